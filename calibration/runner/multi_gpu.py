@@ -1,0 +1,138 @@
+"""Two-GPU sections, one process per GPU (started by run_all through torch.multiprocessing):
+
+nccl.jsonl     NCCL all-reduce (torch.distributed, bf16, sum) over message sizes 4 KiB..256 MiB.
+e2e_tp2.jsonl  the reference engine with tensor parallel 2 (see engine.py) for Llama-3.1-8B and
+               Qwen3-32B: CUDA-graph decode steps (all-reduces captured in the graph) and eager
+               prefill.
+
+Every rank makes the same calls (fixed repetition counts, agreed skips); rank 0 writes rows.
+"""
+
+import os
+import time
+
+from common import set_safe_env
+
+NCCL_SIZES = [1 << p for p in range(12, 29)]          # 4 KiB .. 256 MiB
+
+TP_DECODE = [(b, c) for c in (512, 2048, 8192) for b in (1, 8, 32, 128)]
+TP_PREFILL = [(1, 512), (1, 2048), (1, 8192)]
+
+
+def _reps_for(size):
+    est = 20e-6 + size / 300e9
+    return int(min(100, max(10, 0.03 / est)))
+
+
+def worker(rank, world, out_dir, deadline, smoke, port, budgets):
+    set_safe_env()
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    import datetime
+    import torch
+    import torch.distributed as dist
+    from common import Writer, Guard, env_fields, log, log_exc, randn, summarize, free_gpu
+    import models
+    import sec_e2e
+
+    torch.cuda.set_device(rank)
+    try:
+        dist.init_process_group("nccl", rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=120),
+                                device_id=torch.device("cuda", rank))
+    except TypeError:
+        dist.init_process_group("nccl", rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=120))
+    x = torch.ones(1, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+    assert x.item() == world, "all-reduce gave a wrong sum"
+
+    def agree(ok):
+        t = torch.tensor([1 if ok else 0], device="cuda", dtype=torch.int32)
+        dist.all_reduce(t, op=dist.ReduceOp.MIN)
+        return bool(t.item())
+
+    def reduce_min(v):
+        t = torch.tensor([int(v)], device="cuda", dtype=torch.int64)
+        dist.all_reduce(t, op=dist.ReduceOp.MIN)
+        return int(t.item())
+
+    env = env_fields()
+    env["world_size"] = world
+    try:
+        nccl_v = torch.cuda.nccl.version()
+        env["nccl"] = ".".join(str(p) for p in nccl_v) if isinstance(nccl_v, tuple) else str(nccl_v)
+    except Exception:  # noqa: BLE001
+        env["nccl"] = "unknown"
+    guard = Guard(deadline)
+
+    # ---------------- NCCL all-reduce ----------------
+    w_nccl = Writer(out_dir, "nccl.jsonl", env) if rank == 0 else None
+    guard.start_section("nccl_all_reduce", budgets["nccl"], quiet=rank != 0)
+    sizes = [1 << 12, 1 << 26] if smoke else NCCL_SIZES
+    for size in sizes:
+        if not agree(guard.ok()):
+            break
+        try:
+            buf = randn((size // 2,))
+            reps = _reps_for(size)
+            for _ in range(5):
+                dist.all_reduce(buf)
+            dist.barrier()
+            torch.cuda.synchronize()
+            starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+            for i in range(reps):
+                starts[i].record()
+                dist.all_reduce(buf)
+                ends[i].record()
+            torch.cuda.synchronize()
+            times = sorted(a.elapsed_time(b) / 1e3 for a, b in zip(starts, ends))
+            t = summarize(times)
+            # in-place sums double the values each call: 105 calls stay far below bf16's max
+            del buf
+        except Exception:
+            log_exc(f"rank {rank} all_reduce {size}")
+            continue
+        if w_nccl is not None:
+            alg = size / t["median_s"]
+            row = {"op": "all_reduce", "impl": "torch.distributed/nccl", "dtype": "bf16",
+                   "reduce_op": "sum", "size_bytes": size, "world_size": world,
+                   "flop": float(size // 2 * (world - 1)), "bytes": float(size),
+                   "algbw_bytes_per_s": alg, "busbw_bytes_per_s": alg * 2 * (world - 1) / world}
+            row.update(t)
+            w_nccl.write(row)
+            log(f"  all_reduce {size:>10d} B  {t['median_s'] * 1e6:9.1f} us  "
+                f"busbw {row['busbw_bytes_per_s'] / 1e9:7.1f} GB/s")
+    if w_nccl is not None:
+        w_nccl.close()
+    free_gpu()
+
+    # ---------------- TP=2 reference engine ----------------
+    w_e2e = Writer(out_dir, "e2e_tp2.jsonl", env) if rank == 0 else None
+    if smoke:
+        plan = [(models.LLAMA_8B, 2, [(1, 512), (8, 512)], [(1, 512)], [(1, 512)])]
+    else:
+        plan = [(models.LLAMA_8B, models.LLAMA_8B.num_layers, TP_DECODE, TP_PREFILL,
+                 [(1, 2048)]),
+                (models.QWEN3_32B, models.QWEN3_32B.num_layers, TP_DECODE, TP_PREFILL,
+                 [(1, 2048)])]
+    for shape, layers, dgrid, pgrid, eager in plan:
+        if not agree(guard.left() > 20):
+            break
+        guard.start_section(f"e2e_tp2/{shape.name}", budgets["tp2_model"], quiet=rank != 0)
+        try:
+            sec_e2e.run_model(w_e2e, guard, shape, layers, tp=world, rank=rank,
+                              decode_grid=dgrid, prefill_grid=pgrid, eager_points=eager,
+                              agree=agree, reduce_min=reduce_min,
+                              fixed_reps={"decode": 15, "prefill": 3})
+        except Exception:
+            log_exc(f"rank {rank} e2e tp2 {shape.name}")
+    if w_e2e is not None:
+        w_e2e.close()
+    try:
+        dist.barrier()
+        dist.destroy_process_group()
+    except Exception:  # noqa: BLE001
+        pass

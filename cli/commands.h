@@ -1,0 +1,26 @@
+// The `tycoon` subcommands. Each registers its options on the CLI11 app and returns an exit code.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace tycoon::cli {
+
+// Options every command shares.
+struct GlobalOptions {
+  std::string data_root;  // catalog root; empty = built-in default
+};
+
+// Exit codes: 0 success, 1 internal failure, 2 bad input (flags, files, ids).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner add_list_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace tycoon::cli

@@ -1,0 +1,55 @@
+// `tycoon`: the command line of Inference Tycoon (analysts, CI, educators' batch runs).
+#include <iostream>
+#include <map>
+
+#include "cli/commands.h"
+#include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
+
+int main(int argc, char** argv) {
+  using namespace tycoon::cli;
+  CLI::App app{"Inference Tycoon: an economic simulator of LLM inference serving", "tycoon"};
+  app.require_subcommand(1);
+  GlobalOptions global;
+  app.add_option("--data", global.data_root, "Folder holding models/ and hardware_db/ (default: the source tree)");
+
+  std::map<CLI::App*, CommandRunner> runners;
+  auto add = [&](CommandRunner r) { runners[app.get_subcommands({}).back()] = std::move(r); };
+  add(add_list_command(app, global));
+  add(add_predict_command(app, global));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string what = e.what();
+    for (auto& c : what) {
+      if (c == '\n') c = ' ';
+    }
+    std::cerr << "tycoon: error: " << what << " (see tycoon --help)\n";
+    return kExitBadInput;
+  }
+
+  try {
+    for (auto& [sub, run] : runners) {
+      if (sub->parsed()) return run();
+    }
+  } catch (const tycoon::data::LoadError& e) {
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const tycoon::data::UnknownIdError& e) {
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "tycoon: internal error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitFailure;
+}

@@ -1,0 +1,55 @@
+#include "sim/data/engine.h"
+
+#include <algorithm>
+
+#include "sim/data/json_reader.h"
+#include "sim/data/source_check.h"
+
+namespace tycoon::data {
+
+bool Engine::runs_on(Vendor v) const { return std::find(vendors.begin(), vendors.end(), v) != vendors.end(); }
+
+double Engine::efficiency_on(Vendor v) const {
+  auto it = kernel_efficiency.find(v);
+  return it == kernel_efficiency.end() ? 1.0 : it->second;
+}
+
+Engine load_engine(const std::filesystem::path& path) {
+  auto json = parse_json_file(path);
+  ObjectReader r(json, path.string(), "");
+  Engine e;
+  e.file = path.string();
+  e.id = r.string("id");
+  if (e.id != path.stem().string()) r.fail("id", "'" + e.id + "' does not match the file name");
+  e.name = r.string("name");
+  e.version = r.string("version");
+  auto vendors = r.array("vendors");
+  if (vendors.size() == 0) vendors.fail_here("at least one vendor is required");
+  for (std::size_t i = 0; i < vendors.size(); ++i) {
+    auto s = vendors.string(i);
+    auto v = parse_enum<Vendor>(s, kVendorNames);
+    if (!v) throw LoadError(e.file, vendors.pointer() + "/" + std::to_string(i), "unknown vendor '" + s + "'");
+    e.vendors.push_back(*v);
+  }
+  e.supports_cuda_graphs = r.boolean("supports_cuda_graphs");
+  e.supports_prefix_caching = r.boolean("supports_prefix_caching");
+  e.supports_chunked_prefill = r.boolean("supports_chunked_prefill");
+  e.supports_spec_decode = r.boolean("supports_spec_decode");
+  e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
+  e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
+  {
+    auto k = r.object("kernel_efficiency");
+    for (const auto& key : k.keys()) {
+      auto v = parse_enum<Vendor>(key, kVendorNames);
+      if (!v) k.fail(key, "unknown vendor");
+      e.kernel_efficiency[*v] = k.number(key, Bound::kUnit);
+    }
+    k.finish();
+  }
+  e.sources = read_sources(r, {"iteration_overhead_s", "per_sequence_overhead_s", "kernel_efficiency"});
+  if (auto n = r.optional_string("notes")) e.notes = *n;
+  r.finish();
+  return e;
+}
+
+}  // namespace tycoon::data

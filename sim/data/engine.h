@@ -1,0 +1,36 @@
+// An inference engine (vLLM, SGLang, ...) and what it costs per step beyond the GPU kernels.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/types.h"
+
+namespace tycoon::data {
+
+struct Engine {
+  std::string id;
+  std::string name;
+  std::string version;
+  std::vector<Vendor> vendors;
+  bool supports_cuda_graphs = false;
+  bool supports_prefix_caching = false;
+  bool supports_chunked_prefill = false;
+  bool supports_spec_decode = false;
+  double iteration_overhead_s = 0;     // CPU time per engine step
+  double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
+  std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
+  std::map<std::string, std::string> sources;
+  std::string notes;
+  std::string file;
+
+  bool runs_on(Vendor v) const;
+  // 1.0 when the file gives no factor for the vendor.
+  double efficiency_on(Vendor v) const;
+};
+
+Engine load_engine(const std::filesystem::path& path);
+
+}  // namespace tycoon::data

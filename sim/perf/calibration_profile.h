@@ -1,0 +1,84 @@
+// Efficiency curves of one chip: how much of the datasheet peak each op class reaches at each size.
+// Filled by calibration/fit from measurements (hardware_db/calibrated/<chip>.json) or, without a
+// calibration, by the documented datasheet placeholder below.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tycoon::perf {
+
+// Where a predicted number comes from.
+enum class Provenance { kMeasured, kInterpolated, kExtrapolated, kDatasheet };
+inline constexpr std::array<std::string_view, 4> kProvenanceNames = {"measured", "interpolated", "extrapolated",
+                                                                     "datasheet"};
+inline std::string_view to_string(Provenance p) { return kProvenanceNames[static_cast<std::size_t>(p)]; }
+// The weaker of two provenances (measured < interpolated < extrapolated < datasheet).
+inline Provenance weaker(Provenance a, Provenance b) { return a > b ? a : b; }
+
+// A function of a positive size, piecewise linear in log2(size), held flat beyond its knots.
+// Values are efficiencies in (0, 1] (fraction of a datasheet peak) unless a field says otherwise.
+class Curve {
+ public:
+  Curve() = default;
+  explicit Curve(std::vector<std::pair<double, double>> knots);  // (size, value), sizes increasing
+  static Curve constant(double value);
+
+  double operator()(double size) const;
+  // True when `size` lies inside the measured range [first knot, last knot].
+  bool covers(double size) const;
+  const std::vector<std::pair<double, double>>& knots() const { return knots_; }
+  bool empty() const { return knots_.empty(); }
+
+ private:
+  std::vector<std::pair<double, double>> knots_;  // (log2 size, value)
+};
+
+struct CalibrationProfile {
+  std::string chip;  // accelerator id the curves were measured on
+  Provenance provenance = Provenance::kDatasheet;
+  std::string source;  // where the curves come from (fit command, data folder, or rationale)
+
+  // GEMM: compute efficiency vs M (tokens), per math precision [bf16, fp8, fp4]; memory
+  // efficiency vs bytes moved by the GEMM (weights + activations).
+  std::array<Curve, 3> gemm_compute_eff;
+  Curve gemm_memory_eff;
+  // MoE grouped GEMM: compute efficiency vs tokens per touched expert; memory efficiency vs bytes.
+  Curve moe_compute_eff;
+  Curve moe_memory_eff;
+  // Attention prefill (flash): compute efficiency vs query tokens in the chunk.
+  Curve attn_prefill_compute_eff;
+  // Attention decode: memory efficiency vs KV bytes read per layer (whole batch).
+  Curve attn_decode_memory_eff;
+  // Norms, activations, residuals, copies: memory efficiency vs bytes moved.
+  Curve elementwise_memory_eff;
+  // All-reduce across the scale-up fabric: achieved bus bandwidth as a fraction of the link's
+  // per-direction bandwidth, vs message bytes; plus a fixed latency.
+  Curve allreduce_bus_eff;
+  double allreduce_latency_s = 0;
+  // Fixed GPU time of one kernel (launch to completion of an empty-ish kernel).
+  double kernel_floor_s = 0;
+  // CPU time to launch one kernel without CUDA graphs (eager PyTorch / engine).
+  double eager_launch_s = 0;
+  // Per-kernel gap when a whole step is replayed from a CUDA graph.
+  double graph_kernel_gap_s = 0;
+  // Measurement ranges, for provenance: a size outside them is extrapolated.
+  double max_measured_tokens = 0;
+  double max_measured_context = 0;
+
+  // The placeholder used when a chip has no calibration: constant efficiencies from published
+  // simulator settings (see the .cpp for each number's source).
+  static CalibrationProfile datasheet(std::string chip);
+};
+
+// Reads and writes hardware_db/calibrated/<chip>.json (strict; errors name file and pointer).
+CalibrationProfile load_calibration_profile(const std::filesystem::path& path);
+nlohmann::json to_json(const CalibrationProfile& p);
+
+}  // namespace tycoon::perf

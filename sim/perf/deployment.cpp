@@ -1,0 +1,93 @@
+#include "sim/perf/deployment.h"
+
+#include <stdexcept>
+
+namespace tycoon::perf {
+
+Precision Deployment::dense_weight_precision() const {
+  switch (precision) {
+    case Precision::kBf16:
+      return Precision::kBf16;
+    case Precision::kFp8:
+      return Precision::kFp8;
+    case Precision::kFp4:
+      // NVFP4/MXFP4 checkpoints of MoE models quantise the experts; attention stays at the native
+      // precision (bf16 or fp8). Dense models quantise every linear layer.
+      return model->is_moe() ? (model->native_precision == Precision::kFp8 ? Precision::kFp8 : Precision::kBf16)
+                             : Precision::kFp4;
+    case Precision::kInt4:
+      return model->is_moe() ? Precision::kBf16 : Precision::kInt4;
+  }
+  return Precision::kBf16;
+}
+
+Precision Deployment::expert_weight_precision() const {
+  // Routed experts are stored in the recipe's precision (gpt-oss "fp4" = MXFP4 experts).
+  return precision;
+}
+
+Precision Deployment::math_precision(Precision weights) const {
+  switch (weights) {
+    case Precision::kFp4:
+      if (hardware->supports(Precision::kFp4)) return Precision::kFp4;
+      // Hopper and CDNA3 dequantise fp4 weights in the kernel and multiply in bf16 (Marlin/triton style).
+      return Precision::kBf16;
+    case Precision::kFp8:
+      return hardware->supports(Precision::kFp8) ? Precision::kFp8 : Precision::kBf16;
+    case Precision::kBf16:
+    case Precision::kInt4:
+      return Precision::kBf16;
+  }
+  return Precision::kBf16;
+}
+
+Deployment deployment_from_recipe(const data::Recipe& r, const data::ModelCard& m, const data::Accelerator& a,
+                                  const data::Engine& e) {
+  Deployment d;
+  d.model = &m;
+  d.hardware = &a;
+  d.engine = &e;
+  d.precision = r.precision;
+  d.kv_cache_dtype = r.kv_cache_dtype;
+  d.tensor_parallel = r.tensor_parallel;
+  d.expert_parallel = r.expert_parallel;
+  d.data_parallel = r.data_parallel;
+  d.cuda_graphs = r.cuda_graphs && e.supports_cuda_graphs;
+  d.spec_decode = r.spec_decode;
+  d.kv_page_tokens = r.kv_page_tokens;
+  return d;
+}
+
+void check_deployment(const Deployment& d) {
+  if (!d.model || !d.hardware || !d.engine) throw std::invalid_argument("deployment is missing model, chip or engine");
+  if (!d.engine->runs_on(d.hardware->vendor)) {
+    throw std::invalid_argument("engine '" + d.engine->id + "' does not run on " + d.hardware->name);
+  }
+  if (d.tensor_parallel < 1 || d.expert_parallel < 1 || d.data_parallel < 1) {
+    throw std::invalid_argument("parallel sizes must be at least 1");
+  }
+  if (d.tensor_parallel > d.hardware->scale_up.domain_size) {
+    throw std::invalid_argument("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " +
+                                d.hardware->name + " scale-up domain of " +
+                                std::to_string(d.hardware->scale_up.domain_size) + " GPUs");
+  }
+  if (d.tensor_parallel % d.expert_parallel != 0) {
+    throw std::invalid_argument("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");
+  }
+  if (d.expert_parallel > 1) {
+    for (const auto& g : d.model->layer_groups) {
+      if (g.ffn && g.ffn->kind == data::FfnKind::kMoe && g.ffn->num_experts % d.expert_parallel != 0) {
+        throw std::invalid_argument("expert parallel " + std::to_string(d.expert_parallel) + " does not divide " +
+                                    std::to_string(g.ffn->num_experts) + " experts");
+      }
+    }
+  }
+  if (d.spec_decode && !d.engine->supports_spec_decode) {
+    throw std::invalid_argument("engine '" + d.engine->id + "' has no speculative decoding");
+  }
+  if (d.kv_cache_dtype == Precision::kFp8 && !d.hardware->supports(Precision::kFp8)) {
+    // fp8 KV is stored as bytes and upcast in the kernel; allowed everywhere.
+  }
+}
+
+}  // namespace tycoon::perf

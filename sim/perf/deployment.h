@@ -1,0 +1,47 @@
+// A deployment: one model on one chip with one engine and one recipe — the input of the
+// performance model. Holds pointers into a Catalog that must outlive it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/core/types.h"
+#include "sim/data/accelerator.h"
+#include "sim/data/engine.h"
+#include "sim/data/model_card.h"
+#include "sim/data/recipe.h"
+
+namespace tycoon::perf {
+
+struct Deployment {
+  const data::ModelCard* model = nullptr;
+  const data::Accelerator* hardware = nullptr;
+  const data::Engine* engine = nullptr;
+  Precision precision = Precision::kBf16;  // the recipe's precision
+  Precision kv_cache_dtype = Precision::kBf16;
+  int tensor_parallel = 1;  // GPUs per replica
+  int expert_parallel = 1;  // experts sharded over this many of the replica's GPUs
+  int data_parallel = 1;    // replicas
+  bool cuda_graphs = true;
+  std::optional<data::SpecDecode> spec_decode;
+  int kv_page_tokens = 16;
+  double gpu_memory_utilization = 0.9;  // vLLM's default share of HBM the engine may use
+
+  int gpus_per_replica() const { return tensor_parallel; }
+  // Precision the weights of attention / dense FFN / shared experts are stored in.
+  Precision dense_weight_precision() const;
+  // Precision the routed-expert weights are stored in.
+  Precision expert_weight_precision() const;
+  // Precision the tensor cores compute in for weights stored as `weights` on this chip.
+  Precision math_precision(Precision weights) const;
+};
+
+// Builds a deployment from a recipe (ids resolved in the catalog by the caller).
+Deployment deployment_from_recipe(const data::Recipe& r, const data::ModelCard& m, const data::Accelerator& a,
+                                  const data::Engine& e);
+
+// Throws std::invalid_argument when the combination cannot run (engine not on this vendor, TP
+// larger than the scale-up domain, EP not dividing TP or the expert count).
+void check_deployment(const Deployment& d);
+
+}  // namespace tycoon::perf

@@ -1,0 +1,425 @@
+#include "sim/perf/iteration_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/perf/layer_shapes.h"
+
+namespace tycoon::perf {
+
+namespace {
+
+using data::FfnKind;
+using data::MixerKind;
+
+constexpr double kAct = 2.0;  // activations are bf16
+// Chunked delta-rule / SSD scans reach a modest share of the tensor peak (estimate, no
+// calibration of these kernels yet; the op is usually memory-bound at decode).
+constexpr double kRecurrentComputeEff = 0.3;
+
+int precision_index(Precision p) {
+  switch (p) {
+    case Precision::kBf16:
+    case Precision::kInt4:
+      return 0;
+    case Precision::kFp8:
+      return 1;
+    case Precision::kFp4:
+      return 2;
+  }
+  return 0;
+}
+
+// Accumulates op costs for one step. Each add_* computes one layer's work and multiplies by the
+// number of identical layers.
+class CostBuilder {
+ public:
+  CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out)
+      : d_(d), cal_(cal), out_(out) {
+    const auto& hw = *d.hardware;
+    bw_ = hw.hbm_bandwidth_bytes_per_s;
+    engine_eff_ = d.engine->efficiency_on(hw.vendor);
+  }
+
+  // A dense GEMM [M x K] · [K x N] with weights in `wp`.
+  void gemm(OpClass c, double m, double n, double k, Precision wp, double layers, int kernels = 1) {
+    if (m <= 0 || n <= 0 || k <= 0) return;
+    Precision math = d_.math_precision(wp);
+    double flop = 2 * m * n * k;
+    double bytes = n * k * bytes_per_value(wp) + m * k * kAct + m * n * kAct;
+    double comp = flop / (d_.hardware->peak_flop_per_s(math) * cal_.gemm_compute_eff[precision_index(math)](m));
+    double mem = bytes / (bw_ * cal_.gemm_memory_eff(bytes));
+    add(c, flop, bytes, comp, mem, layers, kernels);
+  }
+
+  // Grouped expert GEMMs: `tokens` routed token-expert pairs over `touched` experts of the GPU.
+  void experts(double pairs, double touched, double width, double inter, bool gated, Precision wp, double layers) {
+    if (pairs <= 0 || touched <= 0) return;
+    Precision math = d_.math_precision(wp);
+    double mats = gated ? 3.0 : 2.0;
+    double flop = 2 * pairs * width * inter * mats;
+    double weight_bytes = touched * width * inter * mats * bytes_per_value(wp);
+    double bytes = weight_bytes + pairs * (width * 2 + inter * (gated ? 3 : 2)) * kAct;
+    double per_expert = pairs / touched;
+    double comp = flop / (d_.hardware->peak_flop_per_s(math) * cal_.moe_compute_eff(per_expert));
+    double mem = bytes / (bw_ * cal_.moe_memory_eff(bytes));
+    add(OpClass::kMoeExperts, flop, bytes, comp, mem, layers, 3);
+  }
+
+  // A kernel with both arithmetic (at `compute_eff` of the bf16 peak) and memory traffic.
+  void mixed(OpClass c, double flop, double bytes, double compute_eff, double layers, int kernels) {
+    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * compute_eff);
+    double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
+    add(c, flop, bytes, comp, mem, layers, kernels);
+  }
+
+  void elementwise(OpClass c, double bytes, double layers, int kernels) {
+    if (bytes <= 0) return;
+    double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
+    add(c, 0, bytes, 0, mem, layers, kernels);
+  }
+
+  void attention_prefill(double flop, double bytes, double query_tokens, double layers) {
+    if (flop <= 0) return;
+    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * cal_.attn_prefill_compute_eff(query_tokens));
+    double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
+    add(OpClass::kAttentionPrefill, flop, bytes, comp, mem, layers, 1);
+  }
+
+  void attention_decode(double flop, double bytes, double layers) {
+    if (bytes <= 0) return;
+    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
+    double mem = bytes / (bw_ * cal_.attn_decode_memory_eff(bytes));
+    add(OpClass::kAttentionDecode, flop, bytes, comp, mem, layers, 1);
+  }
+
+  // A collective over the scale-up fabric: ring all-reduce moves 2(n-1)/n of the message.
+  void allreduce(OpClass c, double message_bytes, int ranks, double layers, double factor = 1.0) {
+    if (ranks <= 1 || message_bytes <= 0) return;
+    double wire = factor * 2.0 * (ranks - 1) / ranks * message_bytes;
+    double link = d_.hardware->scale_up.bandwidth_bytes_per_s * cal_.allreduce_bus_eff(message_bytes);
+    double t = cal_.allreduce_latency_s + wire / link;
+    auto& o = out_.ops[static_cast<std::size_t>(c)];
+    o.time_s += t * layers;
+    o.memory_s += t * layers;
+    o.bytes += wire * layers;
+    kernels_ += layers;
+  }
+
+  double kernels() const { return kernels_; }
+
+ private:
+  void add(OpClass c, double flop, double bytes, double comp, double mem, double layers, int kernels) {
+    comp /= engine_eff_;
+    mem /= engine_eff_;
+    double t = std::max(comp, mem) + kernels * cal_.kernel_floor_s;
+    auto& o = out_.ops[static_cast<std::size_t>(c)];
+    o.time_s += t * layers;
+    o.compute_s += comp * layers;
+    o.memory_s += mem * layers;
+    o.flop += flop * layers;
+    o.bytes += bytes * layers;
+    kernels_ += kernels * layers;
+  }
+
+  const Deployment& d_;
+  const CalibrationProfile& cal_;
+  IterationCost& out_;
+  double bw_ = 1;
+  double engine_eff_ = 1;
+  double kernels_ = 0;
+};
+
+// Keys a query at absolute position `pos` (0-based) attends to under the mixer's pattern.
+double keys_for_position(const data::Mixer& m, double pos) {
+  double keys = pos + 1;
+  if (m.sliding_window_tokens > 0) keys = std::min(keys, static_cast<double>(m.sliding_window_tokens));
+  if (m.chunk_tokens > 0) keys = std::fmod(pos, static_cast<double>(m.chunk_tokens)) + 1;
+  if (m.kind == MixerKind::kAttention) keys /= m.kv_compression_ratio;
+  if (m.sparse_top_k_tokens > 0) keys = std::min(keys, static_cast<double>(m.sparse_top_k_tokens));
+  return keys;
+}
+
+// Sum of attended keys over queries at positions [c, c + n): closed forms for causal attention
+// with a window cap; chunked attention uses the mean chunk fill.
+double keys_for_span(const data::Mixer& m, double c, double n) {
+  if (n <= 0) return 0;
+  double w = m.sliding_window_tokens > 0 ? static_cast<double>(m.sliding_window_tokens) : 0;
+  double sum;
+  if (m.chunk_tokens > 0) {
+    double ch = static_cast<double>(m.chunk_tokens);
+    sum = n * std::min((c + n) / 2.0 + 0.5, ch / 2.0 + 0.5);
+  } else if (w > 0) {
+    // positions p in [c, c+n): keys = min(p + 1, w)
+    double start = c + 1, end = c + n;  // keys before cap run from start to end
+    if (end <= w) {
+      sum = (start + end) * n / 2.0;
+    } else if (start >= w) {
+      sum = w * n;
+    } else {
+      double below = w - start;  // count of positions with keys < w
+      sum = (start + (w - 1)) * below / 2.0 + w * (n - below);
+    }
+  } else {
+    sum = n * c + n * (n + 1) / 2.0;
+  }
+  if (m.kind == MixerKind::kAttention) sum /= m.kv_compression_ratio;
+  if (m.sparse_top_k_tokens > 0) sum = std::min(sum, n * static_cast<double>(m.sparse_top_k_tokens));
+  return sum;
+}
+
+struct MixerDims {
+  double qk_dim = 0;  // per head, for scores
+  double v_dim = 0;   // per head, for the weighted sum
+  double heads = 0;   // query heads on this GPU
+  double kv_values_per_key = 0;  // KV values read per attended key per GPU
+};
+
+MixerDims mixer_dims(const data::Mixer& m, int tp) {
+  MixerDims x;
+  x.heads = heads_per_gpu(m.num_q_heads, tp);
+  if (m.kind == MixerKind::kMla) {
+    // Decode runs in the latent space (weight absorption): scores over kv_lora + rope, values kv_lora.
+    x.qk_dim = m.kv_lora_rank + m.qk_rope_head_dim;
+    x.v_dim = m.kv_lora_rank;
+    x.kv_values_per_key = m.kv_lora_rank + m.qk_rope_head_dim;
+  } else {
+    x.qk_dim = m.head_dim;
+    x.v_dim = m.v_head_dim;
+    x.kv_values_per_key = heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim);
+  }
+  return x;
+}
+
+}  // namespace
+
+IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal) {
+  IterationCost out;
+  const auto& model = *d.model;
+  const int tp = d.tensor_parallel;
+  const int ep = d.expert_parallel;
+  const double h = static_cast<double>(model.hidden_size);
+  const double q_per_seq = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+  const double kv_b = bytes_per_value(d.kv_cache_dtype);
+  const Precision dense_p = d.dense_weight_precision();
+  const Precision expert_p = d.expert_weight_precision();
+
+  double prefill_tokens = 0, logits = 0, max_context = 0;
+  for (const auto& p : batch.prefills) {
+    prefill_tokens += static_cast<double>(p.num_new_tokens);
+    if (p.last_chunk) logits += 1;
+    max_context = std::max(max_context, static_cast<double>(p.num_context_tokens + p.num_new_tokens));
+  }
+  const double num_decode = static_cast<double>(batch.decode_context_tokens.size());
+  for (auto c : batch.decode_context_tokens) max_context = std::max(max_context, static_cast<double>(c) + q_per_seq);
+  const double decode_tokens = num_decode * q_per_seq;
+  const double T = prefill_tokens + decode_tokens;
+  logits += decode_tokens;
+  out.num_tokens = static_cast<std::int64_t>(T);
+  out.num_decode_seqs = static_cast<std::int64_t>(num_decode);
+  if (T <= 0) return out;
+
+  CostBuilder b(d, cal, out);
+
+  for (const auto& g : model.layer_groups) {
+    const double L = g.count;
+    double blocks = 0;  // residual blocks in this layer (each ends in a TP all-reduce)
+    if (g.mixer) {
+      const auto& m = *g.mixer;
+      blocks += 1;
+      b.elementwise(OpClass::kNormElementwise, T * h * kAct * 4, L, 2);  // norm in/out + residual
+      switch (m.kind) {
+        case MixerKind::kAttention:
+        case MixerKind::kMla: {
+          auto dims = mixer_dims(m, tp);
+          if (m.kind == MixerKind::kAttention) {
+            double q = heads_per_gpu(m.num_q_heads, tp), kv = heads_per_gpu(m.num_kv_heads, tp);
+            b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.head_dim + m.v_head_dim), h, dense_p, L);
+            b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
+            b.elementwise(OpClass::kNormElementwise, T * (q + kv) * m.head_dim * kAct * 2, L, 1);  // rotary
+          } else {
+            double q = heads_per_gpu(m.num_q_heads, tp);
+            double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+            if (m.q_lora_rank > 0) {
+              b.gemm(OpClass::kAttentionProj, T, m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim, h, dense_p, L);
+              b.gemm(OpClass::kAttentionProj, T, q * qk, m.q_lora_rank, dense_p, L);
+            } else {
+              b.gemm(OpClass::kAttentionProj, T, q * qk + m.kv_lora_rank + m.qk_rope_head_dim, h, dense_p, L);
+            }
+            // Prefill expands the latent to per-head K/V; decode absorbs it into q and the output.
+            b.gemm(OpClass::kAttentionProj, prefill_tokens, q * (m.qk_nope_head_dim + m.v_head_dim), m.kv_lora_rank,
+                   dense_p, L);
+            b.gemm(OpClass::kAttentionProj, decode_tokens, q * m.kv_lora_rank, m.qk_nope_head_dim, dense_p, L);
+            b.gemm(OpClass::kAttentionProj, decode_tokens, q * m.v_head_dim, m.kv_lora_rank, dense_p, L);
+            b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
+            if (m.indexer_num_heads > 0) {
+              b.gemm(OpClass::kAttentionProj, T, double(m.indexer_num_heads) * m.indexer_head_dim + m.indexer_head_dim,
+                     std::max(m.q_lora_rank, 1), dense_p, L);
+            }
+          }
+          // Prefill attention (flash, causal, varlen): per chunk.
+          for (const auto& p : batch.prefills) {
+            double n = static_cast<double>(p.num_new_tokens), c = static_cast<double>(p.num_context_tokens);
+            double keys = keys_for_span(m, c, n);
+            double pre_dims = m.kind == MixerKind::kMla ? (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
+                                                        : dims.qk_dim + dims.v_dim;
+            double flop = 2.0 * dims.heads * pre_dims * keys;
+            double kv_read = std::min(c, keys_for_span(m, c, 1)) * dims.kv_values_per_key * kv_b;
+            double bytes = n * (dims.heads * (dims.qk_dim + dims.v_dim)) * kAct + n * dims.kv_values_per_key * kv_b + kv_read;
+            if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) {
+              flop += 2.0 * m.indexer_num_heads * m.indexer_head_dim * (n * c + n * (n + 1) / 2.0);
+            }
+            b.attention_prefill(flop, bytes, n, L);
+          }
+          // Decode attention: every sequence reads its KV once for all verified positions.
+          if (num_decode > 0) {
+            double keys_total = 0, index_total = 0;
+            for (auto ctx : batch.decode_context_tokens) {
+              double c = static_cast<double>(ctx) + q_per_seq;
+              keys_total += keys_for_position(m, c - 1);
+              if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index_total += c;
+            }
+            double flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
+                          2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
+            double bytes = keys_total * dims.kv_values_per_key * kv_b + index_total * m.indexer_head_dim +
+                           decode_tokens * dims.heads * (dims.qk_dim + dims.v_dim) * kAct;
+            b.attention_decode(flop, bytes, L);
+          }
+          break;
+        }
+        case MixerKind::kLinearAttention: {
+          double qk = heads_per_gpu(m.num_qk_heads, tp), v = heads_per_gpu(m.num_v_heads, tp);
+          b.gemm(OpClass::kLinearMixer, T, 2 * qk * m.head_dim + 2 * v * m.v_head_dim + 2 * v, h, dense_p, L);
+          b.gemm(OpClass::kLinearMixer, T, h, v * m.v_head_dim, dense_p, L);
+          // Delta-rule state update: ~6 flop per state element per token; decode reads and
+          // writes each sequence's fp32 state once per step.
+          double state = v * m.head_dim * m.v_head_dim;
+          double seqs = num_decode + static_cast<double>(batch.prefills.size());
+          double flop = 6.0 * state * T;
+          double bytes = seqs * state * 4.0 * 2 + T * (2 * qk * m.head_dim + 2 * v * m.v_head_dim) * kAct;
+          b.mixed(OpClass::kLinearMixer, flop, bytes, kRecurrentComputeEff, L, 3);
+          break;
+        }
+        case MixerKind::kMamba2: {
+          double heads = heads_per_gpu(m.num_heads, tp), groups = heads_per_gpu(m.num_groups, tp);
+          double inner = heads * m.head_dim;
+          b.gemm(OpClass::kLinearMixer, T, 2 * inner + 2 * groups * m.state_size + heads, h, dense_p, L);
+          b.gemm(OpClass::kLinearMixer, T, h, inner, dense_p, L);
+          double state = inner * m.state_size;
+          double seqs = num_decode + static_cast<double>(batch.prefills.size());
+          double flop = 6.0 * state * T;
+          double bytes = seqs * state * 4.0 * 2 + T * (2 * inner + 2 * groups * m.state_size) * kAct;
+          b.mixed(OpClass::kLinearMixer, flop, bytes, kRecurrentComputeEff, L, 3);
+          break;
+        }
+      }
+    }
+    if (g.ffn) {
+      const auto& f = *g.ffn;
+      blocks += 1;
+      b.elementwise(OpClass::kNormElementwise, T * h * kAct * 4, L, 2);
+      double mats_in = f.gated ? 2.0 : 1.0;
+      switch (f.kind) {
+        case FfnKind::kDense: {
+          double inter = static_cast<double>(f.intermediate_size) / tp;
+          b.gemm(OpClass::kDenseFfn, T, mats_in * inter, h, dense_p, L);
+          b.elementwise(OpClass::kNormElementwise, T * inter * kAct * (mats_in + 1), L, 1);
+          b.gemm(OpClass::kDenseFfn, T, h, inter, dense_p, L);
+          break;
+        }
+        case FfnKind::kMoe: {
+          double E = f.num_experts, k = f.top_k;
+          double width = f.latent_size > 0 ? static_cast<double>(f.latent_size) : h;
+          b.gemm(OpClass::kMoeShared, T, E, h, Precision::kBf16, L);  // router
+          b.elementwise(OpClass::kMoeShared, T * E * 4.0 + T * k * 8.0, L, 2);  // top-k + permute bookkeeping
+          if (f.latent_size > 0) {
+            b.gemm(OpClass::kMoeShared, T, width, h, dense_p, L);
+            b.gemm(OpClass::kMoeShared, T, h, width, dense_p, L);
+          }
+          if (f.num_shared_experts > 0) {
+            double inter = static_cast<double>(f.shared_intermediate_size) * f.num_shared_experts / tp;
+            b.gemm(OpClass::kMoeShared, T, mats_in * inter, h, dense_p, L);
+            b.gemm(OpClass::kMoeShared, T, h, inter, dense_p, L);
+          }
+          // Expected distinct experts touched by T tokens choosing k of E uniformly.
+          double touched = E * (1.0 - std::pow(1.0 - k / E, T));
+          // Each GPU holds E/ep experts, each split over tp/ep ranks.
+          double shard = static_cast<double>(tp) / ep;
+          double touched_gpu = touched / ep;
+          double pairs_gpu = T * k / ep;
+          b.experts(pairs_gpu, touched_gpu, width, static_cast<double>(f.expert_intermediate_size) / shard, f.gated,
+                    expert_p, L);
+          if (ep > 1) {
+            // dispatch + combine of every routed token's hidden vector
+            double msg = T * k * width * kAct / ep;
+            b.allreduce(OpClass::kEpAllToAll, msg, ep, L, 0.5 * 2.0);
+          }
+          break;
+        }
+      }
+    }
+    if (tp > 1) b.allreduce(OpClass::kTpAllReduce, T * h * kAct, tp, L * blocks);
+  }
+
+  // Embedding gather, final norm, LM head on the positions that produce logits, sampling.
+  b.elementwise(OpClass::kEmbedLmHead, T * h * kAct * 2, 1, 1);
+  b.gemm(OpClass::kEmbedLmHead, logits, static_cast<double>(model.vocab_size) / tp, h, Precision::kBf16, 1);
+  b.elementwise(OpClass::kEmbedLmHead, logits * static_cast<double>(model.vocab_size) / tp * 4.0 * 2, 1, 2);
+
+  // Drafter (EAGLE-style): k sequential passes of one dense layer of the target's width and a
+  // 32k-token draft vocabulary head, over the decoding sequences. Width and vocabulary are
+  // estimates of a typical EAGLE-3 head.
+  if (d.spec_decode && num_decode > 0) {
+    double k = d.spec_decode->num_draft_tokens;
+    b.gemm(OpClass::kDrafter, num_decode, 4 * h / tp, 2 * h, Precision::kBf16, k);  // fused input + qkv
+    b.gemm(OpClass::kDrafter, num_decode, h, h / tp, Precision::kBf16, k);
+    b.gemm(OpClass::kDrafter, num_decode, 2 * 3 * h / tp, h, Precision::kBf16, k);
+    b.gemm(OpClass::kDrafter, num_decode, h, 3 * h / tp, Precision::kBf16, k);
+    b.gemm(OpClass::kDrafter, num_decode, std::min(32000.0, static_cast<double>(model.vocab_size)) / tp, h,
+           Precision::kBf16, k);
+  }
+
+  // Kernel launch cost: graph replay leaves a small gap per kernel; eager launches cost CPU time
+  // that hides behind long kernels (counted as the excess over GPU time).
+  double gpu_s = 0;
+  for (const auto& o : out.ops) gpu_s += o.time_s;
+  const bool graphed = d.cuda_graphs && batch.prefills.empty();
+  double launch = graphed ? b.kernels() * cal.graph_kernel_gap_s
+                          : std::max(0.0, b.kernels() * cal.eager_launch_s - gpu_s);
+  auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
+  lo.time_s = launch;
+  lo.memory_s = launch;
+
+  auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];
+  double seqs = num_decode + static_cast<double>(batch.prefills.size());
+  eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * seqs;
+  eo.memory_s = eo.time_s;
+
+  for (const auto& o : out.ops) out.total_s += o.time_s;
+
+  // Provenance: the chip's own curves inside their measured range are interpolated; outside the
+  // range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
+  if (cal.provenance == Provenance::kDatasheet) {
+    out.provenance = Provenance::kDatasheet;
+  } else if (cal.chip != d.hardware->id || cal.provenance == Provenance::kExtrapolated) {
+    out.provenance = Provenance::kExtrapolated;
+  } else {
+    bool inside = T <= cal.max_measured_tokens && max_context <= cal.max_measured_context;
+    out.provenance = inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
+  }
+  return out;
+}
+
+IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context) {
+  std::vector<std::int64_t> ctx(static_cast<std::size_t>(std::max(batch, 0)), context);
+  return predict_iteration(BatchShape{{}, ctx}, d, cal);
+}
+
+IterationCost predict_prefill(const Deployment& d, const CalibrationProfile& cal, std::int64_t tokens,
+                              std::int64_t context, int num_prompts) {
+  std::vector<PrefillChunk> chunks(static_cast<std::size_t>(std::max(num_prompts, 0)),
+                                   PrefillChunk{tokens, context, true});
+  return predict_iteration(BatchShape{chunks, {}}, d, cal);
+}
+
+}  // namespace tycoon::perf

@@ -1,0 +1,81 @@
+// predict_iteration: how long one engine step takes on one replica, and where the time goes.
+// A pure function of the batch, the deployment and the chip's calibration profile.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sim/perf/calibration_profile.h"
+#include "sim/perf/deployment.h"
+
+namespace tycoon::perf {
+
+enum class OpClass {
+  kAttentionProj,     // QKV / MLA / output projections
+  kAttentionPrefill,  // attention core over prefill chunks
+  kAttentionDecode,   // attention core over decode sequences (KV reads)
+  kLinearMixer,       // linear attention / mamba2 projections and state updates
+  kDenseFfn,          // dense MLP
+  kMoeExperts,        // routed experts (grouped GEMMs)
+  kMoeShared,         // router, shared experts, latent projections
+  kNormElementwise,   // norms, activations, residuals, rotary
+  kEmbedLmHead,       // embedding gather, LM head, sampling
+  kTpAllReduce,       // tensor-parallel all-reduce
+  kEpAllToAll,        // expert-parallel dispatch and combine
+  kDrafter,           // speculative-decoding draft model
+  kLaunchOverhead,    // kernel launch gaps (eager or graph replay)
+  kEngineOverhead,    // engine CPU work per step (scheduling, sampling, detokenising)
+  kCount
+};
+inline constexpr std::size_t kNumOpClasses = static_cast<std::size_t>(OpClass::kCount);
+inline constexpr std::array<std::string_view, kNumOpClasses> kOpClassNames = {
+    "attention_proj", "attention_prefill", "attention_decode", "linear_mixer", "dense_ffn",
+    "moe_experts",    "moe_shared",        "norm_elementwise", "embed_lm_head", "tp_allreduce",
+    "ep_alltoall",    "drafter",           "launch_overhead",  "engine_overhead"};
+inline std::string_view to_string(OpClass c) { return kOpClassNames[static_cast<std::size_t>(c)]; }
+
+// One prefill chunk: `num_new_tokens` computed now after `num_context_tokens` already cached.
+struct PrefillChunk {
+  std::int64_t num_new_tokens = 0;
+  std::int64_t num_context_tokens = 0;
+  bool last_chunk = true;  // the prompt completes: its last token produces logits
+};
+
+// A batch: prefill chunks plus decoding sequences (context length before this step each).
+// With speculative decoding each decode sequence verifies 1 + k tokens.
+struct BatchShape {
+  std::span<const PrefillChunk> prefills;
+  std::span<const std::int64_t> decode_context_tokens;
+};
+
+struct OpCost {
+  double time_s = 0;
+  double compute_s = 0;  // roofline compute term (before max)
+  double memory_s = 0;   // roofline memory term
+  double flop = 0;
+  double bytes = 0;
+  bool memory_bound() const { return memory_s >= compute_s; }
+};
+
+struct IterationCost {
+  std::array<OpCost, kNumOpClasses> ops{};
+  double total_s = 0;
+  std::int64_t num_tokens = 0;        // tokens through the target model this step
+  std::int64_t num_decode_seqs = 0;
+  Provenance provenance = Provenance::kDatasheet;
+
+  const OpCost& op(OpClass c) const { return ops[static_cast<std::size_t>(c)]; }
+  double iteration_s() const { return total_s; }
+};
+
+IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal);
+
+// Convenience for tests and the CLI: a uniform decode batch or a single prefill.
+IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context);
+IterationCost predict_prefill(const Deployment& d, const CalibrationProfile& cal, std::int64_t tokens,
+                              std::int64_t context = 0, int num_prompts = 1);
+
+}  // namespace tycoon::perf
