@@ -9,7 +9,6 @@ Every rank makes the same calls (fixed repetition counts, agreed skips); rank 0 
 """
 
 import os
-import time
 
 from common import set_safe_env
 

@@ -103,9 +103,11 @@ def run_model(writer, guard, shape, num_layers, *, tp=1, rank=0, decode_grid, pr
         return res
     log(f"KV pool {pool_tok} tokens ({pool_tok * per_tok / 1e9:.1f} GB)")
     try:
+        s_chk = int(min(128, pool_tok))
         ok, std = model.final_hidden_finite(
-            torch.randint(0, shape.vocab, (1, 128), device="cuda"), model.kv_view(flat, 1, 128))
-        log(f"sanity prefill 128: finite={ok} final hidden std={std:.3g}")
+            torch.randint(0, shape.vocab, (1, s_chk), device="cuda"),
+            model.kv_view(flat, 1, s_chk))
+        log(f"sanity prefill {s_chk}: finite={ok} final hidden std={std:.3g}")
     except Exception:
         log_exc("sanity prefill")
 

@@ -1,0 +1,99 @@
+// The serving simulator's public interface: a request-level discrete-event simulation of one or
+// more engine replicas under a workload, timed by the performance model.
+//
+// Contract used by the game (sim/game) and the CLI (`tycoon benchmark`):
+//   ServingSummary s = simulate(config, calibration);
+// is a pure function of (config, calibration): same inputs, same output, bit for bit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/perf/calibration_profile.h"
+#include "sim/perf/deployment.h"
+#include "sim/perf/iteration_cost.h"
+
+namespace tycoon::serving {
+
+enum class WorkloadKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHeavy, kTrace };
+inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",      "chat",         "agentic-coding",
+                                                                   "input-heavy", "output-heavy", "trace"};
+
+enum class ArrivalKind { kClosedLoop, kPoisson, kBursty, kDiurnal };
+inline constexpr std::array<std::string_view, 4> kArrivalNames = {"closed-loop", "poisson", "bursty", "diurnal"};
+
+enum class RouterKind { kRoundRobin, kLeastOutstanding, kPrefixAffinity };
+inline constexpr std::array<std::string_view, 3> kRouterNames = {"round-robin", "least-outstanding",
+                                                                 "prefix-affinity"};
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::kRandom;
+  std::int64_t input_tokens = 1024;   // mean (random: nominal ISL; lengths drawn in [0.8, 1.0] x ISL as InferenceX does)
+  std::int64_t output_tokens = 1024;  // mean (random: exact OSL)
+  std::string trace_path;             // kTrace: JSONL file
+};
+
+struct ArrivalSpec {
+  ArrivalKind kind = ArrivalKind::kClosedLoop;
+  int concurrency = 64;           // closed loop: users, each sends the next request when one ends
+  double rate_per_s = 0;          // open loop: mean requests (or sessions) per second
+  double burst_factor = 4.0;      // bursty: peak rate / mean rate
+  double diurnal_amplitude = 0.5; // diurnal: relative swing around the mean over 24 h
+};
+
+struct SchedulerConfig {
+  int max_num_batched_tokens = 8192;
+  int max_num_seqs = 256;
+  bool chunked_prefill = true;
+  bool prefix_caching = true;
+  double queue_timeout_s = 600;   // a request waiting longer before its first token times out
+  int max_queue = 100000;         // admission limit: arrivals beyond it are rejected
+};
+
+struct ServingConfig {
+  perf::Deployment deployment;
+  SchedulerConfig scheduler;
+  int replicas = 1;
+  RouterKind router = RouterKind::kRoundRobin;
+  WorkloadSpec workload;
+  ArrivalSpec arrival;
+  std::int64_t num_requests = 0;  // stop after this many arrivals (0: use duration_s)
+  double duration_s = 0;          // stop arrivals after this simulated time (0: use num_requests)
+  double warmup_s = 0;            // requests arriving before this are not counted in metrics
+  std::uint64_t seed = 1;
+};
+
+struct LatencyStats {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0;  // seconds
+};
+
+struct ServingSummary {
+  LatencyStats ttft_s, tpot_s, itl_s, e2e_s;
+  double output_tok_per_s_per_gpu = 0;
+  double p90_interactivity_tok_per_s_per_user = 0;  // decode speed that 90% of requests meet or beat
+  std::int64_t requests_arrived = 0;
+  std::int64_t requests_completed = 0;
+  std::int64_t requests_rejected = 0;
+  std::int64_t requests_timed_out = 0;
+  std::int64_t requests_failed = 0;  // any terminal state other than completed
+  std::int64_t input_tokens = 0;          // prompt tokens of completed requests
+  std::int64_t cached_input_tokens = 0;   // of which served from the prefix cache
+  std::int64_t output_tokens = 0;
+  double prefix_cache_hit_rate = 0;       // cached / input tokens
+  double simulated_time_s = 0;
+  double mean_batch_size = 0;
+  double kv_utilization_mean = 0;
+  std::int64_t num_iterations = 0;
+  std::int64_t num_preemptions = 0;
+  // GPU time by op class over the whole run (seconds), for profilers and the advisor.
+  std::array<double, perf::kNumOpClasses> time_by_op_s{};
+  perf::Provenance provenance = perf::Provenance::kDatasheet;
+};
+
+ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);
+
+}  // namespace tycoon::serving

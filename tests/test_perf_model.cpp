@@ -1,0 +1,216 @@
+// The performance model's accounting against closed-form expectations. An "ideal" profile
+// (every efficiency 1, no fixed costs) makes each op exactly its roofline, so the expected
+// numbers below follow from the model card and the datasheet alone.
+#include <doctest/doctest.h>
+
+#include "sim/data/catalog.h"
+#include "sim/perf/iteration_cost.h"
+#include "sim/perf/memory_plan.h"
+#include "sim/perf/profile_lookup.h"
+
+using namespace tycoon;
+using perf::OpClass;
+
+namespace {
+
+constexpr double kExact = 1e-9;       // pure arithmetic on the same numbers
+constexpr double kPerfModelTol = 0.02; // activations and small ops ride on top of the dominant term
+
+const data::Catalog& catalog() {
+  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
+  return c;
+}
+
+perf::CalibrationProfile ideal_profile(const std::string& chip) {
+  perf::CalibrationProfile p;
+  p.chip = chip;
+  p.provenance = perf::Provenance::kInterpolated;
+  p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
+  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff =
+      p.attn_decode_memory_eff = p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
+  p.max_measured_tokens = 1e9;
+  p.max_measured_context = 1e9;
+  return p;
+}
+
+perf::Deployment reference(const char* model, const char* chip, Precision p = Precision::kBf16, int tp = 1) {
+  perf::Deployment d;
+  d.model = &catalog().model(model);
+  d.hardware = &catalog().accelerator(chip);
+  d.engine = &catalog().engine("torch-reference");  // no CPU overhead, kernel efficiency 1
+  d.precision = p;
+  d.tensor_parallel = tp;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("memory plan counts Llama 3.1 8B exactly") {
+  auto d = reference("llama-3.1-8b", "h200");
+  auto m = perf::plan_memory(d);
+  // 8.03e9 parameters in bf16 (2 bytes); embedding and LM head are separate tables.
+  CHECK(m.weight_bytes == doctest::Approx(16.06e9).epsilon(0.002));
+  // 32 layers x (K and V) x 8 KV heads x 128 dims x 2 bytes = 131,072 bytes per token.
+  CHECK(m.kv_bytes_per_token == doctest::Approx(131072).epsilon(kExact));
+  CHECK(m.fits);
+}
+
+TEST_CASE("memory plan: sliding windows, MLA and fp8 KV") {
+  SUBCASE("gpt-oss-120b: only the 18 full-attention layers grow with context") {
+    auto m = perf::plan_memory(reference("gpt-oss-120b", "h200", Precision::kFp4));
+    // 18 x 2 x 8 x 64 x 2 bytes = 36,864; the 18 windowed layers keep 128 tokens each per sequence.
+    CHECK(m.kv_bytes_per_token == doctest::Approx(36864).epsilon(kExact));
+    CHECK(m.fixed_bytes_per_sequence == doctest::Approx(18 * 128 * 2 * 8 * 64 * 2.0).epsilon(kExact));
+    // MXFP4 experts: ~114.7e9 expert parameters at 4.25 bits + ~2.1e9 bf16 others ≈ 65 GB
+    // (vLLM's blog reports ~63 GB on disk).
+    CHECK(m.weight_bytes == doctest::Approx(65e9).epsilon(0.03));
+  }
+  SUBCASE("DeepSeek-R1 MLA stores the 512 latent + 64 rope values per layer, replicated across TP") {
+    auto d = reference("deepseek-r1", "h200", Precision::kFp8, 8);
+    auto m = perf::plan_memory(d);
+    CHECK(m.kv_bytes_per_token == doctest::Approx(61 * 576 * 2.0).epsilon(kExact));
+    d.kv_cache_dtype = Precision::kFp8;
+    CHECK(perf::plan_memory(d).kv_bytes_per_token == doctest::Approx(61 * 576 * 1.0).epsilon(kExact));
+  }
+}
+
+TEST_CASE("a deployment that does not fit is an error with the numbers") {
+  // Llama 3.1 70B in bf16 is 141 GB of weights: more than one 80 GB H100.
+  auto m = perf::plan_memory(reference("llama-3.1-70b", "h100"));
+  CHECK_FALSE(m.fits);
+  CHECK(m.reason.find("weights 141.") != std::string::npos);
+  CHECK(m.reason.find("80.0 GB") != std::string::npos);
+  // Split over 4 GPUs it fits.
+  CHECK(perf::plan_memory(reference("llama-3.1-70b", "h100", Precision::kBf16, 4)).fits);
+}
+
+TEST_CASE("decode of one sequence is bound by reading the weights") {
+  auto d = reference("llama-3.1-8b", "h200");
+  auto cal = ideal_profile("h200");
+  auto cost = perf::predict_decode(d, cal, 1, 128);
+  // 16.06e9 weight bytes less the 1.05e9 embedding table (gathered, not read) = 15.0e9 bytes;
+  // / 4.8e12 B/s = 3.13 ms. KV (128 x 131 kB = 17 MB) and activations add <1%.
+  double weights_s = (perf::plan_memory(d).weight_bytes - 128256.0 * 4096 * 2) / 4.8e12;
+  CHECK(cost.total_s == doctest::Approx(weights_s).epsilon(kPerfModelTol));
+  CHECK(cost.total_s >= weights_s);
+  CHECK(cost.op(OpClass::kDenseFfn).memory_bound());
+  CHECK(cost.op(OpClass::kAttentionDecode).memory_bound());
+}
+
+TEST_CASE("doubling bandwidth halves a memory-bound step") {
+  auto d = reference("llama-3.1-8b", "h200");
+  auto fast = *d.hardware;
+  fast.hbm_bandwidth_bytes_per_s *= 2;
+  auto d2 = d;
+  d2.hardware = &fast;
+  auto cal = ideal_profile("h200");
+  double t1 = perf::predict_decode(d, cal, 8, 1024).total_s;
+  double t2 = perf::predict_decode(d2, cal, 8, 1024).total_s;
+  CHECK(t2 == doctest::Approx(t1 / 2).epsilon(kPerfModelTol));
+}
+
+TEST_CASE("a long prefill is bound by compute: 2 FLOP per parameter per token plus attention") {
+  auto d = reference("llama-3.1-8b", "h200");
+  auto cal = ideal_profile("h200");
+  const double n = 8192;
+  auto cost = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n));
+  // Linear layers (embedding excluded, LM head on the last token only): 6.98e9 parameters.
+  double linear_params = 32 * (4096.0 * (32 + 16) * 128 + 4096.0 * 4096 + 3 * 4096.0 * 14336);
+  double attn = 32 * 2.0 * 32 * (128 + 128) * (n * (n + 1) / 2);  // causal: n(n+1)/2 scores per head
+  double expected = (2 * linear_params * n + attn) / 989e12;
+  CHECK(cost.total_s == doctest::Approx(expected).epsilon(kPerfModelTol));
+  CHECK_FALSE(cost.op(OpClass::kDenseFfn).memory_bound());
+  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(attn).epsilon(kExact));
+}
+
+TEST_CASE("MoE: distinct experts touched saturate at E") {
+  auto d = reference("gpt-oss-120b", "h200");
+  auto cal = ideal_profile("h200");
+  // One token touches top_k = 4 of 128 experts; many tokens touch all 128. Weight bytes read by
+  // the expert GEMMs scale accordingly (activations are small at one token).
+  double one = perf::predict_decode(d, cal, 1, 128).op(OpClass::kMoeExperts).bytes;
+  double many = perf::predict_prefill(d, cal, 16384).op(OpClass::kMoeExperts).bytes;
+  double expert_bytes_all = 36 * 128 * 3 * 2880.0 * 2880 * 2;  // bf16
+  CHECK(one == doctest::Approx(expert_bytes_all * 4 / 128).epsilon(0.01));
+  double weights_many = many - 16384.0 * 4 * 36 * (2880 * 2 + 2880 * 3) * 2.0;  // minus activations
+  CHECK(weights_many == doctest::Approx(expert_bytes_all).epsilon(1e-6));
+}
+
+TEST_CASE("sliding-window layers read at most the window in decode") {
+  auto d = reference("gpt-oss-120b", "h200");
+  auto cal = ideal_profile("h200");
+  // At context 64k the 18 windowed layers read 128 tokens, the 18 full layers 64k: the windowed
+  // half adds under 0.2% to the KV read.
+  double bytes = perf::predict_decode(d, cal, 1, 65536).op(OpClass::kAttentionDecode).bytes;
+  double full_only = 18 * 65537.0 * 2 * 8 * 64 * 2;
+  CHECK(bytes == doctest::Approx(full_only).epsilon(0.005));
+}
+
+TEST_CASE("tensor parallel halves the weights per GPU and adds two all-reduces per layer") {
+  auto cal = ideal_profile("h200");
+  auto d1 = reference("llama-3.1-8b", "h200");
+  auto d2 = reference("llama-3.1-8b", "h200", Precision::kBf16, 2);
+  auto c1 = perf::predict_decode(d1, cal, 1, 128);
+  auto c2 = perf::predict_decode(d2, cal, 1, 128);
+  CHECK(c2.op(OpClass::kDenseFfn).bytes == doctest::Approx(c1.op(OpClass::kDenseFfn).bytes / 2).epsilon(1e-3));
+  CHECK(c1.op(OpClass::kTpAllReduce).time_s == 0);
+  // 64 all-reduces of 8 KB: latency dominates (10 us each in the ideal profile = 0, so only bytes).
+  CHECK(c2.op(OpClass::kTpAllReduce).bytes == doctest::Approx(64 * 4096 * 2.0).epsilon(kExact));
+}
+
+TEST_CASE("speculative decoding verifies k+1 tokens per sequence and pays for the drafter") {
+  auto cal = ideal_profile("h200");
+  SUBCASE("dense model: memory-bound, so 4x the tokens costs far less than 4x the time") {
+    auto d = reference("llama-3.1-8b", "h200");
+    auto base = perf::predict_decode(d, cal, 4, 2048);
+    d.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+    auto spec = perf::predict_decode(d, cal, 4, 2048);
+    CHECK(spec.num_tokens == 16);
+    CHECK(spec.op(OpClass::kDrafter).time_s > 0);
+    CHECK(spec.total_s < 1.3 * base.total_s);
+  }
+  SUBCASE("MoE model: verified tokens route to more experts, so the step grows with k") {
+    auto d = reference("gpt-oss-120b", "h200", Precision::kFp4);
+    double base = perf::predict_decode(d, cal, 4, 2048).op(OpClass::kMoeExperts).bytes;
+    d.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+    double spec = perf::predict_decode(d, cal, 4, 2048).op(OpClass::kMoeExperts).bytes;
+    // 4 tokens touch 128(1-(1-4/128)^4) = 15.3 experts per layer; 16 tokens touch 50.9.
+    CHECK(spec / base == doctest::Approx(50.9 / 15.3).epsilon(0.03));
+  }
+}
+
+TEST_CASE("every catalog model predicts a finite, positive time on a chip where it fits") {
+  const auto& c = catalog();
+  for (const auto& m : c.models) {
+    for (int tp : {1, 2, 4, 8}) {
+      perf::Deployment d;
+      d.model = &m;
+      d.hardware = &c.accelerator("b200");
+      d.engine = &c.engine("vllm");
+      d.precision = Precision::kFp8;
+      d.tensor_parallel = tp;
+      if (!perf::plan_memory(d).fits) continue;
+      auto cal = perf::calibration_for(c, *d.hardware);
+      INFO(m.id << " tp=" << tp);
+      std::vector<perf::PrefillChunk> pre = {{1000, 3000, true}};
+      std::vector<std::int64_t> dec(32, 5000);
+      auto cost = perf::predict_iteration(perf::BatchShape{pre, dec}, d, cal);
+      CHECK(std::isfinite(cost.total_s));
+      CHECK(cost.total_s > 0);
+      CHECK(cost.total_s < 10.0);
+      break;
+    }
+  }
+}
+
+TEST_CASE("provenance: datasheet placeholder, own calibration, transferred curves") {
+  auto d = reference("llama-3.1-8b", "h100");
+  CHECK(perf::predict_decode(d, perf::CalibrationProfile::datasheet("h100"), 1, 128).provenance ==
+        perf::Provenance::kDatasheet);
+  CHECK(perf::predict_decode(d, ideal_profile("h100"), 1, 128).provenance == perf::Provenance::kInterpolated);
+  // h200's curves used for an h100 are extrapolated.
+  CHECK(perf::predict_decode(d, ideal_profile("h200"), 1, 128).provenance == perf::Provenance::kExtrapolated);
+  auto narrow = ideal_profile("h100");
+  narrow.max_measured_context = 1000;
+  CHECK(perf::predict_decode(d, narrow, 1, 4096).provenance == perf::Provenance::kExtrapolated);
+}
