@@ -21,6 +21,10 @@ struct Engine {
   bool supports_spec_decode = false;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
+  // GPU kernels one transformer layer launches (dense FFN / MoE layer); 0 = only the modelled
+  // ops. Measured for torch-reference (torch.profiler), estimated for production engines.
+  double kernels_per_dense_layer = 0;
+  double kernels_per_moe_layer = 0;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   std::map<std::string, std::string> sources;
   std::string notes;

@@ -34,11 +34,23 @@ int precision_index(Precision p) {
 // number of identical layers.
 class CostBuilder {
  public:
-  CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out)
-      : d_(d), cal_(cal), out_(out) {
+  CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out, bool eager)
+      : d_(d), cal_(cal), out_(out), eager_(eager) {
     const auto& hw = *d.hardware;
     bw_ = hw.hbm_bandwidth_bytes_per_s;
     engine_eff_ = d.engine->efficiency_on(hw.vendor);
+  }
+
+  // Small kernels the engine launches that the op accounting above does not model (reshapes,
+  // cache writes, unfused rotary steps, ...): each costs one kernel floor, or one CPU launch
+  // when the step runs eagerly.
+  void glue_kernels(double kernels) {
+    if (kernels <= 0) return;
+    double t = kernels * (eager_ ? std::max(cal_.eager_launch_s, cal_.kernel_floor_s) : cal_.kernel_floor_s);
+    auto& o = out_.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
+    o.time_s += t;
+    o.memory_s += t;
+    kernels_ += kernels;
   }
 
   // A dense GEMM [M x K] · [K x N] with weights in `wp`.
@@ -99,6 +111,7 @@ class CostBuilder {
     double wire = factor * 2.0 * (ranks - 1) / ranks * message_bytes;
     double link = d_.hardware->scale_up.bandwidth_bytes_per_s * cal_.allreduce_bus_eff(message_bytes);
     double t = cal_.allreduce_latency_s + wire / link;
+    if (eager_) t = std::max(t, cal_.eager_launch_s);
     auto& o = out_.ops[static_cast<std::size_t>(c)];
     o.time_s += t * layers;
     o.memory_s += t * layers;
@@ -112,7 +125,9 @@ class CostBuilder {
   void add(OpClass c, double flop, double bytes, double comp, double mem, double layers, int kernels) {
     comp /= engine_eff_;
     mem /= engine_eff_;
-    double t = std::max(comp, mem) + kernels * cal_.kernel_floor_s;
+    // A kernel lasts at least the floor; launched eagerly, a step cannot outrun the CPU issuing it.
+    double t = std::max({comp, mem, kernels * cal_.kernel_floor_s});
+    if (eager_) t = std::max(t, kernels * cal_.eager_launch_s);
     auto& o = out_.ops[static_cast<std::size_t>(c)];
     o.time_s += t * layers;
     o.compute_s += comp * layers;
@@ -125,6 +140,7 @@ class CostBuilder {
   const Deployment& d_;
   const CalibrationProfile& cal_;
   IterationCost& out_;
+  bool eager_ = false;
   double bw_ = 1;
   double engine_eff_ = 1;
   double kernels_ = 0;
@@ -219,10 +235,12 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   out.num_decode_seqs = static_cast<std::int64_t>(num_decode);
   if (T <= 0) return out;
 
-  CostBuilder b(d, cal, out);
+  const bool graphed = d.cuda_graphs && batch.prefills.empty();
+  CostBuilder b(d, cal, out, !graphed);
 
   for (const auto& g : model.layer_groups) {
     const double L = g.count;
+    const double kernels_before = b.kernels();
     double blocks = 0;  // residual blocks in this layer (each ends in a TP all-reduce)
     if (g.mixer) {
       const auto& m = *g.mixer;
@@ -359,6 +377,9 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
       }
     }
     if (tp > 1) b.allreduce(OpClass::kTpAllReduce, T * h * kAct, tp, L * blocks);
+    const bool moe_layer = g.ffn && g.ffn->kind == FfnKind::kMoe;
+    double engine_kernels = moe_layer ? d.engine->kernels_per_moe_layer : d.engine->kernels_per_dense_layer;
+    if (engine_kernels > 0) b.glue_kernels(L * engine_kernels - (b.kernels() - kernels_before));
   }
 
   // Embedding gather, final norm, LM head on the positions that produce logits, sampling.
@@ -379,16 +400,12 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
            Precision::kBf16, k);
   }
 
-  // Kernel launch cost: graph replay leaves a small gap per kernel; eager launches cost CPU time
-  // that hides behind long kernels (counted as the excess over GPU time).
-  double gpu_s = 0;
-  for (const auto& o : out.ops) gpu_s += o.time_s;
-  const bool graphed = d.cuda_graphs && batch.prefills.empty();
-  double launch = graphed ? b.kernels() * cal.graph_kernel_gap_s
-                          : std::max(0.0, b.kernels() * cal.eager_launch_s - gpu_s);
-  auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
-  lo.time_s = launch;
-  lo.memory_s = launch;
+  // Graph replay leaves a small gap between kernels (eager launch cost is inside each op above).
+  if (graphed) {
+    auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
+    lo.time_s += b.kernels() * cal.graph_kernel_gap_s;
+    lo.memory_s += b.kernels() * cal.graph_kernel_gap_s;
+  }
 
   auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];
   double seqs = num_decode + static_cast<double>(batch.prefills.size());

@@ -1,0 +1,50 @@
+// The ledger: revenue by model and token type, GPU rent by contract type, fixed costs; margins.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "sim/core/types.h"
+#include "sim/econ/prices.h"
+
+namespace tycoon::econ {
+
+struct LedgerTotals {
+  double revenue_usd = 0;
+  double gpu_cost_usd = 0;    // rent, early-release fees included
+  double fixed_cost_usd = 0;  // staff, offices: the scenario's fixed costs
+
+  double gross_profit_usd() const { return revenue_usd - gpu_cost_usd; }
+  double profit_usd() const { return revenue_usd - gpu_cost_usd - fixed_cost_usd; }
+  // (revenue − GPU cost) / revenue; nullopt without revenue.
+  std::optional<double> gross_margin() const;
+};
+
+struct ModelRevenue {
+  TokenCounts tokens;
+  double revenue_usd = 0;
+};
+
+class Ledger {
+ public:
+  void add_revenue(const std::string& model, const TokenCounts& tokens, const TokenPrices& prices);
+  void add_gpu_cost(Contract contract, double usd);
+  void add_fixed_cost(double usd);
+
+  const LedgerTotals& totals() const { return totals_; }
+  const std::map<std::string, ModelRevenue>& by_model() const { return by_model_; }
+  const std::array<double, kContractNames.size()>& gpu_cost_by_contract() const { return gpu_cost_by_contract_; }
+
+  // For save/load.
+  void restore(LedgerTotals totals, std::map<std::string, ModelRevenue> by_model,
+               std::array<double, kContractNames.size()> by_contract);
+
+ private:
+  LedgerTotals totals_;
+  std::map<std::string, ModelRevenue> by_model_;
+  std::array<double, kContractNames.size()> gpu_cost_by_contract_{};
+};
+
+}  // namespace tycoon::econ

@@ -1,0 +1,42 @@
+#include "sim/econ/prices.h"
+
+namespace tycoon::econ {
+
+namespace {
+constexpr double kTokensPerMtok = 1e6;
+}
+
+TokenCounts& TokenCounts::operator+=(const TokenCounts& o) {
+  input_tokens += o.input_tokens;
+  cached_input_tokens += o.cached_input_tokens;
+  output_tokens += o.output_tokens;
+  return *this;
+}
+
+TokenCounts TokenCounts::scaled(double factor) const {
+  return {input_tokens * factor, cached_input_tokens * factor, output_tokens * factor};
+}
+
+TokenPrices from_market_price(const data::MarketPrice& p) {
+  return {p.input_usd_per_mtok, p.cached_input_usd_per_mtok, p.output_usd_per_mtok};
+}
+
+double revenue_usd(const TokenCounts& tokens, const TokenPrices& prices) {
+  double uncached = tokens.input_tokens - tokens.cached_input_tokens;
+  return (uncached * prices.input_usd_per_mtok + tokens.cached_input_tokens * prices.cached_input_usd_per_mtok +
+          tokens.output_tokens * prices.output_usd_per_mtok) /
+         kTokensPerMtok;
+}
+
+double price_per_request_usd(const TokenPrices& prices, double input_tokens, double cached_input_share,
+                             double output_tokens) {
+  TokenCounts t{input_tokens, input_tokens * cached_input_share, output_tokens};
+  return revenue_usd(t, prices);
+}
+
+TokenPrices scaled(const TokenPrices& prices, double factor) {
+  return {prices.input_usd_per_mtok * factor, prices.cached_input_usd_per_mtok * factor,
+          prices.output_usd_per_mtok * factor};
+}
+
+}  // namespace tycoon::econ

@@ -1,0 +1,86 @@
+#include "sim/game/fleet.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tycoon::game {
+
+namespace {
+
+int contract_order(Contract c) {
+  switch (c) {
+    case Contract::kReserved:
+      return 0;
+    case Contract::kOnDemand:
+      return 1;
+    case Contract::kSpot:
+      return 2;
+  }
+  return 3;
+}
+
+}  // namespace
+
+int DeploymentAllocation::replicas_using(std::int64_t contract_id) const {
+  int n = 0;
+  for (const auto& r : replica_contracts) {
+    if (std::find(r.begin(), r.end(), contract_id) != r.end()) ++n;
+  }
+  return n;
+}
+
+std::vector<DeploymentAllocation> allocate_gpus(const Company& company, std::int64_t hour) {
+  // Per chip: the ordered list of ready GPUs, each named by its contract.
+  std::map<std::string, std::vector<const GpuContract*>> by_chip;
+  for (const auto& c : company.contracts) {
+    if (c.ready(hour)) by_chip[c.chip].push_back(&c);
+  }
+  std::map<std::string, std::vector<std::int64_t>> units;
+  for (auto& [chip, list] : by_chip) {
+    std::stable_sort(list.begin(), list.end(), [](const GpuContract* a, const GpuContract* b) {
+      return std::pair(contract_order(a->contract), a->id) < std::pair(contract_order(b->contract), b->id);
+    });
+    auto& u = units[chip];
+    for (const auto* c : list) u.insert(u.end(), static_cast<std::size_t>(c->num_gpus), c->id);
+  }
+  std::map<std::string, std::size_t> next;
+  std::vector<DeploymentAllocation> out;
+  for (const auto& d : company.deployments) {
+    DeploymentAllocation a;
+    a.deployment_id = d.id;
+    auto& u = units[d.chip];
+    auto& pos = next[d.chip];
+    const auto tp = static_cast<std::size_t>(d.recipe.tensor_parallel);
+    while (a.active_replicas < d.replicas && pos + tp <= u.size()) {
+      std::vector<std::int64_t> ids(u.begin() + static_cast<std::ptrdiff_t>(pos),
+                                    u.begin() + static_cast<std::ptrdiff_t>(pos + tp));
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      a.replica_contracts.push_back(std::move(ids));
+      ++a.active_replicas;
+      pos += tp;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+int unclaimed_gpus(const Company& company, const std::string& chip, std::optional<std::int64_t> except_deployment) {
+  int n = 0;
+  for (const auto& c : company.contracts) {
+    if (c.chip == chip) n += c.num_gpus;
+  }
+  for (const auto& d : company.deployments) {
+    if (d.chip == chip && d.id != except_deployment) n -= d.gpus_wanted();
+  }
+  return n;
+}
+
+int ready_gpus(const Company& company, std::int64_t hour) {
+  int n = 0;
+  for (const auto& c : company.contracts) {
+    if (c.ready(hour)) n += c.num_gpus;
+  }
+  return n;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,77 @@
+// The game loop: a scenario, its state, and the hour-by-hour simulation. Only the loop advances
+// time; front ends push Command values and read `const GameState&`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/data/catalog.h"
+#include "sim/game/advice.h"
+#include "sim/game/command.h"
+#include "sim/game/fleet.h"
+#include "sim/game/scenario.h"
+#include "sim/game/serving_window.h"
+#include "sim/game/state.h"
+#include "sim/perf/calibration_profile.h"
+
+namespace tycoon::game {
+
+struct GameOptions {
+  std::optional<std::uint64_t> seed;  // overrides the scenario's seed
+  std::optional<int> days;            // overrides the scenario's length
+  // Sample-window runner and cache; games of the same scenario may share one. Default: a fresh
+  // one on the serving simulator.
+  std::shared_ptr<ServingWindows> windows;
+};
+
+class Game {
+ public:
+  // A new game at hour 0: the scenario's starting fleet, deployments and prices in place.
+  // Throws data::LoadError when the scenario's start cannot be set up (naming /start/...).
+  Game(Scenario scenario, const data::Catalog& catalog, GameOptions options = {});
+  // A saved game, resumed (see save.h).
+  Game(Scenario scenario, GameState state, const data::Catalog& catalog, GameOptions options = {});
+
+  const Scenario& scenario() const { return scenario_; }
+  const GameState& state() const { return state_; }
+  bool finished() const { return state_.finished; }
+  const ServingWindows& windows() const { return *windows_; }
+
+  // Applies a command at the current hour boundary and logs it. Refusals (locked lever, not
+  // enough GPUs, does not fit, ...) change nothing but are logged too, so replays match.
+  CommandResult apply(const Command& command);
+  // Simulates one game hour.
+  void step();
+  // Simulates up to `hours` hours (fewer if the game ends).
+  void advance(std::int64_t hours);
+  void run_to_end();
+
+  void set_advisor(std::shared_ptr<Advisor> advisor) { advisor_ = std::move(advisor); }
+
+ private:
+  friend struct CommandApplier;
+
+  struct HourTotals;
+  void apply_due_events();
+  void news(std::string text);
+  const perf::CalibrationProfile& calibration(const std::string& chip);
+  double acceptance_for(const DeploymentState& d) const;
+  double segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices) const;
+
+  Scenario scenario_;
+  const data::Catalog* catalog_;
+  GameState state_;
+  std::shared_ptr<ServingWindows> windows_;
+  std::shared_ptr<Advisor> advisor_;
+  std::map<std::string, perf::CalibrationProfile> calibrations_;
+};
+
+// Plays `log` from the game's current hour: before each command the clock advances to its hour;
+// then the game runs to its end.
+void replay(Game& game, const std::vector<LoggedCommand>& log);
+
+}  // namespace tycoon::game

@@ -1,0 +1,87 @@
+// How a deployment runs its model: engine, precision, parallelism, speculative decoding, batch
+// limits. A player's command names only the fields it changes (RecipeOverrides); the rest come
+// from the catalog recipe for the (model, chip) pair, else from the engine's defaults.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/types.h"
+#include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
+#include "sim/perf/deployment.h"
+
+namespace tycoon::game {
+
+struct RecipeSettings {
+  std::string engine = "vllm";
+  Precision precision = Precision::kBf16;
+  Precision kv_cache_dtype = Precision::kBf16;
+  int tensor_parallel = 1;  // GPUs per replica
+  int expert_parallel = 1;
+  int spec_draft_tokens = 0;  // 0: speculative decoding off
+  std::string spec_method = "eagle3";
+  std::optional<double> spec_acceptance_length;  // nullopt: what the segment's traffic gives
+  int kv_page_tokens = 16;
+  int max_num_batched_tokens = 8192;
+  int max_num_seqs = 256;
+  bool prefix_caching = true;
+  bool cuda_graphs = true;
+
+  bool operator==(const RecipeSettings&) const = default;
+};
+
+// Names of the fields a command may set; also the `recipe.<field>` levers a scenario can lock.
+inline constexpr std::array<std::string_view, 11> kRecipeFieldNames = {
+    "engine",         "precision",        "kv_cache_dtype", "tensor_parallel",        "expert_parallel",
+    "spec_draft_tokens", "spec_acceptance_length", "max_num_batched_tokens", "max_num_seqs", "prefix_caching",
+    "cuda_graphs"};
+
+struct RecipeOverrides {
+  std::optional<std::string> engine;
+  std::optional<Precision> precision;
+  std::optional<Precision> kv_cache_dtype;
+  std::optional<int> tensor_parallel;
+  std::optional<int> expert_parallel;
+  std::optional<int> spec_draft_tokens;
+  std::optional<double> spec_acceptance_length;
+  std::optional<int> max_num_batched_tokens;
+  std::optional<int> max_num_seqs;
+  std::optional<bool> prefix_caching;
+  std::optional<bool> cuda_graphs;
+
+  bool operator==(const RecipeOverrides&) const = default;
+  // Names (from kRecipeFieldNames) of the fields that are set.
+  std::vector<std::string_view> fields_set() const;
+};
+
+// The starting recipe for `model` on `chip`: the catalog recipe if one exists, else the model's
+// native precision on the fewest GPUs of one scale-up domain whose weights fit, with vLLM.
+RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCard& model, const data::Accelerator& chip);
+
+// `base` with the set fields of `o` applied.
+RecipeSettings apply_overrides(RecipeSettings base, const RecipeOverrides& o);
+
+// Mean tokens emitted per target forward with `k` draft tokens when each draft token is accepted
+// with probability `alpha` given the previous one was: (1 − alpha^(k+1)) / (1 − alpha).
+double acceptance_length(double alpha, int k);
+
+// The perf-model deployment for a recipe (pointers into `catalog`). `acceptance_length` is used
+// when speculative decoding is on. Throws std::invalid_argument when the combination cannot run.
+perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::string& model, const std::string& chip,
+                                    const RecipeSettings& r, double acceptance_length);
+
+// A one-line description for news and errors: "vllm fp4 TP1 spec 3".
+std::string describe(const RecipeSettings& r);
+
+nlohmann::json to_json(const RecipeSettings& r);
+RecipeSettings recipe_settings_from_json(data::ObjectReader& in);
+nlohmann::json to_json(const RecipeOverrides& o);
+// Reads the override fields present in `in` (other keys are left for the caller).
+RecipeOverrides read_overrides(data::ObjectReader& in);
+
+}  // namespace tycoon::game

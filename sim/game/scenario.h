@@ -1,0 +1,192 @@
+// A scenario: the world a game starts in (market, customers, company), what happens during it
+// (scheduled events), what the player may touch (locked levers) and how the game is scored.
+// Loaded strictly from scenarios/*.json; `to_json` writes the resolved form (defaults filled in),
+// which loads back to the same scenario.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "sim/econ/demand.h"
+#include "sim/econ/gpu_market.h"
+#include "sim/econ/prices.h"
+#include "sim/game/recipe_settings.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::game {
+
+inline constexpr int kScenarioFormatVersion = 1;
+
+enum class ScenarioKind { kTutorial, kCampaign, kSandbox, kClassroom, kAnalyst };
+inline constexpr std::array<std::string_view, 5> kScenarioKindNames = {"tutorial", "campaign", "sandbox", "classroom",
+                                                                       "analyst"};
+inline std::string_view to_string(ScenarioKind k) { return name_of(k, kScenarioKindNames); }
+
+struct CompanySpec {
+  double starting_cash_usd = 100000;
+  double fixed_cost_usd_per_day = 0;  // staff, offices, support: paid every hour, 1/24 each
+  double credit_line_usd = 0;         // bankrupt when cash falls below −credit_line
+  double starting_reputation = 1.0;   // in [0, 1]
+};
+
+struct OfferSpec {
+  econ::GpuOffer offer;
+  std::string price_source;  // the catalog price's source, or the scenario's reason for its own price
+};
+
+// The latency a segment's customers expect; a request meets the SLO when both hold.
+struct SloTargets {
+  double ttft_s = 2.0;  // time to first token
+  double tpot_s = 0.1;  // time per output token after the first
+};
+
+// One customer segment: users of one model sending one workload shape.
+struct SegmentSpec {
+  std::string id;
+  std::string name;
+  std::string model;
+  serving::WorkloadSpec workload;
+  double cached_input_share = 0;  // share of input tokens customers expect billed as cached (price perception)
+  econ::DemandCurve demand;
+  double demand_noise = 0;  // hourly multiplicative noise, uniform in [1 − noise, 1 + noise]
+  SloTargets slo;
+  double reputation_half_life_hours = 24;
+  // Chance that a draft token is accepted after an accepted one on this traffic (speculative
+  // decoding); nullopt: the recipe's acceptance length is used.
+  std::optional<double> spec_acceptance_per_token;
+};
+
+struct StartContract {
+  std::string chip;
+  Contract contract = Contract::kOnDemand;
+  int num_gpus = 0;
+};
+
+struct StartDeployment {
+  std::string model;
+  std::string chip;
+  std::optional<std::string> segment;
+  int replicas = 1;
+  RecipeOverrides recipe;
+};
+
+// Scheduled events. Multipliers are set (not compounded) relative to the scenario's base value.
+struct GpuPriceEvent {
+  std::string chip;
+  Contract contract = Contract::kOnDemand;
+  double multiplier = 1;
+};
+struct GpuAvailabilityEvent {
+  std::string chip;
+  Contract contract = Contract::kOnDemand;
+  int available_gpus = 0;
+};
+struct SpotRiskEvent {
+  std::string chip;
+  double interruptions_per_hour = 0;
+};
+struct DemandEvent {
+  std::string segment;
+  double multiplier = 1;
+};
+struct ReferencePriceEvent {  // competitors change their list price for a model
+  std::string model;
+  double multiplier = 1;
+};
+struct NewsEvent {};
+using EventPayload =
+    std::variant<GpuPriceEvent, GpuAvailabilityEvent, SpotRiskEvent, DemandEvent, ReferencePriceEvent, NewsEvent>;
+inline constexpr std::array<std::string_view, 6> kEventKindNames = {
+    "gpu_price", "gpu_availability", "spot_risk", "demand", "reference_price", "news"};
+
+struct ScheduledEvent {
+  std::int64_t at_hour = 0;
+  std::string news;  // shown to the player when it happens
+  EventPayload payload;
+};
+
+enum class GoalKind { kProfitUsd, kGrossMargin, kSloAttainment, kSurvive, kCashUsd, kOutputTokens };
+inline constexpr std::array<std::string_view, 6> kGoalKindNames = {"profit_usd",     "gross_margin", "slo_attainment",
+                                                                   "survive",        "cash_usd",     "output_tokens"};
+inline std::string_view to_string(GoalKind k) { return name_of(k, kGoalKindNames); }
+
+// "At the end, <kind> is at least <target>" (survive: not bankrupt). Worth `points`.
+struct Goal {
+  GoalKind kind = GoalKind::kSurvive;
+  double target = 0;
+  double points = 100;
+};
+
+// How each deployment-hour is simulated.
+struct ServingSettings {
+  double window_s = 240;        // simulated seconds of arrivals per sample window (after warmup)
+  double warmup_s = 60;         // arrivals before this are not counted
+  int min_window_requests = 150;  // windows stretch (up to an hour) to see at least this many arrivals
+  double load_bucket_step = 0.05;  // loads within 5% share one cached window
+  double queue_timeout_s = 30;  // a customer gives up on a request queued this long
+  int max_queue = 4096;         // per deployment; arrivals beyond it are rejected
+  serving::RouterKind router = serving::RouterKind::kLeastOutstanding;
+  bool full_hour = false;  // simulate the whole hour at its exact load (slow; no buckets)
+};
+
+struct TutorialHint {
+  std::int64_t at_hour = 0;
+  std::string text;
+};
+
+struct Scenario {
+  int format_version = kScenarioFormatVersion;
+  std::string id;
+  std::string name;
+  ScenarioKind kind = ScenarioKind::kSandbox;
+  std::optional<int> level;
+  std::string lesson;
+  std::string briefing;
+  std::uint64_t seed = 1;
+  int days = 7;
+  CompanySpec company;
+  std::vector<OfferSpec> offers;
+  std::vector<SegmentSpec> segments;
+  std::map<std::string, econ::TokenPrices> reference_prices;  // market list price per model sold
+  std::map<std::string, econ::TokenPrices> starting_prices;   // the company's prices at hour 0
+  std::vector<StartContract> start_contracts;
+  std::vector<StartDeployment> start_deployments;
+  std::vector<ScheduledEvent> events;  // sorted by at_hour, stable
+  std::vector<Goal> goals;
+  std::vector<std::string> locked_levers;
+  ServingSettings serving;
+  std::vector<TutorialHint> hints;
+  std::string file;  // where it was loaded from (not written by to_json)
+
+  const SegmentSpec* find_segment(std::string_view id) const;
+  bool lever_locked(std::string_view lever) const;
+  std::int64_t end_hour() const { return static_cast<std::int64_t>(days) * 24; }
+};
+
+// Levers a scenario may lock: every command type, `recipe.<field>` for each recipe field, and
+// `contract.<on_demand|reserved|spot>`.
+bool is_known_lever(std::string_view lever);
+
+// Strict load; ids are checked against the catalog and defaults resolved from it.
+// Throws data::LoadError naming the file and JSON pointer.
+Scenario load_scenario(const std::filesystem::path& path, const data::Catalog& catalog);
+Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, const data::Catalog& catalog);
+nlohmann::json to_json(const Scenario& s);
+
+// Finds a scenario by path, or by file stem or id under `<data_root>/scenarios` ("default",
+// "campaign-01-thin-margin", "01-thin-margin"). Throws data::UnknownIdError listing what exists.
+std::filesystem::path find_scenario(std::string_view name_or_path, const std::filesystem::path& data_root);
+// Every scenario file under `<data_root>/scenarios`, sorted.
+std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& data_root);
+
+}  // namespace tycoon::game

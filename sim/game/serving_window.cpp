@@ -1,0 +1,136 @@
+#include "sim/game/serving_window.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace tycoon::game {
+
+namespace {
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Everything that decides a window's result, as text.
+std::string window_key(const WindowSpec& s, double rate_per_s) {
+  std::ostringstream os;
+  os.precision(17);
+  const auto& w = s.workload;
+  const auto& c = s.scheduler;
+  const auto& g = s.settings;
+  os << s.deployment_key << "|r" << s.replicas << "|w" << static_cast<int>(w.kind) << ',' << w.input_tokens << ','
+     << w.output_tokens << ',' << w.trace_path << "|s" << c.max_num_batched_tokens << ',' << c.max_num_seqs << ','
+     << c.chunked_prefill << ',' << c.prefix_caching << ',' << c.queue_timeout_s << ',' << c.max_queue << "|g"
+     << g.window_s << ',' << g.warmup_s << ',' << g.min_window_requests << ',' << static_cast<int>(g.router) << "|l"
+     << rate_per_s << "|seed" << s.seed;
+  return os.str();
+}
+
+}  // namespace
+
+ServingBackend simulator_backend() {
+  return [](const serving::ServingConfig& config, const perf::CalibrationProfile& cal) {
+    return serving::simulate(config, cal);
+  };
+}
+
+double bucket_rate_per_s(double rate_per_s, double step) {
+  if (rate_per_s <= 0) return 0;
+  double unit = std::log1p(step);
+  return std::exp(std::round(std::log(rate_per_s) / unit) * unit);
+}
+
+ServingWindows::ServingWindows(ServingBackend backend) : backend_(std::move(backend)) {}
+
+const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, double rate) {
+  std::string key = window_key(spec, rate);
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    ++cache_hits_;
+    return it->second;
+  }
+  const auto& g = spec.settings;
+  serving::ServingConfig config;
+  config.deployment = spec.deployment;
+  config.deployment.data_parallel = spec.replicas;
+  config.scheduler = spec.scheduler;
+  config.replicas = spec.replicas;
+  config.router = g.router;
+  config.workload = spec.workload;
+  config.arrival.kind = serving::ArrivalKind::kPoisson;
+  config.arrival.rate_per_s = rate;
+  config.warmup_s = g.warmup_s;
+  // A window long enough to see min_window_requests arrivals, at most an hour.
+  double counted_s = g.full_hour ? 3600.0 : std::min(3600.0, std::max(g.window_s, g.min_window_requests / rate));
+  config.duration_s = g.warmup_s + counted_s;
+  config.seed = mix(spec.seed, fnv1a(key));
+  Window w{backend_(config, *spec.calibration), rate};
+  ++windows_simulated_;
+  simulated_seconds_ += config.duration_s;
+  return cache_.emplace(std::move(key), std::move(w)).first->second;
+}
+
+HourServing ServingWindows::serve_hour(const WindowSpec& spec) {
+  HourServing h;
+  h.requests_offered = spec.rate_per_s * 3600.0;
+  if (spec.rate_per_s <= 0) return h;
+  if (spec.replicas <= 0) {
+    h.requests_failed = h.requests_offered;
+    return h;
+  }
+  double rate = spec.settings.full_hour ? spec.rate_per_s : bucket_rate_per_s(spec.rate_per_s, spec.settings.load_bucket_step);
+  const Window& w = window(spec, rate);
+  const auto& s = w.summary;
+  h.provenance = s.provenance;
+  if (s.requests_arrived <= 0) {
+    // Too little load to see a request in the window: count the hour as served at the workload's
+    // nominal lengths, without latency information.
+    h.requests_completed = h.requests_offered;
+    h.tokens = {h.requests_offered * static_cast<double>(spec.workload.input_tokens), 0,
+                h.requests_offered * static_cast<double>(spec.workload.output_tokens)};
+    return h;
+  }
+  // Scale per arriving request: the window's outcomes × (the hour's arrivals / the window's).
+  double per_arrival = h.requests_offered / static_cast<double>(s.requests_arrived);
+  h.requests_completed = static_cast<double>(s.requests_completed) * per_arrival;
+  h.requests_failed = h.requests_offered - h.requests_completed;
+  h.tokens = {static_cast<double>(s.input_tokens) * per_arrival, static_cast<double>(s.cached_input_tokens) * per_arrival,
+              static_cast<double>(s.output_tokens) * per_arrival};
+  h.ttft_s = s.ttft_s;
+  h.tpot_s = s.tpot_s;
+  h.e2e_s = s.e2e_s;
+  int gpus = spec.replicas * spec.deployment.tensor_parallel;
+  h.output_tok_per_s_per_gpu = h.tokens.output_tokens / 3600.0 / gpus;
+  return h;
+}
+
+TunedHardware tuned_hardware(const data::Accelerator& hw, const data::Engine& engine,
+                             const perf::CalibrationProfile& cal, double speedup) {
+  TunedHardware t{hw, engine, cal};
+  t.hardware.hbm_bandwidth_bytes_per_s *= speedup;
+  t.hardware.dense_bf16_flop_per_s *= speedup;
+  t.hardware.dense_fp8_flop_per_s *= speedup;
+  t.hardware.dense_fp4_flop_per_s *= speedup;
+  t.hardware.scale_up.bandwidth_bytes_per_s *= speedup;
+  t.engine.iteration_overhead_s /= speedup;
+  t.engine.per_sequence_overhead_s /= speedup;
+  t.calibration.allreduce_latency_s /= speedup;
+  t.calibration.kernel_floor_s /= speedup;
+  t.calibration.eager_launch_s /= speedup;
+  t.calibration.graph_kernel_gap_s /= speedup;
+  return t;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,31 @@
+#include "sim/game/slo.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace tycoon::game {
+
+double share_within(const serving::LatencyStats& s, double target_s) {
+  if (s.p99 <= 0 && s.p90 <= 0 && s.p50 <= 0) return 1.0;
+  const std::array<std::pair<double, double>, 5> knots = {
+      {{0.0, 0.0}, {s.p50, 0.5}, {std::max(s.p90, s.p50), 0.9}, {std::max(s.p99, s.p90), 0.99},
+       {2.0 * std::max(s.p99, s.p90), 1.0}}};
+  if (target_s >= knots.back().first) return 1.0;
+  for (std::size_t i = 1; i < knots.size(); ++i) {
+    auto [x0, y0] = knots[i - 1];
+    auto [x1, y1] = knots[i];
+    if (target_s < x1) {
+      if (x1 <= x0) return y0;
+      return y0 + (y1 - y0) * (target_s - x0) / (x1 - x0);
+    }
+  }
+  return 1.0;
+}
+
+double share_within_slo(const serving::LatencyStats& ttft_s, const serving::LatencyStats& tpot_s,
+                        const SloTargets& slo) {
+  return std::min(share_within(ttft_s, slo.ttft_s), share_within(tpot_s, slo.tpot_s));
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,20 @@
+// Service-level objectives: the share of requests that met a latency target, estimated from the
+// percentiles a serving window reports.
+#pragma once
+
+#include "sim/game/scenario.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::game {
+
+// Share of completed requests whose latency is at most `target_s`, from a piecewise-linear CDF
+// through (0, 0), (p50, 0.5), (p90, 0.9), (p99, 0.99) and (2·p99, 1). 1 when every percentile is
+// zero (nothing measured beyond the floor).
+double share_within(const serving::LatencyStats& stats, double target_s);
+
+// Share of completed requests meeting both targets. The two latencies rise together under load,
+// so the joint share is taken as the smaller of the two (perfect correlation).
+double share_within_slo(const serving::LatencyStats& ttft_s, const serving::LatencyStats& tpot_s,
+                        const SloTargets& slo);
+
+}  // namespace tycoon::game

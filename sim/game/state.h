@@ -1,0 +1,130 @@
+// The game state: everything that changes while a game runs. A plain value (copyable, saved and
+// loaded whole); front ends read it as `const GameState&` and change it only through commands.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/random/mersenne_twister.hpp>
+
+#include "sim/core/types.h"
+#include "sim/econ/gpu_market.h"
+#include "sim/econ/ledger.h"
+#include "sim/econ/prices.h"
+#include "sim/game/advice.h"
+#include "sim/game/command.h"
+#include "sim/game/history.h"
+#include "sim/game/recipe_settings.h"
+
+namespace tycoon::game {
+
+// GPUs rented under one contract.
+struct GpuContract {
+  std::int64_t id = 0;
+  std::string chip;
+  Contract contract = Contract::kOnDemand;
+  int num_gpus = 0;
+  double signed_price_usd_per_gpu_hour = 0;  // reserved pay this; on-demand and spot pay the market's
+  std::int64_t signed_at_hour = 0;
+  std::int64_t ready_at_hour = 0;      // serving (and paid) from this hour on
+  std::int64_t term_ends_at_hour = 0;  // reserved: the commitment ends (the contract expires); else 0
+
+  bool ready(std::int64_t hour) const { return hour >= ready_at_hour; }
+  bool operator==(const GpuContract&) const = default;
+};
+
+struct DeploymentState {
+  std::int64_t id = 0;
+  std::string model;
+  std::string segment;
+  std::string chip;
+  RecipeSettings recipe;
+  int replicas = 1;      // wanted
+  double speedup = 1.0;  // accepted code changes (AdviceEffect::speedup), multiplied together
+  std::int64_t created_at_hour = 0;
+  int active_replicas = 0;  // replicas with GPUs in the last simulated hour
+
+  int gpus_wanted() const { return replicas * recipe.tensor_parallel; }
+  bool operator==(const DeploymentState&) const = default;
+};
+
+struct SegmentState {
+  std::string id;
+  double reputation = 1.0;
+  double demand_multiplier = 1.0;  // set by demand events
+  double last_offered_requests_per_s = 0;
+  double last_slo_attainment = 1.0;
+
+  bool operator==(const SegmentState&) const = default;
+};
+
+struct Company {
+  double cash_usd = 0;
+  std::vector<GpuContract> contracts;  // by id
+  std::vector<DeploymentState> deployments;  // by id
+  std::map<std::string, econ::TokenPrices> prices;  // per model
+  std::int64_t next_contract_id = 1;
+  std::int64_t next_deployment_id = 1;
+  bool bankrupt = false;
+  std::optional<std::int64_t> bankrupt_at_hour;
+
+  const GpuContract* find_contract(std::int64_t id) const;
+  const DeploymentState* find_deployment(std::int64_t id) const;
+  DeploymentState* find_deployment(std::int64_t id);
+};
+
+struct World {
+  econ::GpuMarket market;
+  std::vector<SegmentState> segments;  // in scenario order
+  std::map<std::string, double> reference_price_multiplier;  // per model; competitors' moves
+  std::size_t next_event = 0;  // index into Scenario::events
+  std::size_t next_hint = 0;   // index into Scenario::hints
+};
+
+struct NewsItem {
+  std::int64_t at_hour = 0;
+  std::string text;
+  bool operator==(const NewsItem&) const = default;
+};
+
+// Running totals of service, for SLO attainment and the summary.
+struct ServiceTotals {
+  double requests_offered = 0;
+  double requests_completed = 0;
+  double requests_failed = 0;
+  double requests_within_slo = 0;
+  econ::TokenCounts tokens;
+  double gpu_hours_rented = 0;
+  double gpu_hours_serving = 0;
+  int spot_interruptions = 0;
+};
+
+// One Boost.Random stream per purpose, seeded from the scenario seed (never <random> distributions).
+struct RngStreams {
+  boost::random::mt19937_64 demand;  // hourly demand noise
+  boost::random::mt19937_64 market;  // spot interruptions
+};
+
+struct GameState {
+  std::string scenario_id;
+  std::uint64_t seed = 0;
+  std::int64_t hour = 0;      // hours simulated so far; the next hour to simulate
+  std::int64_t end_hour = 0;  // the game ends when hour reaches it
+  bool finished = false;
+
+  Company company;
+  World world;
+  econ::Ledger ledger;
+  ServiceTotals service;
+  History history;
+  std::vector<DeploymentHour> deployment_history;
+  std::vector<NewsItem> news;
+  std::vector<Advice> inbox;
+  std::vector<LoggedCommand> log;  // every command applied, with its hour
+  RngStreams rng;
+};
+
+}  // namespace tycoon::game

@@ -1,0 +1,85 @@
+#include "sim/metrics/sample_stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+
+namespace tycoon::metrics {
+
+double percentile_of_sorted(std::span<const double> sorted, double q) {
+  assert(!sorted.empty());
+  const double rank = q / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double frac = rank - static_cast<double>(lo);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+SampleSummary summarize(std::vector<double>& values) {
+  SampleSummary s;
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  long double sum = 0;
+  for (double v : values) sum += v;
+  s.count = static_cast<std::int64_t>(values.size());
+  s.mean = static_cast<double>(sum / static_cast<long double>(values.size()));
+  s.p50 = percentile_of_sorted(values, 50);
+  s.p90 = percentile_of_sorted(values, 90);
+  s.p99 = percentile_of_sorted(values, 99);
+  return s;
+}
+
+int LogHistogram::bucket_of(std::uint64_t v) {
+  if (v < static_cast<std::uint64_t>(kSub)) return static_cast<int>(v);  // exact below 2^kSubBits
+  const int msb = 63 - std::countl_zero(v);                              // >= kSubBits
+  const int shift = msb - kSubBits;
+  const int sub = static_cast<int>((v >> shift) & (kSub - 1));
+  return (shift + 1) * kSub + sub;
+}
+
+double LogHistogram::bucket_low(int b) {
+  if (b < kSub) return b;
+  const int shift = b / kSub - 1;
+  const int sub = b % kSub;
+  return std::ldexp(static_cast<double>(kSub + sub), shift);
+}
+
+double LogHistogram::bucket_high(int b) {
+  if (b < kSub) return b;
+  const int shift = b / kSub - 1;
+  return bucket_low(b) + std::ldexp(1.0, shift) - 1;
+}
+
+void LogHistogram::record(std::int64_t value, std::int64_t count) {
+  if (value < 0) value = 0;
+  counts_[static_cast<std::size_t>(bucket_of(static_cast<std::uint64_t>(value)))] += count;
+  count_ += count;
+  sum_ += static_cast<long double>(value) * count;
+}
+
+double LogHistogram::mean() const { return count_ == 0 ? 0.0 : static_cast<double>(sum_ / count_); }
+
+double LogHistogram::percentile(double q) const {
+  if (count_ == 0) return 0;
+  // The sample of 0-based rank floor(q/100 · (n-1)), as an order statistic.
+  const auto rank = static_cast<std::int64_t>(std::floor(q / 100.0 * static_cast<double>(count_ - 1)));
+  std::int64_t seen = 0;
+  for (int b = 0; b < kNumBuckets; ++b) {
+    seen += counts_[static_cast<std::size_t>(b)];
+    if (seen > rank) return 0.5 * (bucket_low(b) + bucket_high(b));
+  }
+  return bucket_high(kNumBuckets - 1);
+}
+
+SampleSummary LogHistogram::summary() const {
+  SampleSummary s;
+  s.count = count_;
+  s.mean = mean();
+  s.p50 = percentile(50);
+  s.p90 = percentile(90);
+  s.p99 = percentile(99);
+  return s;
+}
+
+}  // namespace tycoon::metrics

@@ -1,0 +1,102 @@
+// The paged KV cache of one replica with a block-hash prefix cache (vLLM v1's design).
+//
+// Blocks hold `page_tokens` tokens each. A block is referenced by every running request whose
+// block table holds it; at zero references it sits in the free queue, oldest first, and the
+// next allocation takes the queue's head. A full block may carry the hash of its token prefix
+// (the chain hash of all blocks up to it): such a block stays findable after it is freed, until
+// an allocation reuses it (LRU eviction). Requests that resend a prefix find its blocks by hash
+// and skip their prefill.
+//
+// Per-sequence fixed state (sliding-window caps, recurrent states) is held as a reservation of
+// whole blocks: reserved blocks are unavailable to allocations but keep their cached contents
+// until the queue reaches them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace tycoon::serving {
+
+using BlockId = std::int32_t;
+
+class KvCache {
+ public:
+  KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_caching);
+
+  std::int32_t num_blocks() const { return num_blocks_; }
+  std::int32_t page_tokens() const { return page_tokens_; }
+  bool prefix_caching() const { return prefix_caching_; }
+  // Blocks an allocation may take now: the free queue (evictable cached blocks included) less
+  // the fixed-state reservations.
+  std::int32_t num_available() const { return num_free_ - num_reserved_; }
+  std::int32_t num_free() const { return num_free_; }
+  std::int32_t num_reserved() const { return num_reserved_; }
+  // Blocks referenced by requests plus reserved ones: what the cache is using now.
+  std::int32_t num_used() const { return num_blocks_ - num_free_ + num_reserved_; }
+  std::int32_t num_cached() const { return num_hashed_; }
+
+  // The block holding the prefix whose chain hash is `hash`, if cached.
+  std::optional<BlockId> find(std::uint64_t hash) const;
+  bool is_free(BlockId b) const { return ref_[static_cast<std::size_t>(b)] == 0; }
+  // Takes a reference on a cached block (a prefix hit); a free one leaves the free queue.
+  void acquire(BlockId b);
+  // Appends `n` fresh blocks to `table`, evicting the least recently freed cached contents.
+  // Precondition: n <= num_available().
+  void allocate(std::int32_t n, std::vector<BlockId>& table);
+  // Drops one reference on each block of `table`, last block first so that a request's tail
+  // is evicted before its head (vLLM's order). Cached contents stay findable.
+  void release(std::span<const BlockId> table);
+  // Records that `b` (full, referenced) holds the prefix with chain hash `hash`. A hash already
+  // cached in another block is left there (this block stays anonymous).
+  void register_hash(BlockId b, std::uint64_t hash);
+
+  // Fixed per-sequence state. Precondition for reserve: n <= num_available().
+  void reserve(std::int32_t n);
+  void unreserve(std::int32_t n);
+
+  // Checks the internal structure (free queue length and links, hash table consistency,
+  // reference counts); returns false on any inconsistency. O(num_blocks): tests only.
+  bool check_invariants() const;
+  // Sum of reference counts (tests: equals the blocks in every live block table).
+  std::int64_t total_references() const;
+
+ private:
+  void queue_remove(BlockId b);
+  void queue_push_back(BlockId b);
+  BlockId queue_pop_front();
+  // Open-addressing hash table (linear probing, backward-shift deletion); hash 0 marks empty.
+  std::size_t slot_of(std::uint64_t hash) const;
+  void table_insert(std::uint64_t hash, BlockId b);
+  void table_erase(std::uint64_t hash);
+
+  std::int32_t num_blocks_;
+  std::int32_t page_tokens_;
+  bool prefix_caching_;
+  std::vector<std::int32_t> ref_;
+  std::vector<std::uint64_t> hash_;  // 0: holds no registered prefix
+  std::vector<BlockId> prev_, next_;  // free-queue links (-1: none)
+  BlockId head_ = -1, tail_ = -1;
+  std::int32_t num_free_ = 0;
+  std::int32_t num_reserved_ = 0;
+  std::int32_t num_hashed_ = 0;
+  std::vector<std::uint64_t> table_keys_;
+  std::vector<BlockId> table_values_;
+  std::size_t table_mask_ = 0;
+};
+
+// Chain hash of a block given its parent's chain hash and its own content key; never 0.
+inline std::uint64_t chain_hash(std::uint64_t parent, std::uint64_t content_key);
+inline constexpr std::uint64_t kRootHash = 0x243F6A8885A308D3ull;
+
+}  // namespace tycoon::serving
+
+#include "sim/core/rng.h"
+
+namespace tycoon::serving {
+inline std::uint64_t chain_hash(std::uint64_t parent, std::uint64_t content_key) {
+  std::uint64_t h = core::hash_combine(parent, content_key);
+  return h == 0 ? 1 : h;
+}
+}  // namespace tycoon::serving
