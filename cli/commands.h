@@ -22,5 +22,9 @@ using CommandRunner = std::function<int()>;
 
 CommandRunner add_list_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace tycoon::cli

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
+#include "sim/game/save.h"
 
 int main(int argc, char** argv) {
   using namespace tycoon::cli;
@@ -17,6 +18,10 @@ int main(int argc, char** argv) {
   auto add = [&](CommandRunner r) { runners[app.get_subcommands({}).back()] = std::move(r); };
   add(add_list_command(app, global));
   add(add_predict_command(app, global));
+  add(add_benchmark_command(app, global));
+  add(add_run_command(app, global));
+  add(add_fit_command(app, global));
+  add(add_validate_command(app, global));
 
   try {
     app.parse(argc, argv);
@@ -42,6 +47,9 @@ int main(int argc, char** argv) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const tycoon::data::UnknownIdError& e) {
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const tycoon::game::SaveError& e) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::invalid_argument& e) {

@@ -1,0 +1,262 @@
+#include "calibration/fit/fit_profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <Eigen/Dense>
+
+namespace tycoon::calibration {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool is_fp8(const Row& r) {
+  auto it = r.value.find("dtype");
+  return it != r.value.end() && it->is_string() && it->get<std::string>().rfind("fp8", 0) == 0;
+}
+
+CurveFit residuals(const std::string& name, const perf::Curve& c, const std::vector<std::pair<double, double>>& s) {
+  CurveFit f;
+  f.name = name;
+  f.num_rows = static_cast<int>(s.size());
+  std::vector<double> err;
+  for (auto [x, y] : s) err.push_back(std::fabs(c(x) / y - 1.0));
+  f.median_abs_residual = median(err);
+  return f;
+}
+
+}  // namespace
+
+perf::Curve monotone_curve(std::vector<std::pair<double, double>> samples, double lo, double hi) {
+  if (samples.empty()) return perf::Curve::constant(std::clamp(0.5, lo, hi));
+  std::map<long, std::vector<double>> groups;  // quarter-octave bucket -> values
+  std::map<long, std::vector<double>> sizes;
+  for (auto [x, y] : samples) {
+    long key = std::lround(std::log2(x) * 4.0);
+    groups[key].push_back(y);
+    sizes[key].push_back(x);
+  }
+  std::vector<double> xs, ys, ws;
+  for (auto& [key, vals] : groups) {
+    xs.push_back(median(sizes[key]));
+    ys.push_back(std::clamp(median(vals), lo, hi));
+    ws.push_back(static_cast<double>(vals.size()));
+  }
+  // Pool adjacent violators (weighted) for a non-decreasing sequence.
+  struct Block {
+    double sum_wy, sum_w;
+    std::size_t first, last;
+  };
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < ys.size(); ++i) {
+    blocks.push_back({ys[i] * ws[i], ws[i], i, i});
+    while (blocks.size() > 1) {
+      auto& b = blocks.back();
+      auto& a = blocks[blocks.size() - 2];
+      if (a.sum_wy / a.sum_w <= b.sum_wy / b.sum_w) break;
+      a.sum_wy += b.sum_wy;
+      a.sum_w += b.sum_w;
+      a.last = b.last;
+      blocks.pop_back();
+    }
+  }
+  for (const auto& b : blocks) {
+    for (std::size_t i = b.first; i <= b.last; ++i) ys[i] = b.sum_wy / b.sum_w;
+  }
+  std::vector<std::pair<double, double>> knots;
+  for (std::size_t i = 0; i < xs.size(); ++i) knots.emplace_back(xs[i], ys[i]);
+  return perf::Curve(std::move(knots));
+}
+
+FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chip, const std::string& source) {
+  FitReport rep;
+  auto& p = rep.profile;
+  p.chip = chip.id;
+  p.provenance = perf::Provenance::kMeasured;
+  p.source = source;
+  const double bw = chip.hbm_bandwidth_bytes_per_s;
+  const double peak_bf16 = chip.peak_flop_per_s(Precision::kBf16);
+  const double peak_fp8 = chip.peak_flop_per_s(Precision::kFp8);
+
+  // --- fixed costs: launch probes, else the copy regression's intercept ---
+  for (const auto& r : rows) {
+    if (r.op() == "launch_graph" && r.number_or("num_kernels", 0) >= 1000) p.kernel_floor_s = r.number("per_kernel_s");
+    if (r.op() == "launch_eager" && r.number_or("num_kernels", 0) >= 1000) p.eager_launch_s = r.number("per_kernel_s");
+  }
+  {
+    // t = a + bytes / bandwidth, least squares over the copy rows (Eigen).
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& r : rows) {
+      if (r.op() == "copy_d2d") pts.emplace_back(r.number("bytes"), r.number("median_s"));
+    }
+    if (pts.size() >= 2) {
+      Eigen::MatrixXd A(pts.size(), 2);
+      Eigen::VectorXd t(pts.size());
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        // Weight by 1/t so small and large copies count alike (relative error).
+        double w = 1.0 / pts[i].second;
+        A(i, 0) = w;
+        A(i, 1) = pts[i].first * w;
+        t(i) = 1.0;
+      }
+      Eigen::Vector2d x = A.colPivHouseholderQr().solve(t);
+      if (x(1) > 0) rep.copy_bandwidth_bytes_per_s = 1.0 / x(1);
+      if (p.kernel_floor_s == 0) p.kernel_floor_s = std::max(0.0, x(0));
+    }
+  }
+  if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
+
+  // --- elementwise: norms, residual adds, activations, copies ---
+  std::vector<std::pair<double, double>> ew;
+  for (const auto& r : rows) {
+    auto op = r.op();
+    if (op == "copy_d2d" || op == "rmsnorm" || op == "residual_add" || op == "silu_mul") {
+      ew.emplace_back(r.number("bytes"), r.number("bytes") / (bw * r.number("median_s")));
+    }
+  }
+  p.elementwise_memory_eff = monotone_curve(ew);
+  rep.curves.push_back(residuals("elementwise_memory_eff", p.elementwise_memory_eff, ew));
+
+  // --- dense GEMMs: memory efficiency from clearly memory-bound rows, then compute efficiency ---
+  auto gemm_bytes = [](const Row& r, double weight_bytes_per_value) {
+    double m = r.number("M"), n = r.number("N"), k = r.number("K");
+    return n * k * weight_bytes_per_value + m * k * 2.0 + m * n * 2.0;  // as predict_iteration counts
+  };
+  std::vector<std::pair<double, double>> gm;
+  for (const auto& r : rows) {
+    if (r.op() != "gemm") continue;
+    double wb = is_fp8(r) ? 1.0 : 2.0;
+    double peak = is_fp8(r) ? peak_fp8 : peak_bf16;
+    double flop = 2.0 * r.number("M") * r.number("N") * r.number("K");
+    double bytes = gemm_bytes(r, wb);
+    if (flop / peak < 0.25 * bytes / bw) gm.emplace_back(bytes, bytes / (bw * r.number("median_s")));
+  }
+  p.gemm_memory_eff = monotone_curve(gm);
+  rep.curves.push_back(residuals("gemm_memory_eff", p.gemm_memory_eff, gm));
+  for (int fp8 = 0; fp8 < 2; ++fp8) {
+    std::vector<std::pair<double, double>> bound, lower;
+    for (const auto& r : rows) {
+      if (r.op() != "gemm" || is_fp8(r) != static_cast<bool>(fp8)) continue;
+      double m = r.number("M"), t = r.number("median_s");
+      double flop = 2.0 * m * r.number("N") * r.number("K");
+      double bytes = gemm_bytes(r, fp8 ? 1.0 : 2.0);
+      double mem_t = bytes / (bw * p.gemm_memory_eff(bytes));
+      double ce = flop / ((fp8 ? peak_fp8 : peak_bf16) * t);
+      (t > 1.15 * mem_t ? bound : lower).emplace_back(m, ce);
+    }
+    // Where no row is compute-limited (small M), the tightest consistent value is the largest
+    // lower bound; tensor-core tiles pad M, so the true efficiency scales with M there anyway.
+    std::map<double, double> best_lower;
+    for (auto [m, ce] : lower) best_lower[m] = std::max(best_lower[m], ce);
+    std::map<double, int> has_bound;
+    for (auto [m, ce] : bound) has_bound[m]++;
+    for (auto [m, ce] : best_lower) {
+      if (!has_bound.contains(m)) bound.emplace_back(m, ce);
+    }
+    auto c = monotone_curve(bound);
+    if (fp8 == 0) {
+      p.gemm_compute_eff[0] = c;
+      rep.curves.push_back(residuals("gemm_compute_eff_bf16", c, bound));
+    } else {
+      p.gemm_compute_eff[1] = bound.empty() ? p.gemm_compute_eff[0] : c;
+      rep.curves.push_back(residuals("gemm_compute_eff_fp8", p.gemm_compute_eff[1], bound));
+    }
+  }
+  // No fp4 tensor cores on the calibrated chip: fp4 shares the fp8 curve (transferred chips
+  // with fp4 units scale it by their fp4 peak; labelled extrapolated there).
+  p.gemm_compute_eff[2] = p.gemm_compute_eff[1];
+
+  // --- MoE grouped GEMMs: gate_up + down at the same token count form one sample ---
+  {
+    std::map<double, std::array<double, 4>> by_tokens;  // tokens -> {t, flop, bytes, rows/touched}
+    for (const auto& r : rows) {
+      auto op = r.op();
+      if (op != "moe_gate_up" && op != "moe_down") continue;
+      double rows_n = r.number("rows"), touched = r.number("experts_touched");
+      double n = r.number("N"), k = r.number("K");
+      auto& acc = by_tokens[r.number("tokens")];
+      acc[0] += r.number("median_s");
+      acc[1] += 2.0 * rows_n * n * k;
+      acc[2] += touched * n * k * 2.0 + rows_n * (n + k) * 2.0;
+      acc[3] = rows_n / touched;
+    }
+    std::vector<std::pair<double, double>> mem, comp, lower;
+    for (auto& [tokens, a] : by_tokens) {
+      double flop_t = a[1] / peak_bf16, mem_bytes = a[2];
+      if (flop_t < 0.25 * mem_bytes / bw) mem.emplace_back(mem_bytes, mem_bytes / (bw * a[0]));
+    }
+    p.moe_memory_eff = monotone_curve(mem);
+    for (auto& [tokens, a] : by_tokens) {
+      double mem_t = a[2] / (bw * p.moe_memory_eff(a[2]));
+      (a[0] > 1.15 * mem_t ? comp : lower).emplace_back(a[3], a[1] / (peak_bf16 * a[0]));
+    }
+    if (comp.empty()) comp = lower;
+    p.moe_compute_eff = monotone_curve(comp);
+    rep.curves.push_back(residuals("moe_memory_eff", p.moe_memory_eff, mem));
+    rep.curves.push_back(residuals("moe_compute_eff", p.moe_compute_eff, comp));
+  }
+
+  // --- attention ---
+  {
+    std::vector<std::pair<double, double>> pre, dec;
+    for (const auto& r : rows) {
+      if (r.op() == "attn_prefill") {
+        double s = r.number("seq_len"), hq = r.number("num_q_heads"), d = r.number("head_dim");
+        double b = r.number_or("batch", 1);
+        // causal: s(s+1)/2 scores per head, QK^T and PV each 2*d flop per score (as predict counts)
+        double flop = b * 2.0 * hq * (2 * d) * (s * (s + 1) / 2.0);
+        pre.emplace_back(s, flop / (peak_bf16 * r.number("median_s")));
+        p.max_measured_context = std::max(p.max_measured_context, s);
+      } else if (r.op() == "attn_decode") {
+        double b = r.number("batch"), c = r.number("context"), hq = r.number("num_q_heads");
+        double hkv = r.number("num_kv_heads"), d = r.number("head_dim");
+        double bytes = b * c * hkv * 2 * d * 2.0 + b * hq * 2 * d * 2.0;
+        dec.emplace_back(bytes, bytes / (bw * r.number("median_s")));
+        p.max_measured_context = std::max(p.max_measured_context, c);
+      }
+    }
+    p.attn_prefill_compute_eff = monotone_curve(pre);
+    p.attn_decode_memory_eff = monotone_curve(dec);
+    rep.curves.push_back(residuals("attn_prefill_compute_eff", p.attn_prefill_compute_eff, pre));
+    rep.curves.push_back(residuals("attn_decode_memory_eff", p.attn_decode_memory_eff, dec));
+  }
+
+  // --- all-reduce over the scale-up link: latency + bytes / (link x efficiency) ---
+  {
+    std::vector<std::pair<double, double>> ar;
+    double latency = 0;
+    for (const auto& r : rows) {
+      if (r.op() != "all_reduce") continue;
+      double t = r.number("median_s");
+      latency = latency == 0 ? t : std::min(latency, t);
+    }
+    for (const auto& r : rows) {
+      if (r.op() != "all_reduce") continue;
+      double t = r.number("median_s"), size = r.number("size_bytes"), n = r.number_or("world_size", 2);
+      if (t < 1.2 * latency) continue;
+      double wire = 2.0 * (n - 1) / n * size;
+      ar.emplace_back(size, wire / (chip.scale_up.bandwidth_bytes_per_s * (t - latency)));
+    }
+    p.allreduce_latency_s = latency;
+    p.allreduce_bus_eff = ar.empty() ? perf::CalibrationProfile::datasheet(chip.id).allreduce_bus_eff
+                                     : monotone_curve(ar);
+    rep.curves.push_back(residuals("allreduce_bus_eff", p.allreduce_bus_eff, ar));
+  }
+
+  for (const auto& r : rows) {
+    if (r.is_end_to_end()) continue;
+    ++rep.num_kernel_rows;
+    if (r.op() == "gemm") p.max_measured_tokens = std::max(p.max_measured_tokens, r.number("M"));
+  }
+  return rep;
+}
+
+}  // namespace tycoon::calibration

@@ -1,0 +1,307 @@
+// `tycoon benchmark`: a simulated serving benchmark, the way vLLM's `bench serve` and InferenceX
+// run one (fixed concurrency or an open-loop rate, ISL/OSL, a workload shape), on the serving
+// simulator. Prints one JSON object (--json) or a table.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "sim/perf/profile_lookup.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::cli {
+
+namespace {
+
+struct BenchmarkOptions {
+  DeploymentOptions deployment;
+  std::int64_t isl = 0;  // 0: the workload's default
+  std::int64_t osl = 0;
+  int concurrency = 64;
+  std::int64_t num_requests = 0;
+  double duration_s = 0;
+  double warmup_s = 0;
+  std::string workload = "random";
+  std::string trace;
+  std::string arrival;
+  double rate = 0;
+  double burst_factor = 4.0;
+  double diurnal_amplitude = 0.5;
+  int replicas = 1;
+  std::string router = "round-robin";
+  std::uint64_t seed = 1;
+  int max_num_seqs = 0;
+  int max_num_batched_tokens = 0;
+  bool no_prefix_caching = false;
+  bool no_chunked_prefill = false;
+  double queue_timeout_s = 600;
+  int max_queue = 100000;
+  std::int64_t kv_capacity_tokens = 0;
+  bool json = false;
+};
+
+// Defaults per shape: InferenceX's 1k/1k chat, 8k/1k summarisation and 1k/8k reasoning shapes.
+std::pair<std::int64_t, std::int64_t> default_lengths(serving::WorkloadKind k) {
+  switch (k) {
+    case serving::WorkloadKind::kInputHeavy:
+      return {8192, 1024};
+    case serving::WorkloadKind::kOutputHeavy:
+      return {1024, 8192};
+    case serving::WorkloadKind::kRandom:
+    case serving::WorkloadKind::kChat:
+    case serving::WorkloadKind::kAgenticCoding:
+    case serving::WorkloadKind::kTrace:
+      return {1024, 1024};
+  }
+  return {1024, 1024};
+}
+
+nlohmann::json latency_ms(const serving::LatencyStats& s) {
+  return {{"mean", s.mean * 1e3}, {"p50", s.p50 * 1e3}, {"p90", s.p90 * 1e3}, {"p99", s.p99 * 1e3}};
+}
+
+std::string name(std::string_view s) { return std::string(s); }
+
+}  // namespace
+
+CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<BenchmarkOptions>();
+  auto* sub = app.add_subcommand("benchmark", "Simulate a serving benchmark: latency percentiles, tok/s/GPU, interactivity");
+  add_deployment_options(*sub, o->deployment);
+  auto* isl = sub->add_option("--isl", o->isl, "Input tokens per request (random: nominal ISL, drawn in [0.8, 1] x ISL)")
+                  ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  auto* osl = sub->add_option("--osl", o->osl, "Output tokens per request")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  auto* conc = sub->add_option("--concurrency", o->concurrency, "Closed loop: users, each sending the next request when one ends")
+                   ->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--num-requests", o->num_requests, "Requests to send (default: 10 x concurrency, or the whole trace)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
+  sub->add_option("--duration-s", o->duration_s, "Stop sending after this many simulated seconds")
+      ->check(CLI::Range(0.0, 1e8));
+  sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
+      ->check(CLI::Range(0.0, 1e8));
+  sub->add_option("--workload", o->workload, "Traffic shape")
+      ->check(CLI::IsMember({"random", "chat", "agentic-coding", "input-heavy", "output-heavy", "trace"}));
+  sub->add_option("--trace", o->trace, "JSONL trace to replay (format: sim/traffic/trace.h)");
+  auto* arrival = sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
+                      ->check(CLI::IsMember({"closed-loop", "poisson", "bursty", "diurnal"}));
+  auto* rate = sub->add_option("--rate", o->rate, "Open loop: mean requests (or sessions) per second")
+                   ->check(CLI::Range(1e-9, 1e9));
+  sub->add_option("--burst-factor", o->burst_factor, "Bursty: rate inside a burst / mean rate")->check(CLI::Range(1.0001, 1e3));
+  sub->add_option("--diurnal-amplitude", o->diurnal_amplitude, "Diurnal: relative swing over 24 h")->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--replicas", o->replicas, "Engine replicas (data parallel), each of --tp GPUs")->check(CLI::Range(1, 4096));
+  sub->add_option("--router", o->router, "How requests are spread over replicas")
+      ->check(CLI::IsMember({"round-robin", "least-outstanding", "prefix-affinity"}));
+  sub->add_option("--seed", o->seed, "Random seed (same seed, same output)");
+  sub->add_option("--max-num-seqs", o->max_num_seqs, "Sequences per batch (default: the recipe's)")->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "Token budget per step (default: the recipe's)")
+      ->check(CLI::Range(1, 1 << 24));
+  sub->add_flag("--no-prefix-caching", o->no_prefix_caching, "Disable the prefix cache");
+  sub->add_flag("--no-chunked-prefill", o->no_chunked_prefill, "Prefill whole prompts only");
+  sub->add_option("--queue-timeout-s", o->queue_timeout_s, "A request still waiting this long times out (0: never)")
+      ->check(CLI::Range(0.0, 1e8));
+  sub->add_option("--max-queue", o->max_queue, "Waiting requests per replica beyond which arrivals are rejected")
+      ->check(CLI::Range(0, 1 << 30));
+  sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens, "KV cache per replica in tokens (default: memory plan)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  sub->add_flag("--json", o->json, "One JSON object on stdout");
+
+  return [o, &global, isl, osl, conc, arrival, rate]() {
+    const auto wall_start = std::chrono::steady_clock::now();
+    auto catalog = load_catalog_for(global);
+    ResolvedDeployment rd = resolve_deployment(catalog, o->deployment);
+    const auto& d = rd.deployment;
+    auto cal = perf::calibration_for(catalog, *d.hardware);
+
+    serving::ServingConfig c;
+    c.deployment = d;
+    c.replicas = o->replicas;
+    c.seed = o->seed;
+    c.router = *parse_enum<serving::RouterKind>(o->router, serving::kRouterNames);
+
+    // Workload.
+    auto kind = *parse_enum<serving::WorkloadKind>(o->workload, serving::kWorkloadNames);
+    if (!o->trace.empty()) {
+      if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
+        throw std::invalid_argument("--trace replays a file: it cannot be combined with --workload " + o->workload);
+      }
+      kind = serving::WorkloadKind::kTrace;
+    } else if (kind == serving::WorkloadKind::kTrace) {
+      throw std::invalid_argument("--workload trace needs --trace FILE");
+    }
+    c.workload.kind = kind;
+    auto [def_isl, def_osl] = default_lengths(kind);
+    c.workload.input_tokens = isl->count() ? o->isl : def_isl;
+    c.workload.output_tokens = osl->count() ? o->osl : def_osl;
+    if (kind == serving::WorkloadKind::kTrace && (isl->count() || osl->count())) {
+      throw std::invalid_argument("--isl/--osl do not apply to a trace (its lines give the lengths)");
+    }
+    if (kind == serving::WorkloadKind::kAgenticCoding && (isl->count() || osl->count())) {
+      throw std::invalid_argument("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
+    }
+    c.workload.trace_path = o->trace;
+    c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !arrival->count();
+
+    // Arrivals.
+    c.arrival.kind = o->arrival.empty() ? serving::ArrivalKind::kClosedLoop
+                                        : *parse_enum<serving::ArrivalKind>(o->arrival, serving::kArrivalNames);
+    c.arrival.concurrency = o->concurrency;
+    c.arrival.rate_per_s = o->rate;
+    c.arrival.burst_factor = o->burst_factor;
+    c.arrival.diurnal_amplitude = o->diurnal_amplitude;
+    const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
+    if (open_loop && !rate->count()) throw std::invalid_argument("--arrival " + o->arrival + " needs --rate R");
+    if (!open_loop && rate->count()) throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
+    if (open_loop && conc->count()) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
+
+    // Limits: InferenceX sends 10 x concurrency prompts per point.
+    c.num_requests = o->num_requests;
+    c.duration_s = o->duration_s;
+    c.warmup_s = o->warmup_s;
+    if (c.num_requests == 0 && c.duration_s == 0 && kind != serving::WorkloadKind::kTrace) {
+      c.num_requests = 10 * static_cast<std::int64_t>(o->concurrency);
+    }
+
+    // Scheduler: the recipe's settings unless overridden.
+    const data::Recipe* recipe = catalog.find_recipe(d.model->id, d.hardware->id);
+    auto& s = c.scheduler;
+    if (recipe) {
+      s.max_num_seqs = recipe->max_num_seqs;
+      s.max_num_batched_tokens = recipe->max_num_batched_tokens;
+      s.prefix_caching = recipe->prefix_caching;
+    }
+    if (o->max_num_seqs > 0) s.max_num_seqs = o->max_num_seqs;
+    if (o->max_num_batched_tokens > 0) s.max_num_batched_tokens = o->max_num_batched_tokens;
+    if (o->no_prefix_caching) s.prefix_caching = false;
+    if (o->no_chunked_prefill) s.chunked_prefill = false;
+    s.queue_timeout_s = o->queue_timeout_s;
+    s.max_queue = o->max_queue;
+    s.kv_capacity_tokens = o->kv_capacity_tokens;
+
+    serving::ServingSummary r = serving::simulate(c, cal);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+    nlohmann::json by_op = nlohmann::json::object();
+    double gpu_time = 0;
+    for (double t : r.time_by_op_s) gpu_time += t;
+    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
+      if (r.time_by_op_s[i] > 0) by_op[name(perf::kOpClassNames[i])] = r.time_by_op_s[i];
+    }
+    nlohmann::json spec = nullptr;
+    if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
+      spec = {{"method", d.spec_decode->method},
+              {"num_draft_tokens", d.spec_decode->num_draft_tokens},
+              {"acceptance_length", d.spec_decode->acceptance_length}};
+    }
+    nlohmann::json config = {
+        {"model", d.model->id},
+        {"hardware", d.hardware->id},
+        {"engine", d.engine->id},
+        {"precision", name(to_string(d.precision))},
+        {"kv_cache_dtype", name(to_string(d.kv_cache_dtype))},
+        {"tensor_parallel", d.tensor_parallel},
+        {"expert_parallel", d.expert_parallel},
+        {"cuda_graphs", d.cuda_graphs},
+        {"spec_decode", spec},
+        {"replicas", c.replicas},
+        {"router", o->router},
+        {"num_gpus", r.num_gpus},
+        {"workload", name(serving::kWorkloadNames[static_cast<std::size_t>(kind)])},
+        {"isl", c.workload.input_tokens},
+        {"osl", c.workload.output_tokens},
+        {"trace", o->trace},
+        {"arrival", c.workload.trace_timestamps ? std::string("trace-timestamps")
+                                                : name(serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)])},
+        {"concurrency", open_loop ? 0 : c.arrival.concurrency},
+        {"rate_per_s", c.arrival.rate_per_s},
+        {"num_requests", c.num_requests},
+        {"duration_s", c.duration_s},
+        {"warmup_s", c.warmup_s},
+        {"seed", c.seed},
+        {"max_num_seqs", s.max_num_seqs},
+        {"max_num_batched_tokens", s.max_num_batched_tokens},
+        {"chunked_prefill", s.chunked_prefill},
+        {"prefix_caching", s.prefix_caching},
+        {"kv_page_tokens", d.kv_page_tokens},
+        {"kv_capacity_tokens_per_replica", r.kv_capacity_tokens_per_replica},
+        {"queue_timeout_s", s.queue_timeout_s},
+        {"max_queue", s.max_queue}};
+
+    if (o->json) {
+      nlohmann::json out = {{"ttft_ms", latency_ms(r.ttft_s)},
+                            {"tpot_ms", latency_ms(r.tpot_s)},
+                            {"itl_ms", latency_ms(r.itl_s)},
+                            {"e2e_ms", latency_ms(r.e2e_s)},
+                            {"output_tok_per_s_per_gpu", r.output_tok_per_s_per_gpu},
+                            {"p90_interactivity_tok_per_s_per_user", r.p90_interactivity_tok_per_s_per_user},
+                            {"requests_arrived", r.requests_arrived},
+                            {"requests_completed", r.requests_completed},
+                            {"requests_failed", r.requests_failed},
+                            {"requests_rejected", r.requests_rejected},
+                            {"requests_timed_out", r.requests_timed_out},
+                            {"requests_exceeding_context", r.requests_exceeding_context},
+                            {"requests_per_replica", r.requests_per_replica},
+                            {"input_tokens", r.input_tokens},
+                            {"cached_input_tokens", r.cached_input_tokens},
+                            {"output_tokens", r.output_tokens},
+                            {"prefix_cache_hit_rate", r.prefix_cache_hit_rate},
+                            {"mean_batch_size", r.mean_batch_size},
+                            {"kv_utilization_mean", r.kv_utilization_mean},
+                            {"num_iterations", r.num_iterations},
+                            {"num_preemptions", r.num_preemptions},
+                            {"time_by_op_s", by_op},
+                            {"simulated_time_s", r.simulated_time_s},
+                            {"wall_time_s", wall_s},
+                            {"provenance", name(perf::to_string(r.provenance))},
+                            {"calibration_source", cal.source},
+                            {"config", config}};
+      std::cout << out.dump(2) << "\n";
+      return kExitOk;
+    }
+
+    std::printf("%s on %d x %d %s (%s, %s weights), %s traffic, %s — %s\n", d.model->name.c_str(), c.replicas,
+                d.tensor_parallel, d.hardware->name.c_str(), d.engine->name.c_str(),
+                name(to_string(d.precision)).c_str(), config["workload"].get<std::string>().c_str(),
+                open_loop ? ("open loop " + format_fixed(c.arrival.rate_per_s, 2) + "/s").c_str()
+                          : (std::to_string(c.arrival.concurrency) + " users").c_str(),
+                name(perf::to_string(r.provenance)).c_str());
+    if (spec.is_object()) {
+      std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
+                  d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);
+    }
+    std::printf("\n  %-8s %10s %10s %10s %10s\n", "ms", "mean", "p50", "p90", "p99");
+    auto row = [](const char* label, const serving::LatencyStats& l) {
+      std::printf("  %-8s %10.2f %10.2f %10.2f %10.2f\n", label, l.mean * 1e3, l.p50 * 1e3, l.p90 * 1e3, l.p99 * 1e3);
+    };
+    row("TTFT", r.ttft_s);
+    row("TPOT", r.tpot_s);
+    row("ITL", r.itl_s);
+    row("E2E", r.e2e_s);
+    std::printf("\n  output throughput      %10.1f tok/s/GPU (%d GPUs)\n", r.output_tok_per_s_per_gpu, r.num_gpus);
+    std::printf("  P90 interactivity      %10.1f tok/s/user\n", r.p90_interactivity_tok_per_s_per_user);
+    std::printf("  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
+                "%lld beyond the context window)\n",
+                static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
+                static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
+                static_cast<long long>(r.requests_timed_out), static_cast<long long>(r.requests_exceeding_context));
+    std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
+    std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
+                100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));
+    std::printf("  simulated              %10.1f s in %.3f s wall (%.0fx real time)\n", r.simulated_time_s, wall_s,
+                wall_s > 0 ? r.simulated_time_s / wall_s : 0.0);
+    if (gpu_time > 0) {
+      std::printf("\n  where the time goes (share of engine time):\n");
+      for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
+        if (r.time_by_op_s[i] <= 0) continue;
+        std::printf("    %-18s %5.1f%%\n", name(perf::kOpClassNames[i]).c_str(), 100 * r.time_by_op_s[i] / gpu_time);
+      }
+    }
+    std::printf("\ncalibration: %s\n", cal.source.c_str());
+    return kExitOk;
+  };
+}
+
+}  // namespace tycoon::cli

@@ -1,0 +1,140 @@
+// `tycoon fit` (efficiency curves from kernel measurements) and `tycoon validate` (prediction vs
+// every end-to-end measurement).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/fit/fit_profile.h"
+#include "calibration/fit/validate.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "sim/perf/profile_lookup.h"
+
+namespace tycoon::cli {
+
+namespace {
+
+std::vector<std::filesystem::path> data_folders(const data::Catalog& catalog, const std::string& chip,
+                                                const std::vector<std::string>& given) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& g : given) out.emplace_back(g);
+  if (out.empty()) {
+    // calibration/data/<chip> and any multi-GPU sibling (<chip>x2, <chip>x4, ...).
+    auto base = catalog.root / "calibration" / "data";
+    if (std::filesystem::is_directory(base)) {
+      for (const auto& e : std::filesystem::directory_iterator(base)) {
+        auto name = e.path().filename().string();
+        if (e.is_directory() && (name == chip || (name.rfind(chip + "x", 0) == 0))) out.push_back(e.path());
+      }
+    }
+    std::sort(out.begin(), out.end());
+  }
+  if (out.empty()) throw std::invalid_argument("no calibration data for '" + chip + "' (give --data DIR)");
+  return out;
+}
+
+struct FitOptions {
+  std::string hardware = "h200";
+  std::vector<std::string> data;
+  std::string out;
+};
+
+struct ValidateOptions {
+  std::string hardware = "h200";
+  std::vector<std::string> data;
+  std::string profile;
+  bool json = false;
+  double max_median_error = 0;
+  double max_error = 0;
+};
+
+}  // namespace
+
+CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<FitOptions>();
+  auto* sub = app.add_subcommand("fit", "Fit a chip's efficiency curves from kernel measurements");
+  sub->add_option("--hardware", o->hardware, "Chip the data was measured on");
+  sub->add_option("--data", o->data, "Folders of *.jsonl rows (default: calibration/data/<chip>*)");
+  sub->add_option("--out", o->out, "Write the profile here (default: print it)");
+  return [o, &global]() {
+    auto catalog = load_catalog_for(global);
+    const auto& chip = catalog.accelerator(o->hardware);
+    auto folders = data_folders(catalog, chip.id, o->data);
+    auto rows = calibration::load_rows(folders);
+    std::string source = "tycoon fit --hardware " + chip.id + " on";
+    for (const auto& f : folders) source += " " + std::filesystem::relative(f, catalog.root).generic_string();
+    auto rep = calibration::fit_profile(rows, chip, source);
+    std::string text = perf::to_json(rep.profile).dump(2) + "\n";
+    if (o->out.empty()) {
+      std::cout << text;
+    } else {
+      std::string tmp = o->out + ".tmp";
+      {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!(f << text)) throw std::runtime_error("cannot write " + tmp);
+      }
+      std::filesystem::rename(tmp, o->out);
+    }
+    std::fprintf(stderr, "fit %s from %d kernel rows; copy bandwidth %.0f GB/s, kernel floor %.2f us\n",
+                 chip.id.c_str(), rep.num_kernel_rows, rep.copy_bandwidth_bytes_per_s / 1e9,
+                 rep.profile.kernel_floor_s * 1e6);
+    for (const auto& c : rep.curves) {
+      std::fprintf(stderr, "  %-26s %4d rows, median |residual| %5.1f%%\n", c.name.c_str(), c.num_rows,
+                   100 * c.median_abs_residual);
+    }
+    return kExitOk;
+  };
+}
+
+CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<ValidateOptions>();
+  auto* sub = app.add_subcommand("validate", "Compare predictions with every end-to-end calibration measurement");
+  sub->add_option("--hardware", o->hardware, "Chip");
+  sub->add_option("--data", o->data, "Folders of *.jsonl rows (default: calibration/data/<chip>*)");
+  sub->add_option("--profile", o->profile, "Calibration profile (default: hardware_db/calibrated/<chip>.json)");
+  sub->add_flag("--json", o->json, "JSON on stdout");
+  sub->add_option("--max-median-error", o->max_median_error, "Exit 1 when the median |error| exceeds this")
+      ->check(CLI::Range(0.0, 10.0));
+  sub->add_option("--max-error", o->max_error, "Exit 1 when any |error| exceeds this")->check(CLI::Range(0.0, 10.0));
+  return [o, &global]() {
+    auto catalog = load_catalog_for(global);
+    const auto& chip = catalog.accelerator(o->hardware);
+    auto rows = calibration::load_rows(data_folders(catalog, chip.id, o->data));
+    auto profile = o->profile.empty() ? perf::calibration_for(catalog, chip) : perf::load_calibration_profile(o->profile);
+    auto rep = calibration::validate(rows, profile, catalog, chip);
+    if (o->json) {
+      nlohmann::json pts = nlohmann::json::array();
+      for (const auto& p : rep.points) {
+        pts.push_back({{"model", p.model}, {"mode", p.mode}, {"num_layers", p.num_layers}, {"tp", p.tp},
+                       {"moe", p.moe}, {"cuda_graph", p.cuda_graph}, {"batch", p.batch}, {"length", p.length},
+                       {"measured_s", p.measured_s}, {"predicted_s", p.predicted_s}, {"error", p.error()}});
+      }
+      std::cout << nlohmann::json{{"hardware", chip.id},
+                                  {"profile_source", profile.source},
+                                  {"points", pts},
+                                  {"median_abs_error", rep.median_abs_error},
+                                  {"max_abs_error", rep.max_abs_error}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::printf("%-14s %-7s %3s %2s %5s %6s %7s %11s %11s %8s\n", "model", "mode", "L", "tp", "graph", "batch",
+                  "length", "measured ms", "predict ms", "error");
+      for (const auto& p : rep.points) {
+        std::printf("%-14s %-7s %3d %2d %5s %6lld %7lld %11.3f %11.3f %+7.1f%%\n", p.model.c_str(), p.mode.c_str(),
+                    p.num_layers, p.tp, p.cuda_graph ? "yes" : "no", static_cast<long long>(p.batch),
+                    static_cast<long long>(p.length), p.measured_s * 1e3, p.predicted_s * 1e3, 100 * p.error());
+      }
+      std::printf("\n%zu end-to-end points: median |error| %.1f%%, max |error| %.1f%% (profile: %s)\n",
+                  rep.points.size(), 100 * rep.median_abs_error, 100 * rep.max_abs_error, profile.source.c_str());
+    }
+    bool bad = (o->max_median_error > 0 && rep.median_abs_error > o->max_median_error) ||
+               (o->max_error > 0 && rep.max_abs_error > o->max_error);
+    if (bad) std::fprintf(stderr, "tycoon: validation error above the bar\n");
+    return bad ? kExitFailure : kExitOk;
+  };
+}
+
+}  // namespace tycoon::cli

@@ -1,0 +1,150 @@
+// `tycoon run`: plays a scenario headless (optionally with a command log) and prints its summary.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "sim/game/game.h"
+#include "sim/game/save.h"
+#include "sim/game/summary.h"
+
+namespace tycoon::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  bool has_seed = false;
+  int days = 0;
+  std::string commands;
+  std::string out_dir;
+  std::string save;
+  std::string resume;
+  bool json = false;
+};
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string money(double usd) {
+  char buf[64];
+  double a = std::abs(usd);
+  if (a >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%s$%.2fM", usd < 0 ? "-" : "", a / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%s$%.0f", usd < 0 ? "-" : "", a);
+  }
+  return buf;
+}
+
+void print_human(const game::GameSummary& s, const game::Game& g, double wall_s) {
+  std::printf("%s (%s), seed %llu: %.1f days simulated\n", s.scenario_name.c_str(), s.scenario_id.c_str(),
+              static_cast<unsigned long long>(s.seed), s.simulated_days);
+  std::printf("  cash           %12s   (started with %s)\n", money(s.cash_usd).c_str(), money(s.starting_cash_usd).c_str());
+  std::printf("  revenue        %12s\n", money(s.revenue_usd).c_str());
+  std::printf("  GPU rent       %12s   (%.0f GPU-hours rented, %.0f%% of them serving)\n", money(s.gpu_cost_usd).c_str(),
+              s.gpu_hours_rented, s.gpu_hours_rented > 0 ? 100 * s.gpu_hours_serving / s.gpu_hours_rented : 0.0);
+  std::printf("  fixed costs    %12s\n", money(s.fixed_cost_usd).c_str());
+  std::printf("  profit         %12s\n", money(s.profit_usd).c_str());
+  if (s.gross_margin) {
+    std::printf("  gross margin   %11.1f%%\n", 100 * *s.gross_margin);
+  } else {
+    std::printf("  gross margin            —   (no revenue)\n");
+  }
+  std::printf("  output tokens  %12.4g   requests %.0f of %.0f served, SLO attainment %.1f%%, reputation %.2f\n",
+              s.tokens.output_tokens, s.requests_completed, s.requests_offered, 100 * s.slo_attainment, s.reputation);
+  if (s.bankrupt) std::printf("  BANKRUPT at hour %lld\n", static_cast<long long>(*s.bankrupt_at_hour));
+  std::printf("  goals:\n");
+  for (const auto& r : s.goals) {
+    std::printf("    [%s] %-38s achieved %-14.6g %5.0f/%.0f\n", r.met ? "x" : " ", r.description.c_str(), r.achieved,
+                r.points, r.goal.points);
+  }
+  std::printf("  score %.0f / %.0f — %s, %d star%s\n", s.score.points, s.score.max_points,
+              s.score.passed ? "passed" : "not passed", s.score.stars, s.score.stars == 1 ? "" : "s");
+  const auto& news = g.state().news;
+  std::size_t from = news.size() > 5 ? news.size() - 5 : 0;
+  if (!news.empty()) std::printf("  latest news:\n");
+  for (std::size_t i = from; i < news.size(); ++i) {
+    std::printf("    h%-5lld %s\n", static_cast<long long>(news[i].at_hour), news[i].text.c_str());
+  }
+  std::printf("  %lld serving windows simulated, %lld reused; wall time %.2f s\n",
+              static_cast<long long>(s.windows_simulated), static_cast<long long>(s.window_cache_hits), wall_s);
+}
+
+}  // namespace
+
+CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<RunOptions>();
+  auto* sub = app.add_subcommand("run", "Play a scenario headless and print its summary");
+  sub->add_option("scenario", o->scenario, "Scenario: a .json file or a name (default, tutorial, 01-thin-margin, ...)");
+  sub->add_option("--seed", o->seed, "Random seed (default: the scenario's)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
+      ->each([o](const std::string&) { o->has_seed = true; });
+  sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")->check(CLI::Range(1, 3650));
+  sub->add_option("--commands", o->commands, "JSONL command log to play (one command per line, with at_hour)");
+  sub->add_option("--out", o->out_dir, "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");
+  sub->add_option("--save", o->save, "Save the game at the end to this file");
+  sub->add_option("--resume", o->resume, "Continue a saved game (instead of a scenario)");
+  sub->add_flag("--json", o->json, "One JSON object on stdout");
+  return [o, &global]() {
+    auto t0 = std::chrono::steady_clock::now();
+    auto catalog = load_catalog_for(global);
+    auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
+    std::unique_ptr<game::Game> g;
+    if (!o->resume.empty()) {
+      if (!o->scenario.empty()) throw std::invalid_argument("give a scenario or --resume, not both");
+      if (o->has_seed) throw std::invalid_argument("--seed cannot change a saved game");
+      auto saved = game::load_save(o->resume, catalog);
+      if (o->days > 0) {
+        saved.scenario.days = o->days;
+        saved.state.end_hour = static_cast<std::int64_t>(o->days) * 24;
+        saved.state.finished = saved.state.company.bankrupt || saved.state.hour >= saved.state.end_hour;
+      }
+      g = std::make_unique<game::Game>(std::move(saved.scenario), std::move(saved.state), catalog);
+    } else {
+      if (o->scenario.empty()) throw std::invalid_argument("run needs a scenario (try: tycoon run default)");
+      auto path = game::find_scenario(o->scenario, root);
+      game::GameOptions opts;
+      if (o->has_seed) opts.seed = o->seed;
+      if (o->days > 0) opts.days = o->days;
+      g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
+    }
+    if (!o->commands.empty()) {
+      game::replay(*g, game::read_command_log(o->commands));
+    } else {
+      g->run_to_end();
+    }
+    auto summary = game::summarize(*g);
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    auto j = game::to_json(summary);
+    j["wall_time_s"] = wall_s;
+
+    if (!o->out_dir.empty()) {
+      std::filesystem::path dir(o->out_dir);
+      std::filesystem::create_directories(dir);
+      write_file(dir / "hourly.csv", game::history_csv(g->state()));
+      write_file(dir / "deployments.csv", game::deployments_csv(g->state()));
+      write_file(dir / "scenario.resolved.json", game::to_json(g->scenario()).dump(2) + "\n");
+      write_file(dir / "commands.jsonl", game::to_jsonl(g->state().log));
+      write_file(dir / "summary.json", j.dump(2) + "\n");
+    }
+    if (!o->save.empty()) game::save_game(*g, o->save);
+    if (o->json) {
+      std::cout << j.dump(2) << "\n";
+    } else {
+      print_human(summary, *g, wall_s);
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace tycoon::cli
