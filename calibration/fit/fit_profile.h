@@ -20,11 +20,14 @@ struct FitReport {
   perf::CalibrationProfile profile;
   std::vector<CurveFit> curves;
   double copy_bandwidth_bytes_per_s = 0;  // least-squares slope of the copy rows
+  double isolated_kernel_overhead_s = 0;  // least-squares intercept of the copy rows
   int num_kernel_rows = 0;
 };
 
-// `source` is recorded in the profile (e.g. the data folders and the command).
-FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chip, const std::string& source);
+// `source` is recorded in the profile (e.g. the data folders and the command). Attention prefill
+// rows of `prefill_backend` only: the reference engine forces flash attention for prefill.
+FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chip, const std::string& source,
+                      const std::string& prefill_backend = "flash");
 
 // Monotone (non-decreasing) piecewise-linear curve in log2(size) through (size, value) samples:
 // samples are grouped by size (a power-of-two grid rounded to a quarter octave), each group's

@@ -138,7 +138,8 @@ def main():
             full.update(r)
             f.write(json.dumps(full) + "\n")
     for r in rows:
-        print(f"{r['op']:14s} n={r['num_kernels']:<5d} {r['per_kernel_s'] * 1e6:8.2f} us/kernel")
+        if "per_kernel_s" in r:
+            print(f"{r['op']:14s} n={r['num_kernels']:<5d} {r['per_kernel_s'] * 1e6:8.2f} us/kernel")
 
 
 if __name__ == "__main__":

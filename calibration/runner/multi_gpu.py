@@ -16,6 +16,9 @@ NCCL_SIZES = [1 << p for p in range(12, 29)]          # 4 KiB .. 256 MiB
 
 TP_DECODE = [(b, c) for c in (512, 2048, 8192) for b in (1, 8, 32, 128)]
 TP_PREFILL = [(1, 512), (1, 2048), (1, 8192)]
+TP70_DECODE = [(b, c) for c in (512, 2048, 8192) for b in (1, 8, 32)]
+TP70_PREFILL = [(1, 512), (1, 2048)]
+GRAPH_OPS = 16
 
 
 def _reps_for(size):
@@ -73,6 +76,7 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
     for size in sizes:
         if not agree(guard.ok()):
             break
+        results = []
         try:
             buf = randn((size // 2,))
             reps = _reps_for(size)
@@ -80,6 +84,8 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
                 dist.all_reduce(buf)
             dist.barrier()
             torch.cuda.synchronize()
+            # eager: each call bracketed by events (includes the host's launch cost whenever
+            # the GPU outruns the host, as in an eager engine)
             starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
             ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
             for i in range(reps):
@@ -88,22 +94,53 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
                 ends[i].record()
             torch.cuda.synchronize()
             times = sorted(a.elapsed_time(b) / 1e3 for a, b in zip(starts, ends))
-            t = summarize(times)
-            # in-place sums double the values each call: 105 calls stay far below bf16's max
-            del buf
+            results.append((False, GRAPH_OPS, summarize(times)))
+            # in-place sums double the values every call: refill before the graph part
+            # (5 + 100 eager calls, then 1 + 6 x 16 graph calls, stay below bf16's max)
+            buf.normal_()
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                dist.all_reduce(buf)
+            torch.cuda.current_stream().wait_stream(side)
+            torch.cuda.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+                for _ in range(GRAPH_OPS):
+                    dist.all_reduce(buf)
+            graph.replay()
+            torch.cuda.synchronize()
+            gtimes = []
+            for _ in range(5):
+                dist.barrier()
+                torch.cuda.synchronize()
+                s0 = torch.cuda.Event(enable_timing=True)
+                s1 = torch.cuda.Event(enable_timing=True)
+                s0.record()
+                graph.replay()
+                s1.record()
+                torch.cuda.synchronize()
+                gtimes.append(s0.elapsed_time(s1) / 1e3 / GRAPH_OPS)
+            t = summarize(sorted(gtimes))
+            t["reps"] = len(gtimes) * GRAPH_OPS
+            results.append((True, GRAPH_OPS, t))
+            del graph, buf
         except Exception:
             log_exc(f"rank {rank} all_reduce {size}")
+        if w_nccl is None:
             continue
-        if w_nccl is not None:
+        for in_graph, ops, t in results:
             alg = size / t["median_s"]
             row = {"op": "all_reduce", "impl": "torch.distributed/nccl", "dtype": "bf16",
                    "reduce_op": "sum", "size_bytes": size, "world_size": world,
+                   "cuda_graph": in_graph,
+                   "ops_per_replay": ops if in_graph else None,
                    "flop": float(size // 2 * (world - 1)), "bytes": float(size),
                    "algbw_bytes_per_s": alg, "busbw_bytes_per_s": alg * 2 * (world - 1) / world}
             row.update(t)
             w_nccl.write(row)
-            log(f"  all_reduce {size:>10d} B  {t['median_s'] * 1e6:9.1f} us  "
-                f"busbw {row['busbw_bytes_per_s'] / 1e9:7.1f} GB/s")
+            log(f"  all_reduce {size:>10d} B graph={int(in_graph)} {t['median_s'] * 1e6:9.1f} us"
+                f"  busbw {row['busbw_bytes_per_s'] / 1e9:7.1f} GB/s")
     if w_nccl is not None:
         w_nccl.close()
     free_gpu()
@@ -116,7 +153,9 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
         plan = [(models.LLAMA_8B, models.LLAMA_8B.num_layers, TP_DECODE, TP_PREFILL,
                  [(1, 2048)]),
                 (models.QWEN3_32B, models.QWEN3_32B.num_layers, TP_DECODE, TP_PREFILL,
-                 [(1, 2048)])]
+                 [(1, 2048)]),
+                # 70B in bf16 (141 GB) fits only when split: 70.6 GB of weights per GPU
+                (models.LLAMA_70B, models.LLAMA_70B.num_layers, TP70_DECODE, TP70_PREFILL, [])]
     for shape, layers, dgrid, pgrid, eager in plan:
         if not agree(guard.left() > 20):
             break

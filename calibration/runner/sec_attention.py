@@ -1,7 +1,8 @@
 """Section: attention through F.scaled_dot_product_attention, bf16.
 
 prefill: causal, batch 1, q (1, Hq, S, D), k/v (1, Hkv, S, D), flash backend forced
-         (falls back to torch's own choice, recorded as backend="auto", if flash refuses).
+         (falls back to torch's own choice, recorded as backend="auto", if flash refuses);
+         then the same grid again with torch's own choice (backend="auto").
 decode:  one query token per sequence, q (b, Hq, 1, D) against a KV cache (b, Hkv, c, D) of
          uniform context c, enable_gqa=True, no mask, torch's own backend choice ("auto"),
          which is what the reference engine uses. A probe row per forced backend at one shape
@@ -142,30 +143,31 @@ def run(writer, guard, smoke=False):
                 log(f"decode backend probe {name}: {t['median_s'] * 1e6:.1f} us")
         del kf, vf
         free_gpu()
-    # ---- prefill ----
+    # ---- prefill: flash forced (what the brief and the engine use), then torch's own pick ----
     cfgs = PREFILL_CFGS[2:3] if smoke else PREFILL_CFGS
     seqs = [128, 2048] if smoke else SEQS
-    for d, hq, hkv in cfgs:
-        for s in seqs:
-            if not guard.ok():
-                break
-            q = randn((1, hq, s, d))
-            k = randn((1, hkv, s, d))
-            v = randn((1, hkv, s, d))
-            try:
-                t = bench(lambda: sdpa(q, k, v, True, be), target_s=0.02, min_reps=5,
-                          max_reps=50)
-            except Exception:
-                log_exc(f"attn prefill s={s} d={d}")
-                continue
-            flop = prefill_flop(1, hq, d, s)
-            nbytes = 2.0 * s * d * (2 * hq + 2 * hkv)
-            row = {"op": "attn_prefill", "backend": be, "dtype": "bf16", "batch": 1,
-                   "seq_len": s, "num_q_heads": hq, "num_kv_heads": hkv, "head_dim": d,
-                   "gqa_ratio": hq // hkv, "causal": True, "flop": flop, "bytes": nbytes}
-            row.update(t)
-            row["flop_per_s"] = flop / t["median_s"]
-            writer.write(row)
-            summary[("prefill", d, hq, s)] = t["median_s"]
+    for be_run in ([be, "auto"] if be == "flash" else [be]):
+        for d, hq, hkv in cfgs:
+            for s in seqs:
+                if not guard.ok():
+                    break
+                q = randn((1, hq, s, d))
+                k = randn((1, hkv, s, d))
+                v = randn((1, hkv, s, d))
+                try:
+                    t = bench(lambda: sdpa(q, k, v, True, be_run), target_s=0.02, min_reps=5,
+                              max_reps=50)
+                except Exception:
+                    log_exc(f"attn prefill s={s} d={d} backend={be_run}")
+                    continue
+                flop = prefill_flop(1, hq, d, s)
+                nbytes = 2.0 * s * d * (2 * hq + 2 * hkv)
+                row = {"op": "attn_prefill", "backend": be_run, "dtype": "bf16", "batch": 1,
+                       "seq_len": s, "num_q_heads": hq, "num_kv_heads": hkv, "head_dim": d,
+                       "gqa_ratio": hq // hkv, "causal": True, "flop": flop, "bytes": nbytes}
+                row.update(t)
+                row["flop_per_s"] = flop / t["median_s"]
+                writer.write(row)
+                summary[("prefill", be_run, d, hq, s)] = t["median_s"]
     free_gpu()
     return summary

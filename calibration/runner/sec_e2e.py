@@ -40,7 +40,8 @@ def time_decode(model, flat, b, c, use_graph, fixed_reps=None):
     if use_graph:
         try:
             graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
+            # thread_local: other threads (NCCL's watchdog) may keep querying events meanwhile
+            with torch.cuda.graph(graph, capture_error_mode="thread_local"):
                 model.decode(ids, kv, c)
             torch.cuda.synchronize()
         except Exception:

@@ -63,6 +63,8 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
     a.scale_up.domain_size = static_cast<int>(s.integer("domain_size", Bound::kPositive));
     s.finish();
   }
+  a.scale_out_bandwidth_bytes_per_s =
+      r.optional_number("scale_out_bandwidth_bytes_per_s", Bound::kPositive).value_or(0.0);
   a.power_watts = r.number("power_watts", Bound::kPositive);
   a.released = r.string("released");
   auto prices = r.array("prices");
@@ -86,6 +88,9 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
   a.unverified = r.string_array("unverified");
   a.sources = read_sources(r, {"hbm_bytes", "hbm_bandwidth_bytes_per_s", "dense_bf16_flop_per_s",
                                "dense_fp8_flop_per_s", "dense_fp4_flop_per_s", "scale_up", "power_watts"});
+  if (a.scale_out_bandwidth_bytes_per_s > 0 && !a.sources.contains("scale_out_bandwidth_bytes_per_s")) {
+    r.fail("sources", "no source given for 'scale_out_bandwidth_bytes_per_s'");
+  }
   check_unverified_keys(r, a.unverified);
   if (auto n = r.optional_string("notes")) a.notes = *n;
   r.finish();

@@ -37,6 +37,7 @@ struct Accelerator {
   double dense_fp8_flop_per_s = 0;  // 0: not supported
   double dense_fp4_flop_per_s = 0;  // 0: not supported
   ScaleUp scale_up;
+  double scale_out_bandwidth_bytes_per_s = 0;  // per GPU, per direction, between nodes; 0: none listed
   double power_watts = 0;
   std::string released;
   std::vector<GpuPrice> prices;

@@ -25,6 +25,7 @@ struct Engine {
   // ops. Measured for torch-reference (torch.profiler), estimated for production engines.
   double kernels_per_dense_layer = 0;
   double kernels_per_moe_layer = 0;
+  bool fused_rotary = true;  // false: rotary as separate strided elementwise kernels (torch-reference)
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   std::map<std::string, std::string> sources;
   std::string notes;

@@ -55,8 +55,10 @@ CalibrationProfile CalibrationProfile::datasheet(std::string chip) {
   p.attn_prefill_compute_eff = Curve({{128, 0.3}, {4096, 0.6}});
   p.attn_decode_memory_eff = Curve::constant(0.7);
   p.elementwise_memory_eff = Curve::constant(0.8);
+  p.rotary_unfused_memory_eff = Curve::constant(0.1);
   p.allreduce_bus_eff = Curve({{65536, 0.1}, {16777216, 0.8}});
   p.allreduce_latency_s = 10e-6;
+  p.allreduce_eager_latency_s = 10e-6;
   p.kernel_floor_s = 3e-6;
   p.eager_launch_s = 8e-6;
   p.graph_kernel_gap_s = 1e-6;
@@ -110,8 +112,10 @@ nlohmann::json to_json(const CalibrationProfile& p) {
           {"attn_prefill_compute_eff", curve_json(p.attn_prefill_compute_eff)},
           {"attn_decode_memory_eff", curve_json(p.attn_decode_memory_eff)},
           {"elementwise_memory_eff", curve_json(p.elementwise_memory_eff)},
+          {"rotary_unfused_memory_eff", curve_json(p.rotary_unfused_memory_eff)},
           {"allreduce_bus_eff", curve_json(p.allreduce_bus_eff)},
           {"allreduce_latency_s", p.allreduce_latency_s},
+          {"allreduce_eager_latency_s", p.allreduce_eager_latency_s},
           {"kernel_floor_s", p.kernel_floor_s},
           {"eager_launch_s", p.eager_launch_s},
           {"graph_kernel_gap_s", p.graph_kernel_gap_s},
@@ -136,8 +140,10 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   p.attn_prefill_compute_eff = read_curve(r, "attn_prefill_compute_eff", Bound::kUnit);
   p.attn_decode_memory_eff = read_curve(r, "attn_decode_memory_eff", Bound::kUnit);
   p.elementwise_memory_eff = read_curve(r, "elementwise_memory_eff", Bound::kUnit);
+  p.rotary_unfused_memory_eff = read_curve(r, "rotary_unfused_memory_eff", Bound::kUnit);
   p.allreduce_bus_eff = read_curve(r, "allreduce_bus_eff", Bound::kUnit);
   p.allreduce_latency_s = r.number("allreduce_latency_s", Bound::kNonNegative);
+  p.allreduce_eager_latency_s = r.number("allreduce_eager_latency_s", Bound::kNonNegative);
   p.kernel_floor_s = r.number("kernel_floor_s", Bound::kNonNegative);
   p.eager_launch_s = r.number("eager_launch_s", Bound::kNonNegative);
   p.graph_kernel_gap_s = r.number("graph_kernel_gap_s", Bound::kNonNegative);

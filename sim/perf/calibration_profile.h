@@ -58,10 +58,14 @@ struct CalibrationProfile {
   Curve attn_decode_memory_eff;
   // Norms, activations, residuals, copies: memory efficiency vs bytes moved.
   Curve elementwise_memory_eff;
+  // Rotary embedding done as separate strided kernels (an engine without a fused rotary kernel):
+  // memory efficiency vs nominal bytes (one read and one write of the tensor).
+  Curve rotary_unfused_memory_eff;
   // All-reduce across the scale-up fabric: achieved bus bandwidth as a fraction of the link's
   // per-direction bandwidth, vs message bytes; plus a fixed latency.
   Curve allreduce_bus_eff;
-  double allreduce_latency_s = 0;
+  double allreduce_latency_s = 0;        // launched inside a CUDA graph
+  double allreduce_eager_latency_s = 0;  // launched eagerly (host-side NCCL call)
   // Fixed GPU time of one kernel (launch to completion of an empty-ish kernel).
   double kernel_floor_s = 0;
   // CPU time to launch one kernel without CUDA graphs (eager PyTorch / engine).

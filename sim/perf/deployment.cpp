@@ -66,10 +66,11 @@ void check_deployment(const Deployment& d) {
   if (d.tensor_parallel < 1 || d.expert_parallel < 1 || d.data_parallel < 1) {
     throw std::invalid_argument("parallel sizes must be at least 1");
   }
-  if (d.tensor_parallel > d.hardware->scale_up.domain_size) {
+  if (d.tensor_parallel > d.hardware->scale_up.domain_size && d.hardware->scale_out_bandwidth_bytes_per_s <= 0) {
     throw std::invalid_argument("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " +
                                 d.hardware->name + " scale-up domain of " +
-                                std::to_string(d.hardware->scale_up.domain_size) + " GPUs");
+                                std::to_string(d.hardware->scale_up.domain_size) +
+                                " GPUs and no scale-out network is listed");
   }
   if (d.tensor_parallel % d.expert_parallel != 0) {
     throw std::invalid_argument("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");

@@ -46,7 +46,7 @@ class CostBuilder {
   // when the step runs eagerly.
   void glue_kernels(double kernels) {
     if (kernels <= 0) return;
-    double t = kernels * (eager_ ? std::max(cal_.eager_launch_s, cal_.kernel_floor_s) : cal_.kernel_floor_s);
+    double t = kernels * cal_.kernel_floor_s;
     auto& o = out_.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
     o.time_s += t;
     o.memory_s += t;
@@ -85,6 +85,18 @@ class CostBuilder {
     add(c, flop, bytes, comp, mem, layers, kernels);
   }
 
+  // Rotary embedding of one tensor of `bytes` (read + write): one fused kernel, or the unfused
+  // strided version (7 kernels) with its own measured efficiency.
+  void rotary(double bytes, double layers) {
+    if (bytes <= 0) return;
+    if (d_.engine->fused_rotary) {
+      elementwise(OpClass::kNormElementwise, bytes, layers, 1);
+      return;
+    }
+    double mem = bytes / (bw_ * cal_.rotary_unfused_memory_eff(bytes));
+    add(OpClass::kNormElementwise, 0, bytes, 0, mem, layers, 7);
+  }
+
   void elementwise(OpClass c, double bytes, double layers, int kernels) {
     if (bytes <= 0) return;
     double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
@@ -109,9 +121,11 @@ class CostBuilder {
   void allreduce(OpClass c, double message_bytes, int ranks, double layers, double factor = 1.0) {
     if (ranks <= 1 || message_bytes <= 0) return;
     double wire = factor * 2.0 * (ranks - 1) / ranks * message_bytes;
-    double link = d_.hardware->scale_up.bandwidth_bytes_per_s * cal_.allreduce_bus_eff(message_bytes);
-    double t = cal_.allreduce_latency_s + wire / link;
-    if (eager_) t = std::max(t, cal_.eager_launch_s);
+    // A ring spanning nodes runs at its slowest hop: the scale-out network.
+    double link_bw = ranks > d_.hardware->scale_up.domain_size ? d_.hardware->scale_out_bandwidth_bytes_per_s
+                                                                : d_.hardware->scale_up.bandwidth_bytes_per_s;
+    double link = link_bw * cal_.allreduce_bus_eff(message_bytes);
+    double t = (eager_ ? cal_.allreduce_eager_latency_s : cal_.allreduce_latency_s) + wire / link;
     auto& o = out_.ops[static_cast<std::size_t>(c)];
     o.time_s += t * layers;
     o.memory_s += t * layers;
@@ -127,7 +141,6 @@ class CostBuilder {
     mem /= engine_eff_;
     // A kernel lasts at least the floor; launched eagerly, a step cannot outrun the CPU issuing it.
     double t = std::max({comp, mem, kernels * cal_.kernel_floor_s});
-    if (eager_) t = std::max(t, kernels * cal_.eager_launch_s);
     auto& o = out_.ops[static_cast<std::size_t>(c)];
     o.time_s += t * layers;
     o.compute_s += comp * layers;
@@ -254,7 +267,8 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             double q = heads_per_gpu(m.num_q_heads, tp), kv = heads_per_gpu(m.num_kv_heads, tp);
             b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.head_dim + m.v_head_dim), h, dense_p, L);
             b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
-            b.elementwise(OpClass::kNormElementwise, T * (q + kv) * m.head_dim * kAct * 2, L, 1);  // rotary
+            b.rotary(T * q * m.head_dim * kAct * 2, L);  // one read + one write of q, then of k
+            b.rotary(T * kv * m.head_dim * kAct * 2, L);
           } else {
             double q = heads_per_gpu(m.num_q_heads, tp);
             double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
@@ -400,11 +414,16 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
            Precision::kBf16, k);
   }
 
-  // Graph replay leaves a small gap between kernels (eager launch cost is inside each op above).
-  if (graphed) {
+  // Graph replay leaves a small gap between kernels. Launched eagerly, the CPU issues kernels
+  // asynchronously: the step takes the longer of the GPU work and the CPU launching it.
+  {
+    double gpu_s = 0;
+    for (const auto& o : out.ops) gpu_s += o.time_s;
+    double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s
+                           : std::max(0.0, b.kernels() * cal.eager_launch_s - gpu_s);
     auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
-    lo.time_s += b.kernels() * cal.graph_kernel_gap_s;
-    lo.memory_s += b.kernels() * cal.graph_kernel_gap_s;
+    lo.time_s += extra;
+    lo.memory_s += extra;
   }
 
   auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];

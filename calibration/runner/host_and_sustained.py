@@ -1,0 +1,173 @@
+"""Two kernel-level effects the isolated kernel timings cannot show (see README):
+
+1. Host (CPU) cost of the reference engine's eager steps: the exact op sequence of a layer,
+   run on tiny shapes (hidden 256) so that GPU time is negligible, timed with the host clock
+   after synchronize. (t(9 layers) - t(1 layer)) / 8 is the CPU cost of one eager layer;
+   rows `host_layer` for dense and MoE layers, decode and prefill, tp 1 and 2 (2 processes).
+2. Sustained tensor-core throughput: the same GEMM / flash-attention call back to back for
+   ~150 ms (as a long prefill runs), timed as a whole with CUDA events, against the isolated
+   median of the same call with an L2 flush before each (the `gemm` section's method).
+   Rows `gemm_sustained`, `attn_prefill_sustained`.
+Usage: python3 host_and_sustained.py --out DIR
+"""
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+from common import env_fields, set_safe_env, utc_now_iso, bench
+
+TINY_DENSE = dict(name="tiny-dense", num_layers=9, hidden=256, num_q_heads=4, num_kv_heads=2, head_dim=64,
+                  intermediate=512, vocab=1024)
+TINY_MOE = dict(name="tiny-moe", num_layers=9, hidden=256, num_q_heads=4, num_kv_heads=2, head_dim=64,
+                intermediate=0, vocab=1024, num_experts=16, top_k=4, expert_dim=256)
+
+
+def host_rows(tp=1, rank=0):
+    import engine
+    import models
+    out = []
+    for spec in (TINY_DENSE, TINY_MOE):
+        shape = models.ModelShape(**spec)
+        for mode in ("decode", "prefill"):
+            times = {}
+            for layers in (1, 9):
+                model = engine.RefModel(shape, layers, tp=tp, rank=rank)
+                b, n = (8, 64) if mode == "decode" else (1, 16)
+                per_tok = model.kv_bytes_per_token()
+                flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
+                kv = model.kv_view(flat, b, n)
+                if mode == "decode":
+                    ids = torch.randint(0, shape.vocab, (b,), device="cuda")
+                    step = lambda: model.decode(ids, kv, n)  # noqa: E731
+                else:
+                    ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
+                    step = lambda: model.prefill(ids, kv)  # noqa: E731
+                for _ in range(5):
+                    step()
+                torch.cuda.synchronize()
+                samples = []
+                for _ in range(40):
+                    t0 = time.perf_counter()
+                    step()
+                    torch.cuda.synchronize()
+                    samples.append(time.perf_counter() - t0)
+                times[layers] = statistics.median(samples)
+                del model, flat, kv
+            out.append({"op": "host_layer", "model": spec["name"], "moe": "num_experts" in spec, "mode": mode,
+                        "tp": tp, "per_layer_s": (times[9] - times[1]) / 8.0,
+                        "outside_layers_s": times[1] - (times[9] - times[1]) / 8.0,
+                        "step_1_layer_s": times[1], "step_9_layers_s": times[9], "reps": 40})
+    return out
+
+
+def sustained_rows():
+    out = []
+    for (m, n, k) in ((4096, 28672, 4096), (4096, 4096, 14336), (16384, 6144, 4096), (512, 28672, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) * 0.02
+        iso = bench(lambda: F.linear(x, w), target_s=0.02, min_reps=5, max_reps=30)["median_s"]
+        reps = max(20, int(0.15 / iso))
+        for _ in range(10):
+            F.linear(x, w)
+        torch.cuda.synchronize()
+        runs = []
+        for _ in range(5):
+            e0 = torch.cuda.Event(enable_timing=True)
+            e1 = torch.cuda.Event(enable_timing=True)
+            e0.record()
+            for _ in range(reps):
+                F.linear(x, w)
+            e1.record()
+            e1.synchronize()
+            runs.append(e0.elapsed_time(e1) * 1e-3 / reps)
+        out.append({"op": "gemm_sustained", "dtype": "bf16", "M": m, "N": n, "K": k, "calls": reps,
+                    "median_s": statistics.median(runs), "isolated_median_s": iso,
+                    "flop": 2.0 * m * n * k})
+        del x, w
+    from sec_attention import sdpa
+    for s, hq, hkv, d in ((4096, 32, 8, 128), (8192, 64, 8, 64)):
+        q = torch.randn(1, hq, s, d, device="cuda", dtype=torch.bfloat16)
+        kk = torch.randn(1, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+        v = torch.randn(1, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+        fn = lambda: sdpa(q, kk, v, True, "flash")  # noqa: E731
+        iso = bench(fn, target_s=0.02, min_reps=5, max_reps=30)["median_s"]
+        reps = max(20, int(0.15 / iso))
+        for _ in range(5):
+            fn()
+        torch.cuda.synchronize()
+        runs = []
+        for _ in range(5):
+            e0 = torch.cuda.Event(enable_timing=True)
+            e1 = torch.cuda.Event(enable_timing=True)
+            e0.record()
+            for _ in range(reps):
+                fn()
+            e1.record()
+            e1.synchronize()
+            runs.append(e0.elapsed_time(e1) * 1e-3 / reps)
+        out.append({"op": "attn_prefill_sustained", "backend": "flash", "seq_len": s, "num_q_heads": hq,
+                    "num_kv_heads": hkv, "head_dim": d, "calls": reps, "median_s": statistics.median(runs),
+                    "isolated_median_s": iso})
+    return out
+
+
+def write(path, rows, env):
+    with open(path, "a") as f:
+        for r in rows:
+            full = dict(env)
+            full["date_utc"] = utc_now_iso()
+            full.update(r)
+            f.write(json.dumps(full) + "\n")
+
+
+def tp_worker(rank, world, out_dir, port):
+    set_safe_env()
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    import torch.distributed as dist
+    torch.cuda.set_device(rank)
+    dist.init_process_group("nccl", rank=rank, world_size=world, timeout=datetime.timedelta(seconds=120))
+    x = torch.ones(1, device="cuda")
+    dist.all_reduce(x)
+    rows = host_rows(tp=world, rank=rank)
+    if rank == 0:
+        write(os.path.join(out_dir, "host_tp2.jsonl"), rows, env_fields())
+        for r in rows:
+            print(f"host tp{world} {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer")
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    set_safe_env()
+    env = env_fields()
+    rows = host_rows()
+    write(os.path.join(args.out, "host.jsonl"), rows, env)
+    for r in rows:
+        print(f"host tp1 {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer, "
+              f"outside {r['outside_layers_s'] * 1e6:.0f} us")
+    rows = sustained_rows()
+    write(os.path.join(args.out, "sustained.jsonl"), rows, env)
+    for r in rows:
+        print(f"{r['op']} {r.get('M', r.get('seq_len'))}: sustained {r['median_s'] * 1e6:.1f} us vs "
+              f"isolated {r['isolated_median_s'] * 1e6:.1f} us ({r['median_s'] / r['isolated_median_s']:.3f}x)")
+    if torch.cuda.device_count() >= 2:
+        torch.cuda.empty_cache()
+        import torch.multiprocessing as mp
+        mp.get_context("spawn")
+        mp.spawn(tp_worker, args=(2, args.out, 29533), nprocs=2, join=True)
+
+
+if __name__ == "__main__":
+    main()
