@@ -1,6 +1,9 @@
 // `tycoon fit` (efficiency curves from kernel measurements) and `tycoon validate` (prediction vs
 // every end-to-end measurement).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -126,6 +129,19 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
         std::printf("%-14s %-7s %3d %2d %5s %6lld %7lld %11.3f %11.3f %+7.1f%%\n", p.model.c_str(), p.mode.c_str(),
                     p.num_layers, p.tp, p.cuda_graph ? "yes" : "no", static_cast<long long>(p.batch),
                     static_cast<long long>(p.length), p.measured_s * 1e3, p.predicted_s * 1e3, 100 * p.error());
+      }
+      // Per group: mode x tensor parallel x CUDA graph (model families pooled).
+      std::map<std::string, std::vector<double>> groups;
+      for (const auto& p : rep.points) {
+        std::string key = p.mode + (p.moe ? " moe" : " dense") + " tp" + std::to_string(p.tp) +
+                          (p.cuda_graph ? " graph" : " eager");
+        groups[key].push_back(std::fabs(p.error()));
+      }
+      std::printf("\n%-26s %5s %10s %10s\n", "group", "rows", "median|e|", "max|e|");
+      for (auto& [key, errs] : groups) {
+        std::sort(errs.begin(), errs.end());
+        double med = errs.size() % 2 ? errs[errs.size() / 2] : 0.5 * (errs[errs.size() / 2 - 1] + errs[errs.size() / 2]);
+        std::printf("%-26s %5zu %9.1f%% %9.1f%%\n", key.c_str(), errs.size(), 100 * med, 100 * errs.back());
       }
       std::printf("\n%zu end-to-end points: median |error| %.1f%%, max |error| %.1f%% (profile: %s)\n",
                   rep.points.size(), 100 * rep.median_abs_error, 100 * rep.max_abs_error, profile.source.c_str());
