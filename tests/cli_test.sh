@@ -34,5 +34,36 @@ check_one_line_error bad-data-root "$tycoon" --data /nonexistent list models
 out=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --engine torch-reference --precision bf16 --tp 1 \
   --decode-batch 16 --context 1024 --json) || { echo "FAIL predict"; fail=1; }
 echo "$out" | grep -q '"iteration_s"' || { echo "FAIL predict --json lacks iteration_s"; fail=1; }
+# benchmark: the serving simulator (issue 5)
+bench=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --isl 1024 --osl 256)
+check benchmark-help 0 "$tycoon" benchmark --help
+check benchmark-table 0 "$tycoon" "${bench[@]}" --concurrency 4 --num-requests 8
+check_one_line_error benchmark-bad-concurrency "$tycoon" "${bench[@]}" --concurrency 0
+check_one_line_error benchmark-bad-workload "$tycoon" "${bench[@]}" --workload nonsense
+check_one_line_error benchmark-rate-needs-open-loop "$tycoon" "${bench[@]}" --rate 3
+check_one_line_error benchmark-poisson-needs-rate "$tycoon" "${bench[@]}" --arrival poisson
+check_one_line_error benchmark-acceptance-too-high "$tycoon" "${bench[@]}" --spec-tokens 3 --acceptance 4.5
+check_one_line_error benchmark-missing-trace "$tycoon" "${bench[@]%--isl*}" --trace /nonexistent.jsonl
+check_one_line_error benchmark-too-long "$tycoon" "${bench[@]}" --isl 200000
+bad_trace=$(mktemp); printf '{"arrival_s": 0, "input_tokens": 10, "output_tokens": 2}\n{"arrival_s": 1, "input_tokens": -1, "output_tokens": 2}\n' >"$bad_trace"
+err=$("$tycoon" benchmark --hardware h200 --model gpt-oss-120b --trace "$bad_trace" 2>&1 >/dev/null)
+echo "$err" | grep -q "$bad_trace:2: /input_tokens: must be positive" || { echo "FAIL trace error lacks file:line: $err"; fail=1; }
+rm -f "$bad_trace"
+run1=$("$tycoon" "${bench[@]}" --concurrency 8 --num-requests 24 --spec-tokens 3 --acceptance 2.31 --seed 5 --json) || { echo "FAIL benchmark --json"; fail=1; }
+run2=$("$tycoon" "${bench[@]}" --concurrency 8 --num-requests 24 --spec-tokens 3 --acceptance 2.31 --seed 5 --json)
+for key in ttft_ms tpot_ms itl_ms e2e_ms output_tok_per_s_per_gpu p90_interactivity_tok_per_s_per_user \
+  requests_completed requests_failed prefix_cache_hit_rate simulated_time_s wall_time_s provenance; do
+  echo "$run1" | grep -q "\"$key\"" || { echo "FAIL benchmark --json lacks $key"; fail=1; }
+done
+[ "$(echo "$run1" | grep -v wall_time_s)" = "$(echo "$run2" | grep -v wall_time_s)" ] ||
+  { echo "FAIL benchmark: same seed, different JSON"; fail=1; }
+# A card given by path predicts exactly what the catalog id predicts.
+root=$(cd "$(dirname "$0")/.." && pwd)
+a=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --decode-batch 8 --context 512 --json | grep '"iteration_s"')
+b=$("$tycoon" predict --hardware h200 --model-file "$root/models/llama-3.1-8b.json" --decode-batch 8 --context 512 --json | grep '"iteration_s"')
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL --model-file differs from --model: $a vs $b"; fail=1; }
+# A deployment that does not fit is reported with its numbers (not an error exit: the plan is the answer).
+"$tycoon" predict --hardware h100 --model llama-3.1-70b --tp 1 --precision bf16 --decode-batch 1 | grep -q "DOES NOT FIT" \
+  || { echo "FAIL 70B bf16 on one H100 should not fit"; fail=1; }
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail
