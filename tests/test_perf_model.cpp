@@ -214,3 +214,12 @@ TEST_CASE("provenance: datasheet placeholder, own calibration, transferred curve
   narrow.max_measured_context = 1000;
   CHECK(perf::predict_decode(d, narrow, 1, 4096).provenance == perf::Provenance::kExtrapolated);
 }
+
+TEST_CASE("K = V layers store one tensor: Gemma 4's global layers") {
+  auto d = reference("gemma-4-31b", "b200");
+  auto m = perf::plan_memory(d);
+  // 10 global layers x 4 KV heads x 512 dims x 2 bytes (K = V, stored once) = 40,960 bytes per
+  // token; the 50 sliding layers keep 1,024 tokens x 16 heads x (256 + 256) x 2 bytes each.
+  CHECK(m.kv_bytes_per_token == doctest::Approx(10 * 4 * 512 * 2.0).epsilon(kExact));
+  CHECK(m.fixed_bytes_per_sequence == doctest::Approx(50 * 1024 * 16 * 512 * 2.0).epsilon(kExact));
+}

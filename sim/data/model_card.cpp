@@ -35,6 +35,8 @@ Mixer read_mixer(ObjectReader r) {
       m.sparse_top_k_tokens = r.optional_integer("sparse_top_k_tokens", Bound::kPositive).value_or(0);
       m.kv_compression_ratio = r.optional_number("kv_compression_ratio", Bound::kPositive).value_or(1.0);
       if (m.kv_compression_ratio < 1.0) r.fail("kv_compression_ratio", "must be at least 1");
+      m.kv_shared = r.optional_boolean("kv_shared").value_or(false);
+      if (m.kv_shared && m.v_head_dim != m.head_dim) r.fail("kv_shared", "keys and values of different sizes cannot be shared");
       break;
     case MixerKind::kMla:
       m.num_q_heads = positive_int(r, "num_q_heads");

@@ -30,6 +30,7 @@ struct Mixer {
   std::int64_t chunk_tokens = 0;           // chunked local attention (Llama 4)
   std::int64_t sparse_top_k_tokens = 0;    // DSA-style top-k token selection
   double kv_compression_ratio = 1.0;       // stored KV tokens = context / ratio
+  bool kv_shared = false;                  // K and V are one stored tensor (K = V)
   // mla
   int q_lora_rank = 0;
   int kv_lora_rank = 0;

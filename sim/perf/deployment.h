@@ -2,6 +2,7 @@
 // performance model. Holds pointers into a Catalog that must outlive it.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "sim/data/engine.h"
 #include "sim/data/model_card.h"
 #include "sim/data/recipe.h"
+#include "sim/perf/op_class.h"
 
 namespace tycoon::perf {
 
@@ -26,6 +28,15 @@ struct Deployment {
   std::optional<data::SpecDecode> spec_decode;
   int kv_page_tokens = 16;
   double gpu_memory_utilization = 0.9;  // vLLM's default share of HBM the engine may use
+  // Code changes to the engine: each op class's time (compute, memory and total alike) is
+  // multiplied by its factor after the roofline (0.8: that class runs 1.25x faster). 1 = stock.
+  std::array<double, kNumOpClasses> op_time_scale = uniform_op_time_scale();
+
+  static constexpr std::array<double, kNumOpClasses> uniform_op_time_scale() {
+    std::array<double, kNumOpClasses> a{};
+    a.fill(1.0);
+    return a;
+  }
 
   int gpus_per_replica() const { return tensor_parallel; }
   // Precision the weights of attention / dense FFN / shared experts are stored in.

@@ -215,7 +215,7 @@ MixerDims mixer_dims(const data::Mixer& m, int tp) {
   } else {
     x.qk_dim = m.head_dim;
     x.v_dim = m.v_head_dim;
-    x.kv_values_per_key = heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim);
+    x.kv_values_per_key = heads_per_gpu(m.num_kv_heads, tp) * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim);
   }
   return x;
 }
@@ -265,7 +265,8 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
           auto dims = mixer_dims(m, tp);
           if (m.kind == MixerKind::kAttention) {
             double q = heads_per_gpu(m.num_q_heads, tp), kv = heads_per_gpu(m.num_kv_heads, tp);
-            b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.head_dim + m.v_head_dim), h, dense_p, L);
+            b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim),
+                   h, dense_p, L);
             b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
             b.rotary(T * q * m.head_dim * kAct * 2, L);  // one read + one write of q, then of k
             b.rotary(T * kv * m.head_dim * kAct * 2, L);
@@ -414,6 +415,19 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
            Precision::kBf16, k);
   }
 
+  // Code changes scale each GPU op class (before launch gaps, which depend on the GPU time).
+  auto scale = [&](OpClass c) {
+    double f = d.op_time_scale[static_cast<std::size_t>(c)];
+    auto& o = out.ops[static_cast<std::size_t>(c)];
+    o.time_s *= f;
+    o.compute_s *= f;
+    o.memory_s *= f;
+  };
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
+    auto c = static_cast<OpClass>(i);
+    if (c != OpClass::kLaunchOverhead && c != OpClass::kEngineOverhead) scale(c);
+  }
+
   // Graph replay leaves a small gap between kernels. Launched eagerly, the CPU issues kernels
   // asynchronously: the step takes the longer of the GPU work and the CPU launching it.
   {
@@ -430,6 +444,8 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   double seqs = num_decode + static_cast<double>(batch.prefills.size());
   eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * seqs;
   eo.memory_s = eo.time_s;
+  scale(OpClass::kLaunchOverhead);
+  scale(OpClass::kEngineOverhead);
 
   for (const auto& o : out.ops) out.total_s += o.time_s;
 

@@ -10,32 +10,9 @@
 
 #include "sim/perf/calibration_profile.h"
 #include "sim/perf/deployment.h"
+#include "sim/perf/op_class.h"
 
 namespace tycoon::perf {
-
-enum class OpClass {
-  kAttentionProj,     // QKV / MLA / output projections
-  kAttentionPrefill,  // attention core over prefill chunks
-  kAttentionDecode,   // attention core over decode sequences (KV reads)
-  kLinearMixer,       // linear attention / mamba2 projections and state updates
-  kDenseFfn,          // dense MLP
-  kMoeExperts,        // routed experts (grouped GEMMs)
-  kMoeShared,         // router, shared experts, latent projections
-  kNormElementwise,   // norms, activations, residuals, rotary
-  kEmbedLmHead,       // embedding gather, LM head, sampling
-  kTpAllReduce,       // tensor-parallel all-reduce
-  kEpAllToAll,        // expert-parallel dispatch and combine
-  kDrafter,           // speculative-decoding draft model
-  kLaunchOverhead,    // kernel launch gaps (eager or graph replay)
-  kEngineOverhead,    // engine CPU work per step (scheduling, sampling, detokenising)
-  kCount
-};
-inline constexpr std::size_t kNumOpClasses = static_cast<std::size_t>(OpClass::kCount);
-inline constexpr std::array<std::string_view, kNumOpClasses> kOpClassNames = {
-    "attention_proj", "attention_prefill", "attention_decode", "linear_mixer", "dense_ffn",
-    "moe_experts",    "moe_shared",        "norm_elementwise", "embed_lm_head", "tp_allreduce",
-    "ep_alltoall",    "drafter",           "launch_overhead",  "engine_overhead"};
-inline std::string_view to_string(OpClass c) { return kOpClassNames[static_cast<std::size_t>(c)]; }
 
 // One prefill chunk: `num_new_tokens` computed now after `num_context_tokens` already cached.
 struct PrefillChunk {

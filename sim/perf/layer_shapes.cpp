@@ -16,7 +16,8 @@ LayerParams layer_params_per_gpu(const data::LayerGroup& g, std::int64_t hidden_
       case MixerKind::kAttention: {
         double q = heads_per_gpu(m.num_q_heads, tp);
         double kv = heads_per_gpu(m.num_kv_heads, tp);
-        p.mixer = h * q * m.head_dim + h * kv * (m.head_dim + m.v_head_dim) + q * m.v_head_dim * h;
+        p.mixer = h * q * m.head_dim + h * kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim) +
+                  q * m.v_head_dim * h;
         break;
       }
       case MixerKind::kMla: {
@@ -74,7 +75,8 @@ double kv_values_per_token(const data::Mixer& m, int tp) {
   switch (m.kind) {
     case MixerKind::kAttention:
       if (m.sliding_window_tokens > 0 || m.chunk_tokens > 0) return 0.0;
-      return heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim) / m.kv_compression_ratio;
+      return heads_per_gpu(m.num_kv_heads, tp) * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim) /
+             m.kv_compression_ratio;
     case MixerKind::kMla:
       // The latent and the rope key are stored once per token and replicated on every TP rank;
       // DSA adds an fp8 indexer key (counted as half a bf16 value per dim).
@@ -90,7 +92,8 @@ double windowed_kv_values_per_sequence(const data::Mixer& m, int tp) {
   if (m.kind != MixerKind::kAttention) return 0.0;
   std::int64_t cap = m.sliding_window_tokens > 0 ? m.sliding_window_tokens : m.chunk_tokens;
   if (cap <= 0) return 0.0;
-  return static_cast<double>(cap) * heads_per_gpu(m.num_kv_heads, tp) * (m.head_dim + m.v_head_dim);
+  return static_cast<double>(cap) * heads_per_gpu(m.num_kv_heads, tp) *
+         (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim);
 }
 
 double recurrent_state_bytes_per_sequence(const data::Mixer& m, int tp) {
