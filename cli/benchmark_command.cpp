@@ -41,6 +41,7 @@ struct BenchmarkOptions {
   double queue_timeout_s = 600;
   int max_queue = 100000;
   std::int64_t kv_capacity_tokens = 0;
+  std::string kv_admission;
   bool json = false;
 };
 
@@ -107,6 +108,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       ->check(CLI::Range(0, 1 << 30));
   sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens, "KV cache per replica in tokens (default: memory plan)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  sub->add_option("--kv-admission", o->kv_admission,
+                  "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
+                  "(TensorRT-LLM's default); default: the engine's")
+      ->check(CLI::IsMember({"optimistic", "guaranteed-no-evict"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
 
   return [o, &global, isl, osl, conc, arrival, rate]() {
@@ -180,6 +185,12 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     s.queue_timeout_s = o->queue_timeout_s;
     s.max_queue = o->max_queue;
     s.kv_capacity_tokens = o->kv_capacity_tokens;
+    // TensorRT-LLM's default capacity scheduler policy is GUARANTEED_NO_EVICT (its "Useful Runtime
+    // Options" guide); vLLM and SGLang admit optimistically and preempt.
+    s.kv_admission = !o->kv_admission.empty()
+                         ? *parse_enum<serving::KvAdmission>(o->kv_admission, serving::kKvAdmissionNames)
+                     : d.engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict
+                                                : serving::KvAdmission::kOptimistic;
 
     serving::ServingSummary r = serving::simulate(c, cal);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -227,6 +238,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"prefix_caching", s.prefix_caching},
         {"kv_page_tokens", d.kv_page_tokens},
         {"kv_capacity_tokens_per_replica", r.kv_capacity_tokens_per_replica},
+        {"kv_admission", name(serving::kKvAdmissionNames[static_cast<std::size_t>(s.kv_admission)])},
         {"queue_timeout_s", s.queue_timeout_s},
         {"max_queue", s.max_queue}};
 

@@ -26,5 +26,6 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace tycoon::cli

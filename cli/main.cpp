@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add(add_run_command(app, global));
   add(add_fit_command(app, global));
   add(add_validate_command(app, global));
+  add(add_advise_command(app, global));
 
   try {
     app.parse(argc, argv);

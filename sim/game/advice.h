@@ -20,6 +20,9 @@ struct GameState;
 struct AdviceEffect {
   RecipeOverrides recipe;  // recipe fields to change (as ChangeRecipe)
   double speedup = 1.0;    // code change: every GPU op and engine step runs this many times faster
+  // Share of the deployment's segment reputation lost when accepted, in [0, 1]: outputs that
+  // drift beyond tolerance, or a change that games the benchmark by rejecting requests.
+  double reputation_hit = 0.0;
 };
 
 enum class AdviceStatus { kPending, kAccepted, kRejected };

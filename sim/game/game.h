@@ -60,7 +60,8 @@ class Game {
   void news(std::string text);
   const perf::CalibrationProfile& calibration(const std::string& chip);
   double acceptance_for(const DeploymentState& d) const;
-  double segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices) const;
+  // What an average request of `seg` costs at `prices` with `cached_share` of its input cached.
+  double segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices, double cached_share) const;
 
   Scenario scenario_;
   const data::Catalog* catalog_;

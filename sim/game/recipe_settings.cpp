@@ -13,7 +13,8 @@ std::vector<std::string_view> RecipeOverrides::fields_set() const {
   const bool set[] = {engine.has_value(),          precision.has_value(),          kv_cache_dtype.has_value(),
                       tensor_parallel.has_value(), expert_parallel.has_value(),    spec_draft_tokens.has_value(),
                       spec_acceptance_length.has_value(), max_num_batched_tokens.has_value(),
-                      max_num_seqs.has_value(),    prefix_caching.has_value(),     cuda_graphs.has_value()};
+                      max_num_seqs.has_value(),    prefix_caching.has_value(),     cuda_graphs.has_value(),
+                      router.has_value()};
   for (std::size_t i = 0; i < kRecipeFieldNames.size(); ++i) {
     if (set[i]) out.push_back(kRecipeFieldNames[i]);
   }
@@ -69,6 +70,9 @@ RecipeSettings apply_overrides(RecipeSettings r, const RecipeOverrides& o) {
   if (o.max_num_seqs) r.max_num_seqs = *o.max_num_seqs;
   if (o.prefix_caching) r.prefix_caching = *o.prefix_caching;
   if (o.cuda_graphs) r.cuda_graphs = *o.cuda_graphs;
+  if (o.router) r.router = *o.router;
+  // A new TP that the recipe's EP does not divide falls back to experts sharded by TP (as the CLI).
+  if (o.tensor_parallel && !o.expert_parallel && r.tensor_parallel % r.expert_parallel != 0) r.expert_parallel = 1;
   // A new draft count invalidates an acceptance set for the old one unless both were given.
   if (o.spec_draft_tokens && !o.spec_acceptance_length) r.spec_acceptance_length.reset();
   return r;
@@ -118,6 +122,7 @@ std::string describe(const RecipeSettings& r) {
   if (r.expert_parallel > 1) os << " EP" << r.expert_parallel;
   if (r.spec_draft_tokens > 0) os << " spec " << r.spec_draft_tokens;
   if (!r.prefix_caching) os << " no-prefix-cache";
+  if (!r.cuda_graphs) os << " eager";
   return os.str();
 }
 
@@ -133,7 +138,8 @@ nlohmann::json to_json(const RecipeSettings& r) {
                       {"max_num_batched_tokens", r.max_num_batched_tokens},
                       {"max_num_seqs", r.max_num_seqs},
                       {"prefix_caching", r.prefix_caching},
-                      {"cuda_graphs", r.cuda_graphs}};
+                      {"cuda_graphs", r.cuda_graphs},
+                      {"router", serving::kRouterNames[static_cast<std::size_t>(r.router)]}};
   j["spec_acceptance_length"] = r.spec_acceptance_length ? nlohmann::json(*r.spec_acceptance_length) : nullptr;
   return j;
 }
@@ -167,6 +173,7 @@ RecipeSettings recipe_settings_from_json(data::ObjectReader& in) {
   r.max_num_seqs = read_int(in, "max_num_seqs", data::Bound::kPositive);
   r.prefix_caching = in.boolean("prefix_caching");
   r.cuda_graphs = in.boolean("cuda_graphs");
+  r.router = static_cast<serving::RouterKind>(in.choice("router", serving::kRouterNames));
   return r;
 }
 
@@ -183,6 +190,7 @@ nlohmann::json to_json(const RecipeOverrides& o) {
   if (o.max_num_seqs) j["max_num_seqs"] = *o.max_num_seqs;
   if (o.prefix_caching) j["prefix_caching"] = *o.prefix_caching;
   if (o.cuda_graphs) j["cuda_graphs"] = *o.cuda_graphs;
+  if (o.router) j["router"] = serving::kRouterNames[static_cast<std::size_t>(*o.router)];
   return j;
 }
 
@@ -203,6 +211,7 @@ RecipeOverrides read_overrides(data::ObjectReader& in) {
   if (in.has("max_num_seqs")) o.max_num_seqs = read_int(in, "max_num_seqs", data::Bound::kPositive);
   if (in.has("prefix_caching")) o.prefix_caching = in.boolean("prefix_caching");
   if (in.has("cuda_graphs")) o.cuda_graphs = in.boolean("cuda_graphs");
+  if (in.has("router")) o.router = static_cast<serving::RouterKind>(in.choice("router", serving::kRouterNames));
   return o;
 }
 

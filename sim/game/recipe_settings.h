@@ -14,6 +14,7 @@
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/deployment.h"
+#include "sim/serving/serving_sim.h"
 
 namespace tycoon::game {
 
@@ -31,15 +32,16 @@ struct RecipeSettings {
   int max_num_seqs = 256;
   bool prefix_caching = true;
   bool cuda_graphs = true;
+  serving::RouterKind router = serving::RouterKind::kLeastOutstanding;  // across the replicas
 
   bool operator==(const RecipeSettings&) const = default;
 };
 
 // Names of the fields a command may set; also the `recipe.<field>` levers a scenario can lock.
-inline constexpr std::array<std::string_view, 11> kRecipeFieldNames = {
+inline constexpr std::array<std::string_view, 12> kRecipeFieldNames = {
     "engine",         "precision",        "kv_cache_dtype", "tensor_parallel",        "expert_parallel",
     "spec_draft_tokens", "spec_acceptance_length", "max_num_batched_tokens", "max_num_seqs", "prefix_caching",
-    "cuda_graphs"};
+    "cuda_graphs", "router"};
 
 struct RecipeOverrides {
   std::optional<std::string> engine;
@@ -53,6 +55,7 @@ struct RecipeOverrides {
   std::optional<int> max_num_seqs;
   std::optional<bool> prefix_caching;
   std::optional<bool> cuda_graphs;
+  std::optional<serving::RouterKind> router;
 
   bool operator==(const RecipeOverrides&) const = default;
   // Names (from kRecipeFieldNames) of the fields that are set.
@@ -63,7 +66,8 @@ struct RecipeOverrides {
 // native precision on the fewest GPUs of one scale-up domain whose weights fit, with vLLM.
 RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCard& model, const data::Accelerator& chip);
 
-// `base` with the set fields of `o` applied.
+// `base` with the set fields of `o` applied. A new tensor-parallel size that the old expert-
+// parallel size does not divide resets expert parallelism to 1, unless `o` sets it too.
 RecipeSettings apply_overrides(RecipeSettings base, const RecipeOverrides& o);
 
 // Mean tokens emitted per target forward with `k` draft tokens when each draft token is accepted

@@ -78,6 +78,7 @@ struct StartDeployment {
   std::optional<std::string> segment;
   int replicas = 1;
   RecipeOverrides recipe;
+  double speedup = 1.0;  // what-if: every GPU op and engine step this many times faster
 };
 
 // Scheduled events. Multipliers are set (not compounded) relative to the scenario's base value.
@@ -129,13 +130,15 @@ struct Goal {
 
 // How each deployment-hour is simulated.
 struct ServingSettings {
-  double window_s = 240;        // simulated seconds of arrivals per sample window (after warmup)
-  double warmup_s = 60;         // arrivals before this are not counted
+  double window_s = 120;        // simulated seconds of arrivals per sample window (after warmup)
+  double warmup_s = 30;         // arrivals before this are not counted
   int min_window_requests = 150;  // windows stretch (up to an hour) to see at least this many arrivals
-  double load_bucket_step = 0.05;  // loads within 5% share one cached window
+  double load_bucket_step = 0.08;  // loads within ±4% share one cached window
   double queue_timeout_s = 30;  // a customer gives up on a request queued this long
-  int max_queue = 4096;         // per deployment; arrivals beyond it are rejected
-  serving::RouterKind router = serving::RouterKind::kLeastOutstanding;
+  int max_queue = 256;          // per replica; arrivals beyond it are rejected
+  // Replicas behind one router see statistically alike traffic: a window simulates at most this
+  // many of a deployment's replicas at their share of the load and scales the result.
+  int max_simulated_replicas = 2;
   bool full_hour = false;  // simulate the whole hour at its exact load (slow; no buckets)
 };
 

@@ -111,7 +111,11 @@ nlohmann::json to_json(const Scenario& s) {
     start["contracts"].push_back({{"chip", c.chip}, {"contract", to_string(c.contract)}, {"num_gpus", c.num_gpus}});
   }
   for (const auto& d : s.start_deployments) {
-    nlohmann::json dj = {{"model", d.model}, {"chip", d.chip}, {"replicas", d.replicas}, {"recipe", to_json(d.recipe)}};
+    nlohmann::json dj = {{"model", d.model},
+                         {"chip", d.chip},
+                         {"replicas", d.replicas},
+                         {"recipe", to_json(d.recipe)},
+                         {"speedup", d.speedup}};
     if (d.segment) dj["segment"] = *d.segment;
     start["deployments"].push_back(dj);
   }
@@ -131,7 +135,7 @@ nlohmann::json to_json(const Scenario& s) {
                   {"load_bucket_step", s.serving.load_bucket_step},
                   {"queue_timeout_s", s.serving.queue_timeout_s},
                   {"max_queue", s.serving.max_queue},
-                  {"router", serving::kRouterNames[static_cast<std::size_t>(s.serving.router)]},
+                  {"max_simulated_replicas", s.serving.max_simulated_replicas},
                   {"full_hour", s.serving.full_hour}};
   j["hints"] = nlohmann::json::array();
   for (const auto& h : s.hints) j["hints"].push_back({{"at_hour", h.at_hour}, {"text", h.text}});

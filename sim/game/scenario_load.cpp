@@ -205,7 +205,9 @@ void read_serving(ObjectReader in, ServingSettings& s) {
   if (s.load_bucket_step > 0.5) in.fail("load_bucket_step", "must be at most 0.5");
   s.queue_timeout_s = in.optional_number("queue_timeout_s", Bound::kPositive).value_or(s.queue_timeout_s);
   if (in.has("max_queue")) s.max_queue = read_int(in, "max_queue", Bound::kPositive);
-  if (in.has("router")) s.router = read_enum<serving::RouterKind>(in, "router", serving::kRouterNames);
+  if (in.has("max_simulated_replicas")) {
+    s.max_simulated_replicas = read_int(in, "max_simulated_replicas", Bound::kPositive, 4096);
+  }
   s.full_hour = in.optional_boolean("full_hour").value_or(false);
   if (s.window_s + s.warmup_s > 3600) in.fail("window_s", "window plus warmup must fit in an hour");
   in.finish();
@@ -295,6 +297,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
         sd.chip = d.string("chip");
         sd.segment = d.optional_string("segment");
         sd.replicas = read_int(d, "replicas", Bound::kPositive, 10000);
+        sd.speedup = d.optional_number("speedup", Bound::kPositive).value_or(1.0);
         if (auto r = d.optional_object("recipe")) {
           sd.recipe = read_overrides(*r);
           r->finish();

@@ -25,16 +25,16 @@ std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
 }
 
 // Everything that decides a window's result, as text.
-std::string window_key(const WindowSpec& s, double rate_per_s) {
+std::string window_key(const WindowSpec& s, int replicas, double rate_per_s) {
   std::ostringstream os;
   os.precision(17);
   const auto& w = s.workload;
   const auto& c = s.scheduler;
   const auto& g = s.settings;
-  os << s.deployment_key << "|r" << s.replicas << "|w" << static_cast<int>(w.kind) << ',' << w.input_tokens << ','
+  os << s.deployment_key << "|r" << replicas << "|w" << static_cast<int>(w.kind) << ',' << w.input_tokens << ','
      << w.output_tokens << ',' << w.trace_path << "|s" << c.max_num_batched_tokens << ',' << c.max_num_seqs << ','
      << c.chunked_prefill << ',' << c.prefix_caching << ',' << c.queue_timeout_s << ',' << c.max_queue << "|g"
-     << g.window_s << ',' << g.warmup_s << ',' << g.min_window_requests << ',' << static_cast<int>(g.router) << "|l"
+     << g.window_s << ',' << g.warmup_s << ',' << g.min_window_requests << ',' << "|l"
      << rate_per_s << "|seed" << s.seed;
   return os.str();
 }
@@ -55,8 +55,8 @@ double bucket_rate_per_s(double rate_per_s, double step) {
 
 ServingWindows::ServingWindows(ServingBackend backend) : backend_(std::move(backend)) {}
 
-const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, double rate) {
-  std::string key = window_key(spec, rate);
+const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int replicas, double rate) {
+  std::string key = window_key(spec, replicas, rate);
   if (auto it = cache_.find(key); it != cache_.end()) {
     ++cache_hits_;
     return it->second;
@@ -64,10 +64,10 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, dou
   const auto& g = spec.settings;
   serving::ServingConfig config;
   config.deployment = spec.deployment;
-  config.deployment.data_parallel = spec.replicas;
+  config.deployment.data_parallel = replicas;
   config.scheduler = spec.scheduler;
-  config.replicas = spec.replicas;
-  config.router = g.router;
+  config.replicas = replicas;
+  config.router = spec.router;
   config.workload = spec.workload;
   config.arrival.kind = serving::ArrivalKind::kPoisson;
   config.arrival.rate_per_s = rate;
@@ -76,7 +76,7 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, dou
   double counted_s = g.full_hour ? 3600.0 : std::min(3600.0, std::max(g.window_s, g.min_window_requests / rate));
   config.duration_s = g.warmup_s + counted_s;
   config.seed = mix(spec.seed, fnv1a(key));
-  Window w{backend_(config, *spec.calibration), rate};
+  Window w{backend_(config, *spec.calibration), rate, config.duration_s};
   ++windows_simulated_;
   simulated_seconds_ += config.duration_s;
   return cache_.emplace(std::move(key), std::move(w)).first->second;
@@ -84,30 +84,36 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, dou
 
 HourServing ServingWindows::serve_hour(const WindowSpec& spec) {
   HourServing h;
-  h.requests_offered = spec.rate_per_s * 3600.0;
   if (spec.rate_per_s <= 0) return h;
   if (spec.replicas <= 0) {
+    h.requests_offered = spec.rate_per_s * 3600.0;
     h.requests_failed = h.requests_offered;
     return h;
   }
-  double rate = spec.settings.full_hour ? spec.rate_per_s : bucket_rate_per_s(spec.rate_per_s, spec.settings.load_bucket_step);
-  const Window& w = window(spec, rate);
+  const auto& g = spec.settings;
+  // Simulate a few replicas at their share of the load (bucketed per replica), then scale up.
+  const int sim_replicas = g.full_hour ? spec.replicas : std::min(spec.replicas, g.max_simulated_replicas);
+  const double per_replica = spec.rate_per_s / spec.replicas;
+  double rate = (g.full_hour ? per_replica : bucket_rate_per_s(per_replica, g.load_bucket_step)) * sim_replicas;
+  const Window& w = window(spec, sim_replicas, rate);
   const auto& s = w.summary;
   h.provenance = s.provenance;
-  if (s.requests_arrived <= 0) {
-    // Too little load to see a request in the window: count the hour as served at the workload's
-    // nominal lengths, without latency information.
-    h.requests_completed = h.requests_offered;
-    h.tokens = {h.requests_offered * static_cast<double>(spec.workload.input_tokens), 0,
-                h.requests_offered * static_cast<double>(spec.workload.output_tokens)};
-    return h;
+  // The simulator counts every arrival (warmup included) in requests_*, but tokens and latencies
+  // only for requests arriving after the warmup. Requests scale by the whole window, tokens by its
+  // counted part; both from the bucket's load to the exact one. For multi-turn workloads (the
+  // arrival rate is sessions per second) a request is one turn.
+  double load = spec.rate_per_s / w.rate_per_s;  // bucket -> exact load, simulated -> all replicas
+  double all_scale = 3600.0 / w.duration_s * load;
+  double counted_scale = 3600.0 / (w.duration_s - g.warmup_s) * load;
+  h.requests_offered = static_cast<double>(s.requests_arrived) * all_scale;
+  if (s.requests_arrived > 0) {
+    h.requests_completed =
+        h.requests_offered * static_cast<double>(s.requests_completed) / static_cast<double>(s.requests_arrived);
   }
-  // Scale per arriving request: the window's outcomes × (the hour's arrivals / the window's).
-  double per_arrival = h.requests_offered / static_cast<double>(s.requests_arrived);
-  h.requests_completed = static_cast<double>(s.requests_completed) * per_arrival;
   h.requests_failed = h.requests_offered - h.requests_completed;
-  h.tokens = {static_cast<double>(s.input_tokens) * per_arrival, static_cast<double>(s.cached_input_tokens) * per_arrival,
-              static_cast<double>(s.output_tokens) * per_arrival};
+  h.tokens = {static_cast<double>(s.input_tokens) * counted_scale,
+              static_cast<double>(s.cached_input_tokens) * counted_scale,
+              static_cast<double>(s.output_tokens) * counted_scale};
   h.ttft_s = s.ttft_s;
   h.tpot_s = s.tpot_s;
   h.e2e_s = s.e2e_s;

@@ -33,6 +33,7 @@ struct WindowSpec {
   int replicas = 1;
   serving::WorkloadSpec workload;
   serving::SchedulerConfig scheduler;
+  serving::RouterKind router = serving::RouterKind::kLeastOutstanding;
   double rate_per_s = 0;  // the hour's offered load on this deployment
   ServingSettings settings;
   std::uint64_t seed = 1;       // the game's seed
@@ -68,8 +69,10 @@ class ServingWindows {
   struct Window {
     serving::ServingSummary summary;
     double rate_per_s = 0;
+    double duration_s = 0;  // arrivals during [0, duration_s); counted after the warmup
   };
-  const Window& window(const WindowSpec& spec, double rate_per_s);
+  // The window of `replicas` replicas at `rate_per_s` in all.
+  const Window& window(const WindowSpec& spec, int replicas, double rate_per_s);
 
   ServingBackend backend_;
   std::unordered_map<std::string, Window> cache_;

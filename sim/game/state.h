@@ -57,6 +57,9 @@ struct SegmentState {
   double demand_multiplier = 1.0;  // set by demand events
   double last_offered_requests_per_s = 0;
   double last_slo_attainment = 1.0;
+  // Share of input tokens billed at the cached price last hour: what customers see on their bill
+  // and compare with the market (starts at the scenario's cached_input_share).
+  double billed_cached_share = 0;
 
   bool operator==(const SegmentState&) const = default;
 };

@@ -55,10 +55,12 @@ void LogHistogram::record(std::int64_t value, std::int64_t count) {
   if (value < 0) value = 0;
   counts_[static_cast<std::size_t>(bucket_of(static_cast<std::uint64_t>(value)))] += count;
   count_ += count;
-  sum_ += static_cast<long double>(value) * count;
+  sum_ += value * count;
 }
 
-double LogHistogram::mean() const { return count_ == 0 ? 0.0 : static_cast<double>(sum_ / count_); }
+double LogHistogram::mean() const {
+  return count_ == 0 ? 0.0 : static_cast<double>(sum_) / static_cast<double>(count_);
+}
 
 double LogHistogram::percentile(double q) const {
   if (count_ == 0) return 0;

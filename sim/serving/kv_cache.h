@@ -10,12 +10,21 @@
 // Per-sequence fixed state (sliding-window caps, recurrent states) is held as a reservation of
 // whole blocks: reserved blocks are unavailable to allocations but keep their cached contents
 // until the queue reaches them.
+//
+// Memory is touched with use, not capacity: blocks never used yet sit conceptually at the head
+// of the free queue (as vLLM's initial queue holds every block in order) and get their state on
+// first allocation, and the hash table is allocated zeroed by the system (calloc), so its pages
+// cost nothing until a hash lands on them.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "sim/core/rng.h"
 
 namespace tycoon::serving {
 
@@ -39,7 +48,7 @@ class KvCache {
 
   // The block holding the prefix whose chain hash is `hash`, if cached.
   std::optional<BlockId> find(std::uint64_t hash) const;
-  bool is_free(BlockId b) const { return ref_[static_cast<std::size_t>(b)] == 0; }
+  bool is_free(BlockId b) const { return blocks_[static_cast<std::size_t>(b)].ref == 0; }
   // Takes a reference on a cached block (a prefix hit); a free one leaves the free queue.
   void acquire(BlockId b);
   // Appends `n` fresh blocks to `table`, evicting the least recently freed cached contents.
@@ -51,6 +60,16 @@ class KvCache {
   // Records that `b` (full, referenced) holds the prefix with chain hash `hash`. A hash already
   // cached in another block is left there (this block stays anonymous).
   void register_hash(BlockId b, std::uint64_t hash);
+
+  // Hints that `hash` will be registered or looked up soon: starts loading its table slot, so
+  // that a batch of registrations overlaps its cache misses. No effect on the contents.
+  void prefetch(std::uint64_t hash) const {
+#if defined(__GNUC__) || defined(__clang__)
+    if (prefix_caching_) __builtin_prefetch(&table_[slot_of(hash)]);
+#else
+    (void)hash;
+#endif
+  }
 
   // Fixed per-sequence state. Precondition for reserve: n <= num_available().
   void reserve(std::int32_t n);
@@ -67,36 +86,64 @@ class KvCache {
   void queue_push_back(BlockId b);
   BlockId queue_pop_front();
   // Open-addressing hash table (linear probing, backward-shift deletion); hash 0 marks empty.
-  std::size_t slot_of(std::uint64_t hash) const;
-  void table_insert(std::uint64_t hash, BlockId b);
+  // Chain hashes are already mixed: their low bits index the table directly.
+  std::size_t slot_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & table_mask_; }
+  // Inserts unless the key is present; returns false when it was.
+  bool table_insert(std::uint64_t hash, BlockId b);
   void table_erase(std::uint64_t hash);
+
+  // Zero-filled memory from the system, paid for page by page as it is touched (on Linux in
+  // transparent huge pages: the pool spans megabytes and is accessed at random).
+  class ZeroedArray {
+   public:
+    ZeroedArray() = default;
+    explicit ZeroedArray(std::size_t bytes);
+    ~ZeroedArray();
+    ZeroedArray(ZeroedArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    ZeroedArray& operator=(ZeroedArray&& o) noexcept;
+    ZeroedArray(const ZeroedArray&) = delete;
+    ZeroedArray& operator=(const ZeroedArray&) = delete;
+    void* data() const { return data_; }
+
+   private:
+    void* data_ = nullptr;
+    std::size_t bytes_ = 0;
+  };
+
+  // One cache line holds a block's whole state, and a table slot its key and value: each
+  // touch of a block or a hash costs one memory access (the pool spans megabytes).
+  struct Block {
+    std::uint64_t hash = 0;  // 0: holds no registered prefix
+    std::int32_t ref = 0;
+    BlockId prev = -1, next = -1;  // free-queue links (-1: none)
+  };
+  struct Slot {
+    std::uint64_t key = 0;  // 0: empty
+    BlockId block = -1;
+  };
 
   std::int32_t num_blocks_;
   std::int32_t page_tokens_;
   bool prefix_caching_;
-  std::vector<std::int32_t> ref_;
-  std::vector<std::uint64_t> hash_;  // 0: holds no registered prefix
-  std::vector<BlockId> prev_, next_;  // free-queue links (-1: none)
-  BlockId head_ = -1, tail_ = -1;
+  ZeroedArray blocks_memory_;
+  Block* blocks_ = nullptr;
+  std::int32_t num_touched_ = 0;  // blocks used at least once: ids [0, num_touched_)
+  BlockId head_ = -1, tail_ = -1;  // free queue of used blocks (after the never-used ones)
   std::int32_t num_free_ = 0;
   std::int32_t num_reserved_ = 0;
   std::int32_t num_hashed_ = 0;
-  std::vector<std::uint64_t> table_keys_;
-  std::vector<BlockId> table_values_;
+  ZeroedArray table_memory_;
+  Slot* table_ = nullptr;  // 2^k slots, at least twice the blocks
   std::size_t table_mask_ = 0;
 };
 
-// Chain hash of a block given its parent's chain hash and its own content key; never 0.
-inline std::uint64_t chain_hash(std::uint64_t parent, std::uint64_t content_key);
+// The chain hash before the first block.
 inline constexpr std::uint64_t kRootHash = 0x243F6A8885A308D3ull;
 
-}  // namespace tycoon::serving
-
-#include "sim/core/rng.h"
-
-namespace tycoon::serving {
+// Chain hash of a block given its parent's chain hash and its own content key; never 0.
 inline std::uint64_t chain_hash(std::uint64_t parent, std::uint64_t content_key) {
   std::uint64_t h = core::hash_combine(parent, content_key);
   return h == 0 ? 1 : h;
 }
+
 }  // namespace tycoon::serving

@@ -34,7 +34,9 @@ struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kRandom;
   std::int64_t input_tokens = 1024;   // mean (random: nominal ISL; lengths drawn in [0.8, 1.0] x ISL as InferenceX does)
   std::int64_t output_tokens = 1024;  // mean (random: exact OSL)
-  std::string trace_path;             // kTrace: JSONL file
+  std::string trace_path;             // kTrace: JSONL file (format in sim/traffic/trace.h)
+  bool trace_timestamps = true;       // kTrace: arrive at the file's times (false: in file order,
+                                      // paced by `arrival` like any other workload)
 };
 
 struct ArrivalSpec {
@@ -45,6 +47,13 @@ struct ArrivalSpec {
   double diurnal_amplitude = 0.5; // diurnal: relative swing around the mean over 24 h
 };
 
+// When a waiting request may start. Optimistic (vLLM): when its prompt fits now; running
+// requests that later run out of KV blocks are preempted. Guaranteed-no-evict (TensorRT-LLM's
+// default capacity policy): only when its prompt and its whole output fit, so nothing is ever
+// preempted.
+enum class KvAdmission { kOptimistic, kGuaranteedNoEvict };
+inline constexpr std::array<std::string_view, 2> kKvAdmissionNames = {"optimistic", "guaranteed-no-evict"};
+
 struct SchedulerConfig {
   int max_num_batched_tokens = 8192;
   int max_num_seqs = 256;
@@ -52,6 +61,8 @@ struct SchedulerConfig {
   bool prefix_caching = true;
   double queue_timeout_s = 600;   // a request waiting longer before its first token times out
   int max_queue = 100000;         // admission limit: arrivals beyond it are rejected
+  std::int64_t kv_capacity_tokens = 0;  // KV cache per replica in tokens (0: from the memory plan)
+  KvAdmission kv_admission = KvAdmission::kOptimistic;
 };
 
 struct ServingConfig {
@@ -80,6 +91,8 @@ struct ServingSummary {
   std::int64_t requests_rejected = 0;
   std::int64_t requests_timed_out = 0;
   std::int64_t requests_failed = 0;  // any terminal state other than completed
+  std::int64_t requests_exceeding_context = 0;  // of the failed: longer than the context window or
+                                                // the KV cache (agentic sessions that cannot run)
   std::int64_t input_tokens = 0;          // prompt tokens of completed requests
   std::int64_t cached_input_tokens = 0;   // of which served from the prefix cache
   std::int64_t output_tokens = 0;
@@ -92,6 +105,9 @@ struct ServingSummary {
   // GPU time by op class over the whole run (seconds), for profilers and the advisor.
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   perf::Provenance provenance = perf::Provenance::kDatasheet;
+  std::vector<std::int64_t> requests_per_replica;  // routed to each replica
+  std::int64_t kv_capacity_tokens_per_replica = 0;
+  int num_gpus = 0;  // replicas x GPUs per replica
 };
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);

@@ -109,28 +109,30 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
     }
     case ShapeKind::kAgenticCoding: {
       using M = AgenticModel;
-      std::int64_t initial = std::clamp<std::int64_t>(
-          std::llround(lengths_.lognormal_with_median(M::kInitialPromptMedian, M::kInitialPromptSigma)),
-          M::kSharedSystemPromptTokens + 1024, 60000);
-      std::int64_t target =
-          std::max<std::int64_t>(std::llround(lengths_.lognormal_with_median(M::kTargetContextMedian,
-                                                                             M::kTargetContextSigma)),
-                                 initial + 2048);
+      std::int64_t initial = 0, target = 0;
+      for (int attempt = 0;; ++attempt) {
+        if (attempt == kMaxConsecutiveSkips) {
+          throw std::invalid_argument("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
+                                      " tokens");
+        }
+        initial = std::clamp<std::int64_t>(
+            std::llround(lengths_.lognormal_with_median(M::kInitialPromptMedian, M::kInitialPromptSigma)),
+            M::kSharedSystemPromptTokens + 1024, 60000);
+        target = std::max<std::int64_t>(
+            std::llround(lengths_.lognormal_with_median(M::kTargetContextMedian, M::kTargetContextSigma)),
+            initial + 2048);
+        // A task that grows beyond the window cannot run (seed 000: GPT-OSS's 131,072-token
+        // window fits 82 of AgentX's 393 sessions); the client moves on to the next task.
+        if (target <= max_ctx) break;
+        ++skipped_;
+      }
       s.target_tokens = target;
-      s.context_tokens = initial;  // the first prompt
-      s.turns_left = 1 << 30;
       Turn t;
       t.content.stream_id = s.stream_id;
       t.content.shared_prefix_id = kAgenticSystemPromptId;
       t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
       t.input_tokens = initial;
-      t.output_tokens = draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192);
-      if (target > max_ctx) {
-        // The task grows beyond the window: the session cannot run (seed 000: GPT-OSS's window
-        // fits 82 of AgentX's 393 sessions).
-        t.cannot_run = true;
-        s.done = true;
-      }
+      t.output_tokens = std::min(draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192), target - initial);
       s.num_turns = 1;
       s.context_tokens = initial + t.output_tokens;
       return t;

@@ -52,7 +52,6 @@ struct Turn {
   Content content;
   core::Duration think_before{0};  // client pause after the previous turn ended (0 for the first)
   std::optional<double> trace_arrival_s;  // kTrace: the file's arrival time
-  bool cannot_run = false;  // the whole session, as planned, exceeds the context window
 };
 
 // The client-side state of one session (a conversation, a coding-agent task, or one request).
@@ -70,7 +69,17 @@ class WorkloadGenerator {
   WorkloadGenerator(const WorkloadParams& params, std::uint64_t seed);
 
   // Starts a session and returns its first turn; nullopt when the source is exhausted (trace).
+  // Agentic tasks that would outgrow the context window cannot run: they are skipped (counted,
+  // see take_skipped_sessions) and the next task is drawn. Throws std::invalid_argument when
+  // kMaxConsecutiveSkips tasks in a row cannot run (no task fits the window).
   std::optional<Turn> start_session(Session& s);
+  // Sessions skipped as unrunnable since the last call.
+  std::int64_t take_skipped_sessions() {
+    std::int64_t n = skipped_;
+    skipped_ = 0;
+    return n;
+  }
+  static constexpr int kMaxConsecutiveSkips = 100000;
   // The next turn after the previous one completed; nullopt when the session is over.
   std::optional<Turn> next_turn(Session& s);
 
@@ -91,6 +100,7 @@ class WorkloadGenerator {
   std::uint64_t stream_seed_;
   std::uint64_t next_stream_ = 0;
   std::size_t next_trace_entry_ = 0;
+  std::int64_t skipped_ = 0;
 };
 
 // The AgentX-like session model (seed 000; InferenceX's AgentX replays real coding-agent

@@ -1,0 +1,82 @@
+// Speed of the serving simulator, in simulated seconds per wall second (the `sim_x_realtime`
+// counter). Target (issue 5): >= 10,000x real time for one saturated H200 replica serving
+// GPT-OSS-120B to 64 users at 1k/1k, and cost linear in the number of replicas.
+// Run: build/tycoon_bench --benchmark_filter=Serving
+#include <benchmark/benchmark.h>
+
+#include <exception>
+#include <string>
+
+#include "sim/data/catalog.h"
+#include "sim/perf/profile_lookup.h"
+#include "sim/serving/serving_sim.h"
+
+namespace {
+
+using namespace tycoon;
+
+const data::Catalog& catalog() {
+  static const data::Catalog c = data::load_catalog(data::default_data_root());
+  return c;
+}
+
+// GPT-OSS-120B on H200 with the recipe's settings (FP4 experts, TP1), random 1k/1k traffic
+// (InferenceX), `users_per_replica` closed-loop users per replica, 10 requests per user.
+serving::ServingConfig gpt_oss_h200(int replicas, int users_per_replica, bool spec_decode) {
+  const auto& c = catalog();
+  const auto* recipe = c.find_recipe("gpt-oss-120b", "h200");
+  serving::ServingConfig cfg;
+  cfg.deployment = perf::deployment_from_recipe(*recipe, c.model("gpt-oss-120b"), c.accelerator("h200"), c.engine("vllm"));
+  if (!spec_decode) cfg.deployment.spec_decode.reset();
+  cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
+  cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+  cfg.replicas = replicas;
+  cfg.router = serving::RouterKind::kRoundRobin;
+  cfg.workload.input_tokens = 1024;
+  cfg.workload.output_tokens = 1024;
+  cfg.arrival.concurrency = users_per_replica * replicas;
+  cfg.num_requests = 10 * static_cast<std::int64_t>(cfg.arrival.concurrency);
+  cfg.seed = 7;
+  return cfg;
+}
+
+// The chip's calibration (measured when hardware_db/calibrated/h200.json exists), else the
+// datasheet placeholder; the label says which.
+perf::CalibrationProfile calibration(const data::Accelerator& chip) {
+  try {
+    return perf::calibration_for(catalog(), chip);
+  } catch (const std::exception&) {
+    return perf::CalibrationProfile::datasheet(chip.id);
+  }
+}
+
+void run(benchmark::State& state, const serving::ServingConfig& cfg) {
+  auto cal = calibration(*cfg.deployment.hardware);
+  state.SetLabel(std::string(perf::to_string(cal.provenance)));
+  double simulated_s = 0;
+  std::int64_t iterations = 0;
+  for (auto _ : state) {
+    auto s = serving::simulate(cfg, cal);
+    simulated_s += s.simulated_time_s;
+    iterations += s.num_iterations;
+    benchmark::DoNotOptimize(s.output_tok_per_s_per_gpu);
+  }
+  state.counters["sim_x_realtime"] = benchmark::Counter(simulated_s, benchmark::Counter::kIsRate);
+  state.counters["engine_steps_per_s"] = benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+}
+
+void BM_ServingGptOssH200(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  run(state, gpt_oss_h200(replicas, 64, false));
+}
+BENCHMARK(BM_ServingGptOssH200)->ArgName("replicas")->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond);
+
+// The same with the recipe's EAGLE-3 speculative decoding (7 drafts): one acceptance draw per
+// sequence per step on top.
+void BM_ServingGptOssH200Spec(benchmark::State& state) {
+  const int replicas = static_cast<int>(state.range(0));
+  run(state, gpt_oss_h200(replicas, 64, true));
+}
+BENCHMARK(BM_ServingGptOssH200Spec)->ArgName("replicas")->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,445 @@
+#include "sim/advisor/advisor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/advisor/persona.h"
+#include "sim/game/rng.h"
+#include "sim/perf/profile_lookup.h"
+
+namespace tycoon::advisor {
+
+namespace {
+
+std::string pct(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+  return buf;
+}
+
+std::string factor(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "x%.3f", x);
+  return buf;
+}
+
+// Symmetric multiplicative noise: x · (1 + amplitude · u), u uniform in [−1, 1).
+double noisy(double x, double amplitude, boost::random::mt19937_64& rng) {
+  return x * (1.0 + amplitude * (2.0 * game::uniform01(rng) - 1.0));
+}
+
+std::string profile_key(const game::DeploymentState& d, double rate, const game::GameState& state) {
+  std::ostringstream os;
+  os.precision(6);
+  // Loads within ±4% share a profile (as the game's windows do).
+  os << d.id << '|' << d.model << '|' << d.chip << '|' << d.segment << '|' << game::to_json(d.recipe).dump() << "|x"
+     << d.speedup << "|r" << game::bucket_rate_per_s(rate, 0.08) << "|s" << state.seed;
+  return os.str();
+}
+
+}  // namespace
+
+Chien::Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options)
+    : catalog_(&catalog), scenario_(std::move(scenario)), changes_(std::move(changes)), options_(options) {}
+
+const perf::CalibrationProfile& Chien::calibration(const std::string& chip) {
+  auto it = calibrations_.find(chip);
+  if (it == calibrations_.end()) {
+    it = calibrations_.emplace(chip, perf::calibration_for(*catalog_, catalog_->accelerator(chip))).first;
+  }
+  return it->second;
+}
+
+const ProposalRecord* Chien::find(std::string_view advice_id) const {
+  for (const auto& r : records_) {
+    if (r.advice_id == advice_id) return &r;
+  }
+  return nullptr;
+}
+
+std::optional<DeploymentProfile> Chien::profile(const game::GameState& state, const game::DeploymentState& d) {
+  double rate = last_rate_per_replica(state, d);
+  if (rate <= 0 || d.active_replicas <= 0) return std::nullopt;
+  std::string key = profile_key(d, rate, state);
+  if (auto it = profile_cache_.find(key); it != profile_cache_.end()) return it->second;
+  DeploymentSetup setup(*catalog_, scenario_, d, d.recipe, calibration(d.chip), game::bucket_rate_per_s(rate, 0.08));
+  auto run =
+      serving::simulate(setup.open_loop(options_.profile_window_s, game::derive_seed(state.seed, key), unit_op_times()),
+                        setup.calibration());
+  auto p = make_profile(d, setup, run);
+  p.offered_requests_per_s_per_replica = rate;
+  return profile_cache_.emplace(std::move(key), p).first->second;
+}
+
+std::vector<DeploymentProfile> Chien::profile_all(const game::GameState& state) {
+  std::vector<DeploymentProfile> out;
+  for (const auto& d : state.company.deployments) {
+    if (auto p = profile(state, d)) out.push_back(*p);
+  }
+  return out;
+}
+
+std::vector<game::Advice> Chien::propose(const game::GameState& state) {
+  if (!seeded_) {
+    propose_rng_.seed(game::derive_seed(state.seed, "advisor"));
+    check_rng_.seed(game::derive_seed(state.seed, "advisor-checks"));
+    seeded_ = true;
+  }
+  std::vector<game::Advice> out;
+  const std::int64_t since = state.hour - options_.first_proposal_hour;
+  if (since < 0) return out;
+  const bool code_due = since % options_.code_change_interval_hours == 0;
+  const bool recipe_due = options_.recipe_search && since % options_.recipe_search_interval_hours == 0;
+  if (!code_due && !recipe_due) return out;
+  for (const auto& d : state.company.deployments) {
+    int pending = 0;
+    for (const auto& a : state.inbox) {
+      if (a.deployment_id == d.id && a.status == game::AdviceStatus::kPending) ++pending;
+    }
+    if (pending >= options_.max_pending_per_deployment) continue;
+    auto p = profile(state, d);
+    if (!p) continue;
+    if (code_due) {
+      if (auto a = propose_code_change(state, d, *p)) out.push_back(std::move(*a));
+    }
+    if (recipe_due) {
+      if (auto a = propose_recipe(state, d, p->offered_requests_per_s_per_replica)) out.push_back(std::move(*a));
+    }
+  }
+  return out;
+}
+
+std::optional<game::Advice> Chien::propose_code_change(const game::GameState& state, const game::DeploymentState& d,
+                                                       const DeploymentProfile& p) {
+  // Candidates: changes not yet proposed here, on an op class that matters on this traffic.
+  // Chosen at random, weighted by the gain claimed: the biggest claims come up most often.
+  std::vector<const CodeChange*> candidates;
+  std::vector<double> weights;
+  double total = 0;
+  for (const auto& c : changes_.changes) {
+    double share = p.time_share[static_cast<std::size_t>(c.op_class)];
+    if (share < options_.min_op_share || proposed_.contains({d.id, c.id})) continue;
+    OpTimes claimed = unit_op_times();
+    claimed[static_cast<std::size_t>(c.op_class)] = c.claimed_op_time_scale();
+    double w = amdahl_speedup(p.time_share, claimed) - 1.0;
+    if (w < 0.005) continue;
+    candidates.push_back(&c);
+    weights.push_back(w);
+    total += w;
+  }
+  if (candidates.empty()) return std::nullopt;
+  double u = game::uniform01(propose_rng_) * total;
+  std::size_t pick = 0;
+  while (pick + 1 < candidates.size() && u >= weights[pick]) u -= weights[pick++];
+  const CodeChange& c = *candidates[pick];
+  proposed_.insert({d.id, c.id});
+
+  const auto op = static_cast<std::size_t>(c.op_class);
+  ProposalRecord r;
+  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(next_id_++);
+  r.deployment_id = d.id;
+  r.kind = ProposalKind::kCodeChange;
+  r.change_id = c.id;
+  r.title = c.title;
+  r.posted_at_hour = state.hour;
+  r.workload = p.workload;
+  r.trait = c.trait;
+  r.op_class = c.op_class;
+  r.op_share = p.time_share[op];
+  r.component_speedup = c.component_speedup;
+  OpTimes claimed = unit_op_times();
+  claimed[op] = c.claimed_op_time_scale();
+  r.claimed_speedup = amdahl_speedup(p.time_share, claimed);
+  r.true_op_time_scale[op] = c.true_op_time_scale(p.workload);
+  r.true_speedup = amdahl_speedup(p.time_share, r.true_op_time_scale);
+  r.reputation_hit = c.reputation_hit;
+
+  game::Advice a;
+  a.id = r.advice_id;
+  a.deployment_id = d.id;
+  a.title = c.title;
+  a.rationale = "Profile: " + std::string(perf::to_string(c.op_class)) + " is " + pct(r.op_share) +
+                " of step time on your " + std::string(serving::kWorkloadNames[static_cast<std::size_t>(p.workload)]) +
+                " traffic. My component test makes it " + factor(c.component_speedup) + " faster; by Amdahl that is " +
+                factor(r.claimed_speedup) + " end to end. Check me before you trust it.";
+  a.claimed_speedup = r.claimed_speedup;
+  a.effect.speedup = r.true_speedup;
+  a.effect.reputation_hit = r.reputation_hit;
+  records_.push_back(std::move(r));
+  return a;
+}
+
+std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, const game::DeploymentState& d,
+                                                  double rate) {
+  auto result = search_recipes(*catalog_, scenario_, d, calibration(d.chip), rate, propose_rng_, options_.search);
+  if (!result.best || proposed_.contains({d.id, "recipe:" + game::to_json(result.best->change).dump()})) {
+    return std::nullopt;
+  }
+  const auto& best = *result.best;
+  proposed_.insert({d.id, "recipe:" + game::to_json(best.change).dump()});
+  ProposalRecord r;
+  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(next_id_++);
+  r.deployment_id = d.id;
+  r.kind = ProposalKind::kRecipe;
+  r.change_id = best.label;
+  r.title = "Recipe: " + best.label;
+  r.posted_at_hour = state.hour;
+  r.workload = scenario_.find_segment(d.segment)->workload.kind;
+  r.claimed_speedup = best.gain;
+  r.recipe = best.change;
+  r.true_speedup = paired_recipe_gain(*catalog_, scenario_, d, calibration(d.chip), rate, best.change,
+                                      3 * options_.search.window_s, game::derive_seed(state.seed, r.advice_id));
+  game::Advice a;
+  a.id = r.advice_id;
+  a.deployment_id = d.id;
+  a.title = r.title;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "%d recipes simulated on your traffic, one seed each; best goodput %.0f vs %.0f tok/s/GPU now.",
+                result.num_runs, best.goodput_per_gpu, result.baseline_goodput_per_gpu);
+  a.rationale = std::string(buf) + " One run per candidate: the gain may be partly noise.";
+  a.claimed_speedup = best.gain;
+  a.effect.recipe = best.change;
+  records_.push_back(std::move(r));
+  return a;
+}
+
+double Chien::gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const {
+  if (const auto* o = state.world.market.find(chip, Contract::kOnDemand)) return o->price_usd_per_gpu_hour();
+  for (const auto& o : state.world.market.offers) {
+    if (o.chip == chip) return o.price_usd_per_gpu_hour();
+  }
+  return econ::catalog_price_usd_per_gpu_hour(catalog_->accelerator(chip), Contract::kOnDemand).value_or(3.0);
+}
+
+double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const {
+  for (auto it = state.deployment_history.rbegin(); it != state.deployment_history.rend(); ++it) {
+    if (it->deployment_id == deployment_id) return it->revenue_usd;
+  }
+  return 0;
+}
+
+CheckResult Chien::check(const game::GameState& state, const std::string& advice_id, CheckKind kind) {
+  auto it =
+      std::find_if(records_.begin(), records_.end(), [&](const ProposalRecord& r) { return r.advice_id == advice_id; });
+  if (it == records_.end()) throw std::invalid_argument("no proposal '" + advice_id + "'");
+  ProposalRecord& r = *it;
+  const game::DeploymentState* d = state.company.find_deployment(r.deployment_id);
+  if (!d) throw std::invalid_argument("the deployment of '" + advice_id + "' is gone");
+  CheckResult c;
+  c.kind = kind;
+  c.requested_at_hour = state.hour;
+  c.ready_at_hour = state.hour;
+  const bool drifts = r.trait == Trait::kQualityDrift;
+  const bool refuses = r.trait == Trait::kScorerGaming && r.reputation_hit > 0;
+  switch (kind) {
+    case CheckKind::kComponentTest: {
+      c.cost_usd = options_.component_test_usd;
+      if (r.kind == ProposalKind::kRecipe) {
+        c.measured_speedup = r.claimed_speedup;
+        c.note = "recipe changes have no component test; this repeats the search's number";
+        break;
+      }
+      // The test's fixed shapes: every trait shows its component speedup there.
+      double kernel = noisy(r.component_speedup, options_.component_noise, check_rng_);
+      c.measured_component_speedup = kernel;
+      auto p = profile(state, *d);
+      OpTimes s = unit_op_times();
+      s[static_cast<std::size_t>(*r.op_class)] = 1.0 / kernel;
+      c.measured_speedup = p ? amdahl_speedup(p->time_share, s) : r.claimed_speedup;
+      c.quality_flag = drifts && game::uniform01(check_rng_) < options_.component_catches_drift;
+      c.note = "kernel on the component test's fixed shapes; end-to-end value is Amdahl on the profile";
+      break;
+    }
+    case CheckKind::kBenchmark: {
+      const double gpus = d->recipe.tensor_parallel;
+      c.cost_usd = options_.benchmark_hours * gpus * gpu_price_usd_per_hour(state, d->chip);
+      c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.benchmark_hours));
+      double rate = std::max(last_rate_per_replica(state, *d), 0.05);
+      const std::uint64_t seed = check_rng_();
+      double ratio = 1.0;
+      if (r.kind == ProposalKind::kCodeChange) {
+        DeploymentSetup s(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
+        auto base = serving::simulate(
+            s.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, unit_op_times()),
+            s.calibration());
+        auto changed = serving::simulate(
+            s.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, r.true_op_time_scale),
+            s.calibration());
+        ratio =
+            base.output_tok_per_s_per_gpu > 0 ? changed.output_tok_per_s_per_gpu / base.output_tok_per_s_per_gpu : 1.0;
+      } else {
+        ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate, r.recipe,
+                                   options_.search.window_s, seed);
+      }
+      c.measured_speedup = noisy(ratio, options_.benchmark_noise, check_rng_);
+      c.quality_flag = drifts && game::uniform01(check_rng_) < options_.benchmark_catches_drift;
+      c.rejection_flag = refuses;
+      c.note = "end-to-end benchmark on your traffic shape (±3.5% run to run), with an accuracy eval";
+      break;
+    }
+    case CheckKind::kCanary: {
+      c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.canary_hours));
+      c.measured_speedup = noisy(r.true_speedup, options_.canary_noise, check_rng_);
+      c.quality_flag = drifts;
+      c.rejection_flag = refuses;
+      // The slice's customers bear what the change really does for the canary's hours.
+      double slice_usd = options_.canary_share * options_.canary_hours * hourly_revenue_usd(state, d->id);
+      c.cost_usd = slice_usd * (std::max(0.0, 1.0 - r.true_speedup) + r.reputation_hit);
+      c.note = "canary on " + pct(options_.canary_share) + " of real traffic";
+      break;
+    }
+  }
+  check_spend_usd_ += c.cost_usd;
+  r.checks.push_back(c);
+  return c;
+}
+
+Debrief make_debrief(const Chien& advisor, const game::GameState& state) {
+  Debrief out;
+  for (const auto& r : advisor.records()) {
+    DebriefRow row;
+    row.record = &r;
+    for (const auto& a : state.inbox) {
+      if (a.id == r.advice_id) {
+        row.decision = a.status;
+        row.decided_at_hour = a.decided_at_hour;
+      }
+    }
+    for (const auto& c : r.checks) row.checks_usd += c.cost_usd;
+    const bool accepted = row.decision == game::AdviceStatus::kAccepted;
+    row.right_call = accepted ? r.good() : (row.decision == game::AdviceStatus::kRejected && !r.good());
+    if (accepted && row.decided_at_hour) {
+      // GPU time the change saved (or cost) while live: the deployment's rent × (1 − 1/speedup).
+      double rent = 0;
+      if (const auto* d = state.company.find_deployment(r.deployment_id)) {
+        const auto* o = state.world.market.find(d->chip, Contract::kOnDemand);
+        rent = d->gpus_wanted() * (o ? o->price_usd_per_gpu_hour() : 0.0);
+      }
+      double hours = static_cast<double>(state.hour - *row.decided_at_hour);
+      row.value_usd = hours * rent * (1.0 - 1.0 / r.true_speedup);
+    }
+    std::string truth;
+    if (r.reputation_hit > 0) {
+      truth = r.trait == Trait::kQualityDrift ? "outputs drift beyond tolerance (quality incident)"
+                                              : "games the scorer by refusing requests (incident)";
+    } else if (r.trait == Trait::kScorerGaming) {
+      truth = "games the scorer: no gain on real traffic";
+    } else if (r.true_speedup < 0.99) {
+      truth = "slower on real traffic (" + factor(r.true_speedup) + ")";
+    } else if (r.true_speedup < 1.01) {
+      truth = "no measurable gain (" + factor(r.true_speedup) + ")";
+    } else {
+      truth = "real gain " + factor(r.true_speedup);
+    }
+    row.verdict = std::string(game::kAdviceStatusNames[static_cast<std::size_t>(row.decision)]) + "; truth: " + truth +
+                  (row.decision == game::AdviceStatus::kPending ? ""
+                   : row.right_call                             ? " — right call"
+                                                                : " — wrong call");
+    out.checks_usd += row.checks_usd;
+    out.value_usd += row.value_usd;
+    switch (row.decision) {
+      case game::AdviceStatus::kAccepted:
+        ++out.num_accepted;
+        if (r.reputation_hit > 0) ++out.num_incidents;
+        if (r.true_speedup < 0.99) ++out.num_regressions;
+        break;
+      case game::AdviceStatus::kRejected:
+        ++out.num_rejected;
+        break;
+      case game::AdviceStatus::kPending:
+        ++out.num_pending;
+        break;
+    }
+    if (row.right_call) ++out.num_right;
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
+nlohmann::json to_json(const DeploymentProfile& p) {
+  nlohmann::json shares = nlohmann::json::object();
+  std::vector<std::size_t> order(perf::kNumOpClasses);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return p.time_share[a] > p.time_share[b]; });
+  nlohmann::json ranked = nlohmann::json::array();
+  for (auto i : order) {
+    if (p.time_share[i] <= 0) continue;
+    ranked.push_back({{"op_class", perf::kOpClassNames[i]}, {"time_share", p.time_share[i]}});
+  }
+  return {{"deployment_id", p.deployment_id},
+          {"model", p.model},
+          {"chip", p.chip},
+          {"segment", p.segment},
+          {"recipe", p.recipe},
+          {"workload", serving::kWorkloadNames[static_cast<std::size_t>(p.workload)]},
+          {"offered_requests_per_s_per_replica", p.offered_requests_per_s_per_replica},
+          {"output_tok_per_s_per_gpu", p.output_tok_per_s_per_gpu},
+          {"slo_share", p.slo_share},
+          {"completed_share", p.completed_share},
+          {"provenance", to_string(p.provenance)},
+          {"time_by_op_class", ranked}};
+}
+
+nlohmann::json to_json(const CheckResult& c) {
+  nlohmann::json j = {{"kind", to_string(c.kind)},        {"requested_at_hour", c.requested_at_hour},
+                      {"ready_at_hour", c.ready_at_hour}, {"measured_speedup", c.measured_speedup},
+                      {"quality_flag", c.quality_flag},   {"rejection_flag", c.rejection_flag},
+                      {"cost_usd", c.cost_usd},           {"note", c.note}};
+  if (c.measured_component_speedup) j["measured_component_speedup"] = *c.measured_component_speedup;
+  return j;
+}
+
+nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
+  nlohmann::json j = {{"id", r.advice_id},
+                      {"deployment_id", r.deployment_id},
+                      {"kind", kProposalKindNames[static_cast<std::size_t>(r.kind)]},
+                      {"change", r.change_id},
+                      {"title", r.title},
+                      {"posted_at_hour", r.posted_at_hour},
+                      {"claimed_speedup", r.claimed_speedup}};
+  if (r.op_class) {
+    j["op_class"] = perf::to_string(*r.op_class);
+    j["op_share"] = r.op_share;
+    j["component_speedup"] = r.component_speedup;
+  }
+  if (r.kind == ProposalKind::kRecipe) j["recipe"] = game::to_json(r.recipe);
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : r.checks) checks.push_back(to_json(c));
+  j["checks"] = checks;
+  if (reveal_truth) {
+    j["truth"] = {{"speedup", r.true_speedup},
+                  {"reputation_hit", r.reputation_hit},
+                  {"trait", r.trait ? std::string(to_string(*r.trait)) : std::string("recipe")}};
+  }
+  return j;
+}
+
+nlohmann::json to_json(const Debrief& d) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : d.rows) {
+    auto j = to_json(*row.record, true);
+    j["decision"] = game::kAdviceStatusNames[static_cast<std::size_t>(row.decision)];
+    j["decided_at_hour"] = row.decided_at_hour ? nlohmann::json(*row.decided_at_hour) : nlohmann::json(nullptr);
+    j["right_call"] = row.right_call;
+    j["checks_usd"] = row.checks_usd;
+    j["estimated_value_usd"] = row.value_usd;
+    j["verdict"] = row.verdict;
+    rows.push_back(j);
+  }
+  return {{"advisor", kPersonaName},
+          {"proposals", rows},
+          {"accepted", d.num_accepted},
+          {"rejected", d.num_rejected},
+          {"pending", d.num_pending},
+          {"right_calls", d.num_right},
+          {"quality_incidents", d.num_incidents},
+          {"regressions", d.num_regressions},
+          {"checks_usd", d.checks_usd},
+          {"estimated_value_usd", d.value_usd}};
+}
+
+}  // namespace tycoon::advisor

@@ -1,0 +1,161 @@
+// Chien, the advisor: profiles each deployment on its own traffic, proposes recipe changes found
+// by searching with the simulator and code changes from the catalog, sells checks (component test,
+// end-to-end benchmark, canary), and keeps the record the debrief reads. Plugs into the game
+// through game::Advisor (sim/game/advice.h); the truth of each proposal is the simulator's, on the
+// player's traffic, and travels in the Advice's effect.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/random/mersenne_twister.hpp>
+#include <nlohmann/json.hpp>
+
+#include "sim/advisor/code_change_catalog.h"
+#include "sim/advisor/deployment_setup.h"
+#include "sim/advisor/recipe_search.h"
+#include "sim/game/advice.h"
+
+namespace tycoon::advisor {
+
+struct AdvisorOptions {
+  std::int64_t first_proposal_hour = 2;         // after the deployments have served some traffic
+  std::int64_t code_change_interval_hours = 6;  // one code change per deployment this often
+  std::int64_t recipe_search_interval_hours = 24;
+  bool recipe_search = true;
+  int max_pending_per_deployment = 3;  // no new proposals while this many wait for a decision
+  double min_op_share = 0.02;          // only op classes with at least this share of step time
+  double profile_window_s = 60;        // simulated seconds of traffic per profile
+  RecipeSearchOptions search;
+  // Checks.
+  double component_test_usd = 25;        // a few minutes of one GPU and an engineer
+  double component_noise = 0.02;         // ± on the kernel speedup
+  double component_catches_drift = 0.5;  // chance the tolerance check catches quality drift
+  double benchmark_hours = 2;            // GPU hours per GPU of a replica, and game hours
+  double benchmark_noise = 0.035;        // ± run-to-run (seed 000 section 8)
+  double benchmark_catches_drift = 0.9;  // the benchmark's accuracy eval
+  int benchmark_concurrency = 32;
+  std::int64_t benchmark_requests = 160;
+  double canary_share = 0.1;  // share of the deployment's traffic
+  double canary_hours = 6;
+  double canary_noise = 0.01;
+};
+
+enum class ProposalKind { kCodeChange, kRecipe };
+inline constexpr std::array<std::string_view, 2> kProposalKindNames = {"code_change", "recipe"};
+
+enum class CheckKind { kComponentTest, kBenchmark, kCanary };
+inline constexpr std::array<std::string_view, 3> kCheckKindNames = {"component_test", "benchmark", "canary"};
+inline std::string_view to_string(CheckKind k) { return kCheckKindNames[static_cast<std::size_t>(k)]; }
+
+struct CheckResult {
+  CheckKind kind = CheckKind::kComponentTest;
+  std::int64_t requested_at_hour = 0;
+  std::int64_t ready_at_hour = 0;                    // decide no earlier (the check takes game time)
+  double measured_speedup = 1;                       // end to end (component test: Amdahl of the kernel speedup it saw)
+  std::optional<double> measured_component_speedup;  // component test only
+  bool quality_flag = false;                         // outputs differed beyond tolerance
+  bool rejection_flag = false;                       // requests were refused or failed
+  double cost_usd = 0;
+  std::string note;
+};
+
+// Everything the advisor knows about one proposal, hidden truth included.
+struct ProposalRecord {
+  std::string advice_id;
+  std::int64_t deployment_id = 0;
+  ProposalKind kind = ProposalKind::kCodeChange;
+  std::string change_id;  // catalog id, or the recipe change's label
+  std::string title;
+  std::int64_t posted_at_hour = 0;
+  serving::WorkloadKind workload = serving::WorkloadKind::kRandom;
+  // Code changes.
+  std::optional<Trait> trait;
+  std::optional<perf::OpClass> op_class;
+  double op_share = 0;
+  double component_speedup = 1;
+  OpTimes true_op_time_scale = unit_op_times();
+  // Both.
+  double claimed_speedup = 1;
+  double true_speedup = 1;  // end to end on the player's traffic
+  double reputation_hit = 0;
+  game::RecipeOverrides recipe;
+  std::vector<CheckResult> checks;
+
+  // A proposal worth accepting: a real end-to-end gain with no incident.
+  bool good() const { return true_speedup >= 1.01 && reputation_hit == 0; }
+};
+
+class Chien final : public game::Advisor {
+ public:
+  Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options = {});
+
+  std::vector<game::Advice> propose(const game::GameState& state) override;
+
+  // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
+  std::vector<DeploymentProfile> profile_all(const game::GameState& state);
+  // Pays for a check of a proposal; its result is usable from `ready_at_hour` on. Throws
+  // std::invalid_argument for an unknown id or a deployment that is gone.
+  CheckResult check(const game::GameState& state, const std::string& advice_id, CheckKind kind);
+
+  const std::vector<ProposalRecord>& records() const { return records_; }
+  const ProposalRecord* find(std::string_view advice_id) const;
+  double check_spend_usd() const { return check_spend_usd_; }
+  const AdvisorOptions& options() const { return options_; }
+
+ private:
+  const perf::CalibrationProfile& calibration(const std::string& chip);
+  std::optional<DeploymentProfile> profile(const game::GameState& state, const game::DeploymentState& d);
+  std::optional<game::Advice> propose_code_change(const game::GameState& state, const game::DeploymentState& d,
+                                                  const DeploymentProfile& p);
+  std::optional<game::Advice> propose_recipe(const game::GameState& state, const game::DeploymentState& d, double rate);
+  double gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const;
+  double hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const;
+
+  const data::Catalog* catalog_;
+  game::Scenario scenario_;
+  CodeChangeCatalog changes_;
+  AdvisorOptions options_;
+  bool seeded_ = false;
+  boost::random::mt19937_64 propose_rng_;  // which proposals, recipe-search seeds
+  boost::random::mt19937_64 check_rng_;    // check noise (a separate stream: checking changes no proposal)
+  std::map<std::string, perf::CalibrationProfile> calibrations_;
+  std::map<std::string, DeploymentProfile> profile_cache_;
+  std::set<std::pair<std::int64_t, std::string>> proposed_;  // (deployment, change id)
+  std::vector<ProposalRecord> records_;
+  double check_spend_usd_ = 0;
+  int next_id_ = 1;
+};
+
+// The end-of-game debrief: every proposal, the player's call, what was true, what it cost or earned.
+struct DebriefRow {
+  const ProposalRecord* record = nullptr;
+  game::AdviceStatus decision = game::AdviceStatus::kPending;
+  std::optional<std::int64_t> decided_at_hour;
+  bool right_call = false;  // accepted a good one or rejected a bad one
+  double checks_usd = 0;
+  double value_usd = 0;  // estimated: GPU time saved (or lost) while live; incidents not priced
+  std::string verdict;   // one line
+};
+struct Debrief {
+  std::vector<DebriefRow> rows;
+  int num_accepted = 0, num_rejected = 0, num_pending = 0, num_right = 0;
+  int num_incidents = 0;    // accepted with a reputation hit
+  int num_regressions = 0;  // accepted and slower end to end
+  double checks_usd = 0;
+  double value_usd = 0;
+};
+Debrief make_debrief(const Chien& advisor, const game::GameState& state);
+
+nlohmann::json to_json(const DeploymentProfile& p);
+nlohmann::json to_json(const CheckResult& c);
+nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth);
+nlohmann::json to_json(const Debrief& d);
+
+}  // namespace tycoon::advisor

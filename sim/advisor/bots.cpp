@@ -1,0 +1,54 @@
+#include "sim/advisor/bots.h"
+
+#include <map>
+
+namespace tycoon::advisor {
+
+BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotPolicy policy,
+                   const BotOptions& options) {
+  game.set_advisor(advisor);
+  const double start_cash = game.state().company.cash_usd;
+  std::map<std::string, CheckResult> checks;  // verify-then-decide: the benchmark per proposal
+  while (!game.finished()) {
+    // Copy the ids first: applying a decision changes the inbox.
+    std::vector<std::string> pending;
+    for (const auto& a : game.state().inbox) {
+      if (a.status == game::AdviceStatus::kPending) pending.push_back(a.id);
+    }
+    for (const auto& id : pending) {
+      switch (policy) {
+        case BotPolicy::kAcceptAll:
+          if (!game.apply(game::AcceptAdvice{id}).ok) game.apply(game::RejectAdvice{id});
+          break;
+        case BotPolicy::kRejectAll:
+          game.apply(game::RejectAdvice{id});
+          break;
+        case BotPolicy::kVerifyThenDecide: {
+          auto it = checks.find(id);
+          if (it == checks.end()) {
+            if (!advisor->find(id) || !game.state().company.find_deployment(advisor->find(id)->deployment_id)) {
+              game.apply(game::RejectAdvice{id});
+              break;
+            }
+            it = checks.emplace(id, advisor->check(game.state(), id, CheckKind::kBenchmark)).first;
+          }
+          const CheckResult& c = it->second;
+          if (game.state().hour < c.ready_at_hour) break;  // the benchmark is still running
+          bool good = c.measured_speedup >= options.min_measured_gain && !c.quality_flag && !c.rejection_flag;
+          if (!good || !game.apply(game::AcceptAdvice{id}).ok) game.apply(game::RejectAdvice{id});
+          break;
+        }
+      }
+    }
+    game.step();
+  }
+  BotResult r;
+  r.profit_usd = game.state().company.cash_usd - start_cash;
+  r.checks_usd = advisor->check_spend_usd();
+  r.debrief = make_debrief(*advisor, game.state());
+  r.advisor = advisor;
+  r.final_state = game.state();
+  return r;
+}
+
+}  // namespace tycoon::advisor

@@ -1,0 +1,39 @@
+// Scripted players for the advisor: accept everything, reject everything, or pay for an
+// end-to-end benchmark and decide on what it measured. Used by the tests and by analysts to show
+// that checking pays.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "sim/advisor/advisor.h"
+#include "sim/game/game.h"
+
+namespace tycoon::advisor {
+
+enum class BotPolicy { kAcceptAll, kRejectAll, kVerifyThenDecide };
+inline constexpr std::array<std::string_view, 3> kBotPolicyNames = {"accept-all", "reject-all", "verify-then-decide"};
+inline std::string_view to_string(BotPolicy p) { return kBotPolicyNames[static_cast<std::size_t>(p)]; }
+
+struct BotOptions {
+  // verify-then-decide: accept when the benchmark measured at least this gain and flagged nothing
+  // (above the ±3.5% run-to-run noise would be stricter; one benchmark is cheap next to a wrong call).
+  double min_measured_gain = 1.02;
+};
+
+struct BotResult {
+  double profit_usd = 0;  // the game's: final cash − starting cash
+  double checks_usd = 0;  // paid to the advisor for checks
+  double net_profit_usd() const { return profit_usd - checks_usd; }
+  Debrief debrief;  // rows point into `advisor`
+  std::shared_ptr<Chien> advisor;
+  game::GameState final_state;
+};
+
+// Plays `game` to its end with `policy`, deciding every pending proposal at each hour boundary.
+BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotPolicy policy,
+                   const BotOptions& options = {});
+
+}  // namespace tycoon::advisor

@@ -1,0 +1,113 @@
+#include "sim/advisor/deployment_setup.h"
+
+#include <algorithm>
+
+#include "sim/game/slo.h"
+
+namespace tycoon::advisor {
+
+double acceptance_for(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
+                      const game::RecipeSettings& recipe) {
+  const game::SegmentSpec* seg = scenario.find_segment(d.segment);
+  if (seg && seg->spec_acceptance_per_token) {
+    return game::acceptance_length(*seg->spec_acceptance_per_token, recipe.spec_draft_tokens);
+  }
+  if (const data::Recipe* r = catalog.find_recipe(d.model, d.chip); r && r->spec_decode) {
+    return std::min(r->spec_decode->acceptance_length, recipe.spec_draft_tokens + 1.0);
+  }
+  return 1.0;
+}
+
+double last_rate_per_replica(const game::GameState& state, const game::DeploymentState& d) {
+  for (auto it = state.deployment_history.rbegin(); it != state.deployment_history.rend(); ++it) {
+    if (it->deployment_id != d.id) continue;
+    int replicas = std::max(1, it->gpus_serving / std::max(1, d.recipe.tensor_parallel));
+    return it->offered_requests_per_s / replicas;
+  }
+  return 0;
+}
+
+DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scenario& scenario,
+                                 const game::DeploymentState& d, const game::RecipeSettings& recipe,
+                                 const perf::CalibrationProfile& calibration, double rate_per_s_per_replica)
+    : tuned_(game::tuned_hardware(catalog.accelerator(d.chip), catalog.engine(recipe.engine), calibration, d.speedup)),
+      segment_(scenario.find_segment(d.segment)),
+      recipe_(recipe),
+      rate_per_s_per_replica_(rate_per_s_per_replica) {
+  if (!segment_) throw std::invalid_argument("no segment '" + d.segment + "'");
+  deployment_ =
+      game::to_perf_deployment(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
+  deployment_.hardware = &tuned_.hardware;
+  deployment_.engine = &tuned_.engine;
+  const auto& engine = catalog.engine(recipe.engine);
+  scheduler_.max_num_batched_tokens = recipe.max_num_batched_tokens;
+  scheduler_.max_num_seqs = recipe.max_num_seqs;
+  scheduler_.chunked_prefill = engine.supports_chunked_prefill;
+  scheduler_.prefix_caching = recipe.prefix_caching && engine.supports_prefix_caching;
+  scheduler_.queue_timeout_s = scenario.serving.queue_timeout_s;
+  scheduler_.max_queue = scenario.serving.max_queue;
+}
+
+serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_t seed,
+                                                  const OpTimes& op_time_scale) const {
+  serving::ServingConfig c;
+  c.deployment = deployment_;
+  c.deployment.op_time_scale = op_time_scale;
+  c.scheduler = scheduler_;
+  c.workload = segment_->workload;
+  c.arrival.kind = serving::ArrivalKind::kPoisson;
+  c.arrival.rate_per_s = std::max(rate_per_s_per_replica_, 0.05);
+  c.warmup_s = std::min(30.0, counted_s / 4);
+  c.duration_s = c.warmup_s + counted_s;
+  c.seed = seed;
+  return c;
+}
+
+serving::ServingConfig DeploymentSetup::benchmark(int concurrency, std::int64_t num_requests, std::uint64_t seed,
+                                                  const OpTimes& op_time_scale) const {
+  serving::ServingConfig c;
+  c.deployment = deployment_;
+  c.deployment.op_time_scale = op_time_scale;
+  c.scheduler = scheduler_;
+  c.scheduler.queue_timeout_s = 1e9;  // a benchmark waits for every request
+  c.workload = segment_->workload;
+  c.arrival.kind = serving::ArrivalKind::kClosedLoop;
+  c.arrival.concurrency = concurrency;
+  c.num_requests = num_requests;
+  c.seed = seed;
+  return c;
+}
+
+DeploymentProfile make_profile(const game::DeploymentState& d, const DeploymentSetup& setup,
+                               const serving::ServingSummary& run) {
+  DeploymentProfile p;
+  p.deployment_id = d.id;
+  p.model = d.model;
+  p.chip = d.chip;
+  p.segment = d.segment;
+  p.recipe = game::describe(setup.recipe());
+  p.workload = setup.segment().workload.kind;
+  p.offered_requests_per_s_per_replica = setup.rate_per_s_per_replica();
+  double total = 0;
+  for (double t : run.time_by_op_s) total += t;
+  for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) p.time_share[i] = total > 0 ? run.time_by_op_s[i] / total : 0;
+  p.output_tok_per_s_per_gpu = run.output_tok_per_s_per_gpu;
+  p.slo_share = game::share_within_slo(run.ttft_s, run.tpot_s, setup.segment().slo);
+  p.completed_share = run.requests_arrived > 0
+                          ? static_cast<double>(run.requests_completed) / static_cast<double>(run.requests_arrived)
+                          : 0;
+  p.provenance = run.provenance;
+  return p;
+}
+
+double amdahl_speedup(const OpTimes& time_share, const OpTimes& scale) {
+  double t = 0;
+  for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) t += time_share[i] * scale[i];
+  return t > 0 ? 1.0 / t : 1.0;
+}
+
+double goodput_per_gpu(const serving::ServingSummary& s, const game::SloTargets& slo) {
+  return s.output_tok_per_s_per_gpu * game::share_within_slo(s.ttft_s, s.tpot_s, slo);
+}
+
+}  // namespace tycoon::advisor

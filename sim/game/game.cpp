@@ -1,0 +1,404 @@
+#include "sim/game/game.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/econ/demand.h"
+#include "sim/game/command_applier.h"
+#include "sim/game/rng.h"
+#include "sim/game/slo.h"
+#include "sim/perf/profile_lookup.h"
+
+namespace tycoon::game {
+
+Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
+    : scenario_(std::move(scenario)), catalog_(&catalog), windows_(std::move(options.windows)) {
+  if (options.seed) scenario_.seed = *options.seed;
+  if (options.days) scenario_.days = *options.days;
+  if (!windows_) windows_ = std::make_shared<ServingWindows>();
+  auto& s = state_;
+  s.scenario_id = scenario_.id;
+  s.seed = scenario_.seed;
+  s.end_hour = scenario_.end_hour();
+  s.company.cash_usd = scenario_.company.starting_cash_usd;
+  s.company.prices = scenario_.starting_prices;
+  for (const auto& o : scenario_.offers) s.world.market.offers.push_back(o.offer);
+  for (const auto& seg : scenario_.segments) {
+    s.world.segments.push_back(
+        SegmentState{seg.id, scenario_.company.starting_reputation, 1.0, 0, 1.0, seg.cached_input_share});
+  }
+  for (const auto& [model, p] : scenario_.reference_prices) s.world.reference_price_multiplier[model] = 1.0;
+  s.rng.demand.seed(derive_seed(s.seed, "demand"));
+  s.rng.market.seed(derive_seed(s.seed, "market"));
+
+  for (std::size_t i = 0; i < scenario_.start_contracts.size(); ++i) {
+    const auto& c = scenario_.start_contracts[i];
+    const auto* offer = s.world.market.find(c.chip, c.contract);
+    if (!offer) {
+      throw data::LoadError(scenario_.file, "/start/contracts/" + std::to_string(i),
+                            "no market offer for " + c.chip + " " + std::string(to_string(c.contract)));
+    }
+    GpuContract k;
+    k.id = s.company.next_contract_id++;
+    k.chip = c.chip;
+    k.contract = c.contract;
+    k.num_gpus = c.num_gpus;
+    k.signed_price_usd_per_gpu_hour = offer->price_usd_per_gpu_hour();
+    k.term_ends_at_hour = c.contract == Contract::kReserved ? offer->term_hours : 0;
+    s.company.contracts.push_back(k);
+  }
+  CommandApplier setup{*this, /*enforce_locks=*/false};
+  for (std::size_t i = 0; i < scenario_.start_deployments.size(); ++i) {
+    const auto& d = scenario_.start_deployments[i];
+    auto r = setup.apply(Deploy{d.model, d.chip, d.segment, d.replicas, d.recipe});
+    if (!r.ok) throw data::LoadError(scenario_.file, "/start/deployments/" + std::to_string(i), r.message);
+    s.company.deployments.back().speedup = d.speedup;
+  }
+  if (!scenario_.briefing.empty()) news(scenario_.briefing);
+  apply_due_events();
+}
+
+Game::Game(Scenario scenario, GameState state, const data::Catalog& catalog, GameOptions options)
+    : scenario_(std::move(scenario)), catalog_(&catalog), state_(std::move(state)),
+      windows_(std::move(options.windows)) {
+  if (!windows_) windows_ = std::make_shared<ServingWindows>();
+}
+
+void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text)}); }
+
+const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
+  auto it = calibrations_.find(chip);
+  if (it == calibrations_.end()) {
+    it = calibrations_.emplace(chip, perf::calibration_for(*catalog_, catalog_->accelerator(chip))).first;
+  }
+  return it->second;
+}
+
+double Game::acceptance_for(const DeploymentState& d) const {
+  const SegmentSpec* seg = scenario_.find_segment(d.segment);
+  if (seg && seg->spec_acceptance_per_token) return acceptance_length(*seg->spec_acceptance_per_token, d.recipe.spec_draft_tokens);
+  if (const data::Recipe* r = catalog_->find_recipe(d.model, d.chip); r && r->spec_decode) {
+    return std::min(r->spec_decode->acceptance_length, d.recipe.spec_draft_tokens + 1.0);
+  }
+  return 1.0;
+}
+
+double Game::segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices, double cached_share) const {
+  return econ::price_per_request_usd(prices, static_cast<double>(seg.workload.input_tokens), cached_share,
+                                     static_cast<double>(seg.workload.output_tokens));
+}
+
+void Game::apply_due_events() {
+  auto& w = state_.world;
+  while (w.next_hint < scenario_.hints.size() && scenario_.hints[w.next_hint].at_hour <= state_.hour) {
+    news(scenario_.hints[w.next_hint++].text);
+  }
+  while (w.next_event < scenario_.events.size() && scenario_.events[w.next_event].at_hour <= state_.hour) {
+    const auto& e = scenario_.events[w.next_event++];
+    std::visit(
+        [&](const auto& p) {
+          using T = std::decay_t<decltype(p)>;
+          if constexpr (std::is_same_v<T, GpuPriceEvent>) {
+            if (auto* o = w.market.find(p.chip, p.contract)) o->price_multiplier = p.multiplier;
+          } else if constexpr (std::is_same_v<T, GpuAvailabilityEvent>) {
+            if (auto* o = w.market.find(p.chip, p.contract)) o->available_gpus = p.available_gpus;
+          } else if constexpr (std::is_same_v<T, SpotRiskEvent>) {
+            if (auto* o = w.market.find(p.chip, Contract::kSpot)) o->interruptions_per_hour = p.interruptions_per_hour;
+          } else if constexpr (std::is_same_v<T, DemandEvent>) {
+            for (auto& seg : w.segments) {
+              if (seg.id == p.segment) seg.demand_multiplier = p.multiplier;
+            }
+          } else if constexpr (std::is_same_v<T, ReferencePriceEvent>) {
+            w.reference_price_multiplier[p.model] = p.multiplier;
+          }
+        },
+        e.payload);
+    if (!e.news.empty()) news(e.news);
+  }
+}
+
+void Game::advance(std::int64_t hours) {
+  for (std::int64_t i = 0; i < hours && !state_.finished; ++i) step();
+}
+
+void Game::run_to_end() {
+  while (!state_.finished) step();
+}
+
+void Game::step() {
+  auto& s = state_;
+  if (s.finished) return;
+  const std::int64_t h = s.hour;
+  auto& company = s.company;
+
+  // Reserved terms that have run out.
+  std::erase_if(company.contracts, [&](const GpuContract& c) {
+    bool expired = c.contract == Contract::kReserved && h >= c.term_ends_at_hour;
+    if (expired) news("Reserved contract " + std::to_string(c.id) + " (" + std::to_string(c.num_gpus) + " x " + c.chip + ") ended its term");
+    return expired;
+  });
+
+  auto allocation = allocate_gpus(company, h);
+  for (std::size_t i = 0; i < company.deployments.size(); ++i) {
+    company.deployments[i].active_replicas = allocation[i].active_replicas;
+  }
+
+  // Spot interruptions this hour: which contracts, and when (fraction of the hour served first).
+  std::map<std::int64_t, double> interrupted;
+  for (const auto& c : company.contracts) {
+    if (c.contract != Contract::kSpot || !c.ready(h)) continue;
+    const auto* offer = s.world.market.find(c.chip, Contract::kSpot);
+    double p = offer ? offer->interruptions_per_hour : 0.0;
+    double u = uniform01(s.rng.market);
+    double at = uniform01(s.rng.market);
+    if (u < p) interrupted[c.id] = at;
+  }
+
+  std::array<double, kNumSeries> row{};
+  double revenue = 0, within_total = 0, offered_total = 0, completed_total = 0, failed_total = 0;
+  econ::TokenCounts tokens_total;
+  int gpus_serving = 0;
+
+  for (std::size_t si = 0; si < scenario_.segments.size(); ++si) {
+    const auto& seg = scenario_.segments[si];
+    auto& seg_state = s.world.segments[si];
+    const auto& prices = company.prices.at(seg.model);
+    auto reference = econ::scaled(scenario_.reference_prices.at(seg.model), s.world.reference_price_multiplier[seg.model]);
+    // Customers compare their bill (with the share of input we actually billed as cached) with
+    // the market's list price for the traffic they expect (the scenario's cached share).
+    double rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(h),
+                                               segment_price_usd(seg, prices, seg_state.billed_cached_share),
+                                               segment_price_usd(seg, reference, seg.cached_input_share),
+                                               seg_state.reputation) *
+                  seg_state.demand_multiplier;
+    double noise = uniform01(s.rng.demand);
+    rate *= 1.0 + seg.demand_noise * (2.0 * noise - 1.0);
+    seg_state.last_offered_requests_per_s = rate;
+
+    // Split the segment's load over its serving deployments by estimated capacity: GPUs ×
+    // bandwidth × engine efficiency × speedup (the router's view; decode is bandwidth-bound).
+    std::vector<std::size_t> serving_idx;
+    double weight_sum = 0;
+    std::vector<double> weights(company.deployments.size(), 0.0);
+    for (std::size_t di = 0; di < company.deployments.size(); ++di) {
+      const auto& d = company.deployments[di];
+      if (d.segment != seg.id || d.active_replicas <= 0) continue;
+      const auto& hw = catalog_->accelerator(d.chip);
+      weights[di] = d.active_replicas * d.recipe.tensor_parallel * hw.hbm_bandwidth_bytes_per_s *
+                    catalog_->engine(d.recipe.engine).efficiency_on(hw.vendor) * d.speedup;
+      weight_sum += weights[di];
+      serving_idx.push_back(di);
+    }
+    // Requests offered: the windows' (for multi-turn workloads a request is a turn); with no
+    // deployment serving, the sessions that found no one.
+    double offered = serving_idx.empty() ? rate * 3600.0 : 0.0, within = 0, completed = 0;
+    econ::TokenCounts seg_tokens;
+    for (std::size_t di : serving_idx) {
+      auto& d = company.deployments[di];
+      const auto& alloc = allocation[di];
+      double d_rate = rate * weights[di] / weight_sum;
+      const auto& hw = catalog_->accelerator(d.chip);
+      const auto& engine = catalog_->engine(d.recipe.engine);
+      const auto& cal = calibration(d.chip);
+      std::optional<TunedHardware> tuned;
+      if (d.speedup != 1.0) tuned = tuned_hardware(hw, engine, cal, d.speedup);
+      WindowSpec spec;
+      spec.deployment = to_perf_deployment(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
+      if (tuned) {
+        spec.deployment.hardware = &tuned->hardware;
+        spec.deployment.engine = &tuned->engine;
+      }
+      spec.calibration = tuned ? &tuned->calibration : &cal;
+      spec.workload = seg.workload;
+      spec.scheduler.max_num_batched_tokens = d.recipe.max_num_batched_tokens;
+      spec.scheduler.max_num_seqs = d.recipe.max_num_seqs;
+      spec.scheduler.chunked_prefill = engine.supports_chunked_prefill;
+      spec.scheduler.prefix_caching = d.recipe.prefix_caching && engine.supports_prefix_caching;
+      spec.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
+      spec.scheduler.max_queue = scenario_.serving.max_queue;
+      spec.router = d.recipe.router;
+      spec.rate_per_s = d_rate;
+      spec.settings = scenario_.serving;
+      spec.seed = s.seed;
+      spec.deployment_key = d.model + "|" + d.chip + "|" + to_json(d.recipe).dump() + "|" +
+                            std::to_string(acceptance_for(d)) + "|x" + std::to_string(d.speedup);
+      spec.replicas = alloc.active_replicas;
+      HourServing out = windows_->serve_hour(spec);
+      double in_slo = out.requests_completed * share_within_slo(out.ttft_s, out.tpot_s, seg.slo);
+
+      // A reclaimed spot contract: the hour is served by all replicas until it goes, then by the
+      // rest; requests in flight on the lost replicas fail (Little's law: rate × mean latency).
+      int lost = 0;
+      double at = 1.0;
+      for (const auto& replica : alloc.replica_contracts) {
+        double first = 1.0;
+        for (auto id : replica) {
+          if (auto it = interrupted.find(id); it != interrupted.end()) first = std::min(first, it->second);
+        }
+        if (first < 1.0) {
+          ++lost;
+          at = std::min(at, first);
+        }
+      }
+      if (lost > 0) {
+        spec.replicas = alloc.active_replicas - lost;
+        HourServing after = windows_->serve_hour(spec);
+        double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
+        double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost / alloc.active_replicas;
+        double tokens_per_completed = out.requests_completed > 0 ? 1.0 / out.requests_completed : 0.0;
+        econ::TokenCounts lost_tokens = out.tokens.scaled(in_flight * tokens_per_completed);
+        out.tokens = out.tokens.scaled(at);
+        out.tokens += after.tokens.scaled(1.0 - at);
+        out.tokens.input_tokens = std::max(0.0, out.tokens.input_tokens - lost_tokens.input_tokens);
+        out.tokens.cached_input_tokens = std::max(0.0, out.tokens.cached_input_tokens - lost_tokens.cached_input_tokens);
+        out.tokens.output_tokens = std::max(0.0, out.tokens.output_tokens - lost_tokens.output_tokens);
+        out.requests_completed =
+            std::max(0.0, at * out.requests_completed + (1.0 - at) * after.requests_completed - in_flight);
+        out.requests_failed = out.requests_offered - out.requests_completed;
+        in_slo = std::max(0.0, at * in_slo + (1.0 - at) * after_slo - in_flight);
+        out.ttft_s = at >= 0.5 ? out.ttft_s : after.ttft_s;
+        out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
+        news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
+             " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
+             "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) + " requests in flight failed");
+      }
+      double d_revenue = econ::revenue_usd(out.tokens, prices);
+      s.ledger.add_revenue(d.model, out.tokens, prices);
+      revenue += d_revenue;
+      tokens_total += out.tokens;
+      seg_tokens += out.tokens;
+      within += in_slo;
+      offered += out.requests_offered;
+      completed += out.requests_completed;
+      int gpus = alloc.active_replicas * d.recipe.tensor_parallel;
+      gpus_serving += gpus;
+      DeploymentHour rec;
+      rec.hour = h;
+      rec.deployment_id = d.id;
+      rec.gpus_serving = gpus;
+      rec.offered_requests_per_s = d_rate;
+      rec.requests_offered = out.requests_offered;
+      rec.requests_completed = out.requests_completed;
+      rec.requests_failed = out.requests_failed;
+      rec.requests_within_slo = in_slo;
+      rec.output_tokens = out.tokens.output_tokens;
+      rec.revenue_usd = d_revenue;
+      rec.ttft_p90_s = out.ttft_s.p90;
+      rec.tpot_p90_s = out.tpot_s.p90;
+      rec.output_tok_per_s_per_gpu = out.tokens.output_tokens / 3600.0 / gpus;
+      rec.interrupted = lost > 0;
+      s.deployment_history.push_back(rec);
+    }
+    // Deployments of this model with no GPUs still count for the per-deployment view.
+    for (std::size_t di = 0; di < company.deployments.size(); ++di) {
+      const auto& d = company.deployments[di];
+      if (d.segment != seg.id || d.active_replicas > 0) continue;
+      DeploymentHour rec;
+      rec.hour = h;
+      rec.deployment_id = d.id;
+      s.deployment_history.push_back(rec);
+    }
+    if (seg_tokens.input_tokens > 0) {
+      seg_state.billed_cached_share = seg_tokens.cached_input_tokens / seg_tokens.input_tokens;
+    }
+    double attainment = offered > 0 ? within / offered : seg_state.last_slo_attainment;
+    if (offered > 0) {
+      seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment, seg.reputation_half_life_hours);
+      seg_state.last_slo_attainment = attainment;
+    }
+    offered_total += offered;
+    within_total += within;
+    completed_total += completed;
+    failed_total += offered - completed;
+  }
+
+  // Rent: reserved at the signed price, on-demand and spot at today's market price; a reclaimed
+  // spot contract pays for the part of the hour it ran.
+  double gpu_cost = 0;
+  int gpus_rented = 0;
+  for (const auto& c : company.contracts) {
+    if (!c.ready(h)) continue;
+    double price = c.signed_price_usd_per_gpu_hour;
+    if (c.contract != Contract::kReserved) {
+      if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
+    }
+    double hours = 1.0;
+    if (auto it = interrupted.find(c.id); it != interrupted.end()) hours = it->second;
+    double usd = econ::rent_usd(c.num_gpus, price, hours);
+    s.ledger.add_gpu_cost(c.contract, usd);
+    gpu_cost += usd;
+    gpus_rented += c.num_gpus;
+  }
+  for (const auto& [id, at] : interrupted) {
+    auto it = std::find_if(company.contracts.begin(), company.contracts.end(), [&](const GpuContract& c) { return c.id == id; });
+    news("Spot contract " + std::to_string(id) + " (" + std::to_string(it->num_gpus) + " x " + it->chip + ") was reclaimed by the provider");
+    company.contracts.erase(it);
+    ++s.service.spot_interruptions;
+  }
+  double fixed = scenario_.company.fixed_cost_usd_per_day / 24.0;
+  s.ledger.add_fixed_cost(fixed);
+  company.cash_usd += revenue - gpu_cost - fixed;
+
+  s.service.requests_offered += offered_total;
+  s.service.requests_completed += completed_total;
+  s.service.requests_failed += failed_total;
+  s.service.requests_within_slo += within_total;
+  s.service.tokens += tokens_total;
+  s.service.gpu_hours_rented += gpus_rented;
+  s.service.gpu_hours_serving += gpus_serving;
+
+  double reputation = 0;
+  for (const auto& seg : s.world.segments) reputation += seg.reputation;
+  reputation /= static_cast<double>(std::max<std::size_t>(1, s.world.segments.size()));
+  auto set = [&](Series k, double v) { row[static_cast<std::size_t>(k)] = v; };
+  set(Series::kCashUsd, company.cash_usd);
+  set(Series::kRevenueUsd, revenue);
+  set(Series::kGpuCostUsd, gpu_cost);
+  set(Series::kFixedCostUsd, fixed);
+  set(Series::kProfitUsd, revenue - gpu_cost - fixed);
+  set(Series::kInputTokens, tokens_total.input_tokens);
+  set(Series::kCachedInputTokens, tokens_total.cached_input_tokens);
+  set(Series::kOutputTokens, tokens_total.output_tokens);
+  set(Series::kRequestsOffered, offered_total);
+  set(Series::kRequestsCompleted, completed_total);
+  set(Series::kRequestsFailed, failed_total);
+  set(Series::kSloAttainment, offered_total > 0 ? within_total / offered_total : 1.0);
+  set(Series::kReputation, reputation);
+  set(Series::kGpusRented, gpus_rented);
+  set(Series::kGpusServing, gpus_serving);
+  s.history.push(row);
+
+  s.hour = h + 1;
+  if (company.cash_usd < -scenario_.company.credit_line_usd) {
+    company.bankrupt = true;
+    company.bankrupt_at_hour = s.hour;
+    s.finished = true;
+    news("Bankrupt: cash fell below the credit line at hour " + std::to_string(s.hour));
+    return;
+  }
+  if (s.hour >= s.end_hour) {
+    s.finished = true;
+    news("The scenario is over");
+    return;
+  }
+  apply_due_events();
+  if (advisor_) {
+    for (auto& a : advisor_->propose(s)) {
+      a.posted_at_hour = s.hour;
+      a.status = AdviceStatus::kPending;
+      s.inbox.push_back(std::move(a));
+    }
+  }
+}
+
+void replay(Game& game, const std::vector<LoggedCommand>& log) {
+  for (const auto& c : log) {
+    if (game.finished()) break;
+    if (c.at_hour > game.state().hour) game.advance(c.at_hour - game.state().hour);
+    if (game.finished()) break;
+    game.apply(c.command);
+  }
+  game.run_to_end();
+}
+
+}  // namespace tycoon::game

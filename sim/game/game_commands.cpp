@@ -1,0 +1,295 @@
+// What each command does to the game state (see command.h), and why it may be refused.
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/game/command_applier.h"
+#include "sim/game/game.h"
+#include "sim/perf/memory_plan.h"
+
+namespace tycoon::game {
+
+namespace {
+
+CommandResult refuse(std::string why) { return {false, std::move(why)}; }
+CommandResult done(std::string what) { return {true, std::move(what)}; }
+
+std::string usd(double x) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "$%.2f", x);
+  return buf;
+}
+
+}  // namespace
+
+CommandResult Game::apply(const Command& command) {
+  if (state_.finished) return refuse("the game is over");
+  state_.log.push_back({state_.hour, command});
+  CommandApplier applier{*this, true};
+  auto r = applier.apply(command);
+  if (!std::holds_alternative<Advance>(command)) {
+    news((r.ok ? "" : "Refused " + std::string(command_name(command)) + ": ") + r.message);
+  }
+  return r;
+}
+
+CommandResult CommandApplier::apply(const Command& c) {
+  if (enforce_locks && locked(command_name(c))) {
+    return refuse(std::string(command_name(c)) + " is locked in this scenario");
+  }
+  return std::visit(*this, c);
+}
+
+bool CommandApplier::locked(std::string_view lever) const { return enforce_locks && game.scenario_.lever_locked(lever); }
+
+CommandResult CommandApplier::check_recipe_locks(const RecipeOverrides& o) const {
+  for (auto f : o.fields_set()) {
+    std::string lever = "recipe." + std::string(f);
+    if (locked(lever)) return refuse(lever + " is locked in this scenario");
+  }
+  return done("");
+}
+
+CommandResult CommandApplier::check_runs(const std::string& model, const std::string& chip, const std::string& segment,
+                                         const RecipeSettings& recipe) const {
+  DeploymentState probe;
+  probe.model = model;
+  probe.chip = chip;
+  probe.segment = segment;
+  probe.recipe = recipe;
+  perf::Deployment d;
+  try {
+    d = to_perf_deployment(*game.catalog_, model, chip, recipe, game.acceptance_for(probe));
+  } catch (const std::exception& e) {
+    return refuse(model + " on " + chip + " with " + describe(recipe) + ": " + e.what());
+  }
+  auto mem = perf::plan_memory(d, recipe.max_num_batched_tokens, recipe.max_num_seqs);
+  if (!mem.fits) return refuse(model + " on " + chip + " with " + describe(recipe) + " " + mem.reason);
+  return done("");
+}
+
+CommandResult CommandApplier::operator()(const RentGpus& c) {
+  auto& s = game.state_;
+  if (locked("contract." + std::string(to_string(c.contract)))) {
+    return refuse(std::string(to_string(c.contract)) + " contracts are locked in this scenario");
+  }
+  const auto* offer = s.world.market.find(c.chip, c.contract);
+  if (!offer) return refuse("the market offers no " + std::string(to_string(c.contract)) + " " + c.chip + " GPUs");
+  if (c.num_gpus < 1) return refuse("rent at least one GPU");
+  int rented = 0;
+  for (const auto& k : s.company.contracts) {
+    if (k.chip == c.chip && k.contract == c.contract) rented += k.num_gpus;
+  }
+  if (rented + c.num_gpus > offer->available_gpus) {
+    return refuse("only " + std::to_string(std::max(0, offer->available_gpus - rented)) + " more " +
+                  std::string(to_string(c.contract)) + " " + c.chip + " GPUs available (asked for " +
+                  std::to_string(c.num_gpus) + ")");
+  }
+  GpuContract k;
+  k.id = s.company.next_contract_id++;
+  k.chip = c.chip;
+  k.contract = c.contract;
+  k.num_gpus = c.num_gpus;
+  k.signed_price_usd_per_gpu_hour = offer->price_usd_per_gpu_hour();
+  k.signed_at_hour = s.hour;
+  k.ready_at_hour = s.hour + offer->lead_time_hours;
+  k.term_ends_at_hour = c.contract == Contract::kReserved ? k.ready_at_hour + offer->term_hours : 0;
+  s.company.contracts.push_back(k);
+  std::string msg = "Contract " + std::to_string(k.id) + ": " + std::to_string(c.num_gpus) + " x " + c.chip + " " +
+                    std::string(to_string(c.contract)) + " at " + usd(k.signed_price_usd_per_gpu_hour) +
+                    "/GPU-hour, serving from hour " + std::to_string(k.ready_at_hour);
+  if (c.contract == Contract::kReserved) msg += ", committed until hour " + std::to_string(k.term_ends_at_hour);
+  return done(msg);
+}
+
+CommandResult CommandApplier::operator()(const ReleaseGpus& c) {
+  auto& s = game.state_;
+  auto& cs = s.company.contracts;
+  auto it = std::find_if(cs.begin(), cs.end(), [&](const GpuContract& k) { return k.id == c.contract_id; });
+  if (it == cs.end()) return refuse("no contract " + std::to_string(c.contract_id));
+  int n = c.num_gpus.value_or(it->num_gpus);
+  if (n < 1 || n > it->num_gpus) {
+    return refuse("contract " + std::to_string(it->id) + " holds " + std::to_string(it->num_gpus) + " GPUs");
+  }
+  std::string msg = "Released " + std::to_string(n) + " x " + it->chip + " from contract " + std::to_string(it->id);
+  if (it->contract == Contract::kReserved && s.hour < it->term_ends_at_hour) {
+    auto hours_left = it->term_ends_at_hour - std::max(s.hour, it->ready_at_hour);
+    double fee = econ::early_release_fee_usd(n, it->signed_price_usd_per_gpu_hour, hours_left);
+    s.company.cash_usd -= fee;
+    s.ledger.add_gpu_cost(Contract::kReserved, fee);
+    msg += "; early release pays the remaining " + std::to_string(hours_left) + " committed hours: " + usd(fee);
+  }
+  std::string chip = it->chip;
+  it->num_gpus -= n;
+  if (it->num_gpus == 0) cs.erase(it);
+  if (unclaimed_gpus(s.company, chip, std::nullopt) < 0) {
+    msg += " (deployments on " + chip + " now lack GPUs and lose replicas)";
+  }
+  return done(msg);
+}
+
+CommandResult CommandApplier::operator()(const Deploy& c) {
+  auto& s = game.state_;
+  const auto& sc = game.scenario_;
+  std::string segment;
+  if (c.segment) {
+    const auto* seg = sc.find_segment(*c.segment);
+    if (!seg) return refuse("no customer segment '" + *c.segment + "'");
+    if (seg->model != c.model) return refuse("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
+    segment = seg->id;
+  } else {
+    std::vector<std::string> ids;
+    for (const auto& seg : sc.segments) {
+      if (seg.model == c.model) ids.push_back(seg.id);
+    }
+    if (ids.empty()) return refuse("no customers for " + c.model + " in this scenario");
+    if (ids.size() > 1) {
+      std::string list;
+      for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+      return refuse(c.model + " serves several segments; name one (" + list + ")");
+    }
+    segment = ids.front();
+  }
+  const data::ModelCard* model = game.catalog_->find_model(c.model);
+  const data::Accelerator* chip = game.catalog_->find_accelerator(c.chip);
+  if (!model || !chip) return refuse("unknown model or chip");
+  if (auto r = check_recipe_locks(c.recipe); !r.ok) return r;
+  RecipeSettings recipe = apply_overrides(default_recipe(*game.catalog_, *model, *chip), c.recipe);
+  if (auto r = check_runs(c.model, c.chip, segment, recipe); !r.ok) return r;
+  if (c.replicas < 1) return refuse("deploy at least one replica");
+  int want = c.replicas * recipe.tensor_parallel;
+  int free = unclaimed_gpus(s.company, c.chip, std::nullopt);
+  if (want > free) {
+    return refuse(std::to_string(c.replicas) + " replicas x TP" + std::to_string(recipe.tensor_parallel) + " need " +
+                  std::to_string(want) + " x " + c.chip + "; the fleet has " + std::to_string(std::max(free, 0)) +
+                  " unclaimed (rent more first)");
+  }
+  DeploymentState d;
+  d.id = s.company.next_deployment_id++;
+  d.model = c.model;
+  d.segment = segment;
+  d.chip = c.chip;
+  d.recipe = recipe;
+  d.replicas = c.replicas;
+  d.created_at_hour = s.hour;
+  s.company.deployments.push_back(d);
+  return done("Deployment " + std::to_string(d.id) + ": " + c.model + " on " + std::to_string(c.replicas) + " x " +
+              std::to_string(recipe.tensor_parallel) + " " + c.chip + " (" + describe(recipe) + ") for " + segment);
+}
+
+CommandResult CommandApplier::operator()(const Undeploy& c) {
+  auto& ds = game.state_.company.deployments;
+  auto it = std::find_if(ds.begin(), ds.end(), [&](const DeploymentState& d) { return d.id == c.deployment_id; });
+  if (it == ds.end()) return refuse("no deployment " + std::to_string(c.deployment_id));
+  ds.erase(it);
+  return done("Deployment " + std::to_string(c.deployment_id) + " stopped; its GPUs are free (and still rented)");
+}
+
+CommandResult CommandApplier::change_recipe(std::int64_t id, const RecipeOverrides& o, bool check_locks) {
+  auto& s = game.state_;
+  auto* d = s.company.find_deployment(id);
+  if (!d) return refuse("no deployment " + std::to_string(id));
+  if (check_locks) {
+    if (auto r = check_recipe_locks(o); !r.ok) return r;
+  }
+  RecipeSettings recipe = apply_overrides(d->recipe, o);
+  if (auto r = check_runs(d->model, d->chip, d->segment, recipe); !r.ok) return r;
+  int want = d->replicas * recipe.tensor_parallel;
+  int free = unclaimed_gpus(s.company, d->chip, d->id);
+  if (want > free) {
+    return refuse("the new recipe needs " + std::to_string(want) + " x " + d->chip + "; the fleet has " +
+                  std::to_string(std::max(free, 0)) + " for this deployment");
+  }
+  d->recipe = recipe;
+  return done("Deployment " + std::to_string(id) + " now runs " + describe(recipe));
+}
+
+CommandResult CommandApplier::operator()(const ChangeRecipe& c) { return change_recipe(c.deployment_id, c.recipe, true); }
+
+CommandResult CommandApplier::operator()(const ScaleReplicas& c) {
+  auto& s = game.state_;
+  auto* d = s.company.find_deployment(c.deployment_id);
+  if (!d) return refuse("no deployment " + std::to_string(c.deployment_id));
+  if (c.replicas < 0) return refuse("replicas must not be negative");
+  int want = c.replicas * d->recipe.tensor_parallel;
+  int free = unclaimed_gpus(s.company, d->chip, d->id);
+  if (want > free) {
+    return refuse(std::to_string(c.replicas) + " replicas need " + std::to_string(want) + " x " + d->chip +
+                  "; the fleet has " + std::to_string(std::max(free, 0)) + " for this deployment (rent more first)");
+  }
+  d->replicas = c.replicas;
+  return done("Deployment " + std::to_string(d->id) + " scaled to " + std::to_string(c.replicas) + " replicas");
+}
+
+CommandResult CommandApplier::operator()(const SetPrices& c) {
+  auto& prices = game.state_.company.prices;
+  auto it = prices.find(c.model);
+  if (it == prices.end()) return refuse("this scenario sells no " + c.model);
+  if (c.input_usd_per_mtok) it->second.input_usd_per_mtok = *c.input_usd_per_mtok;
+  if (c.cached_input_usd_per_mtok) it->second.cached_input_usd_per_mtok = *c.cached_input_usd_per_mtok;
+  if (c.output_usd_per_mtok) it->second.output_usd_per_mtok = *c.output_usd_per_mtok;
+  const auto& p = it->second;
+  return done(c.model + " now costs " + usd(p.input_usd_per_mtok) + " in / " + usd(p.cached_input_usd_per_mtok) +
+              " cached / " + usd(p.output_usd_per_mtok) + " out per million tokens");
+}
+
+CommandResult CommandApplier::operator()(const AcceptAdvice& c) {
+  auto& s = game.state_;
+  auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
+  if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
+  if (it->status != AdviceStatus::kPending) return refuse("advice '" + c.advice_id + "' was already decided");
+  if (!it->effect.recipe.fields_set().empty()) {
+    if (auto r = change_recipe(it->deployment_id, it->effect.recipe, false); !r.ok) return r;
+  }
+  auto* d = s.company.find_deployment(it->deployment_id);
+  if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
+  d->speedup *= it->effect.speedup;
+  it->status = AdviceStatus::kAccepted;
+  it->decided_at_hour = s.hour;
+  std::string msg = "Accepted advice '" + it->id + "': " + it->title;
+  if (it->effect.reputation_hit > 0) {
+    for (auto& seg : s.world.segments) {
+      if (seg.id == d->segment) seg.reputation *= 1.0 - std::min(1.0, it->effect.reputation_hit);
+    }
+    msg += ". Quality incident: customers of " + d->segment + " report wrong or refused answers; reputation falls";
+  }
+  return done(msg);
+}
+
+CommandResult CommandApplier::operator()(const RejectAdvice& c) {
+  auto& s = game.state_;
+  auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
+  if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
+  if (it->status != AdviceStatus::kPending) return refuse("advice '" + c.advice_id + "' was already decided");
+  it->status = AdviceStatus::kRejected;
+  it->decided_at_hour = s.hour;
+  return done("Rejected advice '" + it->id + "'");
+}
+
+CommandResult CommandApplier::operator()(const Advance& c) {
+  if (c.hours < 1) return refuse("advance at least one hour");
+  game.advance(c.hours);
+  return done("Advanced to hour " + std::to_string(game.state_.hour));
+}
+
+const GpuContract* Company::find_contract(std::int64_t id) const {
+  for (const auto& c : contracts) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+const DeploymentState* Company::find_deployment(std::int64_t id) const {
+  for (const auto& d : deployments) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+DeploymentState* Company::find_deployment(std::int64_t id) {
+  for (auto& d : deployments) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,410 @@
+#include "sim/game/state_json.h"
+
+#include <sstream>
+
+#include "sim/data/json_reader.h"
+
+namespace tycoon::game {
+
+namespace {
+
+using data::Bound;
+using data::ObjectReader;
+
+nlohmann::json prices_json(const econ::TokenPrices& p) {
+  return {{"input_usd_per_mtok", p.input_usd_per_mtok},
+          {"cached_input_usd_per_mtok", p.cached_input_usd_per_mtok},
+          {"output_usd_per_mtok", p.output_usd_per_mtok}};
+}
+
+econ::TokenPrices read_prices(ObjectReader in) {
+  econ::TokenPrices p{in.number("input_usd_per_mtok"), in.number("cached_input_usd_per_mtok"),
+                      in.number("output_usd_per_mtok")};
+  in.finish();
+  return p;
+}
+
+nlohmann::json tokens_json(const econ::TokenCounts& t) {
+  return {{"input_tokens", t.input_tokens}, {"cached_input_tokens", t.cached_input_tokens}, {"output_tokens", t.output_tokens}};
+}
+
+econ::TokenCounts read_tokens(ObjectReader in) {
+  econ::TokenCounts t{in.number("input_tokens"), in.number("cached_input_tokens"), in.number("output_tokens")};
+  in.finish();
+  return t;
+}
+
+std::string rng_text(const boost::random::mt19937_64& r) {
+  std::ostringstream os;
+  os << r;
+  return os.str();
+}
+
+void read_rng(ObjectReader& in, std::string_view key, boost::random::mt19937_64& r) {
+  std::istringstream is(in.string(key));
+  is >> r;
+  if (!is) in.fail(key, "not a random stream state");
+}
+
+int to_int(ObjectReader& in, std::string_view key, Bound b = Bound::kAny) { return static_cast<int>(in.integer(key, b)); }
+
+template <typename E, std::size_t N>
+E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names) {
+  return static_cast<E>(in.choice(key, names));
+}
+
+std::vector<double> read_doubles(const nlohmann::json& j, const std::string& file, const std::string& ptr) {
+  if (!j.is_array()) throw data::LoadError(file, ptr, "expected an array of numbers");
+  std::vector<double> out;
+  out.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number()) throw data::LoadError(file, ptr + "/" + std::to_string(i), "expected a number");
+    out.push_back(j[i].get<double>());
+  }
+  return out;
+}
+
+constexpr std::array<std::string_view, 14> kDeploymentHourFields = {
+    "hour",           "deployment_id",      "gpus_serving",        "offered_requests_per_s", "requests_offered",
+    "requests_completed", "requests_failed", "requests_within_slo", "output_tokens",          "revenue_usd",
+    "ttft_p90_s",     "tpot_p90_s",         "output_tok_per_s_per_gpu", "interrupted"};
+
+}  // namespace
+
+nlohmann::json to_json(const GameState& s) {
+  nlohmann::json j;
+  j["scenario_id"] = s.scenario_id;
+  j["seed"] = s.seed;
+  j["hour"] = s.hour;
+  j["end_hour"] = s.end_hour;
+  j["finished"] = s.finished;
+
+  const auto& c = s.company;
+  nlohmann::json contracts = nlohmann::json::array();
+  for (const auto& k : c.contracts) {
+    contracts.push_back({{"id", k.id},
+                         {"chip", k.chip},
+                         {"contract", to_string(k.contract)},
+                         {"num_gpus", k.num_gpus},
+                         {"signed_price_usd_per_gpu_hour", k.signed_price_usd_per_gpu_hour},
+                         {"signed_at_hour", k.signed_at_hour},
+                         {"ready_at_hour", k.ready_at_hour},
+                         {"term_ends_at_hour", k.term_ends_at_hour}});
+  }
+  nlohmann::json deployments = nlohmann::json::array();
+  for (const auto& d : c.deployments) {
+    deployments.push_back({{"id", d.id},
+                           {"model", d.model},
+                           {"segment", d.segment},
+                           {"chip", d.chip},
+                           {"recipe", to_json(d.recipe)},
+                           {"replicas", d.replicas},
+                           {"speedup", d.speedup},
+                           {"created_at_hour", d.created_at_hour},
+                           {"active_replicas", d.active_replicas}});
+  }
+  nlohmann::json prices = nlohmann::json::object();
+  for (const auto& [m, p] : c.prices) prices[m] = prices_json(p);
+  j["company"] = {{"cash_usd", c.cash_usd},
+                  {"contracts", contracts},
+                  {"deployments", deployments},
+                  {"prices", prices},
+                  {"next_contract_id", c.next_contract_id},
+                  {"next_deployment_id", c.next_deployment_id},
+                  {"bankrupt", c.bankrupt},
+                  {"bankrupt_at_hour", c.bankrupt_at_hour ? nlohmann::json(*c.bankrupt_at_hour) : nlohmann::json(nullptr)}};
+
+  const auto& w = s.world;
+  nlohmann::json offers = nlohmann::json::array();
+  for (const auto& o : w.market.offers) {
+    offers.push_back({{"chip", o.chip},
+                      {"contract", to_string(o.contract)},
+                      {"list_price_usd_per_gpu_hour", o.list_price_usd_per_gpu_hour},
+                      {"price_multiplier", o.price_multiplier},
+                      {"available_gpus", o.available_gpus},
+                      {"lead_time_hours", o.lead_time_hours},
+                      {"term_hours", o.term_hours},
+                      {"interruptions_per_hour", o.interruptions_per_hour}});
+  }
+  nlohmann::json segments = nlohmann::json::array();
+  for (const auto& g : w.segments) {
+    segments.push_back({{"id", g.id},
+                        {"reputation", g.reputation},
+                        {"demand_multiplier", g.demand_multiplier},
+                        {"last_offered_requests_per_s", g.last_offered_requests_per_s},
+                        {"last_slo_attainment", g.last_slo_attainment},
+                        {"billed_cached_share", g.billed_cached_share}});
+  }
+  j["world"] = {{"market", offers},
+                {"segments", segments},
+                {"reference_price_multiplier", w.reference_price_multiplier},
+                {"next_event", w.next_event},
+                {"next_hint", w.next_hint}};
+
+  const auto& t = s.ledger.totals();
+  nlohmann::json by_model = nlohmann::json::object();
+  for (const auto& [m, r] : s.ledger.by_model()) by_model[m] = {{"tokens", tokens_json(r.tokens)}, {"revenue_usd", r.revenue_usd}};
+  j["ledger"] = {{"revenue_usd", t.revenue_usd},
+                 {"gpu_cost_usd", t.gpu_cost_usd},
+                 {"fixed_cost_usd", t.fixed_cost_usd},
+                 {"by_model", by_model},
+                 {"gpu_cost_by_contract", s.ledger.gpu_cost_by_contract()}};
+  const auto& v = s.service;
+  j["service"] = {{"requests_offered", v.requests_offered},
+                  {"requests_completed", v.requests_completed},
+                  {"requests_failed", v.requests_failed},
+                  {"requests_within_slo", v.requests_within_slo},
+                  {"tokens", tokens_json(v.tokens)},
+                  {"gpu_hours_rented", v.gpu_hours_rented},
+                  {"gpu_hours_serving", v.gpu_hours_serving},
+                  {"spot_interruptions", v.spot_interruptions}};
+  nlohmann::json history = nlohmann::json::object();
+  for (std::size_t i = 0; i < kNumSeries; ++i) history[std::string(kSeriesNames[i])] = s.history.series[i];
+  j["history"] = history;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : s.deployment_history) {
+    rows.push_back({r.hour, r.deployment_id, r.gpus_serving, r.offered_requests_per_s, r.requests_offered,
+                    r.requests_completed, r.requests_failed, r.requests_within_slo, r.output_tokens, r.revenue_usd,
+                    r.ttft_p90_s, r.tpot_p90_s, r.output_tok_per_s_per_gpu, r.interrupted ? 1 : 0});
+  }
+  j["deployment_history"] = {{"fields", kDeploymentHourFields}, {"rows", rows}};
+  nlohmann::json news = nlohmann::json::array();
+  for (const auto& n : s.news) news.push_back({{"at_hour", n.at_hour}, {"text", n.text}});
+  j["news"] = news;
+  nlohmann::json inbox = nlohmann::json::array();
+  for (const auto& a : s.inbox) {
+    inbox.push_back({{"id", a.id},
+                     {"deployment_id", a.deployment_id},
+                     {"title", a.title},
+                     {"rationale", a.rationale},
+                     {"claimed_speedup", a.claimed_speedup},
+                     {"effect",
+                      {{"recipe", to_json(a.effect.recipe)},
+                       {"speedup", a.effect.speedup},
+                       {"reputation_hit", a.effect.reputation_hit}}},
+                     {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
+                     {"posted_at_hour", a.posted_at_hour},
+                     {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)}});
+  }
+  j["inbox"] = inbox;
+  nlohmann::json log = nlohmann::json::array();
+  for (const auto& l : s.log) log.push_back(to_json(l));
+  j["log"] = log;
+  j["rng"] = {{"demand", rng_text(s.rng.demand)}, {"market", rng_text(s.rng.market)}};
+  return j;
+}
+
+GameState game_state_from_json(const nlohmann::json& j, const std::string& file, const std::string& pointer) {
+  ObjectReader in(j, file, pointer);
+  GameState s;
+  s.scenario_id = in.string("scenario_id");
+  {
+    const auto& seed = in.raw("seed");
+    if (!seed.is_number_unsigned()) in.fail("seed", "expected an unsigned integer");
+    s.seed = seed.get<std::uint64_t>();
+  }
+  s.hour = in.integer("hour", Bound::kNonNegative);
+  s.end_hour = in.integer("end_hour", Bound::kNonNegative);
+  s.finished = in.boolean("finished");
+
+  {
+    auto c = in.object("company");
+    s.company.cash_usd = c.number("cash_usd");
+    auto ks = c.array("contracts");
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      auto k = ks.object(i);
+      GpuContract g;
+      g.id = k.integer("id", Bound::kPositive);
+      g.chip = k.string("chip");
+      g.contract = read_enum<Contract>(k, "contract", kContractNames);
+      g.num_gpus = to_int(k, "num_gpus", Bound::kPositive);
+      g.signed_price_usd_per_gpu_hour = k.number("signed_price_usd_per_gpu_hour", Bound::kNonNegative);
+      g.signed_at_hour = k.integer("signed_at_hour");
+      g.ready_at_hour = k.integer("ready_at_hour");
+      g.term_ends_at_hour = k.integer("term_ends_at_hour");
+      k.finish();
+      s.company.contracts.push_back(g);
+    }
+    auto ds = c.array("deployments");
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+      auto d = ds.object(i);
+      DeploymentState x;
+      x.id = d.integer("id", Bound::kPositive);
+      x.model = d.string("model");
+      x.segment = d.string("segment");
+      x.chip = d.string("chip");
+      auto r = d.object("recipe");
+      x.recipe = recipe_settings_from_json(r);
+      r.finish();
+      x.replicas = to_int(d, "replicas", Bound::kNonNegative);
+      x.speedup = d.number("speedup", Bound::kPositive);
+      x.created_at_hour = d.integer("created_at_hour");
+      x.active_replicas = to_int(d, "active_replicas", Bound::kNonNegative);
+      d.finish();
+      s.company.deployments.push_back(x);
+    }
+    auto prices = c.object("prices");
+    for (const auto& m : prices.keys()) s.company.prices[m] = read_prices(prices.object(m));
+    prices.finish();
+    s.company.next_contract_id = c.integer("next_contract_id", Bound::kPositive);
+    s.company.next_deployment_id = c.integer("next_deployment_id", Bound::kPositive);
+    s.company.bankrupt = c.boolean("bankrupt");
+    s.company.bankrupt_at_hour = c.optional_integer("bankrupt_at_hour");
+    c.finish();
+  }
+  {
+    auto w = in.object("world");
+    auto offers = w.array("market");
+    for (std::size_t i = 0; i < offers.size(); ++i) {
+      auto o = offers.object(i);
+      econ::GpuOffer x;
+      x.chip = o.string("chip");
+      x.contract = read_enum<Contract>(o, "contract", kContractNames);
+      x.list_price_usd_per_gpu_hour = o.number("list_price_usd_per_gpu_hour", Bound::kNonNegative);
+      x.price_multiplier = o.number("price_multiplier", Bound::kPositive);
+      x.available_gpus = to_int(o, "available_gpus", Bound::kNonNegative);
+      x.lead_time_hours = to_int(o, "lead_time_hours", Bound::kNonNegative);
+      x.term_hours = to_int(o, "term_hours", Bound::kNonNegative);
+      x.interruptions_per_hour = o.number("interruptions_per_hour", Bound::kNonNegative);
+      o.finish();
+      s.world.market.offers.push_back(x);
+    }
+    auto segs = w.array("segments");
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      auto g = segs.object(i);
+      SegmentState x{g.string("id"),
+                     g.number("reputation"),
+                     g.number("demand_multiplier"),
+                     g.number("last_offered_requests_per_s"),
+                     g.number("last_slo_attainment"),
+                     g.number("billed_cached_share")};
+      g.finish();
+      s.world.segments.push_back(x);
+    }
+    auto ref = w.object("reference_price_multiplier");
+    for (const auto& m : ref.keys()) s.world.reference_price_multiplier[m] = ref.number(m, Bound::kPositive);
+    ref.finish();
+    s.world.next_event = static_cast<std::size_t>(w.integer("next_event", Bound::kNonNegative));
+    s.world.next_hint = static_cast<std::size_t>(w.integer("next_hint", Bound::kNonNegative));
+    w.finish();
+  }
+  {
+    auto l = in.object("ledger");
+    econ::LedgerTotals t{l.number("revenue_usd"), l.number("gpu_cost_usd"), l.number("fixed_cost_usd")};
+    std::map<std::string, econ::ModelRevenue> by_model;
+    auto bm = l.object("by_model");
+    for (const auto& m : bm.keys()) {
+      auto r = bm.object(m);
+      by_model[m] = {read_tokens(r.object("tokens")), r.number("revenue_usd")};
+      r.finish();
+    }
+    bm.finish();
+    std::array<double, kContractNames.size()> by_contract{};
+    auto bc = l.array("gpu_cost_by_contract");
+    if (bc.size() != by_contract.size()) bc.fail_here("expected one cost per contract type");
+    for (std::size_t i = 0; i < bc.size(); ++i) by_contract[i] = bc.number(i);
+    l.finish();
+    s.ledger.restore(t, std::move(by_model), by_contract);
+  }
+  {
+    auto v = in.object("service");
+    s.service.requests_offered = v.number("requests_offered");
+    s.service.requests_completed = v.number("requests_completed");
+    s.service.requests_failed = v.number("requests_failed");
+    s.service.requests_within_slo = v.number("requests_within_slo");
+    s.service.tokens = read_tokens(v.object("tokens"));
+    s.service.gpu_hours_rented = v.number("gpu_hours_rented");
+    s.service.gpu_hours_serving = v.number("gpu_hours_serving");
+    s.service.spot_interruptions = to_int(v, "spot_interruptions", Bound::kNonNegative);
+    v.finish();
+  }
+  {
+    auto h = in.object("history");
+    for (std::size_t i = 0; i < kNumSeries; ++i) {
+      std::string key(kSeriesNames[i]);
+      s.history.series[i] = read_doubles(h.raw(key), file, h.pointer_to(key));
+      if (s.history.series[i].size() != s.history.series[0].size()) h.fail(key, "series lengths differ");
+    }
+    h.finish();
+  }
+  {
+    auto dh = in.object("deployment_history");
+    auto fields = dh.string_array("fields");
+    if (fields.size() != kDeploymentHourFields.size() ||
+        !std::equal(fields.begin(), fields.end(), kDeploymentHourFields.begin())) {
+      dh.fail("fields", "unexpected deployment-hour fields");
+    }
+    const auto& rows = dh.raw("rows");
+    if (!rows.is_array()) dh.fail("rows", "expected an array");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      auto v = read_doubles(rows[i], file, dh.pointer_to("rows") + "/" + std::to_string(i));
+      if (v.size() != kDeploymentHourFields.size()) dh.fail("rows", "row " + std::to_string(i) + " has the wrong length");
+      DeploymentHour r;
+      r.hour = static_cast<std::int64_t>(v[0]);
+      r.deployment_id = static_cast<std::int64_t>(v[1]);
+      r.gpus_serving = static_cast<int>(v[2]);
+      r.offered_requests_per_s = v[3];
+      r.requests_offered = v[4];
+      r.requests_completed = v[5];
+      r.requests_failed = v[6];
+      r.requests_within_slo = v[7];
+      r.output_tokens = v[8];
+      r.revenue_usd = v[9];
+      r.ttft_p90_s = v[10];
+      r.tpot_p90_s = v[11];
+      r.output_tok_per_s_per_gpu = v[12];
+      r.interrupted = v[13] != 0;
+      s.deployment_history.push_back(r);
+    }
+    dh.finish();
+  }
+  {
+    auto ns = in.array("news");
+    for (std::size_t i = 0; i < ns.size(); ++i) {
+      auto n = ns.object(i);
+      s.news.push_back({n.integer("at_hour"), n.string("text")});
+      n.finish();
+    }
+  }
+  {
+    auto ib = in.array("inbox");
+    for (std::size_t i = 0; i < ib.size(); ++i) {
+      auto a = ib.object(i);
+      Advice x;
+      x.id = a.string("id");
+      x.deployment_id = a.integer("deployment_id");
+      x.title = a.string("title");
+      x.rationale = a.string("rationale");
+      x.claimed_speedup = a.number("claimed_speedup", Bound::kPositive);
+      auto e = a.object("effect");
+      auto r = e.object("recipe");
+      x.effect.recipe = read_overrides(r);
+      r.finish();
+      x.effect.speedup = e.number("speedup", Bound::kPositive);
+      x.effect.reputation_hit = e.optional_number("reputation_hit", Bound::kNonNegative).value_or(0.0);
+      e.finish();
+      x.status = read_enum<AdviceStatus>(a, "status", kAdviceStatusNames);
+      x.posted_at_hour = a.integer("posted_at_hour");
+      x.decided_at_hour = a.optional_integer("decided_at_hour");
+      a.finish();
+      s.inbox.push_back(std::move(x));
+    }
+  }
+  {
+    const auto& log = in.raw("log");
+    if (!log.is_array()) in.fail("log", "expected an array");
+    for (std::size_t i = 0; i < log.size(); ++i) {
+      s.log.push_back(logged_command_from_json(log[i], file, in.pointer_to("log") + "/" + std::to_string(i)));
+    }
+  }
+  {
+    auto r = in.object("rng");
+    read_rng(r, "demand", s.rng.demand);
+    read_rng(r, "market", s.rng.market);
+    r.finish();
+  }
+  in.finish();
+  return s;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,58 @@
+// The end-of-game (or so-far) summary, its JSON, and the CSV time series written by `tycoon run`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/game/game.h"
+#include "sim/game/scoring.h"
+
+namespace tycoon::game {
+
+struct GameSummary {
+  std::string scenario_id;
+  std::string scenario_name;
+  std::uint64_t seed = 0;
+  std::int64_t hours = 0;
+  double simulated_days = 0;
+  double starting_cash_usd = 0;
+  double cash_usd = 0;
+  double revenue_usd = 0;
+  double gpu_cost_usd = 0;
+  double fixed_cost_usd = 0;
+  double profit_usd = 0;
+  std::optional<double> gross_margin;
+  econ::TokenCounts tokens;
+  double requests_offered = 0;
+  double requests_completed = 0;
+  double requests_failed = 0;
+  double slo_attainment = 1;
+  double reputation = 1;
+  double gpu_hours_rented = 0;
+  double gpu_hours_serving = 0;
+  int spot_interruptions = 0;
+  bool bankrupt = false;
+  std::optional<std::int64_t> bankrupt_at_hour;
+  std::vector<GoalResult> goals;
+  Score score;
+  std::map<std::string, double> revenue_by_model_usd;
+  std::map<std::string, double> gpu_cost_by_contract_usd;
+  std::int64_t windows_simulated = 0;
+  std::int64_t window_cache_hits = 0;
+};
+
+GameSummary summarize(const Game& game);
+// The summary as JSON; `wall_time_s` is added by the caller (it is not deterministic).
+nlohmann::json to_json(const GameSummary& s);
+
+// hour,<series names...> — one row per simulated hour.
+std::string history_csv(const GameState& state);
+// hour,deployment_id,... — one row per deployment-hour.
+std::string deployments_csv(const GameState& state);
+
+}  // namespace tycoon::game

@@ -1,0 +1,244 @@
+#include "sim/serving/replica.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tycoon::serving {
+
+Replica::Replica(const ReplicaParams& params, const perf::Deployment& deployment, const perf::CalibrationProfile& cal)
+    : p_(params), deployment_(&deployment), cal_(&cal), kv_(params.num_blocks, params.page_tokens, params.prefix_caching) {
+  if (deployment.spec_decode && deployment.spec_decode->num_draft_tokens > 0) {
+    sampler_.emplace(deployment.spec_decode->num_draft_tokens, deployment.spec_decode->acceptance_length);
+  }
+  prefills_.reserve(64);
+  decode_contexts_.reserve(static_cast<std::size_t>(p_.max_num_seqs));
+  scheduled_.reserve(static_cast<std::size_t>(p_.max_num_seqs));
+  running_.reserve(static_cast<std::size_t>(p_.max_num_seqs));
+}
+
+std::int64_t Replica::blocks_for_lifetime(const Request& r) const {
+  return blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) + p_.fixed_blocks_per_seq;
+}
+
+void Replica::enqueue(RequestId id, Request& r) {
+  r.state = RequestState::kWaiting;
+  waiting_.push_back(id);
+  ++num_waiting_;
+}
+
+std::int64_t Replica::cached_prefix_blocks(const Request& r) const {
+  if (!kv_.prefix_caching()) return 0;
+  const std::int64_t max_blocks = (r.num_tokens() - 1) / p_.page_tokens;
+  std::uint64_t h = kRootHash;
+  std::int64_t i = 0;
+  for (; i < max_blocks; ++i) {
+    h = chain_hash(h, traffic::block_content_key(r.content, i, p_.page_tokens));
+    if (!kv_.find(h)) break;
+  }
+  return i;
+}
+
+void Replica::release(Request& r) {
+  kv_.release(r.blocks);
+  r.blocks.clear();
+  kv_.unreserve(p_.fixed_blocks_per_seq + r.reserved_growth_blocks);
+  r.reserved_growth_blocks = 0;
+}
+
+void Replica::preempt(RequestId id, Request& r, ServingMetrics& metrics) {
+  assert(!running_.empty() && running_.back() == id);
+  release(r);
+  r.num_computed = 0;
+  r.num_hashed_blocks = 0;
+  r.last_hash = kRootHash;
+  r.state = RequestState::kWaiting;
+  ++r.num_preemptions;
+  ++metrics.num_preemptions;
+  running_.pop_back();
+  waiting_.push_front(id);
+  ++num_waiting_;
+}
+
+bool Replica::grow(RequestId id, std::vector<Request>& requests, std::int64_t tokens, ServingMetrics& metrics) {
+  Request& r = requests[id];
+  const auto need = blocks_for_tokens(r.num_computed + tokens) - static_cast<std::int64_t>(r.blocks.size());
+  if (need <= 0) return true;
+  // Blocks reserved at admission (guaranteed-no-evict) turn into real ones.
+  const auto from_reserve = static_cast<std::int32_t>(std::min<std::int64_t>(need, r.reserved_growth_blocks));
+  kv_.unreserve(from_reserve);
+  r.reserved_growth_blocks -= from_reserve;
+  while (need > kv_.num_available()) {
+    RequestId victim = running_.back();
+    Request& v = requests[victim];
+    if (v.scheduled_step == step_) return false;  // already in this step: cannot take its blocks
+    preempt(victim, v, metrics);
+    if (victim == id) return false;
+  }
+  kv_.allocate(static_cast<std::int32_t>(need), r.blocks);
+  return true;
+}
+
+bool Replica::admit_front(std::vector<Request>& requests, std::int64_t& budget) {
+  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+  if (waiting_.empty()) return false;
+  const RequestId id = waiting_.front();
+  Request& r = requests[id];
+  assert(r.num_computed == 0 && r.blocks.empty());
+  if (kv_.num_available() < p_.fixed_blocks_per_seq + 1) return false;
+
+  // Prefix-cache lookup: full blocks of known tokens, leaving at least one token to compute.
+  hit_blocks_.clear();
+  std::int32_t free_hits = 0;
+  std::uint64_t h = kRootHash;
+  if (kv_.prefix_caching()) {
+    const std::int64_t max_blocks = (r.num_tokens() - 1) / p_.page_tokens;
+    for (std::int64_t i = 0; i < max_blocks; ++i) {
+      std::uint64_t next = chain_hash(h, traffic::block_content_key(r.content, i, p_.page_tokens));
+      auto b = kv_.find(next);
+      if (!b) break;
+      h = next;
+      hit_blocks_.push_back(*b);
+      free_hits += kv_.is_free(*b);
+    }
+  }
+  const auto num_hits = static_cast<std::int64_t>(hit_blocks_.size());
+  const std::int64_t cached = num_hits * p_.page_tokens;
+  const std::int64_t remaining = r.num_tokens() - cached;
+  std::int64_t n;
+  if (p_.chunked_prefill) {
+    n = std::min(remaining, budget);
+  } else {
+    // Without chunking a prompt runs whole; one longer than the budget runs alone.
+    n = (remaining <= budget || scheduled_.empty()) ? remaining : 0;
+  }
+  if (n <= 0) return false;
+  const std::int64_t new_blocks = blocks_for_tokens(cached + n) - num_hits;
+  // Guaranteed-no-evict also holds back every block the request will grow into (its prompt,
+  // its whole output and the draft lookahead); in-flight requests' reservations are already
+  // out of num_available().
+  const std::int64_t growth =
+      p_.guaranteed_no_evict
+          ? std::max<std::int64_t>(0, blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) -
+                                          num_hits - new_blocks)
+          : 0;
+  if (new_blocks + p_.fixed_blocks_per_seq + free_hits + growth > kv_.num_available()) return false;
+
+  for (BlockId b : hit_blocks_) kv_.acquire(b);
+  r.blocks.assign(hit_blocks_.begin(), hit_blocks_.end());
+  kv_.allocate(static_cast<std::int32_t>(new_blocks), r.blocks);
+  kv_.reserve(p_.fixed_blocks_per_seq + static_cast<std::int32_t>(growth));
+  r.reserved_growth_blocks = static_cast<std::int32_t>(growth);
+  r.num_computed = cached;
+  r.num_hashed_blocks = static_cast<std::int32_t>(num_hits);
+  r.last_hash = h;
+  if (r.num_cached_tokens < 0) r.num_cached_tokens = cached;
+  r.state = RequestState::kRunning;
+  r.scheduled_step = step_;
+  waiting_.pop_front();
+  --num_waiting_;
+  running_.push_back(id);
+
+  prefills_.push_back(perf::PrefillChunk{n, cached, cached + n == r.num_tokens()});
+  scheduled_.push_back(Scheduled{id, n, false});
+  budget -= n;
+  return true;
+}
+
+std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
+  assert(!busy_);
+  ++step_;
+  prefills_.clear();
+  decode_contexts_.clear();
+  scheduled_.clear();
+  std::int64_t budget = p_.max_num_batched_tokens;
+  const std::int64_t decode_tokens = 1 + p_.num_draft_tokens;
+
+  // (1) Decodes, oldest first.
+  for (std::size_t i = 0; i < running_.size(); ++i) {
+    const RequestId id = running_[i];
+    Request& r = requests[id];
+    if (!r.decoding()) continue;
+    if (budget < decode_tokens) break;
+    if (!grow(id, requests, decode_tokens, metrics)) continue;  // preempted itself: running_ shrank
+    decode_contexts_.push_back(r.num_computed);
+    scheduled_.push_back(Scheduled{id, decode_tokens, true});
+    r.scheduled_step = step_;
+    budget -= decode_tokens;
+  }
+  // (2) Prompts part way through a chunked prefill.
+  for (std::size_t i = 0; i < running_.size() && budget > 0; ++i) {
+    const RequestId id = running_[i];
+    Request& r = requests[id];
+    if (r.scheduled_step == step_ || r.decoding()) continue;
+    const std::int64_t remaining = r.num_tokens() - r.num_computed;
+    std::int64_t n = p_.chunked_prefill ? std::min(remaining, budget) : remaining;
+    if (!p_.chunked_prefill && n > budget && !scheduled_.empty()) break;
+    if (!grow(id, requests, n, metrics)) break;
+    prefills_.push_back(perf::PrefillChunk{n, r.num_computed, r.num_computed + n == r.num_tokens()});
+    scheduled_.push_back(Scheduled{id, n, false});
+    r.scheduled_step = step_;
+    budget -= n;
+  }
+  // (3) Admissions.
+  while (budget > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs && num_waiting_ > 0) {
+    if (!admit_front(requests, budget)) break;
+  }
+  if (scheduled_.empty()) return std::nullopt;
+
+  auto cost = perf::predict_iteration(perf::BatchShape{prefills_, decode_contexts_}, *deployment_, *cal_);
+  metrics.on_iteration(cost, scheduled_.size(),
+                       static_cast<double>(kv_.num_used()) / static_cast<double>(kv_.num_blocks()));
+  busy_ = true;
+  return std::max(core::from_seconds(cost.total_s), core::Duration{1});
+}
+
+void Replica::hash_full_blocks(Request& r) {
+  if (!kv_.prefix_caching()) return;
+  const auto full = static_cast<std::int32_t>(r.num_computed / p_.page_tokens);
+  for (std::int32_t i = r.num_hashed_blocks; i < full; ++i) {
+    r.last_hash = chain_hash(r.last_hash, traffic::block_content_key(r.content, i, p_.page_tokens));
+    kv_.prefetch(r.last_hash);
+    pending_hashes_.emplace_back(r.blocks[static_cast<std::size_t>(i)], r.last_hash);
+  }
+  if (full > r.num_hashed_blocks) r.num_hashed_blocks = full;
+}
+
+void Replica::finish_iteration(core::Time now, std::vector<Request>& requests, core::RngStream& acceptance,
+                               ServingMetrics& metrics, std::vector<RequestId>& finished) {
+  assert(busy_);
+  busy_ = false;
+  bool any_finished = false;
+  pending_hashes_.clear();
+  for (const Scheduled& s : scheduled_) {
+    Request& r = requests[s.id];
+    assert(r.state == RequestState::kRunning);
+    if (s.decode) {
+      std::int64_t emitted = sampler_ ? sampler_->draw(acceptance) : 1;
+      emitted = std::min(emitted, r.output_tokens - r.num_output);
+      r.num_computed += emitted;
+      metrics.on_tokens(r, emitted, now);
+    } else {
+      r.num_computed += s.num_new_tokens;
+      if (r.num_computed == r.num_tokens()) metrics.on_tokens(r, 1, now);  // the last chunk samples a token
+    }
+    hash_full_blocks(r);
+  }
+  // Register after every sequence has hashed (in step order, so the first of two equal
+  // prefixes wins as it would one by one), then release the finished ones.
+  for (const auto& [block, hash] : pending_hashes_) kv_.register_hash(block, hash);
+  for (const Scheduled& s : scheduled_) {
+    Request& r = requests[s.id];
+    if (r.num_output >= r.output_tokens) {
+      release(r);
+      r.state = RequestState::kCompleted;
+      r.finished_at = now;
+      finished.push_back(s.id);
+      any_finished = true;
+    }
+  }
+  if (any_finished) {
+    std::erase_if(running_, [&](RequestId id) { return requests[id].state != RequestState::kRunning; });
+  }
+}
+
+}  // namespace tycoon::serving

@@ -1,0 +1,116 @@
+// One engine replica: a vLLM-like continuous-batching scheduler over a paged KV cache with
+// prefix caching, timed by the performance model.
+//
+// Each step: (1) running decodes in admission order, (2) running prompts that are part way
+// through a chunked prefill, (3) waiting requests in FIFO order (preempted ones first), while
+// the token budget (max_num_batched_tokens) and max_num_seqs allow. When a running request
+// needs a KV block and none is free, the newest running request not yet in this step is
+// preempted (its blocks freed, its progress recomputed later — vLLM's recompute mode). Waiting
+// requests never preempt running ones: admission stops at the first that does not fit. Under
+// guaranteed-no-evict admission (TensorRT-LLM) a request starts only when its whole lifetime
+// fits; the blocks it will grow into are reserved, and preemption never happens.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "sim/core/rng.h"
+#include "sim/core/time.h"
+#include "sim/perf/calibration_profile.h"
+#include "sim/perf/deployment.h"
+#include "sim/perf/iteration_cost.h"
+#include "sim/serving/kv_cache.h"
+#include "sim/serving/request.h"
+#include "sim/serving/serving_metrics.h"
+#include "sim/serving/spec_decode.h"
+
+namespace tycoon::serving {
+
+struct ReplicaParams {
+  std::int32_t num_blocks = 1;
+  std::int32_t page_tokens = 16;
+  std::int32_t fixed_blocks_per_seq = 0;  // sliding-window caps and recurrent states, in blocks
+  std::int64_t max_num_batched_tokens = 8192;
+  std::int32_t max_num_seqs = 256;
+  bool chunked_prefill = true;
+  bool prefix_caching = true;
+  int num_draft_tokens = 0;  // speculative decoding: drafts verified per decode step
+  bool guaranteed_no_evict = false;  // reserve each request's whole lifetime at admission
+};
+
+class Replica {
+ public:
+  Replica(const ReplicaParams& params, const perf::Deployment& deployment, const perf::CalibrationProfile& cal);
+
+  bool busy() const { return busy_; }
+  std::int64_t num_waiting() const { return num_waiting_; }
+  std::int64_t num_running() const { return static_cast<std::int64_t>(running_.size()); }
+  std::int64_t num_outstanding() const { return num_waiting_ + num_running(); }
+  const KvCache& kv() const { return kv_; }
+  const ReplicaParams& params() const { return p_; }
+
+  // Blocks a request needs for its whole life (prompt + output + draft lookahead) and its
+  // fixed state: more than the cache holds means it can never run here.
+  std::int64_t blocks_for_lifetime(const Request& r) const;
+
+  // A new request joins the waiting queue.
+  void enqueue(RequestId id, Request& r);
+  // A waiting request left the queue (timed out); the queue drops it lazily.
+  void forget_waiting() { --num_waiting_; }
+
+  // Leading prompt blocks of `r` cached here (for prefix-affinity routing).
+  std::int64_t cached_prefix_blocks(const Request& r) const;
+
+  // Forms the next batch and returns its duration, or nullopt when there is nothing to run.
+  std::optional<core::Duration> start_iteration(std::vector<Request>& requests, ServingMetrics& metrics);
+  // Applies the step that just ended at `now`: tokens stream out, KV blocks fill and are
+  // hashed, finished requests free their blocks and are appended to `finished`.
+  void finish_iteration(core::Time now, std::vector<Request>& requests, core::RngStream& acceptance,
+                        ServingMetrics& metrics, std::vector<RequestId>& finished);
+
+  // Releases everything a request holds (blocks, reservation); for completion.
+  void release(Request& r);
+
+ private:
+  struct Scheduled {
+    RequestId id;
+    std::int64_t num_new_tokens;
+    bool decode;
+  };
+
+  std::int64_t blocks_for_tokens(std::int64_t tokens) const { return (tokens + p_.page_tokens - 1) / p_.page_tokens; }
+  // Makes room for `tokens` more KV slots for running request `r`, preempting the newest
+  // unscheduled running requests if needed. False when `r` cannot get them this step (it may
+  // itself have been preempted).
+  bool grow(RequestId id, std::vector<Request>& requests, std::int64_t tokens, ServingMetrics& metrics);
+  void preempt(RequestId id, Request& r, ServingMetrics& metrics);
+  // Computes chain hashes of `r`'s newly completed blocks and queues them for registration
+  // (registered together at the end of the step, their table slots prefetched meanwhile).
+  void hash_full_blocks(Request& r);
+  // Tries to admit the waiting queue's front; false stops admission for this step.
+  bool admit_front(std::vector<Request>& requests, std::int64_t& budget);
+
+  ReplicaParams p_;
+  const perf::Deployment* deployment_;
+  const perf::CalibrationProfile* cal_;
+  std::optional<AcceptanceSampler> sampler_;
+  KvCache kv_;
+  std::vector<RequestId> running_;  // admission order: the back is the newest
+  std::deque<RequestId> waiting_;   // may hold requests that already left (lazy removal)
+  std::int64_t num_waiting_ = 0;
+  bool busy_ = false;
+  std::uint64_t step_ = 0;
+
+  // Reused every step (no allocation once warm).
+  std::vector<perf::PrefillChunk> prefills_;
+  std::vector<std::int64_t> decode_contexts_;
+  std::vector<Scheduled> scheduled_;
+  std::vector<BlockId> hit_blocks_;
+  std::vector<std::pair<BlockId, std::uint64_t>> pending_hashes_;
+  mutable std::vector<std::uint64_t> scratch_hashes_;
+};
+
+}  // namespace tycoon::serving

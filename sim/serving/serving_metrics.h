@@ -1,0 +1,53 @@
+// What the serving simulation measures while it runs; summarised into ServingSummary at the end.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/metrics/sample_stats.h"
+#include "sim/perf/iteration_cost.h"
+#include "sim/serving/request.h"
+
+namespace tycoon::serving {
+
+struct ServingMetrics {
+  core::Time warmup_end{};  // latencies of requests arriving before it are not counted
+
+  // Per counted request (seconds); interactivity = 1 / TPOT (tokens per second per user).
+  std::vector<double> ttft_s, tpot_s, e2e_s, interactivity;
+  metrics::LogHistogram itl_ns;  // gaps between streamed chunks of counted requests
+
+  std::int64_t window_output_tokens = 0;  // emitted at or after warmup_end
+  core::Time last_event_at{};
+
+  std::int64_t num_iterations = 0;
+  double sum_batch_seqs = 0;
+  double sum_kv_utilization = 0;
+  std::array<double, perf::kNumOpClasses> time_by_op_s{};
+  std::int64_t num_preemptions = 0;
+  perf::Provenance provenance = perf::Provenance::kMeasured;
+
+  // `n` tokens of `r` streamed at `now`.
+  void on_tokens(Request& r, std::int64_t n, core::Time now) {
+    if (r.num_output == 0) {
+      r.first_token_at = now;
+    } else if (r.counted) {
+      itl_ns.record((now - r.last_token_at).count());
+    }
+    r.last_token_at = now;
+    r.num_output += n;
+    if (now >= warmup_end) window_output_tokens += n;
+  }
+
+  void on_iteration(const perf::IterationCost& cost, std::size_t batch_seqs, double kv_utilization) {
+    ++num_iterations;
+    sum_batch_seqs += static_cast<double>(batch_seqs);
+    sum_kv_utilization += kv_utilization;
+    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) time_by_op_s[i] += cost.ops[i].time_s;
+    provenance = perf::weaker(provenance, cost.provenance);
+  }
+};
+
+}  // namespace tycoon::serving

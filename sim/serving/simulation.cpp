@@ -1,0 +1,440 @@
+#include "sim/serving/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "sim/perf/memory_plan.h"
+
+namespace tycoon::serving {
+
+namespace {
+
+traffic::ShapeKind shape_of(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::kRandom:
+      return traffic::ShapeKind::kRandom;
+    case WorkloadKind::kChat:
+      return traffic::ShapeKind::kChat;
+    case WorkloadKind::kAgenticCoding:
+      return traffic::ShapeKind::kAgenticCoding;
+    case WorkloadKind::kInputHeavy:
+      return traffic::ShapeKind::kInputHeavy;
+    case WorkloadKind::kOutputHeavy:
+      return traffic::ShapeKind::kOutputHeavy;
+    case WorkloadKind::kTrace:
+      return traffic::ShapeKind::kTrace;
+  }
+  return traffic::ShapeKind::kRandom;
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
+  return LatencyStats{s.mean * scale, s.p50 * scale, s.p90 * scale, s.p99 * scale};
+}
+
+// Simultaneous events at one instant beyond this mean the workload cannot make progress.
+constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
+
+}  // namespace
+
+Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfile& calibration)
+    : config_(config),
+      calibration_(calibration),
+      router_(config.router),
+      acceptance_rng_(config.seed, core::RngPurpose::kAcceptance) {
+  const auto& d = config_.deployment;
+  require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
+  perf::check_deployment(d);
+  const auto& sc = config_.scheduler;
+  const int k = d.spec_decode ? d.spec_decode->num_draft_tokens : 0;
+  require(config_.replicas >= 1, "replicas must be at least 1");
+  require(sc.max_num_seqs >= 1, "max_num_seqs must be at least 1");
+  require(sc.max_num_batched_tokens >= 1 + k,
+          "max_num_batched_tokens must hold one decode step (1 + draft tokens = " + std::to_string(1 + k) + ")");
+  require(sc.queue_timeout_s >= 0 && std::isfinite(sc.queue_timeout_s), "queue timeout must be >= 0 seconds");
+  require(sc.max_queue >= 0, "max_queue must be >= 0");
+  require(sc.kv_capacity_tokens >= 0, "kv_capacity_tokens must be >= 0");
+  require(d.kv_page_tokens >= 1, "KV page size must be at least 1 token");
+  require(config_.num_requests >= 0, "num_requests must be >= 0");
+  require(config_.duration_s >= 0 && std::isfinite(config_.duration_s), "duration must be >= 0 seconds");
+  require(config_.warmup_s >= 0 && std::isfinite(config_.warmup_s), "warmup must be >= 0 seconds");
+  if (d.spec_decode && k > 0) {
+    AcceptanceSampler check(k, d.spec_decode->acceptance_length);  // throws on a bad acceptance length
+  }
+
+  // KV cache from the memory plan: pages of kv_page_tokens; per-sequence fixed state as whole pages.
+  auto plan = perf::plan_memory(d, sc.max_num_batched_tokens, sc.max_num_seqs);
+  require(plan.fits || sc.kv_capacity_tokens > 0, plan.reason);
+  require(plan.kv_bytes_per_token > 0, "the serving simulation needs a model with a growing KV cache");
+  kv_capacity_tokens_ = sc.kv_capacity_tokens > 0 ? sc.kv_capacity_tokens : plan.kv_capacity_tokens;
+  replica_params_.page_tokens = d.kv_page_tokens;
+  const std::int64_t num_blocks = kv_capacity_tokens_ / d.kv_page_tokens;
+  require(num_blocks >= 1 && num_blocks < (std::int64_t{1} << 31),
+          "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens holds no whole page");
+  replica_params_.num_blocks = static_cast<std::int32_t>(num_blocks);
+  const double page_bytes = plan.kv_bytes_per_token * d.kv_page_tokens;
+  replica_params_.fixed_blocks_per_seq = static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
+  replica_params_.max_num_batched_tokens = sc.max_num_batched_tokens;
+  replica_params_.max_num_seqs = sc.max_num_seqs;
+  replica_params_.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
+  replica_params_.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
+  replica_params_.num_draft_tokens = k;
+  replica_params_.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
+
+  // Workload and arrivals.
+  const auto& w = config_.workload;
+  traffic::WorkloadParams wp;
+  wp.kind = shape_of(w.kind);
+  wp.input_tokens = w.input_tokens;
+  wp.output_tokens = w.output_tokens;
+  wp.max_context_tokens = d.model->max_context_tokens;
+  require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
+  if (w.kind == WorkloadKind::kRandom) {
+    require(w.input_tokens + w.output_tokens <= d.model->max_context_tokens,
+            "input + output tokens (" + std::to_string(w.input_tokens + w.output_tokens) + ") exceed " +
+                d.model->id + "'s context window of " + std::to_string(d.model->max_context_tokens) + " tokens");
+  }
+  const bool trace_times = w.kind == WorkloadKind::kTrace && w.trace_timestamps;
+  if (w.kind == WorkloadKind::kTrace) {
+    require(!w.trace_path.empty(), "the trace workload needs a trace file");
+    trace_ = traffic::load_trace(w.trace_path);
+    wp.trace = &*trace_;
+  } else {
+    require(config_.num_requests > 0 || config_.duration_s > 0, "give a number of requests or a duration");
+  }
+  workload_ = std::make_unique<traffic::WorkloadGenerator>(wp, config_.seed);
+  const auto& a = config_.arrival;
+  if (!trace_times) {
+    switch (a.kind) {
+      case ArrivalKind::kClosedLoop:
+        require(a.concurrency >= 1, "closed-loop concurrency must be at least 1 user");
+        break;
+      case ArrivalKind::kPoisson:
+      case ArrivalKind::kBursty:
+      case ArrivalKind::kDiurnal: {
+        traffic::ArrivalParams ap;
+        ap.kind = a.kind == ArrivalKind::kPoisson  ? traffic::ArrivalProcessKind::kPoisson
+                  : a.kind == ArrivalKind::kBursty ? traffic::ArrivalProcessKind::kBursty
+                                                   : traffic::ArrivalProcessKind::kDiurnal;
+        ap.rate_per_s = a.rate_per_s;
+        ap.burst_factor = a.burst_factor;
+        ap.diurnal_amplitude = a.diurnal_amplitude;
+        arrivals_.emplace(ap, config_.seed);
+        break;
+      }
+    }
+  }
+
+  replicas_.reserve(static_cast<std::size_t>(config_.replicas));
+  for (int i = 0; i < config_.replicas; ++i) replicas_.emplace_back(replica_params_, config_.deployment, calibration_);
+  schedule_pending_.assign(replicas_.size(), false);
+  routed_.assign(replicas_.size(), 0);
+  metrics_.warmup_end = core::Time{core::from_seconds(config_.warmup_s)};
+  if (config_.duration_s > 0) duration_end_ = core::Time{core::from_seconds(config_.duration_s)};
+  queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
+  if (config_.num_requests > 0) requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
+}
+
+bool Simulation::can_issue(core::Time now) const {
+  return (config_.num_requests == 0 || issued_ < config_.num_requests) && now < duration_end_;
+}
+
+void Simulation::kick(core::Time now, std::uint32_t replica) {
+  if (replicas_[replica].busy() || schedule_pending_[replica]) return;
+  schedule_pending_[replica] = true;
+  events_.push(now, Phase::kSchedule, Schedule{replica});
+}
+
+void Simulation::count_unrunnable_sessions(core::Time now) {
+  const std::int64_t n = workload_->take_skipped_sessions();
+  if (n == 0) return;
+  // Each is a request that fails at once: counted as arrived and failed, never routed.
+  arrived_ += n;
+  failed_other_ += n;
+  exceeding_context_ += n;
+  num_terminal_transitions_ += n;
+  (void)now;
+}
+
+bool Simulation::start_session(core::Time now, bool closed_loop) {
+  if (!can_issue(now)) return false;
+  std::uint32_t slot;
+  if (!free_sessions_.empty()) {
+    slot = free_sessions_.back();
+    free_sessions_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(sessions_.size());
+    sessions_.emplace_back();
+  }
+  auto turn = workload_->start_session(sessions_[slot].state);
+  count_unrunnable_sessions(now);
+  if (!turn) {
+    free_sessions_.push_back(slot);
+    return false;
+  }
+  sessions_[slot].pending = *turn;
+  sessions_[slot].closed_loop = closed_loop;
+  issue_turn(now, slot);
+  return true;
+}
+
+void Simulation::end_session(core::Time now, std::uint32_t session) {
+  const bool closed_loop = sessions_[session].closed_loop;
+  free_sessions_.push_back(session);
+  if (closed_loop) events_.push(now, Phase::kArrival, UserStart{});  // the user starts the next task
+}
+
+void Simulation::issue_turn(core::Time now, std::uint32_t session) {
+  if (!can_issue(now)) {
+    end_session(now, session);
+    return;
+  }
+  const traffic::Turn& turn = sessions_[session].pending;
+  const auto id = static_cast<RequestId>(requests_.size());
+  requests_.emplace_back();
+  Request& r = requests_.back();
+  if (!block_tables_.empty()) {
+    r.blocks = std::move(block_tables_.back());
+    block_tables_.pop_back();
+  }
+  r.input_tokens = turn.input_tokens;
+  r.output_tokens = turn.output_tokens;
+  r.content = turn.content;
+  r.session = session;
+  r.arrived_at = now;
+  r.counted = now >= metrics_.warmup_end;
+  ++issued_;
+  ++arrived_;
+
+  if (r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens ||
+      replicas_[0].blocks_for_lifetime(r) > replica_params_.num_blocks) {
+    ++exceeding_context_;
+    terminate(now, id, RequestState::kFailed);
+    return;
+  }
+  const auto target = static_cast<std::uint32_t>(router_.route(r, replicas_));
+  r.replica = static_cast<std::int32_t>(target);
+  ++routed_[target];
+  Replica& replica = replicas_[target];
+  if (replica.num_waiting() >= config_.scheduler.max_queue) {
+    terminate(now, id, RequestState::kRejected);
+    return;
+  }
+  replica.enqueue(id, r);
+  if (queue_timeout_.count() > 0) events_.push(now + queue_timeout_, Phase::kTimeout, QueueTimeout{id});
+  kick(now, target);
+}
+
+void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
+  Request& r = requests_[id];
+  if (r.ended) throw std::logic_error("request " + std::to_string(id) + " ended twice");
+  if (!is_terminal(state)) throw std::logic_error("terminate() needs a terminal state");
+  r.ended = true;
+  ++num_terminal_transitions_;
+  r.state = state;
+  r.finished_at = now;
+  last_terminal_at_ = std::max(last_terminal_at_, now);
+  switch (state) {
+    case RequestState::kCompleted:
+      ++completed_;
+      if (r.counted) {
+        const double ttft = core::to_seconds(r.first_token_at - r.arrived_at);
+        const double e2e = core::to_seconds(r.finished_at - r.arrived_at);
+        metrics_.ttft_s.push_back(ttft);
+        metrics_.e2e_s.push_back(e2e);
+        if (r.num_output > 1) {
+          const double tpot = (e2e - ttft) / static_cast<double>(r.num_output - 1);
+          metrics_.tpot_s.push_back(tpot);
+          if (tpot > 0) metrics_.interactivity.push_back(1.0 / tpot);
+        }
+        input_tokens_ += r.input_tokens;
+        cached_input_tokens_ += std::max<std::int64_t>(0, r.num_cached_tokens);
+        output_tokens_ += r.num_output;
+      }
+      break;
+    case RequestState::kRejected:
+      ++rejected_;
+      break;
+    case RequestState::kTimedOut:
+      ++timed_out_;
+      break;
+    case RequestState::kFailed:
+      ++failed_other_;
+      break;
+    case RequestState::kWaiting:
+    case RequestState::kRunning:
+      break;
+  }
+  if (r.blocks.capacity() > 0) {
+    r.blocks.clear();
+    block_tables_.push_back(std::move(r.blocks));
+    r.blocks = {};
+  }
+
+  // The client: the next turn of the session after a completed one, else the session ends.
+  const std::uint32_t session = r.session;
+  if (state == RequestState::kCompleted) {
+    SessionSlot& s = sessions_[session];
+    if (auto next = workload_->next_turn(s.state)) {
+      s.pending = *next;
+      events_.push(now + next->think_before, Phase::kArrival, TurnArrival{session});
+      return;
+    }
+  }
+  end_session(now, session);
+}
+
+void Simulation::on_session_start(core::Time now) {
+  start_session(now, false);
+  if (arrivals_) {
+    core::Time next = arrivals_->next();
+    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
+  } else if (auto t = workload_->peek_trace_arrival_s()) {
+    core::Time next{core::from_seconds(*t)};
+    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
+  }
+}
+
+void Simulation::on_user_start(core::Time now) { start_session(now, true); }
+
+void Simulation::on_turn_arrival(core::Time now, std::uint32_t session) { issue_turn(now, session); }
+
+void Simulation::on_timeout(core::Time now, RequestId id) {
+  Request& r = requests_[id];
+  if (r.state != RequestState::kWaiting || r.num_output > 0) return;  // started in time (or ended)
+  replicas_[static_cast<std::size_t>(r.replica)].forget_waiting();
+  terminate(now, id, RequestState::kTimedOut);
+}
+
+void Simulation::on_schedule(core::Time now, std::uint32_t replica) {
+  schedule_pending_[replica] = false;
+  Replica& rep = replicas_[replica];
+  if (rep.busy()) return;
+  if (auto d = rep.start_iteration(requests_, metrics_)) events_.push(now + *d, Phase::kIterationEnd, IterationEnd{replica});
+}
+
+void Simulation::on_iteration_end(core::Time now, std::uint32_t replica) {
+  finished_.clear();
+  replicas_[replica].finish_iteration(now, requests_, acceptance_rng_, metrics_, finished_);
+  for (RequestId id : finished_) terminate(now, id, RequestState::kCompleted);
+  kick(now, replica);
+}
+
+void Simulation::handle(core::Time now, const Payload& p) {
+  struct Visitor {
+    Simulation& sim;
+    core::Time now;
+    void operator()(const SessionStart&) const { sim.on_session_start(now); }
+    void operator()(const UserStart&) const { sim.on_user_start(now); }
+    void operator()(const TurnArrival& e) const { sim.on_turn_arrival(now, e.session); }
+    void operator()(const QueueTimeout& e) const { sim.on_timeout(now, e.id); }
+    void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.replica); }
+    void operator()(const Schedule& e) const { sim.on_schedule(now, e.replica); }
+  };
+  std::visit(Visitor{*this, now}, p);
+}
+
+ServingSummary Simulation::run() {
+  if (ran_) throw std::logic_error("Simulation::run() called twice");
+  ran_ = true;
+  const bool trace_times = config_.workload.kind == WorkloadKind::kTrace && config_.workload.trace_timestamps;
+  if (trace_times) {
+    if (auto t = workload_->peek_trace_arrival_s()) {
+      core::Time first{core::from_seconds(*t)};
+      if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
+    }
+  } else if (arrivals_) {
+    core::Time first = arrivals_->next();
+    if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
+  } else {
+    for (int u = 0; u < config_.arrival.concurrency; ++u) events_.push(core::kSimStart, Phase::kArrival, UserStart{});
+  }
+
+  core::Time last_at = core::kSimStart;
+  std::int64_t same_instant = 0;
+  while (!events_.empty()) {
+    auto ev = events_.pop();
+    if (ev.at == last_at) {
+      if (++same_instant > kMaxEventsAtOneInstant) {
+        throw std::invalid_argument("the workload makes no progress: every request fails at once");
+      }
+    } else {
+      last_at = ev.at;
+      same_instant = 0;
+    }
+    handle(ev.at, ev.payload);
+  }
+  for (const auto& r : requests_) {
+    if (!r.ended) throw std::logic_error("a request never reached a terminal state");
+  }
+
+  ServingSummary s;
+  s.ttft_s = to_latency(metrics::summarize(metrics_.ttft_s));
+  s.tpot_s = to_latency(metrics::summarize(metrics_.tpot_s));
+  s.e2e_s = to_latency(metrics::summarize(metrics_.e2e_s));
+  s.itl_s = to_latency(metrics_.itl_ns.summary(), 1e-9);
+  s.num_gpus = config_.replicas * config_.deployment.gpus_per_replica();
+  const double window_s = core::to_seconds(last_terminal_at_ - metrics_.warmup_end);
+  if (window_s > 0) {
+    s.output_tok_per_s_per_gpu = static_cast<double>(metrics_.window_output_tokens) / window_s / s.num_gpus;
+  }
+  if (!metrics_.interactivity.empty()) {
+    std::sort(metrics_.interactivity.begin(), metrics_.interactivity.end());
+    s.p90_interactivity_tok_per_s_per_user = metrics::percentile_of_sorted(metrics_.interactivity, 10);
+  }
+  s.requests_arrived = arrived_;
+  s.requests_completed = completed_;
+  s.requests_rejected = rejected_;
+  s.requests_timed_out = timed_out_;
+  s.requests_failed = rejected_ + timed_out_ + failed_other_;
+  s.requests_exceeding_context = exceeding_context_;
+  s.input_tokens = input_tokens_;
+  s.cached_input_tokens = cached_input_tokens_;
+  s.output_tokens = output_tokens_;
+  s.prefix_cache_hit_rate =
+      input_tokens_ > 0 ? static_cast<double>(cached_input_tokens_) / static_cast<double>(input_tokens_) : 0.0;
+  s.simulated_time_s = core::to_seconds(last_terminal_at_);
+  if (metrics_.num_iterations > 0) {
+    s.mean_batch_size = metrics_.sum_batch_seqs / static_cast<double>(metrics_.num_iterations);
+    s.kv_utilization_mean = metrics_.sum_kv_utilization / static_cast<double>(metrics_.num_iterations);
+    s.provenance = metrics_.provenance;
+  } else {
+    s.provenance = calibration_.provenance;
+  }
+  s.num_iterations = metrics_.num_iterations;
+  s.num_preemptions = metrics_.num_preemptions;
+  s.time_by_op_s = metrics_.time_by_op_s;
+  s.requests_per_replica = routed_;
+  s.kv_capacity_tokens_per_replica = kv_capacity_tokens_;
+  return s;
+}
+
+std::int64_t Simulation::kv_blocks_in_use() const {
+  std::int64_t n = 0;
+  for (const auto& r : replicas_) n += r.kv().num_used();
+  return n;
+}
+
+bool Simulation::kv_invariants_hold() const {
+  std::vector<std::int64_t> refs(replicas_.size(), 0);
+  for (const auto& r : requests_) {
+    if (r.replica >= 0) refs[static_cast<std::size_t>(r.replica)] += static_cast<std::int64_t>(r.blocks.size());
+  }
+  for (std::size_t i = 0; i < replicas_.size(); ++i) {
+    if (!replicas_[i].kv().check_invariants()) return false;
+    if (replicas_[i].kv().total_references() != refs[i]) return false;
+  }
+  return true;
+}
+
+ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) {
+  Simulation sim(config, calibration);
+  return sim.run();
+}
+
+}  // namespace tycoon::serving

@@ -1,0 +1,117 @@
+// The serving simulation: the event loop that drives replicas, the router, clients and
+// sessions, and collects metrics. `simulate()` (serving_sim.h) runs one; tests use this class
+// directly to inspect the end state (every request terminal, no KV block held).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "sim/core/event_queue.h"
+#include "sim/core/rng.h"
+#include "sim/serving/replica.h"
+#include "sim/serving/router.h"
+#include "sim/serving/serving_metrics.h"
+#include "sim/serving/serving_sim.h"
+#include "sim/traffic/arrivals.h"
+#include "sim/traffic/trace.h"
+#include "sim/traffic/workload.h"
+
+namespace tycoon::serving {
+
+class Simulation {
+ public:
+  // Validates the configuration (std::invalid_argument with the reason; data::LoadError for a
+  // bad trace file).
+  Simulation(const ServingConfig& config, const perf::CalibrationProfile& calibration);
+
+  // Runs until every request has ended; call once.
+  ServingSummary run();
+
+  // Inspection after run().
+  const std::vector<Request>& requests() const { return requests_; }
+  // Blocks referenced or reserved, over all replicas (0 when nothing leaked).
+  std::int64_t kv_blocks_in_use() const;
+  // Reference counts equal the blocks in live block tables, and each cache is consistent.
+  bool kv_invariants_hold() const;
+  std::int64_t num_terminal_transitions() const { return num_terminal_transitions_; }
+  const ReplicaParams& replica_params() const { return replica_params_; }
+
+ private:
+  // Event kinds, in the order they run at one instant: work that ended first, then timeouts,
+  // then arrivals, then the replicas pick their next batch (seeing everything that arrived).
+  enum class Phase : std::uint8_t { kIterationEnd, kTimeout, kArrival, kSchedule };
+  struct SessionStart {};  // open loop or trace: a new session arrives
+  struct UserStart {};     // closed loop: a user starts a new session
+  struct TurnArrival {
+    std::uint32_t session;
+  };
+  struct QueueTimeout {
+    RequestId id;
+  };
+  struct IterationEnd {
+    std::uint32_t replica;
+  };
+  struct Schedule {
+    std::uint32_t replica;
+  };
+  using Payload = std::variant<SessionStart, UserStart, TurnArrival, QueueTimeout, IterationEnd, Schedule>;
+
+  struct SessionSlot {
+    traffic::Session state;
+    traffic::Turn pending;
+    bool closed_loop = false;
+  };
+
+  void handle(core::Time now, const Payload& p);
+  void on_session_start(core::Time now);
+  void on_user_start(core::Time now);
+  void on_turn_arrival(core::Time now, std::uint32_t session);
+  void on_timeout(core::Time now, RequestId id);
+  void on_iteration_end(core::Time now, std::uint32_t replica);
+  void on_schedule(core::Time now, std::uint32_t replica);
+
+  bool can_issue(core::Time now) const;
+  // Starts a session; false when no session could start (limits reached, trace exhausted).
+  bool start_session(core::Time now, bool closed_loop);
+  void issue_turn(core::Time now, std::uint32_t session);
+  void end_session(core::Time now, std::uint32_t session);
+  void terminate(core::Time now, RequestId id, RequestState state);
+  void kick(core::Time now, std::uint32_t replica);
+  void count_unrunnable_sessions(core::Time now);
+
+  ServingConfig config_;
+  perf::CalibrationProfile calibration_;
+  std::optional<traffic::Trace> trace_;
+  std::unique_ptr<traffic::WorkloadGenerator> workload_;
+  std::optional<traffic::ArrivalProcess> arrivals_;
+  ReplicaParams replica_params_;
+  std::int64_t kv_capacity_tokens_ = 0;
+  std::vector<Replica> replicas_;
+  std::vector<bool> schedule_pending_;
+  Router router_;
+  core::RngStream acceptance_rng_;
+  core::EventQueue<Payload, Phase> events_;
+  std::vector<Request> requests_;
+  std::vector<SessionSlot> sessions_;
+  std::vector<std::uint32_t> free_sessions_;
+  std::vector<RequestId> finished_;  // reused by on_iteration_end
+  std::vector<std::vector<BlockId>> block_tables_;  // emptied block tables of ended requests, for reuse
+  ServingMetrics metrics_;
+  core::Time duration_end_ = core::kNever;
+  core::Duration queue_timeout_{0};
+  std::int64_t issued_ = 0;
+  bool ran_ = false;
+
+  // Terminal accounting.
+  std::int64_t num_terminal_transitions_ = 0;
+  std::int64_t arrived_ = 0, completed_ = 0, rejected_ = 0, timed_out_ = 0, failed_other_ = 0;
+  std::int64_t exceeding_context_ = 0;
+  std::int64_t input_tokens_ = 0, cached_input_tokens_ = 0, output_tokens_ = 0;
+  std::vector<std::int64_t> routed_;
+  core::Time last_terminal_at_{};
+};
+
+}  // namespace tycoon::serving

@@ -1,0 +1,160 @@
+// The advisor's profile, proposals and checks on one deployment: where the time goes, what each
+// check shows for each kind of proposal, and what accepting does to the game.
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "sim/advisor/advisor.h"
+#include "sim/game/state_json.h"
+#include "sim/perf/profile_lookup.h"
+#include "tests/advisor_test_util.h"
+
+using namespace tycoon;
+using advisor::CheckKind;
+
+namespace {
+
+// A game at the advisor's first round, with a catalog of just `change_id` (so that it is the
+// proposal), and the advisor.
+struct Round {
+  std::unique_ptr<game::Game> game;
+  std::shared_ptr<advisor::Chien> advisor;
+  std::string advice_id;
+};
+
+// An empty `change_id`: the whole catalog.
+Round first_round(const std::string& change_id, std::uint64_t seed = 7) {
+  auto all = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
+  advisor::CodeChangeCatalog one;
+  if (change_id.empty()) {
+    one = all;
+  } else {
+    one.changes.push_back(*all.find(change_id));
+  }
+  game::GameOptions o;
+  o.seed = seed;
+  Round r;
+  r.game = std::make_unique<game::Game>(test::advisor_market(1), test::catalog(), o);
+  auto opts = test::fast_advisor_options();
+  r.advisor = std::make_shared<advisor::Chien>(test::catalog(), r.game->scenario(), one, opts);
+  r.game->set_advisor(r.advisor);
+  r.game->advance(opts.first_proposal_hour);
+  REQUIRE(r.game->state().inbox.size() == 1);
+  r.advice_id = r.game->state().inbox[0].id;
+  return r;
+}
+
+double share(const advisor::DeploymentProfile& p, perf::OpClass c) { return p.time_share[static_cast<std::size_t>(c)]; }
+
+}  // namespace
+
+TEST_CASE("profile: routed experts dominate GPT-OSS-120B decode on H200, and shares sum to 1") {
+  auto r = first_round("moe-sort-small-decode");
+  auto profiles = r.advisor->profile_all(r.game->state());
+  REQUIRE(profiles.size() == 1);
+  double sum = 0;
+  for (double s : profiles[0].time_share) sum += s;
+  CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
+  // Seed 000 section 7: "the mixture-of-experts step taking about 80% of GPU kernel time".
+  CHECK(share(profiles[0], perf::OpClass::kMoeExperts) > 0.5);
+}
+
+TEST_CASE("a real win: claimed = true (Amdahl on the profile), the benchmark agrees within its noise") {
+  auto r = first_round("moe-sort-small-decode");
+  const auto& rec = *r.advisor->find(r.advice_id);
+  // 1 / (1 - s + s / 1.25) with s the MoE share
+  double s = rec.op_share;
+  CHECK(rec.claimed_speedup == doctest::Approx(1 / (1 - s + s / 1.25)).epsilon(1e-9));
+  CHECK(rec.true_speedup == doctest::Approx(rec.claimed_speedup).epsilon(1e-9));
+  auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+  // The benchmark runs the simulator at a fixed concurrency (another batch mix than the profile's
+  // load) with ±3.5% noise: within 10% of the truth.
+  CHECK(bench.measured_speedup == doctest::Approx(rec.true_speedup).epsilon(0.10));
+  CHECK(bench.ready_at_hour == r.game->state().hour + 2);
+  CHECK(bench.cost_usd > 0);
+}
+
+TEST_CASE("fast_mode: the component test says faster, the benchmark and the canary say slower") {
+  auto r = first_round("moe-fast-mode");
+  const auto& st = r.game->state();
+  auto component = r.advisor->check(st, r.advice_id, CheckKind::kComponentTest);
+  auto bench = r.advisor->check(st, r.advice_id, CheckKind::kBenchmark);
+  auto canary = r.advisor->check(st, r.advice_id, CheckKind::kCanary);
+  CHECK(*component.measured_component_speedup > 1.9);  // 2x ± 2% on the test's shapes
+  CHECK(component.measured_speedup > 1.3);
+  CHECK(bench.measured_speedup < 0.95);
+  CHECK(canary.measured_speedup < 0.95);
+  CHECK(canary.ready_at_hour == st.hour + 6);
+  CHECK(r.advisor->find(r.advice_id)->true_speedup < 0.9);
+}
+
+TEST_CASE("scorer gaming: the benchmark on the player's traffic shows no gain, or the refusals") {
+  SUBCASE("caching the benchmark") {
+    auto r = first_round("borrowed-gpus-benchmark");
+    auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+    CHECK(r.advisor->find(r.advice_id)->claimed_speedup > 1.3);
+    CHECK(bench.measured_speedup == doctest::Approx(1.0).epsilon(0.04));  // ±3.5% noise around no change
+  }
+  SUBCASE("rejecting requests") {
+    auto r = first_round("reject-long-requests");
+    auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+    CHECK(bench.rejection_flag);
+  }
+}
+
+TEST_CASE("accepting a quality-drift change: the code is faster, and reputation falls at once") {
+  auto r = first_round("truncated-vocab-sampling");
+  auto& g = *r.game;
+  const auto& rec = *r.advisor->find(r.advice_id);
+  auto canary = r.advisor->check(g.state(), r.advice_id, CheckKind::kCanary);
+  CHECK(canary.quality_flag);
+  const double before = g.state().world.segments[0].reputation;
+  REQUIRE(g.apply(game::AcceptAdvice{r.advice_id}).ok);
+  CHECK(g.state().company.deployments[0].speedup == doctest::Approx(rec.true_speedup).epsilon(1e-12));
+  CHECK(g.state().world.segments[0].reputation == doctest::Approx(before * (1 - rec.reputation_hit)).epsilon(1e-12));
+  // The hidden effect is saved with the inbox.
+  auto saved = game::to_json(g.state());
+  CHECK(saved["inbox"][0]["effect"]["reputation_hit"].get<double>() == rec.reputation_hit);
+}
+
+TEST_CASE("same seed, same proposals; the checks' stream does not change what is proposed") {
+  auto a = first_round("", 11);
+  auto b = first_round("", 11);
+  a.advisor->check(a.game->state(), a.advice_id, CheckKind::kBenchmark);
+  a.game->advance(6);
+  b.game->advance(6);
+  REQUIRE(a.game->state().inbox.size() == 3);  // hours 2, 5 and 8
+  REQUIRE(a.game->state().inbox.size() == b.game->state().inbox.size());
+  for (std::size_t i = 0; i < a.game->state().inbox.size(); ++i) {
+    CHECK(a.game->state().inbox[i].id == b.game->state().inbox[i].id);
+    CHECK(a.game->state().inbox[i].title == b.game->state().inbox[i].title);
+    CHECK(a.game->state().inbox[i].claimed_speedup == b.game->state().inbox[i].claimed_speedup);
+  }
+}
+
+TEST_CASE("a change tuned for chat keeps part of its gain on random traffic") {
+  auto r = first_round("fused-moe-scatter");
+  const auto& rec = *r.advisor->find(r.advice_id);
+  // 1 + 0.18 x 0.4 = 1.072 on the MoE share instead of 1.18
+  double s = rec.op_share;
+  CHECK(rec.true_speedup == doctest::Approx(1 / (1 - s + s / 1.072)).epsilon(1e-9));
+  CHECK(rec.true_speedup < rec.claimed_speedup);
+  CHECK(rec.true_speedup > 1.0);
+}
+
+TEST_CASE("recipe search simulates every neighbour on the deployment's traffic") {
+  auto r = first_round("moe-sort-small-decode");
+  const auto& st = r.game->state();
+  const auto& d = st.company.deployments[0];
+  auto neighbours = advisor::recipe_neighbours(test::catalog(), d);
+  CHECK(neighbours.size() >= 8);  // draft tokens, batch budgets, prefix caching, precision, engines
+  boost::random::mt19937_64 rng(3);
+  advisor::RecipeSearchOptions o;
+  o.window_s = 20;
+  auto result = advisor::search_recipes(test::catalog(), r.game->scenario(), d,
+                                        perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip)),
+                                        advisor::last_rate_per_replica(st, d), rng, o);
+  CHECK(result.num_runs == static_cast<int>(result.evaluated.size()) + 1);
+  CHECK(result.baseline_goodput_per_gpu > 0);
+  if (result.best) CHECK(result.best->gain >= 1.0 + o.min_gain);
+}

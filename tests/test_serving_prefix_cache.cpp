@@ -1,0 +1,139 @@
+// The paged KV cache and its block-hash prefix cache: exact hit counts, LRU eviction, and a
+// model check of the block pool against a naive reference.
+#include "tests/test_serving_support.h"
+
+#include <map>
+#include <unordered_map>
+
+#include "sim/serving/kv_cache.h"
+
+using namespace tycoon;
+using namespace tycoon::serving_test;
+using serving::BlockId;
+using serving::KvCache;
+
+TEST_CASE("an identical prompt sent again hits every full block but the last token's") {
+  // Two 1,000-token prompts of one session, 100 s apart (the first long finished). vLLM keeps
+  // at least one prompt token to compute, so the hit is floor((1000 - 1) / 16) = 62 blocks =
+  // 992 tokens, and the hit rate over both prompts is 992 / 2000.
+  auto path = write_trace("prefix_same", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})",
+                                          R"({"arrival_s": 100, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  auto s = serving::simulate(cfg, h200_calibration());
+  CHECK(s.requests_completed == 2);
+  CHECK(s.cached_input_tokens == 992);
+  CHECK(s.prefix_cache_hit_rate == doctest::Approx(992.0 / 2000.0));
+  // The second prompt prefilled only 8 tokens after 992 cached ones.
+  const auto& cal = h200_calibration();
+  const double short_prefill = step_s(perf::predict_prefill(cfg.deployment, cal, 8, 992));
+  CHECK(s.ttft_s.p50 == doctest::Approx(0.5 * (short_prefill + step_s(perf::predict_prefill(cfg.deployment, cal, 1000)))));
+
+  SUBCASE("no reuse with prefix caching off") {
+    cfg.scheduler.prefix_caching = false;
+    auto off = serving::simulate(cfg, cal);
+    CHECK(off.cached_input_tokens == 0);
+    CHECK(off.prefix_cache_hit_rate == 0);
+  }
+}
+
+TEST_CASE("the next turn of a conversation hits the blocks the previous turn filled") {
+  // Turn 1: 1,000 prompt + 50 output tokens; the KV cache then holds 1,049 computed tokens
+  // (the last sampled token is never fed back), i.e. 65 full blocks = 1,040 tokens. Turn 2
+  // resends them plus 151 new tokens (1,200 in all): 1,040 cached.
+  auto path = write_trace("prefix_turns", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 50, "session_id": "c"})",
+                                           R"({"arrival_s": 60, "input_tokens": 1200, "output_tokens": 50, "session_id": "c"})",
+                                           R"({"arrival_s": 120, "input_tokens": 1200, "output_tokens": 50})"});
+  auto s = serving::simulate(with_trace(gpt_oss_h200(), path), h200_calibration());
+  CHECK(s.cached_input_tokens == 1040);
+  CHECK(s.prefix_cache_hit_rate == doctest::Approx(1040.0 / 3400.0));
+}
+
+TEST_CASE("a shared system prompt hits across sessions") {
+  // Both prompts begin with the same 512-token prefix (32 blocks); their tails differ.
+  auto path = write_trace("prefix_system",
+                          {R"({"arrival_s": 0, "input_tokens": 900, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})",
+                           R"({"arrival_s": 30, "input_tokens": 700, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})"});
+  auto s = serving::simulate(with_trace(gpt_oss_h200(), path), h200_calibration());
+  CHECK(s.cached_input_tokens == 512);
+}
+
+TEST_CASE("freed cached blocks are evicted least recently freed first") {
+  KvCache kv(4, 16, true);
+  std::vector<BlockId> a, b;
+  kv.allocate(2, a);
+  kv.register_hash(a[0], 101);
+  kv.register_hash(a[1], 102);
+  kv.release(a);  // a's tail (102) joins the free queue before its head (101)
+  kv.allocate(2, b);  // takes the two never-used blocks first
+  CHECK(kv.find(101).has_value());
+  CHECK(kv.find(102).has_value());
+  std::vector<BlockId> c;
+  kv.allocate(1, c);  // now the oldest freed: 102 (the tail) is evicted before 101
+  CHECK_FALSE(kv.find(102).has_value());
+  CHECK(kv.find(101).has_value());
+  CHECK(kv.num_available() == 1);
+  // A hit on a free cached block takes it out of the free queue.
+  kv.acquire(*kv.find(101));
+  CHECK(kv.num_available() == 0);
+  CHECK(kv.check_invariants());
+}
+
+TEST_CASE("reservations for fixed per-sequence state leave cached contents until needed") {
+  KvCache kv(8, 16, true);
+  std::vector<BlockId> a;
+  kv.allocate(3, a);
+  for (int i = 0; i < 3; ++i) kv.register_hash(a[static_cast<std::size_t>(i)], 200 + static_cast<std::uint64_t>(i));
+  kv.release(a);
+  kv.reserve(6);
+  CHECK(kv.num_available() == 2);
+  CHECK(kv.num_cached() == 3);
+  CHECK(kv.num_used() == 6);
+  kv.unreserve(6);
+  CHECK(kv.num_used() == 0);
+  CHECK(kv.check_invariants());
+}
+
+TEST_CASE("the block pool matches a naive model under random operations") {
+  // Random allocate / register / release / acquire over a small pool with a small key space
+  // (many duplicate hashes), checked against maps after every operation.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    core::RngStream rng(seed, core::RngPurpose::kFailures);
+    KvCache kv(64, 16, true);
+    std::vector<std::vector<BlockId>> tables;
+    std::map<std::uint64_t, BlockId> cached;  // hash -> block, as the cache should hold it
+    for (int step = 0; step < 3000; ++step) {
+      const auto op = rng.uniform_int(0, 3);
+      if (op == 0 && kv.num_available() > 0) {
+        auto n = static_cast<std::int32_t>(rng.uniform_int(1, std::min<std::int64_t>(8, kv.num_available())));
+        std::vector<BlockId> t;
+        kv.allocate(n, t);
+        for (BlockId b : t) std::erase_if(cached, [&](const auto& kvp) { return kvp.second == b; });  // evicted
+        tables.push_back(std::move(t));
+      } else if (op == 1 && !tables.empty()) {
+        auto& t = tables[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(tables.size()) - 1))];
+        BlockId b = t[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(t.size()) - 1))];
+        std::uint64_t h = static_cast<std::uint64_t>(rng.uniform_int(1, 40));
+        bool block_has_hash = std::any_of(cached.begin(), cached.end(), [&](const auto& kvp) { return kvp.second == b; });
+        if (!block_has_hash && !cached.count(h)) cached[h] = b;
+        kv.register_hash(b, h);
+      } else if (op == 2 && !tables.empty()) {
+        auto i = static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(tables.size()) - 1));
+        kv.release(tables[i]);
+        tables.erase(tables.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (op == 3 && !cached.empty()) {
+        auto it = cached.begin();
+        std::advance(it, rng.uniform_int(0, static_cast<std::int64_t>(cached.size()) - 1));
+        kv.acquire(it->second);
+        tables.push_back({it->second});
+      }
+      REQUIRE(kv.check_invariants());
+      std::int64_t refs = 0;
+      for (const auto& t : tables) refs += static_cast<std::int64_t>(t.size());
+      REQUIRE(kv.total_references() == refs);
+      REQUIRE(kv.num_cached() == static_cast<std::int32_t>(cached.size()));
+      for (const auto& [h, b] : cached) REQUIRE(kv.find(h) == std::optional<BlockId>(b));
+    }
+    for (const auto& t : tables) kv.release(t);
+    CHECK(kv.num_used() == 0);
+  }
+}

@@ -1,0 +1,103 @@
+// One request alone on one replica: every latency has a closed form in the performance model.
+#include "tests/test_serving_support.h"
+
+using namespace tycoon;
+using namespace tycoon::serving_test;
+
+namespace {
+
+// Event time is integer nanoseconds and each step is rounded once: sums of rounded steps
+// match to floating-point precision.
+constexpr double kNsExact = 1e-12;
+// ITL percentiles come from a log-bucket histogram (bucket width 1/128, midpoint reported).
+constexpr double kHistogramTol = 0.005;
+
+}  // namespace
+
+TEST_CASE("a single request: TTFT is its prefill step, TPOT the mean of its decode steps") {
+  // 1,000 prompt tokens fit one 8,192-token step; 100 output tokens = the token sampled at the
+  // end of prefill + 99 decode steps at contexts 1000, 1001, ..., 1098.
+  auto path = write_trace("single", {R"({"arrival_s": 0.5, "input_tokens": 1000, "output_tokens": 100})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+
+  const double prefill = step_s(perf::predict_prefill(d, cal, 1000));
+  double decode_total = 0;
+  for (std::int64_t ctx = 1000; ctx < 1099; ++ctx) decode_total += step_s(perf::predict_decode(d, cal, 1, ctx));
+
+  auto s = serving::simulate(cfg, cal);
+  CHECK(s.requests_completed == 1);
+  CHECK(s.output_tokens == 100);
+  CHECK(s.num_iterations == 100);
+  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
+  CHECK(s.e2e_s.mean == doctest::Approx(prefill + decode_total).epsilon(kNsExact));
+  // Every gap between tokens is one decode step (~equal: the context grows by 1 per step).
+  CHECK(s.itl_s.p50 == doctest::Approx(decode_total / 99).epsilon(kHistogramTol));
+  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
+  CHECK(s.p90_interactivity_tok_per_s_per_user == doctest::Approx(99 / decode_total).epsilon(kNsExact));
+  // The run ends with the last token, 0.5 s after the start plus the request's own time.
+  CHECK(s.simulated_time_s == doctest::Approx(0.5 + prefill + decode_total).epsilon(kNsExact));
+  CHECK(s.output_tok_per_s_per_gpu == doctest::Approx(100 / (0.5 + prefill + decode_total)).epsilon(kNsExact));
+}
+
+TEST_CASE("a long prompt is prefilled in chunks of the token budget") {
+  // 20,000 tokens with an 8,192-token budget: chunks of 8192 + 8192 + 3616, each after the
+  // context the previous ones built; only the last samples a token.
+  auto path = write_trace("chunked", {R"({"arrival_s": 0, "input_tokens": 20000, "output_tokens": 2})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+  auto chunk = [&](std::int64_t n, std::int64_t ctx, bool last) {
+    perf::PrefillChunk c{n, ctx, last};
+    return step_s(perf::predict_iteration(perf::BatchShape{std::span(&c, 1), {}}, d, cal));
+  };
+  const double ttft = chunk(8192, 0, false) + chunk(8192, 8192, false) + chunk(3616, 16384, true);
+  auto s = serving::simulate(cfg, cal);
+  CHECK(s.ttft_s.mean == doctest::Approx(ttft).epsilon(kNsExact));
+  CHECK(s.num_iterations == 4);  // three chunks and one decode step
+  CHECK(s.e2e_s.mean == doctest::Approx(ttft + step_s(perf::predict_decode(d, cal, 1, 20000))).epsilon(kNsExact));
+
+  SUBCASE("without chunked prefill the prompt runs whole") {
+    cfg.scheduler.chunked_prefill = false;
+    auto whole = serving::simulate(cfg, cal);
+    CHECK(whole.ttft_s.mean == doctest::Approx(step_s(perf::predict_prefill(d, cal, 20000))).epsilon(kNsExact));
+    CHECK(whole.num_iterations == 2);
+  }
+}
+
+TEST_CASE("speculative decoding with certain acceptance emits k + 1 tokens per step") {
+  // Acceptance length 4 with 3 drafts means every draft is accepted (p = 1): 100 tokens after
+  // the first take 25 verification steps, at contexts 1000, 1004, ..., 1096.
+  auto path = write_trace("spec", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 101})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  cfg.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 4.0};
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+  double decode_total = 0;
+  for (std::int64_t ctx = 1000; ctx < 1100; ctx += 4) decode_total += step_s(perf::predict_decode(d, cal, 1, ctx));
+  auto s = serving::simulate(cfg, cal);
+  CHECK(s.num_iterations == 1 + 25);
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 100).epsilon(kNsExact));
+  // Four tokens arrive together each step: the streamed chunks are one step apart.
+  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 25).epsilon(kNsExact));
+  CHECK(s.time_by_op_s[static_cast<std::size_t>(perf::OpClass::kDrafter)] > 0);
+}
+
+TEST_CASE("two requests arriving together share every step") {
+  // Both prompts prefill in one step (2 x 500 tokens), then decode as a batch of two.
+  auto path = write_trace("pair", {R"({"arrival_s": 0, "input_tokens": 500, "output_tokens": 3})",
+                                   R"({"arrival_s": 0, "input_tokens": 500, "output_tokens": 3})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+  const double prefill = step_s(perf::predict_prefill(d, cal, 500, 0, 2));
+  const double decode = step_s(perf::predict_decode(d, cal, 2, 500)) + step_s(perf::predict_decode(d, cal, 2, 501));
+  auto s = serving::simulate(cfg, cal);
+  CHECK(s.requests_completed == 2);
+  CHECK(s.num_iterations == 3);
+  CHECK(s.ttft_s.p99 == doctest::Approx(prefill).epsilon(kNsExact));
+  CHECK(s.e2e_s.p50 == doctest::Approx(prefill + decode).epsilon(kNsExact));
+  CHECK(s.mean_batch_size == doctest::Approx(2.0));
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The game under Xvfb with scripted input: start the tutorial, rent a GPU, try a deployment that
+# does not fit, deploy, advance a day, open every panel and the advisor, save, load, play to the
+# end; and a second run of bad input (renting with no cash). Screenshots go to $2 for review; the
+# state the game reached is checked from the JSON the binary writes on exit.
+#   tests/ui/ui_test.sh build/tycoon_game build/ui-test
+set -u
+game="$1"
+out="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+rm -rf "$out"
+mkdir -p "$out"
+fail=0
+
+run() {  # name script
+  local name=$1 script=$2
+  timeout 280 xvfb-run -a -s '-screen 0 1280x800x24' "$game" --save-dir "$out/saves" \
+    --scenario-dir "$here/fixtures/scenarios" --script "$here/$script" --screenshot-dir "$out" \
+    --dump-state "$out/$name.json" --frame-stats >"$out/$name.log" 2>&1
+  local rc=$?
+  sed "s/^/[$name] /" "$out/$name.log"
+  if [ "$rc" != 0 ]; then
+    echo "FAIL $name: exit $rc"
+    fail=1
+  fi
+}
+
+run tutorial tutorial.script
+run bad_input bad_input.script
+for check in tutorial bad_input; do
+  if [ -f "$out/$check.json" ]; then
+    cmake -DSTATE="$out/$check.json" -DCHECK=$check -P "$here/check_state.cmake" || fail=1
+  else
+    echo "FAIL $check: no state dump"
+    fail=1
+  fi
+done
+for shot in 01-start-screen 02-tutorial-started 03-rented 04-does-not-fit 05-deployed 06-dashboard-day1 07-traffic \
+  08-profiler 09-pareto 10-pricing 11-advisor 12-save-dialog 13-loaded 14-debrief 15-start-with-save 20-no-cash \
+  21-does-not-fit 22-no-service; do
+  if [ ! -s "$out/$shot.png" ]; then
+    echo "FAIL missing screenshot $shot.png"
+    fail=1
+  fi
+done
+[ "$fail" = 0 ] && echo "UI test passed; screenshots in $out"
+exit $fail

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Browser tests of the web build: builds it if needed (scripts/web --build-only), installs
+# playwright-core (npm ci), serves build-web/ on 127.0.0.1, then
+#   1. play_test.mjs: the tutorial's first steps with real clicks, top speed, advisor, save /
+#      reload / import, budgets (screenshots and report.json under build-web/web-test/);
+#   2. determinism: the same scenario, seed and command log natively (`tycoon run --json`) and in
+#      the browser (tycoon_run through the bridge), compared by compare_summaries.py.
+# Exits non-zero when any of them fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+out=build-web/web-test
+scenario=tests/ui/fixtures/scenarios/ui-test-tutorial.json
+seed=${TYCOON_DET_SEED:-7}
+commands=tests/web/determinism.jsonl
+
+scripts/web --build-only
+if [ ! -d tests/web/node_modules/playwright-core ]; then
+  (cd tests/web && npm ci --no-audit --no-fund)
+fi
+# The native CLI for the determinism comparison (built only if out of date).
+native=${TYCOON_NATIVE:-build/tycoon}
+if [ -z "${TYCOON_NATIVE:-}" ]; then
+  [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build --target tycoon -j "${JOBS:-2}" >/dev/null
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory build-web >"$out/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  curl -sf "http://127.0.0.1:$port/index.html" >/dev/null && break
+  sleep 0.1
+done
+url="http://127.0.0.1:$port/index.html"
+
+status=0
+echo "== browser: play test"
+node tests/web/play_test.mjs "$url" "$out" "$scenario" || status=1
+
+echo "== determinism: native vs browser ($scenario, seed $seed, $commands)"
+"$native" run "$scenario" --seed "$seed" --commands "$commands" --json >"$out/summary.native.json" || status=1
+node tests/web/determinism.mjs "$url" "$scenario" "$seed" "$commands" "$out/summary.browser.json" || status=1
+python3 tests/web/compare_summaries.py "$out/summary.native.json" "$out/summary.browser.json" || status=1
+
+echo "== sizes"
+ls -l build-web/index.html build-web/index.js build-web/index.wasm build-web/index.data | awk '{s+=$5; print $5, $9} END {print s, "total"}'
+if [ "$status" = 0 ]; then echo "== web tests passed"; else echo "== web tests FAILED"; fi
+exit "$status"

@@ -1,0 +1,145 @@
+// Advisor inbox: proposals with their evidence and claimed gain, accept or reject, and the
+// history of decisions. The advisor itself (sim/advisor) plugs into the game; this panel only
+// shows what the game state's inbox holds.
+#include <algorithm>
+
+#include "ui/deploy_form.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+std::string effect_text(const game::Advice& a) {
+  std::string out;
+  for (auto f : a.effect.recipe.fields_set()) out += (out.empty() ? "" : ", ") + std::string(f);
+  if (!out.empty()) out = "recipe: " + out + " → " + game::to_json(a.effect.recipe).dump();
+  if (a.effect.speedup != 1.0) out += (out.empty() ? "" : "; ") + std::string("code change ") + fmt_factor(a.effect.speedup);
+  return out.empty() ? "no change" : out;
+}
+
+void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
+  ImGui::PushID(a.id.c_str());
+  // A card sized to its contents: draw the contents on the top channel, then the background under them.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->ChannelsSplit(2);
+  dl->ChannelsSetCurrent(1);
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::SetCursorScreenPos(ImVec2(start.x + 10, start.y + 8));
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 20);
+  ImGui::PushFont(theme::font_bold());
+  ImGui::TextUnformatted(a.title.c_str());
+  ImGui::PopFont();
+  const auto* d = game.state.company.find_deployment(a.deployment_id);
+  ImGui::TextDisabled("For %s · posted %s", d ? deployment_label(*d).c_str() : ("deployment #" + std::to_string(a.deployment_id) + " (gone)").c_str(),
+                      fmt_game_time(a.posted_at_hour).c_str());
+  theme::text_colored(theme::kPurple, "Claimed gain " + fmt_factor(a.claimed_speedup));
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("What the advisor claims. The simulator, on your traffic, decides what is true: check before you trust.");
+  }
+  ImGui::TextDisabled("Evidence");
+  ImGui::TextUnformatted(a.rationale.empty() ? "(none given)" : a.rationale.c_str());
+  ImGui::TextDisabled("Change: %s", effect_text(a).c_str());
+  ImGui::Spacing();
+  const bool locked_accept = lever_locked(game.scenario, "accept_advice");
+  const bool locked_reject = lever_locked(game.scenario, "reject_advice");
+  if (locked_accept) ImGui::BeginDisabled();
+  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(IM_COL32(38, 130, 120, 255)));
+  if (ImGui::Button("Accept")) out.push(game::AcceptAdvice{a.id});
+  ImGui::PopStyleColor();
+  if (locked_accept) ImGui::EndDisabled();
+  tag(view.tags, "advisor.accept." + a.id);
+  ImGui::SameLine();
+  if (locked_reject) ImGui::BeginDisabled();
+  if (ImGui::Button("Reject")) out.push(game::RejectAdvice{a.id});
+  if (locked_reject) ImGui::EndDisabled();
+  tag(view.tags, "advisor.reject." + a.id);
+  if (d && !a.effect.recipe.fields_set().empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Preview the recipe (free)")) {
+      reset_deploy_form(game, view, d->segment, d->chip, d->id);
+      view.deploy.recipe = game::apply_overrides(d->recipe, a.effect.recipe);
+      view.open_tab(Tab::kDeployments);
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Opens the recipe in the Deployments what-if preview. Code-change claims cannot be previewed.");
+    }
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  const ImVec2 end(start.x + width, ImGui::GetItemRectMax().y + 8);
+  dl->ChannelsSetCurrent(0);
+  dl->AddRectFilled(start, end, theme::kPanelRaised, 6);
+  dl->AddRect(start, end, theme::with_alpha(theme::kPurple, 0.5f), 6);
+  dl->ChannelsMerge();
+  ImGui::SetCursorScreenPos(ImVec2(start.x, end.y + 8));
+  ImGui::Dummy(ImVec2(width, 0));
+  ImGui::PopID();
+}
+
+}  // namespace
+
+void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out) {
+  view.advisor_opened = true;
+  const auto& inbox = game.state.inbox;
+  const auto pending = std::count_if(inbox.begin(), inbox.end(), [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
+  theme::heading("Inbox");
+  muted_wrapped("The advisor profiles your deployments on your traffic, proposes recipe and code changes with a claimed "
+                "gain, and you decide. Some proposals are real wins, some only win in isolation or on other traffic, "
+                "and some break output quality: accepting blindly does worse than checking.");
+  ImGui::Spacing();
+  if (pending == 0) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kPanelRaised);
+    ImGui::BeginChild("##empty", ImVec2(0, 64), true);
+    ImGui::PushFont(theme::font_bold());
+    ImGui::TextUnformatted("No proposals");
+    ImGui::PopFont();
+    ImGui::TextDisabled(inbox.empty() ? "The advisor has not posted anything yet. It looks at your deployments every game hour."
+                                      : "Every proposal has been decided. New ones arrive as your traffic changes.");
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    tag(view.tags, "advisor.empty");
+  } else {
+    for (const auto& a : inbox) {
+      if (a.status == game::AdviceStatus::kPending) proposal_card(game, view, out, a);
+    }
+  }
+
+  ImGui::Spacing();
+  theme::heading("History");
+  bool any = false;
+  if (ImGui::BeginTable("history", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+    ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
+    ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthStretch, 0.7f);
+    ImGui::TableSetupColumn("Decision", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn("When", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (auto it = inbox.rbegin(); it != inbox.rend(); ++it) {
+      const auto& a = *it;
+      if (a.status == game::AdviceStatus::kPending) continue;
+      any = true;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(a.title.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("#%lld", static_cast<long long>(a.deployment_id));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_factor(a.claimed_speedup).c_str());
+      ImGui::TableNextColumn();
+      const bool accepted = a.status == game::AdviceStatus::kAccepted;
+      theme::text_colored(accepted ? theme::kRevenue : theme::kMuted, accepted ? "accepted" : "rejected");
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", a.decided_at_hour ? fmt_game_time(*a.decided_at_hour).c_str() : "");
+    }
+    ImGui::EndTable();
+  }
+  if (!any) ImGui::TextDisabled("No decisions yet.");
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,327 @@
+#include "ui/app.h"
+
+#include <algorithm>
+
+#include "sim/game/save.h"
+#include "sim/game/scoring.h"
+#include "sim/game/state_json.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+
+namespace tycoon::ui {
+
+namespace {
+constexpr float kTopBarHeight = 74;
+constexpr float kSidebarWidth = 330;
+}  // namespace
+
+App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load_catalog(options_.data_root)) {
+  scenarios_ = list_scenario_entries(catalog_, options_.data_root, options_.scenario_dirs);
+  std::string error;
+  progress_ = load_progress(options_.progress_file, &error);
+  if (!error.empty()) start_error_ = "Campaign progress could not be read (starting fresh): " + error;
+  saves_ = list_saves(options_.save_dir);
+  view_.save_dir = options_.save_dir;
+}
+
+App::~App() {
+  runner_.reset();
+  previews_.reset();
+}
+
+std::int64_t App::hour() const { return runner_ ? runner_->snapshot()->hour : -1; }
+
+bool App::busy() const {
+  return (runner_ && runner_->busy()) || (previews_ && previews_->pending() > 0);
+}
+
+std::optional<RunnerStats> App::runner_stats() const {
+  if (!runner_) return std::nullopt;
+  return runner_->stats();
+}
+
+void App::wait_idle() {
+  if (runner_) runner_->wait_idle();
+  if (previews_) previews_->wait_idle();
+}
+
+void App::set_speed(Speed s) {
+  if (runner_) runner_->set_speed(s);
+}
+
+void App::reset_view_for_game() {
+  ViewState fresh;
+  fresh.time_s = view_.time_s;
+  fresh.messages = std::move(view_.messages);
+  fresh.save_dir = view_.save_dir;
+  fresh.start = view_.start;
+  fresh.advisor_opened = view_.advisor_opened;  // a session fact, for tests and the dump
+  fresh.screen = Screen::kGame;
+  view_ = std::move(fresh);
+  progress_recorded_ = false;
+  finish_seen_ = false;
+}
+
+bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label) {
+  try {
+    std::filesystem::path path = scenario;
+    if (!std::filesystem::exists(path)) {
+      path.clear();
+      for (const auto& e : scenarios_) {
+        if (e.id == scenario || e.path.stem() == scenario) path = e.path;
+      }
+      if (path.empty()) path = game::find_scenario(scenario, options_.data_root);
+    }
+    auto sc = game::load_scenario(path, catalog_);
+    game::GameOptions go;
+    go.seed = seed;
+    auto g = std::make_unique<game::Game>(std::move(sc), catalog_, go);
+    if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
+    runner_.reset();
+    previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
+    runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
+    label_ = label;
+    start_error_.clear();
+    reset_view_for_game();
+    return true;
+  } catch (const std::exception& e) {
+    start_error_ = "Could not start " + scenario + ": " + e.what();
+    view_.message(start_error_, false, 0);
+    return false;
+  }
+}
+
+bool App::load(const std::filesystem::path& save) {
+  try {
+    auto data = game::load_save(save, catalog_);
+    auto g = std::make_unique<game::Game>(std::move(data.scenario), std::move(data.state), catalog_);
+    if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
+    runner_.reset();
+    previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
+    runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
+    label_ = "loaded " + save.filename().string();
+    start_error_.clear();
+    reset_view_for_game();
+    view_.message("Loaded " + save.string(), true, runner_->snapshot()->hour);
+    return true;
+  } catch (const std::exception& e) {
+    start_error_ = "Could not load " + save.string() + ": " + e.what();
+    view_.message(start_error_, false, hour() < 0 ? 0 : hour());
+    return false;
+  }
+}
+
+void App::handle(const SessionRequest& r) {
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, StartGame>) {
+          start(x.scenario.string(), x.seed, x.label);
+        } else if constexpr (std::is_same_v<T, LoadGame>) {
+          load(x.path);
+        } else if constexpr (std::is_same_v<T, SaveGame>) {
+          if (runner_) {
+            std::error_code ec;
+            if (x.path.has_parent_path()) std::filesystem::create_directories(x.path.parent_path(), ec);
+            runner_->request_save(x.path);
+          }
+        } else if constexpr (std::is_same_v<T, SetSpeed>) {
+          set_speed(x.speed);
+        } else if constexpr (std::is_same_v<T, ToMenu>) {
+          runner_.reset();
+          previews_.reset();
+          saves_ = list_saves(options_.save_dir);
+          scenarios_ = list_scenario_entries(catalog_, options_.data_root, options_.scenario_dirs);
+          view_.screen = Screen::kStart;
+        } else if constexpr (std::is_same_v<T, QuitApp>) {
+          quit_ = true;
+        }
+      },
+      r);
+}
+
+void App::take_outcomes() {
+  if (!runner_) return;
+  for (auto& o : runner_->take_outcomes()) {
+    if (o.result.message.empty()) continue;
+    std::string text = o.result.ok ? o.result.message : "Refused " + o.what + ": " + o.result.message;
+    if (o.what == "step" || o.what == "save") text = o.result.message;
+    if (!o.result.ok && o.what == "step") runner_->set_speed(Speed::kPaused);
+    if (o.what == "save" && o.result.ok) saves_ = list_saves(options_.save_dir);
+    view_.message(std::move(text), o.result.ok, o.at_hour);
+  }
+}
+
+void App::record_progress(const game::GameState& s) {
+  if (progress_recorded_ || !s.finished || !runner_) return;
+  progress_recorded_ = true;
+  const auto& sc = runner_->scenario();
+  auto goals = game::evaluate_goals(sc, s);
+  auto result = game::score(sc, s, goals);
+  int& best = progress_.best_stars[sc.id];
+  best = std::max(best, result.stars);
+  std::string error;
+  if (!save_progress(progress_, options_.progress_file, &error)) view_.message(error, false, s.hour);
+  if (sc.kind == game::ScenarioKind::kCampaign && result.passed) {
+    view_.message("Level passed: the next campaign level is unlocked.", true, s.hour);
+  }
+}
+
+void App::frame(double dt_s) {
+  view_.time_s += dt_s;
+  view_.tags.clear();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (view_.screen == Screen::kStart || !runner_) {
+    view_.screen = Screen::kStart;
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::Begin("##start", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus);
+    CommandQueue out;
+    draw_start_screen(StartScreenData{scenarios_, progress_, saves_, start_error_}, view_, out);
+    ImGui::End();
+    draw_messages(view_);
+    for (const auto& r : out.requests) handle(r);
+    return;
+  }
+  draw_game(dt_s);
+}
+
+void App::draw_game(double dt_s) {
+  runner_->tick(dt_s);
+  if (previews_) previews_->run_pending();
+  take_outcomes();
+  auto snapshot = runner_->snapshot();
+  const game::GameState& s = *snapshot;
+  GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
+  CommandQueue out;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+
+  // Keyboard: space pauses and resumes (not while typing).
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false) && !s.finished) {
+    out.request(SetSpeed{runner_->speed() == Speed::kPaused ? Speed::k1x : Speed::kPaused});
+  }
+
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, kTopBarHeight));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kPanelRaised);
+  ImGui::Begin("##topbar", nullptr, fixed);
+  draw_time_controls(game, view_, out);
+  draw_save_load_popup(game, view_, out);
+  ImGui::End();
+  ImGui::PopStyleColor();
+
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + kTopBarHeight));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x - kSidebarWidth, vp->Size.y - kTopBarHeight));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kBackground);
+  ImGui::Begin("##main", nullptr, fixed);
+  if (s.finished && !finish_seen_) {
+    finish_seen_ = true;
+    view_.open_tab(Tab::kDebrief);
+    runner_->set_speed(Speed::kPaused);
+  }
+  record_progress(s);
+  if (ImGui::BeginTabBar("##tabs")) {
+    const auto pending = std::count_if(s.inbox.begin(), s.inbox.end(),
+                                       [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
+    for (std::size_t i = 0; i < kTabNames.size(); ++i) {
+      const Tab t = static_cast<Tab>(i);
+      std::string label(kTabNames[i]);
+      if (t == Tab::kAdvisor && pending > 0) label += " (" + std::to_string(pending) + ")";
+      label += "###" + std::string(kTabTags[i]);
+      ImGuiTabItemFlags flags = view_.tab_request == t ? ImGuiTabItemFlags_SetSelected : 0;
+      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+      tag(view_.tags, "tab." + std::string(kTabTags[i]));
+      if (!open) continue;
+      view_.tab = t;
+      ImGui::BeginChild("##content", ImVec2(0, 0), false);
+      switch (t) {
+        case Tab::kDashboard:
+          draw_dashboard_panel(game, view_, out);
+          break;
+        case Tab::kMarket:
+          draw_market_panel(game, view_, out);
+          break;
+        case Tab::kDeployments:
+          draw_deployments_panel(game, view_, out, *previews_);
+          break;
+        case Tab::kPricing:
+          draw_pricing_panel(game, view_, out);
+          break;
+        case Tab::kTraffic:
+          draw_traffic_panel(game, view_, out, *previews_);
+          break;
+        case Tab::kProfiler:
+          draw_profiler_panel(game, view_, out, *previews_);
+          break;
+        case Tab::kPareto:
+          draw_pareto_panel(game, view_, out, *previews_);
+          break;
+        case Tab::kAdvisor:
+          draw_advisor_panel(game, view_, out);
+          break;
+        case Tab::kDebrief:
+          draw_debrief_panel(game, view_, out);
+          break;
+      }
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    // The request is honoured once the tab bar has seen it.
+    view_.tab_request.reset();
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - kSidebarWidth, vp->Pos.y + kTopBarHeight));
+  ImGui::SetNextWindowSize(ImVec2(kSidebarWidth, vp->Size.y - kTopBarHeight));
+  ImGui::Begin("##sidebar", nullptr, fixed);
+  draw_news_panel(game, view_, out);
+  ImGui::End();
+
+  draw_messages(view_);
+
+  for (auto& c : out.commands) runner_->submit(std::move(c));
+  for (const auto& r : out.requests) handle(r);
+}
+
+nlohmann::json App::dump() const {
+  nlohmann::json j;
+  j["screen"] = view_.screen == Screen::kStart ? "start" : "game";
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& m : view_.messages) messages.push_back({{"text", m.text}, {"ok", m.ok}, {"at_hour", m.at_hour}});
+  j["ui"] = {{"tab", std::string(kTabTags[static_cast<std::size_t>(view_.tab)])},
+             {"advisor_opened", view_.advisor_opened},
+             {"debrief_opened", view_.debrief_opened},
+             {"messages", messages},
+             {"start_error", start_error_}};
+  if (!runner_) return j;
+  auto snap = runner_->snapshot();
+  const auto& s = *snap;
+  int gpus = 0;
+  for (const auto& c : s.company.contracts) gpus += c.num_gpus;
+  int pending = 0;
+  for (const auto& a : s.inbox) pending += a.status == game::AdviceStatus::kPending ? 1 : 0;
+  j["summary"] = {{"scenario", s.scenario_id},
+                  {"seed", s.seed},
+                  {"hour", s.hour},
+                  {"finished", s.finished},
+                  {"cash_usd", s.company.cash_usd},
+                  {"contracts", s.company.contracts.size()},
+                  {"gpus", gpus},
+                  {"deployments", s.company.deployments.size()},
+                  {"inbox", s.inbox.size()},
+                  {"pending_advice", pending},
+                  {"revenue_usd", s.ledger.totals().revenue_usd},
+                  {"output_tokens", s.service.tokens.output_tokens},
+                  {"commands_logged", s.log.size()}};
+  j["state"] = game::to_json(s);
+  return j;
+}
+
+}  // namespace tycoon::ui

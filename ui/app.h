@@ -1,0 +1,89 @@
+// The game's front end, platform-free: owns the catalog, the running game (through a
+// GameRunner), the what-if previews and the ViewState, and draws one ImGui frame at a time.
+// A platform shell (ui/desktop with SFML, web/ with GLFW) creates the window, feeds input to
+// ImGui, calls frame() between NewFrame and Render, and renders.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "ui/command_queue.h"
+#include "ui/game_runner.h"
+#include "ui/library.h"
+#include "ui/previews.h"
+#include "ui/view_state.h"
+
+namespace tycoon::ui {
+
+struct AppOptions {
+  std::filesystem::path data_root;                  // catalogs and scenarios/
+  std::vector<std::filesystem::path> scenario_dirs;  // more scenario folders
+  std::filesystem::path save_dir = "saves";
+  std::filesystem::path progress_file = "saves/progress.json";
+  bool threaded = true;  // simulate on worker threads (false: inside frames, an hour at most)
+  // The advisor hook (sim/advisor, issue 7): called for every game started or loaded; the
+  // advisor it returns posts proposals to the game's inbox, which the Advisor panel shows.
+  // Unset or returning null: no advisor, and the panel says there are no proposals.
+  std::function<std::shared_ptr<game::Advisor>(const game::Scenario&)> make_advisor;
+};
+
+class App {
+ public:
+  // Loads the catalog and lists the scenarios. Throws data::LoadError on a bad catalog.
+  explicit App(AppOptions options);
+  ~App();
+
+  // Starts a scenario (a path, or an id or name from the library) or loads a save, as the start
+  // screen would. On failure the start screen shows why; returns false.
+  bool start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label);
+  bool load(const std::filesystem::path& save);
+  void set_speed(Speed s);
+
+  // Draws one frame; call between ImGui::NewFrame() and ImGui::Render().
+  void frame(double dt_s);
+
+  bool quit_requested() const { return quit_; }
+  const ViewState& view() const { return view_; }
+  const WidgetTags& tags() const { return view_.tags; }
+  // The game hour, or -1 on the start screen.
+  std::int64_t hour() const;
+  // Simulation hours, commands or previews outstanding.
+  bool busy() const;
+  std::optional<RunnerStats> runner_stats() const;
+  // Blocks until the simulation and previews are idle (tests, exit).
+  void wait_idle();
+
+  // The state reached and what the UI showed, for tests: {"screen", "state", "summary", "ui"}.
+  nlohmann::json dump() const;
+
+ private:
+  void handle(const SessionRequest& r);
+  void draw_game(double dt_s);
+  void take_outcomes();
+  void record_progress(const game::GameState& s);
+  void reset_view_for_game();
+
+  AppOptions options_;
+  data::Catalog catalog_;
+  std::vector<ScenarioEntry> scenarios_;
+  Progress progress_;
+  std::vector<std::filesystem::path> saves_;
+  std::unique_ptr<GameRunner> runner_;
+  std::unique_ptr<Previews> previews_;
+  std::string label_;
+  ViewState view_;
+  std::string start_error_;
+  bool quit_ = false;
+  bool progress_recorded_ = false;
+  bool finish_seen_ = false;
+};
+
+}  // namespace tycoon::ui

@@ -1,0 +1,85 @@
+// A small chart module on ImGui draw lists (ImPlot is not available): time series, stacked bars,
+// and scatter plots with a Pareto front, all with labelled axes in units. Stateless: every call
+// draws from the data it is given; hovering shows the values under the cursor.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+namespace tycoon::ui::chart {
+
+// How axis ticks and hover values are written.
+enum class Unit { kNone, kUsd, kShare, kTokens, kTokPerS, kTokPerSPerUser, kReqPerS, kSeconds, kGameHour, kGameDay, kGpus, kBytes };
+
+// A value in `unit`, short (for ticks) or full (for hover).
+std::string format_value(Unit unit, double v, bool compact);
+
+struct Axis {
+  std::string label;  // "cash", "P90 interactivity"; the unit is appended
+  Unit unit = Unit::kNone;
+  std::optional<double> min = std::nullopt;  // fixed range ends; otherwise from the data
+  std::optional<double> max = std::nullopt;
+  bool include_zero = true;        // the automatic range reaches down (or up) to zero
+};
+
+// y values at x = x0 + i·dx.
+struct Line {
+  std::string name;
+  std::span<const double> values;
+  ImU32 color = 0;
+  double x0 = 0, dx = 1;
+  bool fill = false;  // shade the area down to zero
+  float thickness = 2.0f;
+};
+
+// Line chart; hovering draws a cursor and lists every line's value at it.
+void time_series(const char* id, std::span<const Line> lines, const Axis& x, const Axis& y, ImVec2 size);
+
+// One layer of a stacked bar chart: a value per category (negative values stack downward).
+struct BarLayer {
+  std::string name;
+  std::vector<double> values;
+  ImU32 color = 0;
+};
+
+// Stacked bars, one per category; positive layers stack up from zero, negative ones down. An
+// optional line of totals per category (e.g. profit) is drawn as dots.
+void stacked_bars(const char* id, std::span<const std::string> categories, std::span<const BarLayer> layers,
+                  const Axis& y, ImVec2 size, bool show_net = false, bool show_legend = true);
+
+struct Point {
+  double x = 0, y = 0;
+  std::string label;  // shown on hover ("concurrency 64")
+};
+
+struct ScatterSet {
+  std::string name;
+  std::vector<Point> points;
+  ImU32 color = 0;
+  bool connect = true;  // join points in order (a sweep)
+  bool marker_star = false;  // a single highlighted operating point
+};
+
+// Scatter plot; with `pareto` the upper-right front over all sets is drawn as a dashed step line.
+void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x, const Axis& y, ImVec2 size, bool pareto);
+
+// Indices of the points no other point beats in both x and y (higher is better in both),
+// sorted by increasing x.
+std::vector<std::size_t> pareto_front(std::span<const Point> points);
+
+// "Nice" tick positions covering [lo, hi]: steps of 1, 2 or 5 × 10^k, about `target` of them.
+std::vector<double> nice_ticks(double lo, double hi, int target);
+
+// A horizontal bar split into shares (e.g. memory per GPU), with a legend underneath.
+struct Segment {
+  std::string name;
+  double value = 0;
+  ImU32 color = 0;
+};
+void split_bar(const char* id, std::span<const Segment> segments, double total, Unit unit, ImVec2 size);
+
+}  // namespace tycoon::ui::chart

@@ -1,0 +1,127 @@
+// Dashboard: cash, revenue, GPU cost, margin, tokens and SLO — now and over time.
+#include <algorithm>
+#include <cmath>
+
+#include "ui/chart.h"
+#include "ui/concepts.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+// Sums an hourly series into game days (the last day may be partial).
+std::vector<double> per_day(const std::vector<double>& hourly, double sign) {
+  std::vector<double> out((hourly.size() + 23) / 24, 0.0);
+  for (std::size_t i = 0; i < hourly.size(); ++i) out[i / 24] += sign * hourly[i];
+  return out;
+}
+
+}  // namespace
+
+void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/) {
+  const auto& s = game.state;
+  const auto& h = s.history;
+  const std::size_t n = h.num_hours();
+
+  // Headline cards.
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float card_w = (ImGui::GetContentRegionAvail().x - gap * 5) / 6;
+  const double revenue24 = sum_last(h, game::Series::kRevenueUsd, 24);
+  const double gpu24 = sum_last(h, game::Series::kGpuCostUsd, 24);
+  const double fixed24 = sum_last(h, game::Series::kFixedCostUsd, 24);
+  const auto& totals = s.ledger.totals();
+  const double cash_day_ago = n > 24 ? h[game::Series::kCashUsd][n - 25] : game.scenario.company.starting_cash_usd;
+
+  kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd), fmt_usd_signed(s.company.cash_usd - cash_day_ago) + " in 24 h",
+           s.company.cash_usd >= cash_day_ago ? theme::kRevenue : theme::kCost, card_w,
+           "Cash now, and how it moved over the last 24 game hours.");
+  tag(view.tags, "dashboard.cash");
+  ImGui::SameLine();
+  kpi_card("kpi.revenue", "Revenue, 24 h", fmt_usd(revenue24), "total " + fmt_usd(totals.revenue_usd), theme::kMuted,
+           card_w, "Tokens sold × your prices: input, cached input and output tokens.");
+  ImGui::SameLine();
+  kpi_card("kpi.gpu", "GPU cost, 24 h", fmt_usd(gpu24), "total " + fmt_usd(totals.gpu_cost_usd), theme::kMuted, card_w,
+           "Rent for every GPU under contract (serving or idle), plus early-release fees.");
+  ImGui::SameLine();
+  std::string margin = revenue24 > 0 ? fmt_pct((revenue24 - gpu24) / revenue24) : "—";
+  auto total_margin = totals.gross_margin();
+  kpi_card("kpi.margin", "Gross margin, 24 h", margin, "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
+           revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w, std::string(concept_sentence(Concept::kGrossMargin)).c_str());
+  ImGui::SameLine();
+  const double out24 = sum_last(h, game::Series::kOutputTokens, 24);
+  kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(out24), "total " + fmt_tokens(s.service.tokens.output_tokens),
+           theme::kMuted, card_w, "Tokens generated for customers (input tokens are billed too, see Pricing).");
+  ImGui::SameLine();
+  const double offered24 = sum_last(h, game::Series::kRequestsOffered, 24);
+  double within24 = 0;
+  for (std::size_t i = n > 24 ? n - 24 : 0; i < n; ++i) {
+    within24 += h[game::Series::kSloAttainment][i] * h[game::Series::kRequestsOffered][i];
+  }
+  const double slo24 = offered24 > 0 ? within24 / offered24 : 1.0;
+  kpi_card("kpi.slo", "SLO met, 24 h", offered24 > 0 ? fmt_pct(slo24) : "—",
+           fmt_count(offered24) + " requests · failed " + fmt_count(sum_last(h, game::Series::kRequestsFailed, 24)),
+           slo24 >= 0.9 ? theme::kRevenue : slo24 >= 0.7 ? theme::kWarn : theme::kCost, card_w,
+           std::string(concept_sentence(Concept::kSlo)).c_str());
+
+  ImGui::Spacing();
+  const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
+  const float chart_h = std::max(170.0f, (ImGui::GetContentRegionAvail().y - 110) / 2);
+
+  // Cash over time, and the daily profit and loss.
+  {
+    chart::Line cash{"cash", h[game::Series::kCashUsd], theme::kCash, 1, 1, true};
+    chart::Axis x{"game time", chart::Unit::kGameHour};
+    x.min = 0;
+    x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+    chart::time_series("##cash", std::span(&cash, 1), x, {"cash", chart::Unit::kUsd}, ImVec2(half, chart_h));
+    ImGui::SameLine();
+    std::vector<chart::BarLayer> layers = {
+        {"revenue", per_day(h[game::Series::kRevenueUsd], 1), theme::kRevenue},
+        {"GPU rent", per_day(h[game::Series::kGpuCostUsd], -1), theme::kCost},
+        {"fixed", per_day(h[game::Series::kFixedCostUsd], -1), theme::kFixedCost}};
+    std::vector<std::string> days;
+    for (std::size_t d = 0; d < layers[0].values.size(); ++d) days.push_back("day " + std::to_string(d + 1));
+    chart::stacked_bars("##pnl", days, layers, {"profit and loss per day", chart::Unit::kUsd}, ImVec2(half, chart_h), true);
+  }
+  // Service quality and volume.
+  {
+    chart::Axis x{"game time", chart::Unit::kGameHour};
+    x.min = 0;
+    x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+    chart::Line quality[] = {{"SLO met", h[game::Series::kSloAttainment], theme::kRevenue, 0, 1},
+                             {"reputation", h[game::Series::kReputation], theme::kPurple, 0, 1}};
+    chart::Axis share{"service", chart::Unit::kShare};
+    share.min = 0;
+    share.max = 1.05;
+    chart::time_series("##quality", quality, x, share, ImVec2(half, chart_h));
+    ImGui::SameLine();
+    chart::Line tokens[] = {{"output", h[game::Series::kOutputTokens], theme::kAccent, 0, 1, true},
+                            {"input (cached incl.)", h[game::Series::kInputTokens], theme::series_color(0), 0, 1},
+                            {"cached input", h[game::Series::kCachedInputTokens], theme::series_color(3), 0, 1}};
+    chart::time_series("##tokens", tokens, x, {"tokens per hour", chart::Unit::kTokens}, ImVec2(half, chart_h));
+  }
+
+  // The margin lesson, with the player's own numbers.
+  ImGui::Spacing();
+  theme::heading("Why speed matters");
+  if (revenue24 > 0) {
+    const double profit = revenue24 - gpu24 - fixed24;
+    const double faster = revenue24 - gpu24 / 1.1 - fixed24;  // same tokens on 1/1.1 of the GPU time
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "Last 24 h: revenue %s, GPU rent %s, fixed %s, profit %s. Serving the same tokens 10%% faster needs "
+                  "1/1.1 of the GPUs: profit would be %s (%s). The thinner the margin, the more a speedup is worth.",
+                  fmt_usd(revenue24).c_str(), fmt_usd(gpu24).c_str(), fmt_usd(fixed24).c_str(), fmt_usd(profit).c_str(),
+                  fmt_usd(faster).c_str(),
+                  std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
+    muted_wrapped(buf);
+  } else {
+    muted_wrapped("No revenue yet. Rent GPUs in the market, deploy a model for a customer segment, then run the clock.");
+  }
+}
+
+}  // namespace tycoon::ui

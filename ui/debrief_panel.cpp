@@ -1,0 +1,178 @@
+// The debrief: how the game went — score and goals, the money over time, where revenue came from
+// and where it went, and the advisor scorecard.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/game/scoring.h"
+#include "ui/chart.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out) {
+  view.debrief_opened = true;
+  const auto& s = game.state;
+  const auto goals = game::evaluate_goals(game.scenario, s);
+  const auto score = game::score(game.scenario, s, goals);
+
+  // Verdict.
+  ImGui::PushFont(theme::font_title());
+  std::string stars;
+  for (int i = 0; i < 3; ++i) stars += i < score.stars ? "★" : "☆";
+  theme::text_colored(score.stars >= 2 ? theme::kWarn : theme::kMuted, stars);
+  ImGui::PopFont();
+  ImGui::SameLine(0, 18);
+  ImGui::BeginGroup();
+  ImGui::PushFont(theme::font_bold());
+  if (s.company.bankrupt) {
+    theme::text_colored(theme::kCost, "Bankrupt at " + fmt_game_time(s.company.bankrupt_at_hour.value_or(s.hour)));
+  } else if (!s.finished) {
+    ImGui::TextUnformatted("The debrief so far (the game is still running)");
+  } else {
+    theme::text_colored(score.passed ? theme::kRevenue : theme::kWarn, score.passed ? "Scenario passed" : "Scenario not passed");
+  }
+  ImGui::PopFont();
+  ImGui::Text("%.0f of %.0f points · %s in %s", score.points, score.max_points, game.scenario.name.c_str(),
+              fmt_game_time(s.hour).c_str());
+  ImGui::EndGroup();
+  tag(view.tags, "debrief.score");
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - 260);
+  if (ImGui::Button("Play again")) out.request(StartGame{game.scenario.file, s.seed, game.label});
+  tag(view.tags, "debrief.again");
+  ImGui::SameLine();
+  if (ImGui::Button("Back to menu")) out.request(ToMenu{});
+  tag(view.tags, "debrief.menu");
+
+  // Goals.
+  ImGui::Spacing();
+  if (ImGui::BeginTable("goals", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+    ImGui::TableSetupColumn("Goal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
+    ImGui::TableSetupColumn("Achieved", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.4f);
+    ImGui::TableSetupColumn("Points", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableHeadersRow();
+    for (const auto& g : goals) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(g.description.c_str());
+      ImGui::TableNextColumn();
+      switch (g.goal.kind) {
+        case game::GoalKind::kProfitUsd:
+        case game::GoalKind::kCashUsd:
+          ImGui::TextUnformatted(fmt_usd(g.achieved).c_str());
+          break;
+        case game::GoalKind::kGrossMargin:
+        case game::GoalKind::kSloAttainment:
+          ImGui::TextUnformatted(fmt_pct(g.achieved).c_str());
+          break;
+        case game::GoalKind::kOutputTokens:
+          ImGui::TextUnformatted(fmt_tokens(g.achieved).c_str());
+          break;
+        case game::GoalKind::kSurvive:
+          ImGui::TextUnformatted(g.achieved > 0 ? "alive" : "bankrupt");
+          break;
+      }
+      ImGui::TableNextColumn();
+      theme::text_colored(g.met ? theme::kRevenue : theme::kCost, g.met ? "✔" : "✘");
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f / %.0f", g.points, g.goal.points);
+    }
+    ImGui::EndTable();
+  }
+
+  // Money over time.
+  const auto& h = s.history;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float third = (ImGui::GetContentRegionAvail().x - 2 * gap) / 3;
+  chart::Axis x{"game time", chart::Unit::kGameHour};
+  x.min = 0;
+  x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+  chart::Line cash{"cash", h[game::Series::kCashUsd], theme::kCash, 1, 1, true};
+  chart::time_series("##dcash", std::span(&cash, 1), x, {"cash", chart::Unit::kUsd}, ImVec2(third, 190));
+  ImGui::SameLine();
+  std::vector<double> cum_rev, cum_cost;
+  double r = 0, c = 0;
+  for (std::size_t i = 0; i < h.num_hours(); ++i) {
+    r += h[game::Series::kRevenueUsd][i];
+    c += h[game::Series::kGpuCostUsd][i] + h[game::Series::kFixedCostUsd][i];
+    cum_rev.push_back(r);
+    cum_cost.push_back(c);
+  }
+  chart::Line cum[] = {{"revenue", cum_rev, theme::kRevenue, 1, 1}, {"costs", cum_cost, theme::kCost, 1, 1}};
+  chart::time_series("##dcum", cum, x, {"cumulative", chart::Unit::kUsd}, ImVec2(third, 190));
+  ImGui::SameLine();
+  chart::Line slo{"SLO met", h[game::Series::kSloAttainment], theme::kRevenue, 0, 1};
+  chart::Axis share{"SLO met", chart::Unit::kShare};
+  share.min = 0;
+  share.max = 1.05;
+  chart::time_series("##dslo", std::span(&slo, 1), x, share, ImVec2(third, 190));
+
+  // Where the money came from and went.
+  ImGui::Spacing();
+  const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
+  ImGui::BeginChild("##money", ImVec2(half, 190), false);
+  theme::heading("Revenue and costs");
+  const auto& t = s.ledger.totals();
+  for (const auto& [model, mr] : s.ledger.by_model()) {
+    ImGui::Text("%s", model_name(game.catalog, model).c_str());
+    ImGui::SameLine(240);
+    theme::text_colored(theme::kRevenue, fmt_usd(mr.revenue_usd));
+    ImGui::SameLine(340);
+    ImGui::TextDisabled("%s out, %s in", fmt_tokens(mr.tokens.output_tokens).c_str(), fmt_tokens(mr.tokens.input_tokens).c_str());
+  }
+  for (std::size_t i = 0; i < kContractNames.size(); ++i) {
+    double v = s.ledger.gpu_cost_by_contract()[i];
+    if (v <= 0) continue;
+    ImGui::Text("GPU rent, %s", std::string(kContractNames[i]).c_str());
+    ImGui::SameLine(240);
+    theme::text_colored(theme::kCost, fmt_usd(-v));
+  }
+  if (t.fixed_cost_usd > 0) {
+    ImGui::TextUnformatted("Fixed costs");
+    ImGui::SameLine(240);
+    theme::text_colored(theme::kFixedCost, fmt_usd(-t.fixed_cost_usd));
+  }
+  ImGui::Separator();
+  ImGui::TextUnformatted("Profit");
+  ImGui::SameLine(240);
+  theme::text_colored(t.profit_usd() >= 0 ? theme::kRevenue : theme::kCost, fmt_usd_signed(t.profit_usd()));
+  ImGui::SameLine(340);
+  auto margin = t.gross_margin();
+  ImGui::TextDisabled("gross margin %s · GPU-hours %s rented, %s serving", margin ? fmt_pct(*margin).c_str() : "—",
+                      fmt_count(s.service.gpu_hours_rented).c_str(), fmt_count(s.service.gpu_hours_serving).c_str());
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  // Advisor scorecard.
+  ImGui::BeginChild("##scorecard", ImVec2(0, 190), false);
+  theme::heading("Advisor scorecard");
+  int accepted = 0, rejected = 0, pending = 0;
+  double claimed = 1.0;
+  for (const auto& a : s.inbox) {
+    if (a.status == game::AdviceStatus::kAccepted) {
+      ++accepted;
+      claimed *= a.claimed_speedup;
+    } else if (a.status == game::AdviceStatus::kRejected) {
+      ++rejected;
+    } else {
+      ++pending;
+    }
+  }
+  if (s.inbox.empty()) {
+    muted_wrapped("The advisor posted no proposals in this game.");
+  } else {
+    ImGui::Text("%zu proposals: %d accepted, %d rejected, %d undecided", s.inbox.size(), accepted, rejected, pending);
+    ImGui::Text("Claimed gain of what you accepted: %s", fmt_factor(claimed).c_str());
+    for (const auto& d : s.company.deployments) {
+      if (d.speedup != 1.0) ImGui::TextDisabled("#%lld now runs code %s faster", static_cast<long long>(d.id), fmt_factor(d.speedup).c_str());
+    }
+    muted_wrapped("Which calls were right needs the advisor's verdicts (the game state records decisions, not the "
+                  "truth behind each claim).");
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace tycoon::ui

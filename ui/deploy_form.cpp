@@ -1,0 +1,528 @@
+#include "ui/deploy_form.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "sim/game/fleet.h"
+#include "sim/game/serving_window.h"
+#include "ui/chart.h"
+#include "ui/concepts.h"
+#include "ui/format.h"
+#include "ui/theme.h"
+#include "ui/what_if.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+std::vector<std::string> market_chips(const GameView& game) {
+  std::vector<std::string> chips;
+  for (const auto& o : game.state.world.market.offers) {
+    if (std::find(chips.begin(), chips.end(), o.chip) == chips.end()) chips.push_back(o.chip);
+  }
+  for (const auto& c : game.state.company.contracts) {
+    if (std::find(chips.begin(), chips.end(), c.chip) == chips.end()) chips.push_back(c.chip);
+  }
+  return chips;
+}
+
+const game::SegmentSpec* form_segment(const GameView& game, const ViewState& view) {
+  return game.scenario.find_segment(view.deploy.segment);
+}
+
+WhatIf form_what_if(const GameView& game, const ViewState& view) {
+  WhatIf w;
+  const auto* seg = form_segment(game, view);
+  w.model = seg ? seg->model : "";
+  w.chip = view.deploy.chip;
+  w.segment = view.deploy.segment;
+  w.recipe = view.deploy.recipe;
+  w.replicas = std::max(1, view.deploy.replicas);
+  if (view.deploy.editing) {
+    if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) w.speedup = d->speedup;
+  }
+  return w;
+}
+
+// The recipe fields that differ from `base`, as a command's overrides.
+game::RecipeOverrides diff(const game::RecipeSettings& base, const game::RecipeSettings& r) {
+  game::RecipeOverrides o;
+  if (r.engine != base.engine) o.engine = r.engine;
+  if (r.precision != base.precision) o.precision = r.precision;
+  if (r.kv_cache_dtype != base.kv_cache_dtype) o.kv_cache_dtype = r.kv_cache_dtype;
+  if (r.tensor_parallel != base.tensor_parallel) o.tensor_parallel = r.tensor_parallel;
+  if (r.expert_parallel != base.expert_parallel) o.expert_parallel = r.expert_parallel;
+  if (r.spec_draft_tokens != base.spec_draft_tokens) o.spec_draft_tokens = r.spec_draft_tokens;
+  if (r.max_num_batched_tokens != base.max_num_batched_tokens) o.max_num_batched_tokens = r.max_num_batched_tokens;
+  if (r.max_num_seqs != base.max_num_seqs) o.max_num_seqs = r.max_num_seqs;
+  if (r.prefix_caching != base.prefix_caching) o.prefix_caching = r.prefix_caching;
+  if (r.cuda_graphs != base.cuda_graphs) o.cuda_graphs = r.cuda_graphs;
+  if (r.router != base.router) o.router = r.router;
+  return o;
+}
+
+bool locked_field(const GameView& game, std::string_view field) {
+  return lever_locked(game.scenario, "recipe." + std::string(field));
+}
+
+// A row of radio buttons for integer choices.
+bool int_choice(const GameView& game, ViewState& view, const char* label, const char* field, const char* tag_prefix,
+                int* value, std::initializer_list<int> choices, int max_value, Concept topic) {
+  const bool locked = locked_field(game, field);
+  ImGui::TextUnformatted(label);
+  help_marker(topic);
+  ImGui::SameLine(150);
+  bool changed = false;
+  if (locked) ImGui::BeginDisabled();
+  for (int c : choices) {
+    if (c > max_value) continue;
+    std::string l = std::to_string(c) + "##" + field;
+    if (ImGui::RadioButton(l.c_str(), *value == c)) {
+      *value = c;
+      changed = true;
+    }
+    tag(view.tags, std::string(tag_prefix) + "." + std::to_string(c));
+    ImGui::SameLine();
+  }
+  if (locked) ImGui::EndDisabled();
+  if (locked) ImGui::TextDisabled("locked");
+  ImGui::NewLine();
+  return changed;
+}
+
+}  // namespace
+
+void reset_deploy_form(const GameView& game, ViewState& view, const std::string& segment, const std::string& chip,
+                       std::optional<std::int64_t> editing) {
+  auto& f = view.deploy;
+  f.segment = segment;
+  f.chip = chip;
+  f.editing = editing;
+  f.replicas = 1;
+  f.recipe_for.clear();
+  const auto* seg = game.scenario.find_segment(segment);
+  const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
+  const auto* acc = game.catalog.find_accelerator(chip);
+  if (editing) {
+    if (const auto* d = game.state.company.find_deployment(*editing)) {
+      f.recipe = d->recipe;
+      f.replicas = d->replicas;
+      f.recipe_for = d->model + "|" + d->chip;
+      return;
+    }
+  }
+  if (model && acc) {
+    f.recipe = game::default_recipe(game.catalog, *model, *acc);
+    f.recipe_for = model->id + "|" + acc->id;
+  }
+}
+
+void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) {
+  auto& f = view.deploy;
+  const auto& sc = game.scenario;
+  const auto chips = market_chips(game);
+  if (f.editing && !game.state.company.find_deployment(*f.editing)) f.editing.reset();
+  if (!sc.find_segment(f.segment) && !sc.segments.empty()) f.segment = sc.segments.front().id;
+  if (std::find(chips.begin(), chips.end(), f.chip) == chips.end() && !chips.empty()) {
+    // Prefer a chip the player already rents.
+    f.chip = game.state.company.contracts.empty() ? chips.front() : game.state.company.contracts.front().chip;
+  }
+  const auto* seg = form_segment(game, view);
+  if (!seg || chips.empty()) {
+    muted_wrapped("This scenario has no customers or no GPUs to deploy on.");
+    return;
+  }
+  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
+
+  if (f.editing) {
+    const auto* d = game.state.company.find_deployment(*f.editing);
+    theme::heading("Change recipe of " + deployment_label(*d));
+  } else {
+    theme::heading("New deployment");
+  }
+
+  // Customer segment (and so the model).
+  ImGui::TextUnformatted("Customers");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  if (f.editing) ImGui::BeginDisabled();
+  for (const auto& sg : sc.segments) {
+    char label[256];
+    std::snprintf(label, sizeof label, "%s · %s", sg.name.c_str(), model_name(game.catalog, sg.model).c_str());
+    if (ImGui::RadioButton(label, f.segment == sg.id)) {
+      f.segment = sg.id;
+      f.recipe_for.clear();
+    }
+    tag(view.tags, "deploy.segment." + sg.id);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s traffic: %lld input → %lld output tokens per request; SLO TTFT ≤ %s, TPOT ≤ %s",
+                        std::string(serving::kWorkloadNames[static_cast<std::size_t>(sg.workload.kind)]).c_str(),
+                        static_cast<long long>(sg.workload.input_tokens), static_cast<long long>(sg.workload.output_tokens),
+                        fmt_seconds(sg.slo.ttft_s).c_str(), fmt_seconds(sg.slo.tpot_s).c_str());
+    }
+  }
+  if (f.editing) ImGui::EndDisabled();
+  ImGui::EndGroup();
+
+  // Chip.
+  ImGui::TextUnformatted("Chip");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  if (f.editing) ImGui::BeginDisabled();
+  for (std::size_t i = 0; i < chips.size(); ++i) {
+    const auto& chip = chips[i];
+    const int idle = game::unclaimed_gpus(game.state.company, chip, std::nullopt);
+    std::string label = short_chip_name(game.catalog, chip) + " (" + std::to_string(std::max(idle, 0)) + " idle)";
+    flow(i == 0, check_width(label.c_str()));
+    if (ImGui::RadioButton(label.c_str(), f.chip == chip)) {
+      f.chip = chip;
+      f.recipe_for.clear();
+    }
+    tag(view.tags, "deploy.chip." + chip);
+  }
+  if (f.editing) ImGui::EndDisabled();
+  ImGui::EndGroup();
+  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
+
+  const auto* acc = game.catalog.find_accelerator(f.chip);
+  const auto* model = game.catalog.find_model(seg->model);
+  auto& r = f.recipe;
+
+  // Replicas.
+  ImGui::TextUnformatted("Replicas");
+  ImGui::SameLine(150);
+  ImGui::SetNextItemWidth(110);
+  if (f.editing) ImGui::BeginDisabled();
+  ImGui::InputInt("##replicas", &f.replicas, 1, 1);
+  if (f.editing) ImGui::EndDisabled();
+  f.replicas = std::clamp(f.replicas, 1, 256);
+  tag(view.tags, "deploy.replicas");
+  ImGui::SameLine();
+  ImGui::TextDisabled("× %d GPUs each = %d", r.tensor_parallel, f.replicas * r.tensor_parallel);
+
+  // Engine.
+  ImGui::TextUnformatted("Engine");
+  ImGui::SameLine(150);
+  ImGui::SetNextItemWidth(200);
+  if (locked_field(game, "engine")) ImGui::BeginDisabled();
+  if (ImGui::BeginCombo("##engine", r.engine.c_str())) {
+    for (const auto& e : game.catalog.engines) {
+      if (acc && !e.runs_on(acc->vendor)) continue;
+      if (ImGui::Selectable((e.id + "  (" + e.name + ")").c_str(), e.id == r.engine)) r.engine = e.id;
+    }
+    ImGui::EndCombo();
+  }
+  if (locked_field(game, "engine")) ImGui::EndDisabled();
+  const auto* engine = game.catalog.find_engine(r.engine);
+
+  // Precision.
+  ImGui::TextUnformatted("Weights");
+  help_marker(Concept::kPrecision);
+  ImGui::SameLine(150);
+  if (locked_field(game, "precision")) ImGui::BeginDisabled();
+  for (std::size_t i = 0; i < kPrecisionNames.size(); ++i) {
+    auto p = static_cast<Precision>(i);
+    std::string label = std::string(kPrecisionNames[i]) + "##w";
+    if (ImGui::RadioButton(label.c_str(), r.precision == p)) r.precision = p;
+    tag(view.tags, "deploy.precision." + std::string(kPrecisionNames[i]));
+    if (acc && !acc->supports(p) && ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s has no %s tensor cores: it computes in a wider format", acc->name.c_str(),
+                        std::string(kPrecisionNames[i]).c_str());
+    }
+    ImGui::SameLine();
+  }
+  if (locked_field(game, "precision")) ImGui::EndDisabled();
+  ImGui::NewLine();
+  ImGui::TextUnformatted("KV cache");
+  help_marker(Concept::kKvCache);
+  ImGui::SameLine(150);
+  if (locked_field(game, "kv_cache_dtype")) ImGui::BeginDisabled();
+  for (Precision p : {Precision::kBf16, Precision::kFp8}) {
+    std::string label = std::string(to_string(p)) + "##kv";
+    if (ImGui::RadioButton(label.c_str(), r.kv_cache_dtype == p)) r.kv_cache_dtype = p;
+    ImGui::SameLine();
+  }
+  if (locked_field(game, "kv_cache_dtype")) ImGui::EndDisabled();
+  ImGui::NewLine();
+
+  const int domain = acc ? acc->scale_up.domain_size : 8;
+  int_choice(game, view, "GPUs per replica", "tensor_parallel", "deploy.tp", &r.tensor_parallel, {1, 2, 4, 8, 16},
+             domain, Concept::kTensorParallel);
+  if (model && model->is_moe()) {
+    int_choice(game, view, "Expert parallel", "expert_parallel", "deploy.ep", &r.expert_parallel, {1, 2, 4, 8, 16},
+               r.tensor_parallel, Concept::kTensorParallel);
+  }
+  r.expert_parallel = std::min(r.expert_parallel, r.tensor_parallel);
+
+  // Speculative decoding.
+  ImGui::TextUnformatted("Draft tokens");
+  help_marker(Concept::kSpeculativeDecoding);
+  ImGui::SameLine(150);
+  const bool spec_ok = engine && engine->supports_spec_decode;
+  if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::BeginDisabled();
+  ImGui::SetNextItemWidth(200);
+  ImGui::SliderInt("##spec", &r.spec_draft_tokens, 0, 8, r.spec_draft_tokens == 0 ? "off" : "%d per step");
+  tag(view.tags, "deploy.spec");
+  if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::EndDisabled();
+  if (!spec_ok) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s has no speculative decoding", r.engine.c_str());
+    r.spec_draft_tokens = 0;
+  } else if (r.spec_draft_tokens > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s, ≈%.2f tok/step", r.spec_method.c_str(),
+                        acceptance_length_for(game.scenario, game.catalog, form_what_if(game, view)));
+  }
+
+  // Batch limits.
+  ImGui::TextUnformatted("Max sequences");
+  help_marker(Concept::kBatchingTradeoff);
+  ImGui::SameLine(150);
+  ImGui::SetNextItemWidth(110);
+  if (locked_field(game, "max_num_seqs")) ImGui::BeginDisabled();
+  ImGui::InputInt("##seqs", &r.max_num_seqs, 16, 64);
+  if (locked_field(game, "max_num_seqs")) ImGui::EndDisabled();
+  r.max_num_seqs = std::clamp(r.max_num_seqs, 1, 4096);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Token budget");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  if (locked_field(game, "max_num_batched_tokens")) ImGui::BeginDisabled();
+  ImGui::InputInt("##budget", &r.max_num_batched_tokens, 1024, 4096);
+  if (locked_field(game, "max_num_batched_tokens")) ImGui::EndDisabled();
+  r.max_num_batched_tokens = std::clamp(r.max_num_batched_tokens, 64, 1 << 20);
+
+  ImGui::TextUnformatted("Options");
+  ImGui::SameLine(150);
+  const bool pc_ok = engine && engine->supports_prefix_caching;
+  if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::BeginDisabled();
+  ImGui::Checkbox("prefix caching", &r.prefix_caching);
+  concept_tooltip(Concept::kPrefixCaching);
+  if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::EndDisabled();
+  ImGui::SameLine();
+  const bool cg_ok = engine && engine->supports_cuda_graphs;
+  if (!cg_ok || locked_field(game, "cuda_graphs")) ImGui::BeginDisabled();
+  ImGui::Checkbox("CUDA graphs", &r.cuda_graphs);
+  concept_tooltip(Concept::kCudaGraphs);
+  if (!cg_ok || locked_field(game, "cuda_graphs")) ImGui::EndDisabled();
+
+  ImGui::TextUnformatted("Router");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  if (locked_field(game, "router")) ImGui::BeginDisabled();
+  for (std::size_t i = 0; i < serving::kRouterNames.size(); ++i) {
+    auto k = static_cast<serving::RouterKind>(i);
+    std::string label = std::string(serving::kRouterNames[i]) + "##router";
+    flow(i == 0, check_width(label.c_str()));
+    if (ImGui::RadioButton(label.c_str(), r.router == k)) r.router = k;
+    if (k == serving::RouterKind::kPrefixAffinity && ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Sends a session's requests to the replica that holds its prefix in cache");
+    }
+  }
+  if (locked_field(game, "router")) ImGui::EndDisabled();
+  ImGui::EndGroup();
+
+  // Commit, after the same checks the game makes (the game checks again and explains).
+  ImGui::Spacing();
+  std::string problem;
+  bool blocking = true;  // false: only GPUs are missing (a warning, not an error)
+  WhatIf w = form_what_if(game, view);
+  std::string error;
+  auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
+  if (!plan) {
+    problem = "This recipe cannot run: " + error;
+  } else if (!plan->fits) {
+    problem = "Does not fit in " + chip_name(game.catalog, f.chip) + " memory: " + plan->reason +
+              ". Use more GPUs per replica, a smaller precision, or a bigger chip.";
+  } else {
+    const int want = f.replicas * r.tensor_parallel;
+    const int idle = game::unclaimed_gpus(game.state.company, f.chip, f.editing);
+    if (want > idle) {
+      problem = "Needs " + std::to_string(want) + " × " + f.chip + "; your fleet has " + std::to_string(std::max(idle, 0)) +
+                " idle. Rent " + std::to_string(want - std::max(idle, 0)) + " more in the GPU market first.";
+      blocking = false;
+    }
+  }
+  const char* action = f.editing ? "Apply recipe" : "Deploy";
+  const bool locked = lever_locked(game.scenario, f.editing ? "change_recipe" : "deploy");
+  if (locked) ImGui::BeginDisabled();
+  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(problem.empty() ? IM_COL32(38, 130, 120, 255) : IM_COL32(90, 60, 60, 255)));
+  if (ImGui::Button(action, ImVec2(140, 0))) {
+    if (!problem.empty()) {
+      view.message(std::string(f.editing ? "Cannot change the recipe. " : "Cannot deploy. ") + problem, false,
+                   game.state.hour);
+    } else if (f.editing) {
+      const auto* d = game.state.company.find_deployment(*f.editing);
+      auto o = diff(d->recipe, r);
+      if (o.fields_set().empty()) {
+        view.message("The recipe is unchanged.", false, game.state.hour);
+      } else {
+        out.push(game::ChangeRecipe{*f.editing, o});
+      }
+    } else {
+      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
+      out.push(game::Deploy{seg->model, f.chip, seg->id, f.replicas, diff(base, r)});
+    }
+  }
+  ImGui::PopStyleColor();
+  if (locked) ImGui::EndDisabled();
+  tag(view.tags, "deploy.submit");
+  if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Locked in this scenario");
+  if (f.editing) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) reset_deploy_form(game, view, f.segment, f.chip, std::nullopt);
+  } else {
+    ImGui::SameLine();
+    if (ImGui::Button("Default recipe")) f.recipe_for.clear();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The catalog recipe for this model and chip");
+  }
+  if (!problem.empty()) {
+    ImGui::Spacing();
+    if (blocking) {
+      error_box("##deploy_problem", problem);
+    } else {
+      warn_box("##deploy_problem", problem);
+    }
+    tag(view.tags, "deploy.problem");
+  }
+}
+
+void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previews) {
+  const auto& f = view.deploy;
+  const auto* seg = form_segment(game, view);
+  if (!seg) return;
+  WhatIf w = form_what_if(game, view);
+
+  theme::heading("Memory per GPU");
+  std::string error;
+  auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
+  if (!plan) {
+    error_box("##fit_error", "Cannot run: " + error);
+    return;
+  }
+  const double unusable = plan->hbm_bytes - plan->usable_bytes;
+  chart::Segment segs[] = {
+      {"weights", plan->weight_bytes, theme::series_color(0)},
+      {"activations", plan->activation_bytes, theme::series_color(3)},
+      {"runtime", plan->runtime_reserve_bytes, theme::series_color(7)},
+      {"KV cache", std::max(0.0, plan->kv_capacity_bytes), theme::kRevenue},
+      {"reserved", unusable, IM_COL32(70, 76, 92, 255)}};
+  chart::split_bar("##membar", segs, plan->hbm_bytes, chart::Unit::kBytes, ImVec2(0, 20));
+  const std::int64_t context = seg->workload.input_tokens + seg->workload.output_tokens;
+  if (plan->fits) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "Fits. KV cache holds %s tokens of context per replica: about %lld requests of %lld tokens at once (batch limit %d).",
+                  fmt_count(static_cast<double>(plan->kv_capacity_tokens)).c_str(),
+                  static_cast<long long>(plan->max_sequences(context)), static_cast<long long>(context),
+                  f.recipe.max_num_seqs);
+    theme::text_colored(theme::kRevenue, "✔");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(buf);
+    ImGui::PopTextWrapPos();
+    tag(view.tags, "deploy.fit.ok");
+  } else {
+    error_box("##fit", "Does not fit: " + plan->reason);
+    tag(view.tags, "deploy.fit.fail");
+    return;
+  }
+
+  // What-if: this recipe at the segment's current load (its share of it when editing).
+  ImGui::Spacing();
+  theme::heading("What-if preview");
+  double rate = current_rate_per_s(game.scenario, game.state, seg->id);
+  if (f.editing) {
+    if (const auto* d = game.state.company.find_deployment(*f.editing)) rate *= deployment_load_share(game.state, game.catalog, *d);
+  }
+  const double bucket = game::bucket_rate_per_s(rate, 0.05);
+  const std::uint64_t seed = game.state.seed;
+  auto key = what_if_key(w, "open|" + std::to_string(bucket));
+  auto result = previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
+  ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas);
+  if (!result) {
+    ImGui::TextDisabled("simulating…");
+    return;
+  }
+  if (!result->summary) {
+    error_box("##preview_error", "The simulator refused: " + result->error);
+    return;
+  }
+  const auto& sm = *result->summary;
+  std::shared_ptr<const PreviewResult> current;
+  if (f.editing) {
+    if (const auto* d = game.state.company.find_deployment(*f.editing)) {
+      WhatIf cur = what_if_of(*d);
+      current = previews.get(what_if_key(cur, "open|" + std::to_string(bucket)),
+                             [&] { return open_loop_job(previews, game.scenario, game.catalog, cur, bucket, seed); });
+    }
+  }
+  const auto* base = current && current->summary ? &*current->summary : nullptr;
+  const auto& prices = game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
+  // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
+  const int gpus = w.replicas * w.recipe.tensor_parallel;
+  auto revenue_per_hour = [&](const serving::ServingSummary& x) {
+    const double out_per_h = x.output_tok_per_s_per_gpu * gpus * 3600;
+    const double ratio = x.output_tokens > 0 ? 1.0 / static_cast<double>(x.output_tokens) : 0;
+    econ::TokenCounts t{static_cast<double>(x.input_tokens) * ratio * out_per_h,
+                        static_cast<double>(x.cached_input_tokens) * ratio * out_per_h, out_per_h};
+    return econ::revenue_usd(t, prices);
+  };
+  double price = 0;
+  if (const auto* o = game.state.world.market.find(f.chip, Contract::kOnDemand)) price = o->price_usd_per_gpu_hour();
+  for (const auto& c : game.state.company.contracts) {
+    if (c.chip == f.chip) {
+      price = c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : price;
+      break;
+    }
+  }
+  const double gpu_cost = price * gpus;
+
+  if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn(base ? "this recipe" : "", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    if (base) ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    if (base) ImGui::TableHeadersRow();
+    auto row = [&](const char* name, const std::string& v, const std::string& b, ImU32 color = theme::kText) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", name);
+      ImGui::TableNextColumn();
+      theme::text_colored(color, v);
+      if (base) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", b.c_str());
+      }
+    };
+    const double slo = slo_share(sm, seg->slo);
+    row("TTFT p90", fmt_seconds(sm.ttft_s.p90), base ? fmt_seconds(base->ttft_s.p90) : "",
+        sm.ttft_s.p90 <= seg->slo.ttft_s ? theme::kText : theme::kCost);
+    row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
+        sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
+    row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(slo_share(*base, seg->slo)) : "",
+        slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost);
+    row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu), base ? fmt_tok_per_s(base->output_tok_per_s_per_gpu) : "");
+    row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
+        base ? fmt_count(base->p90_interactivity_tok_per_s_per_user) + " tok/s" : "");
+    row("Mean batch", fmt_count(sm.mean_batch_size), base ? fmt_count(base->mean_batch_size) : "");
+    row("Failed (queue full, timeout)", fmt_pct(static_cast<double>(sm.requests_failed) / std::max<std::int64_t>(1, sm.requests_arrived)),
+        base ? fmt_pct(static_cast<double>(base->requests_failed) / std::max<std::int64_t>(1, base->requests_arrived)) : "",
+        sm.requests_failed > 0 ? theme::kWarn : theme::kText);
+    const double rev = revenue_per_hour(sm);
+    row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
+    row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(price * gpus) : "");
+    row("Gross margin", rev > 0 ? fmt_pct((rev - gpu_cost) / rev) : "—",
+        base && revenue_per_hour(*base) > 0
+            ? fmt_pct((revenue_per_hour(*base) - price * gpus) / revenue_per_hour(*base))
+            : "",
+        rev > gpu_cost ? theme::kRevenue : theme::kCost);
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Simulated %s of traffic in %.0f ms", fmt_seconds(sm.simulated_time_s).c_str(), result->wall_ms);
+  ImGui::SameLine();
+  theme::provenance_badge(sm.provenance);
+  tag(view.tags, "deploy.preview");
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,110 @@
+// Deployments: what runs where, how it did last hour, and the form to deploy or change a recipe.
+#include <algorithm>
+
+#include "ui/concepts.h"
+#include "ui/deploy_form.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews) {
+  const auto& s = game.state;
+  theme::heading("Running deployments");
+  if (s.company.deployments.empty()) {
+    muted_wrapped("Nothing deployed yet: customers are turned away. Pick a customer segment and a chip below.");
+  } else if (ImGui::BeginTable("deployments", 9,
+                               ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 2.2f);
+    ImGui::TableSetupColumn("Recipe", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch, 0.7f);
+    ImGui::TableSetupColumn("Load", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("TTFT p90", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("TPOT p90", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("tok/s/GPU", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 232);
+    ImGui::TableHeadersRow();
+    for (const auto& d : s.company.deployments) {
+      ImGui::PushID(static_cast<int>(d.id));
+      const auto* last = last_hour_of(s, d.id);
+      const auto* seg = game.scenario.find_segment(d.segment);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("#%lld %s", static_cast<long long>(d.id), model_name(game.catalog, d.model).c_str());
+      ImGui::TextDisabled("for %s", seg ? seg->name.c_str() : d.segment.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(game::describe(d.recipe).c_str());
+      if (d.speedup != 1.0) {
+        theme::text_colored(theme::kPurple, "code " + fmt_factor(d.speedup));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Accepted code changes make every GPU op this much faster");
+      }
+      ImGui::TableNextColumn();
+      const int want = d.gpus_wanted();
+      const int active = d.active_replicas * d.recipe.tensor_parallel;
+      theme::text_colored(active < want ? theme::kWarn : theme::kText, std::to_string(active) + "/" + std::to_string(want));
+      ImGui::TextDisabled("%s", d.chip.c_str());
+      if (ImGui::IsItemHovered() || active < want) {
+        if (active < want && ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("Only %d of %d replicas have GPUs: rent more %s or scale down", d.active_replicas, d.replicas,
+                            d.chip.c_str());
+        }
+      }
+      ImGui::TableNextColumn();
+      if (last && last->gpus_serving > 0) {
+        ImGui::TextUnformatted(fmt_req_per_s(last->offered_requests_per_s).c_str());
+        ImGui::TableNextColumn();
+        theme::text_colored(seg && last->ttft_p90_s > seg->slo.ttft_s ? theme::kCost : theme::kText, fmt_seconds(last->ttft_p90_s));
+        ImGui::TableNextColumn();
+        theme::text_colored(seg && last->tpot_p90_s > seg->slo.tpot_s ? theme::kCost : theme::kText, fmt_seconds(last->tpot_p90_s));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(fmt_count(last->output_tok_per_s_per_gpu).c_str());
+        ImGui::TableNextColumn();
+        double slo = last->requests_offered > 0 ? last->requests_within_slo / last->requests_offered : 1.0;
+        theme::text_colored(slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost, fmt_pct(slo, 0));
+      } else {
+        ImGui::TextDisabled("%s", s.hour == d.created_at_hour ? "next hour" : "no GPUs");
+        for (int i = 0; i < 4; ++i) {
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("—");
+        }
+      }
+      ImGui::TableNextColumn();
+      const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
+      if (scale_locked) ImGui::BeginDisabled();
+      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1)});
+      tag(view.tags, "deployments.scale_down." + std::to_string(d.id));
+      ImGui::SameLine();
+      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1});
+      tag(view.tags, "deployments.scale_up." + std::to_string(d.id));
+      if (scale_locked) ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d×", d.replicas);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Recipe…")) reset_deploy_form(game, view, d.segment, d.chip, d.id);
+      tag(view.tags, "deployments.edit." + std::to_string(d.id));
+      ImGui::SameLine();
+      const bool stop_locked = lever_locked(game.scenario, "undeploy");
+      if (stop_locked) ImGui::BeginDisabled();
+      if (ImGui::SmallButton("Stop")) out.push(game::Undeploy{d.id});
+      if (stop_locked) ImGui::EndDisabled();
+      tag(view.tags, "deployments.stop." + std::to_string(d.id));
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+
+  ImGui::Spacing();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImGui::BeginChild("##form", ImVec2(avail * 0.54f, 0), false);
+  draw_deploy_form(game, view, out);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("##fit", ImVec2(0, 0), false);
+  draw_fit_and_preview(game, view, previews);
+  ImGui::EndChild();
+}
+
+}  // namespace tycoon::ui

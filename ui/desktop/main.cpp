@@ -1,0 +1,397 @@
+// tycoon_game: the native game window (SFML + Dear ImGui + OpenGL 3).
+//
+//   tycoon_game                          start screen
+//   tycoon_game --scenario tutorial      straight into a scenario
+//   tycoon_game --script steps.txt --screenshot-dir out/ --dump-state out/state.json
+//                                        scripted input for tests (see ui/automation.h)
+//   tycoon_game --scenario X --speed 16 --frames 900 --frame-stats
+//                                        frame-time statistics (median, p99, worst)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <SFML/Graphics/Image.hpp>
+#include <SFML/Graphics/Texture.hpp>
+#include <SFML/OpenGL.hpp>
+#include <SFML/Window.hpp>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "ui/app.h"
+#include "ui/automation.h"
+#include "ui/draw_hash.h"
+#include "ui/desktop/sfml_imgui.h"
+#include "ui/theme.h"
+
+namespace {
+
+using tycoon::ui::InputEvent;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string data;
+  std::vector<std::string> scenario_dirs;
+  std::string scenario;
+  std::optional<std::uint64_t> seed;
+  std::string load;
+  std::string save_dir;
+  std::string progress;
+  std::string script;
+  std::string screenshot_dir = ".";
+  std::string screenshot;  // one screenshot after --frames, then exit
+  std::string dump_state;
+  std::string font;
+  int width = 1280, height = 800;
+  int frames = 0;  // stop after this many frames (0: run until closed)
+  int fps = 60;
+  std::string speed;
+  bool frame_stats = false;
+  bool no_threads = false;
+};
+
+std::optional<sf::Keyboard::Key> key_of(const std::string& name) {
+  static const std::map<std::string, sf::Keyboard::Key> kKeys = {
+      {"Enter", sf::Keyboard::Enter},   {"Escape", sf::Keyboard::Escape}, {"Tab", sf::Keyboard::Tab},
+      {"Backspace", sf::Keyboard::Backspace}, {"Space", sf::Keyboard::Space}, {"Delete", sf::Keyboard::Delete},
+      {"Left", sf::Keyboard::Left},     {"Right", sf::Keyboard::Right},   {"Up", sf::Keyboard::Up},
+      {"Down", sf::Keyboard::Down},     {"Home", sf::Keyboard::Home},     {"End", sf::Keyboard::End},
+      {"Ctrl", sf::Keyboard::LControl}, {"Shift", sf::Keyboard::LShift}};
+  if (auto it = kKeys.find(name); it != kKeys.end()) return it->second;
+  if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z') return static_cast<sf::Keyboard::Key>(sf::Keyboard::A + (name[0] - 'A'));
+  return std::nullopt;
+}
+
+// A scripted event as the SFML event the window would have delivered.
+std::optional<sf::Event> to_sfml(const InputEvent& in) {
+  sf::Event e{};
+  switch (in.kind) {
+    case InputEvent::Kind::kMove:
+      e.type = sf::Event::MouseMoved;
+      e.mouseMove = {static_cast<int>(in.x), static_cast<int>(in.y)};
+      return e;
+    case InputEvent::Kind::kPress:
+    case InputEvent::Kind::kRelease:
+      e.type = in.kind == InputEvent::Kind::kPress ? sf::Event::MouseButtonPressed : sf::Event::MouseButtonReleased;
+      e.mouseButton = {static_cast<sf::Mouse::Button>(in.button), static_cast<int>(in.x), static_cast<int>(in.y)};
+      return e;
+    case InputEvent::Kind::kWheel:
+      e.type = sf::Event::MouseWheelScrolled;
+      e.mouseWheelScroll = {sf::Mouse::VerticalWheel, in.y, 0, 0};
+      return e;
+    case InputEvent::Kind::kKeyDown:
+    case InputEvent::Kind::kKeyUp: {
+      auto k = key_of(in.key);
+      if (!k) return std::nullopt;
+      e.type = in.kind == InputEvent::Kind::kKeyDown ? sf::Event::KeyPressed : sf::Event::KeyReleased;
+      e.key = {*k, false, false, false, false};
+      return e;
+    }
+    case InputEvent::Kind::kText:
+      e.type = sf::Event::TextEntered;
+      e.text = {in.codepoint};
+      return e;
+  }
+  return std::nullopt;
+}
+
+struct Percentiles {
+  double median = 0, p99 = 0, max = 0, mean = 0;
+};
+Percentiles percentiles(std::vector<double> v) {
+  Percentiles p;
+  if (v.empty()) return p;
+  std::sort(v.begin(), v.end());
+  p.median = v[v.size() / 2];
+  p.p99 = v[std::min(v.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(v.size())))];
+  p.max = v.back();
+  double sum = 0;
+  for (double x : v) sum += x;
+  p.mean = sum / static_cast<double>(v.size());
+  return p;
+}
+
+nlohmann::json to_json(const Percentiles& p) {
+  return {{"median", p.median}, {"p99", p.p99}, {"max", p.max}, {"mean", p.mean}};
+}
+
+std::filesystem::path user_dir() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return std::filesystem::path(x) / "inference-tycoon";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".local/share/inference-tycoon";
+  return "inference-tycoon";
+}
+
+bool save_screenshot(const sf::Window& window, const std::filesystem::path& path) {
+  sf::Texture tex;
+  const auto size = window.getSize();
+  if (!tex.create(size.x, size.y)) return false;
+  tex.update(window);
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  return tex.copyToImage().saveToFile(path.string());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App cli{"Inference Tycoon: the game (SFML + Dear ImGui)"};
+  cli.add_option("--data", o.data, "Folder holding models/, hardware_db/ and scenarios/ (default: the source tree)");
+  cli.add_option("--scenario-dir", o.scenario_dirs, "More scenario folders for the start screen (repeatable)");
+  cli.add_option("--scenario", o.scenario, "Start this scenario (a file, id or name) instead of the start screen");
+  cli.add_option("--seed", o.seed, "Seed for --scenario (classroom: same seed, same world)");
+  cli.add_option("--load", o.load, "Resume a saved game");
+  cli.add_option("--save-dir", o.save_dir, "Folder for saves and campaign progress (default: ~/.local/share/inference-tycoon)");
+  cli.add_option("--progress", o.progress, "Campaign progress file (default: <save-dir>/progress.json)");
+  cli.add_option("--script", o.script, "Scripted input, one step per line (ui/automation.h)");
+  cli.add_option("--screenshot-dir", o.screenshot_dir, "Where the script's screenshots go");
+  cli.add_option("--screenshot", o.screenshot, "Save one screenshot after --frames frames, then exit");
+  cli.add_option("--dump-state", o.dump_state, "Write the state reached and what the UI showed (JSON) on exit");
+  cli.add_option("--font", o.font, "TTF font (default: DejaVu Sans when installed)");
+  cli.add_option("--width", o.width, "Window width")->check(CLI::Range(640, 7680));
+  cli.add_option("--height", o.height, "Window height")->check(CLI::Range(480, 4320));
+  cli.add_option("--frames", o.frames, "Quit after this many frames")->check(CLI::Range(0, 100000000));
+  cli.add_option("--fps", o.fps, "Frame rate cap (0: uncapped)")->check(CLI::Range(0, 1000));
+  cli.add_option("--speed", o.speed, "Initial game speed")->check(CLI::IsMember({"paused", "1x", "4x", "16x"}));
+  cli.add_flag("--frame-stats", o.frame_stats, "Print frame-time statistics on exit");
+  cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames (an hour at most per frame), as a browser without threads");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e);
+  }
+
+  std::optional<tycoon::ui::ScriptPlayer> script;
+  if (!o.script.empty()) {
+    std::ifstream in(o.script);
+    if (!in) {
+      std::cerr << "tycoon_game: cannot read script " << o.script << "\n";
+      return 2;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+      script = tycoon::ui::ScriptPlayer::parse(ss.str(), o.script);
+    } catch (const std::exception& e) {
+      std::cerr << "tycoon_game: " << e.what() << "\n";
+      return 2;
+    }
+  }
+
+  sf::ContextSettings gl(24, 8, 0, 3, 0);
+  sf::Window window(sf::VideoMode(static_cast<unsigned>(o.width), static_cast<unsigned>(o.height)), "Inference Tycoon",
+                    sf::Style::Default, gl);
+  window.setVerticalSyncEnabled(false);
+  window.setFramerateLimit(0);  // paced below, also on frames that present nothing
+  window.setActive(true);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout is fixed; nothing to remember
+  tycoon::ui::theme::apply_style();
+  std::string font = o.font;
+  std::string bold;
+  if (font.empty() && std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) {
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+    if (std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")) {
+      bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+    }
+  }
+  tycoon::ui::theme::load_fonts(font.c_str(), bold.empty() ? nullptr : bold.c_str(), 15.0f);
+  tycoon::ui::desktop::SfmlImGui glue(window);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  int exit_code = 0;
+  {
+    tycoon::ui::AppOptions ao;
+    ao.data_root = o.data.empty() ? tycoon::data::default_data_root() : std::filesystem::path(o.data);
+    for (const auto& d : o.scenario_dirs) ao.scenario_dirs.emplace_back(d);
+    const auto base = o.save_dir.empty() ? user_dir() : std::filesystem::path(o.save_dir);
+    ao.save_dir = base / (o.save_dir.empty() ? "saves" : "");
+    ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
+    ao.threaded = !o.no_threads;
+    std::optional<tycoon::ui::App> app;
+    try {
+      app.emplace(ao);
+    } catch (const std::exception& e) {
+      std::cerr << "tycoon_game: " << e.what() << "\n";
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui::DestroyContext();
+      return 1;
+    }
+    if (!o.load.empty()) {
+      if (!app->load(o.load)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+    } else if (!o.scenario.empty()) {
+      if (!app->start(o.scenario, o.seed, o.seed ? "seed " + std::to_string(*o.seed) : "")) {
+        std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+      }
+    }
+    if (!o.speed.empty()) {
+      auto s = tycoon::parse_enum<tycoon::ui::Speed>(o.speed, tycoon::ui::kSpeedNames);
+      if (s) app->set_speed(*s);
+    }
+
+    std::vector<double> work_ms, interval_ms, ui_ms, gl_ms;
+    double first_frame_ms = 0;
+    bool last_frame_shot = false;
+    std::uint64_t shown_hash = 0;  // the frame on screen
+    int renders = 0;
+    int frames_since_render = 0;
+    bool force_render = true;
+    const auto period = std::chrono::duration<double>(o.fps > 0 ? 1.0 / o.fps : 0.0);
+    auto last = Clock::now();
+    const auto started = last;
+    int frame = 0;
+    bool quit = false;
+    while (window.isOpen() && !quit) {
+      const auto t0 = Clock::now();
+      const double dt = std::chrono::duration<double>(t0 - last).count();
+      if (frame > 1 && !last_frame_shot) interval_ms.push_back(dt * 1e3);
+      last = t0;
+
+      sf::Event e;
+      while (window.pollEvent(e)) {
+        if (e.type == sf::Event::Closed) quit = true;
+        if (e.type == sf::Event::Resized) glViewport(0, 0, static_cast<GLsizei>(e.size.width), static_cast<GLsizei>(e.size.height));
+        if (e.type == sf::Event::Resized || e.type == sf::Event::GainedFocus) force_render = true;
+        glue.process(e);
+      }
+      std::optional<std::string> shot;
+      if (script) {
+        tycoon::ui::ScriptContext ctx{app->tags(), app->hour(), app->busy()};
+        auto actions = script->next(ctx);
+        for (const auto& ev : actions.events) {
+          if (auto se = to_sfml(ev)) glue.process(*se);
+        }
+        shot = actions.screenshot;
+        if (actions.quit) quit = true;
+        if (script->failed()) {
+          std::cerr << "tycoon_game: script failed: " << script->error() << "\n";
+          exit_code = 3;
+          shot = "failure";
+          quit = true;
+        }
+      }
+
+      glue.new_frame(static_cast<float>(dt));
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      app->frame(frame == 0 ? 1.0 / 60 : dt);
+      if (app->quit_requested()) quit = true;
+      ImGui::Render();
+      const auto t_ui = Clock::now();
+      // Rasterize and present only a frame that differs from the one on screen (or once a
+      // second, and whenever a screenshot is due): software GL spends nearly all of a frame
+      // there, and a paused game or an idle mouse draws the same pixels again.
+      const std::uint64_t hash = tycoon::ui::draw_data_hash(*ImGui::GetDrawData());
+      const bool screenshot_due = shot || (!o.screenshot.empty() && o.frames > 0 && frame + 1 >= o.frames);
+      const bool render = force_render || screenshot_due || hash != shown_hash || frames_since_render >= std::max(1, o.fps);
+      if (render) {
+        const auto size = window.getSize();
+        glViewport(0, 0, static_cast<GLsizei>(size.x), static_cast<GLsizei>(size.y));
+        glClearColor(0.067f, 0.078f, 0.11f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glFinish();  // count the rasterizing in this frame's time
+        shown_hash = hash;
+        force_render = false;
+        frames_since_render = 0;
+        ++renders;
+      } else {
+        ++frames_since_render;
+      }
+      // The frame's own work; screenshots (PNG encoding) and the first frame (font atlas,
+      // shaders) are reported apart.
+      const double work = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      if (frame == 0) {
+        first_frame_ms = work;
+      } else if (!shot && o.screenshot.empty()) {
+        work_ms.push_back(work);
+        ui_ms.push_back(std::chrono::duration<double, std::milli>(t_ui - t0).count());
+        if (render) gl_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_ui).count());
+      }
+      ++frame;
+      if (!o.screenshot.empty() && o.frames > 0 && frame >= o.frames) {
+        if (!save_screenshot(window, o.screenshot)) std::cerr << "tycoon_game: cannot save " << o.screenshot << "\n";
+      }
+      if (shot) {
+        auto path = std::filesystem::path(o.screenshot_dir) / (*shot + ".png");
+        if (!save_screenshot(window, path)) std::cerr << "tycoon_game: cannot save " << path << "\n";
+      }
+      if (render) window.display();
+      glue.end_frame();
+      last_frame_shot = shot.has_value();
+      // Pace to --fps.
+      const auto next = t0 + std::chrono::duration_cast<Clock::duration>(period);
+      if (const auto now = Clock::now(); now < next) {
+        sf::sleep(sf::microseconds(std::chrono::duration_cast<std::chrono::microseconds>(next - now).count()));
+      }
+      if (o.frames > 0 && frame >= o.frames) quit = true;
+    }
+    if (script && !script->done() && exit_code == 0) {
+      std::cerr << "tycoon_game: script did not finish: stopped at " << script->current() << "\n";
+      exit_code = 3;
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+
+    nlohmann::json stats;
+    auto w = percentiles(work_ms), iv = percentiles(interval_ms);
+    stats["frames"] = frame;
+    stats["wall_s"] = elapsed;
+    stats["fps"] = elapsed > 0 ? frame / elapsed : 0;
+    stats["frame_work_ms"] = to_json(w);
+    stats["frame_interval_ms"] = to_json(iv);
+    stats["frames_over_50ms"] = std::count_if(work_ms.begin(), work_ms.end(), [](double x) { return x > 50; });
+    stats["first_frame_ms"] = first_frame_ms;
+    stats["renders"] = renders;
+    stats["ui_build_ms"] = to_json(percentiles(ui_ms));
+    stats["gl_render_ms"] = to_json(percentiles(gl_ms));
+    if (auto rs = app->runner_stats()) {
+      stats["game_hours_simulated"] = rs->hours_simulated;
+      stats["sim_step_ms"] = to_json(percentiles(rs->step_ms));
+    }
+    if (o.frame_stats) {
+      std::printf("frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
+                  "frame interval median %.2f ms, worst %.2f ms",
+                  frame, elapsed, stats["fps"].get<double>(), w.median, w.p99, w.max,
+                  static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
+      std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms)",
+                  stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), renders,
+                  stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>());
+      if (stats.contains("sim_step_ms")) {
+        std::printf("; %lld game hours simulated off-frame, step median %.1f ms, worst %.1f ms",
+                    static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
+                    stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
+      }
+      std::printf("\n");
+    }
+    if (!o.dump_state.empty()) {
+      nlohmann::json j = app->dump();
+      j["frame_stats"] = stats;
+      j["script"] = {{"ran", static_cast<bool>(script)},
+                     {"ok", script ? !script->failed() && script->done() : true},
+                     {"error", script ? script->error() : ""},
+                     {"steps_run", script ? script->steps_run() : 0}};
+      std::filesystem::path p(o.dump_state);
+      std::error_code ec;
+      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+      std::ofstream out(p);
+      out << j.dump(1) << "\n";
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+  window.close();
+  return exit_code;
+}

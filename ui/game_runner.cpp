@@ -1,0 +1,218 @@
+#include "ui/game_runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "sim/game/save.h"
+
+namespace tycoon::ui {
+
+double hours_per_second(Speed s) {
+  switch (s) {
+    case Speed::kPaused:
+      return 0;
+    case Speed::k1x:
+      return 1;
+    case Speed::k4x:
+      return 4;
+    case Speed::k16x:
+      return 16;
+  }
+  return 0;
+}
+
+GameRunner::GameRunner(std::unique_ptr<game::Game> game, bool threaded)
+    : game_(std::move(game)), scenario_(game_->scenario()), threaded_(threaded) {
+  snapshot_ = std::make_shared<const game::GameState>(game_->state());
+  finished_ = game_->finished();
+  if (threaded_) worker_ = std::thread([this] { worker_loop(); });
+}
+
+GameRunner::~GameRunner() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    tasks_.clear();
+    hours_due_ = 0;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+std::shared_ptr<const game::GameState> GameRunner::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+void GameRunner::submit(game::Command c) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto* adv = std::get_if<game::Advance>(&c)) {
+      if (adv->hours >= 1 && !finished_) hours_due_ += adv->hours;
+    } else {
+      tasks_.push_back(std::move(c));
+    }
+  }
+  cv_.notify_one();
+}
+
+void GameRunner::request_save(std::filesystem::path path) {
+  {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back(SaveRequest{std::move(path)});
+  }
+  cv_.notify_one();
+}
+
+void GameRunner::set_speed(Speed s) {
+  speed_ = s;
+  if (s == Speed::kPaused) owed_hours_ = 0;
+}
+
+void GameRunner::tick(double dt_s) {
+  const double rate = hours_per_second(speed_);
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) {
+      speed_ = Speed::kPaused;
+      owed_hours_ = 0;
+    } else if (rate > 0) {
+      // Earn hours from the clock but never queue more than one ahead of the stepper: when the
+      // simulation is slower than the speed asks, the game slows down instead of piling up work.
+      owed_hours_ = std::min(owed_hours_ + dt_s * rate, 2.0);
+      if (hours_due_ == 0 && owed_hours_ >= 1.0) {
+        hours_due_ = 1;
+        owed_hours_ -= 1.0;
+      }
+    }
+  }
+  if (threaded_) {
+    cv_.notify_one();
+  } else {
+    // One task, else at most one game hour per frame.
+    while (run_one()) {
+      std::lock_guard lock(mutex_);
+      if (tasks_.empty()) break;
+    }
+  }
+}
+
+std::vector<CommandOutcome> GameRunner::take_outcomes() {
+  std::lock_guard lock(mutex_);
+  std::vector<CommandOutcome> out;
+  out.swap(outcomes_);
+  return out;
+}
+
+bool GameRunner::busy() const {
+  std::lock_guard lock(mutex_);
+  return working_ || !tasks_.empty() || hours_due_ > 0;
+}
+
+RunnerStats GameRunner::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void GameRunner::wait_idle() {
+  if (!threaded_) {
+    while (run_one()) {
+    }
+    return;
+  }
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return stop_ || (!working_ && tasks_.empty() && hours_due_ == 0); });
+}
+
+void GameRunner::worker_loop() {
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return stop_ || !tasks_.empty() || hours_due_ > 0; });
+      if (stop_) return;
+    }
+    run_one();
+  }
+}
+
+void GameRunner::publish_locked(std::shared_ptr<const game::GameState> s) {
+  snapshot_ = std::move(s);
+  finished_ = snapshot_->finished;
+  if (finished_) hours_due_ = 0;
+}
+
+bool GameRunner::run_one() {
+  std::optional<Task> task;
+  bool step = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return false;
+    if (!tasks_.empty()) {
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    } else if (hours_due_ > 0) {
+      step = true;
+    } else {
+      idle_cv_.notify_all();
+      return false;
+    }
+    working_ = true;
+  }
+  CommandOutcome outcome;
+  bool has_outcome = false;
+  double step_ms = -1;
+  if (task) {
+    outcome.at_hour = game_->state().hour;
+    if (auto* c = std::get_if<game::Command>(&*task)) {
+      outcome.what = std::string(game::command_name(*c));
+      try {
+        outcome.result = game_->apply(*c);
+      } catch (const std::exception& e) {
+        outcome.result = {false, std::string("the game could not apply it: ") + e.what()};
+      }
+    } else {
+      const auto& save = std::get<SaveRequest>(*task);
+      outcome.what = "save";
+      try {
+        game::save_game(*game_, save.path);
+        outcome.result = {true, "Saved to " + save.path.string()};
+      } catch (const std::exception& e) {
+        outcome.result = {false, e.what()};
+      }
+    }
+    has_outcome = true;
+  } else {
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      game_->step();
+    } catch (const std::exception& e) {
+      outcome.at_hour = game_->state().hour;
+      outcome.what = "step";
+      outcome.result = {false, std::string("the simulation failed this hour: ") + e.what()};
+      has_outcome = true;
+    }
+    step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  auto snap = std::make_shared<const game::GameState>(game_->state());
+  {
+    std::lock_guard lock(mutex_);
+    if (step) {
+      hours_due_ = std::max(0, hours_due_ - 1);
+      if (has_outcome) hours_due_ = 0;  // a failing hour stops the clock
+    }
+    if (step_ms >= 0) {
+      ++stats_.hours_simulated;
+      stats_.step_ms_last = step_ms;
+      stats_.step_ms_max = std::max(stats_.step_ms_max, step_ms);
+      stats_.step_ms_total += step_ms;
+      stats_.step_ms.push_back(step_ms);
+    }
+    if (has_outcome) outcomes_.push_back(std::move(outcome));
+    publish_locked(std::move(snap));
+    working_ = false;
+    if (tasks_.empty() && hours_due_ == 0) idle_cv_.notify_all();
+  }
+  return true;
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,112 @@
+// Drives a Game for a front end without ever blocking a frame on the simulation.
+//
+// The game (and its serving windows) lives on a worker thread when `threaded`: the UI submits
+// Command values, sets a speed, and each frame reads the newest published snapshot of the state
+// (an immutable copy made after every simulated hour). Without threads (a browser build without
+// pthreads) the same interface runs at most one game hour inside tick().
+//
+// Commands apply at the next hour boundary, in the order submitted; `Advance{n}` is not applied
+// as a command but queues n hours for the stepper, so time moves an hour at a time and every
+// hour is published.
+#pragma once
+
+#include <array>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "sim/game/game.h"
+
+namespace tycoon::ui {
+
+enum class Speed { kPaused, k1x, k4x, k16x };
+inline constexpr std::array<std::string_view, 4> kSpeedNames = {"paused", "1x", "4x", "16x"};
+// Game hours per wall second at each speed.
+double hours_per_second(Speed s);
+
+// What became of a submitted command (or a save).
+struct CommandOutcome {
+  std::int64_t at_hour = 0;
+  std::string what;  // command name, or "save"
+  game::CommandResult result;
+};
+
+// Timing of the simulation itself, for --frame-stats.
+struct RunnerStats {
+  std::int64_t hours_simulated = 0;
+  double step_ms_last = 0;
+  double step_ms_max = 0;
+  double step_ms_total = 0;
+  std::vector<double> step_ms;  // every step, in order
+};
+
+class GameRunner {
+ public:
+  GameRunner(std::unique_ptr<game::Game> game, bool threaded);
+  ~GameRunner();
+  GameRunner(const GameRunner&) = delete;
+  GameRunner& operator=(const GameRunner&) = delete;
+
+  // Fixed for the runner's life; safe to read from the UI thread.
+  const game::Scenario& scenario() const { return scenario_; }
+  // The newest published state (never null).
+  std::shared_ptr<const game::GameState> snapshot() const;
+
+  void submit(game::Command c);
+  // Saves the game as it stands after the commands submitted before; the outcome is reported.
+  void request_save(std::filesystem::path path);
+  void set_speed(Speed s);
+  Speed speed() const { return speed_; }
+
+  // Once per frame with the frame's wall time: turns the speed into hours for the stepper.
+  void tick(double dt_s);
+
+  std::vector<CommandOutcome> take_outcomes();
+  // Hours queued or running, or commands not yet applied.
+  bool busy() const;
+  RunnerStats stats() const;
+  // Blocks until the worker is idle (tests and shutdown only, never from draw code).
+  void wait_idle();
+
+ private:
+  struct SaveRequest {
+    std::filesystem::path path;
+  };
+  using Task = std::variant<game::Command, SaveRequest>;
+
+  void worker_loop();
+  // Runs one task or one hour; returns false when there was nothing to do. Called with the lock
+  // released; takes it to pick work and to publish.
+  bool run_one();
+  void publish_locked(std::shared_ptr<const game::GameState> s);
+
+  std::unique_ptr<game::Game> game_;
+  const game::Scenario scenario_;
+  const bool threaded_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::condition_variable idle_cv_;
+  std::deque<Task> tasks_;
+  int hours_due_ = 0;  // hours the stepper owes
+  bool working_ = false;
+  bool stop_ = false;
+  std::shared_ptr<const game::GameState> snapshot_;
+  std::vector<CommandOutcome> outcomes_;
+  RunnerStats stats_;
+  bool finished_ = false;
+
+  Speed speed_ = Speed::kPaused;
+  double owed_hours_ = 0;  // UI thread only: fractional hours earned by the clock
+  std::thread worker_;
+};
+
+}  // namespace tycoon::ui

@@ -1,0 +1,232 @@
+// GPU market: chips with specs and prices per contract type; rent and release.
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/econ/gpu_market.h"
+#include "sim/game/fleet.h"
+#include "ui/concepts.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+void chip_tooltip(const data::Accelerator& a, const std::string& price_source) {
+  ImGui::BeginTooltip();
+  ImGui::PushFont(theme::font_bold());
+  ImGui::TextUnformatted(a.name.c_str());
+  ImGui::PopFont();
+  ImGui::Text("HBM %s at %s", fmt_bytes(a.hbm_bytes).c_str(), fmt_bytes_per_s(a.hbm_bandwidth_bytes_per_s).c_str());
+  ImGui::Text("Dense BF16 %s", fmt_flop_per_s(a.dense_bf16_flop_per_s).c_str());
+  if (a.dense_fp8_flop_per_s > 0) ImGui::Text("Dense FP8 %s", fmt_flop_per_s(a.dense_fp8_flop_per_s).c_str());
+  if (a.dense_fp4_flop_per_s > 0) ImGui::Text("Dense FP4 %s", fmt_flop_per_s(a.dense_fp4_flop_per_s).c_str());
+  ImGui::Text("Scale-up: %s, %d GPUs, %s per GPU", a.scale_up.technology.c_str(), a.scale_up.domain_size,
+              fmt_bytes_per_s(a.scale_up.bandwidth_bytes_per_s).c_str());
+  ImGui::TextDisabled("Datasheet figures (%s).", a.file.c_str());
+  if (!price_source.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+    ImGui::TextDisabled("Price: %s", price_source.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndTooltip();
+}
+
+std::string offer_key(const econ::GpuOffer& o) { return o.chip + "." + std::string(to_string(o.contract)); }
+
+}  // namespace
+
+void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out) {
+  const auto& s = game.state;
+  const auto& company = s.company;
+
+  heading_with_help("GPU market", Concept::kContracts);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("offers", 8, flags)) {
+    ImGui::TableSetupColumn("Chip", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn("Contract", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("Price", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn("HBM · bandwidth", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("Available", ImGuiTableColumnFlags_WidthStretch, 0.75f);
+    ImGui::TableSetupColumn("Lead · term", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("Spot risk", ImGuiTableColumnFlags_WidthStretch, 0.75f);
+    ImGui::TableSetupColumn("Rent", ImGuiTableColumnFlags_WidthFixed, 190);
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < s.world.market.offers.size(); ++i) {
+      const auto& o = s.world.market.offers[i];
+      const auto* chip = game.catalog.find_accelerator(o.chip);
+      const std::string key = offer_key(o);
+      ImGui::PushID(key.c_str());
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(short_chip_name(game.catalog, o.chip).c_str());
+      if (chip && ImGui::IsItemHovered()) {
+        std::string source = i < game.scenario.offers.size() ? game.scenario.offers[i].price_source : "";
+        chip_tooltip(*chip, source);
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(std::string(to_string(o.contract)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_usd_per_gpu_hour(o.price_usd_per_gpu_hour()).c_str());
+      if (o.price_multiplier != 1.0) {
+        ImGui::SameLine();
+        theme::text_colored(o.price_multiplier > 1 ? theme::kCost : theme::kRevenue,
+                            o.price_multiplier > 1 ? "▲" : "▼");
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%s of the list price %s (a market event)", fmt_pct(o.price_multiplier, 0).c_str(),
+                            fmt_usd_per_gpu_hour(o.list_price_usd_per_gpu_hour).c_str());
+        }
+      }
+      ImGui::TableNextColumn();
+      if (chip) {
+        ImGui::Text("%s · %s", fmt_bytes(chip->hbm_bytes).c_str(), fmt_bytes_per_s(chip->hbm_bandwidth_bytes_per_s).c_str());
+      }
+      int rented = 0;
+      for (const auto& c : company.contracts) {
+        if (c.chip == o.chip && c.contract == o.contract) rented += c.num_gpus;
+      }
+      const int left = std::max(0, o.available_gpus - rented);
+      ImGui::TableNextColumn();
+      theme::text_colored(left > 0 ? theme::kText : theme::kMuted, std::to_string(left) + " / " + std::to_string(o.available_gpus));
+      ImGui::TableNextColumn();
+      std::string lead = o.lead_time_hours > 0 ? std::to_string(o.lead_time_hours) + " h" : "now";
+      if (o.contract == Contract::kReserved) lead += " · " + std::to_string(o.term_hours / 24) + " d";
+      ImGui::TextUnformatted(lead.c_str());
+      ImGui::TableNextColumn();
+      if (o.contract == Contract::kSpot) {
+        theme::text_colored(o.interruptions_per_hour > 0.05 ? theme::kCost : theme::kWarn,
+                            fmt_pct(o.interruptions_per_hour, 1) + "/h");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Chance per hour that the provider reclaims a spot contract");
+      } else {
+        ImGui::TextDisabled("—");
+      }
+      ImGui::TableNextColumn();
+      const std::string lever = "contract." + std::string(to_string(o.contract));
+      const bool locked = lever_locked(game.scenario, lever) || lever_locked(game.scenario, "rent_gpus");
+      int& count = view.rent_counts[key];
+      count = std::clamp(count == 0 ? 1 : count, 1, 64);
+      ImGui::SetNextItemWidth(80);
+      ImGui::InputInt("##n", &count, 1, 4);
+      count = std::clamp(count, 1, 64);
+      tag(view.tags, "market.count." + key);
+      ImGui::SameLine();
+      if (locked) ImGui::BeginDisabled();
+      if (ImGui::Button("Rent", ImVec2(70, 0))) {
+        // Refuse here what the player cannot pay for: the first day's rent must be covered by
+        // cash plus the credit line.
+        const double day_cost = econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24);
+        const double can_spend = company.cash_usd + game.scenario.company.credit_line_usd;
+        if (count > left) {
+          view.message("Cannot rent " + std::to_string(count) + " × " + o.chip + " " + std::string(to_string(o.contract)) +
+                           ": only " + std::to_string(left) + " available in the market.",
+                       false, s.hour);
+        } else if (can_spend < day_cost) {
+          view.message("Not enough cash to rent " + std::to_string(count) + " × " + o.chip + " " +
+                           std::string(to_string(o.contract)) + ": the first day costs " + fmt_usd(day_cost) +
+                           ", you have " + fmt_usd(company.cash_usd) +
+                           (game.scenario.company.credit_line_usd > 0
+                                ? " plus a " + fmt_usd(game.scenario.company.credit_line_usd) + " credit line"
+                                : std::string()) +
+                           ". Earn revenue first or rent fewer GPUs.",
+                       false, s.hour);
+        } else {
+          out.push(game::RentGpus{o.chip, o.contract, count});
+        }
+      }
+      if (locked) ImGui::EndDisabled();
+      tag(view.tags, "market.rent." + key);
+      if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("Locked in this scenario");
+      } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%d × %s = %s per day", count, fmt_usd_per_gpu_hour(o.price_usd_per_gpu_hour()).c_str(),
+                          fmt_usd(econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24)).c_str());
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  if (s.world.market.offers.empty()) muted_wrapped("This scenario's market offers no GPUs.");
+
+  ImGui::Spacing();
+  ImGui::Spacing();
+  theme::heading("Your fleet");
+  if (company.contracts.empty()) {
+    muted_wrapped("No GPUs yet. Rent some above: on-demand GPUs serve from the next hour and can be released any time.");
+    return;
+  }
+  double rent_per_hour = 0;
+  for (const auto& c : company.contracts) {
+    double price = c.signed_price_usd_per_gpu_hour;
+    if (c.contract != Contract::kReserved) {
+      if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
+    }
+    rent_per_hour += c.num_gpus * price;
+  }
+  ImGui::TextDisabled("Rent %s per hour, %s per day · %d GPUs ready", fmt_usd(rent_per_hour).c_str(),
+                      fmt_usd(rent_per_hour * 24).c_str(), game::ready_gpus(company, s.hour));
+  if (ImGui::BeginTable("fleet", 7, flags)) {
+    ImGui::TableSetupColumn("Contract", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch, 1.8f);
+    ImGui::TableSetupColumn("Price", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn("Status", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn("Idle on chip", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 190);
+    ImGui::TableHeadersRow();
+    for (const auto& c : company.contracts) {
+      ImGui::PushID(static_cast<int>(c.id));
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("#%lld", static_cast<long long>(c.id));
+      ImGui::TableNextColumn();
+      ImGui::Text("%d × %s %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(), std::string(to_string(c.contract)).c_str());
+      ImGui::TableNextColumn();
+      double price = c.signed_price_usd_per_gpu_hour;
+      if (c.contract != Contract::kReserved) {
+        if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
+      }
+      ImGui::TextUnformatted(fmt_usd_per_gpu_hour(price).c_str());
+      ImGui::TableNextColumn();
+      if (c.ready(s.hour)) {
+        theme::text_colored(theme::kRevenue, "serving-ready");
+      } else {
+        theme::text_colored(theme::kWarn, "arrives in " + std::to_string(c.ready_at_hour - s.hour) + " h");
+      }
+      ImGui::TableNextColumn();
+      const int idle = game::unclaimed_gpus(company, c.chip, std::nullopt);
+      theme::text_colored(idle > 0 ? theme::kWarn : idle < 0 ? theme::kCost : theme::kMuted,
+                          idle >= 0 ? std::to_string(idle) + " idle" : std::to_string(-idle) + " short");
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("GPUs of this chip under contract that no deployment wants. Idle GPUs still cost rent.");
+      }
+      ImGui::TableNextColumn();
+      if (c.contract == Contract::kReserved) {
+        ImGui::Text("until %s", fmt_hour_short(c.term_ends_at_hour).c_str());
+      } else {
+        ImGui::TextDisabled("none");
+      }
+      ImGui::TableNextColumn();
+      double fee = 0;
+      if (c.contract == Contract::kReserved && s.hour < c.term_ends_at_hour) {
+        fee = econ::early_release_fee_usd(c.num_gpus, c.signed_price_usd_per_gpu_hour,
+                                          c.term_ends_at_hour - std::max(s.hour, c.ready_at_hour));
+      }
+      const bool locked = lever_locked(game.scenario, "release_gpus");
+      if (locked) ImGui::BeginDisabled();
+      std::string label = fee > 0 ? "Release (fee " + fmt_usd(fee) + ")" : "Release";
+      if (ImGui::Button(label.c_str())) out.push(game::ReleaseGpus{c.id, std::nullopt});
+      if (locked) ImGui::EndDisabled();
+      tag(view.tags, "market.release." + std::to_string(c.id));
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", fee > 0 ? "Reserved GPUs released early pay the rest of the commitment at once"
+                                        : "Stop renting these GPUs; deployments using them lose replicas");
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,74 @@
+// News and events: the tutorial's current hint on top, then everything that happened, newest first.
+#include <algorithm>
+
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+ImU32 news_color(const std::string& text) {
+  auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
+  if (has("Refused") || has("Bankrupt") || has("failed")) return theme::kCost;
+  if (has("reclaimed") || has("Spot") || has("shortage") || has("lack GPUs")) return theme::kWarn;
+  if (has("advice") || has("Accepted")) return theme::kPurple;
+  return theme::kText;
+}
+
+}  // namespace
+
+void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/) {
+  const auto& s = game.state;
+  const auto& hints = game.scenario.hints;
+  // The latest hint shown so far.
+  const game::TutorialHint* hint = nullptr;
+  for (std::size_t i = 0; i < hints.size() && i < s.world.next_hint; ++i) hint = &hints[i];
+  if (hint || !game.scenario.lesson.empty()) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::SetCursorScreenPos(ImVec2(start.x + 8, start.y + 6));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 16);
+    ImGui::PushFont(theme::font_bold());
+    theme::text_colored(theme::kAccent, hint ? "Next step" : "Lesson");
+    ImGui::PopFont();
+    ImGui::TextUnformatted(hint ? hint->text.c_str() : game.scenario.lesson.c_str());
+    if (hint && !game.scenario.lesson.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, theme::kMuted);
+      ImGui::TextUnformatted(game.scenario.lesson.c_str());
+      ImGui::PopStyleColor();
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    const ImVec2 end(start.x + width, ImGui::GetItemRectMax().y + 6);
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(start, end, theme::with_alpha(theme::kAccent, 0.12f), 6);
+    dl->AddRect(start, end, theme::with_alpha(theme::kAccent, 0.6f), 6);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(start.x, end.y + 6));
+    ImGui::Dummy(ImVec2(width, 0));
+    tag(view.tags, "news.hint");
+  }
+
+  theme::heading("News & events");
+  ImGui::BeginChild("##feed", ImVec2(0, 0), false);
+  for (auto it = s.news.rbegin(); it != s.news.rend(); ++it) {
+    ImGui::TextDisabled("%s", fmt_hour_short(it->at_hour).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, news_color(it->text));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(it->text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::Spacing();
+  }
+  if (s.news.empty()) ImGui::TextDisabled("Nothing has happened yet.");
+  ImGui::EndChild();
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,57 @@
+// Every panel of the game, one per file. A panel reads the game through `const GameView&`, keeps
+// its own form state in ViewState, and changes the game only by pushing commands.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/data/catalog.h"
+#include "sim/game/scenario.h"
+#include "sim/game/state.h"
+#include "ui/command_queue.h"
+#include "ui/game_runner.h"
+#include "ui/library.h"
+#include "ui/previews.h"
+#include "ui/view_state.h"
+
+namespace tycoon::ui {
+
+// The game as a panel sees it: read-only.
+struct GameView {
+  const game::GameState& state;
+  const game::Scenario& scenario;
+  const data::Catalog& catalog;
+  Speed speed = Speed::kPaused;
+  bool sim_busy = false;  // an hour or a command is being simulated
+  std::string label;      // "classroom code X" or "" (how the game was started)
+};
+
+// Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.
+void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out);
+void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& out);
+void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out);
+void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews);
+void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out);
+void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews);
+void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews);
+void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews);
+void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out);
+// News and events feed, with the tutorial's current hint on top.
+void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out);
+void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out);
+// The save / load popup (opened by the top bar).
+void draw_save_load_popup(const GameView& game, ViewState& view, CommandQueue& out);
+// Recent command outcomes as toasts in the bottom-right corner.
+void draw_messages(ViewState& view);
+
+struct StartScreenData {
+  const std::vector<ScenarioEntry>& scenarios;
+  const Progress& progress;
+  const std::vector<std::filesystem::path>& saves;
+  std::string error;  // the last start or load that failed
+};
+// Tutorial, campaign (levels unlock), sandbox, classroom code or seed, load a saved game.
+void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueue& out);
+
+}  // namespace tycoon::ui

@@ -1,0 +1,127 @@
+// Pareto chart: output tokens per second per GPU against P90 tokens per second per user over a
+// concurrency sweep, for the current deployment and alternative recipes (as in InferenceX).
+#include <algorithm>
+
+#include "ui/chart.h"
+#include "ui/concepts.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/what_if.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+constexpr int kConcurrencies[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+
+struct Alternative {
+  std::string name;
+  WhatIf what_if;
+};
+
+// The current recipe and a few single-lever changes of it that run and fit.
+std::vector<Alternative> alternatives(const GameView& game, const game::DeploymentState& d) {
+  std::vector<Alternative> out;
+  WhatIf base = what_if_of(d);
+  base.replicas = 1;
+  out.push_back({"current: " + game::describe(d.recipe), base});
+  const auto* acc = game.catalog.find_accelerator(d.chip);
+  const auto* engine = game.catalog.find_engine(d.recipe.engine);
+  auto add = [&](std::string name, WhatIf w) {
+    std::string error;
+    auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
+    if (plan && plan->fits) out.push_back({std::move(name), std::move(w)});
+  };
+  if (acc) {
+    WhatIf w = base;
+    if (d.recipe.precision == Precision::kBf16 && acc->supports(Precision::kFp8)) {
+      w.recipe.precision = Precision::kFp8;
+      add("fp8 weights", w);
+    } else if (d.recipe.precision == Precision::kFp8 && acc->supports(Precision::kFp4)) {
+      w.recipe.precision = Precision::kFp4;
+      add("fp4 weights", w);
+    } else if (d.recipe.precision != Precision::kBf16) {
+      w.recipe.precision = Precision::kBf16;
+      add("bf16 weights", w);
+    }
+  }
+  if (engine && engine->supports_spec_decode) {
+    WhatIf w = base;
+    w.recipe.spec_draft_tokens = d.recipe.spec_draft_tokens > 0 ? 0 : 3;
+    add(d.recipe.spec_draft_tokens > 0 ? "no speculative decoding" : "speculative decoding, 3 drafts", w);
+  }
+  if (acc && d.recipe.tensor_parallel * 2 <= acc->scale_up.domain_size) {
+    WhatIf w = base;
+    w.recipe.tensor_parallel *= 2;
+    add("TP" + std::to_string(w.recipe.tensor_parallel), w);
+  }
+  for (const auto& o : game.state.world.market.offers) {
+    if (o.chip == d.chip) continue;
+    const auto* model = game.catalog.find_model(d.model);
+    const auto* other = game.catalog.find_accelerator(o.chip);
+    if (!model || !other) continue;
+    WhatIf w = base;
+    w.chip = o.chip;
+    w.speedup = 1.0;
+    w.recipe = game::default_recipe(game.catalog, *model, *other);
+    add("on " + other->name + " (" + game::describe(w.recipe) + ")", w);
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
+void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/, Previews& previews) {
+  const auto& s = game.state;
+  const auto* d = deployment_picker(game, view, "pareto");
+  if (!d) {
+    muted_wrapped("Deploy a model to chart its throughput against interactivity.");
+    return;
+  }
+  heading_with_help("Throughput per GPU against speed per user", Concept::kPareto);
+  muted_wrapped("Each line sweeps the number of concurrent users from 1 to 256 on one replica with this segment's "
+                "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
+
+  auto alts = alternatives(game, *d);
+  std::vector<chart::ScatterSet> sets;
+  int done = 0, total = 0;
+  perf::Provenance provenance = perf::Provenance::kMeasured;
+  for (std::size_t a = 0; a < alts.size(); ++a) {
+    chart::ScatterSet set{alts[a].name, {}, theme::series_color(static_cast<int>(a)), true, false};
+    for (int c : kConcurrencies) {
+      ++total;
+      const WhatIf& w = alts[a].what_if;
+      auto r = previews.get(what_if_key(w, "closed|" + std::to_string(c)),
+                            [&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });
+      if (!r) continue;
+      ++done;
+      if (!r->summary) continue;
+      provenance = perf::weaker(provenance, r->summary->provenance);
+      set.points.push_back({r->summary->p90_interactivity_tok_per_s_per_user, r->summary->output_tok_per_s_per_gpu,
+                            "concurrency " + std::to_string(c) + " · TTFT p90 " + fmt_seconds(r->summary->ttft_s.p90)});
+    }
+    sets.push_back(std::move(set));
+  }
+  // Where the deployment actually ran last hour (speed per user ≈ 1 / P90 time per token).
+  if (const auto* last = last_hour_of(s, d->id); last && last->gpus_serving > 0 && last->tpot_p90_s > 0) {
+    sets.push_back({"last hour", {{1.0 / last->tpot_p90_s, last->output_tok_per_s_per_gpu, "the game's last hour"}},
+                    theme::kWarn, false, true});
+  }
+  chart::Axis x{"P90 interactivity", chart::Unit::kTokPerSPerUser};
+  chart::Axis y{"output per GPU", chart::Unit::kTokPerS};
+  const float h = std::max(260.0f, ImGui::GetContentRegionAvail().y - 60);
+  chart::scatter("##pareto", sets, x, y, ImVec2(0, h), true);
+  tag(view.tags, "pareto.chart");
+  if (done < total) {
+    ImGui::TextDisabled("Simulating: %d of %d points…", done, total);
+  } else {
+    ImGui::TextDisabled("%d points; the dashed line is the Pareto front over all recipes.", total);
+  }
+  ImGui::SameLine();
+  theme::provenance_badge(provenance);
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,77 @@
+// What-if previews: serving simulations the UI asks for (deployment previews, traffic, profiler,
+// Pareto sweeps), run off the frame on a worker thread and cached by a key. Derived view data,
+// not game state: dropping the cache only costs recomputation.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "sim/data/catalog.h"
+#include "sim/game/serving_window.h"
+#include "sim/perf/calibration_profile.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::ui {
+
+// One simulation to run. The config's deployment points into the catalog or into `tuned`.
+struct ServingJob {
+  serving::ServingConfig config;
+  perf::CalibrationProfile calibration;
+  std::shared_ptr<const game::TunedHardware> tuned;  // keeps a sped-up chip alive for the run
+};
+
+struct PreviewResult {
+  std::optional<serving::ServingSummary> summary;
+  std::string error;  // the simulator refused or failed
+  double wall_ms = 0;
+};
+
+class Previews {
+ public:
+  // Without `threaded`, jobs run in run_pending() (one per call).
+  explicit Previews(const data::Catalog& catalog, bool threaded);
+  ~Previews();
+  Previews(const Previews&) = delete;
+  Previews& operator=(const Previews&) = delete;
+
+  // The result for `key` when done; otherwise queues `make()` (once) and returns null. Newer
+  // requests run first: the panel on screen is served before older ones.
+  std::shared_ptr<const PreviewResult> get(const std::string& key, const std::function<ServingJob()>& make);
+  // Same, without queueing.
+  std::shared_ptr<const PreviewResult> peek(const std::string& key) const;
+  std::size_t pending() const;
+  // Non-threaded mode: runs one queued job.
+  void run_pending();
+  // Blocks until no job is queued or running (tests only).
+  void wait_idle();
+
+  // A chip's calibration profile, loaded once (UI thread).
+  const perf::CalibrationProfile& calibration(const std::string& chip);
+
+ private:
+  void worker_loop();
+  bool run_one();
+
+  const data::Catalog& catalog_;
+  const bool threaded_;
+  std::map<std::string, perf::CalibrationProfile> calibrations_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable cv_, idle_cv_;
+  std::deque<std::pair<std::string, ServingJob>> queue_;
+  std::map<std::string, std::shared_ptr<const PreviewResult>> done_;
+  std::map<std::string, bool> queued_;
+  bool running_ = false;
+  bool stop_ = false;
+  std::thread worker_;
+};
+
+}  // namespace tycoon::ui

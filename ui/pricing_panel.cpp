@@ -1,0 +1,157 @@
+// Pricing and demand: your price per token type per model against the market's, and how each
+// customer segment's demand answers a price change.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/econ/demand.h"
+#include "ui/chart.h"
+#include "ui/concepts.h"
+#include "ui/format.h"
+#include "ui/panels.h"
+#include "ui/theme.h"
+#include "ui/widgets.h"
+
+namespace tycoon::ui {
+
+namespace {
+
+econ::TokenPrices reference_now(const GameView& game, const std::string& model) {
+  auto it = game.scenario.reference_prices.find(model);
+  if (it == game.scenario.reference_prices.end()) return {};
+  double m = 1.0;
+  if (auto r = game.state.world.reference_price_multiplier.find(model); r != game.state.world.reference_price_multiplier.end()) {
+    m = r->second;
+  }
+  return econ::scaled(it->second, m);
+}
+
+void price_row(const char* name, const char* id, double* draft, double current, double reference, bool locked,
+               ViewState& view, const std::string& tag_name) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  ImGui::SetNextItemWidth(-1);
+  if (locked) ImGui::BeginDisabled();
+  ImGui::InputDouble(id, draft, 0.0, 0.0, "$%.3f");
+  if (locked) ImGui::EndDisabled();
+  *draft = std::clamp(*draft, 0.0, 1000.0);
+  tag(view.tags, tag_name);
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", fmt_usd_per_mtok(current).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(fmt_usd_per_mtok(reference).c_str());
+  ImGui::TableNextColumn();
+  if (reference > 0) {
+    double r = *draft / reference;
+    theme::text_colored(r > 1.05 ? theme::kWarn : r < 0.95 ? theme::kAccent : theme::kMuted, fmt_pct(r, 0));
+  }
+}
+
+}  // namespace
+
+void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out) {
+  const auto& s = game.state;
+  const bool locked = lever_locked(game.scenario, "set_prices");
+  heading_with_help("Prices and demand", Concept::kPriceElasticity);
+  muted_wrapped("Prices are per million tokens. Customers compare the price of an average request with the market's: "
+                "cut it and demand grows (up to 3×), raise it and they leave, more so the more elastic they are.");
+  for (const auto& [model, current] : s.company.prices) {
+    ImGui::PushID(model.c_str());
+    ImGui::Spacing();
+    theme::heading(model_name(game.catalog, model));
+    const auto reference = reference_now(game, model);
+    auto draft_it = view.price_drafts.find(model);
+    if (draft_it == view.price_drafts.end()) draft_it = view.price_drafts.emplace(model, current).first;
+    auto& draft = draft_it->second;
+    const float left_w = ImGui::GetContentRegionAvail().x * 0.46f;
+    ImGui::BeginGroup();
+    if (ImGui::BeginTable("prices", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, ImVec2(left_w, 0))) {
+      ImGui::TableSetupColumn("Tokens", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("New price", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+      ImGui::TableSetupColumn("Now", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+      ImGui::TableSetupColumn("Market", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+      ImGui::TableSetupColumn("vs market", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+      ImGui::TableHeadersRow();
+      price_row("input", "##in", &draft.input_usd_per_mtok, current.input_usd_per_mtok, reference.input_usd_per_mtok,
+                locked, view, "pricing." + model + ".input");
+      price_row("cached input", "##cached", &draft.cached_input_usd_per_mtok, current.cached_input_usd_per_mtok,
+                reference.cached_input_usd_per_mtok, locked, view, "pricing." + model + ".cached");
+      price_row("output", "##out", &draft.output_usd_per_mtok, current.output_usd_per_mtok, reference.output_usd_per_mtok,
+                locked, view, "pricing." + model + ".output");
+      ImGui::EndTable();
+    }
+    if (locked) ImGui::BeginDisabled();
+    const bool dirty = !(draft == current);
+    if (!dirty) ImGui::BeginDisabled();
+    if (ImGui::Button("Set prices")) {
+      out.push(game::SetPrices{model, draft.input_usd_per_mtok, draft.cached_input_usd_per_mtok, draft.output_usd_per_mtok});
+    }
+    tag(view.tags, "pricing." + model + ".apply");
+    ImGui::SameLine();
+    if (ImGui::Button("Undo")) draft = current;
+    if (!dirty) ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Match market")) draft = reference;
+    if (locked) ImGui::EndDisabled();
+    if (locked) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("prices are locked in this scenario");
+    }
+    if (auto it = game.scenario.reference_prices.find(model); it != game.scenario.reference_prices.end()) {
+      if (const auto* card = game.catalog.find_model(model); card && !card->market_price.source.empty()) {
+        ImGui::TextDisabled("Market price source (?)");
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+          ImGui::Text("%s, %s", card->market_price.date.c_str(), card->market_price.source.c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
+      }
+    }
+    ImGui::EndGroup();
+
+    // Demand response of each segment buying this model, at this hour and reputation.
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    for (std::size_t i = 0; i < game.scenario.segments.size(); ++i) {
+      const auto& seg = game.scenario.segments[i];
+      if (seg.model != model || i >= s.world.segments.size()) continue;
+      const auto& st = s.world.segments[i];
+      const double isl = static_cast<double>(seg.workload.input_tokens), osl = static_cast<double>(seg.workload.output_tokens);
+      const double ref_req = econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl);
+      const double our_req = econ::price_per_request_usd(draft, isl, seg.cached_input_share, osl);
+      std::vector<double> demand, revenue;
+      const double x0 = 0.25, dx = 0.05;
+      for (double r = x0; r <= 3.0001; r += dx) {
+        double rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), r * ref_req, ref_req, st.reputation) *
+                      st.demand_multiplier;
+        demand.push_back(rate);
+        revenue.push_back(rate * 3600 * r * ref_req);
+      }
+      const double ratio = ref_req > 0 ? our_req / ref_req : 1;
+      const double now_rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), our_req, ref_req, st.reputation) *
+                              st.demand_multiplier;
+      const double now_revenue = now_rate * 3600 * our_req;
+      const std::vector<double> marker{now_revenue};
+      chart::Line lines[] = {{"revenue if all served", revenue, theme::kRevenue, x0, dx},
+                             {"your price", marker, theme::kText, ratio, dx, false, 2}};
+      chart::Axis x{"price vs market", chart::Unit::kShare};
+      x.min = x0;
+      x.max = 3.0;
+      ImGui::Text("%s", seg.name.c_str());
+      ImGui::SameLine();
+      ImGui::TextDisabled("elasticity %.2f · reputation %s · %s offered now · %s per request",
+                          seg.demand.price_elasticity, fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(now_rate).c_str(),
+                          fmt_usd(our_req).c_str());
+      chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"revenue per hour", chart::Unit::kUsd},
+                         ImVec2(0, 170));
+    }
+    ImGui::EndGroup();
+    ImGui::PopID();
+  }
+  if (s.company.prices.empty()) muted_wrapped("This scenario sells nothing.");
+}
+
+}  // namespace tycoon::ui

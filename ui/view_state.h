@@ -1,0 +1,84 @@
+// The UI's own state: which tab is open, what is typed into forms, messages shown. Never game
+// state: everything about the business is read from `const GameState&` each frame.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/econ/prices.h"
+#include "sim/game/recipe_settings.h"
+#include "ui/automation.h"
+
+namespace tycoon::ui {
+
+enum class Tab { kDashboard, kMarket, kDeployments, kPricing, kTraffic, kProfiler, kPareto, kAdvisor, kDebrief };
+inline constexpr std::array<std::string_view, 9> kTabNames = {"Dashboard", "GPU market", "Deployments",
+                                                              "Pricing",   "Traffic",    "Profiler",
+                                                              "Pareto",    "Advisor",    "Debrief"};
+inline constexpr std::array<std::string_view, 9> kTabTags = {"dashboard", "market",   "deployments",
+                                                             "pricing",   "traffic",  "profiler",
+                                                             "pareto",    "advisor",  "debrief"};
+
+enum class Screen { kStart, kGame };
+
+// A line in the message strip: a command's outcome or a refusal the UI caught first.
+struct Message {
+  std::string text;
+  bool ok = true;
+  double shown_at_s = 0;
+  std::int64_t at_hour = 0;
+};
+
+// The new-deployment form (or, with `editing`, a recipe change for an existing deployment).
+struct DeployForm {
+  std::string segment;
+  std::string chip;
+  int replicas = 1;
+  game::RecipeSettings recipe;
+  std::string recipe_for;  // "model|chip" the recipe was defaulted for; a new pair reloads it
+  std::optional<std::int64_t> editing;
+};
+
+struct StartForm {
+  std::string classroom_scenario;  // scenario id
+  std::string classroom_code;
+  std::string load_path;
+};
+
+struct ViewState {
+  Screen screen = Screen::kStart;
+  double time_s = 0;  // wall time since the app started
+  Tab tab = Tab::kDashboard;
+  std::optional<Tab> tab_request;  // switch to this tab on the next frame
+
+  std::map<std::string, int> rent_counts;  // "chip|contract" -> GPUs to rent
+  DeployForm deploy;
+  std::map<std::string, econ::TokenPrices> price_drafts;  // per model, while editing
+  std::optional<std::int64_t> selected_deployment;     // traffic, profiler, Pareto
+  int pareto_alternatives = 3;
+
+  std::vector<Message> messages;
+  bool advisor_opened = false;
+  bool debrief_opened = false;
+
+  bool save_popup_requested = false;
+  std::filesystem::path save_dir;  // where saves go by default
+  std::string save_path;
+  std::vector<std::filesystem::path> save_files;  // listed when the popup opens
+
+  StartForm start;
+  WidgetTags tags;
+
+  void open_tab(Tab t) { tab_request = t; }
+  void message(std::string text, bool ok, std::int64_t hour) {
+    messages.push_back({std::move(text), ok, time_s, hour});
+  }
+};
+
+}  // namespace tycoon::ui

@@ -1,0 +1,149 @@
+#include "ui/what_if.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "sim/game/slo.h"
+
+namespace tycoon::ui {
+
+WhatIf what_if_of(const game::DeploymentState& d) {
+  return WhatIf{d.model, d.chip, d.segment, d.recipe, std::max(1, d.replicas), d.speedup};
+}
+
+double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
+  const game::SegmentSpec* seg = scenario.find_segment(w.segment);
+  if (seg && seg->spec_acceptance_per_token) {
+    return game::acceptance_length(*seg->spec_acceptance_per_token, w.recipe.spec_draft_tokens);
+  }
+  if (const data::Recipe* r = catalog.find_recipe(w.model, w.chip); r && r->spec_decode) {
+    return std::min(r->spec_decode->acceptance_length, w.recipe.spec_draft_tokens + 1.0);
+  }
+  return 1.0;
+}
+
+std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                   const WhatIf& w, std::string* error) {
+  try {
+    return game::to_perf_deployment(catalog, w.model, w.chip, w.recipe, acceptance_length_for(scenario, catalog, w));
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                const WhatIf& w, std::string* error) {
+  auto d = resolve_deployment(scenario, catalog, w, error);
+  if (!d) return std::nullopt;
+  return perf::plan_memory(*d, w.recipe.max_num_batched_tokens, w.recipe.max_num_seqs);
+}
+
+std::string what_if_key(const WhatIf& w, const std::string& extra) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "|r%d|x%.6f|", w.replicas, w.speedup);
+  return w.model + "|" + w.chip + "|" + w.segment + "|" + game::to_json(w.recipe).dump() + buf + extra;
+}
+
+namespace {
+
+ServingJob base_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
+  std::string error;
+  auto d = resolve_deployment(scenario, catalog, w, &error);
+  if (!d) throw std::invalid_argument(error);
+  const auto& engine = catalog.engine(w.recipe.engine);
+  ServingJob job;
+  job.calibration = previews.calibration(w.chip);
+  if (w.speedup != 1.0) {
+    auto tuned = std::make_shared<game::TunedHardware>(
+        game::tuned_hardware(catalog.accelerator(w.chip), engine, job.calibration, w.speedup));
+    d->hardware = &tuned->hardware;
+    d->engine = &tuned->engine;
+    job.calibration = tuned->calibration;
+    job.tuned = std::move(tuned);
+  }
+  auto& c = job.config;
+  c.deployment = *d;
+  c.scheduler.max_num_batched_tokens = w.recipe.max_num_batched_tokens;
+  c.scheduler.max_num_seqs = w.recipe.max_num_seqs;
+  c.scheduler.chunked_prefill = engine.supports_chunked_prefill;
+  c.scheduler.prefix_caching = w.recipe.prefix_caching && engine.supports_prefix_caching;
+  c.scheduler.queue_timeout_s = scenario.serving.queue_timeout_s;
+  c.scheduler.max_queue = scenario.serving.max_queue;
+  c.replicas = std::max(1, w.replicas);
+  c.deployment.data_parallel = c.replicas;
+  c.router = w.recipe.router;
+  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
+  return job;
+}
+
+}  // namespace
+
+ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
+                         const WhatIf& w, double rate_per_s, std::uint64_t seed) {
+  ServingJob job = base_job(previews, scenario, catalog, w);
+  auto& c = job.config;
+  // Like the game, simulate a few replicas at their share of the load: replicas behind one
+  // router see alike traffic, and per-GPU and per-request numbers carry over.
+  const int all = std::max(1, w.replicas);
+  c.replicas = std::min(all, std::max(1, scenario.serving.max_simulated_replicas));
+  c.deployment.data_parallel = c.replicas;
+  c.arrival.kind = serving::ArrivalKind::kPoisson;
+  c.arrival.rate_per_s = std::max(rate_per_s, 1e-3) * c.replicas / all;
+  // Enough arrivals to see the queue build (the game stretches its windows the same way), but
+  // short enough to come back within a second or so.
+  double window = std::min(scenario.serving.window_s, 180.0);
+  const double min_requests = 120;
+  if (c.arrival.rate_per_s * window < min_requests) window = std::min(1800.0, min_requests / c.arrival.rate_per_s);
+  c.warmup_s = std::min(scenario.serving.warmup_s, 30.0);
+  c.duration_s = c.warmup_s + window;
+  c.seed = seed;
+  return job;
+}
+
+ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
+                           const WhatIf& w, int concurrency, std::uint64_t seed) {
+  ServingJob job = base_job(previews, scenario, catalog, w);
+  auto& c = job.config;
+  c.arrival.kind = serving::ArrivalKind::kClosedLoop;
+  c.arrival.concurrency = std::max(1, concurrency) * c.replicas;
+  c.num_requests = std::max<std::int64_t>(3LL * c.arrival.concurrency, 24);
+  c.scheduler.queue_timeout_s = 0;  // a benchmark waits
+  c.scheduler.max_queue = 1 << 20;
+  c.seed = seed;
+  return job;
+}
+
+double current_rate_per_s(const game::Scenario& scenario, const game::GameState& state, const std::string& segment) {
+  for (const auto& s : state.world.segments) {
+    if (s.id == segment && s.last_offered_requests_per_s > 0) return s.last_offered_requests_per_s;
+  }
+  if (const auto* seg = scenario.find_segment(segment)) return seg->demand.base_requests_per_s;
+  return 1.0;
+}
+
+double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
+                             const game::DeploymentState& d) {
+  auto weight = [&](const game::DeploymentState& x) {
+    const auto* hw = catalog.find_accelerator(x.chip);
+    const auto* engine = catalog.find_engine(x.recipe.engine);
+    if (!hw || !engine) return 0.0;
+    int replicas = x.active_replicas > 0 ? x.active_replicas : x.replicas;
+    return replicas * x.recipe.tensor_parallel * hw->hbm_bandwidth_bytes_per_s * engine->efficiency_on(hw->vendor) *
+           x.speedup;
+  };
+  double total = 0;
+  for (const auto& x : state.company.deployments) {
+    if (x.segment == d.segment) total += weight(x);
+  }
+  return total > 0 ? weight(d) / total : 1.0;
+}
+
+double slo_share(const serving::ServingSummary& s, const game::SloTargets& slo) {
+  double completed = static_cast<double>(s.requests_completed);
+  double arrived = static_cast<double>(std::max<std::int64_t>(1, s.requests_completed + s.requests_failed));
+  return game::share_within_slo(s.ttft_s, s.tpot_s, slo) * completed / arrived;
+}
+
+}  // namespace tycoon::ui

@@ -1,0 +1,64 @@
+// Building what-if simulations from the game's data: the same deployment the game would run
+// (recipe, acceptance, speedup, scheduler limits), at a load or concurrency the UI chooses.
+// Mirrors what sim/game does for a deployment-hour, from the public API only.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/data/catalog.h"
+#include "sim/game/scenario.h"
+#include "sim/game/state.h"
+#include "sim/perf/memory_plan.h"
+#include "ui/previews.h"
+
+namespace tycoon::ui {
+
+// A deployment as the player could run it.
+struct WhatIf {
+  std::string model;
+  std::string chip;
+  std::string segment;
+  game::RecipeSettings recipe;
+  int replicas = 1;
+  double speedup = 1.0;  // accepted code changes
+};
+
+WhatIf what_if_of(const game::DeploymentState& d);
+
+// Mean tokens per target step with speculative decoding for this segment's traffic (as the game
+// computes it): the segment's per-token acceptance if given, else the catalog recipe's, else 1.
+double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w);
+
+// The perf-model deployment; the reason in `error` when the combination cannot run.
+std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                   const WhatIf& w, std::string* error);
+
+// Memory plan per GPU for the recipe (nullopt with `error` when it cannot run at all).
+std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                const WhatIf& w, std::string* error);
+
+// A stable text key for caching simulations of `w` plus `extra`.
+std::string what_if_key(const WhatIf& w, const std::string& extra);
+
+// Open-loop Poisson arrivals at `rate_per_s` over the scenario's window settings: what the game
+// simulates for an hour at that load. Throws std::invalid_argument when the deployment cannot run.
+ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
+                         const WhatIf& w, double rate_per_s, std::uint64_t seed);
+
+// Closed-loop benchmark at fixed `concurrency` (InferenceX style), for Pareto sweeps.
+ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
+                           const WhatIf& w, int concurrency, std::uint64_t seed);
+
+// The segment's offered load now: what the game saw last hour, else the base demand.
+double current_rate_per_s(const game::Scenario& scenario, const game::GameState& state, const std::string& segment);
+
+// Share of demand a deployment receives among the segment's serving deployments: the same
+// capacity weights the game uses (GPUs × bandwidth × engine efficiency × speedup).
+double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
+                             const game::DeploymentState& d);
+
+// Estimated share of requests meeting the segment's SLO, from a simulated summary.
+double slo_share(const serving::ServingSummary& s, const game::SloTargets& slo);
+
+}  // namespace tycoon::ui

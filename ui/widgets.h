@@ -1,0 +1,59 @@
+// Small pieces shared by panels: headline number cards, deployment pickers, lookups over the
+// game state that several panels need.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <imgui.h>
+
+#include "sim/game/state.h"
+#include "ui/panels.h"
+
+namespace tycoon::ui {
+
+// A card with a muted label, a big value and a colored sub-line; `tag` names it for tests.
+void kpi_card(const char* id, std::string_view label, const std::string& value, const std::string& sub, ImU32 sub_color,
+              float width, const char* tooltip = nullptr);
+
+// Sum of the last `hours` values of a series (fewer when the game is younger).
+double sum_last(const game::History& h, game::Series s, std::size_t hours);
+// The last value of a series, or `fallback`.
+double last_value(const game::History& h, game::Series s, double fallback = 0);
+
+// "#2 gpt-oss-120b on 2×h200 (chat)".
+std::string deployment_label(const game::DeploymentState& d);
+// The latest simulated hour of a deployment, if any.
+const game::DeploymentHour* last_hour_of(const game::GameState& s, std::int64_t deployment_id);
+
+// A row of selectable chips for the player's deployments; keeps view.selected_deployment valid.
+// Returns the selected deployment or null when there is none.
+const game::DeploymentState* deployment_picker(const GameView& game, ViewState& view, const char* tag_prefix);
+
+// The chip's display name ("NVIDIA H200") or its id.
+std::string chip_name(const data::Catalog& catalog, const std::string& chip);
+// The chip's name without the vendor ("H200 SXM").
+std::string short_chip_name(const data::Catalog& catalog, const std::string& chip);
+std::string model_name(const data::Catalog& catalog, const std::string& model);
+
+// Shows `text` wrapped in a muted color.
+void muted_wrapped(std::string_view text);
+// An inline error box (red border) with wrapped text.
+void error_box(const char* id, const std::string& text);
+void warn_box(const char* id, const std::string& text);
+
+// Before an item `width` pixels wide in a row of items: on the same line when it fits, else on
+// a new line (inside a group, new lines start at the group's left edge).
+void flow(bool first, float width);
+// Width of a radio button or checkbox with this label.
+float check_width(const char* label);
+// `text` cut to `width` pixels with an ellipsis.
+std::string elide(const std::string& text, float width);
+
+// Whether a lever is locked in this scenario (shown greyed with a tooltip).
+bool lever_locked(const game::Scenario& s, std::string_view lever);
+
+}  // namespace tycoon::ui

@@ -1,0 +1,287 @@
+// The JavaScript bridge: C functions exported to the page (Module.ccall / cwrap), each taking
+// and returning UTF-8 strings, JSON for anything structured. A returned string stays valid until
+// the next call of the same function (ccall copies it at once).
+//
+//   tycoon_state()                   {"ready", "screen", "hour", "busy", "speed", "summary", "state", "ui"}
+//   tycoon_widgets()                 {"<tag>": {"x0","y0","x1","y1","cx","cy"}} in CSS pixels
+//   tycoon_command(json)             {"ok", "message"} — see apply_command() for the types
+//   tycoon_run(scenario, seed, log)  summary JSON of a headless game (the determinism check)
+//   tycoon_stats() / _reset()        frame and simulation timing
+//   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
+//   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
+//   tycoon_saves()                   ["name.json", ...], newest first
+#include <emscripten.h>
+
+#include <fstream>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
+#include "sim/game/command.h"
+#include "sim/game/game.h"
+#include "sim/game/save.h"
+#include "sim/game/summary.h"
+#include "ui/library.h"
+#include "web/web_shell.h"
+
+namespace tycoon::web {
+
+namespace {
+
+using nlohmann::json;
+
+// Largest file the page may import.
+constexpr std::size_t kMaxImportBytes = 16u << 20;
+
+const char* hold(std::string& slot, std::string text) {
+  slot = std::move(text);
+  return slot.c_str();
+}
+
+json ok(std::string message) { return {{"ok", true}, {"message", std::move(message)}}; }
+json refused(std::string error) { return {{"ok", false}, {"error", std::move(error)}}; }
+
+// Game commands reach the running game through App::submit when ui/ offers it (a hook asked of
+// the UI; until then only clicks change the game).
+template <typename A>
+std::optional<std::string> try_submit(A& app, game::Command c) {
+  if constexpr (requires { app.submit(std::move(c)); }) {
+    app.submit(std::move(c));
+    return std::nullopt;
+  } else {
+    return std::string("this build's ui::App has no submit(Command) hook: play game commands with clicks");
+  }
+}
+
+std::string last_message(const ui::App& app) {
+  const auto& m = app.view().messages;
+  return m.empty() ? std::string() : m.back().text;
+}
+
+// A catalog of our own for headless runs, loaded on first use.
+const data::Catalog& run_catalog() {
+  static std::optional<data::Catalog> catalog;
+  if (!catalog) catalog.emplace(data::load_catalog(kDataRoot));
+  return *catalog;
+}
+
+bool write_file(const std::filesystem::path& path, std::string_view text) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// {"type": "start", "scenario": id|name|path, "seed": "123" (optional), "label": "..."}
+// {"type": "load", "save": "name.json"}
+// {"type": "speed", "speed": "paused"|"1x"|"4x"|"16x"}
+// any game command of sim/game/command.h: {"type": "rent_gpus", "chip": "h200", ...}
+json apply_command(ui::App& app, const json& j) {
+  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) return refused("a command is {\"type\": ...}");
+  const std::string type = j["type"];
+  if (type == "start") {
+    if (!j.contains("scenario") || !j["scenario"].is_string()) return refused("start needs \"scenario\"");
+    std::optional<std::uint64_t> seed;
+    if (j.contains("seed")) {
+      const auto& s = j["seed"];
+      if (s.is_string()) {
+        seed = std::stoull(s.get<std::string>());
+      } else if (s.is_number_unsigned()) {
+        seed = s.get<std::uint64_t>();
+      } else {
+        return refused("seed must be a non-negative integer or a string of digits");
+      }
+    }
+    const std::string label = j.value("label", seed ? "seed " + std::to_string(*seed) : std::string());
+    if (!app.start(j["scenario"].get<std::string>(), seed, label)) return refused(last_message(app));
+    return ok("started");
+  }
+  if (type == "load") {
+    const std::string name = j.value("save", "");
+    if (!safe_file_name(name)) return refused("load needs \"save\": a file name from tycoon_saves()");
+    if (!app.load(kSaveDir / name)) return refused(last_message(app));
+    return ok("loaded " + name);
+  }
+  if (type == "speed") {
+    auto s = parse_enum<ui::Speed>(j.value("speed", ""), ui::kSpeedNames);
+    if (!s) return refused("speed is one of paused, 1x, 4x, 16x");
+    app.set_speed(*s);
+    return ok("speed " + j["speed"].get<std::string>());
+  }
+  data::ObjectReader in(j, "command", "");
+  game::Command c = game::command_from_json(in);
+  in.finish();
+  if (app.hour() < 0) return refused("no game is running");
+  if (auto err = try_submit(app, std::move(c))) return refused(*err);
+  return ok("submitted " + type);
+}
+
+}  // namespace
+
+}  // namespace tycoon::web
+
+using namespace tycoon;
+using namespace tycoon::web;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_state() {
+  static std::string out;
+  auto& sh = shell();
+  if (!sh.app) return hold(out, json{{"ready", false}}.dump());
+  json j = sh.app->dump();
+  j["ready"] = true;
+  j["hour"] = sh.app->hour();
+  j["busy"] = sh.app->busy();
+  return hold(out, j.dump());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_widgets() {
+  static std::string out;
+  auto& sh = shell();
+  json j = json::object();
+  if (sh.app) {
+    for (const auto& [name, r] : sh.app->tags().all()) {
+      j[name] = {{"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}, {"cx", r.cx()}, {"cy", r.cy()}};
+    }
+  }
+  return hold(out, j.dump());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_command(const char* text) {
+  static std::string out;
+  auto& sh = shell();
+  if (!sh.app) return hold(out, refused("the game is still loading").dump());
+  try {
+    return hold(out, apply_command(*sh.app, json::parse(text ? text : "")).dump());
+  } catch (const std::exception& e) {
+    return hold(out, refused(e.what()).dump());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* seed, const char* commands) {
+  static std::string out;
+  try {
+    const auto& catalog = run_catalog();
+    std::string sc = scenario ? scenario : "";
+    std::filesystem::path path;
+    if (!sc.empty() && sc.front() == '{') {
+      path = kImportDir / "run-scenario.json";
+      if (!write_file(path, sc)) throw std::runtime_error("cannot write " + path.string());
+    } else {
+      path = game::find_scenario(sc, kDataRoot);
+    }
+    game::GameOptions opts;
+    if (seed && *seed) opts.seed = std::stoull(seed);
+    game::Game g(game::load_scenario(path, catalog), catalog, opts);
+    const std::string log = commands ? commands : "";
+    if (log.empty()) {
+      g.run_to_end();
+    } else {
+      game::replay(g, game::parse_command_log(log, "commands.jsonl"));
+    }
+    return hold(out, game::to_json(game::summarize(g)).dump());
+  } catch (const std::exception& e) {
+    return hold(out, json{{"error", e.what()}}.dump());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
+  static std::string out;
+  auto& sh = shell();
+  json j;
+  j["frames"] = sh.frames.work_ms.size();
+  j["frame_work_ms"] = percentiles_json(sh.frames.work_ms);
+  j["frame_interval_ms"] = percentiles_json(sh.frames.interval_ms);
+  j["canvas"] = {{"css_width", sh.css_width}, {"css_height", sh.css_height}, {"pixel_ratio", sh.pixel_ratio}};
+  if (sh.app) {
+    if (auto rs = sh.app->runner_stats()) {
+      j["game_hours_simulated"] = rs->hours_simulated;
+      j["sim_step_ms"] = percentiles_json(rs->step_ms);
+    }
+  }
+  j["startup_ms"] = {{"main", sh.main_at_ms},
+                     {"window_and_fonts", sh.fonts_at_ms},
+                     {"app_and_catalog", sh.app_at_ms},
+                     {"first_frame", sh.first_frame_at_ms}};
+  if (sh.storage) j["storage_error"] = sh.storage->last_error();
+  return hold(out, j.dump());
+}
+
+EMSCRIPTEN_KEEPALIVE void tycoon_stats_reset() { shell().frames.clear(); }
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_import(const char* name_in, const char* text_in) {
+  static std::string out;
+  auto& sh = shell();
+  try {
+    if (!sh.app) return hold(out, refused("the game is still loading").dump());
+    const std::string text = text_in ? text_in : "";
+    if (text.size() > kMaxImportBytes) return hold(out, refused("the file is larger than 16 MB").dump());
+    std::string name = name_in ? name_in : "";
+    if (name.size() < 5 || name.substr(name.size() - 5) != ".json") name += ".json";
+    for (char& c : name) {
+      const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-';
+      if (!keep) c = '_';
+    }
+    if (name.front() == '.') name.front() = '_';
+    if (name.size() > 96) name = name.substr(name.size() - 96);
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      return hold(out, refused(name + ": not JSON: " + e.what()).dump());
+    }
+    if (!j.is_object()) return hold(out, refused(name + ": expected a JSON object").dump());
+    const bool is_save = j.contains("format") && j["format"] == std::string(game::kSaveFormat);
+    if (is_save) {
+      // The save loader checks format, version, checksum and contents; a bad file is not kept.
+      const auto path = kSaveDir / name;
+      if (!write_file(path, text)) return hold(out, refused("cannot write " + path.string()).dump());
+      if (!sh.app->load(path)) {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        return hold(out, refused(last_message(*sh.app)).dump());
+      }
+      return hold(out, json{{"ok", true}, {"kind", "save"}, {"name", name}}.dump());
+    }
+    const auto path = kImportDir / name;
+    if (!write_file(path, text)) return hold(out, refused("cannot write " + path.string()).dump());
+    if (!sh.app->start(path.string(), std::nullopt, "imported " + name)) {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+      return hold(out, refused(last_message(*sh.app)).dump());
+    }
+    return hold(out, json{{"ok", true}, {"kind", "scenario"}, {"name", name}}.dump());
+  } catch (const std::exception& e) {
+    return hold(out, refused(e.what()).dump());
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_export(const char* name_in) {
+  static std::string out;
+  std::string name = name_in ? name_in : "";
+  if (name.empty()) {
+    auto saves = ui::list_saves(kSaveDir);
+    if (saves.empty()) return hold(out, refused("no save yet: save the game first (top bar, Save)").dump());
+    name = saves.front().filename().string();
+  }
+  if (!safe_file_name(name)) return hold(out, refused("not a save name: " + name).dump());
+  std::string text = read_text(kSaveDir / name);
+  if (text.empty()) return hold(out, refused("no save named " + name).dump());
+  return hold(out, json{{"ok", true}, {"name", name}, {"text", std::move(text)}}.dump());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_saves() {
+  static std::string out;
+  json j = json::array();
+  for (const auto& p : ui::list_saves(kSaveDir)) j.push_back(p.filename().string());
+  return hold(out, j.dump());
+}
+
+}  // extern "C"

@@ -1,0 +1,185 @@
+// tycoon_web: the game in the browser. A GLFW window (Emscripten's built-in GLFW on a WebGL2
+// canvas) with Dear ImGui's GLFW and OpenGL3 backends around the same platform-free ui::App as
+// the desktop game. The simulation runs inside frames (no threads in the page): at most one game
+// hour per frame, so the worst frame is bounded by the slowest game hour.
+//
+// The page (web/shell.html) sizes the canvas to the window in CSS pixels; each frame this sizes
+// the drawing buffer to CSS size × devicePixelRatio, renders ImGui in CSS units with a font
+// atlas rasterized at device resolution, and maps the cursor back to CSS pixels.
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <system_error>
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "ui/theme.h"
+#include "web/web_shell.h"
+
+namespace tycoon::web {
+
+WebShell& shell() {
+  static WebShell s;
+  return s;
+}
+
+namespace {
+
+constexpr float kBaseFontPx = 15.0f;
+constexpr long long kStorageSyncEveryFrames = 30;
+
+// Rasterizes the fonts for `pixel_ratio` and draws them at CSS size.
+void load_fonts(double pixel_ratio) {
+  const std::string font = std::filesystem::exists(kFontFile) ? kFontFile.string() : std::string();
+  ui::theme::load_fonts(font.empty() ? nullptr : font.c_str(), nullptr,
+                        kBaseFontPx * static_cast<float>(pixel_ratio));
+  ImGui::GetIO().FontGlobalScale = static_cast<float>(1.0 / pixel_ratio);
+}
+
+// Follows the canvas' CSS size and the device pixel ratio; returns true when either changed.
+bool follow_canvas(WebShell& sh) {
+  double w = 0, h = 0;
+  emscripten_get_element_css_size("#canvas", &w, &h);
+  const double ratio = std::clamp(emscripten_get_device_pixel_ratio(), 0.5, 4.0);
+  if (w < 1 || h < 1) return false;
+  const bool ratio_changed = std::abs(ratio - sh.pixel_ratio) > 1e-6;
+  const bool changed = ratio_changed || w != sh.css_width || h != sh.css_height;
+  if (!changed) return false;
+  sh.css_width = w;
+  sh.css_height = h;
+  sh.pixel_ratio = ratio;
+  // Not glfwSetWindowSize: Emscripten's GLFW turns a size equal to the screen into fullscreen.
+  emscripten_set_canvas_element_size("#canvas", static_cast<int>(std::lround(w * ratio)),
+                                     static_cast<int>(std::lround(h * ratio)));
+  if (ratio_changed && sh.frame_index > 0) {
+    load_fonts(ratio);
+    ImGui_ImplOpenGL3_DestroyDeviceObjects();  // re-created with the new font atlas by NewFrame
+  }
+  return true;
+}
+
+void mark_ready() {
+  EM_ASM({
+    window.tycoonReady = true;
+    window.tycoonReadyAt = performance.now();
+    if (typeof Module.onTycoonReady === 'function') Module.onTycoonReady();
+  });
+}
+
+void frame() {
+  auto& sh = shell();
+  const double t0 = emscripten_get_now();
+  const double interval = sh.last_frame_at_ms > 0 ? t0 - sh.last_frame_at_ms : 0;
+  const double dt_s = sh.frame_index == 0 ? 1.0 / 60 : std::min(interval / 1e3, 0.25);
+  sh.last_frame_at_ms = t0;
+
+  follow_canvas(sh);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  // The GLFW backend reports canvas pixels; ImGui works in CSS pixels.
+  ImGuiIO& io = ImGui::GetIO();
+  const float ratio = static_cast<float>(sh.pixel_ratio);
+  io.DisplaySize = ImVec2(static_cast<float>(sh.css_width), static_cast<float>(sh.css_height));
+  io.DisplayFramebufferScale = ImVec2(ratio, ratio);
+  if (io.MousePos.x > -FLT_MAX / 2) io.MousePos = ImVec2(io.MousePos.x / ratio, io.MousePos.y / ratio);
+
+  ImGui::NewFrame();
+  try {
+    sh.app->frame(dt_s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tycoon_web: frame failed: %s\n", e.what());
+  }
+  ImGui::Render();
+  glViewport(0, 0, static_cast<GLsizei>(std::lround(sh.css_width * ratio)),
+             static_cast<GLsizei>(std::lround(sh.css_height * ratio)));
+  glClearColor(0.067f, 0.078f, 0.11f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  if (sh.frame_index % kStorageSyncEveryFrames == 0 && !sh.storage->sync()) {
+    std::fprintf(stderr, "tycoon_web: %s\n", sh.storage->last_error().c_str());
+  }
+  sh.frames.add(emscripten_get_now() - t0, interval);
+  if (sh.frame_index == 0) {
+    sh.first_frame_at_ms = emscripten_get_now();
+    mark_ready();
+  }
+  ++sh.frame_index;
+}
+
+}  // namespace
+
+}  // namespace tycoon::web
+
+int main() {
+  using namespace tycoon::web;
+  auto& sh = shell();
+  sh.main_at_ms = emscripten_get_now();
+  // Module.newUtf8(text): a malloc'd UTF-8 copy for EM_ASM_INT to return (storage.cpp).
+  EM_ASM({
+    Module.newUtf8 = function(s) {
+      var n = lengthBytesUTF8(s) + 1;
+      var p = _malloc(n);
+      stringToUTF8(s, p, n);
+      return p;
+    };
+  });
+
+  if (!glfwInit()) {
+    std::fprintf(stderr, "tycoon_web: glfwInit failed\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  sh.window = glfwCreateWindow(1280, 800, "Inference Tycoon", nullptr, nullptr);
+  if (!sh.window) {
+    std::fprintf(stderr, "tycoon_web: no WebGL2 context\n");
+    EM_ASM({ if (Module.setStatus) Module.setStatus('This browser cannot create a WebGL2 context.'); });
+    return 1;
+  }
+  glfwMakeContextCurrent(sh.window);
+  follow_canvas(sh);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout is fixed; nothing to remember
+  tycoon::ui::theme::apply_style();
+  load_fonts(sh.pixel_ratio);
+  ImGui_ImplGlfw_InitForOpenGL(sh.window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  sh.fonts_at_ms = emscripten_get_now();
+
+  std::error_code ec;
+  std::filesystem::create_directories(kSaveDir, ec);
+  std::filesystem::create_directories(kImportDir, ec);
+  sh.storage = std::make_unique<LocalStorageMirror>(kSaveDir, kProgressFile);
+  const int restored = sh.storage->restore();
+  if (restored > 0) std::printf("tycoon_web: %d file(s) restored from localStorage\n", restored);
+
+  tycoon::ui::AppOptions options;
+  options.data_root = kDataRoot;
+  options.save_dir = kSaveDir;
+  options.progress_file = kProgressFile;
+  options.threaded = false;
+  try {
+    sh.app.emplace(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tycoon_web: %s\n", e.what());
+    EM_ASM({ if (Module.setStatus) Module.setStatus('The game data did not load: ' + UTF8ToString($0)); }, e.what());
+    return 1;
+  }
+  sh.app_at_ms = emscripten_get_now();
+  emscripten_set_main_loop(frame, 0, true);
+  return 0;
+}
