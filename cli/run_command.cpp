@@ -49,10 +49,12 @@ std::string money(double usd) {
 void print_human(const game::GameSummary& s, const game::Game& g, double wall_s) {
   std::printf("%s (%s), seed %llu: %.1f days simulated\n", s.scenario_name.c_str(), s.scenario_id.c_str(),
               static_cast<unsigned long long>(s.seed), s.simulated_days);
-  std::printf("  cash           %12s   (started with %s)\n", money(s.cash_usd).c_str(), money(s.starting_cash_usd).c_str());
+  std::printf("  cash           %12s   (started with %s)\n", money(s.cash_usd).c_str(),
+              money(s.starting_cash_usd).c_str());
   std::printf("  revenue        %12s\n", money(s.revenue_usd).c_str());
-  std::printf("  GPU rent       %12s   (%.0f GPU-hours rented, %.0f%% of them serving)\n", money(s.gpu_cost_usd).c_str(),
-              s.gpu_hours_rented, s.gpu_hours_rented > 0 ? 100 * s.gpu_hours_serving / s.gpu_hours_rented : 0.0);
+  std::printf("  GPU rent       %12s   (%.0f GPU-hours rented, %.0f%% of them serving)\n",
+              money(s.gpu_cost_usd).c_str(), s.gpu_hours_rented,
+              s.gpu_hours_rented > 0 ? 100 * s.gpu_hours_serving / s.gpu_hours_rented : 0.0);
   std::printf("  fixed costs    %12s\n", money(s.fixed_cost_usd).c_str());
   std::printf("  profit         %12s\n", money(s.profit_usd).c_str());
   if (s.gross_margin) {
@@ -91,7 +93,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       ->each([o](const std::string&) { o->has_seed = true; });
   sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")->check(CLI::Range(1, 3650));
   sub->add_option("--commands", o->commands, "JSONL command log to play (one command per line, with at_hour)");
-  sub->add_option("--out", o->out_dir, "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");
+  sub->add_option("--out", o->out_dir,
+                  "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");
   sub->add_option("--save", o->save, "Save the game at the end to this file");
   sub->add_option("--resume", o->resume, "Continue a saved game (instead of a scenario)");
   sub->add_flag("--json", o->json, "One JSON object on stdout");

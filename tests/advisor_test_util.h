@@ -7,12 +7,12 @@
 
 namespace tycoon::test {
 
-// Requests per second offered at full reputation and list price: about 95% of what eight replicas
-// serve within the SLO (~150/s at a 2 s TTFT, measured with `tycoon run`).
+// Requests per second offered at day 0, full reputation and list price: about 95% of what eight
+// replicas serve within the SLO (~150/s at a 2 s TTFT, measured with `tycoon run`).
 inline constexpr double kAdvisorTestRequestsPerS = 140.0;
 
-// One H200 market for GPT-OSS-120B where demand sits a little above what eight replicas serve, so
-// that speed turns into revenue and reputation into demand.
+// One H200 market for GPT-OSS-120B where demand starts just below what eight replicas serve and
+// grows past it, so that speed turns into revenue and reputation into demand.
 inline game::Scenario advisor_market(int days = 2) {
   auto j = test::flat_scenario_json(kAdvisorTestRequestsPerS);
   j["id"] = "advisor-test";
@@ -22,8 +22,9 @@ inline game::Scenario advisor_market(int days = 2) {
   auto& seg = j["segments"][0];
   seg["workload"] = {{"kind", "random"}, {"input_tokens", 1000}, {"output_tokens", 500}};
   seg["demand"]["reputation_sensitivity"] = 1.0;
+  seg["demand"]["growth_per_day"] = 0.15;  // the market outgrows the fleet: speed pays
   seg["demand_noise"] = 0.02;
-  j["serving"] = {{"window_s", 60}, {"warmup_s", 15}, {"min_window_requests", 100}};
+  j["serving"] = {{"window_s", 30}, {"warmup_s", 10}, {"min_window_requests", 100}};
   j["market"][0]["available_gpus"] = 16;
   j["start"] = {{"contracts", {{{"chip", "h200"}, {"contract", "on_demand"}, {"num_gpus", 8}}}},
                 {"deployments", {{{"model", "gpt-oss-120b"}, {"chip", "h200"}, {"replicas", 8}}}}};

@@ -65,5 +65,27 @@ b=$("$tycoon" predict --hardware h200 --model-file "$root/models/llama-3.1-8b.js
 # A deployment that does not fit is reported with its numbers (not an error exit: the plan is the answer).
 "$tycoon" predict --hardware h100 --model llama-3.1-70b --tp 1 --precision bf16 --decode-batch 1 | grep -q "DOES NOT FIT" \
   || { echo "FAIL 70B bf16 on one H100 should not fit"; fail=1; }
+# run: a scenario headless (issue 6)
+check run-help 0 "$tycoon" run --help
+check_one_line_error run-unknown-scenario "$tycoon" run no-such-scenario
+check_one_line_error run-no-scenario "$tycoon" run
+bad_log=$(mktemp); printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200"}\n' >"$bad_log"
+err=$("$tycoon" run tutorial --commands "$bad_log" 2>&1 >/dev/null)
+echo "$err" | grep -q "$bad_log:1: /contract: missing required field" || { echo "FAIL run log error lacks file:line: $err"; fail=1; }
+rm -f "$bad_log"
+out_dir=$(mktemp -d)
+run=$("$tycoon" run tutorial --days 1 --seed 3 --out "$out_dir" --json) || { echo "FAIL run --json"; fail=1; }
+for key in cash_usd revenue_usd gpu_cost_usd gross_margin output_tokens slo_attainment bankrupt score \
+  simulated_days wall_time_s; do
+  echo "$run" | grep -q "\"$key\"" || { echo "FAIL run --json lacks $key"; fail=1; }
+done
+for f in hourly.csv deployments.csv scenario.resolved.json summary.json; do
+  [ -s "$out_dir/$f" ] || { echo "FAIL run --out lacks $f"; fail=1; }
+done
+# No commands were played, so the command log exists and is empty.
+[ -f "$out_dir/commands.jsonl" ] || { echo "FAIL run --out lacks commands.jsonl"; fail=1; }
+grep -q '"seed": 3' "$out_dir/scenario.resolved.json" || { echo "FAIL resolved scenario lacks the seed"; fail=1; }
+[ "$(head -1 "$out_dir/hourly.csv" | cut -d, -f1-3)" = "hour,cash_usd,revenue_usd" ] || { echo "FAIL hourly.csv header"; fail=1; }
+rm -rf "$out_dir"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

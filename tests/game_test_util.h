@@ -73,7 +73,9 @@ inline nlohmann::json flat_scenario_json(double requests_per_s = 2.0) {
   return j;
 }
 
-inline game::Scenario scenario_from(const nlohmann::json& j) { return game::scenario_from_json(j, "test.json", catalog()); }
+inline game::Scenario scenario_from(const nlohmann::json& j) {
+  return game::scenario_from_json(j, "test.json", catalog());
+}
 
 // A game on the flat scenario with `gpus` on-demand H200s rented and one replica on each.
 inline game::Game flat_game(double requests_per_s, int gpus, double capacity_per_replica = 10) {

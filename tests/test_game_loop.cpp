@@ -104,8 +104,12 @@ TEST_CASE("scheduled events move GPU prices, demand and competitors' prices") {
   j["start"] = {{"contracts", {{{"chip", "h200"}, {"contract", "on_demand"}, {"num_gpus", 1}}}},
                 {"deployments", {{{"model", "gpt-oss-120b"}, {"chip", "h200"}, {"replicas", 1}}}}};
   j["segments"][0]["demand"]["price_elasticity"] = 2.0;
-  j["events"] = {{{"at_hour", 2}, {"kind", "gpu_price"}, {"chip", "h200"}, {"contract", "on_demand"},
-                  {"multiplier", 2.0}, {"news", "H200 shortage"}},
+  j["events"] = {{{"at_hour", 2},
+                  {"kind", "gpu_price"},
+                  {"chip", "h200"},
+                  {"contract", "on_demand"},
+                  {"multiplier", 2.0},
+                  {"news", "H200 shortage"}},
                  {{"at_hour", 3}, {"kind", "demand"}, {"segment", "chat"}, {"multiplier", 0.5}},
                  {{"at_hour", 4}, {"kind", "reference_price"}, {"model", "gpt-oss-120b"}, {"multiplier", 0.5}}};
   game::GameOptions o;

@@ -2,10 +2,10 @@
 // never destroys the previous one.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "sim/game/save.h"
 #include "sim/game/state_json.h"
@@ -95,7 +95,9 @@ TEST_CASE("loading refuses damaged, foreign and newer saves with a clear message
     CHECK(contains(msg, "save version 2 was written by a newer Inference Tycoon"));
     CHECK(contains(msg, "reads versions up to 1"));
   }
-  SUBCASE("another JSON file is not a save") { CHECK(contains(load_error("{\"id\": 3}"), "not an Inference Tycoon save")); }
+  SUBCASE("another JSON file is not a save") {
+    CHECK(contains(load_error("{\"id\": 3}"), "not an Inference Tycoon save"));
+  }
   SUBCASE("consistent but invalid contents name the JSON pointer") {
     auto j = nlohmann::json::parse(good);
     j["payload"]["state"]["company"]["contracts"][0]["contract"] = "lease";

@@ -88,8 +88,9 @@ TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks c
   // Seed 000: the fitting sessions' median request is ~67,000 input tokens.
   std::sort(inputs.begin(), inputs.end());
   const double median = inputs[inputs.size() / 2];
-  CHECK(median > 40000);
-  CHECK(median < 90000);
+  INFO("median request input tokens: " << median << ", sessions fitting: " << fit);
+  CHECK(median > 50000);
+  CHECK(median < 85000);
   CHECK(requests > 20 * sessions);  // tens of turns per task
 }
 

@@ -36,8 +36,16 @@ bool App::busy() const {
 }
 
 std::optional<RunnerStats> App::runner_stats() const {
-  if (!runner_) return std::nullopt;
+  if (!runner_) return last_runner_stats_;
   return runner_->stats();
+}
+
+void App::end_game() {
+  if (!runner_) return;
+  last_state_ = runner_->snapshot();
+  last_runner_stats_ = runner_->stats();
+  runner_.reset();
+  previews_.reset();
 }
 
 void App::wait_idle() {
@@ -77,7 +85,7 @@ bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, 
     go.seed = seed;
     auto g = std::make_unique<game::Game>(std::move(sc), catalog_, go);
     if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
-    runner_.reset();
+    end_game();
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = label;
@@ -96,7 +104,7 @@ bool App::load(const std::filesystem::path& save) {
     auto data = game::load_save(save, catalog_);
     auto g = std::make_unique<game::Game>(std::move(data.scenario), std::move(data.state), catalog_);
     if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
-    runner_.reset();
+    end_game();
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = "loaded " + save.filename().string();
@@ -128,8 +136,7 @@ void App::handle(const SessionRequest& r) {
         } else if constexpr (std::is_same_v<T, SetSpeed>) {
           set_speed(x.speed);
         } else if constexpr (std::is_same_v<T, ToMenu>) {
-          runner_.reset();
-          previews_.reset();
+          end_game();
           saves_ = list_saves(options_.save_dir);
           scenarios_ = list_scenario_entries(catalog_, options_.data_root, options_.scenario_dirs);
           view_.screen = Screen::kStart;
@@ -175,6 +182,7 @@ void App::frame(double dt_s) {
     view_.screen = Screen::kStart;
     ImGui::SetNextWindowPos(vp->Pos);
     ImGui::SetNextWindowSize(vp->Size);
+    ImGui::SetNextWindowBgAlpha(0.0f);  // the shell's clear color is the background
     ImGui::Begin("##start", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
@@ -193,6 +201,7 @@ void App::draw_game(double dt_s) {
   if (previews_) previews_->run_pending();
   take_outcomes();
   auto snapshot = runner_->snapshot();
+  last_state_ = snapshot;
   const game::GameState& s = *snapshot;
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   CommandQueue out;
@@ -217,7 +226,9 @@ void App::draw_game(double dt_s) {
 
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + kTopBarHeight));
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x - kSidebarWidth, vp->Size.y - kTopBarHeight));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kBackground);
+  // The clear color already paints the main area: a transparent window saves rasterizing a
+  // screen-sized rectangle every frame on software GL.
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
   ImGui::Begin("##main", nullptr, fixed);
   if (s.finished && !finish_seen_) {
     finish_seen_ = true;
@@ -280,6 +291,7 @@ void App::draw_game(double dt_s) {
 
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - kSidebarWidth, vp->Pos.y + kTopBarHeight));
   ImGui::SetNextWindowSize(ImVec2(kSidebarWidth, vp->Size.y - kTopBarHeight));
+  ImGui::SetNextWindowBgAlpha(0.0f);  // see ##main; its border separates it
   ImGui::Begin("##sidebar", nullptr, fixed);
   draw_news_panel(game, view_, out);
   ImGui::End();
@@ -300,8 +312,8 @@ nlohmann::json App::dump() const {
              {"debrief_opened", view_.debrief_opened},
              {"messages", messages},
              {"start_error", start_error_}};
-  if (!runner_) return j;
-  auto snap = runner_->snapshot();
+  auto snap = runner_ ? runner_->snapshot() : last_state_;
+  if (!snap) return j;
   const auto& s = *snap;
   int gpus = 0;
   for (const auto& c : s.company.contracts) gpus += c.num_gpus;

@@ -70,6 +70,8 @@ class App {
   void take_outcomes();
   void record_progress(const game::GameState& s);
   void reset_view_for_game();
+  // Ends the running game (if any), keeping its last snapshot and statistics.
+  void end_game();
 
   AppOptions options_;
   data::Catalog catalog_;
@@ -81,6 +83,10 @@ class App {
   std::string label_;
   ViewState view_;
   std::string start_error_;
+  // The last game's newest snapshot, kept after going back to the menu so that dump() can
+  // report the state a session reached.
+  std::shared_ptr<const game::GameState> last_state_;
+  std::optional<RunnerStats> last_runner_stats_;  // the previous game's, likewise
   bool quit_ = false;
   bool progress_recorded_ = false;
   bool finish_seen_ = false;

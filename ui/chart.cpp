@@ -39,9 +39,15 @@ Range resolve(const Axis& axis, Range data) {
   if (axis.min) r.lo = *axis.min;
   if (axis.max) r.hi = *axis.max;
   if (r.hi - r.lo < 1e-12) {
-    double pad = std::max(std::fabs(r.hi) * 0.1, 1e-9);
-    r.lo -= axis.min ? 0 : pad;
-    r.hi += pad;
+    // Flat data: a unit range above zero, or ±10% around the value.
+    if (std::fabs(r.hi) < 1e-12) {
+      r.lo = axis.min.value_or(0.0);
+      r.hi = r.lo + 1.0;
+    } else {
+      const double pad = std::fabs(r.hi) * 0.1;
+      r.lo -= axis.min ? 0 : pad;
+      r.hi += pad;
+    }
   } else if (!axis.max) {
     r.hi += (r.hi - r.lo) * 0.06;  // headroom
   }
@@ -125,7 +131,8 @@ Frame begin_frame(const char* id, ImVec2 size, int extra_rows = 0) {
   f.dl = ImGui::GetWindowDrawList();
   f.plot_min = ImVec2(f.outer_min.x + kLeftMargin, f.outer_min.y + kTopMargin + 16.0f * static_cast<float>(extra_rows));
   f.plot_max = ImVec2(f.outer_max.x - kRightMargin, f.outer_max.y - kBottomMargin);
-  f.dl->AddRectFilled(f.outer_min, f.outer_max, IM_COL32(20, 24, 33, 255), 6);
+  // Outline only: a filled background would cost a rasterized rectangle per chart per frame on
+  // software GL for a shade the eye barely sees.
   f.dl->AddRect(f.outer_min, f.outer_max, theme::kBorder, 6);
   return f;
 }

@@ -63,7 +63,8 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   }
   const double slo24 = offered24 > 0 ? within24 / offered24 : 1.0;
   kpi_card("kpi.slo", "SLO met, 24 h", offered24 > 0 ? fmt_pct(slo24) : "—",
-           fmt_count(offered24) + " requests · failed " + fmt_count(sum_last(h, game::Series::kRequestsFailed, 24)),
+           offered24 > 0 ? fmt_pct(sum_last(h, game::Series::kRequestsFailed, 24) / offered24) + " of requests failed"
+                         : std::string("no requests yet"),
            slo24 >= 0.9 ? theme::kRevenue : slo24 >= 0.7 ? theme::kWarn : theme::kCost, card_w,
            std::string(concept_sentence(Concept::kSlo)).c_str());
 
@@ -77,7 +78,9 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
     chart::Axis x{"game time", chart::Unit::kGameHour};
     x.min = 0;
     x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
-    chart::time_series("##cash", std::span(&cash, 1), x, {"cash", chart::Unit::kUsd}, ImVec2(half, chart_h));
+    chart::Axis cash_axis{"cash", chart::Unit::kUsd};
+    cash_axis.include_zero = false;  // movements matter more than the distance from zero
+    chart::time_series("##cash", std::span(&cash, 1), x, cash_axis, ImVec2(half, chart_h));
     ImGui::SameLine();
     std::vector<chart::BarLayer> layers = {
         {"revenue", per_day(h[game::Series::kRevenueUsd], 1), theme::kRevenue},

@@ -35,8 +35,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     theme::text_colored(score.passed ? theme::kRevenue : theme::kWarn, score.passed ? "Scenario passed" : "Scenario not passed");
   }
   ImGui::PopFont();
-  ImGui::Text("%.0f of %.0f points · %s in %s", score.points, score.max_points, game.scenario.name.c_str(),
-              fmt_game_time(s.hour).c_str());
+  ImGui::Text("%.0f of %.0f points · %s · %.1f of %d days played", score.points, score.max_points,
+              game.scenario.name.c_str(), static_cast<double>(s.hour) / 24.0, game.scenario.days);
   ImGui::EndGroup();
   tag(view.tags, "debrief.score");
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - 260);
@@ -91,7 +91,9 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   x.min = 0;
   x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
   chart::Line cash{"cash", h[game::Series::kCashUsd], theme::kCash, 1, 1, true};
-  chart::time_series("##dcash", std::span(&cash, 1), x, {"cash", chart::Unit::kUsd}, ImVec2(third, 190));
+  chart::Axis cash_axis{"cash", chart::Unit::kUsd};
+  cash_axis.include_zero = false;
+  chart::time_series("##dcash", std::span(&cash, 1), x, cash_axis, ImVec2(third, 180));
   ImGui::SameLine();
   std::vector<double> cum_rev, cum_cost;
   double r = 0, c = 0;
@@ -102,52 +104,71 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     cum_cost.push_back(c);
   }
   chart::Line cum[] = {{"revenue", cum_rev, theme::kRevenue, 1, 1}, {"costs", cum_cost, theme::kCost, 1, 1}};
-  chart::time_series("##dcum", cum, x, {"cumulative", chart::Unit::kUsd}, ImVec2(third, 190));
+  chart::time_series("##dcum", cum, x, {"cumulative", chart::Unit::kUsd}, ImVec2(third, 180));
   ImGui::SameLine();
   chart::Line slo{"SLO met", h[game::Series::kSloAttainment], theme::kRevenue, 0, 1};
   chart::Axis share{"SLO met", chart::Unit::kShare};
   share.min = 0;
   share.max = 1.05;
-  chart::time_series("##dslo", std::span(&slo, 1), x, share, ImVec2(third, 190));
+  chart::time_series("##dslo", std::span(&slo, 1), x, share, ImVec2(third, 180));
 
-  // Where the money came from and went.
+  // Where the money came from and went, day by day, and the advisor scorecard.
   ImGui::Spacing();
-  const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
-  ImGui::BeginChild("##money", ImVec2(half, 190), false);
+  const float col = (ImGui::GetContentRegionAvail().x - 2 * gap) / 3;
+  const float row_h = std::max(200.0f, ImGui::GetContentRegionAvail().y - 4);
+  ImGui::BeginChild("##money", ImVec2(col, row_h), false);
   theme::heading("Revenue and costs");
   const auto& t = s.ledger.totals();
-  for (const auto& [model, mr] : s.ledger.by_model()) {
-    ImGui::Text("%s", model_name(game.catalog, model).c_str());
-    ImGui::SameLine(240);
-    theme::text_colored(theme::kRevenue, fmt_usd(mr.revenue_usd));
-    ImGui::SameLine(340);
-    ImGui::TextDisabled("%s out, %s in", fmt_tokens(mr.tokens.output_tokens).c_str(), fmt_tokens(mr.tokens.input_tokens).c_str());
+  if (ImGui::BeginTable("money", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    auto row = [](const std::string& name, const std::string& value, ImU32 color, const std::string& tip) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      if (!tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
+      ImGui::TableNextColumn();
+      theme::text_colored(color, value);
+    };
+    for (const auto& [model, mr] : s.ledger.by_model()) {
+      row(model_name(game.catalog, model), fmt_usd(mr.revenue_usd), theme::kRevenue,
+          fmt_tokens(mr.tokens.output_tokens) + " out, " + fmt_tokens(mr.tokens.input_tokens) + " in (" +
+              fmt_tokens(mr.tokens.cached_input_tokens) + " cached)");
+    }
+    for (std::size_t i = 0; i < kContractNames.size(); ++i) {
+      double v = s.ledger.gpu_cost_by_contract()[i];
+      if (v > 0) row("GPU rent, " + std::string(kContractNames[i]), fmt_usd(-v), theme::kCost, "");
+    }
+    if (t.fixed_cost_usd > 0) row("Fixed costs", fmt_usd(-t.fixed_cost_usd), theme::kFixedCost, "");
+    row("Profit", fmt_usd_signed(t.profit_usd()), t.profit_usd() >= 0 ? theme::kRevenue : theme::kCost, "");
+    auto margin = t.gross_margin();
+    row("Gross margin", margin ? fmt_pct(*margin) : "—", theme::kText, "");
+    row("GPU-hours rented", fmt_count(s.service.gpu_hours_rented), theme::kText, "");
+    row("GPU-hours serving", fmt_count(s.service.gpu_hours_serving), theme::kText,
+        "Rented GPU-hours that ran a replica; the rest sat idle and still cost rent.");
+    if (s.service.spot_interruptions > 0) row("Spot interruptions", std::to_string(s.service.spot_interruptions), theme::kWarn, "");
+    ImGui::EndTable();
   }
-  for (std::size_t i = 0; i < kContractNames.size(); ++i) {
-    double v = s.ledger.gpu_cost_by_contract()[i];
-    if (v <= 0) continue;
-    ImGui::Text("GPU rent, %s", std::string(kContractNames[i]).c_str());
-    ImGui::SameLine(240);
-    theme::text_colored(theme::kCost, fmt_usd(-v));
-  }
-  if (t.fixed_cost_usd > 0) {
-    ImGui::TextUnformatted("Fixed costs");
-    ImGui::SameLine(240);
-    theme::text_colored(theme::kFixedCost, fmt_usd(-t.fixed_cost_usd));
-  }
-  ImGui::Separator();
-  ImGui::TextUnformatted("Profit");
-  ImGui::SameLine(240);
-  theme::text_colored(t.profit_usd() >= 0 ? theme::kRevenue : theme::kCost, fmt_usd_signed(t.profit_usd()));
-  ImGui::SameLine(340);
-  auto margin = t.gross_margin();
-  ImGui::TextDisabled("gross margin %s · GPU-hours %s rented, %s serving", margin ? fmt_pct(*margin).c_str() : "—",
-                      fmt_count(s.service.gpu_hours_rented).c_str(), fmt_count(s.service.gpu_hours_serving).c_str());
   ImGui::EndChild();
+  ImGui::SameLine();
+  {
+    std::vector<chart::BarLayer> layers = {{"revenue", {}, theme::kRevenue}, {"GPU rent", {}, theme::kCost},
+                                           {"fixed", {}, theme::kFixedCost}};
+    const std::size_t days = (h.num_hours() + 23) / 24;
+    for (auto& l : layers) l.values.assign(days, 0.0);
+    for (std::size_t i = 0; i < h.num_hours(); ++i) {
+      layers[0].values[i / 24] += h[game::Series::kRevenueUsd][i];
+      layers[1].values[i / 24] -= h[game::Series::kGpuCostUsd][i];
+      layers[2].values[i / 24] -= h[game::Series::kFixedCostUsd][i];
+    }
+    std::vector<std::string> cats;
+    for (std::size_t d = 0; d < days; ++d) cats.push_back("day " + std::to_string(d + 1));
+    chart::stacked_bars("##dpnl", cats, layers, {"per day", chart::Unit::kUsd}, ImVec2(col, row_h), true);
+  }
   ImGui::SameLine();
 
   // Advisor scorecard.
-  ImGui::BeginChild("##scorecard", ImVec2(0, 190), false);
+  ImGui::BeginChild("##scorecard", ImVec2(0, row_h), false);
   theme::heading("Advisor scorecard");
   int accepted = 0, rejected = 0, pending = 0;
   double claimed = 1.0;

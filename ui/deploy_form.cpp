@@ -334,7 +334,9 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   if (!plan) {
     problem = "This recipe cannot run: " + error;
   } else if (!plan->fits) {
-    problem = "Does not fit in " + chip_name(game.catalog, f.chip) + " memory: " + plan->reason +
+    std::string reason = plan->reason;
+    if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
+    problem = "Does not fit in " + chip_name(game.catalog, f.chip) + " memory: " + reason +
               ". Use more GPUs per replica, a smaller precision, or a bigger chip.";
   } else {
     const int want = f.replicas * r.tensor_parallel;
@@ -424,7 +426,9 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     ImGui::PopTextWrapPos();
     tag(view.tags, "deploy.fit.ok");
   } else {
-    error_box("##fit", "Does not fit: " + plan->reason);
+    std::string reason = plan->reason;
+    if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
+    error_box("##fit", "Does not fit: " + reason);
     tag(view.tags, "deploy.fit.fail");
     return;
   }

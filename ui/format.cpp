@@ -47,7 +47,10 @@ std::string si_short(double x) {
   }
   double av = std::fabs(v);
   const char* fmt = av >= 100 ? "%.0f%s" : av >= 10 ? "%.1f%s" : "%.2f%s";
-  if (*suffix == '\0') fmt = av >= 100 ? "%.0f%s" : av >= 10 ? "%.1f%s" : av >= 1 ? "%.2f%s" : "%.3g%s";
+  if (*suffix == '\0') {
+    if (av < 0.005) return "0";
+    fmt = av >= 100 ? "%.0f%s" : av >= 10 ? "%.1f%s" : "%.2f%s";
+  }
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, v, suffix);
   return buf;
@@ -112,7 +115,10 @@ std::string fmt_seconds(double s) {
 std::string fmt_bytes(double b) { return printf_string(b >= 100e9 ? "%.0f GB" : "%.1f GB", b / 1e9); }
 std::string fmt_bytes_per_s(double b) { return printf_string("%.2f TB/s", b / 1e12); }
 std::string fmt_flop_per_s(double f) { return printf_string("%.0f TFLOP/s", f / 1e12); }
-std::string fmt_count(double n) { return si_short(n); }
+std::string fmt_count(double n) {
+  if (std::fabs(n) < 1000 && std::fabs(n - std::round(n)) < 1e-9) return std::to_string(std::llround(n));
+  return si_short(n);
+}
 
 std::string fmt_game_time(long long hour) {
   char buf[48];

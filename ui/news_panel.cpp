@@ -13,7 +13,7 @@ namespace {
 ImU32 news_color(const std::string& text) {
   auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
   if (has("Refused") || has("Bankrupt") || has("failed")) return theme::kCost;
-  if (has("reclaimed") || has("Spot") || has("shortage") || has("lack GPUs")) return theme::kWarn;
+  if (has("reclaimed") || has("lack GPUs") || has("lose replicas")) return theme::kWarn;
   if (has("advice") || has("Accepted")) return theme::kPurple;
   return theme::kText;
 }

@@ -48,11 +48,12 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
   // Who and when.
   ImGui::BeginGroup();
   ImGui::PushFont(theme::font_bold());
-  ImGui::TextUnformatted(game.scenario.name.c_str());
+  ImGui::TextUnformatted(elide(game.scenario.name, 270).c_str());
   ImGui::PopFont();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", game.scenario.name.c_str());
   std::string when = fmt_game_time(s.hour) + "  ·  " + std::string(game::to_string(game.scenario.kind));
   if (!game.label.empty()) when += "  ·  " + game.label;
-  ImGui::TextDisabled("%s", when.c_str());
+  ImGui::TextDisabled("%s", elide(when, 270).c_str());
   float progress = s.end_hour > 0 ? static_cast<float>(s.hour) / static_cast<float>(s.end_hour) : 0.f;
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%lld of %lld h", static_cast<long long>(s.hour),

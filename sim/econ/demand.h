@@ -8,11 +8,11 @@ namespace tycoon::econ {
 
 // The shape of one segment's demand over time and its sensitivities.
 struct DemandCurve {
-  double base_requests_per_s = 0;   // daily mean at day 0, market price, full reputation
-  double diurnal_amplitude = 0;     // relative swing: rate × (1 ± amplitude) at peak / trough
-  double peak_hour = 14;            // hour of day (0–24) of the peak
-  double growth_per_day = 0;        // compound: rate × (1 + growth)^day
-  double price_elasticity = 1.0;    // demand ∝ (our price / market price)^-elasticity
+  double base_requests_per_s = 0;       // daily mean at day 0, market price, full reputation
+  double diurnal_amplitude = 0;         // relative swing: rate × (1 ± amplitude) at peak / trough
+  double peak_hour = 14;                // hour of day (0–24) of the peak
+  double growth_per_day = 0;            // compound: rate × (1 + growth)^day
+  double price_elasticity = 1.0;        // demand ∝ (our price / market price)^-elasticity
   double reputation_sensitivity = 1.0;  // 0: indifferent to service quality, 1: demand ∝ reputation
 };
 

@@ -90,7 +90,8 @@ Command command_from_json(data::ObjectReader& in) {
       return c;
     }
     case 5:
-      return ScaleReplicas{in.integer("deployment_id", Bound::kPositive), read_count(in, "replicas", Bound::kNonNegative)};
+      return ScaleReplicas{in.integer("deployment_id", Bound::kPositive),
+                           read_count(in, "replicas", Bound::kNonNegative)};
     case 6: {
       SetPrices p;
       p.model = in.string("model");
@@ -142,9 +143,9 @@ std::vector<LoggedCommand> parse_command_log(std::string_view text, const std::s
     auto j = data::parse_json_text(line, where);
     auto c = logged_command_from_json(j, where, "");
     if (!out.empty() && c.at_hour < out.back().at_hour) {
-      throw data::LoadError(where, "/at_hour",
-                            "goes back in time (" + std::to_string(c.at_hour) + " after " +
-                                std::to_string(out.back().at_hour) + ")");
+      throw data::LoadError(
+          where, "/at_hour",
+          "goes back in time (" + std::to_string(c.at_hour) + " after " + std::to_string(out.back().at_hour) + ")");
     }
     out.push_back(std::move(c));
   }

@@ -72,8 +72,8 @@ struct Advance {
 using Command = std::variant<RentGpus, ReleaseGpus, Deploy, Undeploy, ChangeRecipe, ScaleReplicas, SetPrices,
                              AcceptAdvice, RejectAdvice, Advance>;
 inline constexpr std::array<std::string_view, 10> kCommandNames = {
-    "rent_gpus",  "release_gpus",  "deploy",        "undeploy",      "change_recipe",
-    "scale_replicas", "set_prices", "accept_advice", "reject_advice", "advance"};
+    "rent_gpus",      "release_gpus", "deploy",        "undeploy",      "change_recipe",
+    "scale_replicas", "set_prices",   "accept_advice", "reject_advice", "advance"};
 inline std::string_view command_name(const Command& c) { return kCommandNames[c.index()]; }
 
 // What applying a command did: ok, or why it was refused (with the numbers).

@@ -59,7 +59,9 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
 }
 
 Game::Game(Scenario scenario, GameState state, const data::Catalog& catalog, GameOptions options)
-    : scenario_(std::move(scenario)), catalog_(&catalog), state_(std::move(state)),
+    : scenario_(std::move(scenario)),
+      catalog_(&catalog),
+      state_(std::move(state)),
       windows_(std::move(options.windows)) {
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
 }
@@ -76,7 +78,8 @@ const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
 
 double Game::acceptance_for(const DeploymentState& d) const {
   const SegmentSpec* seg = scenario_.find_segment(d.segment);
-  if (seg && seg->spec_acceptance_per_token) return acceptance_length(*seg->spec_acceptance_per_token, d.recipe.spec_draft_tokens);
+  if (seg && seg->spec_acceptance_per_token)
+    return acceptance_length(*seg->spec_acceptance_per_token, d.recipe.spec_draft_tokens);
   if (const data::Recipe* r = catalog_->find_recipe(d.model, d.chip); r && r->spec_decode) {
     return std::min(r->spec_decode->acceptance_length, d.recipe.spec_draft_tokens + 1.0);
   }
@@ -134,7 +137,9 @@ void Game::step() {
   // Reserved terms that have run out.
   std::erase_if(company.contracts, [&](const GpuContract& c) {
     bool expired = c.contract == Contract::kReserved && h >= c.term_ends_at_hour;
-    if (expired) news("Reserved contract " + std::to_string(c.id) + " (" + std::to_string(c.num_gpus) + " x " + c.chip + ") ended its term");
+    if (expired)
+      news("Reserved contract " + std::to_string(c.id) + " (" + std::to_string(c.num_gpus) + " x " + c.chip +
+           ") ended its term");
     return expired;
   });
 
@@ -163,13 +168,13 @@ void Game::step() {
     const auto& seg = scenario_.segments[si];
     auto& seg_state = s.world.segments[si];
     const auto& prices = company.prices.at(seg.model);
-    auto reference = econ::scaled(scenario_.reference_prices.at(seg.model), s.world.reference_price_multiplier[seg.model]);
+    auto reference =
+        econ::scaled(scenario_.reference_prices.at(seg.model), s.world.reference_price_multiplier[seg.model]);
     // Customers compare their bill (with the share of input we actually billed as cached) with
     // the market's list price for the traffic they expect (the scenario's cached share).
-    double rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(h),
-                                               segment_price_usd(seg, prices, seg_state.billed_cached_share),
-                                               segment_price_usd(seg, reference, seg.cached_input_share),
-                                               seg_state.reputation) *
+    double rate = econ::offered_requests_per_s(
+                      seg.demand, static_cast<double>(h), segment_price_usd(seg, prices, seg_state.billed_cached_share),
+                      segment_price_usd(seg, reference, seg.cached_input_share), seg_state.reputation) *
                   seg_state.demand_multiplier;
     double noise = uniform01(s.rng.demand);
     rate *= 1.0 + seg.demand_noise * (2.0 * noise - 1.0);
@@ -250,7 +255,8 @@ void Game::step() {
         out.tokens = out.tokens.scaled(at);
         out.tokens += after.tokens.scaled(1.0 - at);
         out.tokens.input_tokens = std::max(0.0, out.tokens.input_tokens - lost_tokens.input_tokens);
-        out.tokens.cached_input_tokens = std::max(0.0, out.tokens.cached_input_tokens - lost_tokens.cached_input_tokens);
+        out.tokens.cached_input_tokens =
+            std::max(0.0, out.tokens.cached_input_tokens - lost_tokens.cached_input_tokens);
         out.tokens.output_tokens = std::max(0.0, out.tokens.output_tokens - lost_tokens.output_tokens);
         out.requests_completed =
             std::max(0.0, at * out.requests_completed + (1.0 - at) * after.requests_completed - in_flight);
@@ -260,7 +266,8 @@ void Game::step() {
         out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
         news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
              " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
-             "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) + " requests in flight failed");
+             "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) +
+             " requests in flight failed");
       }
       double d_revenue = econ::revenue_usd(out.tokens, prices);
       s.ledger.add_revenue(d.model, out.tokens, prices);
@@ -330,8 +337,10 @@ void Game::step() {
     gpus_rented += c.num_gpus;
   }
   for (const auto& [id, at] : interrupted) {
-    auto it = std::find_if(company.contracts.begin(), company.contracts.end(), [&](const GpuContract& c) { return c.id == id; });
-    news("Spot contract " + std::to_string(id) + " (" + std::to_string(it->num_gpus) + " x " + it->chip + ") was reclaimed by the provider");
+    auto it = std::find_if(company.contracts.begin(), company.contracts.end(),
+                           [&](const GpuContract& c) { return c.id == id; });
+    news("Spot contract " + std::to_string(id) + " (" + std::to_string(it->num_gpus) + " x " + it->chip +
+         ") was reclaimed by the provider");
     company.contracts.erase(it);
     ++s.service.spot_interruptions;
   }

@@ -55,7 +55,6 @@ class Game {
  private:
   friend struct CommandApplier;
 
-  struct HourTotals;
   void apply_due_events();
   void news(std::string text);
   const perf::CalibrationProfile& calibration(const std::string& chip);

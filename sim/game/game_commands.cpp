@@ -39,7 +39,9 @@ CommandResult CommandApplier::apply(const Command& c) {
   return std::visit(*this, c);
 }
 
-bool CommandApplier::locked(std::string_view lever) const { return enforce_locks && game.scenario_.lever_locked(lever); }
+bool CommandApplier::locked(std::string_view lever) const {
+  return enforce_locks && game.scenario_.lever_locked(lever);
+}
 
 CommandResult CommandApplier::check_recipe_locks(const RecipeOverrides& o) const {
   for (auto f : o.fields_set()) {
@@ -203,7 +205,9 @@ CommandResult CommandApplier::change_recipe(std::int64_t id, const RecipeOverrid
   return done("Deployment " + std::to_string(id) + " now runs " + describe(recipe));
 }
 
-CommandResult CommandApplier::operator()(const ChangeRecipe& c) { return change_recipe(c.deployment_id, c.recipe, true); }
+CommandResult CommandApplier::operator()(const ChangeRecipe& c) {
+  return change_recipe(c.deployment_id, c.recipe, true);
+}
 
 CommandResult CommandApplier::operator()(const ScaleReplicas& c) {
   auto& s = game.state_;

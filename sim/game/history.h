@@ -10,28 +10,28 @@
 namespace tycoon::game {
 
 enum class Series {
-  kCashUsd,             // at the end of the hour
-  kRevenueUsd,          // this hour
-  kGpuCostUsd,          // this hour: rent and early-release fees
-  kFixedCostUsd,        // this hour
-  kProfitUsd,           // this hour: revenue − GPU cost − fixed cost
-  kInputTokens,         // this hour, cached included
-  kCachedInputTokens,   // this hour
-  kOutputTokens,        // this hour
-  kRequestsOffered,     // this hour, all segments
-  kRequestsCompleted,   // this hour
-  kRequestsFailed,      // this hour: rejected, timed out, interrupted, or no deployment
-  kSloAttainment,       // this hour: requests within SLO / offered
-  kReputation,          // end of hour, mean over segments
-  kGpusRented,          // serving-ready GPUs under contract
-  kGpusServing,         // GPUs running a replica
+  kCashUsd,            // at the end of the hour
+  kRevenueUsd,         // this hour
+  kGpuCostUsd,         // this hour: rent and early-release fees
+  kFixedCostUsd,       // this hour
+  kProfitUsd,          // this hour: revenue − GPU cost − fixed cost
+  kInputTokens,        // this hour, cached included
+  kCachedInputTokens,  // this hour
+  kOutputTokens,       // this hour
+  kRequestsOffered,    // this hour, all segments
+  kRequestsCompleted,  // this hour
+  kRequestsFailed,     // this hour: rejected, timed out, interrupted, or no deployment
+  kSloAttainment,      // this hour: requests within SLO / offered
+  kReputation,         // end of hour, mean over segments
+  kGpusRented,         // serving-ready GPUs under contract
+  kGpusServing,        // GPUs running a replica
   kCount
 };
 inline constexpr std::size_t kNumSeries = static_cast<std::size_t>(Series::kCount);
 inline constexpr std::array<std::string_view, kNumSeries> kSeriesNames = {
-    "cash_usd",        "revenue_usd",          "gpu_cost_usd",    "fixed_cost_usd",  "profit_usd",
-    "input_tokens",    "cached_input_tokens",  "output_tokens",   "requests_offered", "requests_completed",
-    "requests_failed", "slo_attainment",       "reputation",      "gpus_rented",     "gpus_serving"};
+    "cash_usd",        "revenue_usd",         "gpu_cost_usd",  "fixed_cost_usd",   "profit_usd",
+    "input_tokens",    "cached_input_tokens", "output_tokens", "requests_offered", "requests_completed",
+    "requests_failed", "slo_attainment",      "reputation",    "gpus_rented",      "gpus_serving"};
 inline std::string_view to_string(Series s) { return kSeriesNames[static_cast<std::size_t>(s)]; }
 
 // One value per series per game hour; hour h is at index h.

@@ -10,10 +10,17 @@ namespace tycoon::game {
 
 std::vector<std::string_view> RecipeOverrides::fields_set() const {
   std::vector<std::string_view> out;
-  const bool set[] = {engine.has_value(),          precision.has_value(),          kv_cache_dtype.has_value(),
-                      tensor_parallel.has_value(), expert_parallel.has_value(),    spec_draft_tokens.has_value(),
-                      spec_acceptance_length.has_value(), max_num_batched_tokens.has_value(),
-                      max_num_seqs.has_value(),    prefix_caching.has_value(),     cuda_graphs.has_value(),
+  const bool set[] = {engine.has_value(),
+                      precision.has_value(),
+                      kv_cache_dtype.has_value(),
+                      tensor_parallel.has_value(),
+                      expert_parallel.has_value(),
+                      spec_draft_tokens.has_value(),
+                      spec_acceptance_length.has_value(),
+                      max_num_batched_tokens.has_value(),
+                      max_num_seqs.has_value(),
+                      prefix_caching.has_value(),
+                      cuda_graphs.has_value(),
                       router.has_value()};
   for (std::size_t i = 0; i < kRecipeFieldNames.size(); ++i) {
     if (set[i]) out.push_back(kRecipeFieldNames[i]);

@@ -38,10 +38,18 @@ struct RecipeSettings {
 };
 
 // Names of the fields a command may set; also the `recipe.<field>` levers a scenario can lock.
-inline constexpr std::array<std::string_view, 12> kRecipeFieldNames = {
-    "engine",         "precision",        "kv_cache_dtype", "tensor_parallel",        "expert_parallel",
-    "spec_draft_tokens", "spec_acceptance_length", "max_num_batched_tokens", "max_num_seqs", "prefix_caching",
-    "cuda_graphs", "router"};
+inline constexpr std::array<std::string_view, 12> kRecipeFieldNames = {"engine",
+                                                                       "precision",
+                                                                       "kv_cache_dtype",
+                                                                       "tensor_parallel",
+                                                                       "expert_parallel",
+                                                                       "spec_draft_tokens",
+                                                                       "spec_acceptance_length",
+                                                                       "max_num_batched_tokens",
+                                                                       "max_num_seqs",
+                                                                       "prefix_caching",
+                                                                       "cuda_graphs",
+                                                                       "router"};
 
 struct RecipeOverrides {
   std::optional<std::string> engine;
@@ -64,7 +72,8 @@ struct RecipeOverrides {
 
 // The starting recipe for `model` on `chip`: the catalog recipe if one exists, else the model's
 // native precision on the fewest GPUs of one scale-up domain whose weights fit, with vLLM.
-RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCard& model, const data::Accelerator& chip);
+RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCard& model,
+                              const data::Accelerator& chip);
 
 // `base` with the set fields of `o` applied. A new tensor-parallel size that the old expert-
 // parallel size does not divide resets expert parallelism to 1, unless `o` sets it too.

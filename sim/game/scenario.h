@@ -107,8 +107,8 @@ struct ReferencePriceEvent {  // competitors change their list price for a model
 struct NewsEvent {};
 using EventPayload =
     std::variant<GpuPriceEvent, GpuAvailabilityEvent, SpotRiskEvent, DemandEvent, ReferencePriceEvent, NewsEvent>;
-inline constexpr std::array<std::string_view, 6> kEventKindNames = {
-    "gpu_price", "gpu_availability", "spot_risk", "demand", "reference_price", "news"};
+inline constexpr std::array<std::string_view, 6> kEventKindNames = {"gpu_price", "gpu_availability", "spot_risk",
+                                                                    "demand",    "reference_price",  "news"};
 
 struct ScheduledEvent {
   std::int64_t at_hour = 0;
@@ -117,8 +117,8 @@ struct ScheduledEvent {
 };
 
 enum class GoalKind { kProfitUsd, kGrossMargin, kSloAttainment, kSurvive, kCashUsd, kOutputTokens };
-inline constexpr std::array<std::string_view, 6> kGoalKindNames = {"profit_usd",     "gross_margin", "slo_attainment",
-                                                                   "survive",        "cash_usd",     "output_tokens"};
+inline constexpr std::array<std::string_view, 6> kGoalKindNames = {"profit_usd", "gross_margin", "slo_attainment",
+                                                                   "survive",    "cash_usd",     "output_tokens"};
 inline std::string_view to_string(GoalKind k) { return name_of(k, kGoalKindNames); }
 
 // "At the end, <kind> is at least <target>" (survive: not bankrupt). Worth `points`.
@@ -130,12 +130,12 @@ struct Goal {
 
 // How each deployment-hour is simulated.
 struct ServingSettings {
-  double window_s = 120;        // simulated seconds of arrivals per sample window (after warmup)
-  double warmup_s = 30;         // arrivals before this are not counted
-  int min_window_requests = 150;  // windows stretch (up to an hour) to see at least this many arrivals
+  double window_s = 120;           // simulated seconds of arrivals per sample window (after warmup)
+  double warmup_s = 30;            // arrivals before this are not counted
+  int min_window_requests = 150;   // windows stretch (up to an hour) to see at least this many arrivals
   double load_bucket_step = 0.08;  // loads within ±4% share one cached window
-  double queue_timeout_s = 30;  // a customer gives up on a request queued this long
-  int max_queue = 256;          // per replica; arrivals beyond it are rejected
+  double queue_timeout_s = 30;     // a customer gives up on a request queued this long
+  int max_queue = 256;             // per replica; arrivals beyond it are rejected
   // Replicas behind one router see statistically alike traffic: a window simulates at most this
   // many of a deployment's replicas at their share of the load and scales the result.
   int max_simulated_replicas = 2;

@@ -57,8 +57,8 @@ OfferSpec read_offer(ObjectReader in, const data::Catalog& catalog) {
   } else {
     auto p = chip->price(o.contract);
     if (!p) {
-      in.fail("price_usd_per_gpu_hour", "the catalog lists no " + std::string(to_string(o.contract)) +
-                                            " price for " + o.chip + "; give one with its price_source");
+      in.fail("price_usd_per_gpu_hour", "the catalog lists no " + std::string(to_string(o.contract)) + " price for " +
+                                            o.chip + "; give one with its price_source");
     }
     o.list_price_usd_per_gpu_hour = p->price_usd_per_gpu_hour;
     s.price_source = chip->file + " (" + p->provider + ", " + p->date + ")";
@@ -238,7 +238,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
   for (std::size_t i = 0; i < offers.size(); ++i) {
     s.offers.push_back(read_offer(offers.object(i), catalog));
     for (std::size_t k = 0; k < i; ++k) {
-      if (s.offers[k].offer.chip == s.offers[i].offer.chip && s.offers[k].offer.contract == s.offers[i].offer.contract) {
+      if (s.offers[k].offer.chip == s.offers[i].offer.chip &&
+          s.offers[k].offer.contract == s.offers[i].offer.contract) {
         offers.object(i).fail_here("duplicate offer for this chip and contract");
       }
     }
@@ -322,7 +323,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
     s.locked_levers = in.string_array("locked_levers");
     for (std::size_t i = 0; i < s.locked_levers.size(); ++i) {
       if (!is_known_lever(s.locked_levers[i])) {
-        throw data::LoadError(file, "/locked_levers/" + std::to_string(i), "unknown lever '" + s.locked_levers[i] + "'");
+        throw data::LoadError(file, "/locked_levers/" + std::to_string(i),
+                              "unknown lever '" + s.locked_levers[i] + "'");
       }
     }
   }

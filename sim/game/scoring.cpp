@@ -67,7 +67,8 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
     }
     if (g.kind == GoalKind::kSurvive) {
       r.met = !s.company.bankrupt;
-      r.progress = r.met ? 1.0 : static_cast<double>(s.hour) / static_cast<double>(std::max<std::int64_t>(1, s.end_hour));
+      r.progress =
+          r.met ? 1.0 : static_cast<double>(s.hour) / static_cast<double>(std::max<std::int64_t>(1, s.end_hour));
     } else {
       r.met = r.achieved >= g.target;
       if (r.met) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "sim/core/rng.h"
+
 namespace tycoon::game {
 
 namespace {
@@ -17,13 +19,6 @@ std::uint64_t fnv1a(std::string_view s) {
   return h;
 }
 
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Everything that decides a window's result, as text.
 std::string window_key(const WindowSpec& s, int replicas, double rate_per_s) {
   std::ostringstream os;
@@ -34,8 +29,8 @@ std::string window_key(const WindowSpec& s, int replicas, double rate_per_s) {
   os << s.deployment_key << "|r" << replicas << "|w" << static_cast<int>(w.kind) << ',' << w.input_tokens << ','
      << w.output_tokens << ',' << w.trace_path << "|s" << c.max_num_batched_tokens << ',' << c.max_num_seqs << ','
      << c.chunked_prefill << ',' << c.prefix_caching << ',' << c.queue_timeout_s << ',' << c.max_queue << "|g"
-     << g.window_s << ',' << g.warmup_s << ',' << g.min_window_requests << ',' << "|l"
-     << rate_per_s << "|seed" << s.seed;
+     << g.window_s << ',' << g.warmup_s << ',' << g.min_window_requests << ',' << "|l" << rate_per_s << "|seed"
+     << s.seed;
   return os.str();
 }
 
@@ -75,7 +70,7 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int
   // A window long enough to see min_window_requests arrivals, at most an hour.
   double counted_s = g.full_hour ? 3600.0 : std::min(3600.0, std::max(g.window_s, g.min_window_requests / rate));
   config.duration_s = g.warmup_s + counted_s;
-  config.seed = mix(spec.seed, fnv1a(key));
+  config.seed = core::hash_combine(spec.seed, fnv1a(key));
   Window w{backend_(config, *spec.calibration), rate, config.duration_s};
   ++windows_simulated_;
   simulated_seconds_ += config.duration_s;

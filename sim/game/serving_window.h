@@ -36,8 +36,8 @@ struct WindowSpec {
   serving::RouterKind router = serving::RouterKind::kLeastOutstanding;
   double rate_per_s = 0;  // the hour's offered load on this deployment
   ServingSettings settings;
-  std::uint64_t seed = 1;       // the game's seed
-  std::string deployment_key;   // identifies deployment + replicas + speedup (see window_key)
+  std::uint64_t seed = 1;      // the game's seed
+  std::string deployment_key;  // identifies deployment + replicas + speedup (see window_key)
 };
 
 // The hour's outcome at the exact offered load.

@@ -8,9 +8,11 @@ namespace tycoon::game {
 
 double share_within(const serving::LatencyStats& s, double target_s) {
   if (s.p99 <= 0 && s.p90 <= 0 && s.p50 <= 0) return 1.0;
-  const std::array<std::pair<double, double>, 5> knots = {
-      {{0.0, 0.0}, {s.p50, 0.5}, {std::max(s.p90, s.p50), 0.9}, {std::max(s.p99, s.p90), 0.99},
-       {2.0 * std::max(s.p99, s.p90), 1.0}}};
+  const std::array<std::pair<double, double>, 5> knots = {{{0.0, 0.0},
+                                                           {s.p50, 0.5},
+                                                           {std::max(s.p90, s.p50), 0.9},
+                                                           {std::max(s.p99, s.p90), 0.99},
+                                                           {2.0 * std::max(s.p99, s.p90), 1.0}}};
   if (target_s >= knots.back().first) return 1.0;
   for (std::size_t i = 1; i < knots.size(); ++i) {
     auto [x0, y0] = knots[i - 1];

@@ -66,8 +66,8 @@ struct SegmentState {
 
 struct Company {
   double cash_usd = 0;
-  std::vector<GpuContract> contracts;  // by id
-  std::vector<DeploymentState> deployments;  // by id
+  std::vector<GpuContract> contracts;               // by id
+  std::vector<DeploymentState> deployments;         // by id
   std::map<std::string, econ::TokenPrices> prices;  // per model
   std::int64_t next_contract_id = 1;
   std::int64_t next_deployment_id = 1;
@@ -81,10 +81,10 @@ struct Company {
 
 struct World {
   econ::GpuMarket market;
-  std::vector<SegmentState> segments;  // in scenario order
+  std::vector<SegmentState> segments;                        // in scenario order
   std::map<std::string, double> reference_price_multiplier;  // per model; competitors' moves
-  std::size_t next_event = 0;  // index into Scenario::events
-  std::size_t next_hint = 0;   // index into Scenario::hints
+  std::size_t next_event = 0;                                // index into Scenario::events
+  std::size_t next_hint = 0;                                 // index into Scenario::hints
 };
 
 struct NewsItem {

@@ -25,7 +25,9 @@ econ::TokenPrices read_prices(ObjectReader in) {
 }
 
 nlohmann::json tokens_json(const econ::TokenCounts& t) {
-  return {{"input_tokens", t.input_tokens}, {"cached_input_tokens", t.cached_input_tokens}, {"output_tokens", t.output_tokens}};
+  return {{"input_tokens", t.input_tokens},
+          {"cached_input_tokens", t.cached_input_tokens},
+          {"output_tokens", t.output_tokens}};
 }
 
 econ::TokenCounts read_tokens(ObjectReader in) {
@@ -41,12 +43,16 @@ std::string rng_text(const boost::random::mt19937_64& r) {
 }
 
 void read_rng(ObjectReader& in, std::string_view key, boost::random::mt19937_64& r) {
-  std::istringstream is(in.string(key));
+  // Boost's reader sets failbit at the end of the text even on success: check by writing it back.
+  std::string text = in.string(key);
+  std::istringstream is(text);
   is >> r;
-  if (!is) in.fail(key, "not a random stream state");
+  if (rng_text(r) != text) in.fail(key, "not a random stream state");
 }
 
-int to_int(ObjectReader& in, std::string_view key, Bound b = Bound::kAny) { return static_cast<int>(in.integer(key, b)); }
+int to_int(ObjectReader& in, std::string_view key, Bound b = Bound::kAny) {
+  return static_cast<int>(in.integer(key, b));
+}
 
 template <typename E, std::size_t N>
 E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names) {
@@ -64,10 +70,20 @@ std::vector<double> read_doubles(const nlohmann::json& j, const std::string& fil
   return out;
 }
 
-constexpr std::array<std::string_view, 14> kDeploymentHourFields = {
-    "hour",           "deployment_id",      "gpus_serving",        "offered_requests_per_s", "requests_offered",
-    "requests_completed", "requests_failed", "requests_within_slo", "output_tokens",          "revenue_usd",
-    "ttft_p90_s",     "tpot_p90_s",         "output_tok_per_s_per_gpu", "interrupted"};
+constexpr std::array<std::string_view, 14> kDeploymentHourFields = {"hour",
+                                                                    "deployment_id",
+                                                                    "gpus_serving",
+                                                                    "offered_requests_per_s",
+                                                                    "requests_offered",
+                                                                    "requests_completed",
+                                                                    "requests_failed",
+                                                                    "requests_within_slo",
+                                                                    "output_tokens",
+                                                                    "revenue_usd",
+                                                                    "ttft_p90_s",
+                                                                    "tpot_p90_s",
+                                                                    "output_tok_per_s_per_gpu",
+                                                                    "interrupted"};
 
 }  // namespace
 
@@ -105,14 +121,15 @@ nlohmann::json to_json(const GameState& s) {
   }
   nlohmann::json prices = nlohmann::json::object();
   for (const auto& [m, p] : c.prices) prices[m] = prices_json(p);
-  j["company"] = {{"cash_usd", c.cash_usd},
-                  {"contracts", contracts},
-                  {"deployments", deployments},
-                  {"prices", prices},
-                  {"next_contract_id", c.next_contract_id},
-                  {"next_deployment_id", c.next_deployment_id},
-                  {"bankrupt", c.bankrupt},
-                  {"bankrupt_at_hour", c.bankrupt_at_hour ? nlohmann::json(*c.bankrupt_at_hour) : nlohmann::json(nullptr)}};
+  j["company"] = {
+      {"cash_usd", c.cash_usd},
+      {"contracts", contracts},
+      {"deployments", deployments},
+      {"prices", prices},
+      {"next_contract_id", c.next_contract_id},
+      {"next_deployment_id", c.next_deployment_id},
+      {"bankrupt", c.bankrupt},
+      {"bankrupt_at_hour", c.bankrupt_at_hour ? nlohmann::json(*c.bankrupt_at_hour) : nlohmann::json(nullptr)}};
 
   const auto& w = s.world;
   nlohmann::json offers = nlohmann::json::array();
@@ -143,21 +160,18 @@ nlohmann::json to_json(const GameState& s) {
 
   const auto& t = s.ledger.totals();
   nlohmann::json by_model = nlohmann::json::object();
-  for (const auto& [m, r] : s.ledger.by_model()) by_model[m] = {{"tokens", tokens_json(r.tokens)}, {"revenue_usd", r.revenue_usd}};
+  for (const auto& [m, r] : s.ledger.by_model())
+    by_model[m] = {{"tokens", tokens_json(r.tokens)}, {"revenue_usd", r.revenue_usd}};
   j["ledger"] = {{"revenue_usd", t.revenue_usd},
                  {"gpu_cost_usd", t.gpu_cost_usd},
                  {"fixed_cost_usd", t.fixed_cost_usd},
                  {"by_model", by_model},
                  {"gpu_cost_by_contract", s.ledger.gpu_cost_by_contract()}};
   const auto& v = s.service;
-  j["service"] = {{"requests_offered", v.requests_offered},
-                  {"requests_completed", v.requests_completed},
-                  {"requests_failed", v.requests_failed},
-                  {"requests_within_slo", v.requests_within_slo},
-                  {"tokens", tokens_json(v.tokens)},
-                  {"gpu_hours_rented", v.gpu_hours_rented},
-                  {"gpu_hours_serving", v.gpu_hours_serving},
-                  {"spot_interruptions", v.spot_interruptions}};
+  j["service"] = {{"requests_offered", v.requests_offered},   {"requests_completed", v.requests_completed},
+                  {"requests_failed", v.requests_failed},     {"requests_within_slo", v.requests_within_slo},
+                  {"tokens", tokens_json(v.tokens)},          {"gpu_hours_rented", v.gpu_hours_rented},
+                  {"gpu_hours_serving", v.gpu_hours_serving}, {"spot_interruptions", v.spot_interruptions}};
   nlohmann::json history = nlohmann::json::object();
   for (std::size_t i = 0; i < kNumSeries; ++i) history[std::string(kSeriesNames[i])] = s.history.series[i];
   j["history"] = history;
@@ -173,18 +187,19 @@ nlohmann::json to_json(const GameState& s) {
   j["news"] = news;
   nlohmann::json inbox = nlohmann::json::array();
   for (const auto& a : s.inbox) {
-    inbox.push_back({{"id", a.id},
-                     {"deployment_id", a.deployment_id},
-                     {"title", a.title},
-                     {"rationale", a.rationale},
-                     {"claimed_speedup", a.claimed_speedup},
-                     {"effect",
-                      {{"recipe", to_json(a.effect.recipe)},
-                       {"speedup", a.effect.speedup},
-                       {"reputation_hit", a.effect.reputation_hit}}},
-                     {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
-                     {"posted_at_hour", a.posted_at_hour},
-                     {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)}});
+    inbox.push_back(
+        {{"id", a.id},
+         {"deployment_id", a.deployment_id},
+         {"title", a.title},
+         {"rationale", a.rationale},
+         {"claimed_speedup", a.claimed_speedup},
+         {"effect",
+          {{"recipe", to_json(a.effect.recipe)},
+           {"speedup", a.effect.speedup},
+           {"reputation_hit", a.effect.reputation_hit}}},
+         {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
+         {"posted_at_hour", a.posted_at_hour},
+         {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)}});
   }
   j["inbox"] = inbox;
   nlohmann::json log = nlohmann::json::array();
@@ -338,7 +353,8 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
     if (!rows.is_array()) dh.fail("rows", "expected an array");
     for (std::size_t i = 0; i < rows.size(); ++i) {
       auto v = read_doubles(rows[i], file, dh.pointer_to("rows") + "/" + std::to_string(i));
-      if (v.size() != kDeploymentHourFields.size()) dh.fail("rows", "row " + std::to_string(i) + " has the wrong length");
+      if (v.size() != kDeploymentHourFields.size())
+        dh.fail("rows", "row " + std::to_string(i) + " has the wrong length");
       DeploymentHour r;
       r.hour = static_cast<std::int64_t>(v[0]);
       r.deployment_id = static_cast<std::int64_t>(v[1]);

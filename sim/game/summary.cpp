@@ -50,8 +50,12 @@ nlohmann::json to_json(const GameSummary& s) {
   auto whole = [](double x) { return static_cast<std::int64_t>(std::llround(x)); };
   nlohmann::json goals = nlohmann::json::array();
   for (const auto& g : s.goals) {
-    nlohmann::json gj = {{"kind", to_string(g.goal.kind)}, {"description", g.description}, {"achieved", g.achieved},
-                         {"met", g.met},                   {"points", g.points},           {"max_points", g.goal.points}};
+    nlohmann::json gj = {{"kind", to_string(g.goal.kind)},
+                         {"description", g.description},
+                         {"achieved", g.achieved},
+                         {"met", g.met},
+                         {"points", g.points},
+                         {"max_points", g.goal.points}};
     if (g.goal.kind != GoalKind::kSurvive) gj["target"] = g.goal.target;
     goals.push_back(gj);
   }
@@ -116,9 +120,9 @@ std::string deployments_csv(const GameState& state) {
         "output_tok_per_s_per_gpu,interrupted\n";
   for (const auto& r : state.deployment_history) {
     os << r.hour << ',' << r.deployment_id << ',' << r.gpus_serving << ',' << r.offered_requests_per_s << ','
-       << r.requests_offered << ',' << r.requests_completed << ',' << r.requests_failed << ','
-       << r.requests_within_slo << ',' << r.output_tokens << ',' << r.revenue_usd << ',' << r.ttft_p90_s << ','
-       << r.tpot_p90_s << ',' << r.output_tok_per_s_per_gpu << ',' << (r.interrupted ? 1 : 0) << '\n';
+       << r.requests_offered << ',' << r.requests_completed << ',' << r.requests_failed << ',' << r.requests_within_slo
+       << ',' << r.output_tokens << ',' << r.revenue_usd << ',' << r.ttft_p90_s << ',' << r.tpot_p90_s << ','
+       << r.output_tok_per_s_per_gpu << ',' << (r.interrupted ? 1 : 0) << '\n';
   }
   return os.str();
 }

@@ -45,8 +45,17 @@ void Replica::release(Request& r) {
   r.reserved_growth_blocks = 0;
 }
 
+void Replica::register_unique_blocks(Request& r) {
+  const auto full = static_cast<std::int32_t>(r.num_computed / p_.page_tokens);
+  for (std::int32_t i = r.num_hashed_blocks; i < full; ++i) {
+    r.last_hash = chain_hash(r.last_hash, traffic::block_content_key(r.content, i, p_.page_tokens));
+    kv_.register_hash(r.blocks[static_cast<std::size_t>(i)], r.last_hash);
+  }
+}
+
 void Replica::preempt(RequestId id, Request& r, ServingMetrics& metrics) {
   assert(!running_.empty() && running_.back() == id);
+  if (r.content.unique && kv_.prefix_caching()) register_unique_blocks(r);  // its recompute may hit them
   release(r);
   r.num_computed = 0;
   r.num_hashed_blocks = 0;
@@ -61,8 +70,10 @@ void Replica::preempt(RequestId id, Request& r, ServingMetrics& metrics) {
 
 bool Replica::grow(RequestId id, std::vector<Request>& requests, std::int64_t tokens, ServingMetrics& metrics) {
   Request& r = requests[id];
-  const auto need = blocks_for_tokens(r.num_computed + tokens) - static_cast<std::int64_t>(r.blocks.size());
-  if (need <= 0) return true;
+  // The common case (room left in the last block) costs a multiply, not a division.
+  const auto held = static_cast<std::int64_t>(r.blocks.size());
+  if (r.num_computed + tokens <= held * p_.page_tokens) return true;
+  const auto need = blocks_for_tokens(r.num_computed + tokens) - held;
   // Blocks reserved at admission (guaranteed-no-evict) turn into real ones.
   const auto from_reserve = static_cast<std::int32_t>(std::min<std::int64_t>(need, r.reserved_growth_blocks));
   kv_.unreserve(from_reserve);
@@ -193,7 +204,8 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
 }
 
 void Replica::hash_full_blocks(Request& r) {
-  if (!kv_.prefix_caching()) return;
+  if (!kv_.prefix_caching() || r.content.unique) return;
+  if (r.num_computed < static_cast<std::int64_t>(r.num_hashed_blocks + 1) * p_.page_tokens) return;  // none filled
   const auto full = static_cast<std::int32_t>(r.num_computed / p_.page_tokens);
   for (std::int32_t i = r.num_hashed_blocks; i < full; ++i) {
     r.last_hash = chain_hash(r.last_hash, traffic::block_content_key(r.content, i, p_.page_tokens));

@@ -89,7 +89,11 @@ class Replica {
   void preempt(RequestId id, Request& r, ServingMetrics& metrics);
   // Computes chain hashes of `r`'s newly completed blocks and queues them for registration
   // (registered together at the end of the step, their table slots prefetched meanwhile).
+  // Blocks of unique content are registered only when the request is preempted: no one else
+  // can hit them, and after completion not even the request itself (same cache contents,
+  // without a hash-table write per block).
   void hash_full_blocks(Request& r);
+  void register_unique_blocks(Request& r);
   // Tries to admit the waiting queue's front; false stops admission for this step.
   bool admit_front(std::vector<Request>& requests, std::int64_t& budget);
 

@@ -28,17 +28,35 @@ struct ServingMetrics {
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   std::int64_t num_preemptions = 0;
   perf::Provenance provenance = perf::Provenance::kMeasured;
+  std::int64_t pending_itl_ns_ = -1;
+  std::int64_t pending_itl_count_ = 0;
 
   // `n` tokens of `r` streamed at `now`.
   void on_tokens(Request& r, std::int64_t n, core::Time now) {
     if (r.num_output == 0) {
       r.first_token_at = now;
     } else if (r.counted) {
-      itl_ns.record((now - r.last_token_at).count());
+      record_itl((now - r.last_token_at).count());
     }
     r.last_token_at = now;
     r.num_output += n;
     if (now >= warmup_end) window_output_tokens += n;
+  }
+
+  // Equal gaps come in runs (every sequence of a decode step waited the same step), so they are
+  // counted together: one histogram update per run.
+  void record_itl(std::int64_t gap_ns) {
+    if (gap_ns == pending_itl_ns_) {
+      ++pending_itl_count_;
+      return;
+    }
+    flush_itl();
+    pending_itl_ns_ = gap_ns;
+    pending_itl_count_ = 1;
+  }
+  void flush_itl() {
+    if (pending_itl_count_ > 0) itl_ns.record(pending_itl_ns_, pending_itl_count_);
+    pending_itl_count_ = 0;
   }
 
   void on_iteration(const perf::IterationCost& cost, std::size_t batch_seqs, double kv_utilization) {

@@ -373,6 +373,7 @@ ServingSummary Simulation::run() {
     if (!r.ended) throw std::logic_error("a request never reached a terminal state");
   }
 
+  metrics_.flush_itl();
   ServingSummary s;
   s.ttft_s = to_latency(metrics::summarize(metrics_.ttft_s));
   s.tpot_s = to_latency(metrics::summarize(metrics_.tpot_s));

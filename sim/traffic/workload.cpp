@@ -46,6 +46,7 @@ std::optional<double> WorkloadGenerator::peek_trace_arrival_s() const {
 Turn WorkloadGenerator::single_turn(Session& s) {
   Turn t;
   t.content.stream_id = s.stream_id;
+  t.content.unique = true;  // a fresh stream, one request, no shared prefix
   const std::int64_t isl = params_.input_tokens, osl = params_.output_tokens;
   switch (params_.kind) {
     case ShapeKind::kRandom: {
@@ -90,6 +91,7 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       t.trace_arrival_s = e.arrival_s;
       t.content.stream_id =
           e.session_id.empty() ? s.stream_id : core::hash_combine(string_id(e.session_id), 0x5E5510Eull);
+      t.content.unique = e.session_id.empty() && e.prefix_id.empty();
       if (!e.prefix_id.empty()) {
         t.content.shared_prefix_id = string_id(e.prefix_id);
         t.content.shared_prefix_tokens = e.prefix_tokens;

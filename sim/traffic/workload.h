@@ -26,6 +26,9 @@ struct Content {
   std::uint64_t stream_id = 0;
   std::uint64_t shared_prefix_id = 0;
   std::int64_t shared_prefix_tokens = 0;
+  // No other request shares any token block of this prompt (random prompts): only the request
+  // itself, recomputing after a preemption, could ever hit its cached blocks.
+  bool unique = false;
 };
 
 // Identity of token block `index` (tokens [index·P, (index+1)·P)) of a prompt with `content`.
@@ -108,11 +111,13 @@ class WorkloadGenerator {
 // token window fits ~21% of sessions (82 of 393), the full set's median request is ~142k input
 // tokens and the fitting sessions' ~67k; prefix reuse ~95% (InferenceX#1632: ~96% theoretical).
 struct AgenticModel {
-  static constexpr double kInitialPromptMedian = 6000;   // system prompt + tools + task
-  static constexpr double kInitialPromptSigma = 0.6;
-  static constexpr std::int64_t kSharedSystemPromptTokens = 4096;  // identical across sessions
-  static constexpr double kTargetContextMedian = 250000;  // context a task grows to
-  static constexpr double kTargetContextSigma = 0.95;
+  // A coding agent's first request carries its system prompt and tool definitions (~10-20k
+  // tokens in today's agents) plus the task and the files it opens first.
+  static constexpr double kInitialPromptMedian = 30000;
+  static constexpr double kInitialPromptSigma = 0.35;
+  static constexpr std::int64_t kSharedSystemPromptTokens = 16000;  // identical across sessions
+  static constexpr double kTargetContextMedian = 200000;  // context a task grows to
+  static constexpr double kTargetContextSigma = 0.6;
   static constexpr double kOutputMedian = 250;  // tool calls, edits, short explanations
   static constexpr double kOutputSigma = 1.0;
   static constexpr double kToolResultMedian = 1500;  // new tokens per turn: file reads, test logs

@@ -58,6 +58,7 @@ struct Options {
   std::string speed;
   bool frame_stats = false;
   bool no_threads = false;
+  std::string antialias = "auto";
 };
 
 std::optional<sf::Keyboard::Key> key_of(const std::string& name) {
@@ -164,6 +165,9 @@ int main(int argc, char** argv) {
   cli.add_option("--fps", o.fps, "Frame rate cap (0: uncapped)")->check(CLI::Range(0, 1000));
   cli.add_option("--speed", o.speed, "Initial game speed")->check(CLI::IsMember({"paused", "1x", "4x", "16x"}));
   cli.add_flag("--frame-stats", o.frame_stats, "Print frame-time statistics on exit");
+  cli.add_option("--antialias", o.antialias,
+                 "Anti-aliased edges: on, off (a third fewer triangles), or auto (off when rasterizing is slow)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames (an hour at most per frame), as a browser without threads");
   try {
     cli.parse(argc, argv);
@@ -200,6 +204,12 @@ int main(int argc, char** argv) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is fixed; nothing to remember
   tycoon::ui::theme::apply_style();
+  auto set_antialias = [](bool on) {
+    ImGui::GetStyle().AntiAliasedFill = on;
+    ImGui::GetStyle().AntiAliasedLines = on;
+  };
+  set_antialias(o.antialias != "off");
+  bool antialias_auto = o.antialias == "auto";
   std::string font = o.font;
   std::string bold;
   if (font.empty() && std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) {
@@ -218,7 +228,7 @@ int main(int argc, char** argv) {
     ao.data_root = o.data.empty() ? tycoon::data::default_data_root() : std::filesystem::path(o.data);
     for (const auto& d : o.scenario_dirs) ao.scenario_dirs.emplace_back(d);
     const auto base = o.save_dir.empty() ? user_dir() : std::filesystem::path(o.save_dir);
-    ao.save_dir = base / (o.save_dir.empty() ? "saves" : "");
+    ao.save_dir = base / "saves";
     ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
     ao.threaded = !o.no_threads;
     std::optional<tycoon::ui::App> app;
@@ -242,7 +252,8 @@ int main(int argc, char** argv) {
       if (s) app->set_speed(*s);
     }
 
-    std::vector<double> work_ms, interval_ms, ui_ms, gl_ms;
+    std::vector<double> work_ms, interval_ms, ui_ms, gl_ms, triangles;
+    int antialias_dropped_at = -1;
     double first_frame_ms = 0;
     bool last_frame_shot = false;
     std::uint64_t shown_hash = 0;  // the frame on screen
@@ -300,7 +311,8 @@ int main(int argc, char** argv) {
       if (render) {
         const auto size = window.getSize();
         glViewport(0, 0, static_cast<GLsizei>(size.x), static_cast<GLsizei>(size.y));
-        glClearColor(0.067f, 0.078f, 0.11f, 1.0f);
+        const ImVec4 bg = tycoon::ui::theme::vec4(tycoon::ui::theme::kBackground);
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glFinish();  // count the rasterizing in this frame's time
@@ -319,7 +331,20 @@ int main(int argc, char** argv) {
       } else if (!shot && o.screenshot.empty()) {
         work_ms.push_back(work);
         ui_ms.push_back(std::chrono::duration<double, std::milli>(t_ui - t0).count());
-        if (render) gl_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_ui).count());
+        if (render) {
+          gl_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_ui).count());
+          triangles.push_back(ImGui::GetDrawData()->TotalIdxCount / 3.0);
+        }
+        // Auto quality: when rasterizing takes most of a 60 Hz frame, drop anti-aliasing (a
+        // software rasterizer pays per triangle, and AA edges add a third of them).
+        if (antialias_auto && gl_ms.size() >= 20) {
+          auto recent = std::vector<double>(gl_ms.end() - 20, gl_ms.end());
+          if (percentiles(recent).median > 10.0) {
+            set_antialias(false);
+            antialias_auto = false;
+            antialias_dropped_at = frame;
+          }
+        }
       }
       ++frame;
       if (!o.screenshot.empty() && o.frames > 0 && frame >= o.frames) {
@@ -355,6 +380,9 @@ int main(int argc, char** argv) {
     stats["frames_over_50ms"] = std::count_if(work_ms.begin(), work_ms.end(), [](double x) { return x > 50; });
     stats["first_frame_ms"] = first_frame_ms;
     stats["renders"] = renders;
+    stats["antialias"] = ImGui::GetStyle().AntiAliasedLines;
+    if (antialias_dropped_at >= 0) stats["antialias_dropped_at_frame"] = antialias_dropped_at;
+    stats["triangles_per_frame"] = to_json(percentiles(triangles));
     stats["ui_build_ms"] = to_json(percentiles(ui_ms));
     stats["gl_render_ms"] = to_json(percentiles(gl_ms));
     if (auto rs = app->runner_stats()) {
@@ -366,14 +394,17 @@ int main(int argc, char** argv) {
                   "frame interval median %.2f ms, worst %.2f ms",
                   frame, elapsed, stats["fps"].get<double>(), w.median, w.p99, w.max,
                   static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
-      std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms)",
+      std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms, "
+                  "median %.0f triangles)",
                   stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), renders,
-                  stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>());
+                  stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>(),
+                  stats["triangles_per_frame"]["median"].get<double>());
       if (stats.contains("sim_step_ms")) {
         std::printf("; %lld game hours simulated off-frame, step median %.1f ms, worst %.1f ms",
                     static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
                     stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
       }
+      if (antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", antialias_dropped_at);
       std::printf("\n");
     }
     if (!o.dump_state.empty()) {

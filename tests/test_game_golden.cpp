@@ -1,0 +1,73 @@
+// Golden scenarios: small scenarios run with their fixed seeds (and scripted commands) and their
+// summaries compared with committed files in tests/golden/. A behaviour change anywhere in the
+// simulator shows up here; updating a golden is a deliberate, reviewed act:
+//   TYCOON_UPDATE_GOLDEN=1 build/tycoon_tests -tc='golden*'
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/data/json_reader.h"
+#include "sim/game/command.h"
+#include "sim/game/summary.h"
+#include "tests/game_test_util.h"
+
+using namespace tycoon;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Same binary, same bytes; across compilers and libms, last-digit differences in pow/cos/exp.
+constexpr double kGoldenTol = 1e-9;
+
+void compare(const nlohmann::json& want, const nlohmann::json& got, const std::string& path) {
+  INFO(path);
+  if (want.is_number() && got.is_number()) {
+    double w = want.get<double>(), g = got.get<double>();
+    CHECK(std::abs(w - g) <= kGoldenTol * std::max(1.0, std::abs(w)));
+  } else if (want.is_object() && got.is_object()) {
+    CHECK(want.size() == got.size());
+    for (auto it = want.begin(); it != want.end(); ++it) {
+      REQUIRE(got.contains(it.key()));
+      compare(it.value(), got[it.key()], path + "/" + it.key());
+    }
+  } else if (want.is_array() && got.is_array()) {
+    REQUIRE(want.size() == got.size());
+    for (std::size_t i = 0; i < want.size(); ++i) compare(want[i], got[i], path + "/" + std::to_string(i));
+  } else {
+    CHECK(want == got);
+  }
+}
+
+void check_golden(const std::string& scenario, const std::string& strategy) {
+  auto root = fs::path(TYCOON_SOURCE_DIR);
+  auto s = game::load_scenario(game::find_scenario(scenario, root), test::catalog());
+  game::Game g(s, test::catalog());
+  if (strategy.empty()) {
+    g.run_to_end();
+  } else {
+    game::replay(g, game::read_command_log(root / "scenarios" / "strategies" / s.id / (strategy + ".jsonl")));
+  }
+  auto got = game::to_json(game::summarize(g));
+  auto file = root / "tests" / "golden" / (s.id + (strategy.empty() ? "" : "." + strategy) + ".json");
+  if (std::getenv("TYCOON_UPDATE_GOLDEN")) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << got.dump(2) << "\n";
+    MESSAGE("updated " << file.string());
+    return;
+  }
+  REQUIRE_MESSAGE(fs::exists(file), "no golden file " << file.string() << " (run with TYCOON_UPDATE_GOLDEN=1)");
+  compare(data::parse_json_file(file), got, file.filename().string());
+}
+
+}  // namespace
+
+TEST_CASE("golden: the tutorial played as its hints suggest") { check_golden("tutorial", "sensible"); }
+
+TEST_CASE("golden: the default scenario left alone") { check_golden("default", ""); }
+
+TEST_CASE("golden: campaign level 1 with the sensible strategy") {
+  check_golden("campaign-01-thin-margin", "sensible");
+}
