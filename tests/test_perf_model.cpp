@@ -132,7 +132,14 @@ TEST_CASE("MoE: distinct experts touched saturate at E") {
   double many = perf::predict_prefill(d, cal, 16384).op(OpClass::kMoeExperts).bytes;
   double expert_bytes_all = 36 * 128 * 3 * 2880.0 * 2880 * 2;  // bf16
   CHECK(one == doctest::Approx(expert_bytes_all * 4 / 128).epsilon(0.01));
-  double weights_many = many - 16384.0 * 4 * 36 * (2880 * 2 + 2880 * 3) * 2.0;  // minus activations
+  // Minus the activations: the grouped GEMMs' inputs and outputs (hidden in, 2 x inter out, inter
+  // in, hidden out), the SwiGLU kernel between them (read 2 x inter, write inter) and the combine
+  // (each token's k expert outputs read, one hidden vector written).
+  double pairs = 16384.0 * 4;
+  double gemm_act = pairs * 36 * (2880 * 2 + 2880 * 3) * 2.0;
+  double swiglu = pairs * 36 * 2880 * 3 * 2.0;
+  double combine = (pairs + 16384.0) * 36 * 2880 * 2.0;
+  double weights_many = many - gemm_act - swiglu - combine;
   CHECK(weights_many == doctest::Approx(expert_bytes_all).epsilon(1e-6));
 }
 

@@ -58,7 +58,7 @@ std::vector<Row> load_rows(const std::vector<std::filesystem::path>& folders) {
         r.line = n;
         if (r.op().empty()) throw data::LoadError(f.string() + ":" + std::to_string(n), "/op", "missing");
         if (r.op() == "kernel_count" || r.op().rfind("launch_", 0) == 0 || r.op() == "kernel_single" ||
-            r.op() == "host_layer") {
+            r.op() == "host_layer" || r.op() == "host_layer_real") {
           rows.push_back(std::move(r));
           continue;
         }

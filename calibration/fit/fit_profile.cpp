@@ -126,7 +126,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   std::vector<std::pair<double, double>> ew;
   for (const auto& r : rows) {
     auto op = r.op();
-    if (op == "copy_d2d" || op == "rmsnorm" || op == "residual_add" || op == "silu_mul") {
+    if (op == "copy_d2d" || op == "rmsnorm" || op == "residual_add") {
       ew.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"))));
     }
   }
@@ -141,6 +141,16 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   }
   p.rotary_unfused_memory_eff = rope.empty() ? p.elementwise_memory_eff : monotone_curve(rope);
   rep.curves.push_back(residuals("rotary_unfused_memory_eff", p.rotary_unfused_memory_eff, rope));
+
+  // --- the reference engine's unfused gated activation (silu on one strided half, multiply by
+  // the other: two kernels at about a quarter of the copy bandwidth, unlike the contiguous
+  // norms and adds above, so it gets its own curve rather than dragging theirs down) ---
+  std::vector<std::pair<double, double>> act;
+  for (const auto& r : rows) {
+    if (r.op() == "silu_mul") act.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"), 2)));
+  }
+  p.activation_unfused_memory_eff = act.empty() ? p.elementwise_memory_eff : monotone_curve(act);
+  rep.curves.push_back(residuals("activation_unfused_memory_eff", p.activation_unfused_memory_eff, act));
 
   // --- dense GEMMs: memory efficiency from clearly memory-bound rows, then compute efficiency ---
   auto gemm_bytes = [](const Row& r, double weight_bytes_per_value) {

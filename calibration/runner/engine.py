@@ -4,7 +4,7 @@ Per layer:  RMSNorm -> fused QKV linear -> (Qwen3: per-head RMSNorm on q, k) -> 
             KV-cache write -> SDPA attention -> O linear -> [TP all-reduce] -> residual add ->
             RMSNorm -> MLP -> [TP all-reduce] -> residual add.
 Dense MLP:  fused gate_up linear -> SiLU(gate) * up -> down linear.
-MoE MLP:    router linear -> top-k -> softmax over the k logits -> sort rows by expert ->
+MoE MLP:    router linear (+ a fixed per-token bias that balances the load, see moe.py) -> top-k -> softmax over the k logits -> sort rows by expert ->
             grouped GEMM gate_up -> SiLU*mul -> grouped GEMM down -> weighted scatter-add.
 End:        final RMSNorm on the last token of each sequence only -> LM head -> argmax.
 
@@ -107,6 +107,8 @@ class RefModel:
         self.cos = ang.cos().to(torch.bfloat16)
         self.sin = ang.sin().to(torch.bfloat16)
         self.prefill_backend = prefill_backend()
+        self.route_bias = (moe_mod.balance_bias(max_pos, shape.num_experts) if self.is_moe
+                           else None)
 
     # ---- sizes ----
     def weight_bytes(self):
@@ -156,7 +158,7 @@ class RefModel:
         h = rms_norm(x, lw["mlp_norm"])
         if self.is_moe:
             m = moe_mod.moe_forward(h, lw["router"], lw["w1"], lw["w2"], self.s.top_k,
-                                    self.moe_impl)
+                                    self.moe_impl, self.route_bias)
         else:
             m = F.linear(silu_mul(F.linear(h, lw["wgu"])), lw["wd"])
         m = self._all_reduce(m)
@@ -243,6 +245,7 @@ class RefModel:
                 "qk_norm": s.qk_norm, "tp": self.tp, "dtype": "bf16",
                 "rmsnorm_impl": RMSNORM_IMPL,
                 "moe_impl": self.moe_impl if self.is_moe else None,
+                "moe_routing": "balanced_bias" if self.is_moe else None,
                 "attn_decode_backend": "auto", "attn_prefill_backend": self.prefill_backend,
                 "attention": "full_causal", "lm_head": "last_token_only",
                 "sampling": "argmax" if self.tp == 1 else "local_argmax_allgather",

@@ -1,9 +1,10 @@
 """Two kernel-level effects the isolated kernel timings cannot show (see README):
 
-1. Host (CPU) cost of the reference engine's eager steps: the exact op sequence of a layer,
-   run on tiny shapes (hidden 256) so that GPU time is negligible, timed with the host clock
-   after synchronize. (t(9 layers) - t(1 layer)) / 8 is the CPU cost of one eager layer;
-   rows `host_layer` for dense and MoE layers, decode and prefill, tp 1 and 2 (2 processes).
+1. Host (CPU) cost of the reference engine's eager steps at real shapes: the time the call of a
+   1- and a 3-layer step takes to return (launches are asynchronous); rows `host_layer_real`
+   for a dense and a MoE model, decode and prefill, tp 1 and 2 (2 processes), with the kernels
+   one layer launches. (An earlier version timed tiny shapes up to a synchronize: rows
+   `host_layer` in the data of 2026-11-30 01:30, kept for the record, not used by the fit.)
 2. Sustained tensor-core throughput: the same GEMM / flash-attention call back to back for
    ~150 ms (as a long prefill runs), timed as a whole with CUDA events, against the isolated
    median of the same call with an L2 flush before each (the `gemm` section's method).
@@ -23,47 +24,65 @@ import torch.nn.functional as F
 
 from common import env_fields, set_safe_env, utc_now_iso, bench
 
-TINY_DENSE = dict(name="tiny-dense", num_layers=9, hidden=256, num_q_heads=4, num_kv_heads=2, head_dim=64,
-                  intermediate=512, vocab=1024)
-TINY_MOE = dict(name="tiny-moe", num_layers=9, hidden=256, num_q_heads=4, num_kv_heads=2, head_dim=64,
-                intermediate=0, vocab=1024, num_experts=16, top_k=4, expert_dim=256)
+HOST_CASES = (("llama-3.1-8b", "decode", 1, 2048), ("llama-3.1-8b", "prefill", 1, 128),
+              ("gpt-oss-120b", "decode", 1, 2048), ("gpt-oss-120b", "prefill", 1, 128))
+
+
+def _step_fn(model, shape, mode, b, n):
+    per_tok = model.kv_bytes_per_token()
+    flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
+    kv = model.kv_view(flat, b, n)
+    if mode == "decode":
+        ids = torch.randint(0, shape.vocab, (b,), device="cuda")
+        return flat, lambda: model.decode(ids, kv, n)
+    ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
+    return flat, lambda: model.prefill(ids, kv)
+
+
+def _kernels(step):
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step()
+        torch.cuda.synchronize()
+    return sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
 
 
 def host_rows(tp=1, rank=0):
+    """CPU cost of one eager layer of the reference engine at real model shapes: the time the
+    Python call of a step takes to return (kernel launches are asynchronous, and a 1- or
+    3-layer step is far too short to fill the launch queue), 3 layers minus 1, halved; and the
+    kernels one layer launches (torch.profiler, same difference)."""
     import engine
     import models
+    by_name = {m.name: m for m in models.ALL}
     out = []
-    for spec in (TINY_DENSE, TINY_MOE):
-        shape = models.ModelShape(**spec)
-        for mode in ("decode", "prefill"):
-            times = {}
-            for layers in (1, 9):
-                model = engine.RefModel(shape, layers, tp=tp, rank=rank)
-                b, n = (8, 64) if mode == "decode" else (1, 16)
-                per_tok = model.kv_bytes_per_token()
-                flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
-                kv = model.kv_view(flat, b, n)
-                if mode == "decode":
-                    ids = torch.randint(0, shape.vocab, (b,), device="cuda")
-                    step = lambda: model.decode(ids, kv, n)  # noqa: E731
-                else:
-                    ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
-                    step = lambda: model.prefill(ids, kv)  # noqa: E731
-                for _ in range(5):
-                    step()
+    for name, mode, b, n in HOST_CASES:
+        shape = by_name[name]
+        host, kern = {}, {}
+        for layers in (1, 3):
+            model = engine.RefModel(shape, layers, tp=tp, rank=rank)
+            flat, step = _step_fn(model, shape, mode, b, n)
+            for _ in range(5):
+                step()
+            torch.cuda.synchronize()
+            samples = []
+            for _ in range(30):
                 torch.cuda.synchronize()
-                samples = []
-                for _ in range(40):
-                    t0 = time.perf_counter()
-                    step()
-                    torch.cuda.synchronize()
-                    samples.append(time.perf_counter() - t0)
-                times[layers] = statistics.median(samples)
-                del model, flat, kv
-            out.append({"op": "host_layer", "model": spec["name"], "moe": "num_experts" in spec, "mode": mode,
-                        "tp": tp, "per_layer_s": (times[9] - times[1]) / 8.0,
-                        "outside_layers_s": times[1] - (times[9] - times[1]) / 8.0,
-                        "step_1_layer_s": times[1], "step_9_layers_s": times[9], "reps": 40})
+                t0 = time.perf_counter()
+                step()
+                samples.append(time.perf_counter() - t0)
+            torch.cuda.synchronize()
+            host[layers] = statistics.median(samples)
+            kern[layers] = _kernels(step)
+            del model, flat, step
+            torch.cuda.empty_cache()
+        per_layer = (host[3] - host[1]) / 2.0
+        k_layer = (kern[3] - kern[1]) / 2.0
+        out.append({"op": "host_layer_real", "model": name, "moe": shape.num_experts > 0,
+                    "mode": mode, "batch": b, "n": n, "tp": tp, "per_layer_s": per_layer,
+                    "kernels_per_layer": k_layer, "per_kernel_s": per_layer / k_layer,
+                    "outside_layers_s": host[1] - per_layer, "kernels_outside_layers": kern[1] - k_layer,
+                    "step_1_layer_s": host[1], "step_3_layers_s": host[3], "reps": 30})
     return out
 
 
@@ -140,7 +159,8 @@ def tp_worker(rank, world, out_dir, port):
     if rank == 0:
         write(os.path.join(out_dir, "host_tp2.jsonl"), rows, env_fields())
         for r in rows:
-            print(f"host tp{world} {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer")
+            print(f"host tp{world} {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer, "
+                  f"{r['kernels_per_layer']:.0f} kernels, {r['per_kernel_s'] * 1e6:.1f} us/kernel")
     dist.barrier()
     dist.destroy_process_group()
 
@@ -148,6 +168,7 @@ def tp_worker(rank, world, out_dir, port):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--host-only", action="store_true", help="skip the sustained rows")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     set_safe_env()
@@ -156,9 +177,11 @@ def main():
     write(os.path.join(args.out, "host.jsonl"), rows, env)
     for r in rows:
         print(f"host tp1 {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer, "
+              f"{r['kernels_per_layer']:.0f} kernels, {r['per_kernel_s'] * 1e6:.1f} us/kernel, "
               f"outside {r['outside_layers_s'] * 1e6:.0f} us")
-    rows = sustained_rows()
-    write(os.path.join(args.out, "sustained.jsonl"), rows, env)
+    rows = [] if args.host_only else sustained_rows()
+    if rows:
+        write(os.path.join(args.out, "sustained.jsonl"), rows, env)
     for r in rows:
         print(f"{r['op']} {r.get('M', r.get('seq_len'))}: sustained {r['median_s'] * 1e6:.1f} us vs "
               f"isolated {r['isolated_median_s'] * 1e6:.1f} us ({r['median_s'] / r['isolated_median_s']:.3f}x)")

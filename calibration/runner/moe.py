@@ -41,10 +41,29 @@ def loop_grouped_mm(a, w_t, offs):
     return out
 
 
-def route(x, router_w, top_k):
-    """Top-k routing; returns (token index per sorted row, weight per sorted row, offs)."""
+# A trained router spreads tokens over the experts (load-balancing loss); a random-weight router
+# does not: on the reference engine's hidden states it sent a 128-token prefill to about half of
+# gpt-oss's 128 experts. A fixed random bias per token position, far larger than the logits,
+# makes the top-k choice uniform over the experts (as in the grouped-GEMM rows) while the router
+# GEMM, top-k, softmax and sort still run. Only the load balance changes, not the work per pair.
+BALANCE_BIAS_STD = 100.0
+
+
+def balance_bias(max_tokens, num_experts, device="cuda"):
+    g = torch.Generator(device=device)
+    g.manual_seed(1234)
+    return (torch.randn((max_tokens, num_experts), device=device, generator=g)
+            * BALANCE_BIAS_STD).to(torch.bfloat16)
+
+
+def route(x, router_w, top_k, bias=None):
+    """Top-k routing; returns (token index per sorted row, weight per sorted row, offs).
+
+    bias: None (the router alone), or (>= T, E) added to the logits (see balance_bias)."""
     num_experts = router_w.shape[0]
     logits = F.linear(x, router_w)                      # (T, E)
+    if bias is not None:
+        logits = logits + bias[:x.shape[0]]
     vals, idx = torch.topk(logits, top_k, dim=-1)       # (T, k)
     probs = torch.softmax(vals.float(), dim=-1).to(x.dtype)
     flat = idx.reshape(-1)
@@ -56,12 +75,12 @@ def route(x, router_w, top_k):
     return tok, w, offs
 
 
-def moe_forward(x, router_w, w1, w2, top_k, impl):
+def moe_forward(x, router_w, w1, w2, top_k, impl, bias=None):
     """Gated SwiGLU experts: y = sum_k p_k * W2_e(silu(g) * u), [g, u] = W1_e x.
 
     w1 (E, 2*D, H), w2 (E, H, D) stored contiguous; passed transposed to the grouped GEMM.
     """
-    tok, w, offs = route(x, router_w, top_k)
+    tok, w, offs = route(x, router_w, top_k, bias)
     xs = x.index_select(0, tok)
     h = grouped_mm(xs, w1.transpose(1, 2), offs, impl)  # (R, 2D)
     d = h.shape[1] // 2

@@ -40,7 +40,7 @@ def run(shape, layers, mode, b, n, out):
         total += e.device_time_total if hasattr(e, "device_time_total") else e.cuda_time_total
     rows = sorted(agg.items(), key=lambda kv: -kv[1][1])
     print(f"== {shape.name} {mode} b={b} n={n} layers={layers}: kernel time {total / 1e3:.2f} ms")
-    for name, (cnt, us) in rows[:25]:
+    for name, (cnt, us) in rows[:40]:
         print(f"  {us / 1e3:8.3f} ms {cnt:5d}x  {name}")
     out.append({"model": shape.name, "mode": mode, "b": b, "n": n, "layers": layers, "total_us": total,
                 "kernels": [{"name": k, "count": c, "us": u} for k, (c, u) in rows]})
@@ -51,11 +51,16 @@ def run(shape, layers, mode, b, n, out):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--case", action="append", default=[],
+                    help="model:layers:mode:batch:tokens, e.g. llama-3.1-8b:4:prefill:1:4096 (repeatable)")
     a = ap.parse_args()
+    by_name = {m.name: m for m in models.ALL}
+    cases = a.case or ["llama-3.1-8b:4:prefill:1:4096", "llama-3.1-8b:4:decode:1:2048",
+                       "gpt-oss-120b:2:prefill:1:4096"]
     out = []
-    run(models.LLAMA_8B, 4, "prefill", 1, 4096, out)
-    run(models.LLAMA_8B, 4, "decode", 1, 2048, out)
-    run(models.GPT_OSS_120B, 2, "prefill", 1, 4096, out)
+    for c in cases:
+        name, layers, mode, b, n = c.split(":")
+        run(by_name[name], int(layers), mode, int(b), int(n), out)
     with open(os.path.join(a.out, "profile.json"), "w") as f:
         json.dump(out, f)
 

@@ -37,6 +37,7 @@ def run(writer, guard, smoke=False):
     w1 = randn((e, 2 * d, h), std=0.02)     # gate_up, (E, N, K)
     w2 = randn((e, h, d), std=0.02)         # down
     router = randn((e, h), std=0.02)
+    bias = moe.balance_bias(max(TOKENS), e)
     if impl != "loop":
         try:
             err = check_grouped(impl, w1, h)
@@ -77,17 +78,17 @@ def run(writer, guard, smoke=False):
         # the whole expert block: router, sort, gather, two grouped GEMMs, SwiGLU, weighted scatter
         x = randn((t, h))
         try:
-            _tok, _w, offs_l = moe.route(x, router, k)
+            _tok, _w, offs_l = moe.route(x, router, k, bias)
             counts = torch.diff(offs_l, prepend=offs_l.new_zeros(1))
             touched_l = int((counts > 0).sum().item())
-            tm = bench(lambda: moe.moe_forward(x, router, w1, w2, k, impl), target_s=0.015,
+            tm = bench(lambda: moe.moe_forward(x, router, w1, w2, k, impl, bias), target_s=0.015,
                        min_reps=5, max_reps=40)
             flop = 2.0 * t * k * (2 * d * h + h * d) + 2.0 * t * e * h
             nbytes = 2.0 * (touched_l * 3 * d * h + e * h + 2 * t * h + t * k * (2 * h + 3 * d))
             row = {"op": "moe_layer", "impl": impl, "dtype": "bf16", "model": m.name,
                    "tokens": t, "top_k": k, "num_experts": e, "rows": t * k,
                    "experts_touched": touched_l, "N": None, "K": h,
-                   "routing": "router_linear_topk", "flop": flop, "bytes": nbytes}
+                   "routing": "router_linear_topk_balanced_bias", "flop": flop, "bytes": nbytes}
             row.update(tm)
             writer.write(row)
         except Exception:

@@ -26,6 +26,9 @@ struct Engine {
   double kernels_per_dense_layer = 0;
   double kernels_per_moe_layer = 0;
   bool fused_rotary = true;  // false: rotary as separate strided elementwise kernels (torch-reference)
+  // false: the gated activation silu(gate) * up runs as separate kernels over strided halves
+  // (torch-reference); true: one fused kernel (vLLM's silu_and_mul and its peers).
+  bool fused_activation = true;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   std::map<std::string, std::string> sources;
   std::string notes;

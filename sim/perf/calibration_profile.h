@@ -61,6 +61,9 @@ struct CalibrationProfile {
   // Rotary embedding done as separate strided kernels (an engine without a fused rotary kernel):
   // memory efficiency vs nominal bytes (one read and one write of the tensor).
   Curve rotary_unfused_memory_eff;
+  // Gated activation silu(gate) * up done as two kernels over strided halves (an engine without
+  // a fused activation kernel): memory efficiency vs nominal bytes (read gate and up, write out).
+  Curve activation_unfused_memory_eff;
   // All-reduce across the scale-up fabric: achieved bus bandwidth as a fraction of the link's
   // per-direction bandwidth, vs message bytes; plus a fixed latency.
   Curve allreduce_bus_eff;

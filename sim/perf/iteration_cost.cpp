@@ -97,6 +97,18 @@ class CostBuilder {
     add(OpClass::kNormElementwise, 0, bytes, 0, mem, layers, 7);
   }
 
+  // Gated activation silu(gate) * up over `bytes` (read both halves, write the product): one
+  // fused kernel, or the unfused strided pair with its own measured efficiency.
+  void activation(OpClass c, double bytes, double layers) {
+    if (bytes <= 0) return;
+    if (d_.engine->fused_activation) {
+      elementwise(c, bytes, layers, 1);
+      return;
+    }
+    double mem = bytes / (bw_ * cal_.activation_unfused_memory_eff(bytes));
+    add(c, 0, bytes, 0, mem, layers, 2);
+  }
+
   void elementwise(OpClass c, double bytes, double layers, int kernels) {
     if (bytes <= 0) return;
     double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
@@ -356,7 +368,11 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
         case FfnKind::kDense: {
           double inter = static_cast<double>(f.intermediate_size) / tp;
           b.gemm(OpClass::kDenseFfn, T, mats_in * inter, h, dense_p, L);
-          b.elementwise(OpClass::kNormElementwise, T * inter * kAct * (mats_in + 1), L, 1);
+          if (f.gated) {
+            b.activation(OpClass::kNormElementwise, T * inter * kAct * 3, L);
+          } else {
+            b.elementwise(OpClass::kNormElementwise, T * inter * kAct * 2, L, 1);
+          }
           b.gemm(OpClass::kDenseFfn, T, h, inter, dense_p, L);
           break;
         }
@@ -380,8 +396,16 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
           double shard = static_cast<double>(tp) / ep;
           double touched_gpu = touched / ep;
           double pairs_gpu = T * k / ep;
-          b.experts(pairs_gpu, touched_gpu, width, static_cast<double>(f.expert_intermediate_size) / shard, f.gated,
-                    expert_p, L);
+          double inter_gpu = static_cast<double>(f.expert_intermediate_size) / shard;
+          b.experts(pairs_gpu, touched_gpu, width, inter_gpu, f.gated, expert_p, L);
+          // Between the two grouped GEMMs the activation runs as its own kernel (vLLM's fused_moe
+          // too); after them each token's k expert outputs are read and summed into one vector.
+          if (f.gated) {
+            b.activation(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 3, L);
+          } else {
+            b.elementwise(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 2, L, 1);
+          }
+          b.elementwise(OpClass::kMoeExperts, (pairs_gpu + T) * width * kAct, L, 1);
           if (ep > 1) {
             // dispatch + combine of every routed token's hidden vector
             double msg = T * k * width * kAct / ep;
