@@ -121,14 +121,22 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       if (o->days > 0) opts.days = o->days;
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     }
+    std::vector<game::RefusedCommand> refused;
     if (!o->commands.empty()) {
-      game::replay(*g, game::read_command_log(o->commands));
+      refused = game::replay(*g, game::read_command_log(o->commands));
+      // Refusals are part of the game (no cash, a locked lever), not errors, but a script
+      // author must see them: one line each on stderr, and the count in the summary.
+      for (const auto& r : refused) {
+        std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", o->commands.c_str(),
+                     r.index + 1, static_cast<long long>(r.at_hour), r.message.c_str());
+      }
     } else {
       g->run_to_end();
     }
     auto summary = game::summarize(*g);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto j = game::to_json(summary);
+    j["commands_refused"] = refused.size();
     j["wall_time_s"] = wall_s;
 
     if (!o->out_dir.empty()) {

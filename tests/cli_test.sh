@@ -73,6 +73,13 @@ bad_log=$(mktemp); printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200"}\n
 err=$("$tycoon" run tutorial --commands "$bad_log" 2>&1 >/dev/null)
 echo "$err" | grep -q "$bad_log:1: /contract: missing required field" || { echo "FAIL run log error lacks file:line: $err"; fail=1; }
 rm -f "$bad_log"
+# A well-formed command the game refuses (no such chip in the market) is reported, not dropped.
+refused_log=$(mktemp); printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h999", "contract": "on_demand", "num_gpus": 1}\n' >"$refused_log"
+err=$("$tycoon" run tutorial --days 1 --commands "$refused_log" --json 2>&1 >/dev/null)
+echo "$err" | grep -q "$refused_log: command 1 refused at hour 0: rent_gpus" || { echo "FAIL refused command not reported: $err"; fail=1; }
+"$tycoon" run tutorial --days 1 --commands "$refused_log" --json 2>/dev/null | grep -q '"commands_refused": 1' ||
+  { echo "FAIL run --json lacks commands_refused 1"; fail=1; }
+rm -f "$refused_log"
 out_dir=$(mktemp -d)
 run=$("$tycoon" run tutorial --days 1 --seed 3 --out "$out_dir" --json) || { echo "FAIL run --json"; fail=1; }
 for key in cash_usd revenue_usd gpu_cost_usd gross_margin output_tokens slo_attainment bankrupt score \

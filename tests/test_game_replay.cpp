@@ -94,9 +94,25 @@ TEST_CASE("replaying a game's log on a fresh game reproduces it exactly") {
   auto original = make();
   play(original);
   auto replayed = make();
-  game::replay(replayed, original.state().log);
+  auto refused = game::replay(replayed, original.state().log);
   CHECK(game::to_json(replayed.state()) == game::to_json(original.state()));
   CHECK(replayed.state().log.size() == original.state().log.size());
+  // The replay reports exactly the commands the original game refused (each left a "Refused"
+  // news item), with their place in the log; play() sends at least one on purpose (renting a
+  // chip that is not on the market).
+  std::vector<std::string> refused_news;
+  for (const auto& n : original.state().news) {
+    if (n.text.rfind("Refused ", 0) == 0) refused_news.push_back(n.text);
+  }
+  REQUIRE(refused.size() == refused_news.size());
+  bool b200_reported = false;
+  for (std::size_t i = 0; i < refused.size(); ++i) {
+    INFO(refused[i].message);
+    CHECK(refused[i].index < original.state().log.size());
+    CHECK(contains(refused_news[i], refused[i].message.substr(refused[i].message.find(": ") + 2)));
+    b200_reported = b200_reported || (contains(refused[i].message, "rent_gpus") && contains(refused[i].message, "b200"));
+  }
+  CHECK(b200_reported);
 
   SUBCASE("through a JSONL file") {
     auto again = make();

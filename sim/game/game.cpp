@@ -400,14 +400,18 @@ void Game::step() {
   }
 }
 
-void replay(Game& game, const std::vector<LoggedCommand>& log) {
-  for (const auto& c : log) {
+std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log) {
+  std::vector<RefusedCommand> refused;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const auto& c = log[i];
     if (game.finished()) break;
     if (c.at_hour > game.state().hour) game.advance(c.at_hour - game.state().hour);
     if (game.finished()) break;
-    game.apply(c.command);
+    auto r = game.apply(c.command);
+    if (!r.ok) refused.push_back({i, game.state().hour, std::string(command_name(c.command)) + ": " + r.message});
   }
   game.run_to_end();
+  return refused;
 }
 
 }  // namespace tycoon::game

@@ -70,8 +70,15 @@ class Game {
   std::map<std::string, perf::CalibrationProfile> calibrations_;
 };
 
+// A command of a replayed log that the game refused (its index in the log, and why).
+struct RefusedCommand {
+  std::size_t index = 0;
+  std::int64_t at_hour = 0;
+  std::string message;
+};
 // Plays `log` from the game's current hour: before each command the clock advances to its hour;
-// then the game runs to its end.
-void replay(Game& game, const std::vector<LoggedCommand>& log);
+// then the game runs to its end. Returns the commands the game refused (they are logged and
+// change nothing, as when a player's command is refused).
+std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log);
 
 }  // namespace tycoon::game
