@@ -94,5 +94,52 @@ done
 grep -q '"seed": 3' "$out_dir/scenario.resolved.json" || { echo "FAIL resolved scenario lacks the seed"; fail=1; }
 [ "$(head -1 "$out_dir/hourly.csv" | cut -d, -f1-3)" = "hour,cash_usd,revenue_usd" ] || { echo "FAIL hourly.csv header"; fail=1; }
 rm -rf "$out_dir"
+# sweep: analyst what-if grids (issue 10)
+check sweep-help 0 "$tycoon" sweep --help
+sw=$(mktemp -d)
+printf '{"format_version": 1, "name": "bad", "concurrency": [1],\n "base": {"model": "llama-3.1-8b", "hardware": "h200", "tensor_paralel": 2}}\n' >"$sw/bad.json"
+check_one_line_error sweep-bad-spec "$tycoon" sweep "$sw/bad.json" --out "$sw/bad"
+err=$("$tycoon" sweep "$sw/bad.json" --out "$sw/bad" 2>&1 >/dev/null)
+echo "$err" | grep -q "$sw/bad.json: /base/tensor_paralel: unknown key" || { echo "FAIL sweep error lacks file/pointer/reason: $err"; fail=1; }
+[ ! -e "$sw/bad" ] || { echo "FAIL a bad sweep spec created its output folder"; fail=1; }
+printf '{"format_version": 1, "name": "bad-id", "concurrency": [1], "axes": {"hardware": ["h200", "h999"]},\n "base": {"model": "llama-3.1-8b"}}\n' >"$sw/bad-id.json"
+err=$("$tycoon" sweep "$sw/bad-id.json" --out "$sw/bad" 2>&1 >/dev/null)
+echo "$err" | grep -q "/axes/hardware/1: unknown hardware 'h999'" || { echo "FAIL sweep bad id: $err"; fail=1; }
+check_one_line_error sweep-missing-spec "$tycoon" sweep "$sw/none.json"
+check_one_line_error sweep-bad-jobs "$tycoon" sweep "$sw/bad.json" --jobs 0
+cat >"$sw/tiny.json" <<'SPEC'
+{"format_version": 1, "name": "tiny", "title": "CLI contract sweep",
+ "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
+ "axes": {"precision": ["bf16", "fp8"]},
+ "workloads": [{"name": "short", "kind": "random", "input_tokens": 256, "output_tokens": 32}],
+ "concurrency": [2, 4], "seeds": [1, 2], "prices": [{"name": "market"}, {"name": "half", "market_scale": 0.5}],
+ "requests_per_user": 3, "target": {"min_p90_tok_per_s_per_user": 10, "gross_margin": 0.4}}
+SPEC
+"$tycoon" sweep "$sw/tiny.json" --out "$sw/a" --jobs 2 --report "$sw/a.html" --no-png >"$sw/a.out" 2>"$sw/a.err" ||
+  { echo "FAIL sweep tiny: $(tail -3 "$sw/a.err")"; fail=1; }
+for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg margin_vs_price.svg points.jsonl sweep.json; do
+  [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
+done
+[ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|https\?://[a-z]" "$sw/a.html" ||
+  { echo "FAIL sweep --report is not a self-contained HTML file with inline SVG"; fail=1; }
+# 2 configurations x 2 concurrencies x 2 seeds = 8 points, x 2 prices = 16 rows (+ header).
+[ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }
+head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_per_user,.*cost_blended_usd_per_mtok,.*gross_margin" ||
+  { echo "FAIL points.csv header"; fail=1; }
+for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations; do
+  grep -q "\"$key\"" "$sw/a/summary.json" || { echo "FAIL summary.json lacks $key"; fail=1; }
+done
+# Same spec, one job: the same bytes.
+"$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --jobs 1 --no-png >/dev/null 2>&1
+cmp -s "$sw/a/points.csv" "$sw/b/points.csv" && cmp -s "$sw/a/summary.json" "$sw/b/summary.json" &&
+  cmp -s "$sw/a/pareto.svg" "$sw/b/pareto.svg" || { echo "FAIL sweep output depends on --jobs"; fail=1; }
+# Resume: drop the last journaled points as if interrupted; only those run again, same output.
+head -5 "$sw/b/points.jsonl" >"$sw/b/j" && mv "$sw/b/j" "$sw/b/points.jsonl" && printf '{"hash": "torn' >>"$sw/b/points.jsonl"
+out=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --resume --no-png 2>/dev/null)
+echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --resume: $(echo "$out" | tail -2)"; fail=1; }
+cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
+sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
+check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
+rm -rf "$sw"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

@@ -148,6 +148,8 @@ std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& d
   if (!std::filesystem::is_directory(dir)) return out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    // Analyst sweep specs (`tycoon sweep`) live beside the scenarios but are not scenarios.
+    if (e.path().stem().extension() == ".sweep") continue;
     out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());

@@ -1,0 +1,29 @@
+// Monte Carlo statistics over seeds: the mean of a figure, its run-to-run spread, and a 95%
+// confidence interval on the mean (Student t, since a sweep runs few seeds).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace tycoon::analysis {
+
+struct Estimate {
+  double mean = 0;
+  double stddev = 0;          // sample standard deviation (n − 1): the run-to-run spread
+  double half_width_95 = 0;   // t(0.975, n − 1) · stddev / sqrt(n); NaN with one sample
+  double min = 0, max = 0;
+  int n = 0;                  // finite samples used (NaN samples are left out)
+
+  double relative_half_width() const;  // half_width_95 / |mean| (NaN when undefined)
+  // True when the interval [mean ± half width] of `a` and of `b` overlap: the difference is
+  // within run-to-run noise at this number of seeds.
+  static bool overlap(const Estimate& a, const Estimate& b);
+};
+
+// The two-sided 95% quantile of Student's t with `dof` degrees of freedom (dof >= 1): exact
+// table values to 30, the Cornish-Fisher expansion above (error below 1e-4).
+double student_t_975(int dof);
+
+Estimate estimate(std::span<const double> samples);
+
+}  // namespace tycoon::analysis

@@ -1,0 +1,151 @@
+#include "sim/analysis/point_result.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tycoon::analysis {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+nlohmann::json latency_json(const serving::LatencyStats& s) { return {s.mean, s.p50, s.p90, s.p99}; }
+
+serving::LatencyStats latency_from(const nlohmann::json& j) {
+  return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>(), j.at(3).get<double>()};
+}
+
+}  // namespace
+
+PointPerf PointPerf::from_summary(const serving::ServingSummary& s) {
+  PointPerf p;
+  p.output_tok_per_s_per_gpu = s.output_tok_per_s_per_gpu;
+  // The simulator's tok/s/GPU is output tokens over its measured window; input tokens of the
+  // same completed requests flow at the same window, so the ratio of counts scales it.
+  p.input_tok_per_s_per_gpu = s.output_tokens > 0 ? s.output_tok_per_s_per_gpu * static_cast<double>(s.input_tokens) /
+                                                        static_cast<double>(s.output_tokens)
+                                                  : 0.0;
+  p.p90_interactivity_tok_per_s_per_user = s.p90_interactivity_tok_per_s_per_user;
+  p.ttft_s = s.ttft_s;
+  p.tpot_s = s.tpot_s;
+  p.e2e_s = s.e2e_s;
+  p.requests_completed = s.requests_completed;
+  p.requests_failed = s.requests_failed;
+  p.input_tokens = s.input_tokens;
+  p.cached_input_tokens = s.cached_input_tokens;
+  p.output_tokens = s.output_tokens;
+  p.simulated_time_s = s.simulated_time_s;
+  p.mean_batch_size = s.mean_batch_size;
+  p.num_gpus = s.num_gpus;
+  p.provenance = s.provenance;
+  return p;
+}
+
+nlohmann::json PointPerf::to_json() const {
+  return {{"output_tok_per_s_per_gpu", output_tok_per_s_per_gpu},
+          {"input_tok_per_s_per_gpu", input_tok_per_s_per_gpu},
+          {"p90_interactivity", p90_interactivity_tok_per_s_per_user},
+          {"ttft_s", latency_json(ttft_s)},
+          {"tpot_s", latency_json(tpot_s)},
+          {"e2e_s", latency_json(e2e_s)},
+          {"requests_completed", requests_completed},
+          {"requests_failed", requests_failed},
+          {"input_tokens", input_tokens},
+          {"cached_input_tokens", cached_input_tokens},
+          {"output_tokens", output_tokens},
+          {"simulated_time_s", simulated_time_s},
+          {"mean_batch_size", mean_batch_size},
+          {"num_gpus", num_gpus},
+          {"provenance", std::string(perf::to_string(provenance))},
+          {"error", error}};
+}
+
+PointPerf PointPerf::from_json(const nlohmann::json& j) {
+  PointPerf p;
+  p.output_tok_per_s_per_gpu = j.at("output_tok_per_s_per_gpu").get<double>();
+  p.input_tok_per_s_per_gpu = j.at("input_tok_per_s_per_gpu").get<double>();
+  p.p90_interactivity_tok_per_s_per_user = j.at("p90_interactivity").get<double>();
+  p.ttft_s = latency_from(j.at("ttft_s"));
+  p.tpot_s = latency_from(j.at("tpot_s"));
+  p.e2e_s = latency_from(j.at("e2e_s"));
+  p.requests_completed = j.at("requests_completed").get<std::int64_t>();
+  p.requests_failed = j.at("requests_failed").get<std::int64_t>();
+  p.input_tokens = j.at("input_tokens").get<std::int64_t>();
+  p.cached_input_tokens = j.at("cached_input_tokens").get<std::int64_t>();
+  p.output_tokens = j.at("output_tokens").get<std::int64_t>();
+  p.simulated_time_s = j.at("simulated_time_s").get<double>();
+  p.mean_batch_size = j.at("mean_batch_size").get<double>();
+  p.num_gpus = j.at("num_gpus").get<int>();
+  auto prov = parse_enum<perf::Provenance>(j.at("provenance").get<std::string>(), perf::kProvenanceNames);
+  if (!prov) throw std::invalid_argument("bad provenance");
+  p.provenance = *prov;
+  p.error = j.at("error").get<std::string>();
+  return p;
+}
+
+PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices, double gpu_usd_per_hour,
+                               double target_gross_margin) {
+  PointEconomics e;
+  const double rent = gpu_usd_per_hour;
+  e.gpu_usd_per_hour = rent;
+  const double in_per_h = 3600.0 * perf.input_tok_per_s_per_gpu;
+  const double out_per_h = 3600.0 * perf.output_tok_per_s_per_gpu;
+  const double cached_share =
+      perf.input_tokens > 0 ? static_cast<double>(perf.cached_input_tokens) / static_cast<double>(perf.input_tokens) : 0.0;
+  e.revenue_usd_per_gpu_hour = (in_per_h * (1 - cached_share) * prices.input_usd_per_mtok +
+                                in_per_h * cached_share * prices.cached_input_usd_per_mtok +
+                                out_per_h * prices.output_usd_per_mtok) /
+                               1e6;
+  const double v = e.revenue_usd_per_gpu_hour;
+  e.gross_margin = v > 0 ? (v - rent) / v : kNaN;
+  e.cost_blended_usd_per_mtok = in_per_h + out_per_h > 0 ? rent / ((in_per_h + out_per_h) / 1e6) : kNaN;
+  e.cost_output_only_usd_per_mtok = out_per_h > 0 ? rent / (out_per_h / 1e6) : kNaN;
+  e.cost_input_usd_per_mtok = v > 0 ? prices.input_usd_per_mtok * rent / v : kNaN;
+  e.cost_output_usd_per_mtok = v > 0 ? prices.output_usd_per_mtok * rent / v : kNaN;
+  e.price_scale_for_target_margin =
+      v > 0 && std::isfinite(target_gross_margin) ? rent / ((1 - target_gross_margin) * v) : kNaN;
+  return e;
+}
+
+double metric_value(Metric m, const PointPerf& p, const PointEconomics& e) {
+  if (!p.error.empty()) return kNaN;
+  switch (m) {
+    case Metric::kOutputTokPerSPerGpu:
+      return p.output_tok_per_s_per_gpu;
+    case Metric::kInputTokPerSPerGpu:
+      return p.input_tok_per_s_per_gpu;
+    case Metric::kP90InteractivityTokPerSPerUser:
+      return p.p90_interactivity_tok_per_s_per_user;
+    case Metric::kTtftP50Ms:
+      return p.ttft_s.p50 * 1e3;
+    case Metric::kTtftP90Ms:
+      return p.ttft_s.p90 * 1e3;
+    case Metric::kTtftP99Ms:
+      return p.ttft_s.p99 * 1e3;
+    case Metric::kTpotP50Ms:
+      return p.tpot_s.p50 * 1e3;
+    case Metric::kTpotP90Ms:
+      return p.tpot_s.p90 * 1e3;
+    case Metric::kTpotP99Ms:
+      return p.tpot_s.p99 * 1e3;
+    case Metric::kE2eP90S:
+      return p.e2e_s.p90;
+    case Metric::kCostInputUsdPerMtok:
+      return e.cost_input_usd_per_mtok;
+    case Metric::kCostOutputUsdPerMtok:
+      return e.cost_output_usd_per_mtok;
+    case Metric::kCostBlendedUsdPerMtok:
+      return e.cost_blended_usd_per_mtok;
+    case Metric::kCostOutputOnlyUsdPerMtok:
+      return e.cost_output_only_usd_per_mtok;
+    case Metric::kRevenueUsdPerGpuHour:
+      return e.revenue_usd_per_gpu_hour;
+    case Metric::kGrossMargin:
+      return e.gross_margin;
+    case Metric::kPriceScaleForTargetMargin:
+      return e.price_scale_for_target_margin;
+  }
+  return kNaN;
+}
+
+}  // namespace tycoon::analysis

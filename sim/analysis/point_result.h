@@ -1,0 +1,102 @@
+// What one sweep point's simulation measured, and what it costs and earns at a price.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/perf/calibration_profile.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::analysis {
+
+// The performance figures of one simulated point (price independent). Latencies in seconds.
+struct PointPerf {
+  double output_tok_per_s_per_gpu = 0;
+  double input_tok_per_s_per_gpu = 0;  // prompt tokens of completed requests, same window
+  double p90_interactivity_tok_per_s_per_user = 0;
+  serving::LatencyStats ttft_s, tpot_s, e2e_s;
+  std::int64_t requests_completed = 0;
+  std::int64_t requests_failed = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t cached_input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double simulated_time_s = 0;
+  double mean_batch_size = 0;
+  int num_gpus = 0;
+  perf::Provenance provenance = perf::Provenance::kDatasheet;
+  std::string error;  // non-empty: the simulation refused this point (why); figures are zero
+
+  static PointPerf from_summary(const serving::ServingSummary& s);
+  // Round-trips exactly (doubles are written with enough digits): the resume journal's format.
+  nlohmann::json to_json() const;
+  static PointPerf from_json(const nlohmann::json& j);
+};
+
+// Token prices resolved for one model (USD per million tokens).
+struct TokenPrices {
+  double input_usd_per_mtok = 0;
+  double cached_input_usd_per_mtok = 0;
+  double output_usd_per_mtok = 0;
+};
+
+// Economics of one point at one price, per GPU-hour of steady serving at the simulated rate.
+//
+//   tokens per GPU-hour:  I = 3600 · input tok/s/GPU,  O = 3600 · output tok/s/GPU
+//   rent:                 R = GPU rent, USD per GPU-hour (catalog price for the contract)
+//   revenue:              V = (I·(1−c)·p_in + I·c·p_cached + O·p_out) / 1e6   (c: prefix-cache hit share)
+//   gross margin:         (V − R) / V
+//   cost per Mtok, blended:      R / ((I + O) / 1e6)
+//   cost per Mtok, output only:  R / (O / 1e6)   (all rent charged to output: InferenceX's convention)
+//   cost per Mtok, input/output: p_in · R/V and p_out · R/V — the break-even prices that keep the
+//                                quoted input:output ratio (the rent split in proportion to revenue)
+//   price scale for a target margin m: R / ((1 − m) · V) — multiply every quoted price by it.
+// Undefined figures (no output, no revenue) are NaN, written empty in CSV and null in JSON.
+struct PointEconomics {
+  double gpu_usd_per_hour = 0;
+  double revenue_usd_per_gpu_hour = 0;
+  double gross_margin = 0;
+  double cost_blended_usd_per_mtok = 0;
+  double cost_output_only_usd_per_mtok = 0;
+  double cost_input_usd_per_mtok = 0;
+  double cost_output_usd_per_mtok = 0;
+  double price_scale_for_target_margin = 0;  // NaN without a target
+};
+
+PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices, double gpu_usd_per_hour,
+                               double target_gross_margin /* NaN: none */);
+
+// The figures every row and every Monte Carlo group report, in CSV column order.
+enum class Metric {
+  kOutputTokPerSPerGpu,
+  kInputTokPerSPerGpu,
+  kP90InteractivityTokPerSPerUser,
+  kTtftP50Ms,
+  kTtftP90Ms,
+  kTtftP99Ms,
+  kTpotP50Ms,
+  kTpotP90Ms,
+  kTpotP99Ms,
+  kE2eP90S,
+  kCostInputUsdPerMtok,
+  kCostOutputUsdPerMtok,
+  kCostBlendedUsdPerMtok,
+  kCostOutputOnlyUsdPerMtok,
+  kRevenueUsdPerGpuHour,
+  kGrossMargin,
+  kPriceScaleForTargetMargin,
+};
+inline constexpr std::size_t kNumMetrics = 17;
+inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
+    "output_tok_per_s_per_gpu", "input_tok_per_s_per_gpu", "p90_tok_per_s_per_user", "ttft_p50_ms",
+    "ttft_p90_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p99_ms", "e2e_p90_s",
+    "cost_input_usd_per_mtok", "cost_output_usd_per_mtok", "cost_blended_usd_per_mtok",
+    "cost_output_only_usd_per_mtok", "revenue_usd_per_gpu_hour", "gross_margin", "price_scale_for_target_margin"};
+inline std::string_view to_string(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
+
+double metric_value(Metric m, const PointPerf& perf, const PointEconomics& econ);
+
+}  // namespace tycoon::analysis

@@ -1,0 +1,268 @@
+#include "sim/analysis/svg_chart.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace tycoon::analysis {
+
+namespace {
+
+// Okabe-Ito's colour-blind-safe palette, then darker variants.
+constexpr std::array<const char*, 12> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                                  "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF", "#9467BD"};
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string tick_label(double v, double step, bool percent) {
+  if (percent) {
+    v *= 100;
+    step *= 100;
+  }
+  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  if (std::fabs(v) < step * 1e-6) v = 0;
+  char buf[48];
+  if (!percent && std::fabs(v) >= 1e4 && decimals == 0) {
+    std::snprintf(buf, sizeof buf, "%.0fk", v / 1e3);
+    if (std::fmod(v, 1e3) != 0) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
+  }
+  return buf;
+}
+
+std::string shorten(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  return s.substr(0, n - 1) + "\xE2\x80\xA6";  // an ellipsis
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<double> nice_ticks(double lo, double hi, int target) {
+  if (!(hi > lo)) hi = lo + 1;
+  const double raw = (hi - lo) / std::max(1, target);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    step = m * mag;
+    if (step >= raw) break;
+  }
+  // Integer multiples of the step (no accumulated rounding), the last one at or above `hi`.
+  const auto first = static_cast<long long>(std::floor(lo / step + 1e-9));
+  auto last = static_cast<long long>(std::ceil(hi / step - 1e-9));
+  if (last <= first) last = first + 1;
+  std::vector<double> ticks;
+  for (long long k = first; k <= last; ++k) ticks.push_back(static_cast<double>(k) * step);
+  return ticks;
+}
+
+std::string render_svg(const Chart& c, bool standalone) {
+  const double W = c.width, H = c.height;
+  const double legend_w = 280;
+  const double left = 86, right = W - legend_w - 20, top = c.subtitle.empty() ? 56 : 74;
+  const double bottom_note = 16.0 * static_cast<double>(c.notes.size());
+  const double bottom = H - 64 - bottom_note;
+
+  // Data range, error bars and reference lines included; zero included so bars read honestly.
+  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  bool any = false;
+  auto extend = [&](double x, double y) {
+    if (!std::isfinite(x) || !std::isfinite(y)) return;
+    x0 = std::min(x0, x);
+    x1 = std::max(x1, x);
+    y0 = std::min(y0, y);
+    y1 = std::max(y1, y);
+    any = true;
+  };
+  for (const auto& s : c.series) {
+    for (const auto& p : s.points) {
+      extend(p.x - p.x_err, p.y - p.y_err);
+      extend(p.x + p.x_err, p.y + p.y_err);
+    }
+  }
+  for (const auto& r : c.references) {
+    if (r.vertical) {
+      x1 = std::max(x1, r.value);
+    } else {
+      y0 = std::min(y0, r.value);
+      y1 = std::max(y1, r.value);
+    }
+  }
+  if (!any) {
+    x1 = std::max(x1, 1.0);
+    y1 = std::max(y1, 1.0);
+  }
+  const auto xt = nice_ticks(x0, x1 * 1.02), yt = nice_ticks(y0, y1 * 1.04);
+  const double xmin = xt.front(), xmax = xt.back(), ymin = yt.front(), ymax = yt.back();
+  auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * (right - left); };
+  auto py = [&](double y) { return bottom - (y - ymin) / (ymax - ymin) * (bottom - top); };
+
+  std::ostringstream o;
+  if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
+    << "\" viewBox=\"0 0 " << c.width << " " << c.height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << c.height << "\" fill=\"#ffffff\"/>\n";
+  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(c.title) << "</text>\n";
+  if (!c.subtitle.empty()) {
+    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">" << xml_escape(c.subtitle)
+      << "</text>\n";
+  }
+  // Grid and ticks.
+  o << "<g font-size=\"11\" fill=\"#333333\">\n";
+  const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1, ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
+  for (double t : xt) {
+    o << "<line x1=\"" << num(px(t)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(px(t)) << "\" y2=\"" << num(bottom)
+      << "\" stroke=\"#e5e5e5\"/>\n";
+    o << "<text x=\"" << num(px(t)) << "\" y=\"" << num(bottom + 16) << "\" text-anchor=\"middle\">"
+      << tick_label(t, xstep, false) << "</text>\n";
+  }
+  for (double t : yt) {
+    o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(t)) << "\" x2=\"" << num(right) << "\" y2=\"" << num(py(t))
+      << "\" stroke=\"" << (t == 0 ? "#999999" : "#e5e5e5") << "\"/>\n";
+    o << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">"
+      << tick_label(t, ystep, c.y_percent) << "</text>\n";
+  }
+  o << "</g>\n";
+  o << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(right - left) << "\" height=\""
+    << num(bottom - top) << "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  o << "<text x=\"" << num((left + right) / 2) << "\" y=\"" << num(bottom + 38)
+    << "\" font-size=\"13\" text-anchor=\"middle\">" << xml_escape(c.x_label) << "</text>\n";
+  o << "<text transform=\"translate(" << num(left - 60) << " " << num((top + bottom) / 2)
+    << ") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">" << xml_escape(c.y_label) << "</text>\n";
+
+  // Reference lines.
+  for (const auto& r : c.references) {
+    if (r.vertical) {
+      o << "<line x1=\"" << num(px(r.value)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(px(r.value)) << "\" y2=\""
+        << num(bottom) << "\" stroke=\"#AA0000\" stroke-dasharray=\"6 4\"/>\n";
+      o << "<text x=\"" << num(px(r.value) + 4) << "\" y=\"" << num(top + 14) << "\" font-size=\"11\" fill=\"#AA0000\">"
+        << xml_escape(r.label) << "</text>\n";
+    } else {
+      o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(r.value)) << "\" x2=\"" << num(right) << "\" y2=\""
+        << num(py(r.value)) << "\" stroke=\"#AA0000\" stroke-dasharray=\"6 4\"/>\n";
+      o << "<text x=\"" << num(right - 4) << "\" y=\"" << num(py(r.value) - 4)
+        << "\" font-size=\"11\" text-anchor=\"end\" fill=\"#AA0000\">" << xml_escape(r.label) << "</text>\n";
+    }
+  }
+
+  // Frontier under the series.
+  if (c.frontier.size() > 0) {
+    o << "<polyline fill=\"none\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\" "
+         "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"";
+    for (const auto& p : c.frontier) o << num(px(p.x)) << "," << num(py(p.y)) << " ";
+    o << "\"/>\n";
+  }
+
+  for (std::size_t si = 0; si < c.series.size(); ++si) {
+    const auto& s = c.series[si];
+    const char* color = kPalette[si % kPalette.size()];
+    o << "<g stroke=\"" << color << "\">\n";
+    std::vector<const ChartPoint*> drawn;
+    for (const auto& p : s.points) {
+      if (std::isfinite(p.x) && std::isfinite(p.y)) drawn.push_back(&p);
+    }
+    if (s.connect && drawn.size() > 1) {
+      o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";
+      for (const auto* p : drawn) o << num(px(p->x)) << "," << num(py(p->y)) << " ";
+      o << "\"/>\n";
+    }
+    for (const auto* p : drawn) {
+      if (p->y_err > 0 && std::isfinite(p->y_err)) {
+        o << "<line x1=\"" << num(px(p->x)) << "\" y1=\"" << num(py(p->y - p->y_err)) << "\" x2=\"" << num(px(p->x))
+          << "\" y2=\"" << num(py(p->y + p->y_err)) << "\" stroke-width=\"1\"/>\n";
+      }
+      if (p->x_err > 0 && std::isfinite(p->x_err)) {
+        o << "<line x1=\"" << num(px(p->x - p->x_err)) << "\" y1=\"" << num(py(p->y)) << "\" x2=\""
+          << num(px(p->x + p->x_err)) << "\" y2=\"" << num(py(p->y)) << "\" stroke-width=\"1\"/>\n";
+      }
+      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y)) << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\""
+        << (p->hollow ? "#ffffff" : color) << "\">";
+      if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
+      o << "</circle>\n";
+    }
+    o << "</g>\n";
+  }
+
+  // Legend.
+  const double lx = right + 18;
+  double ly = top + 4;
+  o << "<g font-size=\"11\" fill=\"#222222\">\n";
+  for (std::size_t si = 0; si < c.series.size(); ++si) {
+    const char* color = kPalette[si % kPalette.size()];
+    o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
+      << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>";
+    o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"" << color << "\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(shorten(c.series[si].name, 38))
+      << "</text>\n";
+    ly += 17;
+    if (ly > bottom - 60) {
+      o << "<text x=\"" << num(lx) << "\" y=\"" << num(ly + 4) << "\">… " << (c.series.size() - si - 1)
+        << " more (see the tables)</text>\n";
+      ly += 17;
+      break;
+    }
+  }
+  ly += 8;
+  if (!c.frontier.empty()) {
+    o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
+      << "\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label) << "</text>\n";
+    ly += 19;
+  }
+  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
+  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured / interpolated curves</text>\n";
+  ly += 17;
+  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
+       "stroke-width=\"1.8\"/>";
+  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated / datasheet curves</text>\n";
+  ly += 17;
+  o << "<line x1=\"" << num(lx + 11) << "\" y1=\"" << num(ly - 6) << "\" x2=\"" << num(lx + 11) << "\" y2=\""
+    << num(ly + 6) << "\" stroke=\"#555555\"/>";
+  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">95% CI over seeds</text>\n";
+  o << "</g>\n";
+
+  // Notes.
+  double ny = H - 14 - 16.0 * static_cast<double>(c.notes.size() > 0 ? c.notes.size() - 1 : 0);
+  for (const auto& n : c.notes) {
+    o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">"
+      << xml_escape(shorten(n, 170)) << "</text>\n";
+    ny += 16;
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+}  // namespace tycoon::analysis

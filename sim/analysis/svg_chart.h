@@ -1,0 +1,53 @@
+// A small SVG writer for analyst charts: scatter/line series with error bars, a highlighted
+// frontier, reference lines, axes with units and ticks, and a legend. No third-party code; the
+// output is self-contained SVG 1.1 (inline in HTML or a file of its own).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tycoon::analysis {
+
+struct ChartPoint {
+  double x = 0, y = 0;
+  double x_err = 0, y_err = 0;  // half widths of the 95% interval; 0 draws no bar
+  bool hollow = false;          // extrapolated or datasheet provenance
+  std::string tooltip;
+};
+
+struct ChartSeries {
+  std::string name;
+  std::vector<ChartPoint> points;  // drawn in order; joined by a line when `connect`
+  bool connect = true;
+};
+
+struct ReferenceLine {
+  bool vertical = false;  // x = value, else y = value
+  double value = 0;
+  std::string label;
+};
+
+struct Chart {
+  std::string title;
+  std::string subtitle;
+  std::string x_label;  // with its unit: "P90 interactivity (tok/s/user)"
+  std::string y_label;
+  std::vector<ChartSeries> series;
+  std::vector<ChartPoint> frontier;  // drawn as a thick line under the series
+  std::string frontier_label = "Pareto frontier";
+  std::vector<ReferenceLine> references;
+  std::vector<std::string> notes;  // small print under the plot (sources, provenance key)
+  bool y_percent = false;          // tick labels as percentages of 1
+  int width = 960, height = 600;
+};
+
+// The chart as an SVG document (a <svg> element with an XML declaration when `standalone`).
+std::string render_svg(const Chart& chart, bool standalone = true);
+
+// Escapes &, <, >, " and ' for XML text and attributes.
+std::string xml_escape(std::string_view s);
+
+// Tick positions: a 1-2-5 step covering [lo, hi] with about `target` intervals.
+std::vector<double> nice_ticks(double lo, double hi, int target = 6);
+
+}  // namespace tycoon::analysis

@@ -1,0 +1,77 @@
+#include "sim/analysis/sweep_run.h"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "sim/perf/profile_lookup.h"
+
+namespace tycoon::analysis {
+
+CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog& catalog) {
+  CalibrationSet out;
+  for (const auto& c : sweep.configs) {
+    const auto& hw = *c.deployment.hardware;
+    if (!out.contains(hw.id)) out.emplace(hw.id, perf::calibration_for(catalog, hw));
+  }
+  return out;
+}
+
+PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point,
+                    const CalibrationSet& calibrations) {
+  const auto config = serving_config(sweep, spec, point);
+  const auto& cal = calibrations.at(config.deployment.hardware->id);
+  try {
+    return PointPerf::from_summary(serving::simulate(config, cal));
+  } catch (const std::invalid_argument& e) {
+    PointPerf p;
+    p.error = e.what();
+    p.provenance = cal.provenance;
+    p.num_gpus = config.deployment.tensor_parallel * config.replicas;
+    return p;
+  }
+}
+
+void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const CalibrationSet& calibrations, int jobs,
+                std::vector<std::optional<PointPerf>>& results,
+                const std::function<void(std::size_t, const PointPerf&)>& on_done) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+    if (!results[i]) todo.push_back(i);
+  }
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex done_mutex;
+  std::exception_ptr failure;
+  auto work = [&] {
+    while (!stop.load()) {
+      const std::size_t k = next.fetch_add(1);
+      if (k >= todo.size()) return;
+      const std::size_t i = todo[k];
+      try {
+        PointPerf p = run_point(sweep, spec, sweep.points[i], calibrations);
+        std::lock_guard<std::mutex> lock(done_mutex);
+        if (stop.load()) return;
+        results[i] = p;
+        on_done(i, *results[i]);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(done_mutex);
+        if (!failure) failure = std::current_exception();
+        stop.store(true);
+        return;
+      }
+    }
+  };
+  const int n = std::max(1, std::min<int>(jobs, static_cast<int>(todo.size())));
+  if (n == 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < n; ++t) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace tycoon::analysis

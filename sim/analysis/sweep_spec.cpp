@@ -1,0 +1,612 @@
+#include "sim/analysis/sweep_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "sim/data/json_reader.h"
+#include "sim/perf/memory_plan.h"
+
+namespace tycoon::analysis {
+
+namespace {
+
+using data::LoadError;
+
+constexpr std::array<std::string_view, 13> kConfigFieldNames = {
+    "hardware",       "model",        "engine",          "precision",     "kv_cache_dtype",
+    "tensor_parallel", "expert_parallel", "max_num_batched_tokens", "max_num_seqs", "spec_tokens",
+    "acceptance_length", "prefix_caching", "cuda_graphs"};
+constexpr std::string_view kGpuPriceField = "gpu_usd_per_hour";
+
+bool is_config_field(std::string_view key) {
+  return key == kGpuPriceField ||
+         std::find(kConfigFieldNames.begin(), kConfigFieldNames.end(), key) != kConfigFieldNames.end();
+}
+
+const char* type_name(const nlohmann::json& v) {
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return "boolean";
+  if (v.is_number()) return "number";
+  if (v.is_string()) return "string";
+  if (v.is_array()) return "array";
+  return "object";
+}
+
+std::string read_string(const nlohmann::json& v, const std::string& file, const std::string& ptr) {
+  if (!v.is_string()) throw LoadError(file, ptr, std::string("expected a string, got ") + type_name(v));
+  auto s = v.get<std::string>();
+  if (s.empty()) throw LoadError(file, ptr, "must not be empty");
+  return s;
+}
+
+std::int64_t read_integer(const nlohmann::json& v, const std::string& file, const std::string& ptr, std::int64_t lo,
+                          std::int64_t hi) {
+  if (!v.is_number()) throw LoadError(file, ptr, std::string("expected an integer, got ") + type_name(v));
+  double x = v.get<double>();
+  if (!std::isfinite(x) || std::floor(x) != x) throw LoadError(file, ptr, "expected an integer");
+  if (x < static_cast<double>(lo) || x > static_cast<double>(hi)) {
+    throw LoadError(file, ptr, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+  return static_cast<std::int64_t>(x);
+}
+
+double read_number(const nlohmann::json& v, const std::string& file, const std::string& ptr, data::Bound bound) {
+  if (!v.is_number()) throw LoadError(file, ptr, std::string("expected a number, got ") + type_name(v));
+  double x = v.get<double>();
+  if (auto why = data::check_bound(x, bound); !why.empty()) throw LoadError(file, ptr, why);
+  return x;
+}
+
+Precision read_precision(const nlohmann::json& v, const std::string& file, const std::string& ptr) {
+  auto s = read_string(v, file, ptr);
+  auto p = parse_enum<Precision>(s, kPrecisionNames);
+  if (!p) throw LoadError(file, ptr, "'" + s + "' is not one of: bf16, fp8, fp4, int4");
+  return *p;
+}
+
+// Sets one field of `f` from a JSON value; the pointer names the value in the spec.
+void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, const std::string& file,
+               const std::string& ptr) {
+  auto small_int = [&](std::int64_t lo, std::int64_t hi) { return static_cast<int>(read_integer(v, file, ptr, lo, hi)); };
+  auto boolean = [&] {
+    if (!v.is_boolean()) throw LoadError(file, ptr, std::string("expected a boolean, got ") + type_name(v));
+    return v.get<bool>();
+  };
+  if (key == "hardware") {
+    f.hardware = read_string(v, file, ptr);
+  } else if (key == "model") {
+    f.model = read_string(v, file, ptr);
+  } else if (key == "engine") {
+    f.engine = read_string(v, file, ptr);
+  } else if (key == "precision") {
+    f.precision = read_precision(v, file, ptr);
+  } else if (key == "kv_cache_dtype") {
+    f.kv_cache_dtype = read_precision(v, file, ptr);
+  } else if (key == "tensor_parallel") {
+    f.tensor_parallel = small_int(1, 1024);
+  } else if (key == "expert_parallel") {
+    f.expert_parallel = small_int(1, 1024);
+  } else if (key == "max_num_batched_tokens") {
+    f.max_num_batched_tokens = small_int(1, 1 << 24);
+  } else if (key == "max_num_seqs") {
+    f.max_num_seqs = small_int(1, 1 << 20);
+  } else if (key == "spec_tokens") {
+    f.spec_tokens = small_int(0, 64);
+  } else if (key == "acceptance_length") {
+    double a = read_number(v, file, ptr, data::Bound::kPositive);
+    if (a < 1.0) throw LoadError(file, ptr, "must be at least 1 (the bonus token)");
+    f.acceptance_length = a;
+  } else if (key == "prefix_caching") {
+    f.prefix_caching = boolean();
+  } else if (key == "cuda_graphs") {
+    f.cuda_graphs = boolean();
+  } else if (key == kGpuPriceField) {
+    f.gpu_usd_per_hour = read_number(v, file, ptr, data::Bound::kPositive);
+  } else {
+    throw LoadError(file, ptr, "unknown key");
+  }
+}
+
+std::string escape_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A configuration object: deployment fields plus an optional label.
+ConfigFields read_config_object(const nlohmann::json& j, const std::string& file, const std::string& ptr,
+                                std::string* label) {
+  if (!j.is_object()) throw LoadError(file, ptr, std::string("expected an object, got ") + type_name(j));
+  ConfigFields f;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string p = ptr + "/" + escape_token(it.key());
+    if (it.key() == "label" && label) {
+      *label = read_string(it.value(), file, p);
+    } else {
+      set_field(f, it.key(), it.value(), file, p);
+    }
+  }
+  return f;
+}
+
+std::string value_label(std::string_view key, const nlohmann::json& v) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kShort = {
+      {{"tensor_parallel", "tp"},
+       {"expert_parallel", "ep"},
+       {"max_num_batched_tokens", "mbt"},
+       {"max_num_seqs", "seqs"},
+       {"spec_tokens", "spec"},
+       {"acceptance_length", "accept"},
+       {"gpu_usd_per_hour", "$/GPU-h"}}};
+  std::string name(key);
+  for (const auto& [k, s] : kShort) {
+    if (k == key) name = s;
+  }
+  if (key == "hardware" || key == "model" || key == "engine" || key == "precision") {
+    return v.get<std::string>();
+  }
+  if (v.is_string()) return name + "=" + v.get<std::string>();
+  if (v.is_boolean()) return name + "=" + (v.get<bool>() ? "on" : "off");
+  return name + "=" + v.dump();
+}
+
+template <typename T, typename F>
+std::vector<T> read_list(data::ObjectReader& r, std::string_view key, F&& read_one, std::vector<T> fallback) {
+  if (!r.has(key)) {
+    const auto keys = r.keys();
+    if (std::find(keys.begin(), keys.end(), std::string(key)) != keys.end()) r.raw(key);  // an explicit null
+    return fallback;
+  }
+  const auto& arr = r.raw(key);
+  const std::string ptr = r.pointer_to(key);
+  if (!arr.is_array()) throw LoadError(r.file(), ptr, std::string("expected an array, got ") + type_name(arr));
+  if (arr.empty()) throw LoadError(r.file(), ptr, "must not be empty");
+  std::vector<T> out;
+  for (std::size_t i = 0; i < arr.size(); ++i) out.push_back(read_one(arr[i], ptr + "/" + std::to_string(i)));
+  return out;
+}
+
+std::string hex64(std::uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+void ConfigFields::merge(const ConfigFields& o) {
+  auto take = [](auto& mine, const auto& theirs) {
+    if (theirs) mine = theirs;
+  };
+  take(hardware, o.hardware);
+  take(model, o.model);
+  take(engine, o.engine);
+  take(precision, o.precision);
+  take(kv_cache_dtype, o.kv_cache_dtype);
+  take(tensor_parallel, o.tensor_parallel);
+  take(expert_parallel, o.expert_parallel);
+  take(max_num_batched_tokens, o.max_num_batched_tokens);
+  take(max_num_seqs, o.max_num_seqs);
+  take(spec_tokens, o.spec_tokens);
+  take(acceptance_length, o.acceptance_length);
+  take(prefix_caching, o.prefix_caching);
+  take(cuda_graphs, o.cuda_graphs);
+  take(gpu_usd_per_hour, o.gpu_usd_per_hour);
+}
+
+std::string stable_hash(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return hex64(h);
+}
+
+SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
+  SweepSpec s;
+  s.file = file;
+  s.canonical = j;
+  data::ObjectReader r(j, file, "");
+  if (r.integer("format_version") != 1) r.fail("format_version", "only format_version 1 is known");
+  s.name = r.string("name");
+  if (s.name.empty()) r.fail("name", "must not be empty");
+  s.title = r.optional_string("title").value_or(s.name);
+  s.description = r.optional_string("description").value_or("");
+
+  if (r.has("base")) {
+    s.base = read_config_object(r.raw("base"), file, "/base", nullptr);
+  } else if (j.contains("base")) {
+    r.raw("base");
+  }
+
+  s.configurations = read_list<SweepSpec::LabelledConfig>(
+      r, "configurations",
+      [&](const nlohmann::json& v, const std::string& ptr) {
+        SweepSpec::LabelledConfig c;
+        c.fields = read_config_object(v, file, ptr, &c.label);
+        c.pointer = ptr;
+        return c;
+      },
+      {SweepSpec::LabelledConfig{"", {}, "/base"}});
+
+  if (r.has("axes")) {
+    const auto& axes = r.raw("axes");
+    if (!axes.is_object()) throw LoadError(file, "/axes", std::string("expected an object, got ") + type_name(axes));
+    for (auto it = axes.begin(); it != axes.end(); ++it) {
+      const std::string ptr = "/axes/" + escape_token(it.key());
+      if (!is_config_field(it.key())) {
+        throw LoadError(file, ptr,
+                        "unknown axis (axes take deployment fields; concurrency, workloads, prices and seeds "
+                        "are top-level lists)");
+      }
+      if (!it->is_array()) throw LoadError(file, ptr, std::string("expected an array, got ") + type_name(*it));
+      if (it->empty()) throw LoadError(file, ptr, "must not be empty");
+      std::vector<SweepSpec::AxisValue> values;
+      for (std::size_t i = 0; i < it->size(); ++i) {
+        SweepSpec::AxisValue a;
+        a.pointer = ptr + "/" + std::to_string(i);
+        set_field(a.fields, it.key(), (*it)[i], file, a.pointer);
+        a.label = value_label(it.key(), (*it)[i]);
+        values.push_back(std::move(a));
+      }
+      s.axes.push_back(std::move(values));
+    }
+  } else if (j.contains("axes")) {
+    r.raw("axes");
+  }
+
+  s.workloads = read_list<WorkloadChoice>(
+      r, "workloads",
+      [&](const nlohmann::json& v, const std::string& ptr) {
+        data::ObjectReader w(v, file, ptr);
+        WorkloadChoice c;
+        c.pointer = ptr;
+        c.kind = static_cast<serving::WorkloadKind>(w.choice("kind", serving::kWorkloadNames));
+        if (c.kind == serving::WorkloadKind::kTrace) w.fail("kind", "trace replay is not a sweep workload");
+        if (c.kind == serving::WorkloadKind::kInputHeavy) {
+          c.input_tokens = 8192;
+          c.output_tokens = 1024;
+        } else if (c.kind == serving::WorkloadKind::kOutputHeavy) {
+          c.input_tokens = 1024;
+          c.output_tokens = 8192;
+        }
+        if (auto i = w.optional_integer("input_tokens", data::Bound::kPositive)) c.input_tokens = *i;
+        if (auto o = w.optional_integer("output_tokens", data::Bound::kPositive)) c.output_tokens = *o;
+        if (c.kind == serving::WorkloadKind::kAgenticCoding && (w.has("input_tokens") || w.has("output_tokens"))) {
+          w.fail_here("agentic-coding sessions model their own lengths: drop input_tokens/output_tokens");
+        }
+        c.name = w.optional_string("name").value_or(std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.kind)]) +
+                                                    " " + std::to_string(c.input_tokens) + "/" +
+                                                    std::to_string(c.output_tokens));
+        w.finish();
+        return c;
+      },
+      {WorkloadChoice{"random 1024/1024", serving::WorkloadKind::kRandom, 1024, 1024, "/workloads"}});
+
+  s.concurrency = read_list<int>(
+      r, "concurrency",
+      [&](const nlohmann::json& v, const std::string& ptr) { return static_cast<int>(read_integer(v, file, ptr, 1, 1 << 20)); },
+      {});
+  if (s.concurrency.empty()) r.fail("concurrency", "missing required field");
+
+  s.prices = read_list<PriceChoice>(
+      r, "prices",
+      [&](const nlohmann::json& v, const std::string& ptr) {
+        data::ObjectReader p(v, file, ptr);
+        PriceChoice c;
+        c.pointer = ptr;
+        c.market_scale = p.optional_number("market_scale", data::Bound::kPositive);
+        const bool absolute = p.has("input_usd_per_mtok") || p.has("output_usd_per_mtok");
+        if (c.market_scale && absolute) p.fail_here("give market_scale or absolute prices, not both");
+        if (!c.market_scale && !absolute) c.market_scale = 1.0;
+        if (absolute) {
+          c.input_usd_per_mtok = p.number("input_usd_per_mtok", data::Bound::kNonNegative);
+          c.output_usd_per_mtok = p.number("output_usd_per_mtok", data::Bound::kNonNegative);
+          c.cached_input_usd_per_mtok =
+              p.optional_number("cached_input_usd_per_mtok", data::Bound::kNonNegative).value_or(c.input_usd_per_mtok);
+          if (c.input_usd_per_mtok + c.output_usd_per_mtok <= 0) p.fail_here("prices must not all be zero");
+        }
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "market x%.3g", c.market_scale.value_or(1.0));
+        c.name = p.optional_string("name").value_or(c.market_scale ? std::string(buf)
+                                                                   : "$" + std::to_string(c.input_usd_per_mtok) + "/$" +
+                                                                         std::to_string(c.output_usd_per_mtok));
+        p.finish();
+        return c;
+      },
+      {PriceChoice{"market", 1.0, 0, 0, 0, "/prices"}});
+
+  s.seeds = read_list<std::uint64_t>(
+      r, "seeds",
+      [&](const nlohmann::json& v, const std::string& ptr) {
+        return static_cast<std::uint64_t>(read_integer(v, file, ptr, 0, std::int64_t{1} << 53));
+      },
+      {1});
+  {
+    std::set<std::uint64_t> seen(s.seeds.begin(), s.seeds.end());
+    if (seen.size() != s.seeds.size()) r.fail("seeds", "seeds must be distinct");
+    std::set<int> c(s.concurrency.begin(), s.concurrency.end());
+    if (c.size() != s.concurrency.size()) r.fail("concurrency", "values must be distinct");
+  }
+
+  if (auto v = r.optional_integer("requests_per_user", data::Bound::kPositive)) {
+    if (*v > 100000) r.fail("requests_per_user", "must be at most 100000");
+    s.requests_per_user = static_cast<int>(*v);
+  }
+  s.min_requests = r.optional_integer("min_requests", data::Bound::kNonNegative).value_or(0);
+  s.max_requests = r.optional_integer("max_requests", data::Bound::kNonNegative).value_or(0);
+  if (s.max_requests > 0 && s.min_requests > s.max_requests) r.fail("min_requests", "exceeds max_requests");
+  if (r.has("contract")) s.contract = static_cast<Contract>(r.choice("contract", kContractNames));
+  if (auto t = r.optional_object("target")) {
+    s.target_p90_tok_per_s_per_user = t->optional_number("min_p90_tok_per_s_per_user", data::Bound::kPositive);
+    if (auto m = t->optional_number("gross_margin", data::Bound::kNonNegative)) {
+      if (*m >= 1) t->fail("gross_margin", "must be below 1 (a fraction: 0.4 is 40%)");
+      s.target_gross_margin = m;
+    }
+    t->finish();
+  }
+  r.finish();
+  return s;
+}
+
+SweepSpec load_sweep_spec(const std::filesystem::path& path) {
+  return parse_sweep_spec(data::parse_json_file(path), path.string());
+}
+
+nlohmann::json ResolvedConfig::describe() const {
+  const auto& d = deployment;
+  nlohmann::json spec = nullptr;
+  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
+    spec = {{"method", d.spec_decode->method},
+            {"num_draft_tokens", d.spec_decode->num_draft_tokens},
+            {"acceptance_length", d.spec_decode->acceptance_length}};
+  }
+  return {{"label", label},
+          {"model", d.model->id},
+          {"hardware", d.hardware->id},
+          {"engine", d.engine->id},
+          {"precision", std::string(to_string(d.precision))},
+          {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
+          {"tensor_parallel", d.tensor_parallel},
+          {"expert_parallel", d.expert_parallel},
+          {"cuda_graphs", d.cuda_graphs},
+          {"kv_page_tokens", d.kv_page_tokens},
+          {"spec_decode", spec},
+          {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
+          {"max_num_seqs", scheduler.max_num_seqs},
+          {"prefix_caching", scheduler.prefix_caching},
+          {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
+          {"gpu_usd_per_hour", gpu_usd_per_hour},
+          {"gpu_price_source", gpu_price_source}};
+}
+
+namespace {
+
+ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
+                              std::string label, const std::string& pointer) {
+  const std::string& file = spec.file;
+  auto fail = [&](const std::string& why) -> void { throw LoadError(file, pointer, label + ": " + why); };
+  if (!f.model) fail("no model (set base.model, a configuration's model or a model axis)");
+  if (!f.hardware) fail("no hardware (set base.hardware, a configuration's hardware or a hardware axis)");
+  const data::ModelCard* model = catalog.find_model(*f.model);
+  if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
+  const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
+  if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
+  const data::Recipe* recipe = catalog.find_recipe(model->id, hw->id);
+  const std::string engine_id = f.engine ? *f.engine : recipe ? recipe->engine : "vllm";
+  const data::Engine* engine = catalog.find_engine(engine_id);
+  if (!engine) fail("unknown engine '" + engine_id + "' (tycoon list engines)");
+
+  ResolvedConfig c;
+  c.label = std::move(label);
+  c.fields = f;
+  c.pointer = pointer;
+  auto& d = c.deployment;
+  if (recipe) {
+    d = perf::deployment_from_recipe(*recipe, *model, *hw, *engine);
+    c.scheduler.max_num_seqs = recipe->max_num_seqs;
+    c.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+    c.scheduler.prefix_caching = recipe->prefix_caching;
+  } else {
+    d.model = model;
+    d.hardware = hw;
+    d.engine = engine;
+    d.precision = model->native_precision;
+    d.cuda_graphs = engine->supports_cuda_graphs;
+  }
+  if (f.precision) d.precision = *f.precision;
+  if (f.kv_cache_dtype) d.kv_cache_dtype = *f.kv_cache_dtype;
+  if (f.tensor_parallel) d.tensor_parallel = *f.tensor_parallel;
+  if (f.expert_parallel) d.expert_parallel = *f.expert_parallel;
+  if (!f.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
+  if (f.cuda_graphs) d.cuda_graphs = *f.cuda_graphs;
+  if (!engine->supports_cuda_graphs) d.cuda_graphs = false;
+  if (f.spec_tokens && *f.spec_tokens == 0) d.spec_decode.reset();
+  if (f.spec_tokens && *f.spec_tokens > 0) {
+    data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", *f.spec_tokens, 1.0});
+    sd.num_draft_tokens = *f.spec_tokens;
+    if (f.acceptance_length) sd.acceptance_length = *f.acceptance_length;
+    if (!f.acceptance_length && sd.acceptance_length == 1.0) {
+      fail("spec_tokens needs acceptance_length (no recipe gives one for this pair)");
+    }
+    d.spec_decode = sd;
+  } else if (f.acceptance_length && d.spec_decode) {
+    d.spec_decode->acceptance_length = *f.acceptance_length;
+  }
+  if (d.spec_decode && d.spec_decode->acceptance_length > d.spec_decode->num_draft_tokens + 1) {
+    fail("acceptance_length cannot exceed spec_tokens + 1");
+  }
+  if (f.max_num_batched_tokens) c.scheduler.max_num_batched_tokens = *f.max_num_batched_tokens;
+  if (f.max_num_seqs) c.scheduler.max_num_seqs = *f.max_num_seqs;
+  if (f.prefix_caching) c.scheduler.prefix_caching = *f.prefix_caching;
+  // TensorRT-LLM's default capacity policy never evicts; vLLM and SGLang admit optimistically.
+  c.scheduler.kv_admission =
+      engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict : serving::KvAdmission::kOptimistic;
+  try {
+    perf::check_deployment(d);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
+  if (!plan.fits) fail("does not fit: " + plan.reason);
+
+  if (f.gpu_usd_per_hour) {
+    c.gpu_usd_per_hour = *f.gpu_usd_per_hour;
+    c.gpu_price_source = "sweep spec";
+  } else {
+    auto price = hw->price(spec.contract);
+    if (!price) {
+      fail(hw->id + " has no " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) +
+           " price in the catalog: set gpu_usd_per_hour");
+    }
+    c.gpu_usd_per_hour = price->price_usd_per_gpu_hour;
+    c.gpu_price_source = "hardware_db/accelerators/" + hw->id + ".json: " +
+                         std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) + ", " + price->provider +
+                         ", " + price->date;
+  }
+  return c;
+}
+
+std::int64_t requests_for(const SweepSpec& s, int concurrency) {
+  std::int64_t n = static_cast<std::int64_t>(s.requests_per_user) * concurrency;
+  n = std::max(n, s.min_requests);
+  if (s.max_requests > 0) n = std::min(n, s.max_requests);
+  return std::max<std::int64_t>(n, 1);
+}
+
+}  // namespace
+
+ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) {
+  ExpandedSweep out;
+  out.spec_hash = stable_hash(spec.canonical.dump());
+  // Ids first, each at the place it was written (a bad id must not be blamed on another axis).
+  auto check_ids = [&](const ConfigFields& f, const std::string& pointer) {
+    auto bad = [&](const char* what, const std::string& id, const char* list) {
+      throw LoadError(spec.file, pointer, std::string("unknown ") + what + " '" + id + "' (tycoon list " + list + ")");
+    };
+    if (f.model && !catalog.find_model(*f.model)) bad("model", *f.model, "models");
+    if (f.hardware && !catalog.find_accelerator(*f.hardware)) bad("hardware", *f.hardware, "hardware");
+    if (f.engine && !catalog.find_engine(*f.engine)) bad("engine", *f.engine, "engines");
+  };
+  check_ids(spec.base, "/base");
+  for (const auto& c : spec.configurations) check_ids(c.fields, c.pointer);
+  for (const auto& axis : spec.axes) {
+    for (const auto& v : axis) check_ids(v.fields, v.pointer);
+  }
+  // Configurations x every axis; axes in the order of their names (JSON objects are unordered), the
+  // last varying fastest.
+  struct Partial {
+    ConfigFields fields;
+    std::string label;
+    std::string pointer;
+  };
+  std::vector<Partial> partials;
+  for (std::size_t i = 0; i < spec.configurations.size(); ++i) {
+    const auto& c = spec.configurations[i];
+    Partial p{spec.base, c.label, c.pointer};
+    p.fields.merge(c.fields);
+    partials.push_back(std::move(p));
+  }
+  for (const auto& axis : spec.axes) {
+    std::vector<Partial> next;
+    for (const auto& p : partials) {
+      for (const auto& v : axis) {
+        Partial q = p;
+        q.fields.merge(v.fields);
+        q.label += (q.label.empty() ? "" : " ") + v.label;
+        q.pointer = v.pointer;  // the most specific source of this combination
+        next.push_back(std::move(q));
+      }
+    }
+    partials = std::move(next);
+  }
+  constexpr std::size_t kMaxPoints = 1000000;
+  const std::size_t num_points =
+      partials.size() * spec.workloads.size() * spec.concurrency.size() * spec.seeds.size();
+  if (num_points > kMaxPoints) {
+    throw LoadError(spec.file, "", "the grid has " + std::to_string(num_points) + " points (at most " +
+                                       std::to_string(kMaxPoints) + ")");
+  }
+  std::set<std::string> labels;
+  for (auto& p : partials) {
+    if (p.label.empty()) p.label = p.fields.model.value_or("?") + " on " + p.fields.hardware.value_or("?");
+    ResolvedConfig c = resolve_config(spec, catalog, p.fields, p.label, p.pointer);
+    if (!labels.insert(c.label).second) {
+      throw LoadError(spec.file, p.pointer, "two configurations are both labelled '" + c.label + "': give labels");
+    }
+    out.configs.push_back(std::move(c));
+  }
+  for (std::size_t ci = 0; ci < out.configs.size(); ++ci) {
+    const auto& c = out.configs[ci];
+    for (std::size_t wi = 0; wi < spec.workloads.size(); ++wi) {
+      const auto& w = spec.workloads[wi];
+      if (w.kind != serving::WorkloadKind::kAgenticCoding &&
+          w.input_tokens + w.output_tokens > c.deployment.model->max_context_tokens) {
+        throw LoadError(spec.file, w.pointer,
+                        w.name + ": " + std::to_string(w.input_tokens + w.output_tokens) + " tokens exceed " +
+                            c.deployment.model->id + "'s context window of " +
+                            std::to_string(c.deployment.model->max_context_tokens));
+      }
+      out.series.push_back(Series{ci, wi, spec.workloads.size() > 1 ? c.label + " · " + w.name : c.label});
+    }
+  }
+  for (std::size_t si = 0; si < out.series.size(); ++si) {
+    const auto& se = out.series[si];
+    nlohmann::json base = out.configs[se.config].describe();
+    // Rent does not change the simulation: a new price re-prices finished points on --resume.
+    base.erase("label");
+    base.erase("gpu_usd_per_hour");
+    base.erase("gpu_price_source");
+    const auto& w = spec.workloads[se.workload];
+    base["workload"] = {{"kind", std::string(serving::kWorkloadNames[static_cast<std::size_t>(w.kind)])},
+                        {"input_tokens", w.input_tokens},
+                        {"output_tokens", w.output_tokens}};
+    for (int conc : spec.concurrency) {
+      for (std::uint64_t seed : spec.seeds) {
+        SweepPoint p;
+        p.series = si;
+        p.concurrency = conc;
+        p.seed = seed;
+        p.num_requests = requests_for(spec, conc);
+        nlohmann::json key = base;
+        key["concurrency"] = conc;
+        key["seed"] = seed;
+        key["num_requests"] = p.num_requests;
+        p.hash = stable_hash(key.dump());
+        out.points.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+serving::ServingConfig serving_config(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& p) {
+  const auto& se = sweep.series[p.series];
+  const auto& c = sweep.configs[se.config];
+  const auto& w = spec.workloads[se.workload];
+  serving::ServingConfig sc;
+  sc.deployment = c.deployment;
+  sc.scheduler = c.scheduler;
+  sc.replicas = 1;
+  sc.seed = p.seed;
+  sc.workload.kind = w.kind;
+  sc.workload.input_tokens = w.input_tokens;
+  sc.workload.output_tokens = w.output_tokens;
+  sc.arrival.kind = serving::ArrivalKind::kClosedLoop;
+  sc.arrival.concurrency = p.concurrency;
+  sc.num_requests = p.num_requests;
+  return sc;
+}
+
+}  // namespace tycoon::analysis

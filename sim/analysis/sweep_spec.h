@@ -1,0 +1,137 @@
+// A what-if sweep: a grid over deployments (chips, models, engines, recipe fields), workloads,
+// concurrency, token prices and seeds, read from a strict JSON spec (format: README.md,
+// "Analyst sweeps"), and its expansion into independent simulation points.
+//
+// A *configuration* is one resolved deployment plus its scheduler settings; a *series* is a
+// configuration under one workload (one line on the Pareto chart, over concurrency); a *point*
+// is a series at one concurrency and one seed — one serving simulation. Prices do not change
+// the simulation: every point is priced at every price of the spec afterwards.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/types.h"
+#include "sim/data/catalog.h"
+#include "sim/perf/deployment.h"
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::analysis {
+
+// Deployment and scheduler fields a configuration may set; unset ones come from the recipe for
+// (model, chip) when the catalog has one, else from the model card and engine defaults.
+struct ConfigFields {
+  std::optional<std::string> hardware, model, engine;
+  std::optional<Precision> precision, kv_cache_dtype;
+  std::optional<int> tensor_parallel, expert_parallel;
+  std::optional<int> max_num_batched_tokens, max_num_seqs;
+  std::optional<int> spec_tokens;          // 0: speculative decoding off
+  std::optional<double> acceptance_length;  // mean tokens per verify step, bonus included
+  std::optional<bool> prefix_caching, cuda_graphs;
+  std::optional<double> gpu_usd_per_hour;   // overrides the catalog's rent for the contract
+
+  // Fields set in `over` replace this one's.
+  void merge(const ConfigFields& over);
+};
+
+struct WorkloadChoice {
+  std::string name;
+  serving::WorkloadKind kind = serving::WorkloadKind::kRandom;
+  std::int64_t input_tokens = 1024;
+  std::int64_t output_tokens = 1024;
+  std::string pointer;  // where it was given in the spec
+};
+
+// Token prices: absolute, or the model card's market price scaled.
+struct PriceChoice {
+  std::string name;
+  std::optional<double> market_scale;
+  double input_usd_per_mtok = 0, cached_input_usd_per_mtok = 0, output_usd_per_mtok = 0;
+  std::string pointer;
+};
+
+struct SweepSpec {
+  std::string file;
+  std::string name;
+  std::string title;
+  std::string description;
+  ConfigFields base;
+  struct LabelledConfig {
+    std::string label;
+    ConfigFields fields;
+    std::string pointer;
+  };
+  std::vector<LabelledConfig> configurations;  // at least one (an empty one when not given)
+  struct AxisValue {
+    std::string label;  // "tp=4"
+    ConfigFields fields;
+    std::string pointer;
+  };
+  std::vector<std::vector<AxisValue>> axes;  // each crossed with the configurations
+  std::vector<WorkloadChoice> workloads;
+  std::vector<int> concurrency;
+  std::vector<PriceChoice> prices;
+  std::vector<std::uint64_t> seeds;
+  int requests_per_user = 10;  // InferenceX sends 10 x concurrency prompts per point
+  std::int64_t min_requests = 0;
+  std::int64_t max_requests = 0;  // 0: no cap
+  Contract contract = Contract::kOnDemand;
+  std::optional<double> target_p90_tok_per_s_per_user;  // the interactivity the operating point must meet
+  std::optional<double> target_gross_margin;            // in [0, 1): the price that keeps it is reported
+  nlohmann::json canonical;                             // the parsed spec, for hashing and the resolved copy
+};
+
+// Parses a spec; throws data::LoadError (`file: /pointer: reason`) on the first problem.
+SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file);
+SweepSpec load_sweep_spec(const std::filesystem::path& path);
+
+// A configuration with its deployment resolved against the catalog (which must outlive it).
+struct ResolvedConfig {
+  std::string label;
+  ConfigFields fields;
+  perf::Deployment deployment;
+  serving::SchedulerConfig scheduler;
+  double gpu_usd_per_hour = 0;
+  std::string gpu_price_source;
+  std::string pointer;
+  nlohmann::json describe() const;  // every resolved field, for the summary and the hash
+};
+
+struct Series {
+  std::size_t config = 0;
+  std::size_t workload = 0;
+  std::string label;  // "config label · workload name"
+};
+
+struct SweepPoint {
+  std::size_t series = 0;
+  int concurrency = 1;
+  std::uint64_t seed = 1;
+  std::int64_t num_requests = 0;
+  std::string hash;  // 16 hex digits of the resolved inputs: the resume key
+};
+
+struct ExpandedSweep {
+  std::vector<ResolvedConfig> configs;
+  std::vector<Series> series;
+  std::vector<SweepPoint> points;  // grid order: series, then concurrency, then seed
+  std::string spec_hash;
+};
+
+// Expands the grid and resolves every configuration; throws data::LoadError naming the spec's
+// pointer of the offending entry (unknown id, a deployment that cannot run or does not fit, a
+// workload longer than the context window) before any simulation runs.
+ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog);
+
+// The simulator's input for one point.
+serving::ServingConfig serving_config(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& p);
+
+// FNV-1a 64 of `text` as 16 hex digits: stable across platforms and runs.
+std::string stable_hash(std::string_view text);
+
+}  // namespace tycoon::analysis

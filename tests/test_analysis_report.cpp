@@ -1,0 +1,172 @@
+// The analyst's arithmetic: Student t intervals, the Pareto frontier, cost per million tokens
+// and margins, and well-formed SVG.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/analysis/confidence.h"
+#include "sim/analysis/pareto.h"
+#include "sim/analysis/point_result.h"
+#include "sim/analysis/svg_chart.h"
+
+using namespace tycoon;
+using namespace tycoon::analysis;
+
+namespace {
+
+constexpr double kExact = 1e-12;   // closed forms computed the same way
+constexpr double kTable = 1e-3;    // t-table values are given to three decimals
+
+// A minimal XML well-formedness check: tags nest and close, attributes are quoted, and text holds
+// no raw '<' or a bare '&'. Returns the first problem, or "".
+std::string xml_problem(const std::string& s) {
+  std::vector<std::string> open;
+  std::size_t i = 0;
+  if (s.rfind("<?xml", 0) == 0) i = s.find("?>") + 2;
+  bool root_seen = false;
+  while (i < s.size()) {
+    if (s[i] == '<') {
+      const std::size_t end = s.find('>', i);
+      if (end == std::string::npos) return "unterminated tag";
+      std::string tag = s.substr(i + 1, end - i - 1);
+      int quotes = 0;
+      for (char c : tag) quotes += c == '"';
+      if (quotes % 2) return "unbalanced quotes in <" + tag + ">";
+      if (tag.empty()) return "empty tag";
+      if (tag[0] == '/') {
+        if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag.substr(1) + ">";
+        open.pop_back();
+      } else if (tag.back() != '/') {
+        if (open.empty() && root_seen) return "second root element";
+        open.push_back(tag.substr(0, tag.find_first_of(" \n")));
+        root_seen = true;
+      }
+      i = end + 1;
+    } else {
+      if (s[i] == '&') {
+        const std::size_t semi = s.find(';', i);
+        if (semi == std::string::npos || semi - i > 6) return "bare &";
+      }
+      if (s[i] == '>') return "raw > in text";
+      ++i;
+    }
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+}  // namespace
+
+TEST_CASE("Student t quantiles and the 95% interval of a mean") {
+  CHECK(student_t_975(1) == doctest::Approx(12.706).epsilon(kTable));
+  CHECK(student_t_975(9) == doctest::Approx(2.262).epsilon(kTable));
+  CHECK(student_t_975(30) == doctest::Approx(2.042).epsilon(kTable));
+  CHECK(student_t_975(60) == doctest::Approx(2.000).epsilon(kTable));    // table value 2.000
+  CHECK(student_t_975(120) == doctest::Approx(1.980).epsilon(kTable));   // table value 1.980
+
+  // Samples 10, 12, 14: mean 12, s = 2, half width = t(0.975, 2) * 2 / sqrt(3) = 4.303 * 1.1547 = 4.969.
+  const std::vector<double> x = {10, 12, 14};
+  const auto e = estimate(x);
+  CHECK(e.n == 3);
+  CHECK(e.mean == doctest::Approx(12).epsilon(kExact));
+  CHECK(e.stddev == doctest::Approx(2).epsilon(kExact));
+  CHECK(e.half_width_95 == doctest::Approx(4.303 * 2 / std::sqrt(3.0)).epsilon(kExact));
+
+  SUBCASE("NaN samples (refused points) are left out, one sample has no interval") {
+    const std::vector<double> y = {5, std::numeric_limits<double>::quiet_NaN()};
+    const auto f = estimate(y);
+    CHECK(f.n == 1);
+    CHECK(f.mean == 5);
+    CHECK(std::isnan(f.half_width_95));
+  }
+  SUBCASE("a 2% lead inside the noise is not a win") {
+    // 100 +- 3 and 102 +- 3 overlap; 100 +- 0.5 and 102 +- 0.5 do not.
+    CHECK(Estimate::overlap({100, 0, 3, 0, 0, 5}, {102, 0, 3, 0, 0, 5}));
+    CHECK_FALSE(Estimate::overlap({100, 0, 0.5, 0, 0, 5}, {102, 0, 0.5, 0, 0, 5}));
+  }
+}
+
+TEST_CASE("the Pareto frontier keeps exactly the undominated points") {
+  // (interactivity, throughput): larger is better on both.
+  //   0 (10, 900)  frontier: nothing has more throughput
+  //   1 (20, 800)  frontier
+  //   2 (15, 700)  dominated by 1 (20 >= 15, 800 >= 700)
+  //   3 (40, 500)  frontier
+  //   4 (40, 450)  dominated by 3 (same x, less y)
+  //   5 (60, 100)  frontier: the most interactive
+  //   6 (5, 900)   dominated by 0 (same y, less x)
+  //   7 (NaN, 1e6) left out
+  const std::vector<XY> pts = {{10, 900}, {20, 800}, {15, 700}, {40, 500}, {40, 450},
+                               {60, 100}, {5, 900},  {std::nan(""), 1e6}};
+  CHECK(pareto_frontier(pts) == std::vector<std::size_t>{0, 1, 3, 5});
+  const std::vector<XY> twins = {{1, 1}, {1, 1}};
+  CHECK(pareto_frontier(twins) == std::vector<std::size_t>{0});
+  CHECK(pareto_frontier(std::vector<XY>{}).empty());
+}
+
+TEST_CASE("cost per million tokens and margin on a hand-computed point") {
+  // One GPU at $3.60/h serving 1000 output tok/s and 4000 input tok/s, a quarter of the input
+  // from the prefix cache; prices $0.50 in, $0.05 cached, $2.00 out per Mtok.
+  PointPerf p;
+  p.output_tok_per_s_per_gpu = 1000;
+  p.input_tok_per_s_per_gpu = 4000;
+  p.input_tokens = 400;
+  p.cached_input_tokens = 100;
+  const TokenPrices prices{0.50, 0.05, 2.00};
+  const auto e = point_economics(p, prices, 3.60, 0.40);
+  // O = 3.6e6 tok/h, I = 14.4e6 tok/h.
+  // blended: 3.60 / 18 = $0.20 per Mtok; output only: 3.60 / 3.6 = $1.00 per Mtok.
+  CHECK(e.cost_blended_usd_per_mtok == doctest::Approx(0.20).epsilon(kExact));
+  CHECK(e.cost_output_only_usd_per_mtok == doctest::Approx(1.00).epsilon(kExact));
+  // revenue: 14.4 * 0.75 * 0.50 + 14.4 * 0.25 * 0.05 + 3.6 * 2.00 = 5.40 + 0.18 + 7.20 = $12.78/GPU-h.
+  CHECK(e.revenue_usd_per_gpu_hour == doctest::Approx(12.78).epsilon(kExact));
+  // margin: (12.78 - 3.60) / 12.78 = 0.71831.
+  CHECK(e.gross_margin == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kExact));
+  // break-even prices at the quoted ratio: R/V = 3.60/12.78 = 0.28169 -> $0.1408 in, $0.5634 out.
+  CHECK(e.cost_input_usd_per_mtok == doctest::Approx(0.50 * 3.60 / 12.78).epsilon(kExact));
+  CHECK(e.cost_output_usd_per_mtok == doctest::Approx(2.00 * 3.60 / 12.78).epsilon(kExact));
+  // price for a 40% margin: scale = 3.60 / (0.6 * 12.78) = 0.46948; priced so, the margin is 40%.
+  CHECK(e.price_scale_for_target_margin == doctest::Approx(3.60 / (0.6 * 12.78)).epsilon(kExact));
+  const double k = e.price_scale_for_target_margin;
+  const auto at = point_economics(p, {0.50 * k, 0.05 * k, 2.00 * k}, 3.60, 0.40);
+  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExact));
+
+  SUBCASE("no output: costs are undefined, not infinite") {
+    const auto z = point_economics(PointPerf{}, prices, 3.60, 0.40);
+    CHECK(std::isnan(z.cost_output_only_usd_per_mtok));
+    CHECK(std::isnan(z.gross_margin));
+  }
+}
+
+TEST_CASE("charts are well-formed SVG with escaped text") {
+  Chart c;
+  c.title = "A <sweep> & its \"frontier\"";
+  c.x_label = "P90 interactivity (tok/s/user)";
+  c.y_label = "tok/s/GPU";
+  c.series.push_back({"H200 <fp8>", {{10, 900, 1, 20, false, "a & b"}, {20, 800, 0, 0, true, ""}}, true});
+  c.series.push_back({"empty", {}, true});
+  c.series.push_back({"NaN", {{std::nan(""), 1, 0, 0, false, ""}}, true});
+  c.frontier = {{10, 900, 0, 0, false, ""}, {20, 800, 0, 0, false, ""}};
+  c.references.push_back({true, 50, "target > 50"});
+  c.notes = {"source: h200 & friends"};
+  const std::string svg = render_svg(c);
+  CHECK(xml_problem(svg) == "");
+  CHECK(svg.find("A &lt;sweep&gt; &amp; its &quot;frontier&quot;") != std::string::npos);
+  CHECK(svg.find("NaN\"") == std::string::npos);  // no NaN coordinates
+  CHECK(svg.find("nan") == std::string::npos);
+  CHECK(xml_problem(render_svg(Chart{})) == "");  // an empty chart still draws its axes
+  CHECK(xml_problem("<svg><g></svg>") != "");     // and the checker does catch a bad nesting
+}
+
+TEST_CASE("axis ticks step by 1, 2 or 5 times a power of ten and cover the range") {
+  const auto t = nice_ticks(0, 937);
+  CHECK(t.front() == 0);
+  CHECK(t.back() >= 937);
+  CHECK(t[1] - t[0] == doctest::Approx(200));
+  const auto u = nice_ticks(-0.23, 0.61);
+  CHECK(u.front() <= -0.23);
+  CHECK(u.back() >= 0.61);
+  CHECK(u[1] - u[0] == doctest::Approx(0.2));
+}
