@@ -48,6 +48,17 @@ Round first_round(const std::string& change_id, std::uint64_t seed = 7,
   return r;
 }
 
+// Pays for a check the way a player does: a CheckAdvice command (charged to cash, logged).
+game::AdviceCheck check(Round& r, CheckKind kind) {
+  auto res = r.game->apply(game::CheckAdvice{r.advice_id, kind});
+  REQUIRE_MESSAGE(res.ok, res.message);
+  for (const auto& a : r.game->state().inbox) {
+    if (a.id == r.advice_id) return a.checks.back();
+  }
+  FAIL("advice not in the inbox");
+  return {};
+}
+
 double share(const advisor::DeploymentProfile& p, perf::OpClass c) { return p.time_share[static_cast<std::size_t>(c)]; }
 
 }  // namespace
@@ -70,7 +81,7 @@ TEST_CASE("a real win: claimed = true (Amdahl on the profile), the benchmark agr
   double s = rec.op_share;
   CHECK(rec.claimed_speedup == doctest::Approx(1 / (1 - s + s / 1.25)).epsilon(1e-9));
   CHECK(rec.true_speedup == doctest::Approx(rec.claimed_speedup).epsilon(1e-9));
-  auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+  auto bench = check(r, CheckKind::kBenchmark);
   // The benchmark runs the simulator at a fixed concurrency (another batch mix than the profile's
   // load) with ±3.5% noise: within 10% of the truth.
   CHECK(bench.measured_speedup == doctest::Approx(rec.true_speedup).epsilon(0.10));
@@ -81,9 +92,9 @@ TEST_CASE("a real win: claimed = true (Amdahl on the profile), the benchmark agr
 TEST_CASE("fast_mode: the component test says faster, the benchmark and the canary say slower") {
   auto r = first_round("moe-fast-mode");
   const auto& st = r.game->state();
-  auto component = r.advisor->check(st, r.advice_id, CheckKind::kComponentTest);
-  auto bench = r.advisor->check(st, r.advice_id, CheckKind::kBenchmark);
-  auto canary = r.advisor->check(st, r.advice_id, CheckKind::kCanary);
+  auto component = check(r, CheckKind::kComponentTest);
+  auto bench = check(r, CheckKind::kBenchmark);
+  auto canary = check(r, CheckKind::kCanary);
   CHECK(*component.measured_component_speedup > 1.9);  // 2x ± 2% on the test's shapes
   CHECK(component.measured_speedup > 1.3);
   CHECK(bench.measured_speedup < 0.95);
@@ -95,14 +106,14 @@ TEST_CASE("fast_mode: the component test says faster, the benchmark and the cana
 TEST_CASE("scorer gaming: the benchmark on the player's traffic shows no gain, or the refusals") {
   SUBCASE("caching the benchmark") {
     auto r = first_round("borrowed-gpus-benchmark");
-    auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+    auto bench = check(r, CheckKind::kBenchmark);
     CHECK(r.advisor->find(r.advice_id)->claimed_speedup > 1.3);
     CHECK(bench.measured_speedup == doctest::Approx(1.0).epsilon(0.04));  // ±3.5% noise around no change
   }
   SUBCASE("rejecting requests") {
     // Its engine-overhead target is a sliver of this profile; put it on the experts.
     auto r = first_round("reject-long-requests", 7, perf::OpClass::kMoeExperts);
-    auto bench = r.advisor->check(r.game->state(), r.advice_id, CheckKind::kBenchmark);
+    auto bench = check(r, CheckKind::kBenchmark);
     CHECK(bench.rejection_flag);
   }
 }
@@ -111,7 +122,7 @@ TEST_CASE("accepting a quality-drift change: the code is faster, and reputation 
   auto r = first_round("truncated-vocab-sampling");
   auto& g = *r.game;
   const auto& rec = *r.advisor->find(r.advice_id);
-  auto canary = r.advisor->check(g.state(), r.advice_id, CheckKind::kCanary);
+  auto canary = check(r, CheckKind::kCanary);
   CHECK(canary.quality_flag);
   const double before = g.state().world.segments[0].reputation;
   REQUIRE(g.apply(game::AcceptAdvice{r.advice_id}).ok);
@@ -125,7 +136,7 @@ TEST_CASE("accepting a quality-drift change: the code is faster, and reputation 
 TEST_CASE("same seed, same proposals; the checks' stream does not change what is proposed") {
   auto a = first_round("", 11);
   auto b = first_round("", 11);
-  a.advisor->check(a.game->state(), a.advice_id, CheckKind::kBenchmark);
+  check(a, CheckKind::kBenchmark);
   a.game->advance(6);
   b.game->advance(6);
   REQUIRE(a.game->state().inbox.size() == 3);  // hours 2, 5 and 8
@@ -147,19 +158,84 @@ TEST_CASE("a change tuned for chat keeps part of its gain on random traffic") {
   CHECK(rec.true_speedup > 1.0);
 }
 
-TEST_CASE("recipe search simulates every neighbour on the deployment's traffic") {
+TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired seeds, spread reported") {
   auto r = first_round("moe-sort-small-decode");
   const auto& st = r.game->state();
   const auto& d = st.company.deployments[0];
   auto neighbours = advisor::recipe_neighbours(test::catalog(), d);
-  CHECK(neighbours.size() >= 8);  // draft tokens, batch budgets, prefix caching, precision, engines
+  // draft tokens, batch budgets, running sequences, prefix caching, precision, engines, and TP vs
+  // replicas on the same eight GPUs
+  CHECK(neighbours.size() >= 10);
+  bool tp = false;
+  for (const auto& m : neighbours) {
+    if (!m.change.tensor_parallel) continue;
+    tp = true;
+    REQUIRE(m.replicas);
+    CHECK(*m.replicas * *m.change.tensor_parallel == d.gpus_wanted());
+  }
+  CHECK(tp);
   boost::random::mt19937_64 rng(3);
   advisor::RecipeSearchOptions o;
   o.window_s = 20;
+  o.repeats = 2;
   auto result = advisor::search_recipes(test::catalog(), r.game->scenario(), d,
                                         perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip)),
                                         advisor::last_rate_per_replica(st, d), rng, o);
-  CHECK(result.num_runs == static_cast<int>(result.evaluated.size()) + 1);
+  CHECK(result.num_runs == o.repeats * (static_cast<int>(result.evaluated.size()) + 1));
   CHECK(result.baseline_goodput_per_gpu > 0);
-  if (result.best) CHECK(result.best->gain >= 1.0 + o.min_gain);
+  for (const auto& c : result.evaluated) CHECK(c.gain_low <= c.gain);
+  if (result.best) {
+    CHECK(result.best->gain >= 1.0 + o.min_gain);
+    CHECK(result.best->gain_low > 1.0);
+  }
+}
+
+TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op change measures exactly x1") {
+  auto r = first_round("moe-sort-small-decode");
+  const auto& st = r.game->state();
+  const auto& d = st.company.deployments[0];
+  const auto& cal = perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip));
+  const double rate = advisor::last_rate_per_replica(st, d);
+  // Setting a field to the value it has is a candidate that changes nothing: paired on the same
+  // seed, its goodput is the baseline's to the last bit. (Unpaired, one 40 s seed each, this ratio
+  // was off by up to tens of percent, and the search reported that noise as gains.)
+  advisor::RecipeMove same;
+  same.change.max_num_batched_tokens = d.recipe.max_num_batched_tokens;
+  CHECK(advisor::paired_recipe_gain(test::catalog(), r.game->scenario(), d, cal, rate, same, 20, 5) == 1.0);
+}
+
+TEST_CASE("checks are commands: paid from cash, on the ledger, in the log, and a replay runs them again") {
+  auto r = first_round("moe-fast-mode");
+  auto& g = *r.game;
+  const double cash = g.state().company.cash_usd;
+  const double gpu_cost = g.state().ledger.totals().gpu_cost_usd;
+  auto bench = check(r, CheckKind::kBenchmark);
+  CHECK(g.state().company.cash_usd == doctest::Approx(cash - bench.cost_usd).epsilon(1e-12));
+  CHECK(g.state().ledger.totals().gpu_cost_usd == doctest::Approx(gpu_cost + bench.cost_usd).epsilon(1e-12));
+  REQUIRE(!g.state().log.empty());
+  CHECK(game::command_name(g.state().log.back().command) == "check_advice");
+  // An unknown proposal: refused (and logged, so replays match), nothing charged.
+  const double after = g.state().company.cash_usd;
+  CHECK_FALSE(g.apply(game::CheckAdvice{"Chien-999", CheckKind::kComponentTest}).ok);
+  CHECK(g.state().company.cash_usd == after);
+  g.advance(3);
+  REQUIRE(g.apply(game::RejectAdvice{r.advice_id}).ok);
+  g.advance(2);
+
+  // Replay the log on a fresh game with a fresh advisor: the same checks, measured the same.
+  game::GameOptions o;
+  o.seed = 7;
+  game::Game h(test::advisor_market(1), test::catalog(), o);
+  auto all = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
+  advisor::CodeChangeCatalog one;
+  one.changes.push_back(*all.find("moe-fast-mode"));
+  h.set_advisor(std::make_shared<advisor::Chien>(test::catalog(), h.scenario(), one, test::fast_advisor_options()));
+  h.advance(2);
+  for (const auto& c : g.state().log) {
+    if (c.at_hour > h.state().hour) h.advance(c.at_hour - h.state().hour);
+    h.apply(c.command);
+  }
+  h.advance(g.state().hour - h.state().hour);
+  CHECK(game::to_json(h.state()) == game::to_json(g.state()));
+  CHECK(h.state().inbox[0].checks == g.state().inbox[0].checks);
 }

@@ -70,6 +70,10 @@ class Game {
   std::map<std::string, perf::CalibrationProfile> calibrations_;
 };
 
+// Mean tokens per target forward of `d`'s recipe on its segment's traffic (the segment's
+// acceptance curve, else the catalog recipe's acceptance capped at draft tokens + 1).
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
+
 // Plays `log` from the game's current hour: before each command the clock advances to its hour;
 // then the game runs to its end.
 void replay(Game& game, const std::vector<LoggedCommand>& log);
