@@ -239,3 +239,41 @@ TEST_CASE("checks are commands: paid from cash, on the ledger, in the log, and a
   CHECK(game::to_json(h.state()) == game::to_json(g.state()));
   CHECK(h.state().inbox[0].checks == g.state().inbox[0].checks);
 }
+
+TEST_CASE("the player sees claims and measurements, never the truth; a running check shows no number") {
+  auto r = first_round("moe-fast-mode");
+  auto bench = check(r, CheckKind::kBenchmark);
+  const auto& rec = *r.advisor->find(r.advice_id);
+  const auto& advice = r.game->state().inbox[0];
+  auto running = advisor::player_view_json(rec, advice, r.game->state().hour);
+  CHECK_FALSE(running.contains("truth"));
+  CHECK_FALSE(running.contains("effect"));
+  CHECK_FALSE(running.contains("true_speedup"));
+  REQUIRE(running["checks"].size() == 1);
+  CHECK_FALSE(running["checks"][0].contains("measured_speedup"));  // the benchmark takes two game hours
+  CHECK(running["checks"][0]["ready_at_hour"] == bench.ready_at_hour);
+  auto done = advisor::player_view_json(rec, advice, bench.ready_at_hour);
+  CHECK(done["checks"][0]["measured_speedup"].get<double>() == bench.measured_speedup);
+  CHECK(done["claimed_speedup"].get<double>() == rec.claimed_speedup);
+  // Only the debrief, after the fact, reveals what was true.
+  CHECK(advisor::to_json(rec, /*reveal_truth=*/true)["truth"]["speedup"].get<double>() == rec.true_speedup);
+}
+
+TEST_CASE("debrief: an accepted change's outcome is tracked from the game's own hours") {
+  auto r = first_round("moe-fast-mode");
+  auto& g = *r.game;
+  g.advance(3);
+  REQUIRE(g.apply(game::AcceptAdvice{r.advice_id}).ok);
+  g.advance(advisor::kOutcomeHours);
+  auto d = advisor::make_debrief(*r.advisor, g.state());
+  REQUIRE(d.rows.size() >= 1);
+  const auto& row = d.rows[0];
+  CHECK(row.decision == game::AdviceStatus::kAccepted);
+  CHECK_FALSE(row.right_call);  // fast_mode is slower on real shapes
+  CHECK(d.num_regressions == 1);
+  REQUIRE(row.tok_per_gpu_before);
+  REQUIRE(row.tok_per_gpu_after);
+  // The market's demand exceeds the fleet, so a slower engine serves fewer tokens per GPU.
+  CHECK(*row.tok_per_gpu_after < *row.tok_per_gpu_before);
+  CHECK(row.value_usd < 0);
+}
