@@ -1,6 +1,8 @@
 // `tycoon advise`: plays a scenario to a given day with no decisions, then prints the advisor's
-// profile of every deployment and its proposals ranked by claimed gain; the top ones are checked
-// with an end-to-end benchmark and show the measured gain next to the claim.
+// profile of every deployment, its recipe search (every candidate, with its spread across seeds)
+// and its proposals ranked by claimed gain. The top ones are checked (an end-to-end benchmark by
+// default, paid for with CheckAdvice like a player would, the game running on until the results
+// are in) and show the measured gain next to the claim. The hidden truth is never printed.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -26,6 +28,7 @@ struct AdviseOptions {
   bool has_seed = false;
   double at_day = 0;
   int verify = 3;
+  std::string check = "benchmark";
   bool json = false;
 };
 
@@ -43,6 +46,8 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(0.0, 3650.0));
   sub->add_option("--verify", o->verify, "Benchmark the top N proposals end to end (default 3)")
       ->check(CLI::Range(0, 100));
+  sub->add_option("--check", o->check, "Check to pay for on the top proposals: component_test, benchmark, canary")
+      ->check(CLI::IsMember({"component_test", "benchmark", "canary"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
@@ -59,18 +64,39 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
         std::max<std::int64_t>(static_cast<std::int64_t>(o->at_day * 24), advisor->options().first_proposal_hour);
     hour = std::min(hour, g.state().end_hour - 1);
     g.advance(hour - g.state().hour);
+    const std::int64_t advised_at = g.state().hour;
+    // Rank what is pending now by claimed gain and pay for checks of the top ones.
+    auto pending_ranked = [&]() {
+      std::vector<const advisor::ProposalRecord*> out;
+      for (const auto& r : advisor->records()) {
+        const auto& inbox = g.state().inbox;
+        auto a = std::find_if(inbox.begin(), inbox.end(), [&](const game::Advice& x) { return x.id == r.advice_id; });
+        if (a != inbox.end() && a->status == game::AdviceStatus::kPending) out.push_back(&r);
+      }
+      std::stable_sort(out.begin(), out.end(),
+                       [](const auto* a, const auto* b) { return a->claimed_speedup > b->claimed_speedup; });
+      return out;
+    };
+    const auto kind = static_cast<game::AdviceCheckKind>(
+        std::find(game::kAdviceCheckKindNames.begin(), game::kAdviceCheckKindNames.end(), o->check) -
+        game::kAdviceCheckKindNames.begin());
+    std::vector<std::string> refused;
+    {
+      auto ranked = pending_ranked();
+      std::int64_t ready = g.state().hour;
+      for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < o->verify; ++i) {
+        auto res = g.apply(game::CheckAdvice{ranked[i]->advice_id, kind});
+        if (!res.ok) refused.push_back(ranked[i]->advice_id + ": " + res.message);
+      }
+      for (const auto& a : g.state().inbox) {
+        for (const auto& c : a.checks) ready = std::max(ready, c.ready_at_hour);
+      }
+      // The checks take game time: the game runs on (no decisions) until their results are in.
+      ready = std::min(ready, g.state().end_hour - 1);
+      if (ready > g.state().hour) g.advance(ready - g.state().hour);
+    }
     const auto& st = g.state();
-    std::vector<const advisor::ProposalRecord*> ranked;
-    for (const auto& r : advisor->records()) {
-      auto a =
-          std::find_if(st.inbox.begin(), st.inbox.end(), [&](const game::Advice& x) { return x.id == r.advice_id; });
-      if (a != st.inbox.end() && a->status == game::AdviceStatus::kPending) ranked.push_back(&r);
-    }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto* a, const auto* b) { return a->claimed_speedup > b->claimed_speedup; });
-    for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < o->verify; ++i) {
-      advisor->check(st, ranked[i]->advice_id, advisor::CheckKind::kBenchmark);
-    }
+    auto ranked = pending_ranked();
     nlohmann::json profiles = nlohmann::json::array();
     boost::random::mt19937_64 search_rng(game::derive_seed(st.seed, "advise-recipe-search"));
     for (const auto& p : advisor->profile_all(st)) {
@@ -82,29 +108,42 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
           p.offered_requests_per_s_per_replica, search_rng, advisor->options().search);
       nlohmann::json cands = nlohmann::json::array();
       for (const auto& c : result.evaluated) {
-        cands.push_back({{"change", c.label}, {"goodput_tok_per_s_per_gpu", c.goodput_per_gpu}, {"gain", c.gain}});
+        cands.push_back({{"change", c.move.label},
+                         {"goodput_tok_per_s_per_gpu", c.goodput_per_gpu},
+                         {"gain", c.gain},
+                         {"gain_stddev", c.gain_stddev},
+                         {"gain_low", c.gain_low}});
       }
       j["recipe_search"] = {{"baseline_goodput_tok_per_s_per_gpu", result.baseline_goodput_per_gpu},
                             {"runs", result.num_runs},
+                            {"seeds_per_candidate", result.repeats},
+                            {"window_s", advisor->options().search.window_s},
                             {"candidates", cands},
-                            {"best", result.best ? nlohmann::json(result.best->label) : nlohmann::json(nullptr)}};
+                            {"best", result.best ? nlohmann::json(result.best->move.label) : nlohmann::json(nullptr)}};
       profiles.push_back(j);
     }
     nlohmann::json proposals = nlohmann::json::array();
+    double checks_usd = 0;
     for (std::size_t i = 0; i < ranked.size(); ++i) {
-      auto j = advisor::to_json(*ranked[i], /*reveal_truth=*/false);
+      const auto* a = &*std::find_if(st.inbox.begin(), st.inbox.end(),
+                                     [&](const game::Advice& x) { return x.id == ranked[i]->advice_id; });
+      auto j = advisor::player_view_json(*ranked[i], *a, st.hour);
       j["rank"] = i + 1;
-      if (!ranked[i]->checks.empty()) j["measured_speedup"] = ranked[i]->checks.back().measured_speedup;
       proposals.push_back(j);
+    }
+    for (const auto& a : st.inbox) {
+      for (const auto& c : a.checks) checks_usd += c.cost_usd;
     }
     nlohmann::json out = {{"advisor", advisor::kPersonaName},
                           {"motto", advisor::kPersonaMotto},
                           {"scenario", st.scenario_id},
                           {"seed", st.seed},
+                          {"advised_at_hour", advised_at},
                           {"hour", st.hour},
                           {"profiles", profiles},
                           {"proposals", proposals},
-                          {"checks_usd", advisor->check_spend_usd()}};
+                          {"checks_refused", refused},
+                          {"checks_usd", checks_usd}};
     if (o->json) {
       std::cout << out.dump(2) << "\n";
       return kExitOk;
@@ -122,21 +161,29 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
                     100 * s["time_share"].get<double>());
       }
       const auto& rs = p["recipe_search"];
-      std::printf("    recipe search (%d runs, goodput now %.0f tok/s/GPU within SLO):\n", rs["runs"].get<int>(),
+      std::printf("    recipe search (%d runs, %d paired seeds per candidate, goodput now %.0f tok/s/GPU within SLO):\n",
+                  rs["runs"].get<int>(), rs["seeds_per_candidate"].get<int>(),
                   rs["baseline_goodput_tok_per_s_per_gpu"].get<double>());
       for (const auto& c : rs["candidates"]) {
-        std::printf("      %-50s x%.3f\n", c["change"].get<std::string>().c_str(), c["gain"].get<double>());
+        std::printf("      %-50s x%.3f +/- %.3f\n", c["change"].get<std::string>().c_str(), c["gain"].get<double>(),
+                    c["gain_stddev"].get<double>());
       }
     }
-    std::printf("  proposals (by claimed gain):\n");
+    std::printf("  proposals at hour %lld (by claimed gain):\n", static_cast<long long>(st.hour));
     for (const auto& p : proposals) {
-      std::string measured = p.contains("measured_speedup")
-                                 ? "measured x" + format_fixed(p["measured_speedup"].get<double>(), 3)
-                                 : "not checked";
+      std::string measured = "not checked";
+      for (const auto& c : p["checks"]) {
+        measured = c.contains("measured_speedup")
+                       ? c["kind"].get<std::string>() + " measured x" + format_fixed(c["measured_speedup"].get<double>(), 3) +
+                             (c["quality_flag"].get<bool>() ? " QUALITY FLAG" : "") +
+                             (c["rejection_flag"].get<bool>() ? " REFUSALS" : "")
+                       : c["kind"].get<std::string>() + " running";
+      }
       std::printf("    %2d. %-10s claimed x%.3f, %s — %s\n", p["rank"].get<int>(), p["id"].get<std::string>().c_str(),
                   p["claimed_speedup"].get<double>(), measured.c_str(), p["title"].get<std::string>().c_str());
     }
-    std::printf("  checks cost $%.0f\n", advisor->check_spend_usd());
+    for (const auto& r : refused) std::printf("  check refused: %s\n", r.c_str());
+    std::printf("  checks cost $%.0f\n", checks_usd);
     return kExitOk;
   };
 }

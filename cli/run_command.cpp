@@ -1,4 +1,5 @@
 // `tycoon run`: plays a scenario headless (optionally with a command log) and prints its summary.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "sim/advisor/bots.h"
+#include "sim/advisor/persona.h"
 #include "cli/common.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
@@ -23,6 +26,7 @@ struct RunOptions {
   bool has_seed = false;
   int days = 0;
   std::string commands;
+  std::string advisor;
   std::string out_dir;
   std::string save;
   std::string resume;
@@ -97,6 +101,10 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");
   sub->add_option("--save", o->save, "Save the game at the end to this file");
   sub->add_option("--resume", o->resume, "Continue a saved game (instead of a scenario)");
+  sub->add_option("--advisor", o->advisor,
+                  "Play with Chien, the advisor: 'on' (decisions from --commands only), or a bot that decides: "
+                  "accept-all, reject-all, verify-then-decide. Adds the advisor's debrief to the summary")
+      ->check(CLI::IsMember({"on", "accept-all", "reject-all", "verify-then-decide"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   return [o, &global]() {
     auto t0 = std::chrono::steady_clock::now();
@@ -122,7 +130,19 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     }
     std::vector<game::RefusedCommand> refused;
-    if (!o->commands.empty()) {
+    std::shared_ptr<advisor::Chien> chien;
+    if (!o->advisor.empty()) {
+      if (!o->resume.empty()) throw std::invalid_argument("--advisor cannot join a saved game (its records are not saved)");
+      chien = std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
+      g->set_advisor(chien);
+    }
+    if (chien && o->advisor != "on") {
+      if (!o->commands.empty()) throw std::invalid_argument("--advisor " + o->advisor + " plays alone: no --commands");
+      auto policy = static_cast<advisor::BotPolicy>(
+          std::find(advisor::kBotPolicyNames.begin(), advisor::kBotPolicyNames.end(), o->advisor) -
+          advisor::kBotPolicyNames.begin());
+      advisor::play_bot(*g, chien, policy);
+    } else if (!o->commands.empty()) {
       refused = game::replay(*g, game::read_command_log(o->commands));
       // Refusals are part of the game (no cash, a locked lever), not errors, but a script
       // author must see them: one line each on stderr, and the count in the summary.
@@ -137,6 +157,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto j = game::to_json(summary);
     j["commands_refused"] = refused.size();
+    if (chien) j["advisor_debrief"] = advisor::to_json(advisor::make_debrief(*chien, g->state()));
     j["wall_time_s"] = wall_s;
 
     if (!o->out_dir.empty()) {
@@ -153,6 +174,14 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       std::cout << j.dump(2) << "\n";
     } else {
       print_human(summary, *g, wall_s);
+      if (chien) {
+        auto d = advisor::make_debrief(*chien, g->state());
+        std::printf("Advisor %s: %zu proposals, %d accepted, %d rejected, %d right calls, %d quality incidents, "
+                    "%d regressions, checks $%.0f\n",
+                    std::string(advisor::kPersonaName).c_str(), d.rows.size(), d.num_accepted, d.num_rejected,
+                    d.num_right, d.num_incidents, d.num_regressions, d.checks_usd);
+        for (const auto& row : d.rows) std::printf("  %-10s %s: %s\n", row.record->advice_id.c_str(), row.record->title.c_str(), row.verdict.c_str());
+      }
     }
     return kExitOk;
   };

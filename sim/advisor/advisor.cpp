@@ -175,34 +175,41 @@ std::optional<game::Advice> Chien::propose_code_change(const game::GameState& st
 std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, const game::DeploymentState& d,
                                                   double rate) {
   auto result = search_recipes(*catalog_, scenario_, d, calibration(d.chip), rate, propose_rng_, options_.search);
-  if (!result.best || proposed_.contains({d.id, "recipe:" + game::to_json(result.best->change).dump()})) {
-    return std::nullopt;
-  }
+  if (!result.best) return std::nullopt;
   const auto& best = *result.best;
-  proposed_.insert({d.id, "recipe:" + game::to_json(best.change).dump()});
+  const std::string key = "recipe:" + game::to_json(best.move.change).dump();
+  if (proposed_.contains({d.id, key})) return std::nullopt;
+  proposed_.insert({d.id, key});
   ProposalRecord r;
   r.advice_id = std::string(kPersonaName) + "-" + std::to_string(next_id_++);
   r.deployment_id = d.id;
   r.kind = ProposalKind::kRecipe;
-  r.change_id = best.label;
-  r.title = "Recipe: " + best.label;
+  r.change_id = best.move.label;
+  r.title = "Recipe: " + best.move.label;
   r.posted_at_hour = state.hour;
   r.workload = scenario_.find_segment(d.segment)->workload.kind;
   r.claimed_speedup = best.gain;
-  r.recipe = best.change;
-  r.true_speedup = paired_recipe_gain(*catalog_, scenario_, d, calibration(d.chip), rate, best.change,
-                                      3 * options_.search.window_s, game::derive_seed(state.seed, r.advice_id));
+  r.claimed_spread = best.gain_stddev;
+  r.recipe = best.move.change;
+  r.replicas = best.move.replicas;
+  // The truth: the same comparison with more and longer seeds than the search could afford.
+  r.true_speedup = paired_recipe_gain(*catalog_, scenario_, d, calibration(d.chip), rate, best.move,
+                                      options_.truth_window_factor * options_.search.window_s,
+                                      game::derive_seed(state.seed, r.advice_id), options_.truth_seeds);
   game::Advice a;
   a.id = r.advice_id;
   a.deployment_id = d.id;
   a.title = r.title;
-  char buf[160];
+  char buf[256];
   std::snprintf(buf, sizeof buf,
-                "%d recipes simulated on your traffic, one seed each; best goodput %.0f vs %.0f tok/s/GPU now.",
-                result.num_runs, best.goodput_per_gpu, result.baseline_goodput_per_gpu);
-  a.rationale = std::string(buf) + " One run per candidate: the gain may be partly noise.";
+                "%d runs: %zu recipes x %d seeds on your traffic, each paired with the current recipe on the same "
+                "arrivals. Goodput %.0f vs %.0f tok/s/GPU now: x%.3f, +/-%.3f across seeds.",
+                result.num_runs, result.evaluated.size(), result.repeats, best.goodput_per_gpu,
+                result.baseline_goodput_per_gpu, best.gain, best.gain_stddev);
+  a.rationale = buf;
   a.claimed_speedup = best.gain;
-  a.effect.recipe = best.change;
+  a.effect.recipe = best.move.change;
+  a.effect.replicas = best.move.replicas;
   records_.push_back(std::move(r));
   return a;
 }
@@ -222,7 +229,8 @@ double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t depl
   return 0;
 }
 
-CheckResult Chien::check(const game::GameState& state, const std::string& advice_id, CheckKind kind) {
+CheckResult Chien::check(const game::GameState& state, const game::Advice& advice, CheckKind kind) {
+  const std::string& advice_id = advice.id;
   auto it =
       std::find_if(records_.begin(), records_.end(), [&](const ProposalRecord& r) { return r.advice_id == advice_id; });
   if (it == records_.end()) throw std::invalid_argument("no proposal '" + advice_id + "'");
@@ -239,9 +247,7 @@ CheckResult Chien::check(const game::GameState& state, const std::string& advice
     case CheckKind::kComponentTest: {
       c.cost_usd = options_.component_test_usd;
       if (r.kind == ProposalKind::kRecipe) {
-        c.measured_speedup = r.claimed_speedup;
-        c.note = "recipe changes have no component test; this repeats the search's number";
-        break;
+        throw std::invalid_argument("'" + advice_id + "' is a recipe change: it has no component to test");
       }
       // The test's fixed shapes: every trait shows its component speedup there.
       double kernel = noisy(r.component_speedup, options_.component_noise, check_rng_);
@@ -272,8 +278,8 @@ CheckResult Chien::check(const game::GameState& state, const std::string& advice
         ratio =
             base.output_tok_per_s_per_gpu > 0 ? changed.output_tok_per_s_per_gpu / base.output_tok_per_s_per_gpu : 1.0;
       } else {
-        ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate, r.recipe,
-                                   options_.search.window_s, seed);
+        ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate,
+                                   RecipeMove{r.recipe, r.replicas, r.change_id}, options_.search.window_s, seed);
       }
       c.measured_speedup = noisy(ratio, options_.benchmark_noise, check_rng_);
       c.quality_flag = drifts && game::uniform01(check_rng_) < options_.benchmark_catches_drift;
@@ -288,7 +294,9 @@ CheckResult Chien::check(const game::GameState& state, const std::string& advice
       c.rejection_flag = refuses;
       // The slice's customers bear what the change really does for the canary's hours.
       double slice_usd = options_.canary_share * options_.canary_hours * hourly_revenue_usd(state, d->id);
-      c.cost_usd = slice_usd * (std::max(0.0, 1.0 - r.true_speedup) + r.reputation_hit);
+      c.cost_usd = options_.canary_setup_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);
+      // The slice's customers saw the drift or the refusals: their share of the incident.
+      c.reputation_hit = options_.canary_share * r.reputation_hit;
       c.note = "canary on " + pct(options_.canary_share) + " of real traffic";
       break;
     }
@@ -311,6 +319,23 @@ Debrief make_debrief(const Chien& advisor, const game::GameState& state) {
     }
     for (const auto& c : r.checks) row.checks_usd += c.cost_usd;
     const bool accepted = row.decision == game::AdviceStatus::kAccepted;
+    if (accepted && row.decided_at_hour) {
+      // What the game measured on the deployment around the decision (an hour's row is the hour
+      // simulated after the commands at its boundary).
+      const std::int64_t h0 = *row.decided_at_hour;
+      double before = 0, after = 0;
+      int nb = 0, na = 0;
+      for (const auto& dh : state.deployment_history) {
+        if (dh.deployment_id != r.deployment_id || dh.gpus_serving <= 0) continue;
+        if (dh.hour < h0 && dh.hour >= h0 - kOutcomeHours) before += dh.output_tok_per_s_per_gpu, ++nb;
+        if (dh.hour >= h0 && dh.hour < h0 + kOutcomeHours) after += dh.output_tok_per_s_per_gpu, ++na;
+      }
+      if (nb > 0) row.tok_per_gpu_before = before / nb;
+      if (na > 0) row.tok_per_gpu_after = after / na;
+      const auto& rep = state.history[game::Series::kReputation];
+      if (h0 >= 1 && static_cast<std::size_t>(h0) <= rep.size()) row.reputation_before = rep[h0 - 1];
+      if (static_cast<std::size_t>(h0) < rep.size()) row.reputation_after = rep[h0];
+    }
     row.right_call = accepted ? r.good() : (row.decision == game::AdviceStatus::kRejected && !r.good());
     if (accepted && row.decided_at_hour) {
       // GPU time the change saved (or cost) while live: the deployment's rent × (1 − 1/speedup).
@@ -393,6 +418,41 @@ nlohmann::json to_json(const CheckResult& c) {
   return j;
 }
 
+nlohmann::json to_json(const CheckResult& c, std::int64_t now_hour) {
+  if (c.ready(now_hour)) return to_json(c);
+  return {{"kind", to_string(c.kind)},
+          {"requested_at_hour", c.requested_at_hour},
+          {"ready_at_hour", c.ready_at_hour},
+          {"cost_usd", c.cost_usd},
+          {"note", "running"}};
+}
+
+nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, std::int64_t now_hour) {
+  nlohmann::json j = {{"id", r.advice_id},
+                      {"deployment_id", r.deployment_id},
+                      {"kind", kProposalKindNames[static_cast<std::size_t>(r.kind)]},
+                      {"change", r.change_id},
+                      {"title", a.title},
+                      {"rationale", a.rationale},
+                      {"posted_at_hour", a.posted_at_hour},
+                      {"status", game::kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
+                      {"claimed_speedup", a.claimed_speedup}};
+  if (r.op_class) {
+    j["op_class"] = perf::to_string(*r.op_class);
+    j["op_share"] = r.op_share;
+    j["claimed_component_speedup"] = r.component_speedup;
+  }
+  if (r.kind == ProposalKind::kRecipe) {
+    j["recipe"] = game::to_json(r.recipe);
+    if (r.replicas) j["replicas"] = *r.replicas;
+    j["claimed_spread"] = r.claimed_spread;
+  }
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : a.checks) checks.push_back(to_json(c, now_hour));
+  j["checks"] = checks;
+  return j;
+}
+
 nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
   nlohmann::json j = {{"id", r.advice_id},
                       {"deployment_id", r.deployment_id},
@@ -406,7 +466,11 @@ nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
     j["op_share"] = r.op_share;
     j["component_speedup"] = r.component_speedup;
   }
-  if (r.kind == ProposalKind::kRecipe) j["recipe"] = game::to_json(r.recipe);
+  if (r.kind == ProposalKind::kRecipe) {
+    j["recipe"] = game::to_json(r.recipe);
+    if (r.replicas) j["replicas"] = *r.replicas;
+    j["claimed_spread"] = r.claimed_spread;
+  }
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : r.checks) checks.push_back(to_json(c));
   j["checks"] = checks;
@@ -427,6 +491,12 @@ nlohmann::json to_json(const Debrief& d) {
     j["right_call"] = row.right_call;
     j["checks_usd"] = row.checks_usd;
     j["estimated_value_usd"] = row.value_usd;
+    auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+    j["outcome"] = {{"hours", kOutcomeHours},
+                    {"tok_per_s_per_gpu_before", opt(row.tok_per_gpu_before)},
+                    {"tok_per_s_per_gpu_after", opt(row.tok_per_gpu_after)},
+                    {"reputation_before", opt(row.reputation_before)},
+                    {"reputation_after", opt(row.reputation_after)}};
     j["verdict"] = row.verdict;
     rows.push_back(j);
   }

@@ -45,26 +45,20 @@ struct AdvisorOptions {
   double canary_share = 0.1;  // share of the deployment's traffic
   double canary_hours = 6;
   double canary_noise = 0.01;
+  double canary_setup_usd = 40;  // an engineer's rollout and rollback
+  // Recipe truth: the paired gain over this many seeds of `truth_window_factor` × the search window.
+  int truth_seeds = 3;
+  double truth_window_factor = 3;
 };
 
 enum class ProposalKind { kCodeChange, kRecipe };
 inline constexpr std::array<std::string_view, 2> kProposalKindNames = {"code_change", "recipe"};
 
-enum class CheckKind { kComponentTest, kBenchmark, kCanary };
-inline constexpr std::array<std::string_view, 3> kCheckKindNames = {"component_test", "benchmark", "canary"};
-inline std::string_view to_string(CheckKind k) { return kCheckKindNames[static_cast<std::size_t>(k)]; }
-
-struct CheckResult {
-  CheckKind kind = CheckKind::kComponentTest;
-  std::int64_t requested_at_hour = 0;
-  std::int64_t ready_at_hour = 0;                    // decide no earlier (the check takes game time)
-  double measured_speedup = 1;                       // end to end (component test: Amdahl of the kernel speedup it saw)
-  std::optional<double> measured_component_speedup;  // component test only
-  bool quality_flag = false;                         // outputs differed beyond tolerance
-  bool rejection_flag = false;                       // requests were refused or failed
-  double cost_usd = 0;
-  std::string note;
-};
+// The checks are the game's (sim/game/advice.h): the player pays for them with CheckAdvice, which
+// the command log records, so a replay runs the same checks on the same random stream.
+using CheckKind = game::AdviceCheckKind;
+using CheckResult = game::AdviceCheck;
+inline std::string_view to_string(CheckKind k) { return game::kAdviceCheckKindNames[static_cast<std::size_t>(k)]; }
 
 // Everything the advisor knows about one proposal, hidden truth included.
 struct ProposalRecord {
@@ -86,6 +80,8 @@ struct ProposalRecord {
   double true_speedup = 1;  // end to end on the player's traffic
   double reputation_hit = 0;
   game::RecipeOverrides recipe;
+  std::optional<int> replicas;  // a tensor-parallel move: replicas on the same GPUs
+  double claimed_spread = 0;    // recipe: the search's standard deviation of the gain across seeds
   std::vector<CheckResult> checks;
 
   // A proposal worth accepting: a real end-to-end gain with no incident.
@@ -100,9 +96,10 @@ class Chien final : public game::Advisor {
 
   // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
   std::vector<DeploymentProfile> profile_all(const game::GameState& state);
-  // Pays for a check of a proposal; its result is usable from `ready_at_hour` on. Throws
-  // std::invalid_argument for an unknown id or a deployment that is gone.
-  CheckResult check(const game::GameState& state, const std::string& advice_id, CheckKind kind);
+  // Runs a check of a proposal (the game calls it for CheckAdvice, which charges the cost); its
+  // result is known from `ready_at_hour` on. Throws std::invalid_argument for an unknown id or a
+  // deployment that is gone. Players go through the game: game.apply(game::CheckAdvice{...}).
+  CheckResult check(const game::GameState& state, const game::Advice& advice, CheckKind kind) override;
 
   const std::vector<ProposalRecord>& records() const { return records_; }
   const ProposalRecord* find(std::string_view advice_id) const;
@@ -141,6 +138,10 @@ struct DebriefRow {
   bool right_call = false;  // accepted a good one or rejected a bad one
   double checks_usd = 0;
   double value_usd = 0;  // estimated: GPU time saved (or lost) while live; incidents not priced
+  // Outcome tracking of an accepted change, from the game's own hours on its deployment: output
+  // tok/s per serving GPU and its segment's reputation over up to `kOutcomeHours` before and after.
+  std::optional<double> tok_per_gpu_before, tok_per_gpu_after;
+  std::optional<double> reputation_before, reputation_after;
   std::string verdict;   // one line
 };
 struct Debrief {
@@ -151,11 +152,16 @@ struct Debrief {
   double checks_usd = 0;
   double value_usd = 0;
 };
+inline constexpr int kOutcomeHours = 6;
 Debrief make_debrief(const Chien& advisor, const game::GameState& state);
 
 nlohmann::json to_json(const DeploymentProfile& p);
 nlohmann::json to_json(const CheckResult& c);
 nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth);
+nlohmann::json to_json(const CheckResult& c, std::int64_t now_hour);  // measurements only once ready
+// What the player may see of a proposal at `now_hour`: the claim and its evidence, and the checks
+// they paid for (measurements only once ready). Never the truth.
+nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, std::int64_t now_hour);
 nlohmann::json to_json(const Debrief& d);
 
 }  // namespace tycoon::advisor

@@ -1,14 +1,24 @@
 #include "sim/advisor/bots.h"
 
-#include <map>
+#include <string>
 
 namespace tycoon::advisor {
+
+namespace {
+
+const game::Advice* find_advice(const game::GameState& s, const std::string& id) {
+  for (const auto& a : s.inbox) {
+    if (a.id == id) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotPolicy policy,
                    const BotOptions& options) {
   game.set_advisor(advisor);
   const double start_cash = game.state().company.cash_usd;
-  std::map<std::string, CheckResult> checks;  // verify-then-decide: the benchmark per proposal
   while (!game.finished()) {
     // Copy the ids first: applying a decision changes the inbox.
     std::vector<std::string> pending;
@@ -24,16 +34,15 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
           game.apply(game::RejectAdvice{id});
           break;
         case BotPolicy::kVerifyThenDecide: {
-          auto it = checks.find(id);
-          if (it == checks.end()) {
-            if (!advisor->find(id) || !game.state().company.find_deployment(advisor->find(id)->deployment_id)) {
+          const game::Advice* a = find_advice(game.state(), id);
+          if (a->checks.empty()) {
+            if (!game.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark}).ok) {
               game.apply(game::RejectAdvice{id});
-              break;
             }
-            it = checks.emplace(id, advisor->check(game.state(), id, CheckKind::kBenchmark)).first;
+            break;
           }
-          const CheckResult& c = it->second;
-          if (game.state().hour < c.ready_at_hour) break;  // the benchmark is still running
+          const game::AdviceCheck& c = a->checks.back();
+          if (!c.ready(game.state().hour)) break;  // the benchmark is still running
           bool good = c.measured_speedup >= options.min_measured_gain && !c.quality_flag && !c.rejection_flag;
           if (!good || !game.apply(game::AcceptAdvice{id}).ok) game.apply(game::RejectAdvice{id});
           break;

@@ -1,5 +1,6 @@
 // Scripted players for the advisor: accept everything, reject everything, or pay for an
-// end-to-end benchmark and decide on what it measured. Used by the tests and by analysts to show
+// end-to-end benchmark (a CheckAdvice command, charged to cash and logged) and decide on what it
+// measured. Used by the tests and by analysts to show
 // that checking pays.
 #pragma once
 
@@ -24,9 +25,9 @@ struct BotOptions {
 };
 
 struct BotResult {
-  double profit_usd = 0;  // the game's: final cash − starting cash
-  double checks_usd = 0;  // paid to the advisor for checks
-  double net_profit_usd() const { return profit_usd - checks_usd; }
+  double profit_usd = 0;  // the game's: final cash − starting cash (checks were paid from cash)
+  double checks_usd = 0;  // of which paid for checks
+  double net_profit_usd() const { return profit_usd; }
   Debrief debrief;  // rows point into `advisor`
   std::shared_ptr<Chien> advisor;
   game::GameState final_state;

@@ -2,20 +2,16 @@
 
 #include <algorithm>
 
+#include "sim/game/game.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::advisor {
 
 double acceptance_for(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
                       const game::RecipeSettings& recipe) {
-  const game::SegmentSpec* seg = scenario.find_segment(d.segment);
-  if (seg && seg->spec_acceptance_per_token) {
-    return game::acceptance_length(*seg->spec_acceptance_per_token, recipe.spec_draft_tokens);
-  }
-  if (const data::Recipe* r = catalog.find_recipe(d.model, d.chip); r && r->spec_decode) {
-    return std::min(r->spec_decode->acceptance_length, recipe.spec_draft_tokens + 1.0);
-  }
-  return 1.0;
+  game::DeploymentState with = d;
+  with.recipe = recipe;
+  return game::acceptance_for(catalog, scenario, with);
 }
 
 double last_rate_per_replica(const game::GameState& state, const game::DeploymentState& d) {

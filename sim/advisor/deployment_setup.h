@@ -53,7 +53,8 @@ class DeploymentSetup {
 
 inline OpTimes unit_op_times() { return perf::Deployment::uniform_op_time_scale(); }
 
-// Mean tokens per target forward on the segment's traffic (as the game computes it).
+// Mean tokens per target forward on the segment's traffic: the game's game::acceptance_for with
+// `recipe` in place of the deployment's.
 double acceptance_for(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
                       const game::RecipeSettings& recipe);
 

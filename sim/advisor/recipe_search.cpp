@@ -1,5 +1,6 @@
 #include "sim/advisor/recipe_search.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "sim/game/rng.h"
@@ -19,14 +20,29 @@ bool runs(const data::Catalog& catalog, const game::DeploymentState& d, const ga
   }
 }
 
+// Goodput per GPU of `d` with `move` applied, on one seed.
+double run_goodput(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
+                   const perf::CalibrationProfile& calibration, double rate, const RecipeMove* move, double window_s,
+                   std::uint64_t seed) {
+  const auto& slo = scenario.find_segment(d.segment)->slo;
+  const game::RecipeSettings recipe = move ? game::apply_overrides(d.recipe, move->change) : d.recipe;
+  const double r = move ? move_rate_per_replica(d, *move, rate) : rate;
+  DeploymentSetup s(catalog, scenario, d, recipe, calibration, r);
+  return goodput_per_gpu(serving::simulate(s.open_loop(window_s, seed, unit_op_times()), s.calibration()), slo);
+}
+
 }  // namespace
 
-std::vector<std::pair<game::RecipeOverrides, std::string>> recipe_neighbours(const data::Catalog& catalog,
-                                                                             const game::DeploymentState& d) {
-  std::vector<std::pair<game::RecipeOverrides, std::string>> out;
+double move_rate_per_replica(const game::DeploymentState& d, const RecipeMove& m, double rate) {
+  if (!m.change.tensor_parallel) return rate;
+  return rate * static_cast<double>(*m.change.tensor_parallel) / static_cast<double>(d.recipe.tensor_parallel);
+}
+
+std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const game::DeploymentState& d) {
+  std::vector<RecipeMove> out;
   const auto& r = d.recipe;
-  auto add = [&](game::RecipeOverrides o, std::string label) {
-    if (runs(catalog, d, game::apply_overrides(r, o))) out.emplace_back(std::move(o), std::move(label));
+  auto add = [&](game::RecipeOverrides o, std::string label, std::optional<int> replicas = std::nullopt) {
+    if (runs(catalog, d, game::apply_overrides(r, o))) out.push_back({std::move(o), replicas, std::move(label)});
   };
   for (int k : {0, 1, 2, 3, 5, 7}) {
     if (k == r.spec_draft_tokens) continue;
@@ -40,16 +56,39 @@ std::vector<std::pair<game::RecipeOverrides, std::string>> recipe_neighbours(con
     o.max_num_batched_tokens = t;
     add(o, "max_num_batched_tokens " + std::to_string(t) + " (chunked-prefill budget)");
   }
+  for (int n : {64, 128, 256, 512}) {
+    if (n == r.max_num_seqs) continue;
+    game::RecipeOverrides o;
+    o.max_num_seqs = n;
+    add(o, "max_num_seqs " + std::to_string(n));
+  }
   {
     game::RecipeOverrides o;
     o.prefix_caching = !r.prefix_caching;
     add(o, std::string("prefix_caching ") + (r.prefix_caching ? "off" : "on"));
   }
+  const auto& chip = catalog.accelerator(d.chip);
   for (Precision p : {Precision::kBf16, Precision::kFp8, Precision::kFp4}) {
-    if (p == r.precision || !catalog.accelerator(d.chip).supports(p)) continue;
+    if (p == r.precision || !chip.supports(p)) continue;
     game::RecipeOverrides o;
     o.precision = p;
     add(o, "precision " + std::string(to_string(p)));
+  }
+  for (Precision p : {Precision::kBf16, Precision::kFp8}) {
+    if (p == r.kv_cache_dtype || !chip.supports(p)) continue;
+    game::RecipeOverrides o;
+    o.kv_cache_dtype = p;
+    add(o, "kv_cache_dtype " + std::string(to_string(p)));
+  }
+  // Tensor parallelism vs replicas on the same GPUs: TP 2 x 4 replicas against TP 1 x 8.
+  const int gpus = d.replicas * r.tensor_parallel;
+  for (int tp : {1, 2, 4, 8}) {
+    if (tp == r.tensor_parallel || gpus % tp != 0) continue;
+    game::RecipeOverrides o;
+    o.tensor_parallel = tp;
+    if (r.expert_parallel > tp) o.expert_parallel = tp;
+    const int replicas = gpus / tp;
+    add(o, "tensor_parallel " + std::to_string(tp) + " x " + std::to_string(replicas) + " replicas", replicas);
   }
   for (const auto& e : catalog.engines) {
     if (e.id == r.engine || e.id == "torch-reference") continue;
@@ -63,42 +102,55 @@ std::vector<std::pair<game::RecipeOverrides, std::string>> recipe_neighbours(con
 RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scenario& scenario,
                                   const game::DeploymentState& d, const perf::CalibrationProfile& calibration,
                                   double rate, boost::random::mt19937_64& rng, const RecipeSearchOptions& options) {
+  if (options.repeats < 1) throw std::invalid_argument("recipe search: repeats must be at least 1");
   RecipeSearchResult out;
-  const auto& slo = scenario.find_segment(d.segment)->slo;
-  {
-    DeploymentSetup base(catalog, scenario, d, d.recipe, calibration, rate);
-    out.baseline_goodput_per_gpu = goodput_per_gpu(
-        serving::simulate(base.open_loop(options.window_s, rng(), unit_op_times()), base.calibration()), slo);
+  out.repeats = options.repeats;
+  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(options.repeats));
+  for (auto& s : seeds) s = rng();
+  std::vector<double> base(seeds.size());
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    base[k] = run_goodput(catalog, scenario, d, calibration, rate, nullptr, options.window_s, seeds[k]);
+    out.baseline_goodput_per_gpu += base[k] / static_cast<double>(seeds.size());
     ++out.num_runs;
   }
-  for (auto& [change, label] : recipe_neighbours(catalog, d)) {
-    RecipeCandidate c{change, label, 0, 1};
+  const double n = static_cast<double>(seeds.size());
+  for (auto& move : recipe_neighbours(catalog, d)) {
+    RecipeCandidate c{move, 0, 1, 0, 1};
+    std::vector<double> ratios;
     try {
-      DeploymentSetup s(catalog, scenario, d, game::apply_overrides(d.recipe, change), calibration, rate);
-      c.goodput_per_gpu = goodput_per_gpu(
-          serving::simulate(s.open_loop(options.window_s, rng(), unit_op_times()), s.calibration()), slo);
-      ++out.num_runs;
+      for (std::size_t k = 0; k < seeds.size(); ++k) {
+        double g = run_goodput(catalog, scenario, d, calibration, rate, &move, options.window_s, seeds[k]);
+        ++out.num_runs;
+        c.goodput_per_gpu += g / n;
+        ratios.push_back(base[k] > 0 ? g / base[k] : 1.0);
+      }
     } catch (const std::exception&) {
       continue;
     }
-    c.gain = out.baseline_goodput_per_gpu > 0 ? c.goodput_per_gpu / out.baseline_goodput_per_gpu : 1.0;
+    double sum = 0, sq = 0;
+    for (double x : ratios) sum += x;
+    c.gain = sum / n;
+    for (double x : ratios) sq += (x - c.gain) * (x - c.gain);
+    c.gain_stddev = ratios.size() > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
+    c.gain_low = c.gain - options.z * c.gain_stddev / std::sqrt(n);
     out.evaluated.push_back(c);
-    if (c.gain >= 1.0 + options.min_gain && (!out.best || c.gain > out.best->gain)) out.best = c;
+    const bool passes = c.gain >= 1.0 + options.min_gain && c.gain_low > 1.0;
+    if (passes && (!out.best || c.gain > out.best->gain)) out.best = c;
   }
   return out;
 }
 
 double paired_recipe_gain(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
-                          const perf::CalibrationProfile& calibration, double rate, const game::RecipeOverrides& change,
-                          double window_s, std::uint64_t seed) {
-  const auto& slo = scenario.find_segment(d.segment)->slo;
-  DeploymentSetup base(catalog, scenario, d, d.recipe, calibration, rate);
-  DeploymentSetup cand(catalog, scenario, d, game::apply_overrides(d.recipe, change), calibration, rate);
-  double b =
-      goodput_per_gpu(serving::simulate(base.open_loop(window_s, seed, unit_op_times()), base.calibration()), slo);
-  double c =
-      goodput_per_gpu(serving::simulate(cand.open_loop(window_s, seed, unit_op_times()), cand.calibration()), slo);
-  return b > 0 ? c / b : 1.0;
+                          const perf::CalibrationProfile& calibration, double rate, const RecipeMove& move,
+                          double window_s, std::uint64_t seed, int seeds) {
+  double sum = 0;
+  for (int k = 0; k < seeds; ++k) {
+    const std::uint64_t s = k == 0 ? seed : game::derive_seed(seed, "repeat-" + std::to_string(k));
+    double b = run_goodput(catalog, scenario, d, calibration, rate, nullptr, window_s, s);
+    double c = run_goodput(catalog, scenario, d, calibration, rate, &move, window_s, s);
+    sum += b > 0 ? c / b : 1.0;
+  }
+  return sum / std::max(1, seeds);
 }
 
 }  // namespace tycoon::advisor

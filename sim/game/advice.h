@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,9 +17,11 @@ namespace tycoon::game {
 
 struct GameState;
 
-// What accepting a proposal changes on its deployment.
+// What accepting a proposal changes on its deployment. The truth: front ends show the claim and
+// the checks' measurements, never this (the debrief reveals it after the fact).
 struct AdviceEffect {
-  RecipeOverrides recipe;  // recipe fields to change (as ChangeRecipe)
+  RecipeOverrides recipe;       // recipe fields to change (as ChangeRecipe)
+  std::optional<int> replicas;  // with a tensor-parallel change: the replicas on the same GPUs
   double speedup = 1.0;    // code change: every GPU op and engine step runs this many times faster
   // Share of the deployment's segment reputation lost when accepted, in [0, 1]: outputs that
   // drift beyond tolerance, or a change that games the benchmark by rejecting requests.
@@ -27,6 +30,29 @@ struct AdviceEffect {
 
 enum class AdviceStatus { kPending, kAccepted, kRejected };
 inline constexpr std::array<std::string_view, 3> kAdviceStatusNames = {"pending", "accepted", "rejected"};
+
+// The checks a player can pay for before deciding (CheckAdvice): a component test (cheap, its
+// fixed shapes can mislead), an end-to-end benchmark (GPU hours and game hours, ±3.5% run to run),
+// or a canary on a slice of real traffic (game hours; the slice bears what the change really does).
+enum class AdviceCheckKind { kComponentTest, kBenchmark, kCanary };
+inline constexpr std::array<std::string_view, 3> kAdviceCheckKindNames = {"component_test", "benchmark", "canary"};
+
+// What a paid check measured: what the player may see once it is ready.
+struct AdviceCheck {
+  AdviceCheckKind kind = AdviceCheckKind::kComponentTest;
+  std::int64_t requested_at_hour = 0;
+  std::int64_t ready_at_hour = 0;                    // results are known from this hour on
+  double measured_speedup = 1;                       // end to end (component test: Amdahl of the kernel it saw)
+  std::optional<double> measured_component_speedup;  // component test only
+  bool quality_flag = false;                         // outputs differed beyond tolerance
+  bool rejection_flag = false;                       // requests were refused or failed
+  double cost_usd = 0;                               // charged to cash when requested
+  double reputation_hit = 0;                         // canary: share of reputation the slice's customers cost
+  std::string note;
+
+  bool ready(std::int64_t hour) const { return hour >= ready_at_hour; }
+  bool operator==(const AdviceCheck&) const = default;
+};
 
 struct Advice {
   std::string id;
@@ -38,6 +64,7 @@ struct Advice {
   AdviceStatus status = AdviceStatus::kPending;
   std::int64_t posted_at_hour = 0;
   std::optional<std::int64_t> decided_at_hour;
+  std::vector<AdviceCheck> checks;  // paid for by the player, in order
 };
 
 class Advisor {
@@ -46,6 +73,14 @@ class Advisor {
   // Called after every simulated hour. Must be a deterministic function of the state so that a
   // command log replays the same game. Returned proposals are appended to the inbox.
   virtual std::vector<Advice> propose(const GameState& state) = 0;
+  // Runs a check the player pays for (CheckAdvice). Must be a deterministic function of the state
+  // and the checks before it. Throws std::invalid_argument when the check cannot run (by default:
+  // an advisor that sells no checks).
+  virtual AdviceCheck check(const GameState& state, const Advice& advice, AdviceCheckKind kind);
 };
+
+inline AdviceCheck Advisor::check(const GameState&, const Advice&, AdviceCheckKind) {
+  throw std::invalid_argument("this advisor sells no checks");
+}
 
 }  // namespace tycoon::game

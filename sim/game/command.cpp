@@ -52,6 +52,9 @@ nlohmann::json to_json(const Command& c) {
           j["advice_id"] = x.advice_id;
         } else if constexpr (std::is_same_v<T, Advance>) {
           j["hours"] = x.hours;
+        } else if constexpr (std::is_same_v<T, CheckAdvice>) {
+          j["advice_id"] = x.advice_id;
+          j["check"] = kAdviceCheckKindNames[static_cast<std::size_t>(x.check)];
         }
       },
       c);
@@ -104,6 +107,11 @@ Command command_from_json(data::ObjectReader& in) {
       return AcceptAdvice{in.string("advice_id")};
     case 8:
       return RejectAdvice{in.string("advice_id")};
+    case 10: {
+      CheckAdvice c{in.string("advice_id"), AdviceCheckKind::kBenchmark};
+      c.check = static_cast<AdviceCheckKind>(in.choice("check", kAdviceCheckKindNames));
+      return c;
+    }
     default:
       return Advance{read_count(in, "hours", Bound::kPositive)};
   }

@@ -15,6 +15,7 @@
 
 #include "sim/core/types.h"
 #include "sim/data/json_reader.h"
+#include "sim/game/advice.h"
 #include "sim/game/recipe_settings.h"
 
 namespace tycoon::game {
@@ -64,16 +65,21 @@ struct AcceptAdvice {
 struct RejectAdvice {
   std::string advice_id;
 };
+// Pays for a check of a pending proposal; its result shows on the advice from its ready hour.
+struct CheckAdvice {
+  std::string advice_id;
+  AdviceCheckKind check = AdviceCheckKind::kBenchmark;
+};
 // Runs the clock forward.
 struct Advance {
   int hours = 1;
 };
 
 using Command = std::variant<RentGpus, ReleaseGpus, Deploy, Undeploy, ChangeRecipe, ScaleReplicas, SetPrices,
-                             AcceptAdvice, RejectAdvice, Advance>;
-inline constexpr std::array<std::string_view, 10> kCommandNames = {
-    "rent_gpus",      "release_gpus", "deploy",        "undeploy",      "change_recipe",
-    "scale_replicas", "set_prices",   "accept_advice", "reject_advice", "advance"};
+                             AcceptAdvice, RejectAdvice, Advance, CheckAdvice>;
+inline constexpr std::array<std::string_view, 11> kCommandNames = {
+    "rent_gpus",     "release_gpus",  "deploy",  "undeploy",    "change_recipe", "scale_replicas",
+    "set_prices",    "accept_advice", "reject_advice", "advance", "check_advice"};
 inline std::string_view command_name(const Command& c) { return kCommandNames[c.index()]; }
 
 // What applying a command did: ok, or why it was refused (with the numbers).

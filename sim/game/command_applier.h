@@ -23,6 +23,7 @@ struct CommandApplier {
   CommandResult operator()(const AcceptAdvice& c);
   CommandResult operator()(const RejectAdvice& c);
   CommandResult operator()(const Advance& c);
+  CommandResult operator()(const CheckAdvice& c);
 
  private:
   bool locked(std::string_view lever) const;

@@ -76,15 +76,17 @@ const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
   return it->second;
 }
 
-double Game::acceptance_for(const DeploymentState& d) const {
-  const SegmentSpec* seg = scenario_.find_segment(d.segment);
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d) {
+  const SegmentSpec* seg = scenario.find_segment(d.segment);
   if (seg && seg->spec_acceptance_per_token)
     return acceptance_length(*seg->spec_acceptance_per_token, d.recipe.spec_draft_tokens);
-  if (const data::Recipe* r = catalog_->find_recipe(d.model, d.chip); r && r->spec_decode) {
+  if (const data::Recipe* r = catalog.find_recipe(d.model, d.chip); r && r->spec_decode) {
     return std::min(r->spec_decode->acceptance_length, d.recipe.spec_draft_tokens + 1.0);
   }
   return 1.0;
 }
+
+double Game::acceptance_for(const DeploymentState& d) const { return game::acceptance_for(*catalog_, scenario_, d); }
 
 double Game::segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices, double cached_share) const {
   return econ::price_per_request_usd(prices, static_cast<double>(seg.workload.input_tokens), cached_share,

@@ -76,6 +76,11 @@ struct RefusedCommand {
   std::int64_t at_hour = 0;
   std::string message;
 };
+
+// Mean tokens per target forward of `d`'s recipe on its segment's traffic (the segment's
+// acceptance curve, else the catalog recipe's acceptance capped at draft tokens + 1).
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
+
 // Plays `log` from the game's current hour: before each command the clock advances to its hour;
 // then the game runs to its end. Returns the commands the game refused (they are logged and
 // change nothing, as when a player's command is refused).

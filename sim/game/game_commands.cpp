@@ -246,6 +246,7 @@ CommandResult CommandApplier::operator()(const AcceptAdvice& c) {
   }
   auto* d = s.company.find_deployment(it->deployment_id);
   if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
+  if (it->effect.replicas) d->replicas = *it->effect.replicas;
   d->speedup *= it->effect.speedup;
   it->status = AdviceStatus::kAccepted;
   it->decided_at_hour = s.hour;
@@ -267,6 +268,41 @@ CommandResult CommandApplier::operator()(const RejectAdvice& c) {
   it->status = AdviceStatus::kRejected;
   it->decided_at_hour = s.hour;
   return done("Rejected advice '" + it->id + "'");
+}
+
+CommandResult CommandApplier::operator()(const CheckAdvice& c) {
+  auto& s = game.state_;
+  auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
+  if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
+  if (it->status != AdviceStatus::kPending) return refuse("advice '" + c.advice_id + "' was already decided");
+  if (!game.advisor_) return refuse("no advisor in this game to run the check");
+  AdviceCheck r;
+  try {
+    r = game.advisor_->check(s, *it, c.check);
+  } catch (const std::invalid_argument& e) {
+    return refuse(e.what());
+  }
+  s.company.cash_usd -= r.cost_usd;
+  // A benchmark rents GPU hours; a component test is an engineer's time; a canary costs what its
+  // slice of customers lost.
+  if (c.check == AdviceCheckKind::kBenchmark) {
+    s.ledger.add_gpu_cost(Contract::kOnDemand, r.cost_usd);
+  } else {
+    s.ledger.add_fixed_cost(r.cost_usd);
+  }
+  std::string msg = "Paid " + usd(r.cost_usd) + " for a " +
+                    std::string(kAdviceCheckKindNames[static_cast<std::size_t>(c.check)]) + " of '" + it->id +
+                    "', ready at hour " + std::to_string(r.ready_at_hour);
+  if (r.reputation_hit > 0) {
+    if (const auto* d = s.company.find_deployment(it->deployment_id)) {
+      for (auto& seg : s.world.segments) {
+        if (seg.id == d->segment) seg.reputation *= 1.0 - std::min(1.0, r.reputation_hit);
+      }
+    }
+    msg += "; the canary's customers saw bad answers";
+  }
+  it->checks.push_back(std::move(r));
+  return done(msg);
 }
 
 CommandResult CommandApplier::operator()(const Advance& c) {

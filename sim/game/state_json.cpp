@@ -187,19 +187,35 @@ nlohmann::json to_json(const GameState& s) {
   j["news"] = news;
   nlohmann::json inbox = nlohmann::json::array();
   for (const auto& a : s.inbox) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto& c : a.checks) {
+      nlohmann::json cj = {{"kind", kAdviceCheckKindNames[static_cast<std::size_t>(c.kind)]},
+                           {"requested_at_hour", c.requested_at_hour},
+                           {"ready_at_hour", c.ready_at_hour},
+                           {"measured_speedup", c.measured_speedup},
+                           {"quality_flag", c.quality_flag},
+                           {"rejection_flag", c.rejection_flag},
+                           {"cost_usd", c.cost_usd},
+                           {"reputation_hit", c.reputation_hit},
+                           {"note", c.note}};
+      if (c.measured_component_speedup) cj["measured_component_speedup"] = *c.measured_component_speedup;
+      checks.push_back(cj);
+    }
+    nlohmann::json effect = {{"recipe", to_json(a.effect.recipe)},
+                             {"speedup", a.effect.speedup},
+                             {"reputation_hit", a.effect.reputation_hit}};
+    if (a.effect.replicas) effect["replicas"] = *a.effect.replicas;
     inbox.push_back(
         {{"id", a.id},
          {"deployment_id", a.deployment_id},
          {"title", a.title},
          {"rationale", a.rationale},
          {"claimed_speedup", a.claimed_speedup},
-         {"effect",
-          {{"recipe", to_json(a.effect.recipe)},
-           {"speedup", a.effect.speedup},
-           {"reputation_hit", a.effect.reputation_hit}}},
+         {"effect", effect},
          {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
          {"posted_at_hour", a.posted_at_hour},
-         {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)}});
+         {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)},
+         {"checks", checks}});
   }
   j["inbox"] = inbox;
   nlohmann::json log = nlohmann::json::array();
@@ -398,10 +414,30 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       r.finish();
       x.effect.speedup = e.number("speedup", Bound::kPositive);
       x.effect.reputation_hit = e.optional_number("reputation_hit", Bound::kNonNegative).value_or(0.0);
+      if (e.has("replicas")) x.effect.replicas = static_cast<int>(e.integer("replicas", Bound::kPositive));
       e.finish();
       x.status = read_enum<AdviceStatus>(a, "status", kAdviceStatusNames);
       x.posted_at_hour = a.integer("posted_at_hour");
       x.decided_at_hour = a.optional_integer("decided_at_hour");
+      if (a.has("checks")) {
+        auto cs = a.array("checks");
+        for (std::size_t k = 0; k < cs.size(); ++k) {
+          auto cj = cs.object(k);
+          AdviceCheck c;
+          c.kind = read_enum<AdviceCheckKind>(cj, "kind", kAdviceCheckKindNames);
+          c.requested_at_hour = cj.integer("requested_at_hour");
+          c.ready_at_hour = cj.integer("ready_at_hour");
+          c.measured_speedup = cj.number("measured_speedup", Bound::kPositive);
+          c.measured_component_speedup = cj.optional_number("measured_component_speedup", Bound::kPositive);
+          c.quality_flag = cj.boolean("quality_flag");
+          c.rejection_flag = cj.boolean("rejection_flag");
+          c.cost_usd = cj.number("cost_usd", Bound::kNonNegative);
+          c.reputation_hit = cj.number("reputation_hit", Bound::kNonNegative);
+          c.note = cj.string("note");
+          cj.finish();
+          x.checks.push_back(std::move(c));
+        }
+      }
       a.finish();
       s.inbox.push_back(std::move(x));
     }
