@@ -26,6 +26,7 @@ bench() {
   "$tycoon" benchmark "$@" --seed 1 --json >"$out/$name.json"
 }
 field() { jq -r "$2" "$out/$1.json"; }
+tput() { printf '%.0f' "$(field "$1" .output_tok_per_s_per_gpu)"; }
 
 # at_interactivity PREFIX X out|total CONCURRENCIES...: output (or input + output) tok/s/GPU
 # where P90 interactivity = X, interpolated linearly between the two sweep points that bracket X
@@ -66,6 +67,11 @@ for c in "${agentx_loads[@]}"; do
       --warmup-s 600 --duration-s 4200
   done
 done
+# Sensitivity, not the comparison: the 20-user point without prefix caching (docs/fidelity.md,
+# "How much hangs on cause (1)").
+bench agentx-h200-c20-nocache --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 \
+  --workload agentic-coding --spec-tokens 3 --acceptance 2.31 --concurrency 20 --warmup-s 600 --duration-s 4200 \
+  --no-prefix-caching
 best_h200=0 best_c=0
 for c in "${agentx_loads[@]}"; do
   v=$(field "agentx-h200-c$c" .output_tok_per_s_per_gpu)
@@ -112,13 +118,12 @@ for bs in 1 64; do
     --spec-tokens 4 --acceptance 2.42 --isl 128 --osl 1024 --concurrency "$bs"
 done
 
-tput() { printf '%.0f' "$(field "$1" .output_tok_per_s_per_gpu)"; }
-
 echo
 echo "| point | published | ours | unit | error |"
 echo "|---|---|---|---|---|"
 row "Seed 000: GPT-OSS-120B, 1×H200, stock vLLM, AgentX, EAGLE-3 k=3 @2.31, best of 1–20 users (ours: at $best_c)" \
   286 "$(printf '%.0f' "$best_h200")" "output tok/s/GPU"
+row "(sensitivity) the AgentX H200 point at 20 users without prefix caching" 286 "$(tput agentx-h200-c20-nocache)" "output tok/s/GPU"
 row "Seed 000: stock H200 / stock MI300X at 1 user (\"up to 40% faster\")" 1.40 "$ratio_c1" "ratio"
 for what in out total; do
   label="output tok/s/GPU"

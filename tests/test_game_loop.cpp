@@ -1,9 +1,12 @@
 // The hourly loop: money, service and the world's moves, checked to the cent against a serving
-// stand-in with a fixed capacity (FixedCapacityBackend) so that every number has a closed form.
+// stand-in with a fixed capacity (FixedCapacityBackend) so that every number has a closed form;
+// and the cache of serving windows, on the real serving simulator.
 #include <doctest/doctest.h>
 
 #include "sim/game/game.h"
+#include "sim/game/serving_window.h"
 #include "sim/game/summary.h"
+#include "sim/perf/profile_lookup.h"
 #include "tests/game_test_util.h"
 
 using namespace tycoon;
@@ -169,4 +172,62 @@ TEST_CASE("a higher price loses elastic customers but earns more per token") {
   // doubles, so revenue is unchanged at 3.24 USD (unit elasticity).
   CHECK(g.state().history[game::Series::kRequestsOffered][0] == doctest::Approx(3600));
   CHECK(g.state().history[game::Series::kRevenueUsd][0] == doctest::Approx(3.24));
+}
+
+TEST_CASE("serving windows are cached by configuration and load bucket, and scaled to the exact load") {
+  // A real GPT-OSS-120B-on-H200 window (the serving simulator), 2 replicas. Loads of 4.0 and
+  // 3.9 requests/s per deployment fall in the same 10% bucket (2 and 1.95 per replica: log base
+  // 1.1 of them is 7.27 and 7.01, both rounding to (1.1)^7 = 1.949): one window, reused, with
+  // requests and tokens scaled by the exact load.
+  const auto& cat = test::catalog();
+  auto settings = game::default_recipe(cat, cat.model("gpt-oss-120b"), cat.accelerator("h200"));
+  settings.spec_draft_tokens = 0;
+  auto cal = perf::calibration_for(cat, cat.accelerator("h200"));
+  game::WindowSpec spec;
+  spec.deployment = game::to_perf_deployment(cat, "gpt-oss-120b", "h200", settings, 1.0);
+  spec.calibration = &cal;
+  spec.replicas = 2;
+  spec.workload.kind = serving::WorkloadKind::kRandom;
+  spec.workload.input_tokens = 1000;
+  spec.workload.output_tokens = 200;
+  spec.scheduler.max_num_seqs = settings.max_num_seqs;
+  spec.scheduler.max_num_batched_tokens = settings.max_num_batched_tokens;
+  spec.settings.window_s = 60;
+  spec.settings.warmup_s = 10;
+  spec.settings.load_bucket_step = 0.1;
+  spec.deployment_key = "gpt-oss-120b|h200|test";
+  spec.rate_per_s = 4.0;
+
+  game::ServingWindows windows;
+  auto a = windows.serve_hour(spec);
+  CHECK(windows.windows_simulated() == 1);
+  CHECK(windows.cache_hits() == 0);
+  auto again = windows.serve_hour(spec);
+  CHECK(windows.windows_simulated() == 1);
+  CHECK(windows.cache_hits() == 1);
+  CHECK(again.tokens.output_tokens == a.tokens.output_tokens);  // a pure memo
+
+  spec.rate_per_s = 3.9;  // same bucket: reused, scaled by 3.9 / 4.0
+  auto b = windows.serve_hour(spec);
+  CHECK(windows.windows_simulated() == 1);
+  CHECK(b.tokens.output_tokens == doctest::Approx(a.tokens.output_tokens * 3.9 / 4.0).epsilon(1e-12));
+  CHECK(b.requests_offered == doctest::Approx(a.requests_offered * 3.9 / 4.0).epsilon(1e-12));
+
+  spec.rate_per_s = 8.0;  // another bucket: a new window
+  windows.serve_hour(spec);
+  CHECK(windows.windows_simulated() == 2);
+  spec.rate_per_s = 4.0;
+  spec.deployment_key = "gpt-oss-120b|h200|other-recipe";  // another configuration: a new window
+  windows.serve_hour(spec);
+  CHECK(windows.windows_simulated() == 3);
+
+  // A fresh cache gives the same hour: results never depend on what was cached before.
+  game::ServingWindows fresh;
+  spec.deployment_key = "gpt-oss-120b|h200|test";
+  spec.rate_per_s = 3.9;
+  CHECK(fresh.serve_hour(spec).tokens.output_tokens == b.tokens.output_tokens);
+  // The hour served about its offered load: 4 req/s x 3600 s x 200 output tokens, nearly all
+  // completed at this light load (tolerance: Poisson sampling of a 70 s window).
+  CHECK(a.requests_offered == doctest::Approx(4.0 * 3600).epsilon(0.1));
+  CHECK(a.tokens.output_tokens == doctest::Approx(4.0 * 3600 * 200).epsilon(0.15));
 }

@@ -101,3 +101,33 @@ TEST_CASE("two requests arriving together share every step") {
   CHECK(s.e2e_s.p50 == doctest::Approx(prefill + decode).epsilon(kNsExact));
   CHECK(s.mean_batch_size == doctest::Approx(2.0));
 }
+
+TEST_CASE("tensor and expert parallel inside a replica: steps are the TP/EP steps, and every GPU counts") {
+  // The request of the first test on replicas of 2 GPUs (TP 2, experts split EP 2), two replicas
+  // behind round-robin: the request lands on replica 0, the other idles but is still rented.
+  auto path = write_trace("single_tp2", {R"({"arrival_s": 0.5, "input_tokens": 1000, "output_tokens": 100})"});
+  auto tp1 = with_trace(gpt_oss_h200(), path);
+  auto cfg = tp1;
+  cfg.deployment.tensor_parallel = 2;
+  cfg.deployment.expert_parallel = 2;
+  cfg.replicas = 2;
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+
+  const double prefill = step_s(perf::predict_prefill(d, cal, 1000));
+  double decode_total = 0;
+  for (std::int64_t ctx = 1000; ctx < 1099; ++ctx) decode_total += step_s(perf::predict_decode(d, cal, 1, ctx));
+  // Splitting the weights and heads over two GPUs shortens the step despite the all-reduces.
+  CHECK(prefill < step_s(perf::predict_prefill(tp1.deployment, cal, 1000)));
+
+  auto s = serving::simulate(cfg, cal);
+  auto one = serving::simulate(tp1, cal);
+  CHECK(s.num_gpus == 4);
+  CHECK(s.requests_per_replica == std::vector<std::int64_t>{1, 0});
+  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
+  // Output per GPU divides by all four GPUs (data parallel x tensor parallel).
+  CHECK(s.output_tok_per_s_per_gpu == doctest::Approx(100 / (0.5 + prefill + decode_total) / 4).epsilon(kNsExact));
+  // Half the weights per GPU leaves more HBM for KV: each replica holds more tokens.
+  CHECK(s.kv_capacity_tokens_per_replica > one.kv_capacity_tokens_per_replica);
+}
