@@ -29,6 +29,8 @@ struct AdviseOptions {
   double at_day = 0;
   int verify = 3;
   std::string check = "benchmark";
+  double search_window_s = 0;  // 0: the advisor's default
+  int search_seeds = 0;
   bool json = false;
 };
 
@@ -48,6 +50,10 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(0, 100));
   sub->add_option("--check", o->check, "Check to pay for on the top proposals: component_test, benchmark, canary")
       ->check(CLI::IsMember({"component_test", "benchmark", "canary"}));
+  sub->add_option("--search-window", o->search_window_s, "Recipe search: simulated seconds per run (default 120, the game's window)")
+      ->check(CLI::Range(5.0, 3600.0));
+  sub->add_option("--search-seeds", o->search_seeds, "Recipe search: paired seeds per candidate (default 3)")
+      ->check(CLI::Range(1, 50));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
@@ -56,8 +62,11 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
     game::GameOptions opts;
     if (o->has_seed) opts.seed = o->seed;
     game::Game g(scenario, catalog, opts);
+    advisor::AdvisorOptions ao;
+    if (o->search_window_s > 0) ao.search.window_s = o->search_window_s;
+    if (o->search_seeds > 0) ao.search.repeats = o->search_seeds;
     auto advisor =
-        std::make_shared<advisor::Chien>(catalog, g.scenario(), advisor::load_code_change_catalog_from_root(root));
+        std::make_shared<advisor::Chien>(catalog, g.scenario(), advisor::load_code_change_catalog_from_root(root), ao);
     g.set_advisor(advisor);
     // Advise at the requested hour, but no earlier than the advisor's first round.
     std::int64_t hour =
@@ -119,7 +128,9 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
                             {"seeds_per_candidate", result.repeats},
                             {"window_s", advisor->options().search.window_s},
                             {"candidates", cands},
-                            {"best", result.best ? nlohmann::json(result.best->move.label) : nlohmann::json(nullptr)}};
+                            {"leader", result.leader ? nlohmann::json(result.leader->move.label) : nlohmann::json(nullptr)},
+                            {"best", result.best ? nlohmann::json(result.best->move.label) : nlohmann::json(nullptr)},
+                            {"confirmed_gain", result.best ? nlohmann::json(result.best->gain) : nlohmann::json(nullptr)}};
       profiles.push_back(j);
     }
     nlohmann::json proposals = nlohmann::json::array();

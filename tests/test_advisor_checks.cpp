@@ -185,7 +185,10 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   auto result = advisor::search_recipes(test::catalog(), r.game->scenario(), d,
                                         perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip)),
                                         advisor::last_rate_per_replica(st, d), rng, o);
-  CHECK(result.num_runs == o.repeats * (static_cast<int>(result.evaluated.size()) + 1));
+  // The baseline and every candidate on each seed, and the leader's confirmation (a pair per seed).
+  CHECK(result.num_runs ==
+        o.repeats * (static_cast<int>(result.evaluated.size()) + 1) + (result.leader ? 2 * o.repeats : 0));
+  if (result.best) REQUIRE(result.leader);
   CHECK(result.baseline_goodput_per_gpu > 0);
   for (const auto& c : result.evaluated) CHECK(c.gain_low <= c.gain);
   if (result.best) {
@@ -211,8 +214,8 @@ TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op chan
   advisor::DeploymentSetup s(test::catalog(), r.game->scenario(), d, d.recipe, cal, rate);
   const auto& slo = r.game->scenario().segments[0].slo;
   auto goodput = [&](std::uint64_t seed) {
-    return advisor::goodput_per_gpu(serving::simulate(s.open_loop(20, seed, advisor::unit_op_times()), s.calibration()),
-                                    slo);
+    const auto config = s.open_loop(20, seed, advisor::unit_op_times());
+    return advisor::goodput_per_gpu(config, serving::simulate(config, s.calibration()), slo);
   };
   double worst = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) worst = std::max(worst, std::abs(goodput(seed) / goodput(seed + 100) - 1));

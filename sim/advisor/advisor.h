@@ -47,8 +47,8 @@ struct AdvisorOptions {
   double canary_noise = 0.01;
   double canary_setup_usd = 40;  // an engineer's rollout and rollback
   // Recipe truth: the paired gain over this many seeds of `truth_window_factor` × the search window.
-  int truth_seeds = 3;
-  double truth_window_factor = 3;
+  int truth_seeds = 6;
+  double truth_window_factor = 1;  // the game's own window length, more seeds than the search
 };
 
 enum class ProposalKind { kCodeChange, kRecipe };

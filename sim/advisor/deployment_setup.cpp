@@ -102,8 +102,13 @@ double amdahl_speedup(const OpTimes& time_share, const OpTimes& scale) {
   return t > 0 ? 1.0 / t : 1.0;
 }
 
-double goodput_per_gpu(const serving::ServingSummary& s, const game::SloTargets& slo) {
-  return s.output_tok_per_s_per_gpu * game::share_within_slo(s.ttft_s, s.tpot_s, slo);
+double goodput_per_gpu(const serving::ServingConfig& config, const serving::ServingSummary& s,
+                       const game::SloTargets& slo) {
+  const double counted_s = config.duration_s - config.warmup_s;
+  const double emitted_s = s.simulated_time_s - config.warmup_s;  // until the last request ended
+  if (counted_s <= 0 || emitted_s <= 0) return 0;
+  const double tok_per_gpu = s.output_tok_per_s_per_gpu * emitted_s;  // emitted after the warmup
+  return tok_per_gpu / counted_s * game::share_within_slo(s.ttft_s, s.tpot_s, slo);
 }
 
 }  // namespace tycoon::advisor

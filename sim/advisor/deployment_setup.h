@@ -81,7 +81,12 @@ DeploymentProfile make_profile(const game::DeploymentState& d, const DeploymentS
 // Amdahl: the whole step's speedup when each op class's time is multiplied by `scale`.
 double amdahl_speedup(const OpTimes& time_share, const OpTimes& scale);
 
-// A run's worth on the game's terms: output tokens per second per GPU of requests within the SLO.
-double goodput_per_gpu(const serving::ServingSummary& s, const game::SloTargets& slo);
+// An open-loop run's worth on the game's terms: output tokens per GPU per second of *offered*
+// traffic (arrivals' span, `duration_s − warmup_s`), times the share of requests within the SLO.
+// Not the simulator's tok/s, which divides by the time until the last request drains: a recipe
+// with lower latency drains sooner and looked up to ~30% "faster" on a 40 s window at the same
+// load, although the game (which scales per-request outcomes to the hour) earns the same.
+double goodput_per_gpu(const serving::ServingConfig& config, const serving::ServingSummary& s,
+                       const game::SloTargets& slo);
 
 }  // namespace tycoon::advisor

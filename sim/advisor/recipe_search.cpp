@@ -28,10 +28,18 @@ double run_goodput(const data::Catalog& catalog, const game::Scenario& scenario,
   const game::RecipeSettings recipe = move ? game::apply_overrides(d.recipe, move->change) : d.recipe;
   const double r = move ? move_rate_per_replica(d, *move, rate) : rate;
   DeploymentSetup s(catalog, scenario, d, recipe, calibration, r);
-  return goodput_per_gpu(serving::simulate(s.open_loop(window_s, seed, unit_op_times()), s.calibration()), slo);
+  const auto config = s.open_loop(window_s, seed, unit_op_times());
+  return goodput_per_gpu(config, serving::simulate(config, s.calibration()), slo);
 }
 
 }  // namespace
+
+double t_critical_95(int df) {
+  static constexpr double kTable[] = {6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812};
+  if (df < 1) return 0;
+  if (df <= 10) return kTable[df - 1];
+  return df <= 30 ? 1.70 : 1.645;
+}
 
 double move_rate_per_replica(const game::DeploymentState& d, const RecipeMove& m, double rate) {
   if (!m.change.tensor_parallel) return rate;
@@ -132,10 +140,38 @@ RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scen
     c.gain = sum / n;
     for (double x : ratios) sq += (x - c.gain) * (x - c.gain);
     c.gain_stddev = ratios.size() > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
-    c.gain_low = c.gain - options.z * c.gain_stddev / std::sqrt(n);
+    c.gain_low = c.gain - t_critical_95(static_cast<int>(ratios.size()) - 1) * c.gain_stddev / std::sqrt(n);
     out.evaluated.push_back(c);
+  }
+  // The winner's curse: the best of ~20 noisy estimates is biased up (measured: claims of x1.05 to
+  // x1.12 whose truth was x0.98 to x1.02). The leader is measured again on fresh seeds, and that
+  // unbiased measurement is the claim, if it still passes.
+  std::optional<RecipeCandidate> leader;
+  for (const auto& c : out.evaluated) {
     const bool passes = c.gain >= 1.0 + options.min_gain && c.gain_low > 1.0;
-    if (passes && (!out.best || c.gain > out.best->gain)) out.best = c;
+    if (passes && (!leader || c.gain > leader->gain)) leader = c;
+  }
+  if (leader) {
+    RecipeCandidate confirm = *leader;
+    confirm.goodput_per_gpu = 0;
+    std::vector<double> ratios;
+    for (std::size_t k = 0; k < seeds.size(); ++k) {
+      const std::uint64_t fresh = rng();
+      double b = run_goodput(catalog, scenario, d, calibration, rate, nullptr, options.window_s, fresh);
+      double g = run_goodput(catalog, scenario, d, calibration, rate, &leader->move, options.window_s, fresh);
+      out.num_runs += 2;
+      confirm.goodput_per_gpu += g / n;
+      ratios.push_back(b > 0 ? g / b : 1.0);
+    }
+    double sum = 0, sq = 0;
+    for (double x : ratios) sum += x;
+    confirm.gain = sum / n;
+    for (double x : ratios) sq += (x - confirm.gain) * (x - confirm.gain);
+    confirm.gain_stddev = ratios.size() > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
+    confirm.gain_low =
+        confirm.gain - t_critical_95(static_cast<int>(ratios.size()) - 1) * confirm.gain_stddev / std::sqrt(n);
+    out.leader = leader;
+    if (confirm.gain >= 1.0 + options.min_gain && confirm.gain_low > 1.0) out.best = confirm;
   }
   return out;
 }
