@@ -113,7 +113,7 @@ SPEC
 for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg margin_vs_price.svg points.jsonl sweep.json; do
   [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
 done
-[ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|https\?://[a-z]" "$sw/a.html" ||
+[ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|<link\|<img\|src=" "$sw/a.html" ||
   { echo "FAIL sweep --report is not a self-contained HTML file with inline SVG"; fail=1; }
 # 2 configurations x 2 concurrencies x 2 seeds = 8 points, x 2 prices = 16 rows (+ header).
 [ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }
