@@ -157,6 +157,20 @@ TEST_CASE("charts are well-formed SVG with escaped text") {
   CHECK(svg.find("NaN\"") == std::string::npos);  // no NaN coordinates
   CHECK(svg.find("nan") == std::string::npos);
   CHECK(xml_problem(render_svg(Chart{})) == "");  // an empty chart still draws its axes
+
+  SUBCASE("long text is shortened on a UTF-8 character boundary") {
+    Chart l;
+    for (int i = 0; i < 100; ++i) l.title += "\xC3\xA9";  // 100 x e-acute, 2 bytes each
+    const std::string out = render_svg(l);
+    CHECK(out.find("\xE2\x80\xA6") != std::string::npos);  // cut, with an ellipsis
+    // Every lead byte has its continuation bytes: count 2-byte sequences that are broken.
+    int broken = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const auto b = static_cast<unsigned char>(out[i]);
+      if (b == 0xC3 && (i + 1 >= out.size() || (static_cast<unsigned char>(out[i + 1]) & 0xC0) != 0x80)) ++broken;
+    }
+    CHECK(broken == 0);
+  }
   CHECK(xml_problem("<svg><g></svg>") != "");     // and the checker does catch a bad nesting
 }
 

@@ -29,18 +29,16 @@ std::string tick_label(double v, double step, bool percent) {
   int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
   if (std::fabs(v) < step * 1e-6) v = 0;
   char buf[48];
-  if (!percent && std::fabs(v) >= 1e4 && decimals == 0) {
-    std::snprintf(buf, sizeof buf, "%.0fk", v / 1e3);
-    if (std::fmod(v, 1e3) != 0) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
-  }
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
   return buf;
 }
 
+// At most about `n` bytes, cut on a UTF-8 character boundary, with an ellipsis when cut.
 std::string shorten(const std::string& s, std::size_t n) {
   if (s.size() <= n) return s;
-  return s.substr(0, n - 1) + "\xE2\x80\xA6";  // an ellipsis
+  std::size_t cut = n - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "\xE2\x80\xA6";  // an ellipsis
 }
 
 }  // namespace
@@ -135,9 +133,9 @@ std::string render_svg(const Chart& c, bool standalone) {
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
     << "\" viewBox=\"0 0 " << c.width << " " << c.height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
   o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << c.height << "\" fill=\"#ffffff\"/>\n";
-  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(c.title) << "</text>\n";
+  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80)) << "</text>\n";
   if (!c.subtitle.empty()) {
-    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">" << xml_escape(c.subtitle)
+    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">" << xml_escape(shorten(c.subtitle, 140))
       << "</text>\n";
   }
   // Grid and ticks.
@@ -258,7 +256,7 @@ std::string render_svg(const Chart& c, bool standalone) {
   double ny = H - 14 - 16.0 * static_cast<double>(c.notes.size() > 0 ? c.notes.size() - 1 : 0);
   for (const auto& n : c.notes) {
     o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">"
-      << xml_escape(shorten(n, 170)) << "</text>\n";
+      << xml_escape(shorten(n, 150)) << "</text>\n";
     ny += 16;
   }
   o << "</svg>\n";

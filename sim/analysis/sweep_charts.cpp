@@ -60,8 +60,8 @@ std::string point_tip(const SweepData& d, const Group& g) {
 
 Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
-  c.title = "Throughput per GPU vs interactivity — " + d.spec->title;
-  c.subtitle = "One line per configuration over concurrency; the highlighted line is the Pareto frontier.";
+  c.title = "Throughput per GPU vs interactivity";
+  c.subtitle = d.spec->title + " — one line per configuration over concurrency; highlighted: the Pareto frontier.";
   c.x_label = "P90 interactivity (output tok/s per user)";
   c.y_label = "Output throughput (tok/s per GPU)";
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
@@ -91,8 +91,8 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
 
 Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
-  c.title = "Cost per million output tokens vs interactivity — " + d.spec->title;
-  c.subtitle = "GPU rent per hour / output tokens per GPU-hour (all rent on output, InferenceX's convention).";
+  c.title = "Cost per million output tokens vs interactivity";
+  c.subtitle = d.spec->title + " — GPU rent per hour / output tokens per GPU-hour (all rent on output).";
   c.x_label = "P90 interactivity (output tok/s per user)";
   c.y_label = "Cost (USD per million output tokens)";
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
@@ -117,11 +117,11 @@ Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
 
 Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
-  c.title = "Gross margin vs price — " + d.spec->title;
-  c.subtitle = d.spec->target_p90_tok_per_s_per_user
-                   ? "Each configuration at its best-throughput concurrency meeting P90 >= " +
-                         fixed(*d.spec->target_p90_tok_per_s_per_user, 0) + " tok/s/user."
-                   : "Each configuration at its best-throughput concurrency.";
+  c.title = "Gross margin vs price";
+  c.subtitle = d.spec->title + (d.spec->target_p90_tok_per_s_per_user
+                                    ? " — each configuration at its best-throughput concurrency meeting P90 >= " +
+                                          fixed(*d.spec->target_p90_tok_per_s_per_user, 0) + " tok/s/user."
+                                    : " — each configuration at its best-throughput concurrency.");
   c.x_label = "Output token price (USD per million tokens; input priced at the same ratio as quoted)";
   c.y_label = "Gross margin (revenue − GPU rent) / revenue";
   c.y_percent = true;
