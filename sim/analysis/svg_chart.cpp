@@ -131,12 +131,14 @@ std::string render_svg(const Chart& c, bool standalone) {
   std::ostringstream o;
   if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
-    << "\" viewBox=\"0 0 " << c.width << " " << c.height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+    << "\" viewBox=\"0 0 " << c.width << " " << c.height
+    << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
   o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << c.height << "\" fill=\"#ffffff\"/>\n";
-  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80)) << "</text>\n";
+  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80))
+    << "</text>\n";
   if (!c.subtitle.empty()) {
-    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">" << xml_escape(shorten(c.subtitle, 140))
-      << "</text>\n";
+    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">"
+      << xml_escape(shorten(c.subtitle, 140)) << "</text>\n";
   }
   // Grid and ticks.
   o << "<g font-size=\"11\" fill=\"#333333\">\n";
@@ -206,8 +208,8 @@ std::string render_svg(const Chart& c, bool standalone) {
         o << "<line x1=\"" << num(px(p->x - p->x_err)) << "\" y1=\"" << num(py(p->y)) << "\" x2=\""
           << num(px(p->x + p->x_err)) << "\" y2=\"" << num(py(p->y)) << "\" stroke-width=\"1\"/>\n";
       }
-      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y)) << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\""
-        << (p->hollow ? "#ffffff" : color) << "\">";
+      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y))
+        << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\"" << (p->hollow ? "#ffffff" : color) << "\">";
       if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
       o << "</circle>\n";
     }
@@ -237,13 +239,15 @@ std::string render_svg(const Chart& c, bool standalone) {
   if (!c.frontier.empty()) {
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\"/>";
-    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label) << "</text>\n";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label)
+      << "</text>\n";
     ly += 19;
   }
   o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
   o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured / interpolated curves</text>\n";
   ly += 17;
-  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
+  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
+    << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
        "stroke-width=\"1.8\"/>";
   o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated / datasheet curves</text>\n";
   ly += 17;
