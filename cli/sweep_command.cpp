@@ -163,6 +163,14 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const fs::path out = o->out.empty() ? fs::path("sweeps") / spec.name : fs::path(o->out);
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 
+    // Output paths are input too: refuse them before any work.
+    if (!o->report.empty()) {
+      const fs::path parent = fs::absolute(o->report).parent_path();
+      if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
+    }
+    if (fs::exists(out) && !fs::is_directory(out)) {
+      throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
+    }
     std::vector<std::optional<PointPerf>> results(sweep.points.size());
     std::size_t resumed = 0;
     const fs::path journal = out / kJournal;

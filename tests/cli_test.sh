@@ -100,6 +100,10 @@ err=$("$tycoon" sweep "$sw/bad-id.json" --out "$sw/bad" 2>&1 >/dev/null)
 echo "$err" | grep -q "/axes/hardware/1: unknown hardware 'h999'" || { echo "FAIL sweep bad id: $err"; fail=1; }
 check_one_line_error sweep-missing-spec "$tycoon" sweep "$sw/none.json"
 check_one_line_error sweep-bad-jobs "$tycoon" sweep "$sw/bad.json" --jobs 0
+printf '{"format_version": 1, "name": "ok", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$sw/ok.json"
+check_one_line_error sweep-bad-report-dir "$tycoon" sweep "$sw/ok.json" --out "$sw/ok" --report /nonexistent/r.html
+touch "$sw/afile"
+check_one_line_error sweep-out-is-a-file "$tycoon" sweep "$sw/ok.json" --out "$sw/afile"
 cat >"$sw/tiny.json" <<'SPEC'
 {"format_version": 1, "name": "tiny", "title": "CLI contract sweep",
  "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
