@@ -157,6 +157,11 @@ TEST_CASE("charts are well-formed SVG with escaped text") {
   CHECK(svg.find("NaN\"") == std::string::npos);  // no NaN coordinates
   CHECK(svg.find("nan") == std::string::npos);
   CHECK(xml_problem(render_svg(Chart{})) == "");  // an empty chart still draws its axes
+  c.y_log = true;  // a log axis: decades 100 .. 1000 cover 800 .. 900, and stays well-formed
+  const std::string log_svg = render_svg(c);
+  CHECK(xml_problem(log_svg) == "");
+  CHECK(log_svg.find(">100</text>") != std::string::npos);
+  CHECK(log_svg.find(">1000</text>") != std::string::npos);
 
   SUBCASE("long text is shortened on a UTF-8 character boundary") {
     Chart l;

@@ -123,10 +123,40 @@ std::string render_svg(const Chart& c, bool standalone) {
     x1 = std::max(x1, 1.0);
     y1 = std::max(y1, 1.0);
   }
-  const auto xt = nice_ticks(x0, x1 * 1.02), yt = nice_ticks(y0, y1 * 1.04);
+  const auto xt = nice_ticks(x0, x1 * 1.02);
+  std::vector<double> yt;
+  if (c.y_log) {
+    // Whole decades around the positive data, with 2x and 5x ticks when there are few decades.
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (const auto& s : c.series) {
+      for (const auto& p : s.points) {
+        if (std::isfinite(p.y) && p.y > 0) {
+          lo = std::min(lo, p.y);
+          hi = std::max(hi, p.y);
+        }
+      }
+    }
+    if (!(hi > 0)) lo = hi = 1;
+    const int d0 = static_cast<int>(std::floor(std::log10(lo))), d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(hi))));
+    for (int d = d0; d <= d1; ++d) {
+      yt.push_back(std::pow(10.0, d));
+      if (d < d1 && d1 - d0 <= 3) {
+        yt.push_back(2 * std::pow(10.0, d));
+        yt.push_back(5 * std::pow(10.0, d));
+      }
+    }
+  } else {
+    yt = nice_ticks(y0, y1 * 1.04);
+  }
   const double xmin = xt.front(), xmax = xt.back(), ymin = yt.front(), ymax = yt.back();
   auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * (right - left); };
-  auto py = [&](double y) { return bottom - (y - ymin) / (ymax - ymin) * (bottom - top); };
+  auto py = [&](double y) {
+    if (c.y_log) {
+      const double v = std::log10(std::max(y, ymin));
+      return bottom - (v - std::log10(ymin)) / (std::log10(ymax) - std::log10(ymin)) * (bottom - top);
+    }
+    return bottom - (y - ymin) / (ymax - ymin) * (bottom - top);
+  };
 
   std::ostringstream o;
   if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -153,7 +183,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(t)) << "\" x2=\"" << num(right) << "\" y2=\"" << num(py(t))
       << "\" stroke=\"" << (t == 0 ? "#999999" : "#e5e5e5") << "\"/>\n";
     o << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">"
-      << tick_label(t, ystep, c.y_percent) << "</text>\n";
+      << (c.y_log ? tick_label(t, t, false) : tick_label(t, ystep, c.y_percent)) << "</text>\n";
   }
   o << "</g>\n";
   o << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(right - left) << "\" height=\""
@@ -192,7 +222,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<g stroke=\"" << color << "\">\n";
     std::vector<const ChartPoint*> drawn;
     for (const auto& p : s.points) {
-      if (std::isfinite(p.x) && std::isfinite(p.y)) drawn.push_back(&p);
+      if (std::isfinite(p.x) && std::isfinite(p.y) && (!c.y_log || p.y > 0)) drawn.push_back(&p);
     }
     if (s.connect && drawn.size() > 1) {
       o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";

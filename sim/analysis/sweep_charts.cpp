@@ -94,7 +94,8 @@ Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
   c.title = "Cost per million output tokens vs interactivity";
   c.subtitle = d.spec->title + " — GPU rent per hour / output tokens per GPU-hour (all rent on output).";
   c.x_label = "P90 interactivity (output tok/s per user)";
-  c.y_label = "Cost (USD per million output tokens)";
+  c.y_label = "Cost (USD per million output tokens, log scale)";
+  c.y_log = true;  // one user costs tens of times the batched operating point
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
     ChartSeries cs;
     cs.name = d.sweep->series[s].label + " ($" +
