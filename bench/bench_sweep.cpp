@@ -30,16 +30,17 @@ nlohmann::json bench_spec() {
     configs.push_back({{"label", chip}, {"hardware", chip}});
   }
   configs.push_back({{"label", "h200 mbt=2048"}, {"hardware", "h200"}, {"max_num_batched_tokens", 2048}});
-  return {{"format_version", 1},
-          {"name", "bench-1000"},
-          {"base", {{"model", "gpt-oss-120b"}}},
-          {"configurations", configs},
-          {"workloads", {{{"name", "random 1k/256"}, {"kind", "random"}, {"input_tokens", 1024}, {"output_tokens", 256}}}},
-          {"concurrency", {4, 8, 16, 32, 64}},
-          {"seeds", seeds},
-          {"requests_per_user", 4},
-          {"min_requests", 64},
-          {"max_requests", 256}};
+  return {
+      {"format_version", 1},
+      {"name", "bench-1000"},
+      {"base", {{"model", "gpt-oss-120b"}}},
+      {"configurations", configs},
+      {"workloads", {{{"name", "random 1k/256"}, {"kind", "random"}, {"input_tokens", 1024}, {"output_tokens", 256}}}},
+      {"concurrency", {4, 8, 16, 32, 64}},
+      {"seeds", seeds},
+      {"requests_per_user", 4},
+      {"min_requests", 64},
+      {"max_requests", 256}};
 }
 
 struct Prepared {

@@ -59,7 +59,10 @@ std::string duration_text(double s) {
 class Progress {
  public:
   Progress(std::size_t total, std::size_t already_done)
-      : total_(total), done_(already_done), start_done_(already_done), tty_(isatty(fileno(stderr)) != 0),
+      : total_(total),
+        done_(already_done),
+        start_done_(already_done),
+        tty_(isatty(fileno(stderr)) != 0),
         start_(std::chrono::steady_clock::now()) {
     step_ = std::max<std::size_t>(1, total / 10);
     next_line_ = ((done_ / step_) + 1) * step_;
@@ -72,6 +75,9 @@ class Progress {
     const double eta = rate > 0 ? static_cast<double>(total_ - done_) / rate : -1;
     const double pct = 100.0 * static_cast<double>(done_) / static_cast<double>(total_);
     if (tty_) {
+      // Redraw at most ten times a second (and always at the end).
+      if (done_ != total_ && elapsed - last_draw_s_ < 0.1) return;
+      last_draw_s_ = elapsed;
       constexpr int kWidth = 32;
       const int filled = static_cast<int>(kWidth * done_ / total_);
       std::fprintf(stderr, "\r[%s%s] %zu/%zu %5.1f%%  %.1f points/s  ETA %s   ", std::string(filled, '#').c_str(),
@@ -87,6 +93,7 @@ class Progress {
  private:
   std::size_t total_, done_, start_done_, step_ = 1, next_line_ = 1;
   bool tty_;
+  double last_draw_s_ = -1;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -156,6 +163,14 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const fs::path out = o->out.empty() ? fs::path("sweeps") / spec.name : fs::path(o->out);
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 
+    // Output paths are input too: refuse them before any work.
+    if (!o->report.empty()) {
+      const fs::path parent = fs::absolute(o->report).parent_path();
+      if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
+    }
+    if (fs::exists(out) && !fs::is_directory(out)) {
+      throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
+    }
     std::vector<std::optional<PointPerf>> results(sweep.points.size());
     std::size_t resumed = 0;
     const fs::path journal = out / kJournal;
@@ -184,15 +199,18 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       }
     } else {
       fs::create_directories(out);
-      write_file(out / kResolved, nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file},
-                                                 {"spec", spec.canonical}}.dump(2) + "\n");
+      write_file(
+          out / kResolved,
+          nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file}, {"spec", spec.canonical}}.dump(2) +
+              "\n");
       std::ofstream(journal, std::ios::trunc);
     }
     // Rewrite the journal with what was kept (drops torn lines), then append as points finish.
     {
       std::ofstream f(journal, std::ios::trunc);
       for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-        if (results[i]) f << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", results[i]->to_json()}}.dump() << "\n";
+        if (results[i])
+          f << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", results[i]->to_json()}}.dump() << "\n";
       }
     }
     std::ofstream journal_out(journal, std::ios::app);
@@ -234,8 +252,8 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
 
     // The answer on stdout: operating points, best first.
     std::printf("%s\n", spec.title.c_str());
-    std::printf("  %-44s %6s %16s %16s %14s %12s  %s\n", "series", "users", "tok/s/GPU", "P90 tok/s/user", "USD/Mtok out",
-                "margin %", "provenance");
+    std::printf("  %-44s %6s %16s %16s %14s %12s  %s\n", "series", "users", "tok/s/GPU", "P90 tok/s/user",
+                "USD/Mtok out", "margin %", "provenance");
     for (const auto& op : summary["operating_points"]) {
       const std::string label = op["series"].get<std::string>();
       if (!op["meets_target"].get<bool>()) {

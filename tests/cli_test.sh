@@ -107,6 +107,10 @@ err=$("$tycoon" sweep "$sw/bad-id.json" --out "$sw/bad" 2>&1 >/dev/null)
 echo "$err" | grep -q "/axes/hardware/1: unknown hardware 'h999'" || { echo "FAIL sweep bad id: $err"; fail=1; }
 check_one_line_error sweep-missing-spec "$tycoon" sweep "$sw/none.json"
 check_one_line_error sweep-bad-jobs "$tycoon" sweep "$sw/bad.json" --jobs 0
+printf '{"format_version": 1, "name": "ok", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$sw/ok.json"
+check_one_line_error sweep-bad-report-dir "$tycoon" sweep "$sw/ok.json" --out "$sw/ok" --report /nonexistent/r.html
+touch "$sw/afile"
+check_one_line_error sweep-out-is-a-file "$tycoon" sweep "$sw/ok.json" --out "$sw/afile"
 cat >"$sw/tiny.json" <<'SPEC'
 {"format_version": 1, "name": "tiny", "title": "CLI contract sweep",
  "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
@@ -120,7 +124,7 @@ SPEC
 for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg margin_vs_price.svg points.jsonl sweep.json; do
   [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
 done
-[ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|https\?://[a-z]" "$sw/a.html" ||
+[ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|<link\|<img\|src=" "$sw/a.html" ||
   { echo "FAIL sweep --report is not a self-contained HTML file with inline SVG"; fail=1; }
 # 2 configurations x 2 concurrencies x 2 seeds = 8 points, x 2 prices = 16 rows (+ header).
 [ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }

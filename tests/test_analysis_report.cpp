@@ -17,8 +17,8 @@ using namespace tycoon::analysis;
 
 namespace {
 
-constexpr double kExact = 1e-12;   // closed forms computed the same way
-constexpr double kTable = 1e-3;    // t-table values are given to three decimals
+constexpr double kExact = 1e-12;  // closed forms computed the same way
+constexpr double kTable = 1e-3;   // t-table values are given to three decimals
 
 // A minimal XML well-formedness check: tags nest and close, attributes are quoted, and text holds
 // no raw '<' or a bare '&'. Returns the first problem, or "".
@@ -63,8 +63,8 @@ TEST_CASE("Student t quantiles and the 95% interval of a mean") {
   CHECK(student_t_975(1) == doctest::Approx(12.706).epsilon(kTable));
   CHECK(student_t_975(9) == doctest::Approx(2.262).epsilon(kTable));
   CHECK(student_t_975(30) == doctest::Approx(2.042).epsilon(kTable));
-  CHECK(student_t_975(60) == doctest::Approx(2.000).epsilon(kTable));    // table value 2.000
-  CHECK(student_t_975(120) == doctest::Approx(1.980).epsilon(kTable));   // table value 1.980
+  CHECK(student_t_975(60) == doctest::Approx(2.000).epsilon(kTable));   // table value 2.000
+  CHECK(student_t_975(120) == doctest::Approx(1.980).epsilon(kTable));  // table value 1.980
 
   // Samples 10, 12, 14: mean 12, s = 2, half width = t(0.975, 2) * 2 / sqrt(3) = 4.303 * 1.1547 = 4.969.
   const std::vector<double> x = {10, 12, 14};
@@ -98,8 +98,8 @@ TEST_CASE("the Pareto frontier keeps exactly the undominated points") {
   //   5 (60, 100)  frontier: the most interactive
   //   6 (5, 900)   dominated by 0 (same y, less x)
   //   7 (NaN, 1e6) left out
-  const std::vector<XY> pts = {{10, 900}, {20, 800}, {15, 700}, {40, 500}, {40, 450},
-                               {60, 100}, {5, 900},  {std::nan(""), 1e6}};
+  const std::vector<XY> pts = {{10, 900}, {20, 800}, {15, 700}, {40, 500},
+                               {40, 450}, {60, 100}, {5, 900},  {std::nan(""), 1e6}};
   CHECK(pareto_frontier(pts) == std::vector<std::size_t>{0, 1, 3, 5});
   const std::vector<XY> twins = {{1, 1}, {1, 1}};
   CHECK(pareto_frontier(twins) == std::vector<std::size_t>{0});
@@ -157,7 +157,26 @@ TEST_CASE("charts are well-formed SVG with escaped text") {
   CHECK(svg.find("NaN\"") == std::string::npos);  // no NaN coordinates
   CHECK(svg.find("nan") == std::string::npos);
   CHECK(xml_problem(render_svg(Chart{})) == "");  // an empty chart still draws its axes
-  CHECK(xml_problem("<svg><g></svg>") != "");     // and the checker does catch a bad nesting
+  c.y_log = true;  // a log axis: decades 100 .. 1000 cover 800 .. 900, and stays well-formed
+  const std::string log_svg = render_svg(c);
+  CHECK(xml_problem(log_svg) == "");
+  CHECK(log_svg.find(">100</text>") != std::string::npos);
+  CHECK(log_svg.find(">1000</text>") != std::string::npos);
+
+  SUBCASE("long text is shortened on a UTF-8 character boundary") {
+    Chart l;
+    for (int i = 0; i < 100; ++i) l.title += "\xC3\xA9";  // 100 x e-acute, 2 bytes each
+    const std::string out = render_svg(l);
+    CHECK(out.find("\xE2\x80\xA6") != std::string::npos);  // cut, with an ellipsis
+    // Every lead byte has its continuation bytes: count 2-byte sequences that are broken.
+    int broken = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const auto b = static_cast<unsigned char>(out[i]);
+      if (b == 0xC3 && (i + 1 >= out.size() || (static_cast<unsigned char>(out[i + 1]) & 0xC0) != 0x80)) ++broken;
+    }
+    CHECK(broken == 0);
+  }
+  CHECK(xml_problem("<svg><g></svg>") != "");  // and the checker does catch a bad nesting
 }
 
 TEST_CASE("axis ticks step by 1, 2 or 5 times a power of ten and cover the range") {

@@ -70,7 +70,8 @@ TEST_CASE("a resumed sweep simulates only the points it lacks") {
   std::vector<std::optional<PointPerf>> partial(full.results.size());
   for (std::size_t i : {0u, 3u, 5u}) partial[i] = full.results[i];
   std::vector<std::size_t> ran;
-  run_points(full.sweep, full.spec, full.calibrations, 2, partial, [&](std::size_t i, const PointPerf&) { ran.push_back(i); });
+  run_points(full.sweep, full.spec, full.calibrations, 2, partial,
+             [&](std::size_t i, const PointPerf&) { ran.push_back(i); });
   CHECK(ran.size() == 5);
   CHECK(std::set<std::size_t>(ran.begin(), ran.end()) == std::set<std::size_t>{1, 2, 4, 6, 7});
   // And the journal format round-trips exactly, so resumed points report the same bytes.

@@ -125,7 +125,8 @@ TEST_CASE("the grid expands to configurations x axes x workloads x concurrency x
   for (const auto& p : sweep.points) hashes.insert(p.hash);
   CHECK(hashes.size() == sweep.points.size());
   // The rent comes from the catalog: H200 on demand.
-  CHECK(sweep.configs[0].gpu_usd_per_hour == doctest::Approx(catalog().accelerator("h200").price(Contract::kOnDemand)->price_usd_per_gpu_hour));
+  CHECK(sweep.configs[0].gpu_usd_per_hour ==
+        doctest::Approx(catalog().accelerator("h200").price(Contract::kOnDemand)->price_usd_per_gpu_hour));
 }
 
 TEST_CASE("configurations cross with axes; the spec hash ignores formatting, not content") {

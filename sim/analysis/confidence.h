@@ -9,10 +9,10 @@ namespace tycoon::analysis {
 
 struct Estimate {
   double mean = 0;
-  double stddev = 0;          // sample standard deviation (n − 1): the run-to-run spread
-  double half_width_95 = 0;   // t(0.975, n − 1) · stddev / sqrt(n); NaN with one sample
+  double stddev = 0;         // sample standard deviation (n − 1): the run-to-run spread
+  double half_width_95 = 0;  // t(0.975, n − 1) · stddev / sqrt(n); NaN with one sample
   double min = 0, max = 0;
-  int n = 0;                  // finite samples used (NaN samples are left out)
+  int n = 0;  // finite samples used (NaN samples are left out)
 
   double relative_half_width() const;  // half_width_95 / |mean| (NaN when undefined)
   // True when the interval [mean ± half width] of `a` and of `b` overlap: the difference is

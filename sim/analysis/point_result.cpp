@@ -91,11 +91,12 @@ PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices,
   const double in_per_h = 3600.0 * perf.input_tok_per_s_per_gpu;
   const double out_per_h = 3600.0 * perf.output_tok_per_s_per_gpu;
   const double cached_share =
-      perf.input_tokens > 0 ? static_cast<double>(perf.cached_input_tokens) / static_cast<double>(perf.input_tokens) : 0.0;
-  e.revenue_usd_per_gpu_hour = (in_per_h * (1 - cached_share) * prices.input_usd_per_mtok +
-                                in_per_h * cached_share * prices.cached_input_usd_per_mtok +
-                                out_per_h * prices.output_usd_per_mtok) /
-                               1e6;
+      perf.input_tokens > 0 ? static_cast<double>(perf.cached_input_tokens) / static_cast<double>(perf.input_tokens)
+                            : 0.0;
+  e.revenue_usd_per_gpu_hour =
+      (in_per_h * (1 - cached_share) * prices.input_usd_per_mtok +
+       in_per_h * cached_share * prices.cached_input_usd_per_mtok + out_per_h * prices.output_usd_per_mtok) /
+      1e6;
   const double v = e.revenue_usd_per_gpu_hour;
   e.gross_margin = v > 0 ? (v - rent) / v : kNaN;
   e.cost_blended_usd_per_mtok = in_per_h + out_per_h > 0 ? rent / ((in_per_h + out_per_h) / 1e6) : kNaN;

@@ -90,11 +90,23 @@ enum class Metric {
   kPriceScaleForTargetMargin,
 };
 inline constexpr std::size_t kNumMetrics = 17;
-inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
-    "output_tok_per_s_per_gpu", "input_tok_per_s_per_gpu", "p90_tok_per_s_per_user", "ttft_p50_ms",
-    "ttft_p90_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p99_ms", "e2e_p90_s",
-    "cost_input_usd_per_mtok", "cost_output_usd_per_mtok", "cost_blended_usd_per_mtok",
-    "cost_output_only_usd_per_mtok", "revenue_usd_per_gpu_hour", "gross_margin", "price_scale_for_target_margin"};
+inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {"output_tok_per_s_per_gpu",
+                                                                           "input_tok_per_s_per_gpu",
+                                                                           "p90_tok_per_s_per_user",
+                                                                           "ttft_p50_ms",
+                                                                           "ttft_p90_ms",
+                                                                           "ttft_p99_ms",
+                                                                           "tpot_p50_ms",
+                                                                           "tpot_p90_ms",
+                                                                           "tpot_p99_ms",
+                                                                           "e2e_p90_s",
+                                                                           "cost_input_usd_per_mtok",
+                                                                           "cost_output_usd_per_mtok",
+                                                                           "cost_blended_usd_per_mtok",
+                                                                           "cost_output_only_usd_per_mtok",
+                                                                           "revenue_usd_per_gpu_hour",
+                                                                           "gross_margin",
+                                                                           "price_scale_for_target_margin"};
 inline std::string_view to_string(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
 double metric_value(Metric m, const PointPerf& perf, const PointEconomics& econ);

@@ -29,18 +29,16 @@ std::string tick_label(double v, double step, bool percent) {
   int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
   if (std::fabs(v) < step * 1e-6) v = 0;
   char buf[48];
-  if (!percent && std::fabs(v) >= 1e4 && decimals == 0) {
-    std::snprintf(buf, sizeof buf, "%.0fk", v / 1e3);
-    if (std::fmod(v, 1e3) != 0) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
-  }
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
   return buf;
 }
 
+// At most about `n` bytes, cut on a UTF-8 character boundary, with an ellipsis when cut.
 std::string shorten(const std::string& s, std::size_t n) {
   if (s.size() <= n) return s;
-  return s.substr(0, n - 1) + "\xE2\x80\xA6";  // an ellipsis
+  std::size_t cut = n - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "\xE2\x80\xA6";  // an ellipsis
 }
 
 }  // namespace
@@ -125,20 +123,52 @@ std::string render_svg(const Chart& c, bool standalone) {
     x1 = std::max(x1, 1.0);
     y1 = std::max(y1, 1.0);
   }
-  const auto xt = nice_ticks(x0, x1 * 1.02), yt = nice_ticks(y0, y1 * 1.04);
+  const auto xt = nice_ticks(x0, x1 * 1.02);
+  std::vector<double> yt;
+  if (c.y_log) {
+    // Whole decades around the positive data, with 2x and 5x ticks when there are few decades.
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (const auto& s : c.series) {
+      for (const auto& p : s.points) {
+        if (std::isfinite(p.y) && p.y > 0) {
+          lo = std::min(lo, p.y);
+          hi = std::max(hi, p.y);
+        }
+      }
+    }
+    if (!(hi > 0)) lo = hi = 1;
+    const int d0 = static_cast<int>(std::floor(std::log10(lo))), d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(hi))));
+    for (int d = d0; d <= d1; ++d) {
+      yt.push_back(std::pow(10.0, d));
+      if (d < d1 && d1 - d0 <= 3) {
+        yt.push_back(2 * std::pow(10.0, d));
+        yt.push_back(5 * std::pow(10.0, d));
+      }
+    }
+  } else {
+    yt = nice_ticks(y0, y1 * 1.04);
+  }
   const double xmin = xt.front(), xmax = xt.back(), ymin = yt.front(), ymax = yt.back();
   auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * (right - left); };
-  auto py = [&](double y) { return bottom - (y - ymin) / (ymax - ymin) * (bottom - top); };
+  auto py = [&](double y) {
+    if (c.y_log) {
+      const double v = std::log10(std::max(y, ymin));
+      return bottom - (v - std::log10(ymin)) / (std::log10(ymax) - std::log10(ymin)) * (bottom - top);
+    }
+    return bottom - (y - ymin) / (ymax - ymin) * (bottom - top);
+  };
 
   std::ostringstream o;
   if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
-    << "\" viewBox=\"0 0 " << c.width << " " << c.height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+    << "\" viewBox=\"0 0 " << c.width << " " << c.height
+    << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
   o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << c.height << "\" fill=\"#ffffff\"/>\n";
-  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(c.title) << "</text>\n";
+  o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80))
+    << "</text>\n";
   if (!c.subtitle.empty()) {
-    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">" << xml_escape(c.subtitle)
-      << "</text>\n";
+    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">"
+      << xml_escape(shorten(c.subtitle, 140)) << "</text>\n";
   }
   // Grid and ticks.
   o << "<g font-size=\"11\" fill=\"#333333\">\n";
@@ -153,7 +183,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(t)) << "\" x2=\"" << num(right) << "\" y2=\"" << num(py(t))
       << "\" stroke=\"" << (t == 0 ? "#999999" : "#e5e5e5") << "\"/>\n";
     o << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">"
-      << tick_label(t, ystep, c.y_percent) << "</text>\n";
+      << (c.y_log ? tick_label(t, t, false) : tick_label(t, ystep, c.y_percent)) << "</text>\n";
   }
   o << "</g>\n";
   o << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(right - left) << "\" height=\""
@@ -192,7 +222,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<g stroke=\"" << color << "\">\n";
     std::vector<const ChartPoint*> drawn;
     for (const auto& p : s.points) {
-      if (std::isfinite(p.x) && std::isfinite(p.y)) drawn.push_back(&p);
+      if (std::isfinite(p.x) && std::isfinite(p.y) && (!c.y_log || p.y > 0)) drawn.push_back(&p);
     }
     if (s.connect && drawn.size() > 1) {
       o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";
@@ -208,8 +238,8 @@ std::string render_svg(const Chart& c, bool standalone) {
         o << "<line x1=\"" << num(px(p->x - p->x_err)) << "\" y1=\"" << num(py(p->y)) << "\" x2=\""
           << num(px(p->x + p->x_err)) << "\" y2=\"" << num(py(p->y)) << "\" stroke-width=\"1\"/>\n";
       }
-      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y)) << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\""
-        << (p->hollow ? "#ffffff" : color) << "\">";
+      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y))
+        << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\"" << (p->hollow ? "#ffffff" : color) << "\">";
       if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
       o << "</circle>\n";
     }
@@ -239,13 +269,15 @@ std::string render_svg(const Chart& c, bool standalone) {
   if (!c.frontier.empty()) {
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\"/>";
-    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label) << "</text>\n";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label)
+      << "</text>\n";
     ly += 19;
   }
   o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
   o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured / interpolated curves</text>\n";
   ly += 17;
-  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
+  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
+    << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
        "stroke-width=\"1.8\"/>";
   o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated / datasheet curves</text>\n";
   ly += 17;
@@ -258,7 +290,7 @@ std::string render_svg(const Chart& c, bool standalone) {
   double ny = H - 14 - 16.0 * static_cast<double>(c.notes.size() > 0 ? c.notes.size() - 1 : 0);
   for (const auto& n : c.notes) {
     o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">"
-      << xml_escape(shorten(n, 170)) << "</text>\n";
+      << xml_escape(shorten(n, 150)) << "</text>\n";
     ny += 16;
   }
   o << "</svg>\n";

@@ -38,6 +38,7 @@ struct Chart {
   std::vector<ReferenceLine> references;
   std::vector<std::string> notes;  // small print under the plot (sources, provenance key)
   bool y_percent = false;          // tick labels as percentages of 1
+  bool y_log = false;              // logarithmic y axis (decades); points with y <= 0 are not drawn
   int width = 960, height = 600;
 };
 

@@ -32,8 +32,9 @@ std::string csv_field(const std::string& s) {
 
 nlohmann::json estimate_json(const Estimate& e) {
   auto v = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
-  return {{"mean", v(e.mean)}, {"half_width_95", v(e.half_width_95)}, {"stddev", v(e.stddev)},
-          {"min", v(e.min)},   {"max", v(e.max)},                     {"n", e.n}};
+  return {{"mean", v(e.mean)},     {"half_width_95", v(e.half_width_95)},
+          {"stddev", v(e.stddev)}, {"min", v(e.min)},
+          {"max", v(e.max)},       {"n", e.n}};
 }
 
 double target_margin(const SweepSpec& s) { return s.target_gross_margin.value_or(kNaN); }
@@ -44,7 +45,8 @@ TokenPrices resolve_prices(const PriceChoice& p, const data::ModelCard& model) {
   if (!p.market_scale) return {p.input_usd_per_mtok, p.cached_input_usd_per_mtok, p.output_usd_per_mtok};
   const auto& m = model.market_price;
   const double k = *p.market_scale;
-  return {k * m.input_usd_per_mtok, k * (m.cached_input_usd_per_mtok > 0 ? m.cached_input_usd_per_mtok : m.input_usd_per_mtok),
+  return {k * m.input_usd_per_mtok,
+          k * (m.cached_input_usd_per_mtok > 0 ? m.cached_input_usd_per_mtok : m.input_usd_per_mtok),
           k * m.output_usd_per_mtok};
 }
 
@@ -116,7 +118,8 @@ std::vector<std::size_t> frontier_groups(const std::vector<Group>& groups) {
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].price != 0) continue;
     first_price.push_back(g);
-    xy.push_back({groups[g][Metric::kP90InteractivityTokPerSPerUser].mean, groups[g][Metric::kOutputTokPerSPerGpu].mean});
+    xy.push_back(
+        {groups[g][Metric::kP90InteractivityTokPerSPerUser].mean, groups[g][Metric::kOutputTokPerSPerGpu].mean});
   }
   std::vector<std::size_t> out;
   for (std::size_t k : pareto_frontier(xy)) out.push_back(first_price[k]);
@@ -149,7 +152,8 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
           << csv_number(prices.cached_input_usd_per_mtok) << "," << csv_number(prices.output_usd_per_mtok) << ","
           << csv_number(cfg.gpu_usd_per_hour) << "," << perf.num_gpus << "," << perf.requests_completed << ","
           << perf.requests_failed << "," << perf::to_string(perf.provenance);
-      for (std::size_t m = 0; m < kNumMetrics; ++m) out << "," << csv_number(metric_value(static_cast<Metric>(m), perf, econ));
+      for (std::size_t m = 0; m < kNumMetrics; ++m)
+        out << "," << csv_number(metric_value(static_cast<Metric>(m), perf, econ));
       out << "," << csv_field(perf.error) << "\n";
     }
   }
@@ -168,11 +172,16 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
                 {"num_rows", sw.points.size() * spec.prices.size()},
                 {"seeds", spec.seeds},
                 {"contract", std::string(kContractNames[static_cast<std::size_t>(spec.contract)])}};
-  j["target"] = {{"min_p90_tok_per_s_per_user", spec.target_p90_tok_per_s_per_user ? nlohmann::json(*spec.target_p90_tok_per_s_per_user) : nlohmann::json(nullptr)},
-                 {"gross_margin", spec.target_gross_margin ? nlohmann::json(*spec.target_gross_margin) : nlohmann::json(nullptr)}};
+  j["target"] = {
+      {"min_p90_tok_per_s_per_user", spec.target_p90_tok_per_s_per_user
+                                         ? nlohmann::json(*spec.target_p90_tok_per_s_per_user)
+                                         : nlohmann::json(nullptr)},
+      {"gross_margin", spec.target_gross_margin ? nlohmann::json(*spec.target_gross_margin) : nlohmann::json(nullptr)}};
   j["formulas"] = {
-      {"tokens_per_gpu_hour", "I = 3600 x input tok/s/GPU, O = 3600 x output tok/s/GPU (completed requests, simulated)"},
-      {"revenue_usd_per_gpu_hour", "V = (I x (1 - c) x p_in + I x c x p_cached + O x p_out) / 1e6, c = prefix-cache hit share"},
+      {"tokens_per_gpu_hour",
+       "I = 3600 x input tok/s/GPU, O = 3600 x output tok/s/GPU (completed requests, simulated)"},
+      {"revenue_usd_per_gpu_hour",
+       "V = (I x (1 - c) x p_in + I x c x p_cached + O x p_out) / 1e6, c = prefix-cache hit share"},
       {"gross_margin", "(V - R) / V, R = GPU rent in USD per GPU-hour (catalog price for the contract)"},
       {"cost_blended_usd_per_mtok", "R / ((I + O) / 1e6)"},
       {"cost_output_only_usd_per_mtok", "R / (O / 1e6): all rent charged to output tokens (InferenceX's convention)"},
@@ -256,16 +265,18 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       }
       if (k + 1 < ops.size() && ops[k + 1].group) {
         const auto& next = groups[*ops[k + 1].group][Metric::kOutputTokPerSPerGpu];
-        o["throughput_lead_over_next_is_significant"] = !Estimate::overlap(g[Metric::kOutputTokPerSPerGpu], next) &&
-                                                        g.points.size() > 1;
+        o["throughput_lead_over_next_is_significant"] =
+            !Estimate::overlap(g[Metric::kOutputTokPerSPerGpu], next) && g.points.size() > 1;
       }
       if (spec.target_gross_margin) {
         const auto& scale = g[Metric::kPriceScaleForTargetMargin];
         const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment.model);
         o["price_for_target_margin"] = {
             {"price_scale", estimate_json(scale)},
-            {"input_usd_per_mtok", std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.input_usd_per_mtok) : nlohmann::json(nullptr)},
-            {"output_usd_per_mtok", std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.output_usd_per_mtok) : nlohmann::json(nullptr)}};
+            {"input_usd_per_mtok",
+             std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.input_usd_per_mtok) : nlohmann::json(nullptr)},
+            {"output_usd_per_mtok", std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.output_usd_per_mtok)
+                                                              : nlohmann::json(nullptr)}};
       }
     }
     oj.push_back(o);
@@ -278,9 +289,11 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
     const double r = g[Metric::kOutputTokPerSPerGpu].relative_half_width();
     if (std::isfinite(r)) worst = std::max(worst, r);
   }
-  j["noise"] = {{"max_relative_half_width_95_output_tok_per_s_per_gpu", spec.seeds.size() > 1 ? nlohmann::json(worst) : nlohmann::json(nullptr)},
-                {"note", spec.seeds.size() > 1 ? "differences smaller than the 95% intervals are within run-to-run noise"
-                                                : "one seed per point: no confidence interval (add seeds)"}};
+  j["noise"] = {
+      {"max_relative_half_width_95_output_tok_per_s_per_gpu",
+       spec.seeds.size() > 1 ? nlohmann::json(worst) : nlohmann::json(nullptr)},
+      {"note", spec.seeds.size() > 1 ? "differences smaller than the 95% intervals are within run-to-run noise"
+                                     : "one seed per point: no confidence interval (add seeds)"}};
   return j;
 }
 

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "sim/data/json_reader.h"
-#include "sim/perf/memory_plan.h"
 
 namespace tycoon::analysis {
 
@@ -14,10 +13,19 @@ namespace {
 
 using data::LoadError;
 
-constexpr std::array<std::string_view, 13> kConfigFieldNames = {
-    "hardware",       "model",        "engine",          "precision",     "kv_cache_dtype",
-    "tensor_parallel", "expert_parallel", "max_num_batched_tokens", "max_num_seqs", "spec_tokens",
-    "acceptance_length", "prefix_caching", "cuda_graphs"};
+constexpr std::array<std::string_view, 13> kConfigFieldNames = {"hardware",
+                                                                "model",
+                                                                "engine",
+                                                                "precision",
+                                                                "kv_cache_dtype",
+                                                                "tensor_parallel",
+                                                                "expert_parallel",
+                                                                "max_num_batched_tokens",
+                                                                "max_num_seqs",
+                                                                "spec_tokens",
+                                                                "acceptance_length",
+                                                                "prefix_caching",
+                                                                "cuda_graphs"};
 constexpr std::string_view kGpuPriceField = "gpu_usd_per_hour";
 
 bool is_config_field(std::string_view key) {
@@ -69,7 +77,9 @@ Precision read_precision(const nlohmann::json& v, const std::string& file, const
 // Sets one field of `f` from a JSON value; the pointer names the value in the spec.
 void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, const std::string& file,
                const std::string& ptr) {
-  auto small_int = [&](std::int64_t lo, std::int64_t hi) { return static_cast<int>(read_integer(v, file, ptr, lo, hi)); };
+  auto small_int = [&](std::int64_t lo, std::int64_t hi) {
+    return static_cast<int>(read_integer(v, file, ptr, lo, hi));
+  };
   auto boolean = [&] {
     if (!v.is_boolean()) throw LoadError(file, ptr, std::string("expected a boolean, got ") + type_name(v));
     return v.get<bool>();
@@ -230,15 +240,14 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
     r.raw("base");
   }
 
-  s.configurations = read_list<SweepSpec::LabelledConfig>(
-      r, "configurations",
-      [&](const nlohmann::json& v, const std::string& ptr) {
-        SweepSpec::LabelledConfig c;
-        c.fields = read_config_object(v, file, ptr, &c.label);
-        c.pointer = ptr;
-        return c;
-      },
-      {SweepSpec::LabelledConfig{"", {}, "/base"}});
+  s.configurations = read_list<SweepSpec::LabelledConfig>(r, "configurations",
+                                                          [&](const nlohmann::json& v, const std::string& ptr) {
+                                                            SweepSpec::LabelledConfig c;
+                                                            c.fields = read_config_object(v, file, ptr, &c.label);
+                                                            c.pointer = ptr;
+                                                            return c;
+                                                          },
+                                                          {SweepSpec::LabelledConfig{"", {}, "/base"}});
 
   if (r.has("axes")) {
     const auto& axes = r.raw("axes");
@@ -286,18 +295,19 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
         if (c.kind == serving::WorkloadKind::kAgenticCoding && (w.has("input_tokens") || w.has("output_tokens"))) {
           w.fail_here("agentic-coding sessions model their own lengths: drop input_tokens/output_tokens");
         }
-        c.name = w.optional_string("name").value_or(std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.kind)]) +
-                                                    " " + std::to_string(c.input_tokens) + "/" +
-                                                    std::to_string(c.output_tokens));
+        c.name = w.optional_string("name").value_or(
+            std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.kind)]) + " " +
+            std::to_string(c.input_tokens) + "/" + std::to_string(c.output_tokens));
         w.finish();
         return c;
       },
       {WorkloadChoice{"random 1024/1024", serving::WorkloadKind::kRandom, 1024, 1024, "/workloads"}});
 
-  s.concurrency = read_list<int>(
-      r, "concurrency",
-      [&](const nlohmann::json& v, const std::string& ptr) { return static_cast<int>(read_integer(v, file, ptr, 1, 1 << 20)); },
-      {});
+  s.concurrency = read_list<int>(r, "concurrency",
+                                 [&](const nlohmann::json& v, const std::string& ptr) {
+                                   return static_cast<int>(read_integer(v, file, ptr, 1, 1 << 20));
+                                 },
+                                 {});
   if (s.concurrency.empty()) r.fail("concurrency", "missing required field");
 
   s.prices = read_list<PriceChoice>(
@@ -364,119 +374,7 @@ SweepSpec load_sweep_spec(const std::filesystem::path& path) {
   return parse_sweep_spec(data::parse_json_file(path), path.string());
 }
 
-nlohmann::json ResolvedConfig::describe() const {
-  const auto& d = deployment;
-  nlohmann::json spec = nullptr;
-  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
-    spec = {{"method", d.spec_decode->method},
-            {"num_draft_tokens", d.spec_decode->num_draft_tokens},
-            {"acceptance_length", d.spec_decode->acceptance_length}};
-  }
-  return {{"label", label},
-          {"model", d.model->id},
-          {"hardware", d.hardware->id},
-          {"engine", d.engine->id},
-          {"precision", std::string(to_string(d.precision))},
-          {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
-          {"tensor_parallel", d.tensor_parallel},
-          {"expert_parallel", d.expert_parallel},
-          {"cuda_graphs", d.cuda_graphs},
-          {"kv_page_tokens", d.kv_page_tokens},
-          {"spec_decode", spec},
-          {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
-          {"max_num_seqs", scheduler.max_num_seqs},
-          {"prefix_caching", scheduler.prefix_caching},
-          {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
-          {"gpu_usd_per_hour", gpu_usd_per_hour},
-          {"gpu_price_source", gpu_price_source}};
-}
-
 namespace {
-
-ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
-                              std::string label, const std::string& pointer) {
-  const std::string& file = spec.file;
-  auto fail = [&](const std::string& why) -> void { throw LoadError(file, pointer, label + ": " + why); };
-  if (!f.model) fail("no model (set base.model, a configuration's model or a model axis)");
-  if (!f.hardware) fail("no hardware (set base.hardware, a configuration's hardware or a hardware axis)");
-  const data::ModelCard* model = catalog.find_model(*f.model);
-  if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
-  const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
-  if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
-  const data::Recipe* recipe = catalog.find_recipe(model->id, hw->id);
-  const std::string engine_id = f.engine ? *f.engine : recipe ? recipe->engine : "vllm";
-  const data::Engine* engine = catalog.find_engine(engine_id);
-  if (!engine) fail("unknown engine '" + engine_id + "' (tycoon list engines)");
-
-  ResolvedConfig c;
-  c.label = std::move(label);
-  c.fields = f;
-  c.pointer = pointer;
-  auto& d = c.deployment;
-  if (recipe) {
-    d = perf::deployment_from_recipe(*recipe, *model, *hw, *engine);
-    c.scheduler.max_num_seqs = recipe->max_num_seqs;
-    c.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
-    c.scheduler.prefix_caching = recipe->prefix_caching;
-  } else {
-    d.model = model;
-    d.hardware = hw;
-    d.engine = engine;
-    d.precision = model->native_precision;
-    d.cuda_graphs = engine->supports_cuda_graphs;
-  }
-  if (f.precision) d.precision = *f.precision;
-  if (f.kv_cache_dtype) d.kv_cache_dtype = *f.kv_cache_dtype;
-  if (f.tensor_parallel) d.tensor_parallel = *f.tensor_parallel;
-  if (f.expert_parallel) d.expert_parallel = *f.expert_parallel;
-  if (!f.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
-  if (f.cuda_graphs) d.cuda_graphs = *f.cuda_graphs;
-  if (!engine->supports_cuda_graphs) d.cuda_graphs = false;
-  if (f.spec_tokens && *f.spec_tokens == 0) d.spec_decode.reset();
-  if (f.spec_tokens && *f.spec_tokens > 0) {
-    data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", *f.spec_tokens, 1.0});
-    sd.num_draft_tokens = *f.spec_tokens;
-    if (f.acceptance_length) sd.acceptance_length = *f.acceptance_length;
-    if (!f.acceptance_length && sd.acceptance_length == 1.0) {
-      fail("spec_tokens needs acceptance_length (no recipe gives one for this pair)");
-    }
-    d.spec_decode = sd;
-  } else if (f.acceptance_length && d.spec_decode) {
-    d.spec_decode->acceptance_length = *f.acceptance_length;
-  }
-  if (d.spec_decode && d.spec_decode->acceptance_length > d.spec_decode->num_draft_tokens + 1) {
-    fail("acceptance_length cannot exceed spec_tokens + 1");
-  }
-  if (f.max_num_batched_tokens) c.scheduler.max_num_batched_tokens = *f.max_num_batched_tokens;
-  if (f.max_num_seqs) c.scheduler.max_num_seqs = *f.max_num_seqs;
-  if (f.prefix_caching) c.scheduler.prefix_caching = *f.prefix_caching;
-  // TensorRT-LLM's default capacity policy never evicts; vLLM and SGLang admit optimistically.
-  c.scheduler.kv_admission =
-      engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict : serving::KvAdmission::kOptimistic;
-  try {
-    perf::check_deployment(d);
-  } catch (const std::invalid_argument& e) {
-    fail(e.what());
-  }
-  auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
-  if (!plan.fits) fail("does not fit: " + plan.reason);
-
-  if (f.gpu_usd_per_hour) {
-    c.gpu_usd_per_hour = *f.gpu_usd_per_hour;
-    c.gpu_price_source = "sweep spec";
-  } else {
-    auto price = hw->price(spec.contract);
-    if (!price) {
-      fail(hw->id + " has no " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) +
-           " price in the catalog: set gpu_usd_per_hour");
-    }
-    c.gpu_usd_per_hour = price->price_usd_per_gpu_hour;
-    c.gpu_price_source = "hardware_db/accelerators/" + hw->id + ".json: " +
-                         std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) + ", " + price->provider +
-                         ", " + price->date;
-  }
-  return c;
-}
 
 std::int64_t requests_for(const SweepSpec& s, int concurrency) {
   std::int64_t n = static_cast<std::int64_t>(s.requests_per_user) * concurrency;
@@ -532,11 +430,11 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     partials = std::move(next);
   }
   constexpr std::size_t kMaxPoints = 1000000;
-  const std::size_t num_points =
-      partials.size() * spec.workloads.size() * spec.concurrency.size() * spec.seeds.size();
+  const std::size_t num_points = partials.size() * spec.workloads.size() * spec.concurrency.size() * spec.seeds.size();
   if (num_points > kMaxPoints) {
-    throw LoadError(spec.file, "", "the grid has " + std::to_string(num_points) + " points (at most " +
-                                       std::to_string(kMaxPoints) + ")");
+    throw LoadError(
+        spec.file, "",
+        "the grid has " + std::to_string(num_points) + " points (at most " + std::to_string(kMaxPoints) + ")");
   }
   std::set<std::string> labels;
   for (auto& p : partials) {

@@ -30,10 +30,10 @@ struct ConfigFields {
   std::optional<Precision> precision, kv_cache_dtype;
   std::optional<int> tensor_parallel, expert_parallel;
   std::optional<int> max_num_batched_tokens, max_num_seqs;
-  std::optional<int> spec_tokens;          // 0: speculative decoding off
+  std::optional<int> spec_tokens;           // 0: speculative decoding off
   std::optional<double> acceptance_length;  // mean tokens per verify step, bonus included
   std::optional<bool> prefix_caching, cuda_graphs;
-  std::optional<double> gpu_usd_per_hour;   // overrides the catalog's rent for the contract
+  std::optional<double> gpu_usd_per_hour;  // overrides the catalog's rent for the contract
 
   // Fields set in `over` replace this one's.
   void merge(const ConfigFields& over);
@@ -101,6 +101,12 @@ struct ResolvedConfig {
   std::string pointer;
   nlohmann::json describe() const;  // every resolved field, for the summary and the hash
 };
+
+// Resolves one configuration's fields (recipe defaults, then the fields) into a deployment and
+// scheduler settings, and checks that it can run and fits in memory; throws data::LoadError at
+// `pointer` with the reason.
+ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& fields,
+                              std::string label, const std::string& pointer);
 
 struct Series {
   std::size_t config = 0;

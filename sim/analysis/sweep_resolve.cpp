@@ -1,0 +1,124 @@
+// Resolving a sweep configuration against the catalog (declared in sweep_spec.h).
+#include <string>
+
+#include "sim/analysis/sweep_spec.h"
+#include "sim/data/json_reader.h"
+#include "sim/perf/memory_plan.h"
+
+namespace tycoon::analysis {
+
+using data::LoadError;
+
+nlohmann::json ResolvedConfig::describe() const {
+  const auto& d = deployment;
+  nlohmann::json spec = nullptr;
+  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
+    spec = {{"method", d.spec_decode->method},
+            {"num_draft_tokens", d.spec_decode->num_draft_tokens},
+            {"acceptance_length", d.spec_decode->acceptance_length}};
+  }
+  return {{"label", label},
+          {"model", d.model->id},
+          {"hardware", d.hardware->id},
+          {"engine", d.engine->id},
+          {"precision", std::string(to_string(d.precision))},
+          {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
+          {"tensor_parallel", d.tensor_parallel},
+          {"expert_parallel", d.expert_parallel},
+          {"cuda_graphs", d.cuda_graphs},
+          {"kv_page_tokens", d.kv_page_tokens},
+          {"spec_decode", spec},
+          {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
+          {"max_num_seqs", scheduler.max_num_seqs},
+          {"prefix_caching", scheduler.prefix_caching},
+          {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
+          {"gpu_usd_per_hour", gpu_usd_per_hour},
+          {"gpu_price_source", gpu_price_source}};
+}
+
+ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
+                              std::string label, const std::string& pointer) {
+  const std::string& file = spec.file;
+  auto fail = [&](const std::string& why) -> void { throw LoadError(file, pointer, label + ": " + why); };
+  if (!f.model) fail("no model (set base.model, a configuration's model or a model axis)");
+  if (!f.hardware) fail("no hardware (set base.hardware, a configuration's hardware or a hardware axis)");
+  const data::ModelCard* model = catalog.find_model(*f.model);
+  if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
+  const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
+  if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
+  const data::Recipe* recipe = catalog.find_recipe(model->id, hw->id);
+  const std::string engine_id = f.engine ? *f.engine : recipe ? recipe->engine : "vllm";
+  const data::Engine* engine = catalog.find_engine(engine_id);
+  if (!engine) fail("unknown engine '" + engine_id + "' (tycoon list engines)");
+
+  ResolvedConfig c;
+  c.label = std::move(label);
+  c.fields = f;
+  c.pointer = pointer;
+  auto& d = c.deployment;
+  if (recipe) {
+    d = perf::deployment_from_recipe(*recipe, *model, *hw, *engine);
+    c.scheduler.max_num_seqs = recipe->max_num_seqs;
+    c.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+    c.scheduler.prefix_caching = recipe->prefix_caching;
+  } else {
+    d.model = model;
+    d.hardware = hw;
+    d.engine = engine;
+    d.precision = model->native_precision;
+    d.cuda_graphs = engine->supports_cuda_graphs;
+  }
+  if (f.precision) d.precision = *f.precision;
+  if (f.kv_cache_dtype) d.kv_cache_dtype = *f.kv_cache_dtype;
+  if (f.tensor_parallel) d.tensor_parallel = *f.tensor_parallel;
+  if (f.expert_parallel) d.expert_parallel = *f.expert_parallel;
+  if (!f.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
+  if (f.cuda_graphs) d.cuda_graphs = *f.cuda_graphs;
+  if (!engine->supports_cuda_graphs) d.cuda_graphs = false;
+  if (f.spec_tokens && *f.spec_tokens == 0) d.spec_decode.reset();
+  if (f.spec_tokens && *f.spec_tokens > 0) {
+    data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", *f.spec_tokens, 1.0});
+    sd.num_draft_tokens = *f.spec_tokens;
+    if (f.acceptance_length) sd.acceptance_length = *f.acceptance_length;
+    if (!f.acceptance_length && sd.acceptance_length == 1.0) {
+      fail("spec_tokens needs acceptance_length (no recipe gives one for this pair)");
+    }
+    d.spec_decode = sd;
+  } else if (f.acceptance_length && d.spec_decode) {
+    d.spec_decode->acceptance_length = *f.acceptance_length;
+  }
+  if (d.spec_decode && d.spec_decode->acceptance_length > d.spec_decode->num_draft_tokens + 1) {
+    fail("acceptance_length cannot exceed spec_tokens + 1");
+  }
+  if (f.max_num_batched_tokens) c.scheduler.max_num_batched_tokens = *f.max_num_batched_tokens;
+  if (f.max_num_seqs) c.scheduler.max_num_seqs = *f.max_num_seqs;
+  if (f.prefix_caching) c.scheduler.prefix_caching = *f.prefix_caching;
+  // TensorRT-LLM's default capacity policy never evicts; vLLM and SGLang admit optimistically.
+  c.scheduler.kv_admission =
+      engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict : serving::KvAdmission::kOptimistic;
+  try {
+    perf::check_deployment(d);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
+  if (!plan.fits) fail("does not fit: " + plan.reason);
+
+  if (f.gpu_usd_per_hour) {
+    c.gpu_usd_per_hour = *f.gpu_usd_per_hour;
+    c.gpu_price_source = "sweep spec";
+  } else {
+    auto price = hw->price(spec.contract);
+    if (!price) {
+      fail(hw->id + " has no " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) +
+           " price in the catalog: set gpu_usd_per_hour");
+    }
+    c.gpu_usd_per_hour = price->price_usd_per_gpu_hour;
+    c.gpu_price_source = "hardware_db/accelerators/" + hw->id +
+                         ".json: " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) + ", " +
+                         price->provider + ", " + price->date;
+  }
+  return c;
+}
+
+}  // namespace tycoon::analysis
