@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "sim/advisor/advisor.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
@@ -27,6 +28,7 @@ struct RunOptions {
   std::string save;
   std::string resume;
   bool json = false;
+  bool advisor = false;
 };
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -98,6 +100,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--save", o->save, "Save the game at the end to this file");
   sub->add_option("--resume", o->resume, "Continue a saved game (instead of a scenario)");
   sub->add_flag("--json", o->json, "One JSON object on stdout");
+  sub->add_flag("--advisor", o->advisor,
+                "Attach the advisor (as the game window does): it posts proposals that --commands can accept");
   return [o, &global]() {
     auto t0 = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
@@ -120,6 +124,10 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       if (o->has_seed) opts.seed = o->seed;
       if (o->days > 0) opts.days = o->days;
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
+    }
+    if (o->advisor) {
+      g->set_advisor(std::make_shared<advisor::Chien>(catalog, g->scenario(),
+                                                      advisor::load_code_change_catalog_from_root(root)));
     }
     if (!o->commands.empty()) {
       game::replay(*g, game::read_command_log(o->commands));

@@ -19,7 +19,6 @@
 #include <system_error>
 
 #include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include "ui/theme.h"
@@ -62,7 +61,7 @@ bool follow_canvas(WebShell& sh) {
                                      static_cast<int>(std::lround(h * ratio)));
   if (ratio_changed && sh.frame_index > 0) {
     load_fonts(ratio);
-    ImGui_ImplOpenGL3_DestroyDeviceObjects();  // re-created with the new font atlas by NewFrame
+    sh.renderer.upload_font_atlas();
   }
   return true;
 }
@@ -83,7 +82,6 @@ void frame() {
   sh.last_frame_at_ms = t0;
 
   follow_canvas(sh);
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // The GLFW backend reports canvas pixels; ImGui works in CSS pixels.
   ImGuiIO& io = ImGui::GetIO();
@@ -99,11 +97,12 @@ void frame() {
     std::fprintf(stderr, "tycoon_web: frame failed: %s\n", e.what());
   }
   ImGui::Render();
-  glViewport(0, 0, static_cast<GLsizei>(std::lround(sh.css_width * ratio)),
-             static_cast<GLsizei>(std::lround(sh.css_height * ratio)));
+  const int fb_width = static_cast<int>(std::lround(sh.css_width * ratio));
+  const int fb_height = static_cast<int>(std::lround(sh.css_height * ratio));
+  glViewport(0, 0, fb_width, fb_height);
   glClearColor(0.067f, 0.078f, 0.11f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  sh.renderer.render(*ImGui::GetDrawData(), fb_width, fb_height);
 
   if (sh.frame_index % kStorageSyncEveryFrames == 0 && !sh.storage->sync()) {
     std::fprintf(stderr, "tycoon_web: %s\n", sh.storage->last_error().c_str());
@@ -141,6 +140,12 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // 2D only: no depth, stencil, alpha or multisampling (each costs SwiftShader time per frame).
+  // The page created the context already with these attributes (web/shell.html).
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_SAMPLES, 0);
   sh.window = glfwCreateWindow(1280, 800, "Inference Tycoon", nullptr, nullptr);
   if (!sh.window) {
     std::fprintf(stderr, "tycoon_web: no WebGL2 context\n");
@@ -157,7 +162,13 @@ int main() {
   tycoon::ui::theme::apply_style();
   load_fonts(sh.pixel_ratio);
   ImGui_ImplGlfw_InitForOpenGL(sh.window, true);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (!sh.renderer.init()) {
+    std::fprintf(stderr, "tycoon_web: %s\n", sh.renderer.error().c_str());
+    EM_ASM({ if (Module.setStatus) Module.setStatus('WebGL2 refused the shaders: ' + UTF8ToString($0)); },
+           sh.renderer.error().c_str());
+    return 1;
+  }
+  sh.renderer.upload_font_atlas();
   sh.fonts_at_ms = emscripten_get_now();
 
   std::error_code ec;
@@ -172,6 +183,7 @@ int main() {
   options.save_dir = kSaveDir;
   options.progress_file = kProgressFile;
   options.threaded = false;
+  options.advisor = true;
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include "ui/app.h"
 #include "web/frame_stats.h"
 #include "web/storage.h"
+#include "web/webgl_renderer.h"
 
 struct GLFWwindow;
 
@@ -26,6 +27,7 @@ struct WebShell {
   std::optional<ui::App> app;
   FrameStats frames;
   std::unique_ptr<LocalStorageMirror> storage;
+  WebGlRenderer renderer;
   double css_width = 0, css_height = 0;  // canvas size in CSS pixels (ImGui's units)
   double pixel_ratio = 1;                // device pixels per CSS pixel
   double last_frame_at_ms = 0;
