@@ -154,6 +154,7 @@ int main() {
   }
   glfwMakeContextCurrent(sh.window);
   follow_canvas(sh);
+  sh.window_at_ms = emscripten_get_now();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

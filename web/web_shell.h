@@ -33,7 +33,7 @@ struct WebShell {
   double last_frame_at_ms = 0;
   long long frame_index = 0;
   // Start-up milestones, ms since the page's navigation start (performance.now()).
-  double main_at_ms = 0, fonts_at_ms = 0, app_at_ms = 0, first_frame_at_ms = 0;
+  double main_at_ms = 0, window_at_ms = 0, fonts_at_ms = 0, app_at_ms = 0, first_frame_at_ms = 0;
 };
 
 // The one shell of the page.
