@@ -216,6 +216,21 @@ try {
   s = await waitFor(async () => { const x = await state(page); return x.summary && x.summary.scenario === imported && x.hour === 0 ? x : null; }, 'the imported scenario to start');
   check(true, 'the scenario file ' + path.basename(importPath) + ' imported through the page and started');
 
+  // ---- high DPI: on a 2x screen the drawing buffer has twice the CSS size and ImGui still lays
+  // out in CSS pixels (clicks land)
+  const hidpi = await browser.newContext({ viewport: { width: 900, height: 640 }, deviceScaleFactor: 2 });
+  const page2 = await hidpi.newPage();
+  await openGame(page2, url);
+  const dpi = await page2.evaluate(() => ({ w: document.getElementById('canvas').width, h: document.getElementById('canvas').height,
+    canvas: window.tycoon.stats().canvas }));
+  check(dpi.w === 1800 && dpi.h === 1280 && dpi.canvas.pixel_ratio === 2 && dpi.canvas.css_width === 900,
+        `at devicePixelRatio 2 the drawing buffer is ${dpi.w}x${dpi.h} for a 900x640 CSS canvas`);
+  await clickTag(page2, 'start.scenario.tutorial');
+  await waitFor(async () => (await state(page2)).screen === 'game', 'the tutorial to start on the 2x screen');
+  await page2.waitForTimeout(300);
+  await page2.screenshot({ path: path.join(outDir, '09-hidpi.png') });
+  await hidpi.close();
+
   report.final_summary = s.summary;
   report.ui = s.ui;
 } catch (e) {
