@@ -57,8 +57,11 @@ bool follow_canvas(WebShell& sh) {
   sh.css_height = h;
   sh.pixel_ratio = ratio;
   // Not glfwSetWindowSize: Emscripten's GLFW turns a size equal to the screen into fullscreen.
-  emscripten_set_canvas_element_size("#canvas", static_cast<int>(std::lround(w * ratio)),
-                                     static_cast<int>(std::lround(h * ratio)));
+  // Setting the size reallocates the drawing buffer even when it is unchanged: only on a change.
+  const int want_w = static_cast<int>(std::lround(w * ratio)), want_h = static_cast<int>(std::lround(h * ratio));
+  int have_w = 0, have_h = 0;
+  emscripten_get_canvas_element_size("#canvas", &have_w, &have_h);
+  if (have_w != want_w || have_h != want_h) emscripten_set_canvas_element_size("#canvas", want_w, want_h);
   if (ratio_changed && sh.frame_index > 0) {
     load_fonts(ratio);
     sh.renderer.upload_font_atlas();
@@ -146,7 +149,15 @@ int main() {
   glfwWindowHint(GLFW_STENCIL_BITS, 0);
   glfwWindowHint(GLFW_ALPHA_BITS, 0);
   glfwWindowHint(GLFW_SAMPLES, 0);
-  sh.window = glfwCreateWindow(1280, 800, "Inference Tycoon", nullptr, nullptr);
+  // The window at the canvas' drawing-buffer size (which the page already set), so that neither
+  // GLFW nor follow_canvas resizes it again.
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  const double ratio = std::clamp(emscripten_get_device_pixel_ratio(), 0.5, 4.0);
+  const bool sized = css_w >= 1 && css_h >= 1;
+  sh.window = glfwCreateWindow(sized ? static_cast<int>(std::lround(css_w * ratio)) : 1280,
+                               sized ? static_cast<int>(std::lround(css_h * ratio)) : 800, "Inference Tycoon", nullptr,
+                               nullptr);
   if (!sh.window) {
     std::fprintf(stderr, "tycoon_web: no WebGL2 context\n");
     EM_ASM({ if (Module.setStatus) Module.setStatus('This browser cannot create a WebGL2 context.'); });
