@@ -12,6 +12,7 @@
 #include "sim/advisor/bots.h"
 #include "sim/advisor/persona.h"
 #include "cli/common.h"
+#include "sim/advisor/advisor.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"

@@ -13,12 +13,14 @@ namespace tycoon::ui {
 
 namespace {
 
+// What accepting changes, as the player may know it: the recipe fields it sets. A code change's
+// real effect (AdviceEffect::speedup, reputation_hit) is the simulator's hidden truth and is never
+// shown; the card shows the advisor's claimed gain instead.
 std::string effect_text(const game::Advice& a) {
   std::string out;
   for (auto f : a.effect.recipe.fields_set()) out += (out.empty() ? "" : ", ") + std::string(f);
-  if (!out.empty()) out = "recipe: " + out + " → " + game::to_json(a.effect.recipe).dump();
-  if (a.effect.speedup != 1.0) out += (out.empty() ? "" : "; ") + std::string("code change ") + fmt_factor(a.effect.speedup);
-  return out.empty() ? "no change" : out;
+  if (!out.empty()) return "recipe: " + out + " → " + game::to_json(a.effect.recipe).dump();
+  return "a code change to the engine (its real effect shows once it runs on your traffic)";
 }
 
 void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/advisor/advisor.h"
 #include "sim/game/save.h"
 #include "sim/game/scoring.h"
 #include "sim/game/state_json.h"
@@ -22,6 +23,15 @@ App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load
   if (!error.empty()) start_error_ = "Campaign progress could not be read (starting fresh): " + error;
   saves_ = list_saves(options_.save_dir);
   view_.save_dir = options_.save_dir;
+  if (!options_.make_advisor && options_.advisor) {
+    code_changes_ = advisor::load_code_change_catalog_from_root(options_.data_root);
+  }
+}
+
+std::shared_ptr<game::Advisor> App::make_advisor(const game::Scenario& scenario) const {
+  if (options_.make_advisor) return options_.make_advisor(scenario);
+  if (code_changes_) return std::make_shared<advisor::Chien>(catalog_, scenario, *code_changes_);
+  return nullptr;
 }
 
 App::~App() {
@@ -57,6 +67,12 @@ void App::set_speed(Speed s) {
   if (runner_) runner_->set_speed(s);
 }
 
+bool App::submit(game::Command c) {
+  if (!runner_) return false;
+  runner_->submit(std::move(c));
+  return true;
+}
+
 void App::reset_view_for_game() {
   ViewState fresh;
   fresh.time_s = view_.time_s;
@@ -84,7 +100,7 @@ bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, 
     game::GameOptions go;
     go.seed = seed;
     auto g = std::make_unique<game::Game>(std::move(sc), catalog_, go);
-    if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
+    g->set_advisor(make_advisor(g->scenario()));
     end_game();
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
@@ -103,7 +119,7 @@ bool App::load(const std::filesystem::path& save) {
   try {
     auto data = game::load_save(save, catalog_);
     auto g = std::make_unique<game::Game>(std::move(data.scenario), std::move(data.state), catalog_);
-    if (options_.make_advisor) g->set_advisor(options_.make_advisor(g->scenario()));
+    g->set_advisor(make_advisor(g->scenario()));
     end_game();
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/advisor/code_change_catalog.h"
 #include "sim/data/catalog.h"
 #include "ui/command_queue.h"
 #include "ui/game_runner.h"
@@ -31,8 +32,12 @@ struct AppOptions {
   bool threaded = true;  // simulate on worker threads (false: inside frames, an hour at most)
   // The advisor hook (sim/advisor, issue 7): called for every game started or loaded; the
   // advisor it returns posts proposals to the game's inbox, which the Advisor panel shows.
-  // Unset or returning null: no advisor, and the panel says there are no proposals.
+  // Unset: `advisor` decides. Returning null: no advisor, and the panel says there are no proposals.
   std::function<std::shared_ptr<game::Advisor>(const game::Scenario&)> make_advisor;
+  // Without make_advisor: attach sim/advisor's Chien (its code-change catalog is read from
+  // data_root/hardware_db/advisor_catalog.json when the App is made) to every game. The web
+  // shell sets it; the desktop shell does not yet (its Xvfb script expects an empty inbox).
+  bool advisor = false;
 };
 
 class App {
@@ -46,6 +51,9 @@ class App {
   bool start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label);
   bool load(const std::filesystem::path& save);
   void set_speed(Speed s);
+  // Queues a game command for the running game, as a panel would (applied at the next hour
+  // boundary; its outcome shows as a message). Returns false when no game is running.
+  bool submit(game::Command c);
 
   // Draws one frame; call between ImGui::NewFrame() and ImGui::Render().
   void frame(double dt_s);
@@ -72,9 +80,12 @@ class App {
   void reset_view_for_game();
   // Ends the running game (if any), keeping its last snapshot and statistics.
   void end_game();
+  // The advisor for a new or loaded game (make_advisor, else the Chien, else none).
+  std::shared_ptr<game::Advisor> make_advisor(const game::Scenario& scenario) const;
 
   AppOptions options_;
   data::Catalog catalog_;
+  std::optional<advisor::CodeChangeCatalog> code_changes_;  // when the Chien advises
   std::vector<ScenarioEntry> scenarios_;
   Progress progress_;
   std::vector<std::filesystem::path> saves_;

@@ -18,6 +18,10 @@ constexpr std::array<ImU32, 8> kSeries = {IM_COL32(86, 156, 255, 255),  IM_COL32
 // the pointer until the atlas is built, so it lives for the program.
 constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190, 0x21FF, 0x2212,
                                     0x2212, 0x2248, 0x2265, 0x25A0, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
+// The big-number and title fonts draw numbers, units, names and rating stars only: a short range
+// keeps the atlas (rasterized at start-up, in the browser too) small.
+constexpr ImWchar kLargeGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190, 0x2199,
+                                         0x2212, 0x2212, 0x2605, 0x2606, 0};
 
 }  // namespace
 
@@ -88,12 +92,12 @@ void apply_style() {
 void load_fonts(const char* ttf_path, const char* bold_ttf_path, float base_px) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  auto add = [&](const char* path, float px) {
+  auto add = [&](const char* path, float px, const ImWchar* ranges) {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.OversampleV = 1;
     ImFont* f = nullptr;
-    if (path && *path) f = io.Fonts->AddFontFromFileTTF(path, px, &cfg, kGlyphRanges);
+    if (path && *path) f = io.Fonts->AddFontFromFileTTF(path, px, &cfg, ranges);
     if (!f) {
       ImFontConfig def;
       def.SizePixels = px;
@@ -101,16 +105,21 @@ void load_fonts(const char* ttf_path, const char* bold_ttf_path, float base_px) 
     }
     return f;
   };
-  add(ttf_path, base_px);                                  // 0: regular
-  add(bold_ttf_path ? bold_ttf_path : ttf_path, base_px);  // 1: bold
-  add(bold_ttf_path ? bold_ttf_path : ttf_path, base_px * 1.6f);  // 2: big numbers
-  add(bold_ttf_path ? bold_ttf_path : ttf_path, base_px * 2.4f);  // 3: titles
+  const bool has_bold = bold_ttf_path && *bold_ttf_path;
+  const char* heavy = has_bold ? bold_ttf_path : ttf_path;
+  add(ttf_path, base_px, kGlyphRanges);                       // 0: regular
+  if (has_bold) add(bold_ttf_path, base_px, kGlyphRanges);    // 1: bold (else regular serves)
+  add(heavy, base_px * 1.6f, kLargeGlyphRanges);              // big numbers
+  add(heavy, base_px * 2.4f, kLargeGlyphRanges);              // titles
 }
 
 namespace {
+// Fonts[] is regular, [bold,] big, title: without a bold face, bold is the regular font.
 ImFont* font_at(int i) {
   ImGuiIO& io = ImGui::GetIO();
-  if (io.Fonts->Fonts.Size > i) return io.Fonts->Fonts[i];
+  const bool has_bold = io.Fonts->Fonts.Size >= 4;
+  const int at = has_bold ? i : (i <= 1 ? 0 : i - 1);
+  if (io.Fonts->Fonts.Size > at) return io.Fonts->Fonts[at];
   return ImGui::GetFont();
 }
 }  // namespace

@@ -5,13 +5,15 @@
 //   tycoon_state()                   {"ready", "screen", "hour", "busy", "speed", "summary", "state", "ui"}
 //   tycoon_widgets()                 {"<tag>": {"x0","y0","x1","y1","cx","cy"}} in CSS pixels
 //   tycoon_command(json)             {"ok", "message"} — see apply_command() for the types
-//   tycoon_run(scenario, seed, log)  summary JSON of a headless game (the determinism check)
+//   tycoon_run(scenario, seed, log, advisor)  summary JSON of a headless game (the determinism
+//                                    check; advisor != 0 attaches the advisor as `tycoon run --advisor`)
 //   tycoon_stats() / _reset()        frame and simulation timing
 //   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
 //   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
 //   tycoon_saves()                   ["name.json", ...], newest first
 #include <emscripten.h>
 
+#include <charconv>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/advisor/advisor.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/command.h"
@@ -42,20 +45,17 @@ const char* hold(std::string& slot, std::string text) {
   return slot.c_str();
 }
 
+// A seed as the page may send it: decimal digits only, within uint64 (CLI: --seed).
+std::optional<std::uint64_t> parse_seed(std::string_view text) {
+  std::uint64_t v = 0;
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
 json ok(std::string message) { return {{"ok", true}, {"message", std::move(message)}}; }
 json refused(std::string error) { return {{"ok", false}, {"error", std::move(error)}}; }
-
-// Game commands reach the running game through App::submit when ui/ offers it (a hook asked of
-// the UI; until then only clicks change the game).
-template <typename A>
-std::optional<std::string> try_submit(A& app, game::Command c) {
-  if constexpr (requires { app.submit(std::move(c)); }) {
-    app.submit(std::move(c));
-    return std::nullopt;
-  } else {
-    return std::string("this build's ui::App has no submit(Command) hook: play game commands with clicks");
-  }
-}
 
 std::string last_message(const ui::App& app) {
   const auto& m = app.view().messages;
@@ -90,7 +90,8 @@ json apply_command(ui::App& app, const json& j) {
     if (j.contains("seed")) {
       const auto& s = j["seed"];
       if (s.is_string()) {
-        seed = std::stoull(s.get<std::string>());
+        seed = parse_seed(s.get<std::string>());
+        if (!seed) return refused("seed must be a non-negative integer or a string of digits");
       } else if (s.is_number_unsigned()) {
         seed = s.get<std::uint64_t>();
       } else {
@@ -116,8 +117,8 @@ json apply_command(ui::App& app, const json& j) {
   data::ObjectReader in(j, "command", "");
   game::Command c = game::command_from_json(in);
   in.finish();
-  if (app.hour() < 0) return refused("no game is running");
-  if (auto err = try_submit(app, std::move(c))) return refused(*err);
+  // Applied at the next hour boundary like a click's command; its outcome becomes a UI message.
+  if (!app.submit(std::move(c))) return refused("no game is running");
   return ok("submitted " + type);
 }
 
@@ -164,7 +165,8 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_command(const char* text) {
   }
 }
 
-EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* seed, const char* commands) {
+EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* seed, const char* commands,
+                                            int with_advisor) {
   static std::string out;
   try {
     const auto& catalog = run_catalog();
@@ -177,8 +179,15 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
       path = game::find_scenario(sc, kDataRoot);
     }
     game::GameOptions opts;
-    if (seed && *seed) opts.seed = std::stoull(seed);
+    if (seed && *seed) {
+      opts.seed = parse_seed(seed);
+      if (!opts.seed) throw std::invalid_argument(std::string("not a seed: '") + seed + "'");
+    }
     game::Game g(game::load_scenario(path, catalog), catalog, opts);
+    if (with_advisor) {
+      g.set_advisor(std::make_shared<advisor::Chien>(catalog, g.scenario(),
+                                                     advisor::load_code_change_catalog_from_root(kDataRoot)));
+    }
     const std::string log = commands ? commands : "";
     if (log.empty()) {
       g.run_to_end();
@@ -206,7 +215,8 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
     }
   }
   j["startup_ms"] = {{"main", sh.main_at_ms},
-                     {"window_and_fonts", sh.fonts_at_ms},
+                     {"window", sh.window_at_ms},
+                     {"fonts_and_renderer", sh.fonts_at_ms},
                      {"app_and_catalog", sh.app_at_ms},
                      {"first_frame", sh.first_frame_at_ms}};
   if (sh.storage) j["storage_error"] = sh.storage->last_error();

@@ -19,7 +19,6 @@
 #include <system_error>
 
 #include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include "ui/theme.h"
@@ -58,11 +57,14 @@ bool follow_canvas(WebShell& sh) {
   sh.css_height = h;
   sh.pixel_ratio = ratio;
   // Not glfwSetWindowSize: Emscripten's GLFW turns a size equal to the screen into fullscreen.
-  emscripten_set_canvas_element_size("#canvas", static_cast<int>(std::lround(w * ratio)),
-                                     static_cast<int>(std::lround(h * ratio)));
+  // Setting the size reallocates the drawing buffer even when it is unchanged: only on a change.
+  const int want_w = static_cast<int>(std::lround(w * ratio)), want_h = static_cast<int>(std::lround(h * ratio));
+  int have_w = 0, have_h = 0;
+  emscripten_get_canvas_element_size("#canvas", &have_w, &have_h);
+  if (have_w != want_w || have_h != want_h) emscripten_set_canvas_element_size("#canvas", want_w, want_h);
   if (ratio_changed && sh.frame_index > 0) {
     load_fonts(ratio);
-    ImGui_ImplOpenGL3_DestroyDeviceObjects();  // re-created with the new font atlas by NewFrame
+    sh.renderer.upload_font_atlas();
   }
   return true;
 }
@@ -83,7 +85,6 @@ void frame() {
   sh.last_frame_at_ms = t0;
 
   follow_canvas(sh);
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // The GLFW backend reports canvas pixels; ImGui works in CSS pixels.
   ImGuiIO& io = ImGui::GetIO();
@@ -99,11 +100,12 @@ void frame() {
     std::fprintf(stderr, "tycoon_web: frame failed: %s\n", e.what());
   }
   ImGui::Render();
-  glViewport(0, 0, static_cast<GLsizei>(std::lround(sh.css_width * ratio)),
-             static_cast<GLsizei>(std::lround(sh.css_height * ratio)));
+  const int fb_width = static_cast<int>(std::lround(sh.css_width * ratio));
+  const int fb_height = static_cast<int>(std::lround(sh.css_height * ratio));
+  glViewport(0, 0, fb_width, fb_height);
   glClearColor(0.067f, 0.078f, 0.11f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  sh.renderer.render(*ImGui::GetDrawData(), fb_width, fb_height);
 
   if (sh.frame_index % kStorageSyncEveryFrames == 0 && !sh.storage->sync()) {
     std::fprintf(stderr, "tycoon_web: %s\n", sh.storage->last_error().c_str());
@@ -141,7 +143,21 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  sh.window = glfwCreateWindow(1280, 800, "Inference Tycoon", nullptr, nullptr);
+  // 2D only: no depth, stencil, alpha or multisampling (each costs SwiftShader time per frame).
+  // The page created the context already with these attributes (web/shell.html).
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_SAMPLES, 0);
+  // The window at the canvas' drawing-buffer size (which the page already set), so that neither
+  // GLFW nor follow_canvas resizes it again.
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  const double ratio = std::clamp(emscripten_get_device_pixel_ratio(), 0.5, 4.0);
+  const bool sized = css_w >= 1 && css_h >= 1;
+  sh.window = glfwCreateWindow(sized ? static_cast<int>(std::lround(css_w * ratio)) : 1280,
+                               sized ? static_cast<int>(std::lround(css_h * ratio)) : 800, "Inference Tycoon", nullptr,
+                               nullptr);
   if (!sh.window) {
     std::fprintf(stderr, "tycoon_web: no WebGL2 context\n");
     EM_ASM({ if (Module.setStatus) Module.setStatus('This browser cannot create a WebGL2 context.'); });
@@ -149,6 +165,7 @@ int main() {
   }
   glfwMakeContextCurrent(sh.window);
   follow_canvas(sh);
+  sh.window_at_ms = emscripten_get_now();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -157,7 +174,13 @@ int main() {
   tycoon::ui::theme::apply_style();
   load_fonts(sh.pixel_ratio);
   ImGui_ImplGlfw_InitForOpenGL(sh.window, true);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (!sh.renderer.init()) {
+    std::fprintf(stderr, "tycoon_web: %s\n", sh.renderer.error().c_str());
+    EM_ASM({ if (Module.setStatus) Module.setStatus('WebGL2 refused the shaders: ' + UTF8ToString($0)); },
+           sh.renderer.error().c_str());
+    return 1;
+  }
+  sh.renderer.upload_font_atlas();
   sh.fonts_at_ms = emscripten_get_now();
 
   std::error_code ec;
@@ -172,6 +195,7 @@ int main() {
   options.save_dir = kSaveDir;
   options.progress_file = kProgressFile;
   options.threaded = false;
+  options.advisor = true;
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {

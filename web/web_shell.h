@@ -9,6 +9,7 @@
 #include "ui/app.h"
 #include "web/frame_stats.h"
 #include "web/storage.h"
+#include "web/webgl_renderer.h"
 
 struct GLFWwindow;
 
@@ -26,12 +27,13 @@ struct WebShell {
   std::optional<ui::App> app;
   FrameStats frames;
   std::unique_ptr<LocalStorageMirror> storage;
+  WebGlRenderer renderer;
   double css_width = 0, css_height = 0;  // canvas size in CSS pixels (ImGui's units)
   double pixel_ratio = 1;                // device pixels per CSS pixel
   double last_frame_at_ms = 0;
   long long frame_index = 0;
   // Start-up milestones, ms since the page's navigation start (performance.now()).
-  double main_at_ms = 0, fonts_at_ms = 0, app_at_ms = 0, first_frame_at_ms = 0;
+  double main_at_ms = 0, window_at_ms = 0, fonts_at_ms = 0, app_at_ms = 0, first_frame_at_ms = 0;
 };
 
 // The one shell of the page.

@@ -340,7 +340,7 @@ void Game::step() {
   }
   for (const auto& [id, at] : interrupted) {
     auto it = std::find_if(company.contracts.begin(), company.contracts.end(),
-                           [&](const GpuContract& c) { return c.id == id; });
+                           [&, id = id](const GpuContract& c) { return c.id == id; });  // clang < 16: no capture of a binding
     news("Spot contract " + std::to_string(id) + " (" + std::to_string(it->num_gpus) + " x " + it->chip +
          ") was reclaimed by the provider");
     company.contracts.erase(it);

@@ -41,14 +41,37 @@ export async function waitFor(fn, what, timeoutMs = 20000, everyMs = 50) {
   }
 }
 
-// A real click (move, press, release) at the center of the widget tagged `tag`, once it is drawn.
+// Resolves after `n` animation frames of the page; the game draws one frame per animation frame
+// (emscripten_set_main_loop on requestAnimationFrame), so input sent before has been seen.
+export async function nextFrames(page, n = 2) {
+  await page.evaluate((k) => new Promise((resolve) => {
+    const step = () => (k-- <= 0 ? resolve() : requestAnimationFrame(step));
+    requestAnimationFrame(step);
+  }), n);
+}
+
+// The widget's rectangle once the layout has settled: the same in two frames in a row (a message
+// banner or a new panel can move widgets between the frame that tagged them and the click).
+async function settledRect(page, tag, timeoutMs) {
+  return waitFor(async () => {
+    const a = (await widgets(page))[tag];
+    if (!a) return null;
+    await nextFrames(page, 2);
+    const b = (await widgets(page))[tag];
+    return b && a.x0 === b.x0 && a.y0 === b.y0 && a.x1 === b.x1 && a.y1 === b.y1 ? b : null;
+  }, 'widget ' + tag, timeoutMs);
+}
+
+// A real click (move, press, release) at the center of the widget tagged `tag`, once it is drawn
+// and still; the cursor hovers for two frames first, and each of press and release gets its own
+// frames (ImGui 1.86 has no input queue).
 export async function clickTag(page, tag, timeoutMs = 20000) {
-  const r = await waitFor(async () => (await widgets(page))[tag], 'widget ' + tag, timeoutMs);
+  const r = await settledRect(page, tag, timeoutMs);
   await page.mouse.move(r.cx, r.cy);
-  await page.waitForTimeout(50);  // a frame or more with the cursor over the widget (hover first)
+  await nextFrames(page, 2);
   await page.mouse.down();
-  await page.waitForTimeout(50);
+  await nextFrames(page, 2);
   await page.mouse.up();
-  await page.waitForTimeout(50);
+  await nextFrames(page, 2);
   log('clicked', tag, 'at', Math.round(r.cx), Math.round(r.cy));
 }

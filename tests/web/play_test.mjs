@@ -1,16 +1,18 @@
-// The browser test: loads the page from a local server, plays the tutorial's first steps with real
-// mouse clicks, runs at top speed, accepts an advisor proposal when there is one, saves, reloads
-// (the save comes back from localStorage), exercises import validation, reads the state through
-// the bridge, and measures the budgets. Screenshots and report.json go to the output folder.
+// The browser test: loads the page from a local server, starts the tutorial from the start screen
+// and plays its first steps with real mouse clicks (rent, deploy, step an hour), runs at top
+// speed, accepts an advisor proposal with a click, sends a command through the bridge, saves,
+// reloads (the save comes back from localStorage), exercises import validation (a scenario file
+// through the page's file input, broken and tampered files refused), reads the state through the
+// bridge, and measures the budgets. Screenshots and report.json go to the output folder.
 //
-//   node play_test.mjs <url> <out_dir> <tutorial_scenario.json>
+//   node play_test.mjs <url> <out_dir> <scenario_file_to_import.json>
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, log, check, openGame, state, widgets, waitFor, clickTag, TestFailure } from './lib.mjs';
 
-const [url, outDir, tutorialPath] = process.argv.slice(2);
-if (!url || !outDir || !tutorialPath) {
-  console.error('usage: node play_test.mjs <url> <out_dir> <tutorial_scenario.json>');
+const [url, outDir, importPath] = process.argv.slice(2);
+if (!url || !outDir || !importPath) {
+  console.error('usage: node play_test.mjs <url> <out_dir> <scenario_file_to_import.json>');
   process.exit(2);
 }
 fs.mkdirSync(outDir, { recursive: true });
@@ -21,8 +23,17 @@ const kMaxReadyMs = 3000;
 const kTopSpeedSeconds = Number(process.env.TYCOON_TOP_SPEED_SECONDS || 10);
 
 const report = { url, budgets: {}, notes: [] };
-// TYCOON_SOFT_BUDGETS=1: a budget over its limit is reported, not failed (a loaded machine).
+// Budgets that depend on how loaded the machine is (ready time) are reported, not failed, unless
+// TYCOON_HARD_BUDGETS=1; the transfer size is always a hard limit. TYCOON_SOFT_BUDGETS=1 makes
+// every budget a report.
 const softBudgets = process.env.TYCOON_SOFT_BUDGETS === '1';
+const hardTimeBudgets = process.env.TYCOON_HARD_BUDGETS === '1' && !softBudgets;
+function timeBudget(cond, what) {
+  if (cond || hardTimeBudgets) return check(cond, what);
+  const note = 'over budget (reported, not failed; TYCOON_HARD_BUDGETS=1 fails it): ' + what;
+  log(note);
+  report.notes.push(note);
+}
 function budget(cond, what) {
   if (cond || !softBudgets) return check(cond, what);
   const note = 'BUDGET EXCEEDED: ' + what;
@@ -54,7 +65,7 @@ try {
   log(`ready after ${readyMs.toFixed(0)} ms; wasm+js+data ${(bytes / 1e6).toFixed(2)} MB`);
   check(game.length === 3, 'index.js, index.wasm and index.data were fetched');
   budget(bytes <= kMaxTransferBytes, `transfer size ${(bytes / 1e6).toFixed(2)} MB <= 6 MB`);
-  budget(readyMs <= kMaxReadyMs, `page ready in ${readyMs.toFixed(0)} ms <= 3000 ms`);
+  timeBudget(readyMs <= kMaxReadyMs, `page ready in ${readyMs.toFixed(0)} ms <= 3000 ms`);
   let s = await state(page);
   check(s.ready && s.screen === 'start', 'the start screen is up');
   await shot('01-start');
@@ -74,11 +85,12 @@ try {
   check(!badScenario.ok, 'a scenario with an unknown key is refused: ' + badScenario.error);
   check((await state(page)).screen === 'start', 'still on the start screen after refused imports');
 
-  // ---- the tutorial, through the page's import (file input), then real clicks
-  await page.setInputFiles('#import-file', tutorialPath);
+  // ---- the tutorial, started from the start screen with a click
+  await clickTag(page, 'start.scenario.tutorial');
   s = await waitFor(async () => { const x = await state(page); return x.screen === 'game' ? x : null; }, 'the tutorial to start');
   const scenarioId = s.summary.scenario;
-  log('playing', scenarioId, 'hour', s.hour);
+  check(scenarioId === 'tutorial', 'the tutorial is running (' + scenarioId + ')');
+  check(s.hour === 0 && s.summary.contracts === 0 && s.summary.deployments === 0, 'it starts at hour 0 with no GPUs');
   await page.waitForTimeout(300);
   await shot('02-tutorial-start');
 
@@ -97,45 +109,75 @@ try {
   s = await waitFor(async () => { const x = await state(page); return x.summary.deployments >= 1 ? x : null; }, 'a deployment', 30000);
   check(s.summary.deployments >= 1, 'clicking Deploy deployed the model');
 
-  // ---- time: one hour by the step button, then top speed
+  // ---- time: one hour by the step button
   const h0 = s.hour;
   await clickTag(page, 'time.step');
   await waitFor(async () => (await state(page)).hour > h0, 'one hour to pass');
   await clickTag(page, 'tab.dashboard');
+
+  // ---- advisor: it profiles the deployment and posts proposals; accept one with a click
+  await clickTag(page, 'time.16x');
+  s = await waitFor(async () => {
+    const x = await state(page);
+    return (x.state.inbox || []).some((a) => a.status === 'pending') ? x : null;
+  }, 'the advisor to post a proposal', 60000, 200);
+  await clickTag(page, 'time.pause');
+  s = await state(page);
+  const pending = s.state.inbox.filter((a) => a.status === 'pending');
+  log(`advisor: ${pending.length} pending proposal(s) at hour ${s.hour}: ${pending.map((a) => a.title).join('; ')}`);
+  const id = pending[0].id;
+  await clickTag(page, 'tab.advisor');
+  await page.waitForTimeout(200);
+  await shot('06-advisor-inbox');
+  await clickTag(page, 'advisor.accept.' + id);
+  await clickTag(page, 'time.step');  // commands apply at the next hour boundary
+  s = await waitFor(async () => { const x = await state(page); const a = x.state.inbox.find((b) => b.id === id); return a && a.status !== 'pending' ? x : null; }, 'the proposal to be decided');
+  const accepted = s.state.inbox.find((b) => b.id === id);
+  check(accepted.status === 'accepted', `advisor proposal ${id} accepted with a click (status ${accepted.status})`);
+  check(s.ui.advisor_opened, 'the advisor panel was opened');
+  await page.waitForTimeout(200);
+  await shot('07-advisor-accepted');
+
+  // ---- a command through the bridge (as an embedding page would): reject the next proposal or
+  // reprice; bad commands are refused with a reason
+  const badCmd = await page.evaluate(() => window.tycoon.command({ type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 'two' }));
+  check(!badCmd.ok && badCmd.error, 'a malformed bridge command is refused: ' + badCmd.error);
+  const unknownCmd = await page.evaluate(() => window.tycoon.command({ type: 'buy_moon' }));
+  check(!unknownCmd.ok, 'an unknown bridge command is refused: ' + unknownCmd.error);
+  const gpusBefore = s.summary.gpus;
+  const rent = await page.evaluate(() => window.tycoon.command({ type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 1 }));
+  check(rent.ok, 'a bridge command is accepted: ' + (rent.message || rent.error));
+  const hBridge = s.hour;
+  await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: '1x' }));
+  s = await waitFor(async () => { const x = await state(page); return x.hour > hBridge && !x.busy ? x : null; }, 'the bridge command to apply');
+  await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: 'paused' }));
+  check(s.summary.gpus === gpusBefore + 1, `the bridge's rent_gpus rented a GPU (${gpusBefore} -> ${s.summary.gpus})`);
+
+  // ---- top speed until the tutorial ends (or kTopSpeedSeconds): frame times and simulation stalls
+  await clickTag(page, 'tab.dashboard');
   await clickTag(page, 'time.16x');
   await page.evaluate(() => window.tycoon.resetStats());
   const hStart = (await state(page)).hour;
-  await page.waitForTimeout(kTopSpeedSeconds * 1000);
+  const t0 = Date.now();
+  s = await waitFor(async () => {
+    const x = await state(page);
+    return x.summary.finished || Date.now() - t0 >= kTopSpeedSeconds * 1000 ? x : null;
+  }, 'top speed', kTopSpeedSeconds * 1000 + 30000, 250);
+  const seconds = (Date.now() - t0) / 1000;
   const stats = await page.evaluate(() => window.tycoon.stats());
-  s = await state(page);
   const hours = s.hour - hStart;
   report.budgets.top_speed = {
-    seconds: kTopSpeedSeconds, game_hours: hours, hours_per_s: hours / kTopSpeedSeconds,
+    seconds, game_hours: hours, hours_per_s: hours / seconds, finished: s.summary.finished,
     frame_interval_ms: stats.frame_interval_ms, frame_work_ms: stats.frame_work_ms, sim_step_ms: stats.sim_step_ms,
+    worst_sim_step_ms: stats.sim_step_ms.max, median_frame_interval_ms: stats.frame_interval_ms.median,
   };
-  log(`top speed: ${hours} game hours in ${kTopSpeedSeconds} s; frame interval median ${stats.frame_interval_ms.median.toFixed(1)} ms, ` +
-      `frame work median ${stats.frame_work_ms.median.toFixed(1)} ms, worst ${stats.frame_work_ms.max.toFixed(1)} ms; ` +
-      `worst simulation step ${stats.sim_step_ms.max.toFixed(1)} ms`);
-  check(hours >= 1 || s.summary.finished, 'time advances at top speed');
+  log(`top speed: ${hours} game hours in ${seconds.toFixed(1)} s (${(hours / seconds).toFixed(1)} h/s); frame interval median ` +
+      `${stats.frame_interval_ms.median.toFixed(1)} ms, frame work median ${stats.frame_work_ms.median.toFixed(1)} ms, ` +
+      `worst ${stats.frame_work_ms.max.toFixed(1)} ms; worst simulation step ${stats.sim_step_ms.max.toFixed(1)} ms`);
+  check(hours >= 1, 'time advances at top speed');
+  await page.waitForTimeout(300);
   await shot('05-top-speed');
-  await clickTag(page, 'time.pause');
-
-  // ---- advisor
-  s = await state(page);
-  const pending = (s.state.inbox || []).filter((a) => a.status === 'pending');
-  if (pending.length === 0) {
-    const note = 'advisor: no pending proposal in the state (advisor not in this build or nothing proposed): accept step skipped';
-    log('NOTE', note);
-    report.notes.push(note);
-  } else {
-    const id = pending[0].id;
-    await clickTag(page, 'tab.advisor');
-    await clickTag(page, 'advisor.accept.' + id);
-    s = await waitFor(async () => { const x = await state(page); const a = x.state.inbox.find((b) => b.id === id); return a && a.status !== 'pending' ? x : null; }, 'the proposal to be decided');
-    const a = s.state.inbox.find((b) => b.id === id);
-    check(a.status === 'accepted', `advisor proposal ${id} accepted (status ${a.status})`);
-    await shot('06-advisor');
-  }
+  await clickTag(page, 'time.pause', 2000).catch(() => {});  // gone once the game is over
 
   // ---- save through the UI; it reaches localStorage and survives a reload
   await clickTag(page, 'topbar.save');
@@ -167,7 +209,27 @@ try {
   const reimport = await page.evaluate((t) => window.tycoon.importText('moved.json', t), exported.text);
   check(reimport.ok && reimport.kind === 'save', 'the exported save imports');
   await page.waitForTimeout(300);
-  await shot('07-reloaded');
+  await shot('08-reloaded');
+  // A scenario file through the page's file input (as a teacher's link would hand one out).
+  await page.setInputFiles('#import-file', importPath);
+  const imported = JSON.parse(fs.readFileSync(importPath, 'utf8')).id;
+  s = await waitFor(async () => { const x = await state(page); return x.summary && x.summary.scenario === imported && x.hour === 0 ? x : null; }, 'the imported scenario to start');
+  check(true, 'the scenario file ' + path.basename(importPath) + ' imported through the page and started');
+
+  // ---- high DPI: on a 2x screen the drawing buffer has twice the CSS size and ImGui still lays
+  // out in CSS pixels (clicks land)
+  const hidpi = await browser.newContext({ viewport: { width: 900, height: 640 }, deviceScaleFactor: 2 });
+  const page2 = await hidpi.newPage();
+  await openGame(page2, url);
+  const dpi = await page2.evaluate(() => ({ w: document.getElementById('canvas').width, h: document.getElementById('canvas').height,
+    canvas: window.tycoon.stats().canvas }));
+  check(dpi.w === 1800 && dpi.h === 1280 && dpi.canvas.pixel_ratio === 2 && dpi.canvas.css_width === 900,
+        `at devicePixelRatio 2 the drawing buffer is ${dpi.w}x${dpi.h} for a 900x640 CSS canvas`);
+  await clickTag(page2, 'start.scenario.tutorial');
+  await waitFor(async () => (await state(page2)).screen === 'game', 'the tutorial to start on the 2x screen');
+  await page2.waitForTimeout(300);
+  await page2.screenshot({ path: path.join(outDir, '09-hidpi.png') });
+  await hidpi.close();
 
   report.final_summary = s.summary;
   report.ui = s.ui;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Browser tests of the web build: builds it if needed (scripts/web --build-only), installs
 # playwright-core (npm ci), serves build-web/ on 127.0.0.1, then
-#   1. play_test.mjs: the tutorial's first steps with real clicks, top speed, advisor, save /
-#      reload / import, budgets (screenshots and report.json under build-web/web-test/);
-#   2. determinism: the same scenario, seed and command log natively (`tycoon run --json`) and in
-#      the browser (tycoon_run through the bridge), compared by compare_summaries.py.
+#   1. play_test.mjs: the tutorial's first steps with real clicks, an advisor proposal accepted,
+#      a bridge command, top speed, save / reload / import, budgets (screenshots and report.json
+#      under build-web/web-test/);
+#   2. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
+#      natively (`tycoon run --advisor on --json`) and in the browser (tycoon_run through the
+#      bridge), compared by compare_summaries.py.
 # Exits non-zero when any of them fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,10 +43,24 @@ url="http://127.0.0.1:$port/index.html"
 status=0
 echo "== browser: play test"
 node tests/web/play_test.mjs "$url" "$out" "$scenario" || status=1
+# The budgets measured (transfer size, ready time, frame times, worst simulation step).
+python3 - "$out/report.json" <<'PY' || true
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = r.get("budgets", {})
+t, rd, ts = b.get("transfer_bytes", {}), b.get("ready_ms", {}), b.get("top_speed", {})
+if t: print(f"budget: transfer {t['js_wasm_data'] / 1e6:.2f} MB (wasm+js+data; <= 6 MB)")
+if rd: print(f"budget: page ready {rd['value']:.0f} ms (<= 3000 ms)")
+if ts:
+    print(f"budget: top speed {ts['hours_per_s']:.1f} game h/s; frame interval median {ts['frame_interval_ms']['median']:.1f} ms, "
+          f"frame work median {ts['frame_work_ms']['median']:.1f} ms, worst frame {ts['frame_work_ms']['max']:.1f} ms, "
+          f"worst simulation step {ts['worst_sim_step_ms']:.1f} ms")
+for n in r.get("notes", []): print("note:", n)
+PY
 
 echo "== determinism: native vs browser ($scenario, seed $seed, $commands)"
-"$native" run "$scenario" --seed "$seed" --commands "$commands" --json >"$out/summary.native.json" || status=1
-node tests/web/determinism.mjs "$url" "$scenario" "$seed" "$commands" "$out/summary.browser.json" || status=1
+"$native" run "$scenario" --seed "$seed" --commands "$commands" --advisor on --json >"$out/summary.native.json" || status=1
+node tests/web/determinism.mjs "$url" "$scenario" "$seed" "$commands" "$out/summary.browser.json" --advisor || status=1
 python3 tests/web/compare_summaries.py "$out/summary.native.json" "$out/summary.browser.json" || status=1
 
 echo "== sizes"
