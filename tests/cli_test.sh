@@ -93,12 +93,12 @@ done
 [ -f "$out_dir/commands.jsonl" ] || { echo "FAIL run --out lacks commands.jsonl"; fail=1; }
 grep -q '"seed": 3' "$out_dir/scenario.resolved.json" || { echo "FAIL resolved scenario lacks the seed"; fail=1; }
 [ "$(head -1 "$out_dir/hourly.csv" | cut -d, -f1-3)" = "hour,cash_usd,revenue_usd" ] || { echo "FAIL hourly.csv header"; fail=1; }
-# --advisor: the advisor posts proposals (Chien-1, Chien-2 at hour 2 of the tutorial) that a log
-# can decide; deciding one that was never posted is refused, not a crash.
+# --advisor on: the advisor posts proposals (Chien-1 at hour 2 of the tutorial) that a log can
+# decide; deciding one that was never posted is refused, not a crash.
 cat >"$out_dir/advice.jsonl" <<'LOG'
 {"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_demand", "num_gpus": 1}
 {"at_hour": 1, "type": "deploy", "model": "gpt-oss-120b", "chip": "h200", "segment": "chat", "replicas": 1}
-{"at_hour": 4, "type": "accept_advice", "advice_id": "Chien-2"}
+{"at_hour": 4, "type": "accept_advice", "advice_id": "Chien-1"}
 {"at_hour": 5, "type": "reject_advice", "advice_id": "Chien-999"}
 LOG
 "$tycoon" run tutorial --days 1 --advisor on --commands "$out_dir/advice.jsonl" --save "$out_dir/advised.json" --json >/dev/null ||
