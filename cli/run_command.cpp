@@ -156,9 +156,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     }
     auto summary = game::summarize(*g);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    auto j = game::to_json(summary);
-    j["commands_refused"] = refused.size();
-    if (chien) j["advisor_debrief"] = advisor::to_json(advisor::make_debrief(*chien, g->state()));
+    auto j = advisor::run_summary_json(*g, chien.get(), refused.size());
     j["wall_time_s"] = wall_s;
 
     if (!o->out_dir.empty()) {

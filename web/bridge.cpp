@@ -184,17 +184,20 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
       if (!opts.seed) throw std::invalid_argument(std::string("not a seed: '") + seed + "'");
     }
     game::Game g(game::load_scenario(path, catalog), catalog, opts);
+    std::shared_ptr<advisor::Chien> chien;
     if (with_advisor) {
-      g.set_advisor(std::make_shared<advisor::Chien>(catalog, g.scenario(),
-                                                     advisor::load_code_change_catalog_from_root(kDataRoot)));
+      chien = std::make_shared<advisor::Chien>(catalog, g.scenario(),
+                                               advisor::load_code_change_catalog_from_root(kDataRoot));
+      g.set_advisor(chien);
     }
     const std::string log = commands ? commands : "";
+    std::size_t refused = 0;
     if (log.empty()) {
       g.run_to_end();
     } else {
-      game::replay(g, game::parse_command_log(log, "commands.jsonl"));
+      refused = game::replay(g, game::parse_command_log(log, "commands.jsonl")).size();
     }
-    return hold(out, game::to_json(game::summarize(g)).dump());
+    return hold(out, advisor::run_summary_json(g, chien.get(), refused).dump());
   } catch (const std::exception& e) {
     return hold(out, json{{"error", e.what()}}.dump());
   }

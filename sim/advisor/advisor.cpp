@@ -8,6 +8,8 @@
 
 #include "sim/advisor/persona.h"
 #include "sim/game/rng.h"
+#include "sim/game/game.h"
+#include "sim/game/summary.h"
 #include "sim/perf/profile_lookup.h"
 
 namespace tycoon::advisor {
@@ -510,6 +512,13 @@ nlohmann::json to_json(const Debrief& d) {
           {"regressions", d.num_regressions},
           {"checks_usd", d.checks_usd},
           {"estimated_value_usd", d.value_usd}};
+}
+
+nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused) {
+  auto j = game::to_json(game::summarize(game));
+  j["commands_refused"] = commands_refused;
+  if (advisor) j["advisor_debrief"] = to_json(make_debrief(*advisor, game.state()));
+  return j;
 }
 
 }  // namespace tycoon::advisor

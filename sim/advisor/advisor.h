@@ -22,6 +22,10 @@
 #include "sim/advisor/recipe_search.h"
 #include "sim/game/advice.h"
 
+namespace tycoon::game {
+class Game;
+}
+
 namespace tycoon::advisor {
 
 struct AdvisorOptions {
@@ -163,5 +167,10 @@ nlohmann::json to_json(const CheckResult& c, std::int64_t now_hour);  // measure
 // they paid for (measurements only once ready). Never the truth.
 nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, std::int64_t now_hour);
 nlohmann::json to_json(const Debrief& d);
+
+// The summary of a headless game as `tycoon run --json` prints it and the browser's tycoon_run
+// returns it (the determinism check compares the two): the game's summary, how many commands of
+// the log were refused, and the advisor's debrief when one played.
+nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused);
 
 }  // namespace tycoon::advisor
