@@ -3,6 +3,7 @@
 // shows what the game state's inbox holds.
 #include <algorithm>
 
+#include "sim/advisor/advisor.h"
 #include "ui/deploy_form.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -21,6 +22,61 @@ std::string effect_text(const game::Advice& a) {
   for (auto f : a.effect.recipe.fields_set()) out += (out.empty() ? "" : ", ") + std::string(f);
   if (!out.empty()) return "recipe: " + out + " → " + game::to_json(a.effect.recipe).dump();
   return "a code change to the engine (its real effect shows once it runs on your traffic)";
+}
+
+const char* check_label(game::AdviceCheckKind k) {
+  switch (k) {
+    case game::AdviceCheckKind::kComponentTest: return "Component test";
+    case game::AdviceCheckKind::kBenchmark: return "Benchmark";
+    case game::AdviceCheckKind::kCanary: return "Canary";
+  }
+  return "Check";
+}
+
+// The checks paid for on this proposal: running ones with their hour, finished ones with what
+// they measured (never the truth: a component test can flatter, a benchmark is noisy).
+void check_results(const GameView& game, const game::Advice& a) {
+  if (a.checks.empty()) return;
+  ImGui::TextDisabled("Checks");
+  for (const auto& c : a.checks) {
+    if (!c.ready(game.state.hour)) {
+      ImGui::TextDisabled("%s: running, result %s · paid %s", check_label(c.kind), fmt_game_time(c.ready_at_hour).c_str(),
+                          fmt_usd(c.cost_usd).c_str());
+      continue;
+    }
+    std::string line = std::string(check_label(c.kind)) + ": " + fmt_factor(c.measured_speedup) + " end to end";
+    if (c.measured_component_speedup) line += " (kernel " + fmt_factor(*c.measured_component_speedup) + ")";
+    if (c.quality_flag) line += "; outputs differ beyond tolerance";
+    if (c.rejection_flag) line += "; requests refused or failed";
+    line += " · paid " + fmt_usd(c.cost_usd);
+    const bool bad = c.quality_flag || c.rejection_flag || c.measured_speedup < 1.0;
+    theme::text_colored(bad ? theme::kCost : theme::kRevenue, line);
+  }
+}
+
+// One button per check the player can pay for, with its quoted cost and delay.
+void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
+  static const advisor::AdvisorOptions kOptions{};  // the advisor the front ends attach runs with these
+  const bool locked = lever_locked(game.scenario, "check_advice");
+  for (auto kind : {game::AdviceCheckKind::kComponentTest, game::AdviceCheckKind::kBenchmark,
+                    game::AdviceCheckKind::kCanary}) {
+    auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind);
+    const bool running = std::any_of(a.checks.begin(), a.checks.end(), [&](const game::AdviceCheck& c) {
+      return c.kind == kind && !c.ready(game.state.hour);
+    });
+    std::string label = std::string(check_label(kind)) + " · " + fmt_usd(q.cost_usd) +
+                        (kind == game::AdviceCheckKind::kCanary ? "+" : "") +
+                        (q.hours > 0 ? ", " + std::to_string(q.hours) + " h" : "");
+    const bool disabled = locked || !q.available || running || game.state.company.cash_usd < q.cost_usd;
+    ImGui::SameLine();
+    if (disabled) ImGui::BeginDisabled();
+    if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind});
+    if (disabled) ImGui::EndDisabled();
+    tag(view.tags, "advisor.check." + std::string(game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) + "." + a.id);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("%s%s", q.what.c_str(), running ? " (one is running)" : "");
+    }
+  }
 }
 
 void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
@@ -47,6 +103,7 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
   ImGui::TextDisabled("Evidence");
   ImGui::TextUnformatted(a.rationale.empty() ? "(none given)" : a.rationale.c_str());
   ImGui::TextDisabled("Change: %s", effect_text(a).c_str());
+  check_results(game, a);
   ImGui::Spacing();
   const bool locked_accept = lever_locked(game.scenario, "accept_advice");
   const bool locked_reject = lever_locked(game.scenario, "reject_advice");
@@ -61,6 +118,7 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
   if (ImGui::Button("Reject")) out.push(game::RejectAdvice{a.id});
   if (locked_reject) ImGui::EndDisabled();
   tag(view.tags, "advisor.reject." + a.id);
+  check_buttons(game, view, out, a);
   if (d && !a.effect.recipe.fields_set().empty()) {
     ImGui::SameLine();
     if (ImGui::Button("Preview the recipe (free)")) {

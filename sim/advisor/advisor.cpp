@@ -216,12 +216,53 @@ std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, 
   return a;
 }
 
-double Chien::gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const {
+double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameState& state, const std::string& chip) {
   if (const auto* o = state.world.market.find(chip, Contract::kOnDemand)) return o->price_usd_per_gpu_hour();
   for (const auto& o : state.world.market.offers) {
     if (o.chip == chip) return o.price_usd_per_gpu_hour();
   }
-  return econ::catalog_price_usd_per_gpu_hour(catalog_->accelerator(chip), Contract::kOnDemand).value_or(3.0);
+  return econ::catalog_price_usd_per_gpu_hour(catalog.accelerator(chip), Contract::kOnDemand).value_or(3.0);
+}
+
+double Chien::gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const {
+  return advisor::gpu_price_usd_per_hour(*catalog_, state, chip);
+}
+
+CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, const game::GameState& state,
+                       const game::Advice& advice, game::AdviceCheckKind kind) {
+  CheckQuote q;
+  const game::DeploymentState* d = state.company.find_deployment(advice.deployment_id);
+  const bool recipe = !advice.effect.recipe.fields_set().empty() || advice.effect.replicas.has_value();
+  switch (kind) {
+    case game::AdviceCheckKind::kComponentTest:
+      q.cost_usd = o.component_test_usd;
+      q.what = "the changed kernel alone on fixed shapes: cheap and instant, but a kernel can win there and lose on "
+               "your traffic";
+      if (recipe) {
+        q.available = false;
+        q.what = "a recipe change has no component to test";
+      }
+      break;
+    case game::AdviceCheckKind::kBenchmark: {
+      const double gpus = d ? d->recipe.tensor_parallel : 1;
+      q.cost_usd = d ? o.benchmark_hours * gpus * gpu_price_usd_per_hour(catalog, state, d->chip) : 0;
+      q.hours = static_cast<std::int64_t>(std::ceil(o.benchmark_hours));
+      q.what = "end to end on your traffic shape with an accuracy eval: GPU hours at on-demand rent, \u00b1" +
+               pct(o.benchmark_noise) + " run to run";
+      break;
+    }
+    case game::AdviceCheckKind::kCanary:
+      q.cost_usd = o.canary_setup_usd;
+      q.hours = static_cast<std::int64_t>(std::ceil(o.canary_hours));
+      q.what = "on " + pct(o.canary_share) + " of real traffic: the truth, but that slice's customers live with it (lost "
+               "revenue if slower, their share of any incident)";
+      break;
+  }
+  if (!d) {
+    q.available = false;
+    q.what = "the deployment is gone";
+  }
+  return q;
 }
 
 double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const {

@@ -168,6 +168,21 @@ nlohmann::json to_json(const CheckResult& c, std::int64_t now_hour);  // measure
 nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, std::int64_t now_hour);
 nlohmann::json to_json(const Debrief& d);
 
+// What a check will cost before the player pays for it (the Advisor panel's buttons): the money
+// charged when it is requested, the game hours until its result, and one sentence on what it
+// measures. A pure function of the state, the same numbers Chien::check charges (a canary adds the
+// revenue its slice loses if the change is really slower, which no quote can know).
+struct CheckQuote {
+  double cost_usd = 0;
+  std::int64_t hours = 0;
+  std::string what;
+  bool available = true;  // false: this check cannot run on this proposal (`what` says why)
+};
+CheckQuote quote_check(const AdvisorOptions& options, const data::Catalog& catalog, const game::GameState& state,
+                       const game::Advice& advice, game::AdviceCheckKind kind);
+// The on-demand price of one GPU-hour of `chip` in the game's market (the catalog's if none is offered).
+double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameState& state, const std::string& chip);
+
 // The summary of a headless game as `tycoon run --json` prints it and the browser's tycoon_run
 // returns it (the determinism check compares the two): the game's summary, how many commands of
 // the log were refused, and the advisor's debrief when one played.

@@ -231,6 +231,7 @@ int main(int argc, char** argv) {
     ao.save_dir = base / "saves";
     ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
     ao.threaded = !o.no_threads;
+    ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
     std::optional<tycoon::ui::App> app;
     try {
       app.emplace(ao);
