@@ -107,6 +107,30 @@ TEST_CASE("fast_mode: the component test says faster, the benchmark and the cana
   CHECK(r.advisor->find(r.advice_id)->true_speedup < 0.9);
 }
 
+TEST_CASE("the panel's quotes are what the checks charge (a canary's quote is its setup fee only)") {
+  auto r = first_round("moe-fast-mode");
+  auto opts = test::fast_advisor_options();
+  const auto advice = r.game->state().inbox[0];
+  auto quote = [&](CheckKind k) { return advisor::quote_check(opts, test::catalog(), r.game->state(), advice, k); };
+  auto q_component = quote(CheckKind::kComponentTest);
+  auto q_bench = quote(CheckKind::kBenchmark);
+  auto q_canary = quote(CheckKind::kCanary);
+  // One H200 on demand at the market's price for benchmark_hours (2): a few dollars.
+  const auto& d = r.game->state().company.deployments.front();
+  CHECK(q_bench.cost_usd ==
+        doctest::Approx(opts.benchmark_hours * d.recipe.tensor_parallel *
+                        advisor::gpu_price_usd_per_hour(test::catalog(), r.game->state(), d.chip)));
+  CHECK(q_bench.hours == 2);
+  CHECK(q_canary.hours == 6);
+  auto component = check(r, CheckKind::kComponentTest);
+  auto bench = check(r, CheckKind::kBenchmark);
+  auto canary = check(r, CheckKind::kCanary);
+  CHECK(component.cost_usd == doctest::Approx(q_component.cost_usd));
+  CHECK(bench.cost_usd == doctest::Approx(q_bench.cost_usd));
+  // fast_mode is really slower: the canary's slice loses revenue on top of the setup fee.
+  CHECK(canary.cost_usd > q_canary.cost_usd);
+}
+
 TEST_CASE("scorer gaming: the benchmark on the player's traffic shows no gain, or the refusals") {
   SUBCASE("caching the benchmark") {
     auto r = first_round("borrowed-gpus-benchmark");
