@@ -37,9 +37,23 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       ImGui::TextDisabled("for %s", seg ? seg->name.c_str() : d.segment.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(game::describe(d.recipe).c_str());
-      if (d.speedup != 1.0) {
-        theme::text_colored(theme::kPurple, "code " + fmt_factor(d.speedup));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Accepted code changes make every GPU op this much faster");
+      // Accepted code changes: what the advisor claimed for them. Their real effect is the
+      // simulator's secret; it shows in this deployment's throughput (and in the debrief).
+      int changes = 0;
+      double claimed = 1.0;
+      for (const auto& a : s.inbox) {
+        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted) continue;
+        if (!a.effect.recipe.fields_set().empty() || a.effect.replicas) continue;
+        ++changes;
+        claimed *= a.claimed_speedup;
+      }
+      if (changes > 0) {
+        theme::text_colored(theme::kPurple, std::to_string(changes) + (changes == 1 ? " code change" : " code changes") +
+                                                ", claimed " + fmt_factor(claimed));
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("What the advisor claimed for the code changes you accepted. What they really do shows in "
+                            "this deployment's tokens per GPU, and in the debrief.");
+        }
       }
       ImGui::TableNextColumn();
       const int want = d.gpus_wanted();
