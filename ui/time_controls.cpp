@@ -30,13 +30,7 @@ void stat(const char* label, const std::string& value, ImU32 color, const char* 
   theme::text_colored(color, value);
   ImGui::PopFont();
   ImGui::EndGroup();
-  if (tooltip && ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
-    ImGui::TextUnformatted(tooltip);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  wrapped_tooltip(tooltip);
 }
 
 }  // namespace

@@ -21,13 +21,7 @@ void kpi_card(const char* id, std::string_view label, const std::string& value, 
   if (!sub.empty()) theme::text_colored(sub_color, sub);
   ImGui::EndChild();
   ImGui::PopStyleColor();
-  if (tooltip && ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
-    ImGui::TextUnformatted(tooltip);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  wrapped_tooltip(tooltip);
 }
 
 double sum_last(const game::History& h, game::Series s, std::size_t hours) {
@@ -123,6 +117,15 @@ void boxed(const char* id, const std::string& text, ImU32 color) {
 
 void error_box(const char* id, const std::string& text) { boxed(id, text, theme::kCost); }
 void warn_box(const char* id, const std::string& text) { boxed(id, text, theme::kWarn); }
+
+void wrapped_tooltip(const char* text) {
+  if (!text || !ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
 
 bool lever_locked(const game::Scenario& s, std::string_view lever) { return s.lever_locked(lever); }
 

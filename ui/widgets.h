@@ -53,6 +53,9 @@ float check_width(const char* label);
 // `text` cut to `width` pixels with an ellipsis.
 std::string elide(const std::string& text, float width);
 
+// The previous item's tooltip, wrapped to a readable width, when it is hovered (and text is set).
+void wrapped_tooltip(const char* text);
+
 // Whether a lever is locked in this scenario (shown greyed with a tooltip).
 bool lever_locked(const game::Scenario& s, std::string_view lever);
 

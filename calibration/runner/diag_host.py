@@ -17,15 +17,7 @@ import models
 
 def measure(shape, layers, mode, b, n):
     model = engine.RefModel(shape, layers)
-    per_tok = model.kv_bytes_per_token()
-    flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
-    kv = model.kv_view(flat, b, n)
-    if mode == "decode":
-        ids = torch.randint(0, shape.vocab, (b,), device="cuda")
-        step = lambda: model.decode(ids, kv, n)  # noqa: E731
-    else:
-        ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
-        step = lambda: model.prefill(ids, kv)  # noqa: E731
+    flat, step = engine.make_step(model, mode, b, n)
     for _ in range(3):
         step()
     torch.cuda.synchronize()
@@ -42,7 +34,7 @@ def measure(shape, layers, mode, b, n):
         torch.cuda.synchronize()
         host.append(t1 - t0)
         ev.append(s.elapsed_time(e) / 1e3)
-    del model, flat, kv
+    del model, flat, step
     torch.cuda.empty_cache()
     return statistics.median(host), statistics.median(ev)
 

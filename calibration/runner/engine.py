@@ -259,3 +259,19 @@ def mib(x):
 
 def ceil_div(a, b):
     return int(math.ceil(a / b))
+
+
+def make_step(model, mode, b, n):
+    """One reference step on random ids with a random KV cache of b x n tokens: (kv buffer, step).
+
+    mode "decode": b sequences decode one token at context n; "prefill": b prompts of n tokens.
+    Keep the buffer alive as long as the step is used."""
+    flat = torch.randn(int(model.kv_bytes_per_token() // 2 * b * n) + 1024, device="cuda",
+                       dtype=torch.bfloat16)
+    kv = model.kv_view(flat, b, n)
+    if mode == "decode":
+        ids = torch.randint(0, model.s.vocab, (b,), device="cuda")
+        return flat, lambda: model.decode(ids, kv, n)
+    ids = torch.randint(0, model.s.vocab, (b, n), device="cuda")
+    return flat, lambda: model.prefill(ids, kv)
+

@@ -28,17 +28,6 @@ HOST_CASES = (("llama-3.1-8b", "decode", 1, 2048), ("llama-3.1-8b", "prefill", 1
               ("gpt-oss-120b", "decode", 1, 2048), ("gpt-oss-120b", "prefill", 1, 128))
 
 
-def _step_fn(model, shape, mode, b, n):
-    per_tok = model.kv_bytes_per_token()
-    flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
-    kv = model.kv_view(flat, b, n)
-    if mode == "decode":
-        ids = torch.randint(0, shape.vocab, (b,), device="cuda")
-        return flat, lambda: model.decode(ids, kv, n)
-    ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
-    return flat, lambda: model.prefill(ids, kv)
-
-
 def _kernels(step):
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -61,7 +50,7 @@ def host_rows(tp=1, rank=0):
         host, kern = {}, {}
         for layers in (1, 3):
             model = engine.RefModel(shape, layers, tp=tp, rank=rank)
-            flat, step = _step_fn(model, shape, mode, b, n)
+            flat, step = engine.make_step(model, mode, b, n)
             for _ in range(5):
                 step()
             torch.cuda.synchronize()

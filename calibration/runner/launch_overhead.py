@@ -35,15 +35,7 @@ def count_kernels():
             counts = {}
             for layers in (1, 2):
                 model = engine.RefModel(shape, layers)
-                per_tok = model.kv_bytes_per_token()
-                flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
-                kv = model.kv_view(flat, b, n)
-                if mode == "decode":
-                    ids = torch.randint(0, shape.vocab, (b,), device="cuda")
-                    step = lambda: model.decode(ids, kv, n)  # noqa: E731
-                else:
-                    ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
-                    step = lambda: model.prefill(ids, kv)  # noqa: E731
+                flat, step = engine.make_step(model, mode, b, n)
                 step()
                 torch.cuda.synchronize()
                 with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -51,7 +43,7 @@ def count_kernels():
                     torch.cuda.synchronize()
                 kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
                 counts[layers] = len(kernels)
-                del model, flat, kv
+                del model, flat, step
                 torch.cuda.empty_cache()
             out.append({"op": "kernel_count", "model": shape.name, "mode": mode, "batch": b, "n": n,
                         "kernels_1_layer": counts[1], "kernels_2_layers": counts[2],

@@ -14,15 +14,7 @@ import models
 
 def run(shape, layers, mode, b, n, out):
     model = engine.RefModel(shape, layers)
-    per_tok = model.kv_bytes_per_token()
-    flat = torch.randn(int(per_tok // 2 * b * n) + 1024, device="cuda", dtype=torch.bfloat16)
-    kv = model.kv_view(flat, b, n)
-    if mode == "decode":
-        ids = torch.randint(0, shape.vocab, (b,), device="cuda")
-        step = lambda: model.decode(ids, kv, n)  # noqa: E731
-    else:
-        ids = torch.randint(0, shape.vocab, (b, n), device="cuda")
-        step = lambda: model.prefill(ids, kv)  # noqa: E731
+    flat, step = engine.make_step(model, mode, b, n)
     for _ in range(3):
         step()
     torch.cuda.synchronize()
@@ -44,7 +36,7 @@ def run(shape, layers, mode, b, n, out):
         print(f"  {us / 1e3:8.3f} ms {cnt:5d}x  {name}")
     out.append({"model": shape.name, "mode": mode, "b": b, "n": n, "layers": layers, "total_us": total,
                 "kernels": [{"name": k, "count": c, "us": u} for k, (c, u) in rows]})
-    del model, flat, kv
+    del model, flat, step
     torch.cuda.empty_cache()
 
 

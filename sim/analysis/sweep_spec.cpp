@@ -119,27 +119,13 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
   }
 }
 
-std::string escape_token(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // A configuration object: deployment fields plus an optional label.
 ConfigFields read_config_object(const nlohmann::json& j, const std::string& file, const std::string& ptr,
                                 std::string* label) {
   if (!j.is_object()) throw LoadError(file, ptr, std::string("expected an object, got ") + type_name(j));
   ConfigFields f;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string p = ptr + "/" + escape_token(it.key());
+    const std::string p = ptr + "/" + data::escape_pointer_token(it.key());
     if (it.key() == "label" && label) {
       *label = read_string(it.value(), file, p);
     } else {
@@ -253,7 +239,7 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
     const auto& axes = r.raw("axes");
     if (!axes.is_object()) throw LoadError(file, "/axes", std::string("expected an object, got ") + type_name(axes));
     for (auto it = axes.begin(); it != axes.end(); ++it) {
-      const std::string ptr = "/axes/" + escape_token(it.key());
+      const std::string ptr = "/axes/" + data::escape_pointer_token(it.key());
       if (!is_config_field(it.key())) {
         throw LoadError(file, ptr,
                         "unknown axis (axes take deployment fields; concurrency, workloads, prices and seeds "

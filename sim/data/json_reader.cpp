@@ -6,8 +6,6 @@
 
 namespace tycoon::data {
 
-namespace {
-
 std::string escape_pointer_token(std::string_view key) {
   std::string out;
   for (char c : key) {
@@ -21,6 +19,8 @@ std::string escape_pointer_token(std::string_view key) {
   }
   return out;
 }
+
+namespace {
 
 const char* type_name(const nlohmann::json& v) {
   if (v.is_null()) return "null";

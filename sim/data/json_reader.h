@@ -102,4 +102,7 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& name);
 // Checks a number against a bound; returns the reason it fails or an empty string.
 std::string check_bound(double value, Bound bound);
 
+// One key as a JSON Pointer reference token (RFC 6901: "~" -> "~0", "/" -> "~1").
+std::string escape_pointer_token(std::string_view key);
+
 }  // namespace tycoon::data
