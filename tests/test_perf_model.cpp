@@ -133,14 +133,29 @@ TEST_CASE("MoE: distinct experts touched saturate at E") {
   double expert_bytes_all = 36 * 128 * 3 * 2880.0 * 2880 * 2;  // bf16
   CHECK(one == doctest::Approx(expert_bytes_all * 4 / 128).epsilon(0.01));
   // Minus the activations: the grouped GEMMs' inputs and outputs (hidden in, 2 x inter out, inter
-  // in, hidden out), the SwiGLU kernel between them (read 2 x inter, write inter) and the combine
-  // (each token's k expert outputs read, one hidden vector written).
+  // in, hidden out) and the SwiGLU kernel between them (read 2 x inter, write inter).
   double pairs = 16384.0 * 4;
   double gemm_act = pairs * 36 * (2880 * 2 + 2880 * 3) * 2.0;
   double swiglu = pairs * 36 * 2880 * 3 * 2.0;
-  double combine = (pairs + 16384.0) * 36 * 2880 * 2.0;
-  double weights_many = many - gemm_act - swiglu - combine;
+  double weights_many = many - gemm_act - swiglu;
   CHECK(weights_many == doctest::Approx(expert_bytes_all).epsilon(1e-6));
+
+  // The reference engine routes with separate gather / scatter-add kernels, counted with the
+  // router as moe_shared: gather and weight each routed row (read + write twice), zero the output
+  // and scatter-add into it. A fused-routing engine counts a one-pass combine instead (each
+  // token's k expert outputs read, one hidden vector written), with the expert kernels.
+  const auto& ref_engine = catalog().engine("torch-reference");
+  REQUIRE_FALSE(ref_engine.fused_moe_routing);
+  double router = 16384.0 * 36 * (128 * 2880 * 2.0 / 16384 + 2880 * 2.0 + 128 * 2.0);
+  double routing = (4 * pairs + 2 * 16384.0) * 36 * 2880 * 2.0;
+  CHECK(perf::predict_prefill(d, cal, 16384).op(OpClass::kMoeShared).bytes ==
+        doctest::Approx(router + routing).epsilon(1e-6));
+  auto fused = d;
+  fused.engine = &catalog().engine("vllm");
+  REQUIRE(fused.engine->fused_moe_routing);
+  double combine = (pairs + 16384.0) * 36 * 2880 * 2.0;
+  CHECK(perf::predict_prefill(fused, cal, 16384).op(OpClass::kMoeExperts).bytes ==
+        doctest::Approx(many + combine).epsilon(1e-6));
 }
 
 TEST_CASE("sliding-window layers read at most the window in decode") {

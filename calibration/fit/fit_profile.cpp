@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include <Eigen/Dense>
 
@@ -119,7 +120,27 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // launches) does not: the efficiencies below are of the kernel's own duration, t - overhead,
   // and a kernel is never credited with less than a third of its measured time.
   auto own = [overhead](double t, int kernels = 1) { return std::max(t - kernels * overhead, t / 3.0); };
+  // CPU cost of one eagerly launched kernel of the reference engine at real shapes: rows
+  // host_layer_real (one layer's Python call, 3 layers minus 1, over the kernels that layer
+  // launches), median over models and modes, separately for one process and for each process
+  // of a TP group. Only rows that say where they were measured (`measured_in`, since 2026-11-30
+  // 07:00): earlier rows timed steps after torch.profiler had run in the same process, which
+  // slows the host 2-3x. The trivial-kernel probe (launch_eager, ~10 us) is the fallback; real
+  // ops with their argument parsing and output allocation cost more (12-18 us).
+  {
+    std::vector<double> one, multi;
+    for (const auto& r : rows) {
+      if (r.op() != "host_layer_real" || !r.value.contains("measured_in")) continue;
+      double k = r.number("per_kernel_s");
+      if (k <= 0) continue;
+      (r.number_or("tp", 1) > 1 ? multi : one).push_back(k);
+    }
+    if (!one.empty()) p.eager_launch_s = median(one);
+    p.eager_launch_tp_s = multi.empty() ? p.eager_launch_s : median(multi);
+    rep.eager_launch_rows = static_cast<int>(one.size() + multi.size());
+  }
   if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  if (p.eager_launch_tp_s == 0) p.eager_launch_tp_s = p.eager_launch_s;
   p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
 
   // --- elementwise: norms, residual adds, activations, copies ---
@@ -151,6 +172,18 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   }
   p.activation_unfused_memory_eff = act.empty() ? p.elementwise_memory_eff : monotone_curve(act);
   rep.curves.push_back(residuals("activation_unfused_memory_eff", p.activation_unfused_memory_eff, act));
+
+  // --- per-head QK-norm and the KV-cache write: one curve each (kernels over short rows or
+  // strided views, well below the contiguous elementwise curve) ---
+  for (auto [op, curve, kernels] : {std::tuple{"qk_norm", &p.qk_norm_memory_eff, 1},
+                                    std::tuple{"kv_write", &p.kv_write_memory_eff, 1}}) {
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& r : rows) {
+      if (r.op() == op) pts.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"), kernels)));
+    }
+    *curve = pts.empty() ? p.elementwise_memory_eff : monotone_curve(pts);
+    rep.curves.push_back(residuals(std::string(op) + "_memory_eff", *curve, pts));
+  }
 
   // --- dense GEMMs: memory efficiency from clearly memory-bound rows, then compute efficiency ---
   auto gemm_bytes = [](const Row& r, double weight_bytes_per_value) {
@@ -239,6 +272,44 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     p.moe_compute_eff = monotone_curve(comp);
     rep.curves.push_back(residuals("moe_memory_eff", p.moe_memory_eff, mem));
     rep.curves.push_back(residuals("moe_compute_eff", p.moe_compute_eff, comp));
+  }
+
+  // --- MoE dispatch and combine of an engine without fused routing (the reference engine's
+  // moe.moe_forward: top-k, softmax, sort, gather of the routed rows, weighting, scatter-add
+  // into the output): the whole expert block replayed from a CUDA graph minus its two grouped
+  // GEMMs (same routing, same graphs), minus the router GEMM and the activation as the curves
+  // above predict them. What is left is expressed as an efficiency over the nominal routing
+  // bytes predict_iteration counts (moe_route_bytes). ---
+  {
+    std::map<double, std::array<double, 5>> by_tokens;  // tokens -> {layer, gate_up, down, hidden, expert_dim}
+    std::map<double, std::array<double, 3>> shape;       // tokens -> {rows, experts, top_k}
+    for (const auto& r : rows) {
+      auto op = r.op();
+      int slot = op == "moe_layer_graph" ? 0 : op == "moe_gate_up_graph" ? 1 : op == "moe_down_graph" ? 2 : -1;
+      if (slot < 0) continue;
+      double tokens = r.number("tokens");
+      auto& a = by_tokens.try_emplace(tokens, std::array<double, 5>{-1, -1, -1, 0, 0}).first->second;
+      a[static_cast<std::size_t>(slot)] = own(r.number("median_s"));
+      a[3] = r.number("hidden");
+      a[4] = r.number("expert_dim");
+      shape[tokens] = {r.number("rows"), r.number("num_experts"), r.number("top_k")};
+    }
+    std::vector<std::pair<double, double>> route;
+    for (auto& [tokens, a] : by_tokens) {
+      if (a[0] < 0 || a[1] < 0 || a[2] < 0) continue;
+      double h = a[3], inter = a[4], pairs = shape[tokens][0], experts = shape[tokens][1];
+      double rest = a[0] - a[1] - a[2];
+      // the router GEMM [tokens x h] . [h x experts] and the unfused activation, as predicted
+      double rflop = 2 * tokens * experts * h, rbytes = experts * h * 2.0 + tokens * h * 2.0 + tokens * experts * 2.0;
+      double router = std::max(rflop / (peak_bf16 * p.gemm_compute_eff[0](tokens)), rbytes / (bw * p.gemm_memory_eff(rbytes)));
+      double abytes = pairs * inter * 2.0 * 3;
+      double act = abytes / (bw * p.activation_unfused_memory_eff(abytes));
+      double t = std::max(rest - router - act, rest / 3.0);
+      double bytes = perf::moe_route_bytes(tokens, pairs, h);
+      if (t > 0) route.emplace_back(bytes, bytes / (bw * t));
+    }
+    p.moe_route_memory_eff = route.empty() ? p.elementwise_memory_eff : monotone_curve(route);
+    rep.curves.push_back(residuals("moe_route_memory_eff", p.moe_route_memory_eff, route));
   }
 
   // --- attention ---

@@ -24,6 +24,7 @@ data::ModelCard card_from_row(const Row& r) {
   mx.num_q_heads = static_cast<int>(r.number("num_q_heads"));
   mx.num_kv_heads = static_cast<int>(r.number("num_kv_heads"));
   mx.head_dim = mx.v_head_dim = static_cast<int>(r.number("head_dim"));
+  mx.qk_norm = r.value.value("qk_norm", false);
   g.mixer = mx;
   data::Ffn f;
   f.gated = true;
@@ -78,17 +79,31 @@ ValidationReport validate(const std::vector<Row>& rows, const perf::CalibrationP
       pt.mode = "decode";
       pt.length = static_cast<std::int64_t>(r.number("context"));
       // The new token sits at position context-1 and attends `context` keys.
-      pt.predicted_s = perf::predict_decode(d, profile, static_cast<int>(pt.batch), pt.length - 1).total_s;
+      auto c = perf::predict_decode(d, profile, static_cast<int>(pt.batch), pt.length - 1);
+      pt.predicted_s = c.total_s;
+      pt.host_bound = c.host_bound();
     } else {
       pt.mode = "prefill";
       pt.length = static_cast<std::int64_t>(r.number("prompt_len"));
-      pt.predicted_s = perf::predict_prefill(d, profile, pt.length, 0, static_cast<int>(pt.batch)).total_s;
+      auto c = perf::predict_prefill(d, profile, pt.length, 0, static_cast<int>(pt.batch));
+      pt.predicted_s = c.total_s;
+      pt.host_bound = c.host_bound();
     }
     errs.push_back(std::fabs(pt.error()));
     rep.points.push_back(pt);
   }
   rep.median_abs_error = median(errs);
   rep.max_abs_error = errs.empty() ? 0 : *std::max_element(errs.begin(), errs.end());
+  for (bool host : {false, true}) {
+    std::vector<double> e;
+    for (const auto& p : rep.points) {
+      if (p.host_bound == host) e.push_back(std::fabs(p.error()));
+    }
+    auto& st = host ? rep.host_bound : rep.gpu_bound;
+    st.rows = static_cast<int>(e.size());
+    st.median_abs = median(e);
+    st.max_abs = e.empty() ? 0 : *std::max_element(e.begin(), e.end());
+  }
   return rep;
 }
 

@@ -28,6 +28,11 @@ HOST_CASES = (("llama-3.1-8b", "decode", 1, 2048), ("llama-3.1-8b", "prefill", 1
               ("gpt-oss-120b", "decode", 1, 2048), ("gpt-oss-120b", "prefill", 1, 128))
 
 
+def host_cases_for(name):
+    """The host cases of one model: an eager decode step and a short prefill."""
+    return ((name, "decode", 1, 2048), (name, "prefill", 1, 128))
+
+
 def _kernels(step):
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -36,21 +41,40 @@ def _kernels(step):
     return sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
 
 
-def host_rows(tp=1, rank=0):
-    """CPU cost of one eager layer of the reference engine at real model shapes: the time the
-    Python call of a step takes to return (kernel launches are asynchronous, and a 1- or
-    3-layer step is far too short to fill the launch queue), 3 layers minus 1, halved; and the
-    kernels one layer launches (torch.profiler, same difference)."""
+def host_rows(tp=1, rank=0, cases=HOST_CASES, where="host_and_sustained.py"):
+    """CPU cost of one eager layer of the reference engine at real model shapes, then the
+    kernels one layer launches; see host_times and add_kernel_counts."""
+    rows = host_times(tp, rank, cases, where)
+    add_kernel_counts(rows, tp, rank)
+    return rows
+
+
+def _step(row, layers, tp, rank):
     import engine
+    import models
+    shape = {m.name: m for m in models.ALL}[row["model"]]
+    model = engine.RefModel(shape, layers, tp=tp, rank=rank)
+    flat, step = engine.make_step(model, row["mode"], row["batch"], row["n"])
+    return model, flat, step
+
+
+def host_times(tp=1, rank=0, cases=HOST_CASES, where="host_and_sustained.py"):
+    """The time the Python call of an eager step takes to return (kernel launches are
+    asynchronous, and a 1- or 3-layer step is far too short to fill the launch queue): 3 layers
+    minus 1, halved. Rows without kernel counts: add_kernel_counts completes them.
+
+    Call this before anything in the process has used torch.profiler: after a profiler session
+    the same steps cost the host up to 2-3x more (2026-11-30 run: Llama-3.1-8B eager decode 32 ms
+    against 11.7 ms in a process that had not profiled)."""
     import models
     by_name = {m.name: m for m in models.ALL}
     out = []
-    for name, mode, b, n in HOST_CASES:
-        shape = by_name[name]
-        host, kern = {}, {}
+    for name, mode, b, n in cases:
+        row = {"op": "host_layer_real", "model": name, "moe": by_name[name].num_experts > 0,
+               "mode": mode, "batch": b, "n": n, "tp": tp, "reps": 30, "measured_in": where}
+        host = {}
         for layers in (1, 3):
-            model = engine.RefModel(shape, layers, tp=tp, rank=rank)
-            flat, step = engine.make_step(model, mode, b, n)
+            model, flat, step = _step(row, layers, tp, rank)
             for _ in range(5):
                 step()
             torch.cuda.synchronize()
@@ -62,17 +86,33 @@ def host_rows(tp=1, rank=0):
                 samples.append(time.perf_counter() - t0)
             torch.cuda.synchronize()
             host[layers] = statistics.median(samples)
+            del model, flat, step
+            torch.cuda.empty_cache()
+        row["per_layer_s"] = (host[3] - host[1]) / 2.0
+        row["outside_layers_s"] = host[1] - row["per_layer_s"]
+        row["step_1_layer_s"] = host[1]
+        row["step_3_layers_s"] = host[3]
+        out.append(row)
+    return out
+
+
+def add_kernel_counts(rows, tp=1, rank=0):
+    """Kernels one layer launches (torch.profiler, 3 layers minus 1, halved) and the CPU cost
+    per kernel. Uses the profiler: call it last in a process."""
+    for row in rows:
+        kern = {}
+        for layers in (1, 3):
+            model, flat, step = _step(row, layers, tp, rank)
+            step()
+            torch.cuda.synchronize()
             kern[layers] = _kernels(step)
             del model, flat, step
             torch.cuda.empty_cache()
-        per_layer = (host[3] - host[1]) / 2.0
         k_layer = (kern[3] - kern[1]) / 2.0
-        out.append({"op": "host_layer_real", "model": name, "moe": shape.num_experts > 0,
-                    "mode": mode, "batch": b, "n": n, "tp": tp, "per_layer_s": per_layer,
-                    "kernels_per_layer": k_layer, "per_kernel_s": per_layer / k_layer,
-                    "outside_layers_s": host[1] - per_layer, "kernels_outside_layers": kern[1] - k_layer,
-                    "step_1_layer_s": host[1], "step_3_layers_s": host[3], "reps": 30})
-    return out
+        row["kernels_per_layer"] = k_layer
+        row["per_kernel_s"] = row["per_layer_s"] / k_layer
+        row["kernels_outside_layers"] = kern[1] - k_layer
+    return rows
 
 
 def sustained_rows():

@@ -26,7 +26,9 @@ def _reps_for(size):
     return int(min(100, max(10, 0.03 / est)))
 
 
-def worker(rank, world, out_dir, deadline, smoke, port, budgets):
+def worker(rank, world, out_dir, deadline, smoke, port, budgets, task="all"):
+    """task: "nccl", a model name (its host rows and TP=2 engine rows), or "all" (everything in
+    one pair of processes, as before 2026-11-30 05:00)."""
     set_safe_env()
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
@@ -69,6 +71,22 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
         env["nccl"] = "unknown"
     guard = Guard(deadline)
 
+    if task in ("all", "nccl"):
+        _nccl(rank, world, out_dir, smoke, budgets, env, guard, agree)
+    if task != "nccl":
+        _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_min,
+                   None if task == "all" else task)
+    try:
+        dist.barrier()
+        dist.destroy_process_group()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _nccl(rank, world, out_dir, smoke, budgets, env, guard, agree):
+    import torch
+    import torch.distributed as dist
+    from common import Writer, log, log_exc, randn, summarize, free_gpu
     # ---------------- NCCL all-reduce ----------------
     w_nccl = Writer(out_dir, "nccl.jsonl", env) if rank == 0 else None
     guard.start_section("nccl_all_reduce", budgets["nccl"], quiet=rank != 0)
@@ -145,6 +163,14 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
         w_nccl.close()
     free_gpu()
 
+
+
+def _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_min, only):
+    import torch
+    from common import Writer, log, log_exc
+    import models
+    import sec_e2e
+    from host_and_sustained import host_times, add_kernel_counts, host_cases_for
     # ---------------- TP=2 reference engine ----------------
     w_e2e = Writer(out_dir, "e2e_tp2.jsonl", env) if rank == 0 else None
     if smoke:
@@ -157,9 +183,18 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
                 # 70B in bf16 (141 GB) fits only when split: 70.6 GB of weights per GPU
                 (models.LLAMA_70B, models.LLAMA_70B.num_layers, TP70_DECODE, TP70_PREFILL, [])]
     for shape, layers, dgrid, pgrid, eager in plan:
+        if only is not None and shape.name != only:
+            continue
         if not agree(guard.left() > 20):
             break
         guard.start_section(f"e2e_tp2/{shape.name}", budgets["tp2_model"], quiet=rank != 0)
+        host = []
+        try:
+            host = host_times(tp=world, rank=rank, cases=host_cases_for(shape.name),
+                              where="multi_gpu.py")
+        except Exception:
+            log_exc(f"rank {rank} host times tp2 {shape.name}")
+        torch.cuda.empty_cache()
         try:
             sec_e2e.run_model(w_e2e, guard, shape, layers, tp=world, rank=rank,
                               decode_grid=dgrid, prefill_grid=pgrid, eager_points=eager,
@@ -167,10 +202,18 @@ def worker(rank, world, out_dir, deadline, smoke, port, budgets):
                               fixed_reps={"decode": 15, "prefill": 3})
         except Exception:
             log_exc(f"rank {rank} e2e tp2 {shape.name}")
+        if host:   # the profiler last: it slows the host for the rest of the process
+            try:
+                add_kernel_counts(host, tp=world, rank=rank)
+                if rank == 0:
+                    hw = Writer(out_dir, "host_tp2.jsonl", env)
+                    for r in host:
+                        hw.write(r)
+                        log(f"host tp{world} {r['model']} {r['mode']}: "
+                            f"{r['per_layer_s'] * 1e6:.1f} us/layer, {r['kernels_per_layer']:.0f}"
+                            f" kernels, {r['per_kernel_s'] * 1e6:.1f} us/kernel")
+                    hw.close()
+            except Exception:
+                log_exc(f"rank {rank} host kernel counts tp2 {shape.name}")
     if w_e2e is not None:
         w_e2e.close()
-    try:
-        dist.barrier()
-        dist.destroy_process_group()
-    except Exception:  # noqa: BLE001
-        pass

@@ -27,18 +27,17 @@ import torch  # noqa: E402
 import models  # noqa: E402
 
 BUDGETS = {            # seconds per section (the global guard still applies)
-    "e2e_dense/llama-3.1-8b": 60,
-    "e2e_dense/qwen3-32b": 85,
+    "e2e/llama-3.1-8b": 70,
+    "e2e/qwen3-32b": 95,
+    "e2e/gpt-oss-120b": 50,
     "gemm_bf16": 75,
     "attention": 40,
     "memory": 25,
     "moe_grouped": 20,
-    "e2e_moe": 40,
-    "multi_gpu": 150,
+    "multi_gpu": 200,
     "gemm_fp8": 60,
 }
-MULTI_BUDGETS = {"nccl": 30, "tp2_model": 45}
-MOE_E2E_LAYERS = 8
+MULTI_BUDGETS = {"nccl": 30, "tp2_model": 55}
 
 
 def sh(cmd):
@@ -48,42 +47,21 @@ def sh(cmd):
         return f"({cmd[0]} failed: {ex})"
 
 
-def e2e_dense(writer, guard, smoke):
-    import sec_e2e
-    if smoke:
-        plan = [(models.LLAMA_8B, 2, [(1, 128), (8, 512)], [(1, 128), (1, 1024)], [(1, 512)]),
-                (models.QWEN3_32B, 2, [(4, 512)], [(1, 512)], [])]
-    else:
-        grid = [(b, c) for c in sec_e2e.DECODE_CTX for b in sec_e2e.DECODE_BATCH]
-        plan = [(models.LLAMA_8B, models.LLAMA_8B.num_layers, grid, sec_e2e.PREFILL,
-                 [(1, 2048), (64, 2048)]),
-                (models.QWEN3_32B, models.QWEN3_32B.num_layers, grid, sec_e2e.PREFILL,
-                 [(1, 2048)])]
-    for shape, layers, dgrid, pgrid, eager in plan:
-        if guard.left() < 15:
-            log(f"skip e2e {shape.name}: global guard")
-            guard.skipped["e2e_dense"] = guard.skipped.get("e2e_dense", 0) + 1
-            continue
-        guard.start_section(f"e2e_dense/{shape.name}", BUDGETS[f"e2e_dense/{shape.name}"])
-        sec_e2e.run_model(writer, guard, shape, layers, decode_grid=dgrid, prefill_grid=pgrid,
-                          eager_points=eager)
-
-
-def e2e_moe(writer, guard, smoke):
-    import sec_e2e
-    shape = models.GPT_OSS_120B
-    if smoke:
-        layers, dgrid, pgrid, eager = 2, [(1, 512), (64, 512)], [(1, 512)], []
-    else:
-        layers = MOE_E2E_LAYERS
-        dgrid = [(b, c) for c in (512, 2048, 8192) for b in sec_e2e.DECODE_BATCH]
-        pgrid = sec_e2e.PREFILL
-        eager = [(1, 2048)]
-    sec_e2e.run_model(writer, guard, shape, layers, decode_grid=dgrid, prefill_grid=pgrid,
-                      eager_points=eager,
-                      extra={"attention_note": "all layers full attention (gpt-oss alternates "
-                                               "128-token sliding window; not modelled here)",
-                             "swiglu": "plain silu(g)*u, no clamp, no biases"})
+def e2e_model(out_dir, guard, name, smoke):
+    """One model's tp=1 end-to-end rows, in a fresh process (see e2e_proc.py for why)."""
+    budget = min(BUDGETS[f"e2e/{name}"], guard.left())
+    if budget < 15:
+        log(f"skip e2e {name}: global guard")
+        guard.skipped["e2e"] = guard.skipped.get("e2e", 0) + 1
+        return
+    free_gpu()
+    cmd = [sys.executable, "e2e_proc.py", "--out", out_dir, "--model", name,
+           "--budget-s", f"{budget:.0f}"] + (["--smoke"] if smoke else [])
+    try:
+        rc = subprocess.run(cmd, timeout=budget + 120).returncode
+    except subprocess.TimeoutExpired:
+        rc = "timeout"
+    log(f"e2e {name}: process exit {rc}")
 
 
 def multi_gpu_section(out_dir, guard, smoke):
@@ -99,24 +77,33 @@ def multi_gpu_section(out_dir, guard, smoke):
     import multi_gpu
     free_gpu()
     wdeadline = min(guard.deadline, time.time() + BUDGETS["multi_gpu"])
-    port = 29500 + random.randint(0, 2000)
     ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=multi_gpu.worker,
-                         args=(r, 2, out_dir, wdeadline, smoke, port, MULTI_BUDGETS))
-             for r in range(2)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=max(1.0, wdeadline - time.time() + 45))
-    for p in procs:
-        if p.is_alive():
-            log(f"!! multi-GPU worker pid {p.pid} still running past its deadline: terminating")
-            p.terminate()
-            p.join(10)
+    # One pair of processes per task: NCCL, then each model in fresh processes (e2e_proc.py
+    # says why).
+    tasks = ["nccl", "llama-3.1-8b"] if smoke else ["nccl", "llama-3.1-8b", "qwen3-32b",
+                                                     "llama-3.1-70b"]
+    for i, task in enumerate(tasks):
+        if wdeadline - time.time() < 25:
+            log(f"skip multi-GPU {task}: budget")
+            guard.skipped["multi_gpu"] = guard.skipped.get("multi_gpu", 0) + 1
+            continue
+        port = 29500 + random.randint(0, 2000) + 7 * i
+        procs = [ctx.Process(target=multi_gpu.worker,
+                             args=(r, 2, out_dir, wdeadline, smoke, port, MULTI_BUDGETS, task))
+                 for r in range(2)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=max(1.0, wdeadline - time.time() + 45))
+        for p in procs:
             if p.is_alive():
-                p.kill()
-                p.join(5)
-        log(f"multi-GPU worker pid {p.pid} exit code {p.exitcode}")
+                log(f"!! multi-GPU worker pid {p.pid} still running past its deadline: terminating")
+                p.terminate()
+                p.join(10)
+                if p.is_alive():
+                    p.kill()
+                    p.join(5)
+            log(f"multi-GPU {task} worker pid {p.pid} exit code {p.exitcode}")
 
 
 def read_rows(path):
@@ -232,7 +219,7 @@ def main():
     torch.manual_seed(0)
 
     w = {name: Writer(out, name, env) for name in
-         ("e2e.jsonl", "gemm.jsonl", "attention.jsonl", "memory.jsonl", "moe_grouped.jsonl")}
+         ("gemm.jsonl", "attention.jsonl", "memory.jsonl", "moe_grouped.jsonl")}
 
     def section(name, fn):
         if name in skip:
@@ -256,12 +243,13 @@ def main():
     import sec_attention
     import sec_memory
     import sec_moe
-    section("e2e_dense", lambda: e2e_dense(w["e2e.jsonl"], guard, args.smoke))
+    for name in ("llama-3.1-8b", "qwen3-32b"):
+        section(f"e2e_{name}", lambda name=name: e2e_model(out, guard, name, args.smoke))
     section("gemm_bf16", lambda: sec_gemm.run_bf16(w["gemm.jsonl"], guard, args.smoke))
     section("attention", lambda: sec_attention.run(w["attention.jsonl"], guard, args.smoke))
     section("memory", lambda: sec_memory.run(w["memory.jsonl"], guard, args.smoke))
     section("moe_grouped", lambda: sec_moe.run(w["moe_grouped.jsonl"], guard, args.smoke))
-    section("e2e_moe", lambda: e2e_moe(w["e2e.jsonl"], guard, args.smoke))
+    section("e2e_gpt-oss-120b", lambda: e2e_model(out, guard, "gpt-oss-120b", args.smoke))
     section("multi_gpu", lambda: multi_gpu_section(out, guard, args.smoke))
     section("gemm_fp8", lambda: sec_gemm.run_fp8(w["gemm.jsonl"], guard, args.smoke))
     for wr in w.values():

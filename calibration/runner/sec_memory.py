@@ -75,4 +75,44 @@ def run(writer, guard, smoke=False):
             row["bytes_per_s"] = nbytes / tm["median_s"]
             writer.write(row)
     free_gpu()
+    _attention_glue(writer, guard, [1, 4096] if smoke else TOKENS)
+    free_gpu()
     return best_bw
+
+
+HEAD_SHAPES = [(32, 8, 128), (64, 8, 128), (64, 8, 64)]     # (q heads, kv heads, head dim)
+
+
+def _attention_glue(writer, guard, tokens):
+    """The reference engine's memory-bound steps around attention, called exactly as
+    engine.RefModel._layer calls them on views of the fused QKV output (B=1, S tokens):
+    - qk_norm: per-head RMSNorm of q (Qwen3), rows of head_dim elements over a strided view;
+    - kv_write: the prefill's copy of k (transposed view) into the KV cache (B, hkv, C, D).
+    bytes = read + write of the tensor."""
+    for hq, hkv, d in HEAD_SHAPES:
+        for t_ in tokens:
+            if not guard.ok():
+                return
+            try:
+                qkv = randn((1, t_, hq + 2 * hkv, d))
+                q = qkv[:, :, :hq]
+                k = qkv[:, :, hq:hq + hkv]
+                w = 1.0 + randn((d,), std=0.02)
+                cache = randn((1, hkv, t_, d))
+                kt = k.transpose(1, 2)
+
+                def write():
+                    cache[:, :, :t_] = kt
+                cases = (("qk_norm", lambda: engine.rms_norm(q, w), hq, "engine.rms_norm on q view"),
+                         ("kv_write", write, hkv, "cache[:, :, :S] = k.transpose(1, 2)"))
+                for op, fn, heads, impl in cases:
+                    tm = bench(fn, target_s=0.01, min_reps=5, max_reps=50)
+                    nbytes = 2.0 * 2 * t_ * heads * d
+                    row = {"op": op, "impl": impl, "dtype": "bf16", "tokens": t_, "heads": heads,
+                           "head_dim": d, "flop": 0.0, "bytes": nbytes}
+                    row.update(tm)
+                    row["bytes_per_s"] = nbytes / tm["median_s"]
+                    writer.write(row)
+                del qkv, q, k, cache, kt
+            except Exception:
+                log_exc(f"attention glue {hq}/{hkv}/{d} t={t_}")

@@ -41,6 +41,7 @@ Engine load_engine(const std::filesystem::path& path) {
   e.kernels_per_moe_layer = r.optional_number("kernels_per_moe_layer", Bound::kNonNegative).value_or(0);
   e.fused_rotary = r.optional_boolean("fused_rotary").value_or(true);
   e.fused_activation = r.optional_boolean("fused_activation").value_or(true);
+  e.fused_moe_routing = r.optional_boolean("fused_moe_routing").value_or(true);
   {
     auto k = r.object("kernel_efficiency");
     for (const auto& key : k.keys()) {

@@ -21,7 +21,8 @@ struct Engine {
   bool supports_spec_decode = false;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
-  // GPU kernels one transformer layer launches (dense FFN / MoE layer); 0 = only the modelled
+  // GPU kernels one transformer layer launches (dense FFN / MoE layer) on one GPU, without QK-norm
+  // (those layers launch 2 more) and without tensor-parallel collectives; 0 = only the modelled
   // ops. Measured for torch-reference (torch.profiler), estimated for production engines.
   double kernels_per_dense_layer = 0;
   double kernels_per_moe_layer = 0;
@@ -29,6 +30,10 @@ struct Engine {
   // false: the gated activation silu(gate) * up runs as separate kernels over strided halves
   // (torch-reference); true: one fused kernel (vLLM's silu_and_mul and its peers).
   bool fused_activation = true;
+  // false: MoE dispatch and combine run as separate top-k / sort / gather / scatter-add kernels
+  // (torch-reference, ~20 small kernels per layer); true: fused into the expert kernels'
+  // prologue and epilogue (vLLM's fused_moe and its peers).
+  bool fused_moe_routing = true;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   std::map<std::string, std::string> sources;
   std::string notes;

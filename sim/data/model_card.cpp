@@ -37,6 +37,7 @@ Mixer read_mixer(ObjectReader r) {
       if (m.kv_compression_ratio < 1.0) r.fail("kv_compression_ratio", "must be at least 1");
       m.kv_shared = r.optional_boolean("kv_shared").value_or(false);
       if (m.kv_shared && m.v_head_dim != m.head_dim) r.fail("kv_shared", "keys and values of different sizes cannot be shared");
+      m.qk_norm = r.optional_boolean("qk_norm").value_or(false);
       break;
     case MixerKind::kMla:
       m.num_q_heads = positive_int(r, "num_q_heads");

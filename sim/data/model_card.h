@@ -31,6 +31,7 @@ struct Mixer {
   std::int64_t sparse_top_k_tokens = 0;    // DSA-style top-k token selection
   double kv_compression_ratio = 1.0;       // stored KV tokens = context / ratio
   bool kv_shared = false;                  // K and V are one stored tensor (K = V)
+  bool qk_norm = false;                    // RMSNorm over each head of q and k (QK-norm)
   // mla
   int q_lora_rank = 0;
   int kv_lora_rank = 0;

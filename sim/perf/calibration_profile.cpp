@@ -59,11 +59,19 @@ CalibrationProfile CalibrationProfile::datasheet(std::string chip) {
   // About 1.1 of 4.3 TB/s for the strided two-kernel silu*mul at large sizes on the H200
   // (calibration/data/h200/memory.jsonl, op silu_mul).
   p.activation_unfused_memory_eff = Curve::constant(0.25);
+  // Large sizes on the H200 (calibration/data/h200/memory.jsonl): per-head norms (op qk_norm)
+  // about 0.56 TB/s, the KV write (op kv_write) about 1.4 TB/s, of its 4.8 TB/s datasheet peak.
+  p.qk_norm_memory_eff = Curve::constant(0.12);
+  p.kv_write_memory_eff = Curve::constant(0.3);
+  // Unfused MoE routing: about 0.45 TB/s of routing bytes at 8k tokens on the H200
+  // (calibration/data/h200/moe_graph.jsonl); an estimate elsewhere.
+  p.moe_route_memory_eff = Curve::constant(0.1);
   p.allreduce_bus_eff = Curve({{65536, 0.1}, {16777216, 0.8}});
   p.allreduce_latency_s = 10e-6;
   p.allreduce_eager_latency_s = 10e-6;
   p.kernel_floor_s = 3e-6;
   p.eager_launch_s = 8e-6;
+  p.eager_launch_tp_s = 8e-6;
   p.graph_kernel_gap_s = 1e-6;
   return p;
 }
@@ -117,11 +125,15 @@ nlohmann::json to_json(const CalibrationProfile& p) {
           {"elementwise_memory_eff", curve_json(p.elementwise_memory_eff)},
           {"rotary_unfused_memory_eff", curve_json(p.rotary_unfused_memory_eff)},
           {"activation_unfused_memory_eff", curve_json(p.activation_unfused_memory_eff)},
+          {"qk_norm_memory_eff", curve_json(p.qk_norm_memory_eff)},
+          {"kv_write_memory_eff", curve_json(p.kv_write_memory_eff)},
+          {"moe_route_memory_eff", curve_json(p.moe_route_memory_eff)},
           {"allreduce_bus_eff", curve_json(p.allreduce_bus_eff)},
           {"allreduce_latency_s", p.allreduce_latency_s},
           {"allreduce_eager_latency_s", p.allreduce_eager_latency_s},
           {"kernel_floor_s", p.kernel_floor_s},
           {"eager_launch_s", p.eager_launch_s},
+          {"eager_launch_tp_s", p.eager_launch_tp_s},
           {"graph_kernel_gap_s", p.graph_kernel_gap_s},
           {"max_measured_tokens", p.max_measured_tokens},
           {"max_measured_context", p.max_measured_context}};
@@ -146,11 +158,15 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   p.elementwise_memory_eff = read_curve(r, "elementwise_memory_eff", Bound::kUnit);
   p.rotary_unfused_memory_eff = read_curve(r, "rotary_unfused_memory_eff", Bound::kUnit);
   p.activation_unfused_memory_eff = read_curve(r, "activation_unfused_memory_eff", Bound::kUnit);
+  p.qk_norm_memory_eff = read_curve(r, "qk_norm_memory_eff", Bound::kUnit);
+  p.kv_write_memory_eff = read_curve(r, "kv_write_memory_eff", Bound::kUnit);
+  p.moe_route_memory_eff = read_curve(r, "moe_route_memory_eff", Bound::kUnit);
   p.allreduce_bus_eff = read_curve(r, "allreduce_bus_eff", Bound::kUnit);
   p.allreduce_latency_s = r.number("allreduce_latency_s", Bound::kNonNegative);
   p.allreduce_eager_latency_s = r.number("allreduce_eager_latency_s", Bound::kNonNegative);
   p.kernel_floor_s = r.number("kernel_floor_s", Bound::kNonNegative);
   p.eager_launch_s = r.number("eager_launch_s", Bound::kNonNegative);
+  p.eager_launch_tp_s = r.number("eager_launch_tp_s", Bound::kNonNegative);
   p.graph_kernel_gap_s = r.number("graph_kernel_gap_s", Bound::kNonNegative);
   p.max_measured_tokens = r.number("max_measured_tokens", Bound::kNonNegative);
   p.max_measured_context = r.number("max_measured_context", Bound::kNonNegative);

@@ -64,6 +64,17 @@ struct CalibrationProfile {
   // Gated activation silu(gate) * up done as two kernels over strided halves (an engine without
   // a fused activation kernel): memory efficiency vs nominal bytes (read gate and up, write out).
   Curve activation_unfused_memory_eff;
+  // Per-head RMSNorm of q and k (QK-norm: Qwen3, Llama 4, MiniMax-M2): rows of head_dim
+  // elements, far slower per byte than the hidden-size norms; memory efficiency vs bytes (read +
+  // write of q and k).
+  Curve qk_norm_memory_eff;
+  // Writing a step's new keys and values into the KV cache (a strided copy): memory efficiency vs
+  // bytes (read + write).
+  Curve kv_write_memory_eff;
+  // MoE dispatch and combine done as separate gather / sort / scatter-add kernels (an engine
+  // without fused MoE routing): memory efficiency vs moe_route_bytes. Includes the fixed cost of
+  // its ~20 small kernels, so it is far below 1 at small token counts.
+  Curve moe_route_memory_eff;
   // All-reduce across the scale-up fabric: achieved bus bandwidth as a fraction of the link's
   // per-direction bandwidth, vs message bytes; plus a fixed latency.
   Curve allreduce_bus_eff;
@@ -71,8 +82,11 @@ struct CalibrationProfile {
   double allreduce_eager_latency_s = 0;  // launched eagerly (host-side NCCL call)
   // Fixed GPU time of one kernel (launch to completion of an empty-ish kernel).
   double kernel_floor_s = 0;
-  // CPU time to launch one kernel without CUDA graphs (eager PyTorch / engine).
+  // CPU time to launch one kernel without CUDA graphs (eager PyTorch / engine), in a process
+  // driving one GPU, and in each process of a tensor-parallel group (several processes on one
+  // host, each issuing its own kernels and collectives).
   double eager_launch_s = 0;
+  double eager_launch_tp_s = 0;
   // Per-kernel gap when a whole step is replayed from a CUDA graph.
   double graph_kernel_gap_s = 0;
   // Measurement ranges, for provenance: a size outside them is extrapolated.
@@ -83,6 +97,13 @@ struct CalibrationProfile {
   // simulator settings (see the .cpp for each number's source).
   static CalibrationProfile datasheet(std::string chip);
 };
+
+// Nominal bytes of unfused MoE dispatch and combine for `tokens` tokens routed to `pairs`
+// (token, expert) rows of `width` values: gather the routed rows (read + write), weight them
+// (read + write), zero the output and scatter-add into it; activations in bf16.
+inline double moe_route_bytes(double tokens, double pairs, double width) {
+  return (4.0 * pairs + 2.0 * tokens) * width * 2.0;
+}
 
 // Reads and writes hardware_db/calibrated/<chip>.json (strict; errors name file and pointer).
 CalibrationProfile load_calibration_profile(const std::filesystem::path& path);

@@ -109,6 +109,13 @@ class CostBuilder {
     add(c, 0, bytes, 0, mem, layers, 2);
   }
 
+  // A memory-bound kernel with its own measured efficiency curve (QK-norm, the KV-cache write).
+  void memory_op(OpClass c, double bytes, const Curve& eff, double layers, int kernels) {
+    if (bytes <= 0) return;
+    double mem = bytes / (bw_ * eff(bytes));
+    add(c, 0, bytes, 0, mem, layers, kernels);
+  }
+
   void elementwise(OpClass c, double bytes, double layers, int kernels) {
     if (bytes <= 0) return;
     double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
@@ -143,9 +150,14 @@ class CostBuilder {
     o.memory_s += t * layers;
     o.bytes += wire * layers;
     kernels_ += layers;
+    extra_kernels_ += layers;
   }
 
   double kernels() const { return kernels_; }
+  // Kernels that an engine's per-layer count (measured on a layer without them) leaves out:
+  // collectives and QK-norm.
+  double extra_kernels() const { return extra_kernels_; }
+  void note_extra_kernels(double k) { extra_kernels_ += k; }
 
  private:
   void add(OpClass c, double flop, double bytes, double comp, double mem, double layers, int kernels) {
@@ -169,6 +181,7 @@ class CostBuilder {
   double bw_ = 1;
   double engine_eff_ = 1;
   double kernels_ = 0;
+  double extra_kernels_ = 0;
 };
 
 // Keys a query at absolute position `pos` (0-based) attends to under the mixer's pattern.
@@ -265,7 +278,7 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
 
   for (const auto& g : model.layer_groups) {
     const double L = g.count;
-    const double kernels_before = b.kernels();
+    const double kernels_before = b.kernels(), extra_before = b.extra_kernels();
     double blocks = 0;  // residual blocks in this layer (each ends in a TP all-reduce)
     if (g.mixer) {
       const auto& m = *g.mixer;
@@ -280,8 +293,17 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim),
                    h, dense_p, L);
             b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
+            if (m.qk_norm) {  // per-head RMSNorm of q and of k: read + write each
+              b.memory_op(OpClass::kNormElementwise, T * (q + kv) * m.head_dim * kAct * 2, cal.qk_norm_memory_eff, L, 2);
+              b.note_extra_kernels(2 * L);
+            }
             b.rotary(T * q * m.head_dim * kAct * 2, L);  // one read + one write of q, then of k
             b.rotary(T * kv * m.head_dim * kAct * 2, L);
+            // The new keys and values into the paged cache: read in activation precision, write in
+            // the cache's; one copy each for K and V.
+            double kv_width = kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim);
+            b.memory_op(OpClass::kNormElementwise, T * kv_width * (kAct + kv_b), cal.kv_write_memory_eff, L,
+                        m.kv_shared ? 1 : 2);
           } else {
             double q = heads_per_gpu(m.num_q_heads, tp);
             double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
@@ -380,7 +402,8 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
           double E = f.num_experts, k = f.top_k;
           double width = f.latent_size > 0 ? static_cast<double>(f.latent_size) : h;
           b.gemm(OpClass::kMoeShared, T, E, h, Precision::kBf16, L);  // router
-          b.elementwise(OpClass::kMoeShared, T * E * 4.0 + T * k * 8.0, L, 2);  // top-k + permute bookkeeping
+          const bool fused_routing = d.engine->fused_moe_routing;
+          if (fused_routing) b.elementwise(OpClass::kMoeShared, T * E * 4.0 + T * k * 8.0, L, 2);  // top-k + permute bookkeeping
           if (f.latent_size > 0) {
             b.gemm(OpClass::kMoeShared, T, width, h, dense_p, L);
             b.gemm(OpClass::kMoeShared, T, h, width, dense_p, L);
@@ -405,7 +428,13 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
           } else {
             b.elementwise(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 2, L, 1);
           }
-          b.elementwise(OpClass::kMoeExperts, (pairs_gpu + T) * width * kAct, L, 1);
+          if (fused_routing) {
+            b.elementwise(OpClass::kMoeExperts, (pairs_gpu + T) * width * kAct, L, 1);
+          } else {
+            // Top-k, sort, gather, weighting and scatter-add as separate kernels (about 20 per layer
+            // in the reference engine's profile, diagnostics/profile_prefill.json), one measured curve.
+            b.memory_op(OpClass::kMoeShared, moe_route_bytes(T, pairs_gpu, width), cal.moe_route_memory_eff, L, 20);
+          }
           if (ep > 1) {
             // dispatch + combine of every routed token's hidden vector
             double msg = T * k * width * kAct / ep;
@@ -418,7 +447,9 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
     if (tp > 1) b.allreduce(OpClass::kTpAllReduce, T * h * kAct, tp, L * blocks);
     const bool moe_layer = g.ffn && g.ffn->kind == FfnKind::kMoe;
     double engine_kernels = moe_layer ? d.engine->kernels_per_moe_layer : d.engine->kernels_per_dense_layer;
-    if (engine_kernels > 0) b.glue_kernels(L * engine_kernels - (b.kernels() - kernels_before));
+    // The engine's count is of a plain layer; collectives and QK-norm come on top of it.
+    double counted = (b.kernels() - kernels_before) - (b.extra_kernels() - extra_before);
+    if (engine_kernels > 0) b.glue_kernels(L * engine_kernels - counted);
   }
 
   // Embedding gather, final norm, LM head on the positions that produce logits, sampling.
@@ -457,8 +488,9 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   {
     double gpu_s = 0;
     for (const auto& o : out.ops) gpu_s += o.time_s;
-    double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s
-                           : std::max(0.0, b.kernels() * cal.eager_launch_s - gpu_s);
+    out.gpu_s = gpu_s;
+    out.host_launch_s = graphed ? 0.0 : b.kernels() * (tp > 1 ? cal.eager_launch_tp_s : cal.eager_launch_s);
+    double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
     auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
     lo.time_s += extra;
     lo.memory_s += extra;

@@ -43,8 +43,13 @@ struct IterationCost {
   std::int64_t num_tokens = 0;        // tokens through the target model this step
   std::int64_t num_decode_seqs = 0;
   Provenance provenance = Provenance::kDatasheet;
+  // The GPU's own work this step, and (launched eagerly) the CPU time to issue its kernels; the
+  // step is host-bound when the second is the longer.
+  double gpu_s = 0;
+  double host_launch_s = 0;
 
   const OpCost& op(OpClass c) const { return ops[static_cast<std::size_t>(c)]; }
+  bool host_bound() const { return host_launch_s > gpu_s; }
   double iteration_s() const { return total_s; }
 };
 
