@@ -108,7 +108,8 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--json", o->json, "JSON on stdout");
   sub->add_option("--max-median-error", o->max_median_error, "Exit 1 when the median |error| exceeds this")
       ->check(CLI::Range(0.0, 10.0));
-  sub->add_option("--max-error", o->max_error, "Exit 1 when any GPU-bound row's |error| exceeds this")
+  sub->add_option("--max-error", o->max_error, "Exit 1 when any GPU-bound row's |error| exceeds this (host-bound rows: "
+                  "--max-host-bound-error)")
       ->check(CLI::Range(0.0, 10.0));
   sub->add_option("--max-host-bound-error", o->max_host_bound_error,
                   "Exit 1 when any host-bound eager row's |error| exceeds this")
@@ -152,18 +153,18 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
                           (p.cuda_graph ? " graph" : " eager") + (p.host_bound ? " (host)" : "");
         groups[key].push_back(std::fabs(p.error()));
       }
-      std::printf("\n%-26s %5s %10s %10s\n", "group", "rows", "median|e|", "max|e|");
+      std::printf("\n%-32s %5s %10s %10s\n", "group", "rows", "median|e|", "max|e|");
       for (auto& [key, errs] : groups) {
         std::sort(errs.begin(), errs.end());
         double med = errs.size() % 2 ? errs[errs.size() / 2] : 0.5 * (errs[errs.size() / 2 - 1] + errs[errs.size() / 2]);
-        std::printf("%-26s %5zu %9.1f%% %9.1f%%\n", key.c_str(), errs.size(), 100 * med, 100 * errs.back());
+        std::printf("%-32s %5zu %9.1f%% %9.1f%%\n", key.c_str(), errs.size(), 100 * med, 100 * errs.back());
       }
       std::printf("\n%zu end-to-end points: median |error| %.1f%%, max |error| %.1f%% (profile: %s)\n",
                   rep.points.size(), 100 * rep.median_abs_error, 100 * rep.max_abs_error, profile.source.c_str());
       std::printf("  GPU-bound  %3d rows: median |error| %.1f%%, max %.1f%%\n", rep.gpu_bound.rows,
                   100 * rep.gpu_bound.median_abs, 100 * rep.gpu_bound.max_abs);
-      std::printf("  host-bound %3d rows: median |error| %.1f%%, max %.1f%% (eager steps the CPU issues slower than the GPU "
-                  "runs them)\n",
+      std::printf("  host-bound %3d rows: median |error| %.1f%%, max %.1f%% (eager steps whose kernel launches, at the "
+                  "slowest host speed measured, would outlast the GPU's work)\n",
                   rep.host_bound.rows, 100 * rep.host_bound.median_abs, 100 * rep.host_bound.max_abs);
     }
     bool bad = (o->max_median_error > 0 && rep.median_abs_error > o->max_median_error) ||

@@ -64,3 +64,61 @@ TEST_CASE("fit separates memory-bound and compute-bound GEMMs") {
   CHECK(rep.profile.gemm_compute_eff[0](16384) == doctest::Approx(0.7).epsilon(0.01));
   CHECK(rep.profile.max_measured_tokens == 16384);
 }
+
+TEST_CASE("eager launch cost: median per-kernel host cost, one process and TP groups apart") {
+  // Rows that say where they were measured count; an older row without `measured_in` (timed after
+  // a profiler session slowed the host) does not.
+  std::vector<calibration::Row> rows;
+  for (double us : {12.0, 14.0, 30.0}) {
+    rows.push_back(row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", us * 1e-6}, {"measured_in", "e2e_proc.py"}}));
+  }
+  for (double us : {16.0, 20.0}) {
+    rows.push_back(row({{"op", "host_layer_real"}, {"tp", 2}, {"per_kernel_s", us * 1e-6}, {"measured_in", "multi_gpu.py"}}));
+  }
+  rows.push_back(row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", 99e-6}}));
+  auto rep = calibration::fit_profile(rows, h200(), "synthetic");
+  CHECK(rep.profile.eager_launch_s == doctest::Approx(14e-6));     // median of 12, 14, 30
+  CHECK(rep.profile.eager_launch_tp_s == doctest::Approx(18e-6));  // median of 16, 20
+  CHECK(rep.eager_launch_rows == 5);
+}
+
+TEST_CASE("QK-norm and KV-write rows get their own curves") {
+  // Per-head norms at 0.55 TB/s and the KV write at 1.4 TB/s (about what the H200 measured),
+  // well below the contiguous elementwise curve: each is fitted apart from it.
+  std::vector<calibration::Row> rows;
+  for (double bytes = 1 << 24; bytes <= (1 << 30); bytes *= 4) {
+    rows.push_back(row({{"op", "copy_d2d"}, {"bytes", bytes}, {"median_s", bytes / 4.2e12}}));
+    rows.push_back(row({{"op", "qk_norm"}, {"bytes", bytes}, {"median_s", bytes / 0.55e12}}));
+    rows.push_back(row({{"op", "kv_write"}, {"bytes", bytes}, {"median_s", bytes / 1.4e12}}));
+  }
+  auto rep = calibration::fit_profile(rows, h200(), "synthetic");
+  const double bw = h200().hbm_bandwidth_bytes_per_s;
+  CHECK(rep.profile.qk_norm_memory_eff(1 << 28) == doctest::Approx(0.55e12 / bw).epsilon(0.01));
+  CHECK(rep.profile.kv_write_memory_eff(1 << 28) == doctest::Approx(1.4e12 / bw).epsilon(0.01));
+  CHECK(rep.profile.elementwise_memory_eff(1 << 28) == doctest::Approx(4.2e12 / bw).epsilon(0.01));
+}
+
+TEST_CASE("unfused MoE routing: the graphed expert block minus its grouped GEMMs") {
+  // At 4096 tokens (16384 routed rows, hidden 2880): block 3.9 ms, GEMMs 2.0 + 1.0 ms. Without
+  // copy rows the isolated-call overhead is 0, so the routing keeps 0.9 ms minus the router GEMM
+  // and the activation as the fitted curves predict them.
+  std::vector<calibration::Row> rows;
+  auto moe_row = [](const char* op, double s) {
+    return row({{"op", op}, {"tokens", 4096}, {"rows", 16384}, {"num_experts", 128}, {"top_k", 4},
+                {"hidden", 2880}, {"expert_dim", 2880}, {"median_s", s}});
+  };
+  rows.push_back(moe_row("moe_layer_graph", 3.9e-3));
+  rows.push_back(moe_row("moe_gate_up_graph", 2.0e-3));
+  rows.push_back(moe_row("moe_down_graph", 1.0e-3));
+  auto rep = calibration::fit_profile(rows, h200(), "synthetic");
+  const auto& p = rep.profile;
+  const double bw = h200().hbm_bandwidth_bytes_per_s;
+  double router = std::max(2.0 * 4096 * 128 * 2880 / (h200().peak_flop_per_s(Precision::kBf16) * p.gemm_compute_eff[0](4096)),
+                           (128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0) /
+                               (bw * p.gemm_memory_eff(128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0)));
+  double act_bytes = 16384.0 * 2880 * 2 * 3;
+  double act = act_bytes / (bw * p.activation_unfused_memory_eff(act_bytes));
+  double bytes = perf::moe_route_bytes(4096, 16384, 2880);
+  CHECK(bytes == doctest::Approx((4 * 16384.0 + 2 * 4096.0) * 2880 * 2));
+  CHECK(bytes / (bw * p.moe_route_memory_eff(bytes)) == doctest::Approx(0.9e-3 - router - act).epsilon(1e-6));
+}

@@ -245,3 +245,54 @@ TEST_CASE("K = V layers store one tensor: Gemma 4's global layers") {
   CHECK(m.kv_bytes_per_token == doctest::Approx(10 * 4 * 512 * 2.0).epsilon(kExact));
   CHECK(m.fixed_bytes_per_sequence == doctest::Approx(50 * 1024 * 16 * 512 * 2.0).epsilon(kExact));
 }
+
+TEST_CASE("QK-norm: two norm kernels over q and k, only in models that have it") {
+  // Qwen3-32B normalizes each of its 64 q and 8 kv heads (head_dim 128): per layer and token one
+  // read and one write of (64 + 8) x 128 bf16 values, 2 more kernels per layer.
+  auto d = reference("qwen3-32b", "h200");
+  REQUIRE(d.model->layer_groups.at(0).mixer->qk_norm);
+  auto cal = ideal_profile("h200");
+  auto with = perf::predict_prefill(d, cal, 4096);
+  auto card = *d.model;
+  card.layer_groups.at(0).mixer->qk_norm = false;
+  auto plain = d;
+  plain.model = &card;
+  auto without = perf::predict_prefill(plain, cal, 4096);
+  double qk_bytes = 64 * 4096.0 * (64 + 8) * 128 * 2 * 2;
+  CHECK(with.op(OpClass::kNormElementwise).bytes - without.op(OpClass::kNormElementwise).bytes ==
+        doctest::Approx(qk_bytes).epsilon(kExact));
+  // Llama 3.1 8B has none.
+  CHECK_FALSE(reference("llama-3.1-8b", "h200").model->layer_groups.at(0).mixer->qk_norm);
+}
+
+TEST_CASE("the KV-cache write: new keys and values read in bf16, written in the cache's precision") {
+  // Llama 3.1 8B, 32 layers, 8 kv heads x (128 + 128) values per token: an fp8 cache writes one
+  // byte less per value than a bf16 one.
+  auto d = reference("llama-3.1-8b", "h200");
+  auto cal = ideal_profile("h200");
+  auto bf16 = perf::predict_prefill(d, cal, 2048);
+  d.kv_cache_dtype = Precision::kFp8;
+  auto fp8 = perf::predict_prefill(d, cal, 2048);
+  double one_byte_per_value = 32 * 2048.0 * 8 * (128 + 128);
+  CHECK(bf16.op(OpClass::kNormElementwise).bytes - fp8.op(OpClass::kNormElementwise).bytes ==
+        doctest::Approx(one_byte_per_value).epsilon(kExact));
+}
+
+TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's processes launch slower") {
+  // Llama 3.1 8B prefill of 128 tokens, eager: about 30 kernels a layer at 14 us each outlast the
+  // GPU's work (under a millisecond a layer on the ideal profile), so the step is host-bound.
+  auto d = reference("llama-3.1-8b", "h200");
+  auto cal = ideal_profile("h200");
+  cal.eager_launch_s = 14e-6;
+  cal.eager_launch_tp_s = 20e-6;
+  auto c = perf::predict_prefill(d, cal, 128);
+  CHECK(c.host_bound());
+  CHECK(c.total_s == doctest::Approx(c.host_launch_s).epsilon(kExact));
+  // A long prefill is the GPU's.
+  CHECK_FALSE(perf::predict_prefill(d, cal, 16384).host_bound());
+  // At TP 2 every kernel costs the per-process launch time of a TP group.
+  auto tp2 = reference("llama-3.1-8b", "h200", Precision::kBf16, 2);
+  auto c2 = perf::predict_prefill(tp2, cal, 128);
+  double kernels1 = c.host_launch_s / 14e-6, kernels2 = c2.host_launch_s / 20e-6;
+  CHECK(kernels2 == doctest::Approx(kernels1 + 2 * 32).epsilon(kExact));  // + two all-reduces a layer
+}

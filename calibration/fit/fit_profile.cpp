@@ -135,12 +135,20 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
       if (k <= 0) continue;
       (r.number_or("tp", 1) > 1 ? multi : one).push_back(k);
     }
-    if (!one.empty()) p.eager_launch_s = median(one);
-    p.eager_launch_tp_s = multi.empty() ? p.eager_launch_s : median(multi);
+    if (!one.empty()) {
+      p.eager_launch_s = median(one);
+      p.eager_launch_slowest_s = *std::max_element(one.begin(), one.end());
+    }
+    if (!multi.empty()) {
+      p.eager_launch_tp_s = median(multi);
+      p.eager_launch_tp_slowest_s = *std::max_element(multi.begin(), multi.end());
+    }
     rep.eager_launch_rows = static_cast<int>(one.size() + multi.size());
   }
   if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  if (p.eager_launch_slowest_s == 0) p.eager_launch_slowest_s = p.eager_launch_s;
   if (p.eager_launch_tp_s == 0) p.eager_launch_tp_s = p.eager_launch_s;
+  if (p.eager_launch_tp_slowest_s == 0) p.eager_launch_tp_slowest_s = p.eager_launch_tp_s;
   p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
 
   // --- elementwise: norms, residual adds, activations, copies ---

@@ -43,6 +43,12 @@ data::ModelCard card_from_row(const Row& r) {
   return m;
 }
 
+bool host_bound(const perf::IterationCost& c, const perf::CalibrationProfile& p, int tp) {
+  double typical = tp > 1 ? p.eager_launch_tp_s : p.eager_launch_s;
+  double slowest = tp > 1 ? p.eager_launch_tp_slowest_s : p.eager_launch_slowest_s;
+  return typical > 0 && c.host_launch_s * (slowest / typical) >= c.gpu_s;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -81,13 +87,13 @@ ValidationReport validate(const std::vector<Row>& rows, const perf::CalibrationP
       // The new token sits at position context-1 and attends `context` keys.
       auto c = perf::predict_decode(d, profile, static_cast<int>(pt.batch), pt.length - 1);
       pt.predicted_s = c.total_s;
-      pt.host_bound = c.host_bound();
+      pt.host_bound = host_bound(c, profile, d.tensor_parallel);
     } else {
       pt.mode = "prefill";
       pt.length = static_cast<std::int64_t>(r.number("prompt_len"));
       auto c = perf::predict_prefill(d, profile, pt.length, 0, static_cast<int>(pt.batch));
       pt.predicted_s = c.total_s;
-      pt.host_bound = c.host_bound();
+      pt.host_bound = host_bound(c, profile, d.tensor_parallel);
     }
     errs.push_back(std::fabs(pt.error()));
     rep.points.push_back(pt);

@@ -21,8 +21,9 @@ struct ValidationPoint {
   std::int64_t length = 0;  // decode: context; prefill: prompt length
   double measured_s = 0;
   double predicted_s = 0;
-  // The model predicts the step bound by the CPU issuing eager kernels (Python's speed), not by
-  // the GPU.
+  // Eager step whose kernel launches, at the slowest host speed measured for its setting (one
+  // process, or each process of a TP group), would outlast its GPU work: the time may measure the
+  // CPU (Python's speed on the machine at that moment), not the GPU.
   bool host_bound = false;
   double error() const { return predicted_s / measured_s - 1.0; }
 };
@@ -38,7 +39,7 @@ struct ValidationReport {
   double median_abs_error = 0;  // all rows
   double max_abs_error = 0;
   ErrorStats gpu_bound;   // rows whose predicted time is the GPU's work (the accuracy bar)
-  ErrorStats host_bound;  // eager rows the model predicts bound by the host's kernel launches
+  ErrorStats host_bound;  // eager rows that may be bound by the host's kernel launches
 };
 
 // The reference engine's model is rebuilt from each row's shape fields; the engine is the

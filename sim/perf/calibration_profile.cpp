@@ -72,6 +72,8 @@ CalibrationProfile CalibrationProfile::datasheet(std::string chip) {
   p.kernel_floor_s = 3e-6;
   p.eager_launch_s = 8e-6;
   p.eager_launch_tp_s = 8e-6;
+  p.eager_launch_slowest_s = 8e-6;
+  p.eager_launch_tp_slowest_s = 8e-6;
   p.graph_kernel_gap_s = 1e-6;
   return p;
 }
@@ -134,6 +136,8 @@ nlohmann::json to_json(const CalibrationProfile& p) {
           {"kernel_floor_s", p.kernel_floor_s},
           {"eager_launch_s", p.eager_launch_s},
           {"eager_launch_tp_s", p.eager_launch_tp_s},
+          {"eager_launch_slowest_s", p.eager_launch_slowest_s},
+          {"eager_launch_tp_slowest_s", p.eager_launch_tp_slowest_s},
           {"graph_kernel_gap_s", p.graph_kernel_gap_s},
           {"max_measured_tokens", p.max_measured_tokens},
           {"max_measured_context", p.max_measured_context}};
@@ -167,6 +171,8 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   p.kernel_floor_s = r.number("kernel_floor_s", Bound::kNonNegative);
   p.eager_launch_s = r.number("eager_launch_s", Bound::kNonNegative);
   p.eager_launch_tp_s = r.number("eager_launch_tp_s", Bound::kNonNegative);
+  p.eager_launch_slowest_s = r.number("eager_launch_slowest_s", Bound::kNonNegative);
+  p.eager_launch_tp_slowest_s = r.number("eager_launch_tp_slowest_s", Bound::kNonNegative);
   p.graph_kernel_gap_s = r.number("graph_kernel_gap_s", Bound::kNonNegative);
   p.max_measured_tokens = r.number("max_measured_tokens", Bound::kNonNegative);
   p.max_measured_context = r.number("max_measured_context", Bound::kNonNegative);

@@ -87,6 +87,10 @@ struct CalibrationProfile {
   // host, each issuing its own kernels and collectives).
   double eager_launch_s = 0;
   double eager_launch_tp_s = 0;
+  // The slowest per-kernel launch cost measured (host speed varies between processes on a shared
+  // machine): a step whose launches at this speed would outlast its GPU work may be host-bound.
+  double eager_launch_slowest_s = 0;
+  double eager_launch_tp_slowest_s = 0;
   // Per-kernel gap when a whole step is replayed from a CUDA graph.
   double graph_kernel_gap_s = 0;
   // Measurement ranges, for provenance: a size outside them is extrapolated.
