@@ -105,7 +105,7 @@ TEST_CASE("unfused MoE routing: the graphed expert block minus its grouped GEMMs
   std::vector<calibration::Row> rows;
   auto moe_row = [](const char* op, double s) {
     return row({{"op", op}, {"tokens", 4096}, {"rows", 16384}, {"num_experts", 128}, {"top_k", 4},
-                {"hidden", 2880}, {"expert_dim", 2880}, {"median_s", s}});
+                {"hidden", 2880}, {"expert_dim", 2880}, {"experts_touched", 128}, {"median_s", s}});
   };
   rows.push_back(moe_row("moe_layer_graph", 3.9e-3));
   rows.push_back(moe_row("moe_gate_up_graph", 2.0e-3));

@@ -252,15 +252,30 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // with fp4 units scale it by their fp4 peak; labelled extrapolated there).
   p.gemm_compute_eff[2] = p.gemm_compute_eff[1];
 
-  // --- MoE grouped GEMMs: gate_up + down at the same token count form one sample ---
+  // --- MoE grouped GEMMs: gate_up + down at the same token count and expert shape form one
+  // sample; rows timed eagerly (moe_gate_up / moe_down) and replayed from a CUDA graph
+  // (moe_*_graph, which also cover the tensor-parallel shard of each expert) alike ---
   {
-    std::map<double, std::array<double, 4>> by_tokens;  // tokens -> {t, flop, bytes, rows/touched}
+    // (graph?, tokens, expert intermediate) -> {t, flop, bytes, rows/touched}
+    std::map<std::tuple<bool, double, double>, std::array<double, 4>> by_tokens;
     for (const auto& r : rows) {
       auto op = r.op();
-      if (op != "moe_gate_up" && op != "moe_down") continue;
+      bool graph = op == "moe_gate_up_graph" || op == "moe_down_graph";
+      bool gate_up = op == "moe_gate_up" || op == "moe_gate_up_graph";
+      if (!graph && op != "moe_gate_up" && op != "moe_down") continue;
       double rows_n = r.number("rows"), touched = r.number("experts_touched");
-      double n = r.number("N"), k = r.number("K");
-      auto& acc = by_tokens[r.number("tokens")];
+      double n, k, inter;
+      if (graph) {  // shapes from the block's fields
+        double h = r.number("hidden");
+        inter = r.number("expert_dim");
+        n = gate_up ? 2 * inter : h;
+        k = gate_up ? h : inter;
+      } else {
+        n = r.number("N");
+        k = r.number("K");
+        inter = gate_up ? n / 2 : k;
+      }
+      auto& acc = by_tokens[{graph, r.number("tokens"), inter}];
       acc[0] += own(r.number("median_s"));
       acc[1] += 2.0 * rows_n * n * k;
       acc[2] += touched * n * k * 2.0 + rows_n * (n + k) * 2.0;
@@ -289,23 +304,25 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // above predict them. What is left is expressed as an efficiency over the nominal routing
   // bytes predict_iteration counts (moe_route_bytes). ---
   {
-    std::map<double, std::array<double, 5>> by_tokens;  // tokens -> {layer, gate_up, down, hidden, expert_dim}
-    std::map<double, std::array<double, 3>> shape;       // tokens -> {rows, experts, top_k}
+    using Key = std::pair<double, double>;             // (tokens, expert intermediate)
+    std::map<Key, std::array<double, 5>> by_tokens;    // -> {layer, gate_up, down, hidden, expert_dim}
+    std::map<Key, std::array<double, 3>> shape;        // -> {rows, experts, top_k}
     for (const auto& r : rows) {
       auto op = r.op();
       int slot = op == "moe_layer_graph" ? 0 : op == "moe_gate_up_graph" ? 1 : op == "moe_down_graph" ? 2 : -1;
       if (slot < 0) continue;
-      double tokens = r.number("tokens");
-      auto& a = by_tokens.try_emplace(tokens, std::array<double, 5>{-1, -1, -1, 0, 0}).first->second;
+      Key key{r.number("tokens"), r.number("expert_dim")};
+      auto& a = by_tokens.try_emplace(key, std::array<double, 5>{-1, -1, -1, 0, 0}).first->second;
       a[static_cast<std::size_t>(slot)] = own(r.number("median_s"));
       a[3] = r.number("hidden");
       a[4] = r.number("expert_dim");
-      shape[tokens] = {r.number("rows"), r.number("num_experts"), r.number("top_k")};
+      shape[key] = {r.number("rows"), r.number("num_experts"), r.number("top_k")};
     }
     std::vector<std::pair<double, double>> route;
-    for (auto& [tokens, a] : by_tokens) {
+    for (auto& [key, a] : by_tokens) {
       if (a[0] < 0 || a[1] < 0 || a[2] < 0) continue;
-      double h = a[3], inter = a[4], pairs = shape[tokens][0], experts = shape[tokens][1];
+      double tokens = key.first;
+      double h = a[3], inter = a[4], pairs = shape[key][0], experts = shape[key][1];
       double rest = a[0] - a[1] - a[2];
       // the router GEMM [tokens x h] . [h x experts] and the unfused activation, as predicted
       double rflop = 2 * tokens * experts * h, rbytes = experts * h * 2.0 + tokens * h * 2.0 + tokens * experts * 2.0;

@@ -11,7 +11,8 @@ End:        final RMSNorm on the last token of each sequence only -> LM head -> 
 Tensor parallel (tp > 1), Megatron style: QKV and gate_up are column-parallel (each rank holds
 num_q_heads/tp q heads and num_kv_heads/tp kv heads, intermediate/tp), O and down are
 row-parallel followed by an NCCL all-reduce of the (tokens, hidden) activations: two all-reduces
-per layer. The embedding table is replicated. The LM head is column-parallel (vocab/tp rows per
+per layer. MoE layers: every rank routes all tokens (replicated router) to all experts, each
+expert's intermediate split over the ranks; the expert block's output is all-reduced. The embedding table is replicated. The LM head is column-parallel (vocab/tp rows per
 rank); each rank takes its local max and argmax, and one all_gather of (value, index) pairs
 (batch x 2 float32) picks the global argmax, so the logits are never gathered.
 """
@@ -87,7 +88,9 @@ class RefModel:
                 lw["q_norm"] = _norm_w(self.D)
                 lw["k_norm"] = _norm_w(self.D)
             if self.is_moe:
-                e, d = shape.num_experts, shape.expert_dim
+                # TP: every rank holds all experts, each expert's intermediate split (Megatron
+                # style, like the dense MLP); the router is replicated.
+                e, d = shape.num_experts, shape.expert_dim // tp
                 lw["router"] = _w((e, self.H))
                 lw["w1"] = _w((e, 2 * d, self.H))
                 lw["w2"] = _w((e, self.H, d))
@@ -220,7 +223,7 @@ class RefModel:
     def _flop_tokens(self, t):
         per_tok = 2.0 * ((self.hq + 2 * self.hkv) * self.D * self.H + self.H * self.hq * self.D)
         if self.is_moe:
-            e, k, d = self.s.num_experts, self.s.top_k, self.s.expert_dim
+            e, k, d = self.s.num_experts, self.s.top_k, self.s.expert_dim // self.tp
             per_tok += 2.0 * e * self.H + 2.0 * k * 3 * d * self.H
         else:
             per_tok += 2.0 * 3 * (self.s.intermediate // self.tp) * self.H
@@ -230,7 +233,7 @@ class RefModel:
         """Weights read once (MoE: expected experts touched under uniform routing) + KV."""
         wb = self.weight_bytes() - 2 * self.embed.numel()
         if self.is_moe:
-            e, k, d = self.s.num_experts, self.s.top_k, self.s.expert_dim
+            e, k, d = self.s.num_experts, self.s.top_k, self.s.expert_dim // self.tp
             touched = e * (1.0 - (1.0 - k / e) ** tokens)
             wb -= self.L * 2 * (e - touched) * 3 * d * self.H
         return float(wb + kv_tokens * self.kv_bytes_per_token())

@@ -4,7 +4,8 @@ grouped GEMMs, SwiGLU, weighting, scatter-add: moe.moe_forward), moe_gate_up_gra
 moe_down_graph (the two grouped GEMMs alone, on the same routing), each captured in a graph and
 replayed, L2 flushed before every replay. The difference is what the expert block costs beyond its
 GEMMs (dispatch and combine), without the host launch costs that an eagerly timed call includes.
-gpt-oss-120b-like experts (E=128, top-4, hidden 2880, expert 2880), balanced router (moe.py).
+gpt-oss-120b-like experts (E=128, top-4, hidden 2880, expert 2880), balanced router (moe.py); the
+same with each expert's intermediate halved (1440: the shard one rank holds at TP=2).
 Usage: python3 moe_graph.py --out DIR"""
 import argparse
 import json
@@ -37,12 +38,29 @@ def graphed(fn):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--tp", default="1,2",
+                    help="tensor-parallel shards of each expert's intermediate to measure")
     a = ap.parse_args()
     set_safe_env()
     env = env_fields()
     m = models.GPT_OSS_120B
-    e, k, h, d = m.num_experts, m.top_k, m.hidden, m.expert_dim
+    e, k, h = m.num_experts, m.top_k, m.hidden
     impl = moe.grouped_impl_name()
+    rows_out = []
+    for tp in (int(x) for x in a.tp.split(",")):
+        rows_out += measure(m, e, k, h, m.expert_dim // tp, tp, impl)
+    with open(os.path.join(a.out, "moe_graph.jsonl"), "w") as f:
+        for row in rows_out:
+            full = dict(env)
+            full["date_utc"] = utc_now_iso()
+            full.update(row)
+            f.write(json.dumps(full) + "\n")
+
+
+def measure(m, e, k, h, d, tp, impl):
+    """The expert block and its GEMMs with each expert's intermediate d (= expert_dim / tp: the
+    shard one rank holds under tensor parallelism)."""
+    torch.manual_seed(0)
     w1 = randn((e, 2 * d, h), std=0.02)
     w2 = randn((e, h, d), std=0.02)
     router = randn((e, h), std=0.02)
@@ -63,19 +81,17 @@ def main():
             tm = bench(g.replay, target_s=0.015, min_reps=5, max_reps=40)
             row = {"op": op, "impl": impl, "dtype": "bf16", "model": m.name, "tokens": t,
                    "top_k": k, "num_experts": e, "rows": r, "experts_touched": touched,
-                   "hidden": h, "expert_dim": d, "cuda_graph": True,
+                   "hidden": h, "expert_dim": d, "tp_shard_of": tp, "cuda_graph": True,
                    "routing": "router_linear_topk_balanced_bias"}
             row.update(tm)
             rows_out.append(row)
-            print(f"{op} tokens={t} touched={touched}: {tm['median_s'] * 1e6:.1f} us", flush=True)
+            print(f"{op} d={d} tokens={t} touched={touched}: {tm['median_s'] * 1e6:.1f} us",
+                  flush=True)
             del g
         del x, a1, a2
-    with open(os.path.join(a.out, "moe_graph.jsonl"), "w") as f:
-        for row in rows_out:
-            full = dict(env)
-            full["date_utc"] = utc_now_iso()
-            full.update(row)
-            f.write(json.dumps(full) + "\n")
+    del w1, w2, router
+    torch.cuda.empty_cache()
+    return rows_out
 
 
 if __name__ == "__main__":

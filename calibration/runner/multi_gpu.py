@@ -19,6 +19,11 @@ TP_PREFILL = [(1, 512), (1, 2048), (1, 8192)]
 TP70_DECODE = [(b, c) for c in (512, 2048, 8192) for b in (1, 8, 32)]
 TP70_PREFILL = [(1, 512), (1, 2048)]
 GRAPH_OPS = 16
+TP_MOE_LAYERS = 8
+MOE_EXTRA = {"attention_note": "all layers full attention (gpt-oss alternates 128-token sliding "
+                               "window; not modelled here)",
+             "swiglu": "plain silu(g)*u, no clamp, no biases",
+             "moe_tp": "all experts on every rank, each expert's intermediate split over the ranks"}
 
 
 def _reps_for(size):
@@ -181,7 +186,9 @@ def _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_m
                 (models.QWEN3_32B, models.QWEN3_32B.num_layers, TP_DECODE, TP_PREFILL,
                  [(1, 2048)]),
                 # 70B in bf16 (141 GB) fits only when split: 70.6 GB of weights per GPU
-                (models.LLAMA_70B, models.LLAMA_70B.num_layers, TP70_DECODE, TP70_PREFILL, [])]
+                (models.LLAMA_70B, models.LLAMA_70B.num_layers, TP70_DECODE, TP70_PREFILL, []),
+                # the 8-layer gpt-oss-120b-like MoE stack, experts' intermediate split over ranks
+                (models.GPT_OSS_120B, TP_MOE_LAYERS, TP_DECODE, TP_PREFILL, [(1, 2048)])]
     for shape, layers, dgrid, pgrid, eager in plan:
         if only is not None and shape.name != only:
             continue
@@ -199,7 +206,8 @@ def _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_m
             sec_e2e.run_model(w_e2e, guard, shape, layers, tp=world, rank=rank,
                               decode_grid=dgrid, prefill_grid=pgrid, eager_points=eager,
                               agree=agree, reduce_min=reduce_min,
-                              fixed_reps={"decode": 15, "prefill": 3})
+                              fixed_reps={"decode": 15, "prefill": 3},
+                              extra=MOE_EXTRA if shape.num_experts else None)
         except Exception:
             log_exc(f"rank {rank} e2e tp2 {shape.name}")
         if host:   # the profiler last: it slows the host for the rest of the process
@@ -217,3 +225,24 @@ def _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_m
                 log_exc(f"rank {rank} host kernel counts tp2 {shape.name}")
     if w_e2e is not None:
         w_e2e.close()
+
+
+def main():
+    """Standalone: python3 multi_gpu.py --out DIR --task NAME (one task in a fresh pair)."""
+    import argparse
+    import random
+    import time
+    import torch.multiprocessing as mp
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--task", required=True, help="nccl or a model name")
+    ap.add_argument("--budget-s", type=float, default=120.0)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    deadline = time.time() + a.budget_s
+    mp.spawn(worker, args=(2, a.out, deadline, False, 29500 + random.randint(0, 2000),
+                           {"nccl": 30, "tp2_model": a.budget_s}, a.task), nprocs=2, join=True)
+
+
+if __name__ == "__main__":
+    main()
