@@ -89,8 +89,11 @@ CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global) {
     std::fprintf(stderr, "fit %s from %d kernel rows; copy bandwidth %.0f GB/s, kernel floor %.2f us\n",
                  chip.id.c_str(), rep.num_kernel_rows, rep.copy_bandwidth_bytes_per_s / 1e9,
                  rep.profile.kernel_floor_s * 1e6);
-    std::fprintf(stderr, "  eager launch %.1f us per kernel (one process), %.1f us (each of a TP group), from %d host rows\n",
-                 rep.profile.eager_launch_s * 1e6, rep.profile.eager_launch_tp_s * 1e6, rep.eager_launch_rows);
+    std::fprintf(stderr,
+                 "  eager launch %.1f us per kernel; PyTorch eager ops %.1f us (one process), %.1f us (each of a TP "
+                 "group), from %d host rows\n",
+                 rep.profile.eager_launch_s * 1e6, rep.profile.python_op_launch_s * 1e6,
+                 rep.profile.python_op_launch_tp_s * 1e6, rep.eager_launch_rows);
     for (const auto& c : rep.curves) {
       std::fprintf(stderr, "  %-26s %4d rows, median |residual| %5.1f%%\n", c.name.c_str(), c.num_rows,
                    100 * c.median_abs_residual);

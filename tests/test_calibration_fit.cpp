@@ -1,7 +1,9 @@
-// The fitter recovers known efficiencies from synthetic kernel rows, and its curves are monotone.
+// The fitter recovers known efficiencies from synthetic kernel rows, and its curves are monotone;
+// validation classes rows by what bounds them.
 #include <doctest/doctest.h>
 
 #include "calibration/fit/fit_profile.h"
+#include "calibration/fit/validate.h"
 #include "sim/data/catalog.h"
 
 using namespace tycoon;
@@ -65,7 +67,7 @@ TEST_CASE("fit separates memory-bound and compute-bound GEMMs") {
   CHECK(rep.profile.max_measured_tokens == 16384);
 }
 
-TEST_CASE("eager launch cost: median per-kernel host cost, one process and TP groups apart") {
+TEST_CASE("PyTorch eager op cost: median and slowest per-kernel host cost, one process and TP groups apart") {
   // Rows that say where they were measured count; an older row without `measured_in` (timed after
   // a profiler session slowed the host) does not.
   std::vector<calibration::Row> rows;
@@ -76,10 +78,16 @@ TEST_CASE("eager launch cost: median per-kernel host cost, one process and TP gr
     rows.push_back(row({{"op", "host_layer_real"}, {"tp", 2}, {"per_kernel_s", us * 1e-6}, {"measured_in", "multi_gpu.py"}}));
   }
   rows.push_back(row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", 99e-6}}));
+  rows.push_back(row({{"op", "launch_eager"}, {"num_kernels", 1000}, {"per_kernel_s", 9.8e-6}}));
   auto rep = calibration::fit_profile(rows, h200(), "synthetic");
-  CHECK(rep.profile.eager_launch_s == doctest::Approx(14e-6));     // median of 12, 14, 30
-  CHECK(rep.profile.eager_launch_tp_s == doctest::Approx(18e-6));  // median of 16, 20
+  const auto& p = rep.profile;
+  CHECK(p.python_op_launch_s == doctest::Approx(14e-6));          // median of 12, 14, 30
+  CHECK(p.python_op_launch_slowest_s == doctest::Approx(30e-6));
+  CHECK(p.python_op_launch_tp_s == doctest::Approx(18e-6));       // median of 16, 20
+  CHECK(p.python_op_launch_tp_slowest_s == doctest::Approx(20e-6));
   CHECK(rep.eager_launch_rows == 5);
+  // Engines that launch their own kernels pay the trivial-kernel probe, not Python's op cost.
+  CHECK(p.eager_launch_s == doctest::Approx(9.8e-6));
 }
 
 TEST_CASE("QK-norm and KV-write rows get their own curves") {
@@ -121,4 +129,28 @@ TEST_CASE("unfused MoE routing: the graphed expert block minus its grouped GEMMs
   double bytes = perf::moe_route_bytes(4096, 16384, 2880);
   CHECK(bytes == doctest::Approx((4 * 16384.0 + 2 * 4096.0) * 2880 * 2));
   CHECK(bytes / (bw * p.moe_route_memory_eff(bytes)) == doctest::Approx(0.9e-3 - router - act).epsilon(1e-6));
+}
+
+TEST_CASE("validation: a row is host-bound when launches at the slowest measured host speed outlast the GPU") {
+  // Llama-3.1-8B-shaped reference rows, eager prefill at TP 1. With PyTorch ops at 14 us (slowest
+  // 18 us), a 128-token prefill's ~930 launches (13-17 ms) outlast its GPU work; a 16k prefill's
+  // do not. The measured times are placeholders: the classification never reads them.
+  static const data::Catalog catalog = data::load_catalog(TYCOON_SOURCE_DIR);
+  auto e2e = [](double prompt, double measured) {
+    return row({{"op", "e2e_prefill"}, {"model", "llama-3.1-8b"}, {"hidden", 4096}, {"vocab", 128256},
+                {"num_layers", 32}, {"num_q_heads", 32}, {"num_kv_heads", 8}, {"head_dim", 128},
+                {"intermediate", 14336}, {"tp", 1}, {"cuda_graph", false}, {"batch", 1},
+                {"prompt_len", prompt}, {"median_s", measured}});
+  };
+  auto profile = calibration::fit_profile({}, h200(), "synthetic").profile;
+  profile.python_op_launch_s = 14e-6;
+  profile.python_op_launch_slowest_s = 18e-6;
+  auto rep = calibration::validate({e2e(128, 1.0), e2e(16384, 1.0)}, profile, catalog, h200());
+  REQUIRE(rep.points.size() == 2);
+  CHECK(rep.points[0].host_bound);
+  CHECK_FALSE(rep.points[1].host_bound);
+  CHECK(rep.host_bound.rows == 1);
+  CHECK(rep.gpu_bound.rows == 1);
+  // Prediction, not measurement: the errors are the predictions against the placeholder 1 s.
+  CHECK(rep.gpu_bound.max_abs == doctest::Approx(std::fabs(rep.points[1].error())));
 }

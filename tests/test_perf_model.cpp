@@ -263,6 +263,13 @@ TEST_CASE("QK-norm: two norm kernels over q and k, only in models that have it")
         doctest::Approx(qk_bytes).epsilon(kExact));
   // Llama 3.1 8B has none.
   CHECK_FALSE(reference("llama-3.1-8b", "h200").model->layer_groups.at(0).mixer->qk_norm);
+  // Each tensor is costed on its own at the qk_norm curve (measured one tensor per call): at a
+  // flat 0.1 efficiency the time is the bytes over a tenth of the bandwidth, at one kernel each.
+  cal.qk_norm_memory_eff = perf::Curve::constant(0.1);
+  auto slow = perf::predict_prefill(d, cal, 4096);
+  double bw = d.hardware->hbm_bandwidth_bytes_per_s;
+  CHECK(slow.op(OpClass::kNormElementwise).time_s - without.op(OpClass::kNormElementwise).time_s ==
+        doctest::Approx(qk_bytes / (0.1 * bw)).epsilon(1e-9));
 }
 
 TEST_CASE("the KV-cache write: new keys and values read in bf16, written in the cache's precision") {
@@ -282,9 +289,11 @@ TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's proce
   // Llama 3.1 8B prefill of 128 tokens, eager: about 30 kernels a layer at 14 us each outlast the
   // GPU's work (under a millisecond a layer on the ideal profile), so the step is host-bound.
   auto d = reference("llama-3.1-8b", "h200");
+  REQUIRE(d.engine->python_eager_ops);
   auto cal = ideal_profile("h200");
-  cal.eager_launch_s = 14e-6;
-  cal.eager_launch_tp_s = 20e-6;
+  cal.eager_launch_s = 9e-6;
+  cal.python_op_launch_s = 14e-6;
+  cal.python_op_launch_tp_s = 20e-6;
   auto c = perf::predict_prefill(d, cal, 128);
   CHECK(c.host_bound());
   CHECK(c.total_s == doctest::Approx(c.host_launch_s).epsilon(kExact));
@@ -295,4 +304,11 @@ TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's proce
   auto c2 = perf::predict_prefill(tp2, cal, 128);
   double kernels1 = c.host_launch_s / 14e-6, kernels2 = c2.host_launch_s / 20e-6;
   CHECK(kernels2 == doctest::Approx(kernels1 + 2 * 32).epsilon(kExact));  // + two all-reduces a layer
+  // An engine that launches its own kernels (vLLM) pays the minimal launch cost per kernel.
+  auto v = d;
+  v.engine = &catalog().engine("vllm");
+  REQUIRE_FALSE(v.engine->python_eager_ops);
+  auto cv = perf::predict_prefill(v, cal, 128);
+  CHECK(cv.host_launch_s > 0);
+  CHECK(std::fmod(cv.host_launch_s / 9e-6 + 1e-6, 1.0) < 1e-3);  // a whole number of 9 us launches
 }

@@ -120,13 +120,14 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // launches) does not: the efficiencies below are of the kernel's own duration, t - overhead,
   // and a kernel is never credited with less than a third of its measured time.
   auto own = [overhead](double t, int kernels = 1) { return std::max(t - kernels * overhead, t / 3.0); };
-  // CPU cost of one eagerly launched kernel of the reference engine at real shapes: rows
+  if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  // CPU cost per kernel of the reference engine's PyTorch eager ops at real shapes: rows
   // host_layer_real (one layer's Python call, 3 layers minus 1, over the kernels that layer
-  // launches), median over models and modes, separately for one process and for each process
-  // of a TP group. Only rows that say where they were measured (`measured_in`, since 2026-11-30
-  // 07:00): earlier rows timed steps after torch.profiler had run in the same process, which
-  // slows the host 2-3x. The trivial-kernel probe (launch_eager, ~10 us) is the fallback; real
-  // ops with their argument parsing and output allocation cost more (12-18 us).
+  // launches), median and slowest over models and modes, separately for one process and for each
+  // process of a TP group. Only rows that say where they were measured (`measured_in`, since
+  // 2026-11-30 07:00): earlier rows timed steps after torch.profiler had run in the same process,
+  // which slows the host 2-3x. Real ops cost more than the trivial-kernel probe above (~10 us):
+  // argument parsing, dispatch and output allocation (12-18 us each in a process of its own).
   {
     std::vector<double> one, multi;
     for (const auto& r : rows) {
@@ -135,20 +136,14 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
       if (k <= 0) continue;
       (r.number_or("tp", 1) > 1 ? multi : one).push_back(k);
     }
-    if (!one.empty()) {
-      p.eager_launch_s = median(one);
-      p.eager_launch_slowest_s = *std::max_element(one.begin(), one.end());
-    }
-    if (!multi.empty()) {
-      p.eager_launch_tp_s = median(multi);
-      p.eager_launch_tp_slowest_s = *std::max_element(multi.begin(), multi.end());
-    }
+    auto fallback = perf::CalibrationProfile::datasheet(chip.id);
+    p.python_op_launch_s = one.empty() ? fallback.python_op_launch_s : median(one);
+    p.python_op_launch_slowest_s = one.empty() ? p.python_op_launch_s : *std::max_element(one.begin(), one.end());
+    p.python_op_launch_tp_s = multi.empty() ? p.python_op_launch_s : median(multi);
+    p.python_op_launch_tp_slowest_s =
+        multi.empty() ? p.python_op_launch_slowest_s : *std::max_element(multi.begin(), multi.end());
     rep.eager_launch_rows = static_cast<int>(one.size() + multi.size());
   }
-  if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
-  if (p.eager_launch_slowest_s == 0) p.eager_launch_slowest_s = p.eager_launch_s;
-  if (p.eager_launch_tp_s == 0) p.eager_launch_tp_s = p.eager_launch_s;
-  if (p.eager_launch_tp_slowest_s == 0) p.eager_launch_tp_slowest_s = p.eager_launch_tp_s;
   p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
 
   // --- elementwise: norms, residual adds, activations, copies ---

@@ -22,7 +22,7 @@ struct FitReport {
   double copy_bandwidth_bytes_per_s = 0;  // least-squares slope of the copy rows
   double isolated_kernel_overhead_s = 0;  // least-squares intercept of the copy rows
   int num_kernel_rows = 0;
-  int eager_launch_rows = 0;  // host_layer_real rows behind eager_launch_s / eager_launch_tp_s
+  int eager_launch_rows = 0;  // host_layer_real rows behind the python_op_launch_* costs
 };
 
 // `source` is recorded in the profile (e.g. the data folders and the command). Attention prefill

@@ -44,8 +44,8 @@ data::ModelCard card_from_row(const Row& r) {
 }
 
 bool host_bound(const perf::IterationCost& c, const perf::CalibrationProfile& p, int tp) {
-  double typical = tp > 1 ? p.eager_launch_tp_s : p.eager_launch_s;
-  double slowest = tp > 1 ? p.eager_launch_tp_slowest_s : p.eager_launch_slowest_s;
+  double typical = tp > 1 ? p.python_op_launch_tp_s : p.python_op_launch_s;
+  double slowest = tp > 1 ? p.python_op_launch_tp_slowest_s : p.python_op_launch_slowest_s;
   return typical > 0 && c.host_launch_s * (slowest / typical) >= c.gpu_s;
 }
 

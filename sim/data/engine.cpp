@@ -42,6 +42,9 @@ Engine load_engine(const std::filesystem::path& path) {
   e.fused_rotary = r.optional_boolean("fused_rotary").value_or(true);
   e.fused_activation = r.optional_boolean("fused_activation").value_or(true);
   e.fused_moe_routing = r.optional_boolean("fused_moe_routing").value_or(true);
+  e.python_eager_ops = r.optional_boolean("python_eager_ops").value_or(false);
+  e.fused_qk_norm = r.optional_boolean("fused_qk_norm").value_or(true);
+  e.fused_kv_write = r.optional_boolean("fused_kv_write").value_or(true);
   {
     auto k = r.object("kernel_efficiency");
     for (const auto& key : k.keys()) {

@@ -34,6 +34,16 @@ struct Engine {
   // (torch-reference, ~20 small kernels per layer); true: fused into the expert kernels'
   // prologue and epilogue (vLLM's fused_moe and its peers).
   bool fused_moe_routing = true;
+  // true: eager steps are issued op by op from Python (PyTorch eager: torch-reference), each
+  // kernel costing the host the calibrated python_op_launch time; false: the engine launches its
+  // own kernels (the minimal eager_launch time) and captures what it can in graphs.
+  bool python_eager_ops = false;
+  // false: QK-norm runs as PyTorch's RMSNorm over strided head views (torch-reference: measured
+  // curve, one kernel per tensor); true: a fused norm kernel per tensor at elementwise speed.
+  bool fused_qk_norm = true;
+  // false: the KV-cache write is two strided copies (K, V) at the measured kv_write curve;
+  // true: one cache-write kernel at elementwise speed (vLLM's reshape_and_cache_flash).
+  bool fused_kv_write = true;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   std::map<std::string, std::string> sources;
   std::string notes;

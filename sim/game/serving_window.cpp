@@ -130,6 +130,10 @@ TunedHardware tuned_hardware(const data::Accelerator& hw, const data::Engine& en
   t.calibration.allreduce_latency_s /= speedup;
   t.calibration.kernel_floor_s /= speedup;
   t.calibration.eager_launch_s /= speedup;
+  t.calibration.python_op_launch_s /= speedup;
+  t.calibration.python_op_launch_tp_s /= speedup;
+  t.calibration.python_op_launch_slowest_s /= speedup;
+  t.calibration.python_op_launch_tp_slowest_s /= speedup;
   t.calibration.graph_kernel_gap_s /= speedup;
   return t;
 }

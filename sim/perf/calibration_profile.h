@@ -82,15 +82,18 @@ struct CalibrationProfile {
   double allreduce_eager_latency_s = 0;  // launched eagerly (host-side NCCL call)
   // Fixed GPU time of one kernel (launch to completion of an empty-ish kernel).
   double kernel_floor_s = 0;
-  // CPU time to launch one kernel without CUDA graphs (eager PyTorch / engine), in a process
-  // driving one GPU, and in each process of a tensor-parallel group (several processes on one
-  // host, each issuing its own kernels and collectives).
+  // CPU time to launch one kernel without CUDA graphs, for an engine that launches its own
+  // kernels (a minimal launch through the runtime: the launch_eager probe).
   double eager_launch_s = 0;
-  double eager_launch_tp_s = 0;
-  // The slowest per-kernel launch cost measured (host speed varies between processes on a shared
-  // machine): a step whose launches at this speed would outlast its GPU work may be host-bound.
-  double eager_launch_slowest_s = 0;
-  double eager_launch_tp_slowest_s = 0;
+  // CPU time per kernel of an engine that issues its ops one by one from Python (PyTorch eager,
+  // engine.python_eager_ops): argument parsing, dispatch and output allocation on top of the
+  // launch. In a process driving one GPU, and in each process of a TP group (several processes
+  // on one host). The slowest measured, too (host speed varies between processes on a shared
+  // machine): a step whose launches at that speed would outlast its GPU work may be host-bound.
+  double python_op_launch_s = 0;
+  double python_op_launch_tp_s = 0;
+  double python_op_launch_slowest_s = 0;
+  double python_op_launch_tp_slowest_s = 0;
   // Per-kernel gap when a whole step is replayed from a CUDA graph.
   double graph_kernel_gap_s = 0;
   // Measurement ranges, for provenance: a size outside them is extrapolated.

@@ -293,17 +293,30 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             b.gemm(OpClass::kAttentionProj, T, q * m.head_dim + kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim),
                    h, dense_p, L);
             b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
-            if (m.qk_norm) {  // per-head RMSNorm of q and of k: read + write each
-              b.memory_op(OpClass::kNormElementwise, T * (q + kv) * m.head_dim * kAct * 2, cal.qk_norm_memory_eff, L, 2);
+            if (m.qk_norm) {  // per-head RMSNorm of q, then of k: read + write each
+              for (double heads : {q, kv}) {
+                double bytes = T * heads * m.head_dim * kAct * 2;
+                if (d.engine->fused_qk_norm) {
+                  b.elementwise(OpClass::kNormElementwise, bytes, L, 1);
+                } else {
+                  b.memory_op(OpClass::kNormElementwise, bytes, cal.qk_norm_memory_eff, L, 1);
+                }
+              }
               b.note_extra_kernels(2 * L);
             }
             b.rotary(T * q * m.head_dim * kAct * 2, L);  // one read + one write of q, then of k
             b.rotary(T * kv * m.head_dim * kAct * 2, L);
             // The new keys and values into the paged cache: read in activation precision, write in
             // the cache's; one copy each for K and V.
-            double kv_width = kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim);
-            b.memory_op(OpClass::kNormElementwise, T * kv_width * (kAct + kv_b), cal.kv_write_memory_eff, L,
-                        m.kv_shared ? 1 : 2);
+            if (d.engine->fused_kv_write) {
+              double kv_width = kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim);
+              b.elementwise(OpClass::kNormElementwise, T * kv_width * (kAct + kv_b), L, 1);
+            } else {  // one strided copy for K, one for V, each as measured (kv_write rows)
+              b.memory_op(OpClass::kNormElementwise, T * kv * m.head_dim * (kAct + kv_b), cal.kv_write_memory_eff, L, 1);
+              if (!m.kv_shared) {
+                b.memory_op(OpClass::kNormElementwise, T * kv * m.v_head_dim * (kAct + kv_b), cal.kv_write_memory_eff, L, 1);
+              }
+            }
           } else {
             double q = heads_per_gpu(m.num_q_heads, tp);
             double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
@@ -489,7 +502,9 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
     double gpu_s = 0;
     for (const auto& o : out.ops) gpu_s += o.time_s;
     out.gpu_s = gpu_s;
-    out.host_launch_s = graphed ? 0.0 : b.kernels() * (tp > 1 ? cal.eager_launch_tp_s : cal.eager_launch_s);
+    double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
+                                                   : cal.eager_launch_s;
+    out.host_launch_s = graphed ? 0.0 : b.kernels() * per_kernel;
     double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
     auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
     lo.time_s += extra;
