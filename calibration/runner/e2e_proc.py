@@ -56,11 +56,22 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--budget-s", type=float, default=90.0)
+    ap.add_argument("--eager-only", action="store_true",
+                    help="only the eager decode points and prefills of at most 512 tokens (the "
+                         "host-sensitive rows), no host rows: for eager_repeat.py")
     a = ap.parse_args()
     t0 = time.time()
     guard = Guard(t0 + a.budget_s)
     env = env_fields()
     shape, layers, dgrid, pgrid, eager, extra = plan(a.model, a.smoke)
+    if a.eager_only:
+        w = Writer(a.out, "e2e.jsonl", env)
+        guard.start_section(f"e2e eager/{shape.name}", a.budget_s)
+        sec_e2e.run_model(w, guard, shape, layers, decode_grid=[],
+                          prefill_grid=[p for p in pgrid if p[0] * p[1] <= 512],
+                          eager_points=eager, extra=extra)
+        w.close()
+        return 0
     host = []
     try:
         host = host_times(cases=host_cases_for(shape.name), where="e2e_proc.py")

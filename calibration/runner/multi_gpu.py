@@ -189,16 +189,23 @@ def _tp_models(rank, world, out_dir, smoke, budgets, env, guard, agree, reduce_m
                 (models.LLAMA_70B, models.LLAMA_70B.num_layers, TP70_DECODE, TP70_PREFILL, []),
                 # the 8-layer gpt-oss-120b-like MoE stack, experts' intermediate split over ranks
                 (models.GPT_OSS_120B, TP_MOE_LAYERS, TP_DECODE, TP_PREFILL, [(1, 2048)])]
+    eager_only = only is not None and only.startswith("eager:")
+    if eager_only:   # eager_repeat.py: the host-sensitive eager points only, no host rows
+        only = only[len("eager:"):]
     for shape, layers, dgrid, pgrid, eager in plan:
         if only is not None and shape.name != only:
             continue
+        if eager_only:
+            dgrid = []
+            pgrid = [p for p in pgrid if p[0] * p[1] <= 2048]
         if not agree(guard.left() > 20):
             break
         guard.start_section(f"e2e_tp2/{shape.name}", budgets["tp2_model"], quiet=rank != 0)
         host = []
         try:
-            host = host_times(tp=world, rank=rank, cases=host_cases_for(shape.name),
-                              where="multi_gpu.py")
+            if not eager_only:
+                host = host_times(tp=world, rank=rank, cases=host_cases_for(shape.name),
+                                  where="multi_gpu.py")
         except Exception:
             log_exc(f"rank {rank} host times tp2 {shape.name}")
         torch.cuda.empty_cache()
