@@ -2,9 +2,13 @@
 // validation classes rows by what bounds them.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "calibration/fit/fit_profile.h"
 #include "calibration/fit/validate.h"
 #include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
 
 using namespace tycoon;
 
@@ -153,4 +157,23 @@ TEST_CASE("validation: a row is host-bound when launches at the slowest measured
   CHECK(rep.gpu_bound.rows == 1);
   // Prediction, not measurement: the errors are the predictions against the placeholder 1 s.
   CHECK(rep.gpu_bound.max_abs == doctest::Approx(std::fabs(rep.points[1].error())));
+}
+
+TEST_CASE("a calibration profile whose slowest host cost is below its typical one is refused") {
+  auto p = calibration::fit_profile({}, h200(), "synthetic").profile;
+  auto j = perf::to_json(p);
+  j["python_op_launch_slowest_s"] = p.python_op_launch_s / 2;
+  auto path = std::filesystem::temp_directory_path() / "tycoon_bad_profile.json";
+  {
+    std::ofstream f(path);
+    f << j.dump();
+  }
+  CHECK_THROWS_AS(perf::load_calibration_profile(path), data::LoadError);
+  j["python_op_launch_slowest_s"] = p.python_op_launch_s;  // equal is fine
+  {
+    std::ofstream f(path);
+    f << j.dump();
+  }
+  CHECK_NOTHROW(perf::load_calibration_profile(path));
+  std::filesystem::remove(path);
 }

@@ -175,6 +175,12 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   p.python_op_launch_tp_s = r.number("python_op_launch_tp_s", Bound::kNonNegative);
   p.python_op_launch_slowest_s = r.number("python_op_launch_slowest_s", Bound::kNonNegative);
   p.python_op_launch_tp_slowest_s = r.number("python_op_launch_tp_slowest_s", Bound::kNonNegative);
+  if (p.python_op_launch_slowest_s < p.python_op_launch_s) {
+    r.fail("python_op_launch_slowest_s", "must be at least python_op_launch_s (the typical cost)");
+  }
+  if (p.python_op_launch_tp_slowest_s < p.python_op_launch_tp_s) {
+    r.fail("python_op_launch_tp_slowest_s", "must be at least python_op_launch_tp_s (the typical cost)");
+  }
   p.graph_kernel_gap_s = r.number("graph_kernel_gap_s", Bound::kNonNegative);
   p.max_measured_tokens = r.number("max_measured_tokens", Bound::kNonNegative);
   p.max_measured_context = r.number("max_measured_context", Bound::kNonNegative);

@@ -49,6 +49,7 @@ struct IterationCost {
   double host_launch_s = 0;
 
   const OpCost& op(OpClass c) const { return ops[static_cast<std::size_t>(c)]; }
+  // At the typical launch cost the profile gives (validation also asks about the slowest).
   bool host_bound() const { return host_launch_s > gpu_s; }
   double iteration_s() const { return total_s; }
 };
