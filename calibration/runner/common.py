@@ -80,9 +80,11 @@ def env_fields(device=None):
 class Writer:
     """One JSON-lines file per section; every row is flushed and fsynced as it is written."""
 
-    def __init__(self, out_dir, name, env):
+    def __init__(self, out_dir, name, env, mode="a"):
+        """mode "a" appends (run_all's sections, several processes in turn); "w" starts the file
+        afresh (the standalone scripts, one file per run)."""
         self.path = os.path.join(out_dir, name)
-        self.f = open(self.path, "a", encoding="utf-8")
+        self.f = open(self.path, mode, encoding="utf-8")
         self.env = env
         self.rows = 0
 
@@ -100,6 +102,11 @@ class Writer:
 
     def close(self):
         self.f.close()
+
+    def write_all(self, rows):
+        for r in rows:
+            self.write(r)
+        self.close()
 
 
 class Guard:

@@ -14,7 +14,6 @@ Usage: python3 host_and_sustained.py --out DIR
 
 import argparse
 import datetime
-import json
 import os
 import statistics
 import time
@@ -22,7 +21,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from common import env_fields, set_safe_env, utc_now_iso, bench
+from common import env_fields, set_safe_env, bench, Writer
 
 HOST_CASES = (("llama-3.1-8b", "decode", 1, 2048), ("llama-3.1-8b", "prefill", 1, 128),
               ("gpt-oss-120b", "decode", 1, 2048), ("gpt-oss-120b", "prefill", 1, 128))
@@ -166,15 +165,6 @@ def sustained_rows():
     return out
 
 
-def write(path, rows, env):
-    with open(path, "a") as f:
-        for r in rows:
-            full = dict(env)
-            full["date_utc"] = utc_now_iso()
-            full.update(r)
-            f.write(json.dumps(full) + "\n")
-
-
 def tp_worker(rank, world, out_dir, port):
     set_safe_env()
     os.environ["MASTER_ADDR"] = "127.0.0.1"
@@ -186,7 +176,7 @@ def tp_worker(rank, world, out_dir, port):
     dist.all_reduce(x)
     rows = host_rows(tp=world, rank=rank)
     if rank == 0:
-        write(os.path.join(out_dir, "host_tp2.jsonl"), rows, env_fields())
+        Writer(out_dir, "host_tp2.jsonl", env_fields()).write_all(rows)
         for r in rows:
             print(f"host tp{world} {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer, "
                   f"{r['kernels_per_layer']:.0f} kernels, {r['per_kernel_s'] * 1e6:.1f} us/kernel")
@@ -203,14 +193,14 @@ def main():
     set_safe_env()
     env = env_fields()
     rows = host_rows()
-    write(os.path.join(args.out, "host.jsonl"), rows, env)
+    Writer(args.out, "host.jsonl", env).write_all(rows)
     for r in rows:
         print(f"host tp1 {r['model']} {r['mode']}: {r['per_layer_s'] * 1e6:.1f} us/layer, "
               f"{r['kernels_per_layer']:.0f} kernels, {r['per_kernel_s'] * 1e6:.1f} us/kernel, "
               f"outside {r['outside_layers_s'] * 1e6:.0f} us")
     rows = [] if args.host_only else sustained_rows()
     if rows:
-        write(os.path.join(args.out, "sustained.jsonl"), rows, env)
+        Writer(args.out, "sustained.jsonl", env).write_all(rows)
     for r in rows:
         print(f"{r['op']} {r.get('M', r.get('seq_len'))}: sustained {r['median_s'] * 1e6:.1f} us vs "
               f"isolated {r['isolated_median_s'] * 1e6:.1f} us ({r['median_s'] / r['isolated_median_s']:.3f}x)")

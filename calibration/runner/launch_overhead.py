@@ -12,14 +12,13 @@ Usage: python3 launch_overhead.py --out DIR
 """
 
 import argparse
-import json
 import os
 import statistics
 import time
 
 import torch
 
-from common import env_fields, utc_now_iso
+from common import env_fields, Writer
 
 
 def count_kernels():
@@ -123,12 +122,7 @@ def main():
 
     rows += count_kernels()
 
-    with open(os.path.join(args.out, "launch.jsonl"), "w") as f:
-        for r in rows:
-            full = dict(env)
-            full["date_utc"] = utc_now_iso()
-            full.update(r)
-            f.write(json.dumps(full) + "\n")
+    Writer(args.out, "launch.jsonl", env, mode="w").write_all(rows)
     for r in rows:
         if "per_kernel_s" in r:
             print(f"{r['op']:14s} n={r['num_kernels']:<5d} {r['per_kernel_s'] * 1e6:8.2f} us/kernel")

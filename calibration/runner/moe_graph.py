@@ -8,14 +8,12 @@ gpt-oss-120b-like experts (E=128, top-4, hidden 2880, expert 2880), balanced rou
 same with each expert's intermediate halved (1440: the shard one rank holds at TP=2).
 Usage: python3 moe_graph.py --out DIR"""
 import argparse
-import json
-import os
 
 import torch
 
 import models
 import moe
-from common import bench, env_fields, randn, set_safe_env, utc_now_iso
+from common import bench, env_fields, randn, set_safe_env, Writer
 
 TOKENS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]
 
@@ -49,12 +47,7 @@ def main():
     rows_out = []
     for tp in (int(x) for x in a.tp.split(",")):
         rows_out += measure(m, e, k, h, m.expert_dim // tp, tp, impl)
-    with open(os.path.join(a.out, "moe_graph.jsonl"), "w") as f:
-        for row in rows_out:
-            full = dict(env)
-            full["date_utc"] = utc_now_iso()
-            full.update(row)
-            f.write(json.dumps(full) + "\n")
+    Writer(a.out, "moe_graph.jsonl", env, mode="w").write_all(rows_out)
 
 
 def measure(m, e, k, h, d, tp, impl):

@@ -3,13 +3,11 @@ add and a cat per tensor — 7 kernels over strided views of the fused QKV outpu
 other elementwise kernels (section memory). Rows: op "rope", tokens, heads, head_dim.
 Usage: python3 rope_kernels.py --out DIR"""
 import argparse
-import json
-import os
 
 import torch
 
 import engine
-from common import bench, env_fields, utc_now_iso
+from common import bench, env_fields, Writer
 
 
 def main():
@@ -33,12 +31,7 @@ def main():
                 row.update(tm)
                 rows.append(row)
                 print(f"rope {name} t={t} heads={heads} d={d}: {tm['median_s'] * 1e6:.1f} us")
-    with open(os.path.join(a.out, "rope.jsonl"), "w") as f:
-        for r in rows:
-            full = dict(env)
-            full["date_utc"] = utc_now_iso()
-            full.update(r)
-            f.write(json.dumps(full) + "\n")
+    Writer(a.out, "rope.jsonl", env, mode="w").write_all(rows)
 
 
 if __name__ == "__main__":
