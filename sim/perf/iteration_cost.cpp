@@ -88,28 +88,26 @@ class CostBuilder {
   // Rotary embedding of one tensor of `bytes` (read + write): one fused kernel, or the unfused
   // strided version (7 kernels) with its own measured efficiency.
   void rotary(double bytes, double layers) {
-    if (bytes <= 0) return;
-    if (d_.engine->fused_rotary) {
-      elementwise(OpClass::kNormElementwise, bytes, layers, 1);
-      return;
-    }
-    double mem = bytes / (bw_ * cal_.rotary_unfused_memory_eff(bytes));
-    add(OpClass::kNormElementwise, 0, bytes, 0, mem, layers, 7);
+    fusable(OpClass::kNormElementwise, bytes, layers, d_.engine->fused_rotary, cal_.rotary_unfused_memory_eff, 7);
   }
 
   // Gated activation silu(gate) * up over `bytes` (read both halves, write the product): one
   // fused kernel, or the unfused strided pair with its own measured efficiency.
   void activation(OpClass c, double bytes, double layers) {
-    if (bytes <= 0) return;
-    if (d_.engine->fused_activation) {
-      elementwise(c, bytes, layers, 1);
-      return;
-    }
-    double mem = bytes / (bw_ * cal_.activation_unfused_memory_eff(bytes));
-    add(c, 0, bytes, 0, mem, layers, 2);
+    fusable(c, bytes, layers, d_.engine->fused_activation, cal_.activation_unfused_memory_eff, 2);
   }
 
-  // A memory-bound kernel with its own measured efficiency curve (QK-norm, the KV-cache write).
+  // A memory-bound step an engine either fuses into one kernel at elementwise speed, or runs as
+  // `unfused_kernels` separate kernels at the efficiency measured for that form (`unfused_eff`).
+  void fusable(OpClass c, double bytes, double layers, bool fused, const Curve& unfused_eff, int unfused_kernels) {
+    if (fused) {
+      elementwise(c, bytes, layers, 1);
+    } else {
+      memory_op(c, bytes, unfused_eff, layers, unfused_kernels);
+    }
+  }
+
+  // A memory-bound kernel at the efficiency curve `eff`.
   void memory_op(OpClass c, double bytes, const Curve& eff, double layers, int kernels) {
     if (bytes <= 0) return;
     double mem = bytes / (bw_ * eff(bytes));
@@ -117,9 +115,7 @@ class CostBuilder {
   }
 
   void elementwise(OpClass c, double bytes, double layers, int kernels) {
-    if (bytes <= 0) return;
-    double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
-    add(c, 0, bytes, 0, mem, layers, kernels);
+    memory_op(c, bytes, cal_.elementwise_memory_eff, layers, kernels);
   }
 
   void attention_prefill(double flop, double bytes, double query_tokens, double layers) {
@@ -295,12 +291,8 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             b.gemm(OpClass::kAttentionProj, T, h, q * m.v_head_dim, dense_p, L);
             if (m.qk_norm) {  // per-head RMSNorm of q, then of k: read + write each
               for (double heads : {q, kv}) {
-                double bytes = T * heads * m.head_dim * kAct * 2;
-                if (d.engine->fused_qk_norm) {
-                  b.elementwise(OpClass::kNormElementwise, bytes, L, 1);
-                } else {
-                  b.memory_op(OpClass::kNormElementwise, bytes, cal.qk_norm_memory_eff, L, 1);
-                }
+                b.fusable(OpClass::kNormElementwise, T * heads * m.head_dim * kAct * 2, L, d.engine->fused_qk_norm,
+                          cal.qk_norm_memory_eff, 1);
               }
               b.note_extra_kernels(2 * L);
             }
