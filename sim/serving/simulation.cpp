@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -340,6 +341,13 @@ void Simulation::handle(core::Time now, const Payload& p) {
 }
 
 ServingSummary Simulation::run() {
+  start();
+  while (!advance(std::numeric_limits<std::int64_t>::max())) {
+  }
+  return finish();
+}
+
+void Simulation::start() {
   if (ran_) throw std::logic_error("Simulation::run() called twice");
   ran_ = true;
   const bool trace_times = config_.workload.kind == WorkloadKind::kTrace && config_.workload.trace_timestamps;
@@ -354,21 +362,29 @@ ServingSummary Simulation::run() {
   } else {
     for (int u = 0; u < config_.arrival.concurrency; ++u) events_.push(core::kSimStart, Phase::kArrival, UserStart{});
   }
+}
 
-  core::Time last_at = core::kSimStart;
-  std::int64_t same_instant = 0;
-  while (!events_.empty()) {
+bool Simulation::advance(std::int64_t max_events) {
+  if (!ran_) throw std::logic_error("Simulation::advance() before start()");
+  for (std::int64_t n = 0; n < max_events && !events_.empty(); ++n) {
     auto ev = events_.pop();
-    if (ev.at == last_at) {
-      if (++same_instant > kMaxEventsAtOneInstant) {
+    if (ev.at == last_at_) {
+      if (++same_instant_ > kMaxEventsAtOneInstant) {
         throw std::invalid_argument("the workload makes no progress: every request fails at once");
       }
     } else {
-      last_at = ev.at;
-      same_instant = 0;
+      last_at_ = ev.at;
+      same_instant_ = 0;
     }
     handle(ev.at, ev.payload);
   }
+  return events_.empty();
+}
+
+ServingSummary Simulation::finish() {
+  if (!events_.empty()) throw std::logic_error("Simulation::finish() before the last event");
+  if (finished_) throw std::logic_error("Simulation::finish() called twice");
+  finished_ = true;
   for (const auto& r : requests_) {
     if (!r.ended) throw std::logic_error("a request never reached a terminal state");
   }

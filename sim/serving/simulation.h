@@ -27,8 +27,16 @@ class Simulation {
   // bad trace file).
   Simulation(const ServingConfig& config, const perf::CalibrationProfile& calibration);
 
-  // Runs until every request has ended; call once.
+  // Runs until every request has ended; call once. Equivalent to start(), advance() until it
+  // returns true, finish().
   ServingSummary run();
+  // The resumable form, for front ends that must not block a frame: start() schedules the first
+  // arrivals; advance(n) handles at most `n` events and returns true once none is left; finish()
+  // checks that every request ended and summarises. The same events run in the same order however
+  // the work is sliced, so the summary is the same bytes as run()'s.
+  void start();
+  bool advance(std::int64_t max_events);
+  ServingSummary finish();
 
   // Inspection after run().
   const std::vector<Request>& requests() const { return requests_; }
@@ -104,6 +112,9 @@ class Simulation {
   core::Duration queue_timeout_{0};
   std::int64_t issued_ = 0;
   bool ran_ = false;
+  bool finished_ = false;
+  core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
+  std::int64_t same_instant_ = 0;
 
   // Terminal accounting.
   std::int64_t num_terminal_transitions_ = 0;
