@@ -107,24 +107,26 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
     const auto& st = g.state();
     auto ranked = pending_ranked();
     nlohmann::json profiles = nlohmann::json::array();
-    boost::random::mt19937_64 search_rng(game::derive_seed(st.seed, "advise-recipe-search"));
     for (const auto& p : advisor->profile_all(st)) {
       auto j = advisor::to_json(p);
       // The recipe search on this deployment's traffic, every candidate shown.
       const auto* d = st.company.find_deployment(p.deployment_id);
       auto result = advisor::search_recipes(
           catalog, g.scenario(), *d, perf::calibration_for(catalog, catalog.accelerator(d->chip)),
-          p.offered_requests_per_s_per_replica, search_rng, advisor->options().search);
+          p.offered_requests_per_s_per_replica,
+          game::derive_seed(st.seed, "advise-recipe-search|" + std::to_string(p.deployment_id)), advisor->options().search);
       nlohmann::json cands = nlohmann::json::array();
       for (const auto& c : result.evaluated) {
         cands.push_back({{"change", c.move.label},
                          {"goodput_tok_per_s_per_gpu", c.goodput_per_gpu},
                          {"gain", c.gain},
                          {"gain_stddev", c.gain_stddev},
-                         {"gain_low", c.gain_low}});
+                         {"gain_low", c.gain_low},
+                         {"seeds", c.seeds}});
       }
       j["recipe_search"] = {{"baseline_goodput_tok_per_s_per_gpu", result.baseline_goodput_per_gpu},
                             {"runs", result.num_runs},
+                            {"finalists", advisor->options().search.finalists},
                             {"seeds_per_candidate", result.repeats},
                             {"window_s", advisor->options().search.window_s},
                             {"candidates", cands},

@@ -202,19 +202,34 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
     CHECK(*m.replicas * *m.change.tensor_parallel == d.gpus_wanted());
   }
   CHECK(tp);
-  boost::random::mt19937_64 rng(3);
   advisor::RecipeSearchOptions o;
   o.window_s = 20;
   o.repeats = 2;
-  auto result = advisor::search_recipes(test::catalog(), r.game->scenario(), d,
-                                        perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip)),
-                                        advisor::last_rate_per_replica(st, d), rng, o);
-  // The baseline and every candidate on each seed, and the leader's confirmation (a pair per seed).
-  CHECK(result.num_runs ==
-        o.repeats * (static_cast<int>(result.evaluated.size()) + 1) + (result.leader ? 2 * o.repeats : 0));
+  advisor::GoodputMemo memo;
+  const auto& cal = perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip));
+  auto result = advisor::search_recipes(test::catalog(), r.game->scenario(), d, cal,
+                                        advisor::last_rate_per_replica(st, d), 3, o, &memo);
+  // The screen: the baseline and every candidate on the first seed; then the finalists (at most
+  // o.finalists, those whose screened gain is above 1) and the baseline on the other seeds; then the
+  // leader's confirmation (a pair per seed).
+  int finalists = 0;
+  for (const auto& c : result.evaluated) {
+    CHECK((c.seeds == 1 || c.seeds == o.repeats));
+    finalists += c.seeds == o.repeats;
+    if (c.seeds == o.repeats) CHECK(c.gain_low <= c.gain);
+  }
+  CHECK(finalists <= o.finalists);
+  CHECK(result.num_runs == 1 + static_cast<int>(result.evaluated.size()) +
+                               (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
+                               (result.leader ? 2 * o.repeats : 0));
   if (result.best) REQUIRE(result.leader);
   CHECK(result.baseline_goodput_per_gpu > 0);
-  for (const auto& c : result.evaluated) CHECK(c.gain_low <= c.gain);
+  // The same search again (the next day at the same load) reuses every run and decides the same.
+  auto again = advisor::search_recipes(test::catalog(), r.game->scenario(), d, cal,
+                                       advisor::last_rate_per_replica(st, d), 3, o, &memo);
+  CHECK(again.num_reused == again.num_runs);
+  CHECK(again.baseline_goodput_per_gpu == result.baseline_goodput_per_gpu);
+  CHECK(again.best.has_value() == result.best.has_value());
   if (result.best) {
     CHECK(result.best->gain >= 1.0 + o.min_gain);
     CHECK(result.best->gain_low > 1.0);

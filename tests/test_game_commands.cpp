@@ -23,6 +23,7 @@ struct OneProposal : game::Advisor {
     a.effect.recipe.spec_draft_tokens = 3;
     return {a};
   }
+  std::shared_ptr<game::Advisor> clone() const override { return std::make_shared<OneProposal>(*this); }
 };
 
 }  // namespace

@@ -193,9 +193,8 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   // Replicas.
   ImGui::TextUnformatted("Replicas");
   ImGui::SameLine(150);
-  ImGui::SetNextItemWidth(110);
   if (f.editing) ImGui::BeginDisabled();
-  ImGui::InputInt("##replicas", &f.replicas, 1, 1);
+  input_int_steps("##replicas", &f.replicas, 1, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (f.editing) ImGui::EndDisabled();
   f.replicas = std::clamp(f.replicas, 1, 256);
   tag(view.tags, "deploy.replicas");
@@ -280,17 +279,15 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   ImGui::TextUnformatted("Max sequences");
   help_marker(Concept::kBatchingTradeoff);
   ImGui::SameLine(150);
-  ImGui::SetNextItemWidth(110);
   if (locked_field(game, "max_num_seqs")) ImGui::BeginDisabled();
-  ImGui::InputInt("##seqs", &r.max_num_seqs, 16, 64);
+  input_int_steps("##seqs", &r.max_num_seqs, 16, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_seqs")) ImGui::EndDisabled();
   r.max_num_seqs = std::clamp(r.max_num_seqs, 1, 4096);
   ImGui::SameLine();
   ImGui::TextUnformatted("Token budget");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(110);
   if (locked_field(game, "max_num_batched_tokens")) ImGui::BeginDisabled();
-  ImGui::InputInt("##budget", &r.max_num_batched_tokens, 1024, 4096);
+  input_int_steps("##budget", &r.max_num_batched_tokens, 1024, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_batched_tokens")) ImGui::EndDisabled();
   r.max_num_batched_tokens = std::clamp(r.max_num_batched_tokens, 64, 1 << 20);
 
@@ -446,7 +443,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   auto result = previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
   ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas);
   if (!result) {
-    ImGui::TextDisabled("simulating…");
+    ImGui::TextDisabled("computing…");
     return;
   }
   if (!result->summary) {

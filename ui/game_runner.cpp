@@ -21,8 +21,12 @@ double hours_per_second(Speed s) {
   return 0;
 }
 
-GameRunner::GameRunner(std::unique_ptr<game::Game> game, bool threaded)
-    : game_(std::move(game)), scenario_(game_->scenario()), threaded_(threaded) {
+GameRunner::GameRunner(std::unique_ptr<game::Game> game, bool threaded, double frame_budget_ms)
+    : game_(std::move(game)),
+      scenario_(game_->scenario()),
+      threaded_(threaded),
+      frame_budget_ms_(frame_budget_ms),
+      taped_(std::make_unique<game::TapedWork>()) {
   snapshot_ = std::make_shared<const game::GameState>(game_->state());
   finished_ = game_->finished();
   if (threaded_) worker_ = std::thread([this] { worker_loop(); });
@@ -89,12 +93,59 @@ void GameRunner::tick(double dt_s) {
   if (threaded_) {
     cv_.notify_one();
   } else {
-    // One task, else at most one game hour per frame.
-    while (run_one()) {
-      std::lock_guard lock(mutex_);
-      if (tasks_.empty()) break;
-    }
+    tick_sliced();
   }
+}
+
+void GameRunner::tick_sliced() {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const auto deadline = t0 + std::chrono::microseconds(static_cast<std::int64_t>(frame_budget_ms_ * 1e3));
+  constexpr std::int64_t kEventsPerSlice = 256;  // a few hundred microseconds of events
+  const std::int64_t sliced0 = taped_->simulations_sliced(), forks0 = taped_->forks();
+  bool stepped = false;
+  while (Clock::now() < deadline) {
+    // The next piece of work: a command or a save first, else the hour the clock owes (one per frame).
+    bool is_save = false;
+    std::optional<game::Command> command;
+    {
+      std::lock_guard lock(mutex_);
+      if (stop_ || (finished_ && tasks_.empty())) break;
+      if (!tasks_.empty()) {
+        is_save = std::holds_alternative<SaveRequest>(tasks_.front());
+        if (const auto* c = std::get_if<game::Command>(&tasks_.front())) command = *c;
+      } else if (hours_due_ == 0 || stepped) {
+        break;
+      }
+    }
+    if (!is_save) {
+      const game::TapedWork::Work work = [&](game::Game& g) {
+        if (command) {
+          g.apply(*command);
+        } else {
+          g.step();
+        }
+      };
+      const std::string id = std::to_string(game_->state().hour) +
+                             (command ? "|" + game::to_json(*command).dump() : std::string("|step"));
+      bool ready = false;
+      while (!(ready = taped_->prepare(*game_, id, work, kEventsPerSlice))) {
+        if (Clock::now() >= deadline) break;
+      }
+      if (!ready) break;
+    }
+    {
+      serving::ScopedSimulateInterceptor guard(&taped_->tape());
+      if (!command && !is_save) stepped = true;
+      run_one();
+    }
+    taped_->done();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  std::lock_guard lock(mutex_);
+  stats_.simulations_sliced += taped_->simulations_sliced() - sliced0;
+  stats_.forks += taped_->forks() - forks0;
+  stats_.tick_ms_max = std::max(stats_.tick_ms_max, ms);
 }
 
 std::vector<CommandOutcome> GameRunner::take_outcomes() {

@@ -2,8 +2,12 @@
 //
 // The game (and its serving windows) lives on a worker thread when `threaded`: the UI submits
 // Command values, sets a speed, and each frame reads the newest published snapshot of the state
-// (an immutable copy made after every simulated hour). Without threads (a browser build without
-// pthreads) the same interface runs at most one game hour inside tick().
+// (an immutable copy made after every simulated hour). Without threads (the browser build) the
+// same interface works inside tick() within a frame budget: each hour or command first runs on a
+// fork of the game against a SimulationTape (sim/game/sim_tape.h); a simulation it needs runs in
+// slices of events across frames; once the fork gets through, the real game runs the hour on the
+// tape. No frame waits for a whole simulation, and the game reaches the same states (the advisor
+// posts the same advice at the same hour) as a blocking run: the clock waits for the work instead.
 //
 // Commands apply at the next hour boundary, in the order submitted; `Advance{n}` is not applied
 // as a command but queues n hours for the stepper, so time moves an hour at a time and every
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "sim/game/game.h"
+#include "sim/game/sim_tape.h"
 
 namespace tycoon::ui {
 
@@ -42,6 +47,9 @@ struct CommandOutcome {
 // Timing of the simulation itself, for --frame-stats.
 struct RunnerStats {
   std::int64_t hours_simulated = 0;
+  std::int64_t simulations_sliced = 0;  // non-threaded: simulations run across frames
+  std::int64_t forks = 0;               // non-threaded: hours and commands tried on a fork
+  double tick_ms_max = 0;               // non-threaded: the longest tick() (simulation work in a frame)
   double step_ms_last = 0;
   double step_ms_max = 0;
   double step_ms_total = 0;
@@ -50,7 +58,8 @@ struct RunnerStats {
 
 class GameRunner {
  public:
-  GameRunner(std::unique_ptr<game::Game> game, bool threaded);
+  // `frame_budget_ms`: without threads, the simulation work tick() may do in one frame.
+  GameRunner(std::unique_ptr<game::Game> game, bool threaded, double frame_budget_ms = 20);
   ~GameRunner();
   GameRunner(const GameRunner&) = delete;
   GameRunner& operator=(const GameRunner&) = delete;
@@ -86,11 +95,17 @@ class GameRunner {
   // Runs one task or one hour; returns false when there was nothing to do. Called with the lock
   // released; takes it to pick work and to publish.
   bool run_one();
+  // Non-threaded: works within the frame budget (forks, slices, at most one real hour).
+  void tick_sliced();
   void publish_locked(std::shared_ptr<const game::GameState> s);
 
   std::unique_ptr<game::Game> game_;
   const game::Scenario scenario_;
   const bool threaded_;
+  const double frame_budget_ms_;
+  // Non-threaded only: the tape of the hour or command being prepared, and the simulation it
+  // waits for.
+  std::unique_ptr<game::TapedWork> taped_;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;

@@ -107,8 +107,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       const bool locked = lever_locked(game.scenario, lever) || lever_locked(game.scenario, "rent_gpus");
       int& count = view.rent_counts[key];
       count = std::clamp(count == 0 ? 1 : count, 1, 64);
-      ImGui::SetNextItemWidth(80);
-      ImGui::InputInt("##n", &count, 1, 4);
+      input_int_steps("##n", &count, 1, 80 - 2 * (ImGui::GetFrameHeight() + 2));
       count = std::clamp(count, 1, 64);
       tag(view.tags, "market.count." + key);
       ImGui::SameLine();

@@ -1,6 +1,8 @@
 #include "ui/previews.h"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "sim/perf/profile_lookup.h"
 
@@ -9,6 +11,12 @@ namespace tycoon::ui {
 namespace {
 constexpr std::size_t kMaxCached = 4000;
 constexpr std::size_t kMaxQueued = 256;
+using Clock = std::chrono::steady_clock;
+// Non-threaded: a key must be asked for this long before its job starts, and a job is dropped
+// when no frame asked for it for `kForgetAfter`.
+constexpr auto kDebounce = std::chrono::milliseconds(120);
+constexpr auto kForgetAfter = std::chrono::milliseconds(750);
+constexpr std::int64_t kEventsPerSlice = 256;
 }  // namespace
 
 Previews::Previews(const data::Catalog& catalog, bool threaded) : catalog_(catalog), threaded_(threaded) {
@@ -36,6 +44,12 @@ const perf::CalibrationProfile& Previews::calibration(const std::string& chip) {
 std::shared_ptr<const PreviewResult> Previews::get(const std::string& key, const std::function<ServingJob()>& make) {
   {
     std::lock_guard lock(mutex_);
+    if (!threaded_) {
+      const auto now = Clock::now();
+      auto [it, fresh] = wanted_.try_emplace(key, Wanted{now, now});
+      if (!fresh && now - it->second.last > kForgetAfter) it->second.first = now;
+      it->second.last = now;
+    }
     if (auto it = done_.find(key); it != done_.end()) return it->second;
     if (queued_.count(key)) return nullptr;
   }
@@ -71,15 +85,69 @@ std::shared_ptr<const PreviewResult> Previews::peek(const std::string& key) cons
 
 std::size_t Previews::pending() const {
   std::lock_guard lock(mutex_);
-  return queue_.size() + (running_ ? 1 : 0);
+  return queue_.size() + (running_ || current_ ? 1 : 0);
 }
 
-void Previews::run_pending() {
-  if (!threaded_) run_one();
+void Previews::run_pending(double budget_ms) {
+  if (threaded_) return;
+  const auto t0 = Clock::now();
+  const auto deadline = t0 + std::chrono::microseconds(static_cast<std::int64_t>(budget_ms * 1e3));
+  auto still_wanted = [&](const std::string& key) {
+    auto it = wanted_.find(key);
+    return it != wanted_.end() && t0 - it->second.last <= kForgetAfter;
+  };
+  // Drop what the screen stopped asking for: a stale job, queued or in slices.
+  if (current_ && !still_wanted(current_key_)) {
+    queued_.erase(current_key_);
+    current_.reset();
+  }
+  std::erase_if(queue_, [&](const auto& q) {
+    if (still_wanted(q.first)) return false;
+    queued_.erase(q.first);
+    return true;
+  });
+  std::erase_if(wanted_, [&](const auto& w) { return t0 - w.second.last > 4 * kForgetAfter; });
+  while (Clock::now() < deadline) {
+    if (!current_) {
+      // The newest request that has been asked for long enough (debounced).
+      auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& q) {
+        auto w = wanted_.find(q.first);
+        return w != wanted_.end() && t0 - w->second.first >= kDebounce;
+      });
+      if (it == queue_.end()) return;
+      current_key_ = it->first;
+      current_ = std::make_unique<serving::SlicedSimulation>(it->second.config, it->second.calibration);
+      current_started_ = Clock::now();
+      queue_.erase(it);
+    }
+    while (!current_->advance(kEventsPerSlice)) {
+      if (Clock::now() >= deadline) return;
+    }
+    store_current();
+  }
+}
+
+void Previews::store_current() {
+  auto r = std::make_shared<PreviewResult>();
+  try {
+    r->summary = current_->result();
+  } catch (const std::exception& e) {
+    r->error = e.what();
+  }
+  r->wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - current_started_).count();
+  if (done_.size() > kMaxCached) done_.clear();
+  done_[current_key_] = std::move(r);
+  queued_.erase(current_key_);
+  current_.reset();
 }
 
 void Previews::wait_idle() {
   if (!threaded_) {
+    if (current_) {
+      while (!current_->advance(std::numeric_limits<std::int64_t>::max())) {
+      }
+      store_current();
+    }
     while (run_one()) {
     }
     return;

@@ -1,8 +1,13 @@
 // What-if previews: serving simulations the UI asks for (deployment previews, traffic, profiler,
-// Pareto sweeps), run off the frame on a worker thread and cached by a key. Derived view data,
-// not game state: dropping the cache only costs recomputation.
+// Pareto sweeps), run off the frame and cached by a key. Derived view data, not game state:
+// dropping the cache only costs recomputation. Threaded: a worker thread runs them. Without
+// threads (the browser): run_pending() runs them in slices of events within a frame budget; a job
+// starts only once its key has been asked for during `kDebounce` (a form being edited asks for a
+// new key every change), and a queued or running job that no frame asked for lately is dropped
+// (the form moved on).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -48,8 +53,8 @@ class Previews {
   // Same, without queueing.
   std::shared_ptr<const PreviewResult> peek(const std::string& key) const;
   std::size_t pending() const;
-  // Non-threaded mode: runs one queued job.
-  void run_pending();
+  // Non-threaded mode: works on the queued jobs for at most `budget_ms` of wall time.
+  void run_pending(double budget_ms = 8);
   // Blocks until no job is queued or running (tests only).
   void wait_idle();
 
@@ -59,6 +64,7 @@ class Previews {
  private:
   void worker_loop();
   bool run_one();
+  void store_current();  // the finished sliced job's result into done_
 
   const data::Catalog& catalog_;
   const bool threaded_;
@@ -69,6 +75,14 @@ class Previews {
   std::deque<std::pair<std::string, ServingJob>> queue_;
   std::map<std::string, std::shared_ptr<const PreviewResult>> done_;
   std::map<std::string, bool> queued_;
+  // Non-threaded: when each key was first and last asked for, and the job in slices.
+  struct Wanted {
+    std::chrono::steady_clock::time_point first, last;
+  };
+  std::map<std::string, Wanted> wanted_;
+  std::string current_key_;
+  std::unique_ptr<serving::SlicedSimulation> current_;
+  std::chrono::steady_clock::time_point current_started_;
   bool running_ = false;
   bool stop_ = false;
   std::thread worker_;

@@ -150,4 +150,23 @@ std::string elide(const std::string& text, float width) {
   return out + "…";
 }
 
+bool input_int_steps(const char* id, int* value, int step, float field_width) {
+  ImGui::PushID(id);
+  ImGui::SetNextItemWidth(field_width);
+  bool changed = ImGui::InputInt("##v", value, 0, 0);
+  const float h = ImGui::GetFrameHeight();
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("-", ImVec2(h, h))) {
+    *value -= step;
+    changed = true;
+  }
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("+", ImVec2(h, h))) {
+    *value += step;
+    changed = true;
+  }
+  ImGui::PopID();
+  return changed;
+}
+
 }  // namespace tycoon::ui

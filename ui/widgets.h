@@ -41,6 +41,11 @@ std::string model_name(const data::Catalog& catalog, const std::string& model);
 
 // Shows `text` wrapped in a muted color.
 void muted_wrapped(std::string_view text);
+
+// An integer field with "-" and "+" buttons that step by `step` once per click (ImGui's own
+// InputInt buttons auto-repeat while held, which on a slow frame turned three clicks into seven
+// steps). Returns true when the value changed.
+bool input_int_steps(const char* id, int* value, int step, float field_width);
 // An inline error box (red border) with wrapped text.
 void error_box(const char* id, const std::string& text);
 void warn_box(const char* id, const std::string& text);

@@ -213,8 +213,14 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
   j["canvas"] = {{"css_width", sh.css_width}, {"css_height", sh.css_height}, {"pixel_ratio", sh.pixel_ratio}};
   if (sh.app) {
     if (auto rs = sh.app->runner_stats()) {
+      // The same window as the frame statistics: since the last reset (a new game restarts them).
+      const std::size_t from = std::min(sh.step_index_at_reset, rs->step_ms.size());
       j["game_hours_simulated"] = rs->hours_simulated;
-      j["sim_step_ms"] = percentiles_json(rs->step_ms);
+      j["sim_step_ms"] = percentiles_json(std::vector<double>(rs->step_ms.begin() + static_cast<std::ptrdiff_t>(from),
+                                                              rs->step_ms.end()));
+      j["runner"] = {{"simulations_sliced", rs->simulations_sliced},
+                     {"forks", rs->forks},
+                     {"tick_ms_max", rs->tick_ms_max}};
     }
   }
   j["startup_ms"] = {{"main", sh.main_at_ms},
@@ -226,7 +232,14 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
   return hold(out, j.dump());
 }
 
-EMSCRIPTEN_KEEPALIVE void tycoon_stats_reset() { shell().frames.clear(); }
+EMSCRIPTEN_KEEPALIVE void tycoon_stats_reset() {
+  auto& sh = shell();
+  sh.frames.clear();
+  sh.step_index_at_reset = 0;
+  if (sh.app) {
+    if (auto rs = sh.app->runner_stats()) sh.step_index_at_reset = rs->step_ms.size();
+  }
+}
 
 EMSCRIPTEN_KEEPALIVE const char* tycoon_import(const char* name_in, const char* text_in) {
   static std::string out;

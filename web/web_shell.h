@@ -26,6 +26,7 @@ struct WebShell {
   GLFWwindow* window = nullptr;
   std::optional<ui::App> app;
   FrameStats frames;
+  std::size_t step_index_at_reset = 0;  // runner step_ms entries before the last stats reset
   std::unique_ptr<LocalStorageMirror> storage;
   WebGlRenderer renderer;
   double css_width = 0, css_height = 0;  // canvas size in CSS pixels (ImGui's units)

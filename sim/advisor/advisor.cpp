@@ -176,7 +176,15 @@ std::optional<game::Advice> Chien::propose_code_change(const game::GameState& st
 
 std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, const game::DeploymentState& d,
                                                   double rate) {
-  auto result = search_recipes(*catalog_, scenario_, d, calibration(d.chip), rate, propose_rng_, options_.search);
+  // Seeds from the deployment's recipe and load bucket: a search repeated at the same load (the
+  // next day's) reuses every run from the memo.
+  rate = game::bucket_rate_per_s(rate, scenario_.serving.load_bucket_step);
+  char bucket[48];
+  std::snprintf(bucket, sizeof bucket, "|%a", rate);
+  const std::string search_key = "recipe-search|" + d.model + "|" + d.chip + "|" + d.segment + "|" +
+                                 game::to_json(d.recipe).dump() + "|" + std::to_string(d.replicas) + bucket;
+  auto result = search_recipes(*catalog_, scenario_, d, calibration(d.chip), rate,
+                               game::derive_seed(state.seed, search_key), options_.search, &search_memo_);
   if (!result.best) return std::nullopt;
   const auto& best = *result.best;
   const std::string key = "recipe:" + game::to_json(best.move.change).dump();
@@ -197,15 +205,15 @@ std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, 
   // The truth: the same comparison with more and longer seeds than the search could afford.
   r.true_speedup = paired_recipe_gain(*catalog_, scenario_, d, calibration(d.chip), rate, best.move,
                                       options_.truth_window_factor * options_.search.window_s,
-                                      game::derive_seed(state.seed, r.advice_id), options_.truth_seeds);
+                                      game::derive_seed(state.seed, r.advice_id), options_.truth_seeds, &search_memo_);
   game::Advice a;
   a.id = r.advice_id;
   a.deployment_id = d.id;
   a.title = r.title;
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "%d runs: %zu recipes x %d seeds on your traffic, each paired with the current recipe on the same "
-                "arrivals. Goodput %.0f vs %.0f tok/s/GPU now: x%.3f, +/-%.3f across seeds.",
+                "%d runs: %zu recipes screened on one seed, the best on %d, each paired with the current recipe on "
+                "the same arrivals. Goodput %.0f vs %.0f tok/s/GPU now: x%.3f, +/-%.3f across seeds.",
                 result.num_runs, result.evaluated.size(), result.repeats, best.goodput_per_gpu,
                 result.baseline_goodput_per_gpu, best.gain, best.gain_stddev);
   a.rationale = buf;

@@ -97,6 +97,7 @@ class Chien final : public game::Advisor {
   Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options = {});
 
   std::vector<game::Advice> propose(const game::GameState& state) override;
+  std::shared_ptr<game::Advisor> clone() const override { return std::make_shared<Chien>(*this); }
 
   // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
   std::vector<DeploymentProfile> profile_all(const game::GameState& state);
@@ -128,6 +129,7 @@ class Chien final : public game::Advisor {
   boost::random::mt19937_64 check_rng_;    // check noise (a separate stream: checking changes no proposal)
   std::map<std::string, perf::CalibrationProfile> calibrations_;
   std::map<std::string, DeploymentProfile> profile_cache_;
+  GoodputMemo search_memo_;  // recipe-search and truth runs, reused across days at the same load
   std::set<std::pair<std::int64_t, std::string>> proposed_;  // (deployment, change id)
   std::vector<ProposalRecord> records_;
   double check_spend_usd_ = 0;

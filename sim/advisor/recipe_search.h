@@ -12,7 +12,16 @@
 // its gain clears `min_gain` and its lower bound (mean − t·standard error) clears 1; the leader is
 // then measured again on fresh seeds (the best of many noisy estimates is biased up), and that
 // measurement is the claim.
+//
+// Why it screens first (issue 14): every candidate on every seed cost ~54 simulations per search,
+// seconds of a game hour. Now every candidate runs on the first seed only; the few best
+// (`finalists`) run on the other seeds, and only those can be proposed — successive halving, the
+// statistics of the finalists unchanged. Seeds derive from a key (the deployment's recipe and the
+// load bucket), and each run's goodput is kept in a memo: the next day's search at the same load
+// reuses every run instead of drawing new seeds.
 #pragma once
+
+#include <map>
 
 #include <optional>
 #include <string>
@@ -33,7 +42,12 @@ struct RecipeSearchOptions {
   int repeats = 3;         // seeds per candidate, shared with the baseline
   double min_gain = 0.03;  // propose only gains of at least this much, whose one-sided 95% lower
                            // bound (Student's t over the seeds) is still above 1
+  int finalists = 3;       // candidates measured on all `repeats` seeds after the one-seed screen
 };
+
+// Goodput of runs already simulated, by everything that determines it (recipe, replicas, load,
+// window, seed): a pure memo, so reusing an entry changes no result.
+using GoodputMemo = std::map<std::string, double>;
 
 // One-sided 95% Student's t critical value for `df` degrees of freedom.
 double t_critical_95(int df);
@@ -51,7 +65,8 @@ struct RecipeCandidate {
   double goodput_per_gpu = 0;  // mean over the seeds: output tok/s/GPU within the SLO
   double gain = 1;             // mean over the seeds of candidate / baseline (paired)
   double gain_stddev = 0;      // sample standard deviation of the per-seed ratios
-  double gain_low = 1;         // gain − t(repeats − 1) · stddev / sqrt(repeats)
+  double gain_low = 1;         // gain − t(repeats − 1) · stddev / sqrt(repeats); 0 when screened out
+  int seeds = 0;               // seeds it ran on: 1 if the screen dropped it, else `repeats`
 };
 
 struct RecipeSearchResult {
@@ -59,7 +74,8 @@ struct RecipeSearchResult {
   std::vector<RecipeCandidate> evaluated;  // in search order
   std::optional<RecipeCandidate> leader;   // the best gain that passes both bars in the search
   std::optional<RecipeCandidate> best;     // the leader re-measured on fresh seeds, if it still passes
-  int num_runs = 0;
+  int num_runs = 0;     // simulations this search needed
+  int num_reused = 0;   // of which answered by the memo
   int repeats = 0;
 };
 
@@ -70,16 +86,19 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
 // same GPUs (tensor parallelism changes the replica count).
 double move_rate_per_replica(const game::DeploymentState& d, const RecipeMove& m, double rate_per_s_per_replica);
 
+// `seed`: every seed of the search derives from it (the advisor derives it from the deployment's
+// recipe and load bucket). `memo`: runs already simulated (may be null).
 RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scenario& scenario,
                                   const game::DeploymentState& d, const perf::CalibrationProfile& calibration,
-                                  double rate_per_s_per_replica, boost::random::mt19937_64& rng,
-                                  const RecipeSearchOptions& options = {});
+                                  double rate_per_s_per_replica, std::uint64_t seed,
+                                  const RecipeSearchOptions& options = {}, GoodputMemo* memo = nullptr);
 
 // The gain of `move` on `d`'s traffic: the mean paired ratio over `seeds` seeds derived from
 // `seed`, each `window_s` long. With a long window and several seeds, the truth the debrief
 // compares a recipe claim with (and, with one short seed plus noise, what a benchmark measures).
 double paired_recipe_gain(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
                           const perf::CalibrationProfile& calibration, double rate_per_s_per_replica,
-                          const RecipeMove& move, double window_s, std::uint64_t seed, int seeds = 1);
+                          const RecipeMove& move, double window_s, std::uint64_t seed, int seeds = 1,
+                          GoodputMemo* memo = nullptr);
 
 }  // namespace tycoon::advisor

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -77,6 +78,9 @@ class Advisor {
   // and the checks before it. Throws std::invalid_argument when the check cannot run (by default:
   // an advisor that sells no checks).
   virtual AdviceCheck check(const GameState& state, const Advice& advice, AdviceCheckKind kind);
+  // A deep copy with the same internal state (random streams, records, caches): Game::fork runs
+  // an hour on a copy first (sim/game/sim_tape.h), and the copy must decide exactly as the original.
+  virtual std::shared_ptr<Advisor> clone() const = 0;
 };
 
 inline AdviceCheck Advisor::check(const GameState&, const Advice&, AdviceCheckKind) {

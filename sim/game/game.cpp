@@ -66,6 +66,13 @@ Game::Game(Scenario scenario, GameState state, const data::Catalog& catalog, Gam
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
 }
 
+std::unique_ptr<Game> Game::fork() const {
+  std::unique_ptr<Game> g(new Game(*this));
+  g->windows_ = std::make_shared<ServingWindows>(*windows_);
+  if (advisor_) g->advisor_ = advisor_->clone();
+  return g;
+}
+
 void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text)}); }
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) {

@@ -51,9 +51,16 @@ class Game {
   void run_to_end();
 
   void set_advisor(std::shared_ptr<Advisor> advisor) { advisor_ = std::move(advisor); }
+  const Advisor* advisor() const { return advisor_.get(); }
+
+  // A deep copy (state, serving-window cache and advisor included) to run an hour or a command on
+  // first, against a SimulationTape (sim/game/sim_tape.h): the copy and the original make the same
+  // simulate() calls in the same order.
+  std::unique_ptr<Game> fork() const;
 
  private:
   friend struct CommandApplier;
+  Game(const Game&) = default;
 
   void apply_due_events();
   void news(std::string text);

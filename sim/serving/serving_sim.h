@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -111,5 +113,57 @@ struct ServingSummary {
 };
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);
+
+// A front end that must not block a frame installs an interceptor around a game hour
+// (sim/game/sim_tape.h): while one is installed on this thread, simulate() hands it every call
+// instead of computing. Scoped, innermost wins; nothing is installed by default.
+class SimulateInterceptor {
+ public:
+  virtual ~SimulateInterceptor() = default;
+  virtual ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) = 0;
+};
+class ScopedSimulateInterceptor {
+ public:
+  explicit ScopedSimulateInterceptor(SimulateInterceptor* interceptor);
+  ~ScopedSimulateInterceptor();
+  ScopedSimulateInterceptor(const ScopedSimulateInterceptor&) = delete;
+  ScopedSimulateInterceptor& operator=(const ScopedSimulateInterceptor&) = delete;
+
+ private:
+  SimulateInterceptor* previous_;
+};
+
+class Simulation;
+
+// One simulate() call run in slices of events, so that a single-threaded front end can spread it
+// over frames. Owns copies of everything the configuration points to (model, chip, engine,
+// calibration), so the caller's objects may go away. The result is the bytes simulate() returns,
+// however the work is sliced: the same events run in the same order.
+class SlicedSimulation {
+ public:
+  SlicedSimulation(const ServingConfig& config, const perf::CalibrationProfile& calibration);
+  ~SlicedSimulation();
+  SlicedSimulation(const SlicedSimulation&) = delete;
+  SlicedSimulation& operator=(const SlicedSimulation&) = delete;
+
+  // Handles at most `max_events` more events; true once the simulation is over (or failed).
+  bool advance(std::int64_t max_events);
+  bool done() const { return done_; }
+  const ServingConfig& config() const { return config_; }
+  // The summary, or the exception the simulation threw (rethrown). Only once done().
+  ServingSummary result() const;
+  std::exception_ptr error() const { return error_; }
+
+ private:
+  data::ModelCard model_;
+  data::Accelerator hardware_;
+  data::Engine engine_;
+  perf::CalibrationProfile calibration_;
+  ServingConfig config_;
+  std::unique_ptr<Simulation> sim_;
+  std::optional<ServingSummary> summary_;
+  std::exception_ptr error_;
+  bool done_ = false;
+};
 
 }  // namespace tycoon::serving

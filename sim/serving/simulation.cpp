@@ -383,8 +383,8 @@ bool Simulation::advance(std::int64_t max_events) {
 
 ServingSummary Simulation::finish() {
   if (!events_.empty()) throw std::logic_error("Simulation::finish() before the last event");
-  if (finished_) throw std::logic_error("Simulation::finish() called twice");
-  finished_ = true;
+  if (summarised_) throw std::logic_error("Simulation::finish() called twice");
+  summarised_ = true;
   for (const auto& r : requests_) {
     if (!r.ended) throw std::logic_error("a request never reached a terminal state");
   }
@@ -449,9 +449,63 @@ bool Simulation::kv_invariants_hold() const {
   return true;
 }
 
+namespace {
+thread_local SimulateInterceptor* t_interceptor = nullptr;
+}  // namespace
+
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) {
+  if (t_interceptor) return t_interceptor->simulate(config, calibration);
   Simulation sim(config, calibration);
   return sim.run();
+}
+
+ScopedSimulateInterceptor::ScopedSimulateInterceptor(SimulateInterceptor* interceptor) : previous_(t_interceptor) {
+  t_interceptor = interceptor;
+}
+
+ScopedSimulateInterceptor::~ScopedSimulateInterceptor() { t_interceptor = previous_; }
+
+SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::CalibrationProfile& calibration)
+    : calibration_(calibration), config_(config) {
+  try {
+    const auto& d = config.deployment;
+    require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
+    model_ = *d.model;
+    hardware_ = *d.hardware;
+    engine_ = *d.engine;
+    config_.deployment.model = &model_;
+    config_.deployment.hardware = &hardware_;
+    config_.deployment.engine = &engine_;
+    sim_ = std::make_unique<Simulation>(config_, calibration_);
+    sim_->start();
+  } catch (...) {
+    error_ = std::current_exception();
+    done_ = true;
+  }
+}
+
+SlicedSimulation::~SlicedSimulation() = default;
+
+bool SlicedSimulation::advance(std::int64_t max_events) {
+  if (done_) return true;
+  try {
+    if (sim_->advance(max_events)) {
+      summary_ = sim_->finish();
+      done_ = true;
+      sim_.reset();
+    }
+  } catch (...) {
+    error_ = std::current_exception();
+    done_ = true;
+    sim_.reset();
+  }
+  return done_;
+}
+
+ServingSummary SlicedSimulation::result() const {
+  if (!done_) throw std::logic_error("SlicedSimulation::result() before it is done");
+  if (error_) std::rethrow_exception(error_);
+  return *summary_;
 }
 
 }  // namespace tycoon::serving

@@ -27,6 +27,25 @@ run() {  # name script
 
 run tutorial tutorial.script
 run bad_input bad_input.script
+
+# The freeze test (issue 14): campaign level 1 at 16x with the advisor, threaded and as the
+# browser runs it (--no-threads: forks, a tape and simulations sliced within a frame budget);
+# the binary exits 4 when any interval between frames exceeds the limit.
+freeze() {  # name extra-flags...
+  local name=$1
+  shift
+  timeout 280 xvfb-run -a -s '-screen 0 1280x800x24' "$game" --save-dir "$out/saves-$name" \
+    --scenario campaign-01-thin-margin --speed 16x --frames "${TYCOON_FREEZE_FRAMES:-900}" --frame-stats \
+    --max-frame-gap-ms "${TYCOON_MAX_FRAME_GAP_MS:-250}" --dump-state "$out/$name.json" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  sed "s/^/[$name] /" "$out/$name.log"
+  if [ "$rc" != 0 ]; then
+    echo "FAIL $name: exit $rc"
+    fail=1
+  fi
+}
+freeze freeze_threaded
+freeze freeze_no_threads --no-threads
 for check in tutorial bad_input; do
   if [ -f "$out/$check.json" ]; then
     cmake -DSTATE="$out/$check.json" -DCHECK=$check -P "$here/check_state.cmake" || fail=1

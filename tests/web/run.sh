@@ -4,7 +4,9 @@
 #   1. play_test.mjs: the tutorial's first steps with real clicks, an advisor proposal accepted,
 #      a bridge command, top speed, save / reload / import, budgets (screenshots and report.json
 #      under build-web/web-test/);
-#   2. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
+#   2. freeze_test.mjs: the tutorial, campaign level 1 and the sandbox at 16x with the advisor
+#      attached; fails on any gap between animation frames over 250 ms (issue 14);
+#   3. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
 #      natively (`tycoon run --advisor on --json`) and in the browser (tycoon_run through the
 #      bridge), compared by compare_summaries.py.
 # Exits non-zero when any of them fails.
@@ -57,6 +59,9 @@ if ts:
           f"worst simulation step {ts['worst_sim_step_ms']:.1f} ms")
 for n in r.get("notes", []): print("note:", n)
 PY
+
+echo "== browser: freeze test (no frame gap over ${TYCOON_MAX_FRAME_GAP_MS:-250} ms at 16x with the advisor)"
+node tests/web/freeze_test.mjs "$url" "$out" || status=1
 
 echo "== determinism: native vs browser ($scenario, seed $seed, $commands)"
 "$native" run "$scenario" --seed "$seed" --commands "$commands" --advisor on --json >"$out/summary.native.json" || status=1

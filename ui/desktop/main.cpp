@@ -54,6 +54,7 @@ struct Options {
   std::string font;
   int width = 1280, height = 800;
   int frames = 0;  // stop after this many frames (0: run until closed)
+  double max_frame_gap_ms = 0;  // fail (exit 4) when a frame interval exceeds it (0: no limit)
   int fps = 60;
   std::string speed;
   bool frame_stats = false;
@@ -165,10 +166,14 @@ int main(int argc, char** argv) {
   cli.add_option("--fps", o.fps, "Frame rate cap (0: uncapped)")->check(CLI::Range(0, 1000));
   cli.add_option("--speed", o.speed, "Initial game speed")->check(CLI::IsMember({"paused", "1x", "4x", "16x"}));
   cli.add_flag("--frame-stats", o.frame_stats, "Print frame-time statistics on exit");
+  cli.add_option("--max-frame-gap-ms", o.max_frame_gap_ms,
+                 "Exit 4 when any interval between frames was longer (the freeze test; 0: no limit)")
+      ->check(CLI::Range(0.0, 1e6));
   cli.add_option("--antialias", o.antialias,
                  "Anti-aliased edges: on, off (a third fewer triangles), or auto (off when rasterizing is slow)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
-  cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames (an hour at most per frame), as a browser without threads");
+  cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
+               "within a frame budget)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -389,6 +394,8 @@ int main(int argc, char** argv) {
     if (auto rs = app->runner_stats()) {
       stats["game_hours_simulated"] = rs->hours_simulated;
       stats["sim_step_ms"] = to_json(percentiles(rs->step_ms));
+      stats["simulations_sliced"] = rs->simulations_sliced;
+      stats["tick_ms_max"] = rs->tick_ms_max;
     }
     if (o.frame_stats) {
       std::printf("frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
@@ -407,6 +414,11 @@ int main(int argc, char** argv) {
       }
       if (antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", antialias_dropped_at);
       std::printf("\n");
+    }
+    if (o.max_frame_gap_ms > 0 && iv.max > o.max_frame_gap_ms) {
+      std::fprintf(stderr, "tycoon_game: a frame gap of %.1f ms exceeds --max-frame-gap-ms %.1f\n", iv.max,
+                   o.max_frame_gap_ms);
+      if (exit_code == 0) exit_code = 4;
     }
     if (!o.dump_state.empty()) {
       nlohmann::json j = app->dump();

@@ -1,0 +1,94 @@
+// Restartable hours (sim/game/sim_tape.h): a game driven through forks, a tape and simulations run
+// a few events at a time reaches the same states, news and advice as the same game run blocking.
+// This is what keeps the browser's frames short without changing a single result (issue 14).
+#include <doctest/doctest.h>
+
+#include <limits>
+
+#include "sim/game/sim_tape.h"
+#include "sim/game/state_json.h"
+#include "tests/advisor_test_util.h"
+#include "tests/test_serving_support.h"
+
+using namespace tycoon;
+
+TEST_CASE("a simulation run in slices of events returns the bytes of simulate()") {
+  auto cfg = serving_test::gpt_oss_h200();
+  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+  cfg.arrival.rate_per_s = 8;
+  cfg.duration_s = 30;
+  cfg.workload.input_tokens = 1000;
+  cfg.workload.output_tokens = 300;
+  const auto& cal = serving_test::h200_calibration();
+  const auto whole = serving::simulate(cfg, cal);
+  for (std::int64_t slice : {1, 97, 100000}) {
+    CAPTURE(slice);
+    serving::SlicedSimulation job(cfg, cal);
+    int calls = 0;
+    while (!job.advance(slice)) ++calls;
+    const auto sliced = job.result();
+    if (slice == 1) CHECK(calls > 1000);  // it really was cut into many slices
+    CHECK(sliced.requests_completed == whole.requests_completed);
+    CHECK(sliced.output_tokens == whole.output_tokens);
+    CHECK(sliced.num_iterations == whole.num_iterations);
+    CHECK(sliced.ttft_s.p90 == whole.ttft_s.p90);  // exact: same events in the same order
+    CHECK(sliced.itl_s.p99 == whole.itl_s.p99);
+    CHECK(sliced.simulated_time_s == whole.simulated_time_s);
+  }
+}
+
+TEST_CASE("a configuration the simulator refuses is refused the same way in slices") {
+  auto cfg = serving_test::gpt_oss_h200();
+  cfg.replicas = 0;
+  serving::SlicedSimulation job(cfg, serving_test::h200_calibration());
+  CHECK(job.done());
+  CHECK_THROWS_AS(job.result(), std::invalid_argument);
+}
+
+namespace {
+
+// Plays `hours` hours of the advisor market through TapedWork with simulations cut into slices of
+// `events`, as the browser's runner does across frames.
+game::GameState play_taped(int hours, std::int64_t events, std::int64_t& sliced) {
+  game::GameOptions o;
+  o.seed = 11;
+  game::Game g(test::advisor_market(), test::catalog(), o);
+  auto opts = test::fast_advisor_options();
+  g.set_advisor(std::make_shared<advisor::Chien>(test::catalog(), g.scenario(),
+                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR), opts));
+  game::TapedWork taped;
+  const game::TapedWork::Work step = [](game::Game& x) { x.step(); };
+  for (int h = 0; h < hours; ++h) {
+    const std::string id = std::to_string(g.state().hour) + "|step";
+    while (!taped.prepare(g, id, step, events)) {
+    }
+    {
+      auto& tape = taped.tape();
+      serving::ScopedSimulateInterceptor guard(&tape);
+      g.step();
+      // Every simulation of the real hour came from the tape, in the order the fork asked.
+      CHECK(tape.consumed() == tape.size());
+    }
+    taped.done();
+  }
+  sliced = taped.simulations_sliced();
+  return g.state();
+}
+
+}  // namespace
+
+TEST_CASE("hours run through forks and the tape equal hours run blocking, advice included") {
+  constexpr int kHours = 8;  // the advisor posts from hour 2, every 3 hours (fast options)
+  game::GameOptions o;
+  o.seed = 11;
+  game::Game plain(test::advisor_market(), test::catalog(), o);
+  plain.set_advisor(std::make_shared<advisor::Chien>(
+      test::catalog(), plain.scenario(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+      test::fast_advisor_options()));
+  plain.advance(kHours);
+  std::int64_t sliced = 0;
+  const auto taped = play_taped(kHours, 64, sliced);
+  CHECK(sliced > 0);
+  CHECK(!plain.state().inbox.empty());
+  CHECK(game::to_json(taped).dump() == game::to_json(plain.state()).dump());
+}

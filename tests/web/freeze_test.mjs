@@ -1,0 +1,104 @@
+// The freeze test (issue 14): the game must never hold a frame, whatever the simulation is doing.
+// For the tutorial (after renting and deploying, so the advisor has something to advise), campaign
+// level 1 and the sandbox, with the advisor attached: start the scenario, run at 16x for a while,
+// and record every gap between animation frames from the page's own requestAnimationFrame clock
+// (independent of the game's statistics, over the whole run: nothing is reset). Fails on any gap
+// over the limit. The game's own statistics (sliced simulations, worst tick) go to the report.
+//
+//   node freeze_test.mjs <url> <out_dir>
+// Env: TYCOON_FREEZE_SECONDS (per scenario, default 20), TYCOON_MAX_FRAME_GAP_MS (default 250).
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, log, check, openGame, waitFor, TestFailure } from './lib.mjs';
+
+const [url, outDir] = process.argv.slice(2);
+if (!url || !outDir) {
+  console.error('usage: node freeze_test.mjs <url> <out_dir>');
+  process.exit(2);
+}
+fs.mkdirSync(outDir, { recursive: true });
+const kSeconds = Number(process.env.TYCOON_FREEZE_SECONDS || 20);
+const kMaxGapMs = Number(process.env.TYCOON_MAX_FRAME_GAP_MS || 250);
+
+// The game's light status (hour, inbox size) without the whole state dump.
+const status = (page) => page.evaluate(() => {
+  const s = window.tycoon.state();
+  return { hour: s.hour, screen: s.screen, finished: s.summary ? s.summary.finished : false,
+           proposals: s.state && s.state.inbox ? s.state.inbox.length : 0 };
+});
+
+const scenarios = [
+  { name: 'tutorial', setup: [
+    { type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 2 },
+    { type: 'deploy', model: 'gpt-oss-120b', chip: 'h200', replicas: 2 }] },
+  { name: 'campaign-01-thin-margin', setup: [] },
+  { name: 'sandbox', setup: [] },
+];
+
+const report = { url, max_gap_limit_ms: kMaxGapMs, seconds_per_scenario: kSeconds, scenarios: [] };
+const browser = await launch();
+let failed = false;
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await openGame(page, url);
+  for (const sc of scenarios) {
+    const started = await page.evaluate((n) => window.tycoon.command({ type: 'start', scenario: n }), sc.name);
+    check(started.ok, `started ${sc.name}: ${started.message || started.error}`);
+    for (const c of sc.setup) {
+      const r = await page.evaluate((x) => window.tycoon.command(x), c);
+      check(r.ok, `${sc.name}: ${c.type} submitted`);
+    }
+    // The page's own frame clock, from now on.
+    await page.evaluate(() => {
+      window.__gaps = [];
+      window.__last = performance.now();
+      window.__recording = true;
+      const f = (t) => {
+        if (!window.__recording) return;
+        window.__gaps.push(t - window.__last);
+        window.__last = t;
+        requestAnimationFrame(f);
+      };
+      requestAnimationFrame(f);
+    });
+    await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: '16x' }));
+    const h0 = (await status(page)).hour;
+    const t0 = Date.now();
+    let s = await waitFor(async () => {
+      const x = await status(page);
+      return x.finished || Date.now() - t0 >= kSeconds * 1000 ? x : null;
+    }, sc.name + ' at 16x', kSeconds * 1000 + 60000, 1000);
+    const seconds = (Date.now() - t0) / 1000;
+    await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: 'paused' }));
+    const gaps = await page.evaluate(() => { window.__recording = false; return window.__gaps; });
+    const stats = await page.evaluate(() => window.tycoon.stats());
+    const sorted = [...gaps].sort((a, b) => a - b);
+    const row = {
+      scenario: sc.name, seconds, game_hours: s.hour - h0, proposals: s.proposals, frames: gaps.length,
+      frame_gap_ms: { median: sorted[Math.floor(sorted.length / 2)] || 0, p99: sorted[Math.floor(sorted.length * 0.99)] || 0,
+                      max: sorted[sorted.length - 1] || 0 },
+      gaps_over_100ms: gaps.filter((g) => g > 100).length,
+      gaps_over_limit: gaps.filter((g) => g > kMaxGapMs).length,
+      runner: stats.runner || null,
+    };
+    report.scenarios.push(row);
+    log(`${sc.name}: ${row.game_hours} game hours in ${seconds.toFixed(1)} s, ${row.proposals} advisor proposal(s), ` +
+        `${row.frames} frames; gap median ${row.frame_gap_ms.median.toFixed(1)} ms, p99 ${row.frame_gap_ms.p99.toFixed(1)} ms, ` +
+        `max ${row.frame_gap_ms.max.toFixed(1)} ms; ${row.gaps_over_100ms} over 100 ms` +
+        (row.runner ? `; ${row.runner.simulations_sliced} simulations sliced over frames, worst tick ${row.runner.tick_ms_max.toFixed(1)} ms` : ''));
+    await page.screenshot({ path: path.join(outDir, `freeze-${sc.name}.png`) });
+    check(row.game_hours >= 24, `${sc.name}: the clock ran at 16x (${row.game_hours} game hours)`);
+    check(row.proposals >= 1, `${sc.name}: the advisor posted (${row.proposals} proposal(s))`);
+    check(row.gaps_over_limit === 0, `${sc.name}: no frame gap over ${kMaxGapMs} ms (max ${row.frame_gap_ms.max.toFixed(1)} ms)`);
+  }
+} catch (e) {
+  failed = true;
+  console.error('[web-test] FAILED:', e instanceof TestFailure ? e.message : e.stack || e);
+} finally {
+  await browser.close();
+}
+report.ok = !failed;
+fs.writeFileSync(path.join(outDir, 'freeze-report.json'), JSON.stringify(report, null, 1));
+log('report', path.join(outDir, 'freeze-report.json'));
+process.exit(failed ? 1 : 0);
