@@ -92,3 +92,30 @@ TEST_CASE("hours run through forks and the tape equal hours run blocking, advice
   CHECK(!plain.state().inbox.empty());
   CHECK(game::to_json(taped).dump() == game::to_json(plain.state()).dump());
 }
+
+TEST_CASE("what a client sees of the state carries claims, never the hidden truths") {
+  game::GameOptions o;
+  o.seed = 11;
+  game::Game g(test::advisor_market(), test::catalog(), o);
+  auto chien = std::make_shared<advisor::Chien>(test::catalog(), g.scenario(),
+                                                advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                                test::fast_advisor_options());
+  g.set_advisor(chien);
+  g.advance(3);
+  REQUIRE(!g.state().inbox.empty());
+  const auto& a = g.state().inbox.front();
+  // A benchmark paid for now is ready two game hours later: until then its measurement is hidden.
+  REQUIRE(g.apply(game::CheckAdvice{a.id, game::AdviceCheckKind::kBenchmark}).ok);
+  const auto view = game::player_view_json(g.state());
+  CHECK(!view.contains("rng"));
+  for (const auto& x : view["inbox"]) {
+    CHECK(x.contains("claimed_speedup"));
+    CHECK(!x["effect"].contains("speedup"));
+    CHECK(!x["effect"].contains("reputation_hit"));
+    for (const auto& c : x["checks"]) {
+      if (c["ready_at_hour"].get<std::int64_t>() > g.state().hour) CHECK(!c.contains("measured_speedup"));
+    }
+  }
+  // The save keeps everything (a resumed game must go on exactly).
+  CHECK(game::to_json(g.state())["inbox"][0]["effect"].contains("speedup"));
+}

@@ -348,7 +348,7 @@ nlohmann::json App::dump() const {
                   {"revenue_usd", s.ledger.totals().revenue_usd},
                   {"output_tokens", s.service.tokens.output_tokens},
                   {"commands_logged", s.log.size()}};
-  j["state"] = game::to_json(s);
+  j["state"] = game::player_view_json(s);  // never the hidden truths
   return j;
 }
 

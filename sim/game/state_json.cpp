@@ -225,6 +225,24 @@ nlohmann::json to_json(const GameState& s) {
   return j;
 }
 
+nlohmann::json player_view_json(const GameState& s) {
+  nlohmann::json j = to_json(s);
+  j.erase("rng");
+  for (auto& a : j["inbox"]) {
+    // The change proposed is the claim's (the title names it); what it really does is hidden.
+    a["effect"].erase("speedup");
+    a["effect"].erase("reputation_hit");
+    for (auto& c : a["checks"]) {
+      if (c["ready_at_hour"].get<std::int64_t>() <= s.hour) continue;
+      for (const char* k : {"measured_speedup", "measured_component_speedup", "quality_flag", "rejection_flag",
+                            "reputation_hit", "note"}) {
+        c.erase(k);
+      }
+    }
+  }
+  return j;
+}
+
 GameState game_state_from_json(const nlohmann::json& j, const std::string& file, const std::string& pointer) {
   ObjectReader in(j, file, pointer);
   GameState s;
