@@ -32,7 +32,11 @@ const scenarios = [
     { type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 2 },
     { type: 'deploy', model: 'gpt-oss-120b', chip: 'h200', replicas: 2 }] },
   { name: 'campaign-01-thin-margin', setup: [] },
-  { name: 'sandbox', setup: [] },
+  { name: 'sandbox', setup: [
+    { type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 8 },
+    { type: 'deploy', model: 'gpt-oss-120b', chip: 'h200', segment: 'chat', replicas: 4 },
+    { type: 'rent_gpus', chip: 'mi300x', contract: 'on_demand', num_gpus: 8 },
+    { type: 'deploy', model: 'qwen3-coder-480b', chip: 'mi300x', segment: 'coding', replicas: 1 }] },
 ];
 
 const report = { url, max_gap_limit_ms: kMaxGapMs, seconds_per_scenario: kSeconds, scenarios: [] };
