@@ -119,3 +119,25 @@ TEST_CASE("what a client sees of the state carries claims, never the hidden trut
   // The save keeps everything (a resumed game must go on exactly).
   CHECK(game::to_json(g.state())["inbox"][0]["effect"].contains("speedup"));
 }
+
+TEST_CASE("the debrief reveals every proposal's truth, and only once the game is over") {
+  game::GameOptions o;
+  o.seed = 11;
+  o.days = 1;
+  game::Game g(test::advisor_market(), test::catalog(), o);
+  g.set_advisor(std::make_shared<advisor::Chien>(test::catalog(), g.scenario(),
+                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                                 test::fast_advisor_options()));
+  g.advance(6);
+  REQUIRE(!g.state().inbox.empty());
+  CHECK(g.revealed_debrief().is_null());  // during play: claims only
+  g.run_to_end();
+  const auto d = g.revealed_debrief();
+  REQUIRE(d.contains("proposals"));
+  CHECK(d["proposals"].size() == g.state().inbox.size());
+  for (const auto& r : d["proposals"]) {
+    CHECK(r["truth"].contains("speedup"));
+    CHECK(r.contains("right_call"));
+    CHECK(r.contains("verdict"));
+  }
+}

@@ -220,6 +220,8 @@ void App::draw_game(double dt_s) {
   last_state_ = snapshot;
   const game::GameState& s = *snapshot;
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
+  auto revealed = runner_->revealed_debrief();
+  if (revealed && !revealed->is_null()) game.revealed_debrief = revealed.get();
   CommandQueue out;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -349,6 +351,10 @@ nlohmann::json App::dump() const {
                   {"output_tokens", s.service.tokens.output_tokens},
                   {"commands_logged", s.log.size()}};
   j["state"] = game::player_view_json(s);  // never the hidden truths
+  // ... until the game is over: then the debrief reveals them.
+  if (runner_) {
+    if (auto revealed = runner_->revealed_debrief(); revealed && !revealed->is_null()) j["advisor_debrief"] = *revealed;
+  }
   return j;
 }
 

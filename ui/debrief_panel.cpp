@@ -12,6 +12,53 @@
 
 namespace tycoon::ui {
 
+// Every proposal beside its truth, once the game is over: the call made, whether it was right,
+// the checks paid and what it earned or cost.
+static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
+  ImGui::Spacing();
+  theme::heading("The advisor's claims against the truth");
+  const auto& rows = d.value("proposals", nlohmann::json::array());
+  ImGui::Text("%d of %zu calls right; %d quality incident(s), %d regression(s) from what you accepted; checks cost %s",
+              d.value("right_calls", 0), rows.size(), d.value("quality_incidents", 0), d.value("regressions", 0),
+              fmt_usd(d.value("checks_usd", 0.0)).c_str());
+  tag(view.tags, "debrief.truth");
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
+                                ImGuiTableFlags_ScrollY;
+  const float h = std::min(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * (rows.size() + 2.0f));
+  if (!ImGui::BeginTable("##truth", 6, flags, ImVec2(0, std::max(h, ImGui::GetTextLineHeightWithSpacing() * 3)))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("True", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("Your call", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("Right?", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+  ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted((r.value("id", std::string()) + "  " + r.value("title", std::string())).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt_factor(r.value("claimed_speedup", 1.0)).c_str());
+    ImGui::TableNextColumn();
+    const auto& truth = r.contains("truth") ? r["truth"] : nlohmann::json::object();
+    const double true_speedup = truth.value("speedup", 1.0);
+    const bool incident = truth.value("reputation_hit", 0.0) > 0;
+    theme::text_colored(true_speedup >= 1.01 && !incident ? theme::kRevenue : theme::kCost,
+                        (fmt_factor(true_speedup) + (incident ? " + incident" : "")).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.value("decision", std::string()).c_str());
+    ImGui::TableNextColumn();
+    const bool right = r.value("right_call", false);
+    theme::text_colored(right ? theme::kRevenue : theme::kCost, right ? "yes" : "no");
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(r.value("verdict", std::string()).c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndTable();
+}
+
 void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   view.debrief_opened = true;
   const auto& s = game.state;
@@ -190,10 +237,12 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     for (const auto& d : s.company.deployments) {
       if (d.speedup != 1.0) ImGui::TextDisabled("#%lld now runs code %s faster", static_cast<long long>(d.id), fmt_factor(d.speedup).c_str());
     }
-    muted_wrapped("Which calls were right needs the advisor's verdicts (the game state records decisions, not the "
-                  "truth behind each claim).");
+    if (!game.revealed_debrief) {
+      muted_wrapped("The truth behind each claim is revealed here when the game is over.");
+    }
   }
   ImGui::EndChild();
+  if (game.revealed_debrief) draw_advisor_truth(*game.revealed_debrief, view);
 }
 
 }  // namespace tycoon::ui

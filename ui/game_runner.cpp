@@ -148,6 +148,11 @@ void GameRunner::tick_sliced() {
   stats_.tick_ms_max = std::max(stats_.tick_ms_max, ms);
 }
 
+std::shared_ptr<const nlohmann::json> GameRunner::revealed_debrief() const {
+  std::lock_guard lock(mutex_);
+  return revealed_;
+}
+
 std::vector<CommandOutcome> GameRunner::take_outcomes() {
   std::lock_guard lock(mutex_);
   std::vector<CommandOutcome> out;
@@ -245,7 +250,10 @@ bool GameRunner::run_one() {
     step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   auto snap = std::make_shared<const game::GameState>(game_->state());
+  std::shared_ptr<const nlohmann::json> revealed;
+  if (snap->finished) revealed = std::make_shared<const nlohmann::json>(game_->revealed_debrief());
   {
+    if (revealed) revealed_ = std::move(revealed);
     std::lock_guard lock(mutex_);
     if (step) {
       hours_due_ = std::max(0, hours_due_ - 1);

@@ -79,6 +79,8 @@ class GameRunner {
   void tick(double dt_s);
 
   std::vector<CommandOutcome> take_outcomes();
+  // The advisor's debrief with each proposal's truth, once the game has finished (else null).
+  std::shared_ptr<const nlohmann::json> revealed_debrief() const;
   // Hours queued or running, or commands not yet applied.
   bool busy() const;
   RunnerStats stats() const;
@@ -115,6 +117,7 @@ class GameRunner {
   bool working_ = false;
   bool stop_ = false;
   std::shared_ptr<const game::GameState> snapshot_;
+  std::shared_ptr<const nlohmann::json> revealed_;
   std::vector<CommandOutcome> outcomes_;
   RunnerStats stats_;
   bool finished_ = false;

@@ -25,6 +25,8 @@ struct GameView {
   Speed speed = Speed::kPaused;
   bool sim_busy = false;  // an hour or a command is being simulated
   std::string label;      // "classroom code X" or "" (how the game was started)
+  // The advisor's debrief with the truth of each proposal: only once the game is over (else null).
+  const nlohmann::json* revealed_debrief = nullptr;
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.

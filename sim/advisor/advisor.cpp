@@ -563,6 +563,8 @@ nlohmann::json to_json(const Debrief& d) {
           {"estimated_value_usd", d.value_usd}};
 }
 
+nlohmann::json Chien::debrief_json(const game::GameState& state) const { return to_json(make_debrief(*this, state)); }
+
 nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused) {
   auto j = game::to_json(game::summarize(game));
   j["commands_refused"] = commands_refused;

@@ -98,6 +98,7 @@ class Chien final : public game::Advisor {
 
   std::vector<game::Advice> propose(const game::GameState& state) override;
   std::shared_ptr<game::Advisor> clone() const override { return std::make_shared<Chien>(*this); }
+  nlohmann::json debrief_json(const game::GameState& state) const override;
 
   // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
   std::vector<DeploymentProfile> profile_all(const game::GameState& state);

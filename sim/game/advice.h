@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/game/recipe_settings.h"
 
 namespace tycoon::game {
@@ -81,6 +83,10 @@ class Advisor {
   // A deep copy with the same internal state (random streams, records, caches): Game::fork runs
   // an hour on a copy first (sim/game/sim_tape.h), and the copy must decide exactly as the original.
   virtual std::shared_ptr<Advisor> clone() const = 0;
+  // The truth behind every proposal once the game is over (claim, truth, the call made, what it
+  // cost or earned), for the debrief; null when the advisor keeps no such record. Game only
+  // reveals it when the game has finished (Game::revealed_debrief).
+  virtual nlohmann::json debrief_json(const GameState&) const { return nullptr; }
 };
 
 inline AdviceCheck Advisor::check(const GameState&, const Advice&, AdviceCheckKind) {

@@ -73,6 +73,11 @@ std::unique_ptr<Game> Game::fork() const {
   return g;
 }
 
+nlohmann::json Game::revealed_debrief() const {
+  if (!state_.finished || !advisor_) return nullptr;
+  return advisor_->debrief_json(state_);
+}
+
 void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text)}); }
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) {

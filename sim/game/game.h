@@ -52,6 +52,9 @@ class Game {
 
   void set_advisor(std::shared_ptr<Advisor> advisor) { advisor_ = std::move(advisor); }
   const Advisor* advisor() const { return advisor_.get(); }
+  // The advisor's debrief with the truth of every proposal, only once the game has finished
+  // (null before, and without an advisor): hidden truths never reach a client during play.
+  nlohmann::json revealed_debrief() const;
 
   // A deep copy (state, serving-window cache and advisor included) to run an hour or a command on
   // first, against a SimulationTape (sim/game/sim_tape.h): the copy and the original make the same

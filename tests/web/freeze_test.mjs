@@ -94,6 +94,10 @@ try {
     await page.screenshot({ path: path.join(outDir, `freeze-${sc.name}.png`) });
     check(row.game_hours >= 24, `${sc.name}: the clock ran at 16x (${row.game_hours} game hours)`);
     check(row.proposals >= 1, `${sc.name}: the advisor posted (${row.proposals} proposal(s))`);
+    // Hidden truths never reach the page: proposals carry claims, not what they really do.
+    const full = await page.evaluate(() => window.tycoon.state());
+    const leaks = (full.state.inbox || []).filter((a) => a.effect && ('speedup' in a.effect || 'reputation_hit' in a.effect));
+    check(leaks.length === 0 && !('rng' in full.state), `${sc.name}: tycoon.state() carries no hidden truth (${leaks.length} leaking proposal(s))`);
     check(row.gaps_over_limit === 0, `${sc.name}: no frame gap over ${kMaxGapMs} ms (max ${row.frame_gap_ms.max.toFixed(1)} ms)`);
   }
 } catch (e) {
