@@ -73,7 +73,7 @@ std::string unit_suffix(Unit u) {
     case Unit::kSeconds:
       return " (s)";
     case Unit::kGameHour:
-      return " (game time)";
+      return "";  // the ticks read as days and hours; the axis name says "game time"
     case Unit::kGameDay:
       return " (day)";
     case Unit::kGpus:
