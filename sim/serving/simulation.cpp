@@ -383,8 +383,8 @@ bool Simulation::advance(std::int64_t max_events) {
 
 ServingSummary Simulation::finish() {
   if (!events_.empty()) throw std::logic_error("Simulation::finish() before the last event");
-  if (finished_) throw std::logic_error("Simulation::finish() called twice");
-  finished_ = true;
+  if (summarised_) throw std::logic_error("Simulation::finish() called twice");
+  summarised_ = true;
   for (const auto& r : requests_) {
     if (!r.ended) throw std::logic_error("a request never reached a terminal state");
   }

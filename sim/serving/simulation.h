@@ -112,7 +112,7 @@ class Simulation {
   core::Duration queue_timeout_{0};
   std::int64_t issued_ = 0;
   bool ran_ = false;
-  bool finished_ = false;
+  bool summarised_ = false;  // finish() ran
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
   std::int64_t same_instant_ = 0;
 
