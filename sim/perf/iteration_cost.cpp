@@ -35,10 +35,11 @@ int precision_index(Precision p) {
 class CostBuilder {
  public:
   CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out, bool eager)
+      : CostBuilder(d, cal, out, eager, d.engine->efficiency_on(d.hardware->vendor)) {}
+  CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out, bool eager, double engine_eff)
       : d_(d), cal_(cal), out_(out), eager_(eager) {
-    const auto& hw = *d.hardware;
-    bw_ = hw.hbm_bandwidth_bytes_per_s;
-    engine_eff_ = d.engine->efficiency_on(hw.vendor);
+    bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
+    engine_eff_ = engine_eff;
   }
 
   // Small kernels the engine launches that the op accounting above does not model (reshapes,
@@ -131,6 +132,9 @@ class CostBuilder {
     double mem = bytes / (bw_ * cal_.attn_decode_memory_eff(bytes));
     add(OpClass::kAttentionDecode, flop, bytes, comp, mem, layers, 1);
   }
+  // The kernel count attention_decode() adds, without its time (DecodeStepModel adds the time
+  // per step; the count, a running sum, stays where the full model takes it).
+  void count_attention_decode_kernels(double layers) { kernels_ += 1 * layers; }
 
   // A collective over the scale-up fabric: ring all-reduce moves 2(n-1)/n of the message.
   void allreduce(OpClass c, double message_bytes, int ranks, double layers, double factor = 1.0) {
@@ -241,10 +245,38 @@ MixerDims mixer_dims(const data::Mixer& m, int tp) {
   return x;
 }
 
-}  // namespace
+// What a step's finishing touches (finish_step) need from its build.
+struct StepFrame {
+  double T = 0;            // tokens through the target model
+  double max_context = 0;  // longest context after the step (provenance only)
+  double seqs = 0;         // decoding sequences + prefill chunks
+  double kernels = 0;      // kernels launched, a running sum in op order
+  bool graphed = false;
+};
 
-IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal) {
-  IterationCost out;
+// Decode attention of one layer group: the work for `keys_total` attended keys summed over the
+// decoding sequences (and `index_total` contexts for a sparse-attention indexer).
+struct DecodeAttentionWork {
+  double flop = 0, bytes = 0;
+};
+DecodeAttentionWork decode_attention_work(const data::Mixer& m, const MixerDims& dims, double keys_total,
+                                          double index_total, double q_per_seq, double decode_tokens, double kv_b) {
+  DecodeAttentionWork w;
+  w.flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
+           2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
+  w.bytes = keys_total * dims.kv_values_per_key * kv_b + index_total * m.indexer_head_dim +
+            decode_tokens * dims.heads * (dims.qk_dim + dims.v_dim) * kAct;
+  return w;
+}
+
+// Accumulates every op of the step into `out` except decode attention, for which it calls
+// `decode_attention(b, mixer, dims, layers)` at its place in each layer group that has decoding
+// sequences (the callee adds the op, or counts its kernels and defers its time: the op class is
+// touched by nothing else, so its sum over groups is the same either way). False when the batch
+// is empty (`out` then holds only the counts).
+template <class DecodeAttention>
+bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal, IterationCost& out,
+                StepFrame& frame, DecodeAttention&& decode_attention) {
   const auto& model = *d.model;
   const int tp = d.tensor_parallel;
   const int ep = d.expert_parallel;
@@ -267,7 +299,7 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   logits += decode_tokens;
   out.num_tokens = static_cast<std::int64_t>(T);
   out.num_decode_seqs = static_cast<std::int64_t>(num_decode);
-  if (T <= 0) return out;
+  if (T <= 0) return false;
 
   const bool graphed = d.cuda_graphs && batch.prefills.empty();
   CostBuilder b(d, cal, out, !graphed);
@@ -344,19 +376,7 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             b.attention_prefill(flop, bytes, n, L);
           }
           // Decode attention: every sequence reads its KV once for all verified positions.
-          if (num_decode > 0) {
-            double keys_total = 0, index_total = 0;
-            for (auto ctx : batch.decode_context_tokens) {
-              double c = static_cast<double>(ctx) + q_per_seq;
-              keys_total += keys_for_position(m, c - 1);
-              if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index_total += c;
-            }
-            double flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
-                          2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
-            double bytes = keys_total * dims.kv_values_per_key * kv_b + index_total * m.indexer_head_dim +
-                           decode_tokens * dims.heads * (dims.qk_dim + dims.v_dim) * kAct;
-            b.attention_decode(flop, bytes, L);
-          }
+          if (num_decode > 0) decode_attention(b, m, dims, L);
           break;
         }
         case MixerKind::kLinearAttention: {
@@ -475,6 +495,20 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
            Precision::kBf16, k);
   }
 
+  frame.T = T;
+  frame.max_context = max_context;
+  frame.seqs = num_decode + static_cast<double>(batch.prefills.size());
+  frame.kernels = b.kernels();
+  frame.graphed = graphed;
+  return true;
+}
+
+// Op scaling, launch gaps, engine overhead, the total and the provenance, once every op is in.
+// `chip_matches`: the calibration was measured on this deployment's chip.
+void finish_step(IterationCost& out, const StepFrame& frame, const Deployment& d, const CalibrationProfile& cal,
+                 bool chip_matches) {
+  const int tp = d.tensor_parallel;
+  const bool graphed = frame.graphed;
   // Code changes scale each GPU op class (before launch gaps, which depend on the GPU time).
   auto scale = [&](OpClass c) {
     double f = d.op_time_scale[static_cast<std::size_t>(c)];
@@ -496,16 +530,15 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
     out.gpu_s = gpu_s;
     double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
                                                    : cal.eager_launch_s;
-    out.host_launch_s = graphed ? 0.0 : b.kernels() * per_kernel;
-    double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
+    out.host_launch_s = graphed ? 0.0 : frame.kernels * per_kernel;
+    double extra = graphed ? frame.kernels * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
     auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
     lo.time_s += extra;
     lo.memory_s += extra;
   }
 
   auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];
-  double seqs = num_decode + static_cast<double>(batch.prefills.size());
-  eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * seqs;
+  eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * frame.seqs;
   eo.memory_s = eo.time_s;
   scale(OpClass::kLaunchOverhead);
   scale(OpClass::kEngineOverhead);
@@ -516,13 +549,84 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   // range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
   if (cal.provenance == Provenance::kDatasheet) {
     out.provenance = Provenance::kDatasheet;
-  } else if (cal.chip != d.hardware->id || cal.provenance == Provenance::kExtrapolated) {
+  } else if (!chip_matches || cal.provenance == Provenance::kExtrapolated) {
     out.provenance = Provenance::kExtrapolated;
   } else {
-    bool inside = T <= cal.max_measured_tokens && max_context <= cal.max_measured_context;
+    bool inside = frame.T <= cal.max_measured_tokens && frame.max_context <= cal.max_measured_context;
     out.provenance = inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
   }
+}
+
+}  // namespace
+
+IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal) {
+  IterationCost out;
+  StepFrame frame;
+  const double q_per_seq = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+  const double kv_b = bytes_per_value(d.kv_cache_dtype);
+  const double decode_tokens = static_cast<double>(batch.decode_context_tokens.size()) * q_per_seq;
+  auto decode_attention = [&](CostBuilder& b, const data::Mixer& m, const MixerDims& dims, double layers) {
+    double keys_total = 0, index_total = 0;
+    for (auto ctx : batch.decode_context_tokens) {
+      double c = static_cast<double>(ctx) + q_per_seq;
+      keys_total += keys_for_position(m, c - 1);
+      if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index_total += c;
+    }
+    auto w = decode_attention_work(m, dims, keys_total, index_total, q_per_seq, decode_tokens, kv_b);
+    b.attention_decode(w.flop, w.bytes, layers);
+  };
+  if (!build_step(batch, d, cal, out, frame, decode_attention)) return out;
+  finish_step(out, frame, d, cal, cal.chip == d.hardware->id);
   return out;
+}
+
+DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& cal, std::int64_t num_decode)
+    : d_(&d), cal_(&cal), num_decode_(num_decode) {
+  q_per_seq_ = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+  kv_b_ = bytes_per_value(d.kv_cache_dtype);
+  decode_tokens_ = static_cast<double>(num_decode) * q_per_seq_;
+  engine_eff_ = d.engine->efficiency_on(d.hardware->vendor);
+  chip_matches_ = cal.chip == d.hardware->id;
+  // Contexts do not enter any op but decode attention (deferred here) and the provenance.
+  std::vector<std::int64_t> contexts(static_cast<std::size_t>(num_decode), 0);
+  StepFrame frame;
+  auto defer = [&](CostBuilder& b, const data::Mixer& m, const MixerDims& dims, double layers) {
+    b.count_attention_decode_kernels(layers);
+    groups_.push_back(Group{&m, dims.heads, dims.qk_dim, dims.v_dim, dims.kv_values_per_key, layers});
+  };
+  build_step(BatchShape{{}, contexts}, d, cal, fixed_, frame, defer);
+  T_ = frame.T;
+  seqs_ = frame.seqs;
+  kernels_ = frame.kernels;
+  graphed_ = frame.graphed;
+}
+
+double DecodeStepModel::keys_of(std::size_t g, std::int64_t context_tokens) const {
+  double c = static_cast<double>(context_tokens) + q_per_seq_;
+  return keys_for_position(*groups_[g].mixer, c - 1);
+}
+
+void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<const double> index_total,
+                               double max_context, IterationCost& out) const {
+  out = fixed_;
+  CostBuilder b(*d_, *cal_, out, !graphed_, engine_eff_);
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& x = groups_[g];
+    MixerDims dims;
+    dims.heads = x.heads;
+    dims.qk_dim = x.qk_dim;
+    dims.v_dim = x.v_dim;
+    dims.kv_values_per_key = x.kv_values_per_key;
+    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    b.attention_decode(w.flop, w.bytes, x.layers);
+  }
+  StepFrame frame;
+  frame.T = T_;
+  frame.max_context = max_context;
+  frame.seqs = seqs_;
+  frame.kernels = kernels_;
+  frame.graphed = graphed_;
+  finish_step(out, frame, *d_, *cal_, chip_matches_);
 }
 
 IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context) {

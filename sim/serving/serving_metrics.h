@@ -54,6 +54,17 @@ struct ServingMetrics {
     pending_itl_ns_ = gap_ns;
     pending_itl_count_ = 1;
   }
+  // The same as `count` calls of record_itl(gap_ns) (none when count is 0).
+  void record_itl(std::int64_t gap_ns, std::int64_t count) {
+    if (count <= 0) return;
+    if (gap_ns == pending_itl_ns_) {
+      pending_itl_count_ += count;
+      return;
+    }
+    flush_itl();
+    pending_itl_ns_ = gap_ns;
+    pending_itl_count_ = count;
+  }
   void flush_itl() {
     if (pending_itl_count_ > 0) itl_ns.record(pending_itl_ns_, pending_itl_count_);
     pending_itl_count_ = 0;
