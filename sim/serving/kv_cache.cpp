@@ -49,6 +49,10 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
   // is empty; a block gets its links when first allocated).
   blocks_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(Block));
   blocks_ = static_cast<Block*>(blocks_memory_.data());
+  const std::size_t ring_cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
+  ring_memory_ = ZeroedArray(ring_cap * sizeof(BlockId));
+  ring_ = static_cast<BlockId*>(ring_memory_.data());
+  ring_mask_ = ring_cap - 1;
   if (prefix_caching_) {
     // At most one hash per block: twice the blocks keeps the load at or below 1/2.
     const std::size_t cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
@@ -59,33 +63,47 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
 }
 
 void KvCache::queue_remove(BlockId b) {
-  Block& x = blocks_[static_cast<std::size_t>(b)];
-  if (x.prev >= 0) blocks_[static_cast<std::size_t>(x.prev)].next = x.next; else head_ = x.next;
-  if (x.next >= 0) blocks_[static_cast<std::size_t>(x.next)].prev = x.prev; else tail_ = x.prev;
-  x.prev = x.next = -1;
+  blocks_[static_cast<std::size_t>(b)].queue_pos = -1;  // its ring entry turns stale
   --num_free_;
 }
 
 void KvCache::queue_push_back(BlockId b) {
-  Block& x = blocks_[static_cast<std::size_t>(b)];
-  x.prev = tail_;
-  x.next = -1;
-  if (tail_ >= 0) blocks_[static_cast<std::size_t>(tail_)].next = b; else head_ = b;
-  tail_ = b;
+  if (tail_ - head_ > static_cast<std::int64_t>(ring_mask_)) queue_compact();
+  ring_at(tail_) = b;
+  blocks_[static_cast<std::size_t>(b)].queue_pos = tail_++;
   ++num_free_;
+}
+
+void KvCache::queue_compact() {
+  std::int64_t w = head_;
+  for (std::int64_t r = head_; r < tail_; ++r) {
+    const BlockId b = ring_at(r);
+    Block& x = blocks_[static_cast<std::size_t>(b)];
+    if (x.ref != 0 || x.queue_pos != r) continue;
+    ring_at(w) = b;
+    x.queue_pos = w++;
+  }
+  tail_ = w;
 }
 
 BlockId KvCache::queue_pop_front() {
   if (num_touched_ < num_blocks_) {  // a never-used block comes first
     Block& x = blocks_[static_cast<std::size_t>(num_touched_)];
     x = Block{};
+    x.queue_pos = -1;
     --num_free_;
     return num_touched_++;
   }
-  assert(head_ >= 0);
-  BlockId b = head_;
-  queue_remove(b);
-  return b;
+  for (;;) {
+    assert(head_ < tail_);
+    const std::int64_t pos = head_++;
+    const BlockId b = ring_at(pos);
+    Block& x = blocks_[static_cast<std::size_t>(b)];
+    if (x.ref != 0 || x.queue_pos != pos) continue;  // stale: taken by a prefix hit since
+    x.queue_pos = -1;
+    --num_free_;
+    return b;
+  }
 }
 
 std::optional<BlockId> KvCache::find(std::uint64_t hash) const {
@@ -180,15 +198,17 @@ std::int64_t KvCache::total_references() const {
 bool KvCache::check_invariants() const {
   if (num_reserved_ < 0 || num_reserved_ > num_free_) return false;
   const auto never_used = num_blocks_ - num_touched_;
+  if (head_ > tail_ || tail_ - head_ > static_cast<std::int64_t>(ring_mask_) + 1) return false;
   std::int32_t count = never_used;
-  BlockId prev = -1;
-  for (BlockId b = head_; b >= 0; b = blocks_[static_cast<std::size_t>(b)].next) {
+  for (std::int64_t pos = head_; pos < tail_; ++pos) {
+    const BlockId b = ring_at(pos);
+    if (b < 0 || b >= num_touched_) return false;
     const Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.prev != prev) return false;
-    prev = b;
+    if (x.queue_pos != pos) continue;  // stale
+    if (x.ref != 0) return false;
     if (++count > num_blocks_) return false;
   }
-  if (prev != tail_ || count != num_free_) return false;
+  if (count != num_free_) return false;
   std::int32_t zero_refs = never_used, hashed = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(num_touched_); ++i) {
     const Block& x = blocks_[i];
