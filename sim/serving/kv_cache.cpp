@@ -11,6 +11,11 @@
 
 namespace tycoon::serving {
 
+namespace {
+// How far ahead (in blocks) the free queue and releases prefetch block states.
+constexpr std::size_t kPrefetchAhead = 8;
+}  // namespace
+
 KvCache::ZeroedArray::ZeroedArray(std::size_t bytes) : bytes_(bytes) {
 #if defined(__linux__)
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -98,6 +103,11 @@ BlockId KvCache::queue_pop_front() {
     assert(head_ < tail_);
     const std::int64_t pos = head_++;
     const BlockId b = ring_at(pos);
+    // The queue's order is known ahead: start loading a later allocation's block (entries past
+    // the tail hold old ids or 0, still valid indices).
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
+#endif
     Block& x = blocks_[static_cast<std::size_t>(b)];
     if (x.ref != 0 || x.queue_pos != pos) continue;  // stale: taken by a prefix hit since
     x.queue_pos = -1;
@@ -164,7 +174,17 @@ void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
 }
 
 void KvCache::release(std::span<const BlockId> table) {
+#if defined(__GNUC__) || defined(__clang__)
+  for (std::size_t i = table.size(), k = 0; i > 0 && k < kPrefetchAhead; --i, ++k) {
+    __builtin_prefetch(&blocks_[static_cast<std::size_t>(table[i - 1])]);
+  }
+#endif
   for (auto it = table.rbegin(); it != table.rend(); ++it) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (table.rend() - it > static_cast<std::ptrdiff_t>(kPrefetchAhead)) {
+      __builtin_prefetch(&blocks_[static_cast<std::size_t>(*(it + kPrefetchAhead))]);
+    }
+#endif
     Block& x = blocks_[static_cast<std::size_t>(*it)];
     assert(x.ref > 0);
     if (--x.ref == 0) queue_push_back(*it);
