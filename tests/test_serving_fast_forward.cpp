@@ -126,7 +126,7 @@ serving::ServingConfig random_1k1k(serving::ServingConfig cfg, int users, std::i
 TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iteration") {
   // Random batches on models covering every attention pattern the model knows: full (Llama),
   // sliding window (GPT-OSS, Gemma), chunked (Llama 4), MLA + sparse indexer (DeepSeek V3.2),
-  // linear attention (Qwen 3.5); with and without speculative decoding.
+  // linear attention (Qwen 3.5); with and without speculative decoding, CUDA graphs and scaling.
   core::RngStream rng(11, core::RngPurpose::kAdvisor);
   for (const char* id : {"llama-3.1-8b", "gpt-oss-120b", "gemma-4-31b", "llama-4-scout", "deepseek-v3.2",
                          "qwen3.5-397b", "nemotron-3-ultra"}) {
@@ -136,7 +136,12 @@ TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iter
       d.hardware = &cat().accelerator("h200");
       d.engine = &cat().engine("vllm");
       d.tensor_parallel = 8;
-      if (spec) d.spec_decode = data::SpecDecode{"eagle3", 3, 2.3};
+      if (spec) {
+        // Also eager launches (the host-bound branch) and per-class code-change scaling.
+        d.spec_decode = data::SpecDecode{"eagle3", 3, 2.3};
+        d.cuda_graphs = false;
+        for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) d.op_time_scale[i] = 0.55 + 0.07 * static_cast<double>(i);
+      }
       for (std::int64_t n : {1, 7, 64, 256}) {
         perf::DecodeStepModel model(d, h200_calibration(), n);
         std::vector<std::int64_t> contexts(static_cast<std::size_t>(n));
@@ -154,15 +159,23 @@ TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iter
           }
           perf::IterationCost fast;
           model.evaluate(keys, index, static_cast<double>(longest) + model.q_per_seq(), fast);
+          perf::DecodeStepTimes times;
+          model.step_times(keys, index, static_cast<double>(longest) + model.q_per_seq(), times);
           auto full = perf::predict_iteration(perf::BatchShape{{}, contexts}, d, h200_calibration());
           INFO(id << (spec ? " spec" : "") << " batch " << n);
           CHECK(same_bits(fast.total_s, full.total_s));
           CHECK(same_bits(fast.gpu_s, full.gpu_s));
           CHECK(same_bits(fast.host_launch_s, full.host_launch_s));
           CHECK(fast.provenance == full.provenance);
+          CHECK(same_bits(times.total_s, full.total_s));
+          CHECK(times.provenance == full.provenance);
           for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
             CHECK(same_bits(fast.ops[i].time_s, full.ops[i].time_s));
+            CHECK(same_bits(fast.ops[i].compute_s, full.ops[i].compute_s));
+            CHECK(same_bits(fast.ops[i].memory_s, full.ops[i].memory_s));
+            CHECK(same_bits(fast.ops[i].flop, full.ops[i].flop));
             CHECK(same_bits(fast.ops[i].bytes, full.ops[i].bytes));
+            CHECK(same_bits(times.time_s[i], full.ops[i].time_s));
           }
         }
       }

@@ -30,6 +30,25 @@ int precision_index(Precision p) {
   return 0;
 }
 
+// One kernel group's time before multiplying by layers: the roofline terms through the engine's
+// kernel efficiency, at least the kernel floor (launched eagerly, a step cannot outrun the CPU
+// issuing it).
+struct KernelTerms {
+  double comp, mem, t;
+};
+KernelTerms kernel_terms(double comp, double mem, int kernels, double engine_eff, double kernel_floor_s) {
+  comp /= engine_eff;
+  mem /= engine_eff;
+  return {comp, mem, std::max({comp, mem, kernels * kernel_floor_s})};
+}
+
+// Decode attention's roofline terms (before the engine efficiency) for `flop` and `bytes`.
+void decode_attention_roofline(const Deployment& d, const CalibrationProfile& cal, double flop, double bytes,
+                               double& comp, double& mem) {
+  comp = flop / (d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
+  mem = bytes / (d.hardware->hbm_bandwidth_bytes_per_s * cal.attn_decode_memory_eff(bytes));
+}
+
 // Accumulates op costs for one step. Each add_* computes one layer's work and multiplies by the
 // number of identical layers.
 class CostBuilder {
@@ -128,8 +147,8 @@ class CostBuilder {
 
   void attention_decode(double flop, double bytes, double layers) {
     if (bytes <= 0) return;
-    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
-    double mem = bytes / (bw_ * cal_.attn_decode_memory_eff(bytes));
+    double comp, mem;
+    decode_attention_roofline(d_, cal_, flop, bytes, comp, mem);
     add(OpClass::kAttentionDecode, flop, bytes, comp, mem, layers, 1);
   }
   // The kernel count attention_decode() adds, without its time (DecodeStepModel adds the time
@@ -161,14 +180,11 @@ class CostBuilder {
 
  private:
   void add(OpClass c, double flop, double bytes, double comp, double mem, double layers, int kernels) {
-    comp /= engine_eff_;
-    mem /= engine_eff_;
-    // A kernel lasts at least the floor; launched eagerly, a step cannot outrun the CPU issuing it.
-    double t = std::max({comp, mem, kernels * cal_.kernel_floor_s});
+    const KernelTerms k = kernel_terms(comp, mem, kernels, engine_eff_, cal_.kernel_floor_s);
     auto& o = out_.ops[static_cast<std::size_t>(c)];
-    o.time_s += t * layers;
-    o.compute_s += comp * layers;
-    o.memory_s += mem * layers;
+    o.time_s += k.t * layers;
+    o.compute_s += k.comp * layers;
+    o.memory_s += k.mem * layers;
     o.flop += flop * layers;
     o.bytes += bytes * layers;
     kernels_ += kernels * layers;
@@ -503,58 +519,73 @@ bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationP
   return true;
 }
 
-// Op scaling, launch gaps, engine overhead, the total and the provenance, once every op is in.
-// `chip_matches`: the calibration was measured on this deployment's chip.
-void finish_step(IterationCost& out, const StepFrame& frame, const Deployment& d, const CalibrationProfile& cal,
-                 bool chip_matches) {
+// The time fields of a step's finishing touches, on `time_s` (each op class's time as built):
+// code-change scaling of the GPU op classes, launch gaps, engine overhead, then the total.
+struct FinishedTimes {
+  double gpu_s = 0, host_launch_s = 0, extra_launch_s = 0, engine_unscaled_s = 0, total_s = 0;
+};
+FinishedTimes finish_times(std::array<double, kNumOpClasses>& time_s, const StepFrame& frame, const Deployment& d,
+                           const CalibrationProfile& cal) {
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
   const int tp = d.tensor_parallel;
-  const bool graphed = frame.graphed;
+  FinishedTimes f;
   // Code changes scale each GPU op class (before launch gaps, which depend on the GPU time).
-  auto scale = [&](OpClass c) {
-    double f = d.op_time_scale[static_cast<std::size_t>(c)];
-    auto& o = out.ops[static_cast<std::size_t>(c)];
-    o.time_s *= f;
-    o.compute_s *= f;
-    o.memory_s *= f;
-  };
   for (std::size_t i = 0; i < kNumOpClasses; ++i) {
-    auto c = static_cast<OpClass>(i);
-    if (c != OpClass::kLaunchOverhead && c != OpClass::kEngineOverhead) scale(c);
+    if (i != lo && i != eo) time_s[i] *= d.op_time_scale[i];
   }
-
   // Graph replay leaves a small gap between kernels. Launched eagerly, the CPU issues kernels
   // asynchronously: the step takes the longer of the GPU work and the CPU launching it.
-  {
-    double gpu_s = 0;
-    for (const auto& o : out.ops) gpu_s += o.time_s;
-    out.gpu_s = gpu_s;
-    double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
-                                                   : cal.eager_launch_s;
-    out.host_launch_s = graphed ? 0.0 : frame.kernels * per_kernel;
-    double extra = graphed ? frame.kernels * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
-    auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
-    lo.time_s += extra;
-    lo.memory_s += extra;
+  for (double t : time_s) f.gpu_s += t;
+  double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
+                                                 : cal.eager_launch_s;
+  f.host_launch_s = frame.graphed ? 0.0 : frame.kernels * per_kernel;
+  f.extra_launch_s = frame.graphed ? frame.kernels * cal.graph_kernel_gap_s : std::max(0.0, f.host_launch_s - f.gpu_s);
+  time_s[lo] += f.extra_launch_s;
+  f.engine_unscaled_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * frame.seqs;
+  time_s[eo] = f.engine_unscaled_s;
+  time_s[lo] *= d.op_time_scale[lo];
+  time_s[eo] *= d.op_time_scale[eo];
+  for (double t : time_s) f.total_s += t;
+  return f;
+}
+
+// Provenance: the chip's own curves inside their measured range are interpolated; outside the
+// range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
+// `chip_matches`: the calibration was measured on this deployment's chip.
+Provenance step_provenance(const StepFrame& frame, const CalibrationProfile& cal, bool chip_matches) {
+  if (cal.provenance == Provenance::kDatasheet) return Provenance::kDatasheet;
+  if (!chip_matches || cal.provenance == Provenance::kExtrapolated) return Provenance::kExtrapolated;
+  bool inside = frame.T <= cal.max_measured_tokens && frame.max_context <= cal.max_measured_context;
+  return inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
+}
+
+// Op scaling, launch gaps, engine overhead, the total and the provenance, once every op is in.
+void finish_step(IterationCost& out, const StepFrame& frame, const Deployment& d, const CalibrationProfile& cal,
+                 bool chip_matches) {
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
+  std::array<double, kNumOpClasses> time_s;
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) time_s[i] = out.ops[i].time_s;
+  const FinishedTimes f = finish_times(time_s, frame, d, cal);
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
+    auto& o = out.ops[i];
+    o.time_s = time_s[i];
+    if (i != lo && i != eo) {
+      o.compute_s *= d.op_time_scale[i];
+      o.memory_s *= d.op_time_scale[i];
+    }
   }
-
-  auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];
-  eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * frame.seqs;
-  eo.memory_s = eo.time_s;
-  scale(OpClass::kLaunchOverhead);
-  scale(OpClass::kEngineOverhead);
-
-  for (const auto& o : out.ops) out.total_s += o.time_s;
-
-  // Provenance: the chip's own curves inside their measured range are interpolated; outside the
-  // range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
-  if (cal.provenance == Provenance::kDatasheet) {
-    out.provenance = Provenance::kDatasheet;
-  } else if (!chip_matches || cal.provenance == Provenance::kExtrapolated) {
-    out.provenance = Provenance::kExtrapolated;
-  } else {
-    bool inside = frame.T <= cal.max_measured_tokens && frame.max_context <= cal.max_measured_context;
-    out.provenance = inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
+  out.gpu_s = f.gpu_s;
+  out.host_launch_s = f.host_launch_s;
+  out.ops[lo].memory_s += f.extra_launch_s;
+  out.ops[eo].memory_s = f.engine_unscaled_s;
+  for (std::size_t i : {lo, eo}) {
+    out.ops[i].compute_s *= d.op_time_scale[i];
+    out.ops[i].memory_s *= d.op_time_scale[i];
   }
+  out.total_s = f.total_s;
+  out.provenance = step_provenance(frame, cal, chip_matches);
 }
 
 }  // namespace
@@ -595,6 +626,7 @@ DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& 
     groups_.push_back(Group{&m, dims.heads, dims.qk_dim, dims.v_dim, dims.kv_values_per_key, layers});
   };
   build_step(BatchShape{{}, contexts}, d, cal, fixed_, frame, defer);
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) fixed_time_s_[i] = fixed_.ops[i].time_s;
   T_ = frame.T;
   seqs_ = frame.seqs;
   kernels_ = frame.kernels;
@@ -627,6 +659,33 @@ void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<con
   frame.kernels = kernels_;
   frame.graphed = graphed_;
   finish_step(out, frame, *d_, *cal_, chip_matches_);
+}
+
+void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<const double> index_total,
+                                 double max_context, DecodeStepTimes& out) const {
+  out.time_s = fixed_time_s_;
+  double& attention = out.time_s[static_cast<std::size_t>(OpClass::kAttentionDecode)];
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& x = groups_[g];
+    MixerDims dims;
+    dims.heads = x.heads;
+    dims.qk_dim = x.qk_dim;
+    dims.v_dim = x.v_dim;
+    dims.kv_values_per_key = x.kv_values_per_key;
+    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
+    double comp, mem;
+    decode_attention_roofline(*d_, *cal_, w.flop, w.bytes, comp, mem);
+    attention += kernel_terms(comp, mem, 1, engine_eff_, cal_->kernel_floor_s).t * x.layers;
+  }
+  StepFrame frame;
+  frame.T = T_;
+  frame.max_context = max_context;
+  frame.seqs = seqs_;
+  frame.kernels = kernels_;
+  frame.graphed = graphed_;
+  out.total_s = finish_times(out.time_s, frame, *d_, *cal_).total_s;
+  out.provenance = step_provenance(frame, *cal_, chip_matches_);
 }
 
 IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context) {

@@ -56,6 +56,13 @@ struct IterationCost {
 
 IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal);
 
+// What the serving simulator keeps of a step: time by op class, total, provenance.
+struct DecodeStepTimes {
+  std::array<double, kNumOpClasses> time_s{};
+  double total_s = 0;
+  Provenance provenance = Provenance::kDatasheet;
+};
+
 // Decode-only steps of a fixed number of sequences, priced without the full model: every op but
 // decode attention depends on the batch size alone, and decode attention on each attention layer
 // group's attended keys summed over the sequences (plus, for a sparse-attention indexer, the
@@ -82,6 +89,10 @@ class DecodeStepModel {
   // predict_iteration sums them, `max_context` = longest context + q_per_seq().
   void evaluate(std::span<const double> keys_total, std::span<const double> index_total, double max_context,
                 IterationCost& out) const;
+  // The same step's op times, total and provenance only (the same bits as evaluate()'s), without
+  // the other fields: what a simulator needs per step, at a fraction of the cost.
+  void step_times(std::span<const double> keys_total, std::span<const double> index_total, double max_context,
+                  DecodeStepTimes& out) const;
 
  private:
   struct Group {
@@ -96,6 +107,7 @@ class DecodeStepModel {
   double T_ = 0, seqs_ = 0, kernels_ = 0;
   bool graphed_ = false, chip_matches_ = false;
   IterationCost fixed_;  // every op but decode attention, before finish_step
+  std::array<double, kNumOpClasses> fixed_time_s_{};
   std::vector<Group> groups_;
 };
 

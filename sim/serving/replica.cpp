@@ -216,14 +216,17 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
       ff_keys_[g] = keys;
       ff_index_[g] = index;
     }
-    model.evaluate(ff_keys_, ff_index_, longest, ff_cost_);
-  } else {
-    ff_cost_ = perf::predict_iteration(perf::BatchShape{prefills_, decode_contexts_}, *deployment_, *cal_);
+    model.step_times(ff_keys_, ff_index_, longest, ff_times_);
+    metrics.on_iteration(ff_times_, scheduled_.size(),
+                         static_cast<double>(kv_.num_used()) / static_cast<double>(kv_.num_blocks()));
+    busy_ = true;
+    return std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
   }
-  metrics.on_iteration(ff_cost_, scheduled_.size(),
+  auto cost = perf::predict_iteration(perf::BatchShape{prefills_, decode_contexts_}, *deployment_, *cal_);
+  metrics.on_iteration(cost, scheduled_.size(),
                        static_cast<double>(kv_.num_used()) / static_cast<double>(kv_.num_blocks()));
   busy_ = true;
-  return std::max(core::from_seconds(ff_cost_.total_s), core::Duration{1});
+  return std::max(core::from_seconds(cost.total_s), core::Duration{1});
 }
 
 void Replica::hash_full_blocks(Request& r) {
@@ -410,10 +413,10 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
       ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
                                                  : static_cast<double>(sum_context + num * s + num);
     }
-    model.evaluate(ff_keys_, ff_index_, static_cast<double>(max_context + s) + model.q_per_seq(), ff_cost_);
-    metrics.on_iteration(ff_cost_, n, static_cast<double>(kv_.num_used()) / kv_blocks);
+    model.step_times(ff_keys_, ff_index_, static_cast<double>(max_context + s) + model.q_per_seq(), ff_times_);
+    metrics.on_iteration(ff_times_, n, static_cast<double>(kv_.num_used()) / kv_blocks);
     prev_end = end;
-    end += std::max(core::from_seconds(ff_cost_.total_s), core::Duration{1});
+    end += std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
   }
   if (s == 1) return step_end_at;
   // Steps 1 .. s-1 are done: every sequence is s-1 tokens further.

@@ -139,7 +139,7 @@ class Replica {
   // Fast path: step models by batch size (built on first use), and per-run scratch.
   const perf::DecodeStepModel& decode_model(std::size_t num_decode);
   std::vector<std::optional<perf::DecodeStepModel>> decode_models_;
-  perf::IterationCost ff_cost_;
+  perf::DecodeStepTimes ff_times_;
   std::vector<std::int64_t> ff_base_computed_;  // num_computed at the run's first step
   std::vector<std::int32_t> ff_bucket_start_;   // sequences whose last block fills at step s, s mod page
   std::vector<std::int32_t> ff_bucket_items_;

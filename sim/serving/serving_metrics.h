@@ -77,6 +77,14 @@ struct ServingMetrics {
     for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) time_by_op_s[i] += cost.ops[i].time_s;
     provenance = perf::weaker(provenance, cost.provenance);
   }
+  // The same for a step priced by perf::DecodeStepModel::step_times.
+  void on_iteration(const perf::DecodeStepTimes& cost, std::size_t batch_seqs, double kv_utilization) {
+    ++num_iterations;
+    sum_batch_seqs += static_cast<double>(batch_seqs);
+    sum_kv_utilization += kv_utilization;
+    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) time_by_op_s[i] += cost.time_s[i];
+    provenance = perf::weaker(provenance, cost.provenance);
+  }
 };
 
 }  // namespace tycoon::serving
