@@ -14,6 +14,10 @@ namespace tycoon::serving {
 namespace {
 // How far ahead (in blocks) the free queue and releases prefetch block states.
 constexpr std::size_t kPrefetchAhead = 8;
+// A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
+// block's stale entries can exist: it would take 2^32 - 1 pushes).
+std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); }
+constexpr std::uint32_t kNoPos = 0xFFFFFFFFu;
 }  // namespace
 
 KvCache::ZeroedArray::ZeroedArray(std::size_t bytes) : bytes_(bytes) {
@@ -68,14 +72,14 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
 }
 
 void KvCache::queue_remove(BlockId b) {
-  blocks_[static_cast<std::size_t>(b)].queue_pos = -1;  // its ring entry turns stale
+  blocks_[static_cast<std::size_t>(b)].queue_pos = kNoPos;  // its ring entry turns stale
   --num_free_;
 }
 
 void KvCache::queue_push_back(BlockId b) {
   if (tail_ - head_ > static_cast<std::int64_t>(ring_mask_)) queue_compact();
   ring_at(tail_) = b;
-  blocks_[static_cast<std::size_t>(b)].queue_pos = tail_++;
+  blocks_[static_cast<std::size_t>(b)].queue_pos = pos32(tail_++);
   ++num_free_;
 }
 
@@ -84,9 +88,9 @@ void KvCache::queue_compact() {
   for (std::int64_t r = head_; r < tail_; ++r) {
     const BlockId b = ring_at(r);
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.queue_pos != r) continue;
+    if (x.ref != 0 || x.queue_pos != pos32(r)) continue;
     ring_at(w) = b;
-    x.queue_pos = w++;
+    x.queue_pos = pos32(w++);
   }
   tail_ = w;
 }
@@ -95,7 +99,7 @@ BlockId KvCache::queue_pop_front() {
   if (num_touched_ < num_blocks_) {  // a never-used block comes first
     Block& x = blocks_[static_cast<std::size_t>(num_touched_)];
     x = Block{};
-    x.queue_pos = -1;
+    x.queue_pos = kNoPos;
     --num_free_;
     return num_touched_++;
   }
@@ -109,8 +113,8 @@ BlockId KvCache::queue_pop_front() {
     __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
 #endif
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.queue_pos != pos) continue;  // stale: taken by a prefix hit since
-    x.queue_pos = -1;
+    if (x.ref != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
+    x.queue_pos = kNoPos;
     --num_free_;
     return b;
   }
@@ -224,7 +228,7 @@ bool KvCache::check_invariants() const {
     const BlockId b = ring_at(pos);
     if (b < 0 || b >= num_touched_) return false;
     const Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.queue_pos != pos) continue;  // stale
+    if (x.queue_pos != pos32(pos)) continue;  // stale
     if (x.ref != 0) return false;
     if (++count > num_blocks_) return false;
   }

@@ -119,12 +119,14 @@ class KvCache {
     std::size_t bytes_ = 0;
   };
 
-  // One cache line holds a block's whole state, and a table slot its key and value: each
+  // 16 bytes hold a block's whole state, and a table slot its key and value: each
   // touch of a block or a hash costs one memory access (the pool spans megabytes).
   struct Block {
     std::uint64_t hash = 0;  // 0: holds no registered prefix
     std::int32_t ref = 0;
-    std::int64_t queue_pos = 0;  // ring position of its entry while free (an entry elsewhere is stale)
+    // Ring position of its entry while free, mod 2^32 (an entry elsewhere is stale; the ring
+    // holds fewer than 2^32 entries, so positions mod 2^32 never collide while both exist).
+    std::uint32_t queue_pos = 0;
   };
   struct Slot {
     std::uint64_t key = 0;  // 0: empty

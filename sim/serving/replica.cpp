@@ -365,9 +365,9 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
   const double kv_blocks = static_cast<double>(kv_.num_blocks());
   core::Time end = step_end_at, prev_end{};
   std::int64_t s = 1;  // the step in flight, ending at `end`
-  for (;; ++s) {
+  std::size_t b = 1 % static_cast<std::size_t>(page);  // s mod page
+  for (;; ++s, b = b + 1 == static_cast<std::size_t>(page) ? 0 : b + 1) {
     if (end >= horizon_at || s >= min_remaining) break;  // something else happens, or one completes
-    const auto b = static_cast<std::size_t>(s % page);
     const std::int32_t first = ff_bucket_start_[b], last = ff_bucket_start_[b + 1];
     if (last - first > kv_.num_available()) break;  // the next step may preempt
 
