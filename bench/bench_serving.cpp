@@ -3,6 +3,10 @@
 // GPT-OSS-120B to 64 users at 1k/1k, and cost linear in the number of replicas: with 64 users
 // per replica, `replica_sim_x_realtime` (replicas x simulated seconds per wall second) stays
 // flat from 1 to 8 replicas.
+// Issue 14 (part 4) asks >= 100,000x real time for one saturated H200 replica of Llama-3.1-8B at
+// 64 users, through the decode fast path (Replica::fast_forward); the `Steps` variants turn it off
+// (SchedulerConfig::fast_forward_decode = false) to show the step-by-step cost on the same build.
+// `ns_per_engine_step`: wall nanoseconds per simulated engine step.
 // Run: build/tycoon_bench --benchmark_filter=Serving
 #include <benchmark/benchmark.h>
 
@@ -42,6 +46,26 @@ serving::ServingConfig gpt_oss_h200(int replicas, int users_per_replica, bool sp
   return cfg;
 }
 
+// Llama-3.1-8B on H200 (vLLM, BF16, TP1, the engine's default scheduler), random 1k/1k traffic
+// from `users_per_replica` closed-loop users per replica, `requests` in all.
+serving::ServingConfig llama8b_h200(int replicas, int users_per_replica, std::int64_t requests, bool fast) {
+  const auto& c = catalog();
+  serving::ServingConfig cfg;
+  cfg.deployment.model = &c.model("llama-3.1-8b");
+  cfg.deployment.hardware = &c.accelerator("h200");
+  cfg.deployment.engine = &c.engine("vllm");
+  cfg.deployment.precision = Precision::kBf16;
+  cfg.replicas = replicas;
+  cfg.router = serving::RouterKind::kRoundRobin;
+  cfg.workload.input_tokens = 1024;
+  cfg.workload.output_tokens = 1024;
+  cfg.arrival.concurrency = users_per_replica * replicas;
+  cfg.num_requests = requests;
+  cfg.scheduler.fast_forward_decode = fast;
+  cfg.seed = 7;
+  return cfg;
+}
+
 // The chip's calibration (measured when hardware_db/calibrated/h200.json exists), else the
 // datasheet placeholder; the label says which.
 perf::CalibrationProfile calibration(const data::Accelerator& chip) {
@@ -69,12 +93,62 @@ void run(benchmark::State& state, const serving::ServingConfig& cfg) {
   state.counters["replica_sim_x_realtime"] =
       benchmark::Counter(simulated_s * cfg.replicas, benchmark::Counter::kIsRate);
   state.counters["engine_steps_per_s"] = benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+  // Wall time / steps, in ns: the rate of (steps x 1e-9), inverted.
+  state.counters["ns_per_engine_step"] = benchmark::Counter(
+      static_cast<double>(iterations) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["users"] = cfg.arrival.concurrency;
 }
 
 void BM_ServingGptOssH200(benchmark::State& state) {
   run(state, gpt_oss_h200(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), false));
 }
+
+// Issue 14's target: one saturated replica, 64 users, 2k and 16k requests; then 2-8 replicas
+// (64 users and 2k requests each).
+void BM_ServingLlama8bH200(benchmark::State& state) {
+  const auto replicas = static_cast<int>(state.range(0));
+  run(state, llama8b_h200(replicas, 64, state.range(1), true));
+}
+BENCHMARK(BM_ServingLlama8bH200)
+    ->ArgNames({"replicas", "requests"})
+    ->Args({1, 2048})
+    ->Args({1, 16384})
+    ->Args({2, 4096})
+    ->Args({4, 8192})
+    ->Args({8, 16384})
+    ->Unit(benchmark::kMillisecond);
+
+// The same, step by step (fast path off).
+void BM_ServingLlama8bH200Steps(benchmark::State& state) {
+  const auto replicas = static_cast<int>(state.range(0));
+  run(state, llama8b_h200(replicas, 64, state.range(1), false));
+}
+BENCHMARK(BM_ServingLlama8bH200Steps)
+    ->ArgNames({"replicas", "requests"})
+    ->Args({1, 2048})
+    ->Args({1, 16384})
+    ->Args({8, 16384})
+    ->Unit(benchmark::kMillisecond);
+
+// GPT-OSS-120B, 64 users, 2k / 16k requests, with and without EAGLE-3 (7 drafts), fast path on
+// and off.
+void BM_ServingGptOssH200Requests(benchmark::State& state) {
+  auto cfg = gpt_oss_h200(static_cast<int>(state.range(0)), 64, state.range(2) != 0);
+  cfg.num_requests = state.range(1) * cfg.replicas;
+  cfg.scheduler.fast_forward_decode = state.range(3) != 0;
+  run(state, cfg);
+}
+BENCHMARK(BM_ServingGptOssH200Requests)
+    ->ArgNames({"replicas", "requests", "spec", "fast"})
+    ->Args({1, 2048, 0, 1})
+    ->Args({1, 2048, 0, 0})
+    ->Args({1, 16384, 0, 1})
+    ->Args({1, 2048, 1, 1})
+    ->Args({1, 2048, 1, 0})
+    ->Args({2, 2048, 0, 1})
+    ->Args({4, 2048, 0, 1})
+    ->Args({8, 2048, 0, 1})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ServingGptOssH200)
     ->ArgNames({"replicas", "users_per_replica"})
     ->Args({1, 64})

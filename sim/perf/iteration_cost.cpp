@@ -30,15 +30,35 @@ int precision_index(Precision p) {
   return 0;
 }
 
+// One kernel group's time before multiplying by layers: the roofline terms through the engine's
+// kernel efficiency, at least the kernel floor (launched eagerly, a step cannot outrun the CPU
+// issuing it).
+struct KernelTerms {
+  double comp, mem, t;
+};
+KernelTerms kernel_terms(double comp, double mem, int kernels, double engine_eff, double kernel_floor_s) {
+  comp /= engine_eff;
+  mem /= engine_eff;
+  return {comp, mem, std::max({comp, mem, kernels * kernel_floor_s})};
+}
+
+// Decode attention's roofline terms (before the engine efficiency) for `flop` and `bytes`.
+void decode_attention_roofline(const Deployment& d, const CalibrationProfile& cal, double flop, double bytes,
+                               double& comp, double& mem) {
+  comp = flop / (d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
+  mem = bytes / (d.hardware->hbm_bandwidth_bytes_per_s * cal.attn_decode_memory_eff(bytes));
+}
+
 // Accumulates op costs for one step. Each add_* computes one layer's work and multiplies by the
 // number of identical layers.
 class CostBuilder {
  public:
   CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out, bool eager)
+      : CostBuilder(d, cal, out, eager, d.engine->efficiency_on(d.hardware->vendor)) {}
+  CostBuilder(const Deployment& d, const CalibrationProfile& cal, IterationCost& out, bool eager, double engine_eff)
       : d_(d), cal_(cal), out_(out), eager_(eager) {
-    const auto& hw = *d.hardware;
-    bw_ = hw.hbm_bandwidth_bytes_per_s;
-    engine_eff_ = d.engine->efficiency_on(hw.vendor);
+    bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
+    engine_eff_ = engine_eff;
   }
 
   // Small kernels the engine launches that the op accounting above does not model (reshapes,
@@ -127,10 +147,13 @@ class CostBuilder {
 
   void attention_decode(double flop, double bytes, double layers) {
     if (bytes <= 0) return;
-    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
-    double mem = bytes / (bw_ * cal_.attn_decode_memory_eff(bytes));
+    double comp, mem;
+    decode_attention_roofline(d_, cal_, flop, bytes, comp, mem);
     add(OpClass::kAttentionDecode, flop, bytes, comp, mem, layers, 1);
   }
+  // The kernel count attention_decode() adds, without its time (DecodeStepModel adds the time
+  // per step; the count, a running sum, stays where the full model takes it).
+  void count_attention_decode_kernels(double layers) { kernels_ += 1 * layers; }
 
   // A collective over the scale-up fabric: ring all-reduce moves 2(n-1)/n of the message.
   void allreduce(OpClass c, double message_bytes, int ranks, double layers, double factor = 1.0) {
@@ -157,14 +180,11 @@ class CostBuilder {
 
  private:
   void add(OpClass c, double flop, double bytes, double comp, double mem, double layers, int kernels) {
-    comp /= engine_eff_;
-    mem /= engine_eff_;
-    // A kernel lasts at least the floor; launched eagerly, a step cannot outrun the CPU issuing it.
-    double t = std::max({comp, mem, kernels * cal_.kernel_floor_s});
+    const KernelTerms k = kernel_terms(comp, mem, kernels, engine_eff_, cal_.kernel_floor_s);
     auto& o = out_.ops[static_cast<std::size_t>(c)];
-    o.time_s += t * layers;
-    o.compute_s += comp * layers;
-    o.memory_s += mem * layers;
+    o.time_s += k.t * layers;
+    o.compute_s += k.comp * layers;
+    o.memory_s += k.mem * layers;
     o.flop += flop * layers;
     o.bytes += bytes * layers;
     kernels_ += kernels * layers;
@@ -241,10 +261,38 @@ MixerDims mixer_dims(const data::Mixer& m, int tp) {
   return x;
 }
 
-}  // namespace
+// What a step's finishing touches (finish_step) need from its build.
+struct StepFrame {
+  double T = 0;            // tokens through the target model
+  double max_context = 0;  // longest context after the step (provenance only)
+  double seqs = 0;         // decoding sequences + prefill chunks
+  double kernels = 0;      // kernels launched, a running sum in op order
+  bool graphed = false;
+};
 
-IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal) {
-  IterationCost out;
+// Decode attention of one layer group: the work for `keys_total` attended keys summed over the
+// decoding sequences (and `index_total` contexts for a sparse-attention indexer).
+struct DecodeAttentionWork {
+  double flop = 0, bytes = 0;
+};
+DecodeAttentionWork decode_attention_work(const data::Mixer& m, const MixerDims& dims, double keys_total,
+                                          double index_total, double q_per_seq, double decode_tokens, double kv_b) {
+  DecodeAttentionWork w;
+  w.flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
+           2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
+  w.bytes = keys_total * dims.kv_values_per_key * kv_b + index_total * m.indexer_head_dim +
+            decode_tokens * dims.heads * (dims.qk_dim + dims.v_dim) * kAct;
+  return w;
+}
+
+// Accumulates every op of the step into `out` except decode attention, for which it calls
+// `decode_attention(b, mixer, dims, layers)` at its place in each layer group that has decoding
+// sequences (the callee adds the op, or counts its kernels and defers its time: the op class is
+// touched by nothing else, so its sum over groups is the same either way). False when the batch
+// is empty (`out` then holds only the counts).
+template <class DecodeAttention>
+bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal, IterationCost& out,
+                StepFrame& frame, DecodeAttention&& decode_attention) {
   const auto& model = *d.model;
   const int tp = d.tensor_parallel;
   const int ep = d.expert_parallel;
@@ -267,7 +315,7 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
   logits += decode_tokens;
   out.num_tokens = static_cast<std::int64_t>(T);
   out.num_decode_seqs = static_cast<std::int64_t>(num_decode);
-  if (T <= 0) return out;
+  if (T <= 0) return false;
 
   const bool graphed = d.cuda_graphs && batch.prefills.empty();
   CostBuilder b(d, cal, out, !graphed);
@@ -344,19 +392,7 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
             b.attention_prefill(flop, bytes, n, L);
           }
           // Decode attention: every sequence reads its KV once for all verified positions.
-          if (num_decode > 0) {
-            double keys_total = 0, index_total = 0;
-            for (auto ctx : batch.decode_context_tokens) {
-              double c = static_cast<double>(ctx) + q_per_seq;
-              keys_total += keys_for_position(m, c - 1);
-              if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index_total += c;
-            }
-            double flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
-                          2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
-            double bytes = keys_total * dims.kv_values_per_key * kv_b + index_total * m.indexer_head_dim +
-                           decode_tokens * dims.heads * (dims.qk_dim + dims.v_dim) * kAct;
-            b.attention_decode(flop, bytes, L);
-          }
+          if (num_decode > 0) decode_attention(b, m, dims, L);
           break;
         }
         case MixerKind::kLinearAttention: {
@@ -475,54 +511,187 @@ IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, co
            Precision::kBf16, k);
   }
 
-  // Code changes scale each GPU op class (before launch gaps, which depend on the GPU time).
-  auto scale = [&](OpClass c) {
-    double f = d.op_time_scale[static_cast<std::size_t>(c)];
-    auto& o = out.ops[static_cast<std::size_t>(c)];
-    o.time_s *= f;
-    o.compute_s *= f;
-    o.memory_s *= f;
-  };
-  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
-    auto c = static_cast<OpClass>(i);
-    if (c != OpClass::kLaunchOverhead && c != OpClass::kEngineOverhead) scale(c);
-  }
+  frame.T = T;
+  frame.max_context = max_context;
+  frame.seqs = num_decode + static_cast<double>(batch.prefills.size());
+  frame.kernels = b.kernels();
+  frame.graphed = graphed;
+  return true;
+}
 
+// The time fields of a step's finishing touches, on `time_s` (each op class's time as built):
+// code-change scaling of the GPU op classes, launch gaps, engine overhead, then the total.
+struct FinishedTimes {
+  double gpu_s = 0, host_launch_s = 0, extra_launch_s = 0, engine_unscaled_s = 0, total_s = 0;
+};
+FinishedTimes finish_times(std::array<double, kNumOpClasses>& time_s, const StepFrame& frame, const Deployment& d,
+                           const CalibrationProfile& cal) {
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
+  const int tp = d.tensor_parallel;
+  FinishedTimes f;
+  // Code changes scale each GPU op class (before launch gaps, which depend on the GPU time).
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
+    if (i != lo && i != eo) time_s[i] *= d.op_time_scale[i];
+  }
   // Graph replay leaves a small gap between kernels. Launched eagerly, the CPU issues kernels
   // asynchronously: the step takes the longer of the GPU work and the CPU launching it.
-  {
-    double gpu_s = 0;
-    for (const auto& o : out.ops) gpu_s += o.time_s;
-    out.gpu_s = gpu_s;
-    double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
-                                                   : cal.eager_launch_s;
-    out.host_launch_s = graphed ? 0.0 : b.kernels() * per_kernel;
-    double extra = graphed ? b.kernels() * cal.graph_kernel_gap_s : std::max(0.0, out.host_launch_s - gpu_s);
-    auto& lo = out.ops[static_cast<std::size_t>(OpClass::kLaunchOverhead)];
-    lo.time_s += extra;
-    lo.memory_s += extra;
+  // Sums skip zero terms: the terms are >= 0 (never -0), and x + 0.0 == x, so the bits are those
+  // of the plain sum in op order, with a shorter chain of dependent additions.
+  for (double t : time_s) {
+    if (t != 0.0) f.gpu_s += t;
   }
-
-  auto& eo = out.ops[static_cast<std::size_t>(OpClass::kEngineOverhead)];
-  double seqs = num_decode + static_cast<double>(batch.prefills.size());
-  eo.time_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * seqs;
-  eo.memory_s = eo.time_s;
-  scale(OpClass::kLaunchOverhead);
-  scale(OpClass::kEngineOverhead);
-
-  for (const auto& o : out.ops) out.total_s += o.time_s;
-
-  // Provenance: the chip's own curves inside their measured range are interpolated; outside the
-  // range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
-  if (cal.provenance == Provenance::kDatasheet) {
-    out.provenance = Provenance::kDatasheet;
-  } else if (cal.chip != d.hardware->id || cal.provenance == Provenance::kExtrapolated) {
-    out.provenance = Provenance::kExtrapolated;
-  } else {
-    bool inside = T <= cal.max_measured_tokens && max_context <= cal.max_measured_context;
-    out.provenance = inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
+  double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
+                                                 : cal.eager_launch_s;
+  f.host_launch_s = frame.graphed ? 0.0 : frame.kernels * per_kernel;
+  f.extra_launch_s = frame.graphed ? frame.kernels * cal.graph_kernel_gap_s : std::max(0.0, f.host_launch_s - f.gpu_s);
+  time_s[lo] += f.extra_launch_s;
+  f.engine_unscaled_s = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * frame.seqs;
+  time_s[eo] = f.engine_unscaled_s;
+  time_s[lo] *= d.op_time_scale[lo];
+  time_s[eo] *= d.op_time_scale[eo];
+  for (double t : time_s) {
+    if (t != 0.0) f.total_s += t;
   }
+  return f;
+}
+
+// Provenance: the chip's own curves inside their measured range are interpolated; outside the
+// range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
+// `chip_matches`: the calibration was measured on this deployment's chip.
+Provenance step_provenance(const StepFrame& frame, const CalibrationProfile& cal, bool chip_matches) {
+  if (cal.provenance == Provenance::kDatasheet) return Provenance::kDatasheet;
+  if (!chip_matches || cal.provenance == Provenance::kExtrapolated) return Provenance::kExtrapolated;
+  bool inside = frame.T <= cal.max_measured_tokens && frame.max_context <= cal.max_measured_context;
+  return inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
+}
+
+// Op scaling, launch gaps, engine overhead, the total and the provenance, once every op is in.
+void finish_step(IterationCost& out, const StepFrame& frame, const Deployment& d, const CalibrationProfile& cal,
+                 bool chip_matches) {
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
+  std::array<double, kNumOpClasses> time_s;
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) time_s[i] = out.ops[i].time_s;
+  const FinishedTimes f = finish_times(time_s, frame, d, cal);
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
+    auto& o = out.ops[i];
+    o.time_s = time_s[i];
+    if (i != lo && i != eo) {
+      o.compute_s *= d.op_time_scale[i];
+      o.memory_s *= d.op_time_scale[i];
+    }
+  }
+  out.gpu_s = f.gpu_s;
+  out.host_launch_s = f.host_launch_s;
+  out.ops[lo].memory_s += f.extra_launch_s;
+  out.ops[eo].memory_s = f.engine_unscaled_s;
+  for (std::size_t i : {lo, eo}) {
+    out.ops[i].compute_s *= d.op_time_scale[i];
+    out.ops[i].memory_s *= d.op_time_scale[i];
+  }
+  out.total_s = f.total_s;
+  out.provenance = step_provenance(frame, cal, chip_matches);
+}
+
+}  // namespace
+
+IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal) {
+  IterationCost out;
+  StepFrame frame;
+  const double q_per_seq = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+  const double kv_b = bytes_per_value(d.kv_cache_dtype);
+  const double decode_tokens = static_cast<double>(batch.decode_context_tokens.size()) * q_per_seq;
+  auto decode_attention = [&](CostBuilder& b, const data::Mixer& m, const MixerDims& dims, double layers) {
+    double keys_total = 0, index_total = 0;
+    for (auto ctx : batch.decode_context_tokens) {
+      double c = static_cast<double>(ctx) + q_per_seq;
+      keys_total += keys_for_position(m, c - 1);
+      if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index_total += c;
+    }
+    auto w = decode_attention_work(m, dims, keys_total, index_total, q_per_seq, decode_tokens, kv_b);
+    b.attention_decode(w.flop, w.bytes, layers);
+  };
+  if (!build_step(batch, d, cal, out, frame, decode_attention)) return out;
+  finish_step(out, frame, d, cal, cal.chip == d.hardware->id);
   return out;
+}
+
+DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& cal, std::int64_t num_decode)
+    : d_(&d), cal_(&cal), num_decode_(num_decode) {
+  q_per_seq_ = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+  kv_b_ = bytes_per_value(d.kv_cache_dtype);
+  decode_tokens_ = static_cast<double>(num_decode) * q_per_seq_;
+  engine_eff_ = d.engine->efficiency_on(d.hardware->vendor);
+  chip_matches_ = cal.chip == d.hardware->id;
+  // Contexts do not enter any op but decode attention (deferred here) and the provenance.
+  std::vector<std::int64_t> contexts(static_cast<std::size_t>(num_decode), 0);
+  StepFrame frame;
+  auto defer = [&](CostBuilder& b, const data::Mixer& m, const MixerDims& dims, double layers) {
+    b.count_attention_decode_kernels(layers);
+    groups_.push_back(Group{&m, dims.heads, dims.qk_dim, dims.v_dim, dims.kv_values_per_key, layers});
+  };
+  build_step(BatchShape{{}, contexts}, d, cal, fixed_, frame, defer);
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) fixed_time_s_[i] = fixed_.ops[i].time_s;
+  T_ = frame.T;
+  seqs_ = frame.seqs;
+  kernels_ = frame.kernels;
+  graphed_ = frame.graphed;
+}
+
+double DecodeStepModel::keys_of(std::size_t g, std::int64_t context_tokens) const {
+  double c = static_cast<double>(context_tokens) + q_per_seq_;
+  return keys_for_position(*groups_[g].mixer, c - 1);
+}
+
+void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<const double> index_total,
+                               double max_context, IterationCost& out) const {
+  out = fixed_;
+  CostBuilder b(*d_, *cal_, out, !graphed_, engine_eff_);
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& x = groups_[g];
+    MixerDims dims;
+    dims.heads = x.heads;
+    dims.qk_dim = x.qk_dim;
+    dims.v_dim = x.v_dim;
+    dims.kv_values_per_key = x.kv_values_per_key;
+    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    b.attention_decode(w.flop, w.bytes, x.layers);
+  }
+  StepFrame frame;
+  frame.T = T_;
+  frame.max_context = max_context;
+  frame.seqs = seqs_;
+  frame.kernels = kernels_;
+  frame.graphed = graphed_;
+  finish_step(out, frame, *d_, *cal_, chip_matches_);
+}
+
+void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<const double> index_total,
+                                 double max_context, DecodeStepTimes& out) const {
+  out.time_s = fixed_time_s_;
+  double& attention = out.time_s[static_cast<std::size_t>(OpClass::kAttentionDecode)];
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& x = groups_[g];
+    MixerDims dims;
+    dims.heads = x.heads;
+    dims.qk_dim = x.qk_dim;
+    dims.v_dim = x.v_dim;
+    dims.kv_values_per_key = x.kv_values_per_key;
+    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
+    double comp, mem;
+    decode_attention_roofline(*d_, *cal_, w.flop, w.bytes, comp, mem);
+    attention += kernel_terms(comp, mem, 1, engine_eff_, cal_->kernel_floor_s).t * x.layers;
+  }
+  StepFrame frame;
+  frame.T = T_;
+  frame.max_context = max_context;
+  frame.seqs = seqs_;
+  frame.kernels = kernels_;
+  frame.graphed = graphed_;
+  out.total_s = finish_times(out.time_s, frame, *d_, *cal_).total_s;
+  out.provenance = step_provenance(frame, *cal_, chip_matches_);
 }
 
 IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context) {

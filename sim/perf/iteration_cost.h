@@ -56,6 +56,61 @@ struct IterationCost {
 
 IterationCost predict_iteration(const BatchShape& batch, const Deployment& d, const CalibrationProfile& cal);
 
+// What the serving simulator keeps of a step: time by op class, total, provenance.
+struct DecodeStepTimes {
+  std::array<double, kNumOpClasses> time_s{};
+  double total_s = 0;
+  Provenance provenance = Provenance::kDatasheet;
+};
+
+// Decode-only steps of a fixed number of sequences, priced without the full model: every op but
+// decode attention depends on the batch size alone, and decode attention on each attention layer
+// group's attended keys summed over the sequences (plus, for a sparse-attention indexer, the
+// summed contexts). evaluate() runs the same code as predict_iteration on the same numbers, so
+// its result is bit for bit predict_iteration's for any decode-only batch with those sums — the
+// serving simulator's fast path relies on that (tests/test_serving_fast_forward.cpp checks it).
+class DecodeStepModel {
+ public:
+  DecodeStepModel() = default;
+  // Precondition: num_decode >= 1. `d` and `cal` must outlive the model.
+  DecodeStepModel(const Deployment& d, const CalibrationProfile& cal, std::int64_t num_decode);
+
+  std::int64_t num_decode() const { return num_decode_; }
+  // Layer groups with decode attention, in model order.
+  std::size_t num_groups() const { return groups_.size(); }
+  const data::Mixer& mixer(std::size_t g) const { return *groups_[g].mixer; }
+  // Tokens verified per sequence and step (1 + draft tokens).
+  double q_per_seq() const { return q_per_seq_; }
+  // Keys a sequence with `context_tokens` cached before the step attends to in group `g` (what
+  // predict_iteration sums over the batch).
+  double keys_of(std::size_t g, std::int64_t context_tokens) const;
+
+  // The step's cost; `keys_total[g]` and `index_total[g]` summed over the batch as
+  // predict_iteration sums them, `max_context` = longest context + q_per_seq().
+  void evaluate(std::span<const double> keys_total, std::span<const double> index_total, double max_context,
+                IterationCost& out) const;
+  // The same step's op times, total and provenance only (the same bits as evaluate()'s), without
+  // the other fields: what a simulator needs per step, at a fraction of the cost.
+  void step_times(std::span<const double> keys_total, std::span<const double> index_total, double max_context,
+                  DecodeStepTimes& out) const;
+
+ private:
+  struct Group {
+    const data::Mixer* mixer = nullptr;
+    double heads = 0, qk_dim = 0, v_dim = 0, kv_values_per_key = 0;
+    double layers = 0;
+  };
+  const Deployment* d_ = nullptr;
+  const CalibrationProfile* cal_ = nullptr;
+  std::int64_t num_decode_ = 0;
+  double q_per_seq_ = 1, kv_b_ = 2, decode_tokens_ = 0, engine_eff_ = 1;
+  double T_ = 0, seqs_ = 0, kernels_ = 0;
+  bool graphed_ = false, chip_matches_ = false;
+  IterationCost fixed_;  // every op but decode attention, before finish_step
+  std::array<double, kNumOpClasses> fixed_time_s_{};
+  std::vector<Group> groups_;
+};
+
 // Convenience for tests and the CLI: a uniform decode batch or a single prefill.
 IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context);
 IterationCost predict_prefill(const Deployment& d, const CalibrationProfile& cal, std::int64_t tokens,

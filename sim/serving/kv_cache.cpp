@@ -11,6 +11,15 @@
 
 namespace tycoon::serving {
 
+namespace {
+// How far ahead (in blocks) the free queue and releases prefetch block states.
+constexpr std::size_t kPrefetchAhead = 8;
+// A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
+// block's stale entries can exist: it would take 2^32 - 1 pushes).
+std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); }
+constexpr std::uint32_t kNoPos = 0xFFFFFFFFu;
+}  // namespace
+
 KvCache::ZeroedArray::ZeroedArray(std::size_t bytes) : bytes_(bytes) {
 #if defined(__linux__)
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -49,6 +58,10 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
   // is empty; a block gets its links when first allocated).
   blocks_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(Block));
   blocks_ = static_cast<Block*>(blocks_memory_.data());
+  const std::size_t ring_cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
+  ring_memory_ = ZeroedArray(ring_cap * sizeof(BlockId));
+  ring_ = static_cast<BlockId*>(ring_memory_.data());
+  ring_mask_ = ring_cap - 1;
   if (prefix_caching_) {
     // At most one hash per block: twice the blocks keeps the load at or below 1/2.
     const std::size_t cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
@@ -59,33 +72,52 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
 }
 
 void KvCache::queue_remove(BlockId b) {
-  Block& x = blocks_[static_cast<std::size_t>(b)];
-  if (x.prev >= 0) blocks_[static_cast<std::size_t>(x.prev)].next = x.next; else head_ = x.next;
-  if (x.next >= 0) blocks_[static_cast<std::size_t>(x.next)].prev = x.prev; else tail_ = x.prev;
-  x.prev = x.next = -1;
+  blocks_[static_cast<std::size_t>(b)].queue_pos = kNoPos;  // its ring entry turns stale
   --num_free_;
 }
 
 void KvCache::queue_push_back(BlockId b) {
-  Block& x = blocks_[static_cast<std::size_t>(b)];
-  x.prev = tail_;
-  x.next = -1;
-  if (tail_ >= 0) blocks_[static_cast<std::size_t>(tail_)].next = b; else head_ = b;
-  tail_ = b;
+  if (tail_ - head_ > static_cast<std::int64_t>(ring_mask_)) queue_compact();
+  ring_at(tail_) = b;
+  blocks_[static_cast<std::size_t>(b)].queue_pos = pos32(tail_++);
   ++num_free_;
+}
+
+void KvCache::queue_compact() {
+  std::int64_t w = head_;
+  for (std::int64_t r = head_; r < tail_; ++r) {
+    const BlockId b = ring_at(r);
+    Block& x = blocks_[static_cast<std::size_t>(b)];
+    if (x.ref != 0 || x.queue_pos != pos32(r)) continue;
+    ring_at(w) = b;
+    x.queue_pos = pos32(w++);
+  }
+  tail_ = w;
 }
 
 BlockId KvCache::queue_pop_front() {
   if (num_touched_ < num_blocks_) {  // a never-used block comes first
     Block& x = blocks_[static_cast<std::size_t>(num_touched_)];
     x = Block{};
+    x.queue_pos = kNoPos;
     --num_free_;
     return num_touched_++;
   }
-  assert(head_ >= 0);
-  BlockId b = head_;
-  queue_remove(b);
-  return b;
+  for (;;) {
+    assert(head_ < tail_);
+    const std::int64_t pos = head_++;
+    const BlockId b = ring_at(pos);
+    // The queue's order is known ahead: start loading a later allocation's block (entries past
+    // the tail hold old ids or 0, still valid indices).
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
+#endif
+    Block& x = blocks_[static_cast<std::size_t>(b)];
+    if (x.ref != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
+    x.queue_pos = kNoPos;
+    --num_free_;
+    return b;
+  }
 }
 
 std::optional<BlockId> KvCache::find(std::uint64_t hash) const {
@@ -146,7 +178,17 @@ void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
 }
 
 void KvCache::release(std::span<const BlockId> table) {
+#if defined(__GNUC__) || defined(__clang__)
+  for (std::size_t i = table.size(), k = 0; i > 0 && k < kPrefetchAhead; --i, ++k) {
+    __builtin_prefetch(&blocks_[static_cast<std::size_t>(table[i - 1])]);
+  }
+#endif
   for (auto it = table.rbegin(); it != table.rend(); ++it) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (table.rend() - it > static_cast<std::ptrdiff_t>(kPrefetchAhead)) {
+      __builtin_prefetch(&blocks_[static_cast<std::size_t>(*(it + kPrefetchAhead))]);
+    }
+#endif
     Block& x = blocks_[static_cast<std::size_t>(*it)];
     assert(x.ref > 0);
     if (--x.ref == 0) queue_push_back(*it);
@@ -180,15 +222,17 @@ std::int64_t KvCache::total_references() const {
 bool KvCache::check_invariants() const {
   if (num_reserved_ < 0 || num_reserved_ > num_free_) return false;
   const auto never_used = num_blocks_ - num_touched_;
+  if (head_ > tail_ || tail_ - head_ > static_cast<std::int64_t>(ring_mask_) + 1) return false;
   std::int32_t count = never_used;
-  BlockId prev = -1;
-  for (BlockId b = head_; b >= 0; b = blocks_[static_cast<std::size_t>(b)].next) {
+  for (std::int64_t pos = head_; pos < tail_; ++pos) {
+    const BlockId b = ring_at(pos);
+    if (b < 0 || b >= num_touched_) return false;
     const Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.prev != prev) return false;
-    prev = b;
+    if (x.queue_pos != pos32(pos)) continue;  // stale
+    if (x.ref != 0) return false;
     if (++count > num_blocks_) return false;
   }
-  if (prev != tail_ || count != num_free_) return false;
+  if (count != num_free_) return false;
   std::int32_t zero_refs = never_used, hashed = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(num_touched_); ++i) {
     const Block& x = blocks_[i];

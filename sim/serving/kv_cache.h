@@ -11,6 +11,11 @@
 // whole blocks: reserved blocks are unavailable to allocations but keep their cached contents
 // until the queue reaches them.
 //
+// The free queue is a ring of block ids (FIFO: pop at the head, push at the tail), read and
+// written in sequence; a block taken out of its middle by a prefix hit stays in the ring as a
+// stale entry (its position no longer matches the block's) and is skipped when the head reaches
+// it. An allocation then touches one block's state, not its neighbours' links.
+//
 // Memory is touched with use, not capacity: blocks never used yet sit conceptually at the head
 // of the free queue (as vLLM's initial queue holds every block in order) and get their state on
 // first allocation, and the hash table is allocated zeroed by the system (calloc), so its pages
@@ -85,6 +90,10 @@ class KvCache {
   void queue_remove(BlockId b);
   void queue_push_back(BlockId b);
   BlockId queue_pop_front();
+  // Drops stale entries from the ring (when it is full): O(entries), at most every
+  // num_blocks pushes.
+  void queue_compact();
+  BlockId& ring_at(std::int64_t pos) const { return ring_[static_cast<std::size_t>(pos) & ring_mask_]; }
   // Open-addressing hash table (linear probing, backward-shift deletion); hash 0 marks empty.
   // Chain hashes are already mixed: their low bits index the table directly.
   std::size_t slot_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & table_mask_; }
@@ -110,12 +119,14 @@ class KvCache {
     std::size_t bytes_ = 0;
   };
 
-  // One cache line holds a block's whole state, and a table slot its key and value: each
+  // 16 bytes hold a block's whole state, and a table slot its key and value: each
   // touch of a block or a hash costs one memory access (the pool spans megabytes).
   struct Block {
     std::uint64_t hash = 0;  // 0: holds no registered prefix
     std::int32_t ref = 0;
-    BlockId prev = -1, next = -1;  // free-queue links (-1: none)
+    // Ring position of its entry while free, mod 2^32 (an entry elsewhere is stale; the ring
+    // holds fewer than 2^32 entries, so positions mod 2^32 never collide while both exist).
+    std::uint32_t queue_pos = 0;
   };
   struct Slot {
     std::uint64_t key = 0;  // 0: empty
@@ -128,7 +139,12 @@ class KvCache {
   ZeroedArray blocks_memory_;
   Block* blocks_ = nullptr;
   std::int32_t num_touched_ = 0;  // blocks used at least once: ids [0, num_touched_)
-  BlockId head_ = -1, tail_ = -1;  // free queue of used blocks (after the never-used ones)
+  // Free queue of used blocks (after the never-used ones): ring positions [head_, tail_), counted
+  // from the start of the simulation; ring_mask_ + 1 slots, at least twice the blocks.
+  ZeroedArray ring_memory_;
+  BlockId* ring_ = nullptr;
+  std::size_t ring_mask_ = 0;
+  std::int64_t head_ = 0, tail_ = 0;
   std::int32_t num_free_ = 0;
   std::int32_t num_reserved_ = 0;
   std::int32_t num_hashed_ = 0;

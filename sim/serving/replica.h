@@ -39,6 +39,7 @@ struct ReplicaParams {
   bool prefix_caching = true;
   int num_draft_tokens = 0;  // speculative decoding: drafts verified per decode step
   bool guaranteed_no_evict = false;  // reserve each request's whole lifetime at admission
+  bool fast_forward_decode = true;   // allow fast_forward() (SchedulerConfig::fast_forward_decode)
 };
 
 class Replica {
@@ -73,6 +74,25 @@ class Replica {
 
   // Releases everything a request holds (blocks, reservation); for completion.
   void release(Request& r);
+
+  // The decode fast path. Call right after start_iteration() formed a step that ends at
+  // `step_end_at`, with `horizon_at` the time of the simulation's next event (any other replica's,
+  // any arrival or timeout that may act). Applies, in one go, the steps that the step-by-step
+  // path would run back to back with nothing else happening in between, and returns the end of
+  // the step then in flight (`step_end_at` when it applied none). Afterwards requests, KV cache,
+  // metrics and this replica are exactly as if each step had gone through finish_iteration() and
+  // start_iteration() at its end — tokens, ITL gaps, blocks allocated and hashed in the same
+  // order, on_iteration() per step with the same cost bits (perf::DecodeStepModel).
+  //
+  // A run holds while every step is decode-only with the same sequences: it stops before the
+  // end of a step that is at or after `horizon_at`, that completes a request, whose next step
+  // needs more new KV blocks than are available (preemption), or when a waiting request could be
+  // admitted. It does not start with speculative decoding (random acceptance per sequence), with
+  // prefills or unscheduled running requests, with a chunked / sparse / compressed attention
+  // pattern, or while a sequence's context is inside a sliding window (keys not yet constant).
+  // Cost: O(batch) per run plus O(1) per step, plus the block allocations and hashes themselves.
+  core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
+                          ServingMetrics& metrics);
 
  private:
   struct Scheduled {
@@ -115,6 +135,16 @@ class Replica {
   std::vector<BlockId> hit_blocks_;
   std::vector<std::pair<BlockId, std::uint64_t>> pending_hashes_;
   mutable std::vector<std::uint64_t> scratch_hashes_;
+
+  // Fast path: step models by batch size (built on first use), and per-run scratch.
+  const perf::DecodeStepModel& decode_model(std::size_t num_decode);
+  std::vector<std::optional<perf::DecodeStepModel>> decode_models_;
+  perf::DecodeStepTimes ff_times_;
+  std::vector<std::int64_t> ff_base_computed_;  // num_computed at the run's first step
+  std::vector<std::int32_t> ff_bucket_start_;   // sequences whose last block fills at step s, s mod page
+  std::vector<std::int32_t> ff_bucket_items_;
+  std::vector<double> ff_keys_, ff_index_;
+  std::vector<std::int32_t> scratch_fill_;
 };
 
 }  // namespace tycoon::serving

@@ -54,6 +54,17 @@ struct ServingMetrics {
     pending_itl_ns_ = gap_ns;
     pending_itl_count_ = 1;
   }
+  // The same as `count` calls of record_itl(gap_ns) (none when count is 0).
+  void record_itl(std::int64_t gap_ns, std::int64_t count) {
+    if (count <= 0) return;
+    if (gap_ns == pending_itl_ns_) {
+      pending_itl_count_ += count;
+      return;
+    }
+    flush_itl();
+    pending_itl_ns_ = gap_ns;
+    pending_itl_count_ = count;
+  }
   void flush_itl() {
     if (pending_itl_count_ > 0) itl_ns.record(pending_itl_ns_, pending_itl_count_);
     pending_itl_count_ = 0;
@@ -64,6 +75,14 @@ struct ServingMetrics {
     sum_batch_seqs += static_cast<double>(batch_seqs);
     sum_kv_utilization += kv_utilization;
     for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) time_by_op_s[i] += cost.ops[i].time_s;
+    provenance = perf::weaker(provenance, cost.provenance);
+  }
+  // The same for a step priced by perf::DecodeStepModel::step_times.
+  void on_iteration(const perf::DecodeStepTimes& cost, std::size_t batch_seqs, double kv_utilization) {
+    ++num_iterations;
+    sum_batch_seqs += static_cast<double>(batch_seqs);
+    sum_kv_utilization += kv_utilization;
+    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) time_by_op_s[i] += cost.time_s[i];
     provenance = perf::weaker(provenance, cost.provenance);
   }
 };

@@ -65,6 +65,11 @@ struct SchedulerConfig {
   int max_queue = 100000;         // admission limit: arrivals beyond it are rejected
   std::int64_t kv_capacity_tokens = 0;  // KV cache per replica in tokens (0: from the memory plan)
   KvAdmission kv_admission = KvAdmission::kOptimistic;
+  // Simulator speed only, never results: runs of decode-only steps in which nothing else can
+  // happen are applied in one go instead of step by step (sim/serving/replica.h,
+  // Replica::fast_forward). The summary is the same bytes either way; false keeps the plain
+  // step-by-step path (tests compare the two).
+  bool fast_forward_decode = true;
 };
 
 struct ServingConfig {

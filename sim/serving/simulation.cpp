@@ -86,6 +86,7 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   replica_params_.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
   replica_params_.num_draft_tokens = k;
   replica_params_.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
+  replica_params_.fast_forward_decode = sc.fast_forward_decode;
 
   // Workload and arrivals.
   const auto& w = config_.workload;
@@ -316,7 +317,23 @@ void Simulation::on_schedule(core::Time now, std::uint32_t replica) {
   schedule_pending_[replica] = false;
   Replica& rep = replicas_[replica];
   if (rep.busy()) return;
-  if (auto d = rep.start_iteration(requests_, metrics_)) events_.push(now + *d, Phase::kIterationEnd, IterationEnd{replica});
+  auto d = rep.start_iteration(requests_, metrics_);
+  if (!d) return;
+  core::Time end = now + *d;
+  if (replica_params_.fast_forward_decode) end = rep.fast_forward(end, next_event_at(), requests_, metrics_);
+  events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
+}
+
+core::Time Simulation::next_event_at() {
+  while (!events_.empty()) {
+    const auto& top = events_.top();
+    const auto* t = std::get_if<QueueTimeout>(&top.payload);
+    if (!t) return top.at;
+    const Request& r = requests_[t->id];
+    if (!r.ended && r.num_output == 0) return top.at;  // may still time out
+    events_.pop();  // on_timeout() would return at once, whenever it ran
+  }
+  return core::kNever;
 }
 
 void Simulation::on_iteration_end(core::Time now, std::uint32_t replica) {

@@ -88,6 +88,9 @@ class Simulation {
   void end_session(core::Time now, std::uint32_t session);
   void terminate(core::Time now, RequestId id, RequestState state);
   void kick(core::Time now, std::uint32_t replica);
+  // When the next event that may act happens (kNever when none): first drops queue timeouts at
+  // the front that can no longer act (their request streamed a token or ended — both for good).
+  core::Time next_event_at();
   void count_unrunnable_sessions(core::Time now);
 
   ServingConfig config_;
@@ -112,7 +115,7 @@ class Simulation {
   core::Duration queue_timeout_{0};
   std::int64_t issued_ = 0;
   bool ran_ = false;
-  bool summarised_ = false;
+  bool summarised_ = false;  // finish() ran
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
   std::int64_t same_instant_ = 0;
 

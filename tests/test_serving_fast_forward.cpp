@@ -1,0 +1,319 @@
+// The decode fast path (Replica::fast_forward) is a speed-up only: with it on or off, every
+// configuration gives the same summary bit for bit, and every request ends in the same state.
+// It rests on perf::DecodeStepModel pricing a decode-only step exactly as predict_iteration does.
+#include "tests/test_serving_support.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/core/rng.h"
+
+using namespace tycoon;
+using namespace tycoon::serving_test;
+
+namespace {
+
+// Bitwise equality: the fast path must not move a single bit, so no tolerance anywhere here.
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void check_same_latency(const char* what, const serving::LatencyStats& a, const serving::LatencyStats& b) {
+  INFO(what);
+  CHECK(same_bits(a.mean, b.mean));
+  CHECK(same_bits(a.p50, b.p50));
+  CHECK(same_bits(a.p90, b.p90));
+  CHECK(same_bits(a.p99, b.p99));
+}
+
+// Every field of ServingSummary.
+void check_same_summary(const serving::ServingSummary& a, const serving::ServingSummary& b) {
+  check_same_latency("ttft", a.ttft_s, b.ttft_s);
+  check_same_latency("tpot", a.tpot_s, b.tpot_s);
+  check_same_latency("itl", a.itl_s, b.itl_s);
+  check_same_latency("e2e", a.e2e_s, b.e2e_s);
+  CHECK(same_bits(a.output_tok_per_s_per_gpu, b.output_tok_per_s_per_gpu));
+  CHECK(same_bits(a.p90_interactivity_tok_per_s_per_user, b.p90_interactivity_tok_per_s_per_user));
+  CHECK(a.requests_arrived == b.requests_arrived);
+  CHECK(a.requests_completed == b.requests_completed);
+  CHECK(a.requests_rejected == b.requests_rejected);
+  CHECK(a.requests_timed_out == b.requests_timed_out);
+  CHECK(a.requests_failed == b.requests_failed);
+  CHECK(a.requests_exceeding_context == b.requests_exceeding_context);
+  CHECK(a.input_tokens == b.input_tokens);
+  CHECK(a.cached_input_tokens == b.cached_input_tokens);
+  CHECK(a.output_tokens == b.output_tokens);
+  CHECK(same_bits(a.prefix_cache_hit_rate, b.prefix_cache_hit_rate));
+  CHECK(same_bits(a.simulated_time_s, b.simulated_time_s));
+  CHECK(same_bits(a.mean_batch_size, b.mean_batch_size));
+  CHECK(same_bits(a.kv_utilization_mean, b.kv_utilization_mean));
+  CHECK(a.num_iterations == b.num_iterations);
+  CHECK(a.num_preemptions == b.num_preemptions);
+  for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
+    INFO("time_by_op_s[" << perf::kOpClassNames[i] << "]");
+    CHECK(same_bits(a.time_by_op_s[i], b.time_by_op_s[i]));
+  }
+  CHECK(a.provenance == b.provenance);
+  CHECK(a.requests_per_replica == b.requests_per_replica);
+  CHECK(a.kv_capacity_tokens_per_replica == b.kv_capacity_tokens_per_replica);
+  CHECK(a.num_gpus == b.num_gpus);
+}
+
+struct Outcome {
+  serving::ServingSummary summary;
+  std::vector<serving::Request> requests;
+  std::int64_t num_events = 0;  // events the loop handled
+  bool kv_clean = false;
+};
+
+Outcome run(serving::ServingConfig cfg, bool fast) {
+  cfg.scheduler.fast_forward_decode = fast;
+  serving::Simulation sim(cfg, h200_calibration());
+  Outcome o;
+  sim.start();
+  while (!sim.advance(1)) ++o.num_events;
+  o.summary = sim.finish();
+  o.requests = sim.requests();
+  o.kv_clean = sim.kv_blocks_in_use() == 0 && sim.kv_invariants_hold();
+  return o;
+}
+
+// Runs `cfg` both ways and checks summaries and every request's end state; returns the two.
+std::pair<Outcome, Outcome> check_fast_equals_steps(const serving::ServingConfig& cfg) {
+  auto fast = run(cfg, true);
+  auto steps = run(cfg, false);
+  check_same_summary(fast.summary, steps.summary);
+  CHECK(fast.kv_clean);
+  CHECK(steps.kv_clean);
+  REQUIRE(fast.requests.size() == steps.requests.size());
+  std::size_t mismatched = 0;
+  for (std::size_t i = 0; i < fast.requests.size(); ++i) {
+    const auto& a = fast.requests[i];
+    const auto& b = steps.requests[i];
+    bool same = a.state == b.state && a.num_output == b.num_output && a.num_computed == b.num_computed &&
+                a.num_cached_tokens == b.num_cached_tokens && a.num_preemptions == b.num_preemptions &&
+                a.replica == b.replica && a.arrived_at == b.arrived_at && a.first_token_at == b.first_token_at &&
+                a.last_token_at == b.last_token_at && a.finished_at == b.finished_at;
+    mismatched += same ? 0 : 1;
+  }
+  CHECK(mismatched == 0);
+  return {std::move(fast), std::move(steps)};
+}
+
+const data::Catalog& cat() { return catalog(); }
+
+// Llama 3.1 8B on one H200 with vLLM in BF16, the engine's defaults (no recipe in the catalog).
+serving::ServingConfig llama8b_h200() {
+  serving::ServingConfig cfg;
+  cfg.deployment.model = &cat().model("llama-3.1-8b");
+  cfg.deployment.hardware = &cat().accelerator("h200");
+  cfg.deployment.engine = &cat().engine("vllm");
+  cfg.deployment.precision = Precision::kBf16;
+  cfg.seed = 3;
+  return cfg;
+}
+
+serving::ServingConfig random_1k1k(serving::ServingConfig cfg, int users, std::int64_t requests) {
+  cfg.workload.kind = serving::WorkloadKind::kRandom;
+  cfg.workload.input_tokens = 1024;
+  cfg.workload.output_tokens = 1024;
+  cfg.arrival.kind = serving::ArrivalKind::kClosedLoop;
+  cfg.arrival.concurrency = users;
+  cfg.num_requests = requests;
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iteration") {
+  // Random batches on models covering every attention pattern the model knows: full (Llama),
+  // sliding window (GPT-OSS, Gemma), chunked (Llama 4), MLA + sparse indexer (DeepSeek V3.2),
+  // linear attention (Qwen 3.5); with and without speculative decoding, CUDA graphs and scaling.
+  core::RngStream rng(11, core::RngPurpose::kAdvisor);
+  for (const char* id : {"llama-3.1-8b", "gpt-oss-120b", "gemma-4-31b", "llama-4-scout", "deepseek-v3.2",
+                         "qwen3.5-397b", "nemotron-3-ultra"}) {
+    for (bool spec : {false, true}) {
+      perf::Deployment d;
+      d.model = &cat().model(id);
+      d.hardware = &cat().accelerator("h200");
+      d.engine = &cat().engine("vllm");
+      d.tensor_parallel = 8;
+      if (spec) {
+        // Also eager launches (the host-bound branch) and per-class code-change scaling.
+        d.spec_decode = data::SpecDecode{"eagle3", 3, 2.3};
+        d.cuda_graphs = false;
+        for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) d.op_time_scale[i] = 0.55 + 0.07 * static_cast<double>(i);
+      }
+      for (std::int64_t n : {1, 7, 64, 256}) {
+        perf::DecodeStepModel model(d, h200_calibration(), n);
+        std::vector<std::int64_t> contexts(static_cast<std::size_t>(n));
+        for (int trial = 0; trial < 5; ++trial) {
+          for (auto& c : contexts) c = rng.uniform_int(1, trial < 2 ? 300 : 200000);
+          std::vector<double> keys(model.num_groups(), 0.0), index(model.num_groups(), 0.0);
+          std::int64_t longest = 0;
+          for (auto c : contexts) longest = std::max(longest, c);
+          for (std::size_t g = 0; g < model.num_groups(); ++g) {
+            const auto& m = model.mixer(g);
+            for (auto c : contexts) {
+              keys[g] += model.keys_of(g, c);
+              if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index[g] += static_cast<double>(c) + model.q_per_seq();
+            }
+          }
+          perf::IterationCost fast;
+          model.evaluate(keys, index, static_cast<double>(longest) + model.q_per_seq(), fast);
+          perf::DecodeStepTimes times;
+          model.step_times(keys, index, static_cast<double>(longest) + model.q_per_seq(), times);
+          auto full = perf::predict_iteration(perf::BatchShape{{}, contexts}, d, h200_calibration());
+          INFO(id << (spec ? " spec" : "") << " batch " << n);
+          CHECK(same_bits(fast.total_s, full.total_s));
+          CHECK(same_bits(fast.gpu_s, full.gpu_s));
+          CHECK(same_bits(fast.host_launch_s, full.host_launch_s));
+          CHECK(fast.provenance == full.provenance);
+          CHECK(same_bits(times.total_s, full.total_s));
+          CHECK(times.provenance == full.provenance);
+          for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
+            CHECK(same_bits(fast.ops[i].time_s, full.ops[i].time_s));
+            CHECK(same_bits(fast.ops[i].compute_s, full.ops[i].compute_s));
+            CHECK(same_bits(fast.ops[i].memory_s, full.ops[i].memory_s));
+            CHECK(same_bits(fast.ops[i].flop, full.ops[i].flop));
+            CHECK(same_bits(fast.ops[i].bytes, full.ops[i].bytes));
+            CHECK(same_bits(times.time_s[i], full.ops[i].time_s));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
+  SUBCASE("Llama 3.1 8B, closed loop, 1 / 8 / 64 users") {
+    for (int users : {1, 8, 64}) {
+      INFO(users << " users");
+      auto [fast, steps] = check_fast_equals_steps(random_1k1k(llama8b_h200(), users, 3 * users));
+      // The point of it: most steps never become events. At 64 users a request completes about
+      // every 1024 / 64 = 16 steps, so runs average ~10 steps; ask for at least 3x fewer events.
+      CHECK(fast.num_events * 3 < steps.num_events);
+    }
+  }
+  SUBCASE("GPT-OSS-120B (sliding-window layers), closed loop, 1 / 8 / 64 users") {
+    for (int users : {1, 8, 64}) {
+      INFO(users << " users");
+      auto [fast, steps] = check_fast_equals_steps(random_1k1k(gpt_oss_h200(), users, 2 * users));
+      CHECK(fast.num_events < steps.num_events);
+    }
+  }
+  SUBCASE("short prompts decode inside GPT-OSS's 128-token window first") {
+    auto cfg = random_1k1k(gpt_oss_h200(), 16, 48);
+    cfg.workload.input_tokens = 40;
+    cfg.workload.output_tokens = 300;
+    check_fast_equals_steps(cfg);
+  }
+  SUBCASE("Poisson arrivals") {
+    auto cfg = random_1k1k(llama8b_h200(), 0, 200);
+    cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+    cfg.arrival.rate_per_s = 4;
+    check_fast_equals_steps(cfg);
+  }
+  SUBCASE("2 and 4 replicas, each router") {
+    for (int replicas : {2, 4}) {
+      for (auto router : {serving::RouterKind::kRoundRobin, serving::RouterKind::kLeastOutstanding,
+                          serving::RouterKind::kPrefixAffinity}) {
+        INFO(replicas << " replicas, router " << serving::kRouterNames[static_cast<std::size_t>(router)]);
+        auto cfg = random_1k1k(llama8b_h200(), 16 * replicas, 32 * replicas);
+        cfg.replicas = replicas;
+        cfg.router = router;
+        check_fast_equals_steps(cfg);
+      }
+    }
+  }
+  SUBCASE("agentic coding: prefix caching hashes decoded blocks, think times between turns") {
+    auto cfg = gpt_oss_h200();
+    cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+    cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+    cfg.arrival.rate_per_s = 0.5;
+    cfg.num_requests = 150;
+    auto [fast, steps] = check_fast_equals_steps(cfg);
+    CHECK(fast.summary.cached_input_tokens > 0);
+    auto llama = cfg;
+    llama.deployment = llama8b_h200().deployment;
+    llama.arrival.kind = serving::ArrivalKind::kClosedLoop;
+    llama.arrival.concurrency = 32;
+    check_fast_equals_steps(llama);
+  }
+  SUBCASE("chat workload, prefix caching on and off") {
+    for (bool caching : {true, false}) {
+      auto cfg = random_1k1k(llama8b_h200(), 24, 120);
+      cfg.workload.kind = serving::WorkloadKind::kChat;
+      cfg.scheduler.prefix_caching = caching;
+      check_fast_equals_steps(cfg);
+    }
+  }
+  SUBCASE("KV pressure: preemptions, recompute, guaranteed-no-evict admission") {
+    for (auto admission : {serving::KvAdmission::kOptimistic, serving::KvAdmission::kGuaranteedNoEvict}) {
+      auto cfg = random_1k1k(llama8b_h200(), 16, 48);
+      cfg.scheduler.kv_capacity_tokens = 12000;
+      cfg.scheduler.kv_admission = admission;
+      auto [fast, steps] = check_fast_equals_steps(cfg);
+      if (admission == serving::KvAdmission::kOptimistic) CHECK(steps.summary.num_preemptions > 0);
+      auto oss = random_1k1k(gpt_oss_h200(), 16, 48);
+      oss.scheduler.kv_capacity_tokens = 4096;
+      oss.scheduler.kv_admission = admission;
+      check_fast_equals_steps(oss);
+    }
+  }
+  SUBCASE("warmup, a duration limit and queue timeouts under overload") {
+    auto cfg = random_1k1k(llama8b_h200(), 0, 0);
+    cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+    cfg.arrival.rate_per_s = 40;
+    cfg.duration_s = 30;
+    cfg.warmup_s = 7.5;
+    cfg.scheduler.max_num_seqs = 32;
+    cfg.scheduler.queue_timeout_s = 2;
+    auto [fast, steps] = check_fast_equals_steps(cfg);
+    CHECK(steps.summary.requests_timed_out > 0);
+  }
+  SUBCASE("no chunked prefill, a small token budget") {
+    auto cfg = random_1k1k(llama8b_h200(), 32, 96);
+    cfg.scheduler.chunked_prefill = false;
+    cfg.scheduler.max_num_batched_tokens = 2048;
+    check_fast_equals_steps(cfg);
+  }
+  SUBCASE("speculative decoding (the fast path stands aside: acceptance draws per sequence)") {
+    check_fast_equals_steps(random_1k1k(gpt_oss_h200(true), 16, 48));
+  }
+}
+
+TEST_CASE("the decode fast path matches the steps over 30 random configurations") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    core::RngStream r(seed, core::RngPurpose::kAdvisor);
+    auto pick = [&](int n) { return static_cast<int>(r.uniform_int(0, n - 1)); };
+    auto c = pick(2) == 0 ? llama8b_h200() : gpt_oss_h200(pick(4) == 0);
+    c.seed = seed;
+    c.workload.kind = static_cast<serving::WorkloadKind>(pick(5));
+    c.workload.input_tokens = r.uniform_int(16, 3000);
+    c.workload.output_tokens = r.uniform_int(1, 600);
+    c.arrival.kind = static_cast<serving::ArrivalKind>(pick(4));
+    c.arrival.concurrency = static_cast<int>(r.uniform_int(1, 64));
+    c.arrival.rate_per_s = 0.5 + 20 * r.uniform01();
+    c.replicas = static_cast<int>(r.uniform_int(1, 4));
+    c.router = static_cast<serving::RouterKind>(pick(3));
+    c.num_requests = r.uniform_int(10, 150);
+    if (pick(3) == 0) c.warmup_s = 10 * r.uniform01();
+    auto& sc = c.scheduler;
+    sc.max_num_seqs = static_cast<int>(r.uniform_int(1, 128));
+    sc.max_num_batched_tokens = static_cast<int>(r.uniform_int(512, 8192));
+    sc.chunked_prefill = pick(4) != 0;
+    sc.prefix_caching = pick(4) != 0;
+    sc.kv_capacity_tokens = pick(2) == 0 ? r.uniform_int(4000, 40000) : 0;
+    if (pick(3) == 0) sc.queue_timeout_s = 0.05 + 5 * r.uniform01();
+    if (pick(3) == 0) sc.kv_admission = serving::KvAdmission::kGuaranteedNoEvict;
+    INFO("seed " << seed << ": " << c.deployment.model->id << ", "
+                 << serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)] << " "
+                 << c.workload.input_tokens << "/" << c.workload.output_tokens << ", "
+                 << serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)] << ", " << c.replicas
+                 << " replicas, kv " << sc.kv_capacity_tokens);
+    try {
+      check_fast_equals_steps(c);
+    } catch (const std::invalid_argument&) {
+      // A drawn combination the simulator refuses (both paths alike): skip it.
+    }
+  }
+}
