@@ -127,6 +127,7 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
       j["recipe_search"] = {{"baseline_goodput_tok_per_s_per_gpu", result.baseline_goodput_per_gpu},
                             {"runs", result.num_runs},
                             {"finalists", advisor->options().search.finalists},
+                            {"skipped", result.skipped},
                             {"seeds_per_candidate", result.repeats},
                             {"window_s", advisor->options().search.window_s},
                             {"candidates", cands},

@@ -219,6 +219,8 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
     if (c.seeds == o.repeats) CHECK(c.gain_low <= c.gain);
   }
   CHECK(finalists <= o.finalists);
+  // Raising max_num_seqs is skipped exactly when the baseline never filled its current limit.
+  for (const auto& label : result.skipped) CHECK(label.rfind("max_num_seqs ", 0) == 0);
   CHECK(result.num_runs == 1 + static_cast<int>(result.evaluated.size()) +
                                (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
                                (result.leader ? 2 * o.repeats : 0));

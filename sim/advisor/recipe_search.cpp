@@ -24,9 +24,9 @@ bool runs(const data::Catalog& catalog, const game::DeploymentState& d, const ga
 
 // Goodput per GPU of `d` with `move` applied, on one seed; from `memo` when it ran before.
 // `runs`/`reused` count the calls.
-double run_goodput(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
-                   const perf::CalibrationProfile& calibration, double rate, const RecipeMove* move, double window_s,
-                   std::uint64_t seed, GoodputMemo* memo = nullptr, int* reused = nullptr) {
+RunGoodput run_goodput(const data::Catalog& catalog, const game::Scenario& scenario, const game::DeploymentState& d,
+                       const perf::CalibrationProfile& calibration, double rate, const RecipeMove* move,
+                       double window_s, std::uint64_t seed, GoodputMemo* memo = nullptr, int* reused = nullptr) {
   const auto& slo = scenario.find_segment(d.segment)->slo;
   const game::RecipeSettings recipe = move ? game::apply_overrides(d.recipe, move->change) : d.recipe;
   const double r = move ? move_rate_per_replica(d, *move, rate) : rate;
@@ -42,7 +42,8 @@ double run_goodput(const data::Catalog& catalog, const game::Scenario& scenario,
   }
   DeploymentSetup s(catalog, scenario, d, recipe, calibration, r);
   const auto config = s.open_loop(window_s, seed, unit_op_times());
-  const double g = goodput_per_gpu(config, serving::simulate(config, s.calibration()), slo);
+  const auto summary = serving::simulate(config, s.calibration());
+  const RunGoodput g{goodput_per_gpu(config, summary, slo), summary.peak_running_seqs};
   if (memo) (*memo)[key] = g;
   return g;
 }
@@ -147,18 +148,27 @@ RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scen
   for (std::size_t k = 0; k < seeds.size(); ++k) seeds[k] = game::derive_seed(seed, "search-" + std::to_string(k));
   auto run = [&](const RecipeMove* move, std::uint64_t s) {
     ++out.num_runs;
-    return run_goodput(catalog, scenario, d, calibration, rate, move, options.window_s, s, memo, &out.num_reused);
+    return run_goodput(catalog, scenario, d, calibration, rate, move, options.window_s, s, memo, &out.num_reused)
+        .goodput_per_gpu;
   };
 
   // Screen: the baseline and every candidate on the first seed.
   std::vector<double> base(seeds.size(), 0.0);
-  base[0] = run(nullptr, seeds[0]);
+  ++out.num_runs;
+  const RunGoodput base0 =
+      run_goodput(catalog, scenario, d, calibration, rate, nullptr, options.window_s, seeds[0], memo, &out.num_reused);
+  base[0] = base0.goodput_per_gpu;
   struct Screened {
     RecipeCandidate candidate;
     std::vector<double> goodput;  // per seed run so far
   };
   std::vector<Screened> screened;
   for (auto& move : recipe_neighbours(catalog, d)) {
+    if (move.change.max_num_seqs && *move.change.max_num_seqs > d.recipe.max_num_seqs &&
+        base0.peak_running_seqs < d.recipe.max_num_seqs) {
+      out.skipped.push_back(move.label);
+      continue;
+    }
     Screened c{RecipeCandidate{move, 0, 1, 0, 0, 0}, {}};
     try {
       c.goodput.push_back(run(&move, seeds[0]));
@@ -236,8 +246,8 @@ double paired_recipe_gain(const data::Catalog& catalog, const game::Scenario& sc
   double sum = 0;
   for (int k = 0; k < seeds; ++k) {
     const std::uint64_t s = k == 0 ? seed : game::derive_seed(seed, "repeat-" + std::to_string(k));
-    double b = run_goodput(catalog, scenario, d, calibration, rate, nullptr, window_s, s, memo);
-    double c = run_goodput(catalog, scenario, d, calibration, rate, &move, window_s, s, memo);
+    double b = run_goodput(catalog, scenario, d, calibration, rate, nullptr, window_s, s, memo).goodput_per_gpu;
+    double c = run_goodput(catalog, scenario, d, calibration, rate, &move, window_s, s, memo).goodput_per_gpu;
     sum += b > 0 ? c / b : 1.0;
   }
   return sum / std::max(1, seeds);

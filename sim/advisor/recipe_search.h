@@ -47,7 +47,11 @@ struct RecipeSearchOptions {
 
 // Goodput of runs already simulated, by everything that determines it (recipe, replicas, load,
 // window, seed): a pure memo, so reusing an entry changes no result.
-using GoodputMemo = std::map<std::string, double>;
+struct RunGoodput {
+  double goodput_per_gpu = 0;
+  std::int64_t peak_running_seqs = 0;  // most sequences a replica ran at once
+};
+using GoodputMemo = std::map<std::string, RunGoodput>;
 
 // One-sided 95% Student's t critical value for `df` degrees of freedom.
 double t_critical_95(int df);
@@ -74,6 +78,9 @@ struct RecipeSearchResult {
   std::vector<RecipeCandidate> evaluated;  // in search order
   std::optional<RecipeCandidate> leader;   // the best gain that passes both bars in the search
   std::optional<RecipeCandidate> best;     // the leader re-measured on fresh seeds, if it still passes
+  // Candidates not run because they provably cannot gain: raising max_num_seqs above a limit the
+  // baseline never reached (admission never stopped at it; the KV cache only shrinks).
+  std::vector<std::string> skipped;
   int num_runs = 0;     // simulations this search needed
   int num_reused = 0;   // of which answered by the memo
   int repeats = 0;

@@ -195,6 +195,8 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
   while (budget > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs && num_waiting_ > 0) {
     if (!admit_front(requests, budget)) break;
   }
+  // Admissions only happen here, so the most sequences ever running at once is seen here.
+  metrics.peak_running_seqs = std::max(metrics.peak_running_seqs, static_cast<std::int64_t>(running_.size()));
   if (scheduled_.empty()) return std::nullopt;
 
   if (p_.fast_forward_decode && prefills_.empty()) {

@@ -27,6 +27,7 @@ struct ServingMetrics {
   double sum_kv_utilization = 0;
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   std::int64_t num_preemptions = 0;
+  std::int64_t peak_running_seqs = 0;  // most sequences one replica had running at once
   perf::Provenance provenance = perf::Provenance::kMeasured;
   std::int64_t pending_itl_ns_ = -1;
   std::int64_t pending_itl_count_ = 0;

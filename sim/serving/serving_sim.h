@@ -109,6 +109,8 @@ struct ServingSummary {
   double kv_utilization_mean = 0;
   std::int64_t num_iterations = 0;
   std::int64_t num_preemptions = 0;
+  // The most sequences one replica had running at once: below max_num_seqs, the limit never bound.
+  std::int64_t peak_running_seqs = 0;
   // GPU time by op class over the whole run (seconds), for profilers and the advisor.
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   perf::Provenance provenance = perf::Provenance::kDatasheet;

@@ -442,6 +442,7 @@ ServingSummary Simulation::finish() {
   }
   s.num_iterations = metrics_.num_iterations;
   s.num_preemptions = metrics_.num_preemptions;
+  s.peak_running_seqs = metrics_.peak_running_seqs;
   s.time_by_op_s = metrics_.time_by_op_s;
   s.requests_per_replica = routed_;
   s.kv_capacity_tokens_per_replica = kv_capacity_tokens_;
