@@ -84,6 +84,8 @@ void App::reset_view_for_game() {
   view_ = std::move(fresh);
   progress_recorded_ = false;
   finish_seen_ = false;
+  // A loaded game's old news are not new alarms.
+  news_seen_ = runner_ ? runner_->snapshot()->news.size() : 0;
 }
 
 bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label) {
@@ -219,6 +221,17 @@ void App::draw_game(double dt_s) {
   auto snapshot = runner_->snapshot();
   last_state_ = snapshot;
   const game::GameState& s = *snapshot;
+  // Alarms stop the clock (when the game is running) and say why.
+  if (news_seen_ > s.news.size()) news_seen_ = 0;
+  for (; news_seen_ < s.news.size(); ++news_seen_) {
+    const auto& n = s.news[news_seen_];
+    if (!n.alarm) continue;
+    const bool pause = options_.auto_pause && runner_->speed() != Speed::kPaused && !s.finished;
+    if (pause) runner_->set_speed(Speed::kPaused);
+    view_.message((pause ? "Paused: " : "") + n.text, n.alarm == game::AlarmKind::kNewProposal ||
+                                                         n.alarm == game::AlarmKind::kCheckReady,
+                  n.at_hour);
+  }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   auto revealed = runner_->revealed_debrief();
   if (revealed && !revealed->is_null()) game.revealed_debrief = revealed.get();
@@ -328,6 +341,8 @@ nlohmann::json App::dump() const {
   j["ui"] = {{"tab", std::string(kTabTags[static_cast<std::size_t>(view_.tab)])},
              {"advisor_opened", view_.advisor_opened},
              {"debrief_opened", view_.debrief_opened},
+             {"speed", runner_ ? std::string(kSpeedNames[static_cast<std::size_t>(runner_->speed())]) : "paused"},
+             {"auto_pause", options_.auto_pause},
              {"messages", messages},
              {"start_error", start_error_}};
   auto snap = runner_ ? runner_->snapshot() : last_state_;

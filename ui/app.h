@@ -38,6 +38,10 @@ struct AppOptions {
   // data_root/hardware_db/advisor_catalog.json when the App is made) to every game. The web
   // shell sets it; the desktop shell does not yet (its Xvfb script expects an empty inbox).
   bool advisor = false;
+  // Alarms (sim's news with an alarm kind: the SLO or reputation collapsing, cash running out, a
+  // new proposal, a check's result) pause the clock and show as a message. Automation that must
+  // run through them (frame-time tests) turns it off.
+  bool auto_pause = true;
 };
 
 class App {
@@ -51,6 +55,7 @@ class App {
   bool start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label);
   bool load(const std::filesystem::path& save);
   void set_speed(Speed s);
+  void set_auto_pause(bool on) { options_.auto_pause = on; }
   // Queues a game command for the running game, as a panel would (applied at the next hour
   // boundary; its outcome shows as a message). Returns false when no game is running.
   bool submit(game::Command c);
@@ -100,6 +105,7 @@ class App {
   std::optional<RunnerStats> last_runner_stats_;  // the previous game's, likewise
   bool quit_ = false;
   bool progress_recorded_ = false;
+  std::size_t news_seen_ = 0;  // news items of the running game already checked for alarms
   bool finish_seen_ = false;
 };
 

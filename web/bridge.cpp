@@ -80,6 +80,7 @@ bool write_file(const std::filesystem::path& path, std::string_view text) {
 // {"type": "start", "scenario": id|name|path, "seed": "123" (optional), "label": "..."}
 // {"type": "load", "save": "name.json"}
 // {"type": "speed", "speed": "paused"|"1x"|"4x"|"16x"}
+// {"type": "auto_pause", "on": true|false}   alarms pause the clock (default on)
 // any game command of sim/game/command.h: {"type": "rent_gpus", "chip": "h200", ...}
 json apply_command(ui::App& app, const json& j) {
   if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) return refused("a command is {\"type\": ...}");
@@ -107,6 +108,11 @@ json apply_command(ui::App& app, const json& j) {
     if (!safe_file_name(name)) return refused("load needs \"save\": a file name from tycoon_saves()");
     if (!app.load(kSaveDir / name)) return refused(last_message(app));
     return ok("loaded " + name);
+  }
+  if (type == "auto_pause") {
+    if (!j.contains("on") || !j["on"].is_boolean()) return refused("auto_pause needs \"on\": true or false");
+    app.set_auto_pause(j["on"].get<bool>());
+    return ok(j["on"].get<bool>() ? "alarms pause the clock" : "alarms no longer pause the clock");
   }
   if (type == "speed") {
     auto s = parse_enum<ui::Speed>(j.value("speed", ""), ui::kSpeedNames);

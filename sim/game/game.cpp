@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
@@ -78,7 +79,7 @@ nlohmann::json Game::revealed_debrief() const {
   return advisor_->debrief_json(state_);
 }
 
-void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text)}); }
+void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt}); }
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
   auto it = calibrations_.find(chip);
@@ -389,7 +390,13 @@ void Game::step() {
   set(Series::kReputation, reputation);
   set(Series::kGpusRented, gpus_rented);
   set(Series::kGpusServing, gpus_serving);
+  std::optional<double> prev_slo, prev_reputation;
+  if (s.history.num_hours() > 0) {
+    prev_slo = s.history[Series::kSloAttainment][s.history.num_hours() - 1];
+    prev_reputation = s.history[Series::kReputation][s.history.num_hours() - 1];
+  }
   s.history.push(row);
+  raise_alarms(h, row, prev_slo ? &*prev_slo : nullptr, prev_reputation ? &*prev_reputation : nullptr);
 
   s.hour = h + 1;
   if (company.cash_usd < -scenario_.company.credit_line_usd) {
@@ -405,11 +412,99 @@ void Game::step() {
     return;
   }
   apply_due_events();
+  for (const auto& a : s.inbox) {
+    for (const auto& c : a.checks) {
+      if (c.ready_at_hour != s.hour) continue;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "The %s of %s is ready: measured x%.3f%s%s. Decide on it in the Advisor tab.",
+                    c.kind == AdviceCheckKind::kComponentTest ? "component test"
+                    : c.kind == AdviceCheckKind::kBenchmark   ? "benchmark"
+                                                              : "canary",
+                    a.id.c_str(), c.measured_speedup, c.quality_flag ? ", outputs differ beyond tolerance" : "",
+                    c.rejection_flag ? ", requests were refused" : "");
+      alarm(AlarmKind::kCheckReady, buf);
+    }
+  }
   if (advisor_) {
+    std::string titles;
     for (auto& a : advisor_->propose(s)) {
       a.posted_at_hour = s.hour;
       a.status = AdviceStatus::kPending;
+      titles += (titles.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +
+                std::to_string(a.claimed_speedup).substr(0, 5) + ")";
       s.inbox.push_back(std::move(a));
+    }
+    if (!titles.empty()) {
+      alarm(AlarmKind::kNewProposal, "New advice from the advisor: " + titles +
+                                         ". A claim is not a measurement: check it before you accept.");
+    }
+  }
+}
+
+void Game::alarm(AlarmKind kind, std::string text) {
+  state_.news.push_back({state_.hour, std::move(text), kind});
+}
+
+std::string Game::recent_cause(std::int64_t hours) const {
+  const auto& s = state_;
+  for (auto it = s.log.rbegin(); it != s.log.rend() && it->at_hour + hours >= s.hour; ++it) {
+    const std::string when = " at hour " + std::to_string(it->at_hour);
+    if (const auto* acc = std::get_if<AcceptAdvice>(&it->command)) {
+      for (const auto& a : s.inbox) {
+        if (a.id == acc->advice_id && a.status == AdviceStatus::kAccepted) {
+          return " after you accepted " + a.id + " (" + a.title + ")" + when;
+        }
+      }
+    } else if (std::holds_alternative<ChangeRecipe>(it->command)) {
+      return " after you changed a recipe" + when;
+    } else if (std::holds_alternative<SetPrices>(it->command)) {
+      return " after you changed your prices" + when;
+    } else if (std::holds_alternative<ScaleReplicas>(it->command) || std::holds_alternative<Undeploy>(it->command) ||
+               std::holds_alternative<ReleaseGpus>(it->command)) {
+      return " after you cut capacity" + when;
+    }
+  }
+  return "";
+}
+
+void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& row, const double* prev_slo,
+                        const double* prev_reputation) {
+  auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(100 * x))) + "%"; };
+  const double slo = row[static_cast<std::size_t>(Series::kSloAttainment)];
+  const double offered = row[static_cast<std::size_t>(Series::kRequestsOffered)];
+  if (prev_slo && offered > 0) {
+    // Through 90% or 50%, or more than halved (by at least ten points), in one hour.
+    // A fall of under 5 points is noise around a threshold, not news.
+    const bool through = *prev_slo - slo >= 0.05 && ((*prev_slo >= 0.9 && slo < 0.9) || (*prev_slo >= 0.5 && slo < 0.5));
+    const bool halved = slo < 0.5 * *prev_slo && *prev_slo - slo >= 0.1;
+    if (through || halved) {
+      alarm(AlarmKind::kSloDrop, "SLO attainment fell to " + pct(slo) + " (from " + pct(*prev_slo) + ") in hour " +
+                                     std::to_string(h) + recent_cause(12) +
+                                     ". Requests beyond your capacity wait, time out and cost reputation.");
+    }
+  }
+  const double rep = row[static_cast<std::size_t>(Series::kReputation)];
+  if (prev_reputation) {
+    for (double t : {0.75, 0.5, 0.25}) {
+      if (*prev_reputation >= t && rep < t) {
+        alarm(AlarmKind::kReputationDrop, "Reputation fell below " + pct(t) + " (now " + pct(rep) + ")" +
+                                              recent_cause(24) + ": demand follows reputation.");
+        break;
+      }
+    }
+  }
+  // Money: at this hour's loss, when does cash hit the credit line? Once a day at most.
+  const double profit = row[static_cast<std::size_t>(Series::kProfitUsd)];
+  const double room = state_.company.cash_usd + scenario_.company.credit_line_usd;
+  if (profit < 0 && room > 0 && room / -profit < 72) {
+    bool recent = false;
+    for (auto it = state_.news.rbegin(); it != state_.news.rend() && it->at_hour + 24 > state_.hour; ++it) {
+      recent = recent || it->alarm == AlarmKind::kCashRunway;
+    }
+    if (!recent) {
+      alarm(AlarmKind::kCashRunway, "Cash runs out in about " + std::to_string(static_cast<int>(room / -profit)) +
+                                        " hours at this hour's loss of $" + std::to_string(static_cast<int>(-profit)) +
+                                        ": cut GPUs you do not use or raise prices.");
     }
   }
 }

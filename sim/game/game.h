@@ -67,6 +67,13 @@ class Game {
 
   void apply_due_events();
   void news(std::string text);
+  void alarm(AlarmKind kind, std::string text);
+  // Alarms after the hour `h` just simulated: SLO or reputation falling through a threshold,
+  // cash running out; `prev` is the history row before it (null at the first hour).
+  void raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& row, const double* prev_slo,
+                    const double* prev_reputation);
+  // "after you accepted Chien-1 (title) at hour 40": the player's latest change within `hours`.
+  std::string recent_cause(std::int64_t hours) const;
   const perf::CalibrationProfile& calibration(const std::string& chip);
   double acceptance_for(const DeploymentState& d) const;
   // What an average request of `seg` costs at `prices` with `cached_share` of its input cached.

@@ -2,10 +2,12 @@
 // loaded whole); front ends read it as `const GameState&` and change it only through commands.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/random/mersenne_twister.hpp>
@@ -87,9 +89,16 @@ struct World {
   std::size_t next_hint = 0;                                 // index into Scenario::hints
 };
 
+// News that should stop the clock (front ends pause and show it): the service collapsing, money
+// running out, something the player must decide or read. Each names its cause when the game knows it.
+enum class AlarmKind { kSloDrop, kReputationDrop, kCashRunway, kNewProposal, kCheckReady };
+inline constexpr std::array<std::string_view, 5> kAlarmKindNames = {"slo_drop", "reputation_drop", "cash_runway",
+                                                                    "new_proposal", "check_ready"};
+
 struct NewsItem {
   std::int64_t at_hour = 0;
   std::string text;
+  std::optional<AlarmKind> alarm;  // set: this item is an alarm
   bool operator==(const NewsItem&) const = default;
 };
 

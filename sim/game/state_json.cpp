@@ -183,7 +183,11 @@ nlohmann::json to_json(const GameState& s) {
   }
   j["deployment_history"] = {{"fields", kDeploymentHourFields}, {"rows", rows}};
   nlohmann::json news = nlohmann::json::array();
-  for (const auto& n : s.news) news.push_back({{"at_hour", n.at_hour}, {"text", n.text}});
+  for (const auto& n : s.news) {
+    nlohmann::json nj = {{"at_hour", n.at_hour}, {"text", n.text}};
+    if (n.alarm) nj["alarm"] = kAlarmKindNames[static_cast<std::size_t>(*n.alarm)];
+    news.push_back(nj);
+  }
   j["news"] = news;
   nlohmann::json inbox = nlohmann::json::array();
   for (const auto& a : s.inbox) {
@@ -412,7 +416,9 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
     auto ns = in.array("news");
     for (std::size_t i = 0; i < ns.size(); ++i) {
       auto n = ns.object(i);
-      s.news.push_back({n.integer("at_hour"), n.string("text")});
+      NewsItem item{n.integer("at_hour"), n.string("text"), std::nullopt};
+      if (n.has("alarm")) item.alarm = static_cast<AlarmKind>(n.choice("alarm", kAlarmKindNames));
+      s.news.push_back(std::move(item));
       n.finish();
     }
   }

@@ -16,7 +16,7 @@ run() {  # name script
   local name=$1 script=$2
   timeout 280 xvfb-run -a -s '-screen 0 1280x800x24' "$game" --save-dir "$out/saves" \
     --scenario-dir "$here/fixtures/scenarios" --script "$here/$script" --screenshot-dir "$out" \
-    --dump-state "$out/$name.json" --frame-stats >"$out/$name.log" 2>&1
+    --dump-state "$out/$name.json" --frame-stats --no-auto-pause >"$out/$name.log" 2>&1
   local rc=$?
   sed "s/^/[$name] /" "$out/$name.log"
   if [ "$rc" != 0 ]; then
@@ -36,7 +36,7 @@ freeze() {  # name extra-flags...
   shift
   timeout 280 xvfb-run -a -s '-screen 0 1280x800x24' "$game" --save-dir "$out/saves-$name" \
     --scenario campaign-01-thin-margin --speed 16x --frames "${TYCOON_FREEZE_FRAMES:-900}" --frame-stats \
-    --max-frame-gap-ms "${TYCOON_MAX_FRAME_GAP_MS:-250}" --dump-state "$out/$name.json" "$@" >"$out/$name.log" 2>&1
+    --max-frame-gap-ms "${TYCOON_MAX_FRAME_GAP_MS:-250}" --dump-state "$out/$name.json" --no-auto-pause "$@" >"$out/$name.log" 2>&1
   local rc=$?
   sed "s/^/[$name] /" "$out/$name.log"
   if [ "$rc" != 0 ]; then

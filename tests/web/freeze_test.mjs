@@ -46,6 +46,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await openGame(page, url);
+  await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: false }));  // frame times at a running clock
   for (const sc of scenarios) {
     const started = await page.evaluate((n) => window.tycoon.command({ type: 'start', scenario: n }), sc.name);
     check(started.ok, `started ${sc.name}: ${started.message || started.error}`);
@@ -100,6 +101,19 @@ try {
     check(leaks.length === 0 && !('rng' in full.state), `${sc.name}: tycoon.state() carries no hidden truth (${leaks.length} leaking proposal(s))`);
     check(row.gaps_over_limit === 0, `${sc.name}: no frame gap over ${kMaxGapMs} ms (max ${row.frame_gap_ms.max.toFixed(1)} ms)`);
   }
+  // Alarms stop the clock: with auto-pause on (the default for players), the advisor's first
+  // proposal pauses campaign level 1 and says so.
+  await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: true }));
+  const started = await page.evaluate(() => window.tycoon.command({ type: 'start', scenario: 'campaign-01-thin-margin' }));
+  check(started.ok, 'restarted campaign level 1 with auto-pause on');
+  await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: '16x' }));
+  const paused = await waitFor(async () => {
+    const x = await page.evaluate(() => window.tycoon.state());
+    const msg = (x.ui.messages || []).find((m) => m.text.startsWith('Paused: '));
+    return x.ui.speed === 'paused' && msg ? { hour: x.hour, msg: msg.text } : null;
+  }, 'an alarm to pause the clock', 60000, 250);
+  check(paused.hour <= 4, `an alarm paused the clock at hour ${paused.hour}: "${paused.msg.slice(0, 80)}…"`);
+  await page.screenshot({ path: path.join(outDir, 'freeze-alarm-paused.png') });
 } catch (e) {
   failed = true;
   console.error('[web-test] FAILED:', e instanceof TestFailure ? e.message : e.stack || e);

@@ -53,6 +53,8 @@ try {
 
   // ---- load and readiness
   const readyMs = await openGame(page, url);
+  // This test drives the clock itself; alarms pausing it are tested in freeze_test.mjs.
+  await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: false }));
   const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => ({
     name: e.name, transfer: e.transferSize, body: e.encodedBodySize })));
   const nav = await page.evaluate(() => { const n = performance.getEntriesByType('navigation')[0]; return { transfer: n.transferSize, body: n.encodedBodySize }; });

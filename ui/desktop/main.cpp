@@ -59,6 +59,7 @@ struct Options {
   std::string speed;
   bool frame_stats = false;
   bool no_threads = false;
+  bool no_auto_pause = false;
   std::string antialias = "auto";
 };
 
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
   cli.add_option("--antialias", o.antialias,
                  "Anti-aliased edges: on, off (a third fewer triangles), or auto (off when rasterizing is slow)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  cli.add_flag("--no-auto-pause", o.no_auto_pause, "Alarms (SLO collapse, cash, new advice, check results) do not pause the clock");
   cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
                "within a frame budget)");
   try {
@@ -236,6 +238,7 @@ int main(int argc, char** argv) {
     ao.save_dir = base / "saves";
     ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
     ao.threaded = !o.no_threads;
+    ao.auto_pause = !o.no_auto_pause;
     ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
     std::optional<tycoon::ui::App> app;
     try {

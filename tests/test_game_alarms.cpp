@@ -1,0 +1,78 @@
+// Alarms (issue 15): news that stops the clock, naming its cause when the game knows it.
+#include <doctest/doctest.h>
+
+#include "sim/game/state_json.h"
+#include "tests/advisor_test_util.h"
+
+using namespace tycoon;
+
+namespace {
+
+std::vector<game::NewsItem> alarms_of(const game::GameState& s, game::AlarmKind kind) {
+  std::vector<game::NewsItem> out;
+  for (const auto& n : s.news) {
+    if (n.alarm == kind) out.push_back(n);
+  }
+  return out;
+}
+
+std::unique_ptr<game::Game> advised_market(std::uint64_t seed) {
+  game::GameOptions o;
+  o.seed = seed;
+  auto g = std::make_unique<game::Game>(test::advisor_market(), test::catalog(), o);
+  g->set_advisor(std::make_shared<advisor::Chien>(test::catalog(), g->scenario(),
+                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                                 test::fast_advisor_options()));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("a new proposal raises an alarm at the hour it is posted, naming it") {
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(3);
+  REQUIRE(!g.state().inbox.empty());
+  const auto& first = g.state().inbox.front();
+  auto alarms = alarms_of(g.state(), game::AlarmKind::kNewProposal);
+  REQUIRE(!alarms.empty());
+  CHECK(alarms.front().at_hour == first.posted_at_hour);
+  CHECK(alarms.front().text.find(first.id) != std::string::npos);
+}
+
+TEST_CASE("cutting capacity under load: the SLO alarm names the player's change as the cause") {
+  // Eight replicas serve this market at 24% SLO attainment (its SLO is tight); one replica serves
+  // an eighth of the load, so attainment falls to about 1% in the next hour: more than halved.
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(4);
+  REQUIRE(g.apply(game::ScaleReplicas{1, 1}).ok);
+  g.advance(2);
+  auto alarms = alarms_of(g.state(), game::AlarmKind::kSloDrop);
+  REQUIRE(!alarms.empty());
+  CHECK(alarms.front().at_hour == 4);
+  CHECK(alarms.front().text.find("after you cut capacity at hour 4") != std::string::npos);
+}
+
+TEST_CASE("a paid check raises an alarm when its result is ready") {
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(3);
+  const std::string id = g.state().inbox.front().id;
+  REQUIRE(g.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark}).ok);
+  const auto ready = g.state().inbox.front().checks.back().ready_at_hour;
+  g.advance(ready - g.state().hour);
+  auto alarms = alarms_of(g.state(), game::AlarmKind::kCheckReady);
+  REQUIRE(alarms.size() == 1);
+  CHECK(alarms.front().at_hour == ready);
+  CHECK(alarms.front().text.find(id) != std::string::npos);
+}
+
+TEST_CASE("alarms survive a save: the kind is written and read back") {
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(3);
+  const auto j = game::to_json(g.state());
+  const auto back = game::game_state_from_json(j, "test.json", "");
+  CHECK(back.news == g.state().news);
+}
