@@ -276,8 +276,25 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
     cfg.scheduler.max_num_batched_tokens = 2048;
     check_fast_equals_steps(cfg);
   }
-  SUBCASE("speculative decoding (the fast path stands aside: acceptance draws per sequence)") {
-    check_fast_equals_steps(random_1k1k(gpt_oss_h200(true), 16, 48));
+  SUBCASE("speculative decoding: the same acceptance draws in the same order") {
+    // EAGLE-3 with 7 drafts (the recipe's): steps emit 1-8 tokens per sequence at random.
+    auto [fast, steps] = check_fast_equals_steps(random_1k1k(gpt_oss_h200(true), 64, 128));
+    CHECK(fast.num_events * 2 < steps.num_events);
+    SUBCASE("with two replicas sharing the acceptance stream, agentic prefix caching, KV pressure") {
+      auto cfg = gpt_oss_h200(true);
+      cfg.replicas = 2;
+      cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+      cfg.arrival.concurrency = 24;
+      cfg.num_requests = 100;
+      check_fast_equals_steps(cfg);
+      auto tight = random_1k1k(gpt_oss_h200(true), 16, 48);
+      tight.scheduler.kv_capacity_tokens = 6000;
+      auto [fast_tight, steps_tight] = check_fast_equals_steps(tight);
+      CHECK(steps_tight.summary.num_preemptions > 0);
+      auto llama = random_1k1k(llama8b_h200(), 32, 64);
+      llama.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+      check_fast_equals_steps(llama);
+    }
   }
 }
 

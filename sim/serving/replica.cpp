@@ -291,9 +291,10 @@ const perf::DecodeStepModel& Replica::decode_model(std::size_t num_decode) {
 }
 
 core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                                 ServingMetrics& metrics) {
+                                 core::RngStream& acceptance, ServingMetrics& metrics) {
   assert(busy_);
-  if (!p_.fast_forward_decode || sampler_ || step_end_at >= horizon_at) return step_end_at;
+  if (!p_.fast_forward_decode || step_end_at >= horizon_at) return step_end_at;
+  if (sampler_) return fast_forward_spec(step_end_at, horizon_at, requests, acceptance, metrics);
   // The step in flight decodes every running request and nothing else.
   if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
   // No waiting request can start while the run lasts: none waits, no seat is free, or no block
@@ -424,6 +425,110 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
     Request& r = requests[scheduled_[i].id];
     r.num_computed = ff_base_computed_[i] + (s - 1);
     r.num_output += s - 1;
+    r.last_token_at = prev_end;
+    r.scheduled_step = step_;
+  }
+  return end;
+}
+
+core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
+                                      core::RngStream& acceptance, ServingMetrics& metrics) {
+  // The same entry conditions as the plain run (see fast_forward).
+  if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
+  if (num_waiting_ > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs &&
+      kv_.num_available() >= p_.fixed_blocks_per_seq + 1) {
+    return step_end_at;
+  }
+  const std::size_t n = scheduled_.size();
+  const perf::DecodeStepModel& model = decode_model(n);
+  const std::int64_t page = p_.page_tokens;
+  const std::int64_t q = 1 + p_.num_draft_tokens;  // tokens verified per sequence and step
+  const std::size_t num_groups = model.num_groups();
+  ff_keys_.assign(num_groups, 0.0);
+  ff_index_.assign(num_groups, 0.0);
+  const bool hashing = kv_.prefix_caching();
+  std::int64_t min_context = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_context = 0, sum_context = 0, min_remaining = std::numeric_limits<std::int64_t>::max();
+  std::int64_t num_counted = 0, max_need = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Scheduled& s = scheduled_[i];
+    const Request& r = requests[s.id];
+    if (!s.decode || s.id != running_[i]) return step_end_at;
+    const std::int64_t c = r.num_computed;
+    if (hashing && !r.content.unique && r.num_hashed_blocks != c / page) return step_end_at;
+    const auto held = static_cast<std::int64_t>(r.blocks.size());
+    if (held * page < c + q) return step_end_at;  // grow() made room for this step
+    min_context = std::min(min_context, c);
+    max_context = std::max(max_context, c);
+    sum_context += c;
+    min_remaining = std::min(min_remaining, r.output_tokens - r.num_output);
+    num_counted += r.counted ? 1 : 0;
+    if (held * page < c + 2 * q) max_need += blocks_for_tokens(c + 2 * q) - held;
+  }
+  for (std::size_t g = 0; g < num_groups; ++g) {
+    const data::Mixer& m = model.mixer(g);
+    const bool plain_keys = m.chunk_tokens <= 0 && m.sparse_top_k_tokens <= 0 &&
+                            (m.kind != data::MixerKind::kAttention || m.kv_compression_ratio == 1.0);
+    if (!plain_keys) return step_end_at;
+    if (m.sliding_window_tokens > 0 && min_context + q < m.sliding_window_tokens) return step_end_at;
+  }
+  const auto num = static_cast<std::int64_t>(n);
+  // Exact integers in doubles: contexts grow by at most q per step and never past the requests' ends.
+  if (sum_context + num * (q + 1) * (min_remaining + 2) > (std::int64_t{1} << 52)) return step_end_at;
+
+  const double kv_blocks = static_cast<double>(kv_.num_blocks());
+  core::Time end = step_end_at, prev_end{};
+  std::int64_t s = 1;  // the step in flight, ending at `end`
+  for (;; ++s) {
+    // Apply step s's end only when nothing else happens then, no sequence can complete in it,
+    // and the next step's growth, however many drafts are accepted, needs no preemption.
+    if (end >= horizon_at || min_remaining <= q || max_need > kv_.num_available()) break;
+
+    // Step s ends: each sequence draws its accepted tokens (step order, as finish_iteration).
+    pending_hashes_.clear();
+    std::int64_t emitted_total = 0;
+    for (const Scheduled& sc : scheduled_) {
+      Request& r = requests[sc.id];
+      const std::int64_t emitted = sampler_->draw(acceptance);  // < remaining: no min() needed
+      r.num_computed += emitted;
+      emitted_total += emitted;
+      if (s == 1 && r.counted) metrics.record_itl((end - r.last_token_at).count());
+      r.num_output += emitted;
+      hash_full_blocks(r);
+    }
+    if (s > 1) metrics.record_itl((end - prev_end).count(), num_counted);
+    if (end >= metrics.warmup_end) metrics.window_output_tokens += emitted_total;
+    for (const auto& [block, hash] : pending_hashes_) kv_.register_hash(block, hash);
+    sum_context += emitted_total;
+
+    // Step s + 1 starts: grow() each sequence for q more tokens, in running order.
+    ++step_;
+    min_remaining = std::numeric_limits<std::int64_t>::max();
+    max_context = 0;
+    max_need = 0;
+    for (const Scheduled& sc : scheduled_) {
+      Request& r = requests[sc.id];
+      [[maybe_unused]] const bool grown = grow(sc.id, requests, q, metrics);
+      assert(grown);
+      const std::int64_t c = r.num_computed;
+      const auto held = static_cast<std::int64_t>(r.blocks.size());
+      max_context = std::max(max_context, c);
+      min_remaining = std::min(min_remaining, r.output_tokens - r.num_output);
+      if (held * page < c + 2 * q) max_need += blocks_for_tokens(c + 2 * q) - held;
+    }
+    for (std::size_t g = 0; g < num_groups; ++g) {
+      const data::Mixer& m = model.mixer(g);
+      ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
+                                                 : static_cast<double>(sum_context + num * q);
+    }
+    model.step_times(ff_keys_, ff_index_, static_cast<double>(max_context) + model.q_per_seq(), ff_times_);
+    metrics.on_iteration(ff_times_, n, static_cast<double>(kv_.num_used()) / kv_blocks);
+    prev_end = end;
+    end += std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
+  }
+  if (s == 1) return step_end_at;
+  for (const Scheduled& sc : scheduled_) {
+    Request& r = requests[sc.id];
     r.last_token_at = prev_end;
     r.scheduled_step = step_;
   }

@@ -87,12 +87,17 @@ class Replica {
   // A run holds while every step is decode-only with the same sequences: it stops before the
   // end of a step that is at or after `horizon_at`, that completes a request, whose next step
   // needs more new KV blocks than are available (preemption), or when a waiting request could be
-  // admitted. It does not start with speculative decoding (random acceptance per sequence), with
-  // prefills or unscheduled running requests, with a chunked / sparse / compressed attention
-  // pattern, or while a sequence's context is inside a sliding window (keys not yet constant).
-  // Cost: O(batch) per run plus O(1) per step, plus the block allocations and hashes themselves.
+  // admitted. It does not start with prefills or unscheduled running requests, with a chunked /
+  // sparse / compressed attention pattern, or while a sequence's context is inside a sliding
+  // window (keys not yet constant). Cost: O(batch) per run plus O(1) per step, plus the block
+  // allocations and hashes themselves.
+  //
+  // With speculative decoding each sequence draws its accepted tokens from `acceptance` every
+  // step, in step order as finish_iteration() does, so the run costs O(batch) per step (no
+  // perf model, no events); a step is applied only when no sequence could complete in it
+  // (remaining > 1 + draft tokens) and the blocks its largest possible growth needs are free.
   core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                          ServingMetrics& metrics);
+                          core::RngStream& acceptance, ServingMetrics& metrics);
 
  private:
   struct Scheduled {
@@ -136,6 +141,8 @@ class Replica {
   std::vector<std::pair<BlockId, std::uint64_t>> pending_hashes_;
   mutable std::vector<std::uint64_t> scratch_hashes_;
 
+  core::Time fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
+                               core::RngStream& acceptance, ServingMetrics& metrics);
   // Fast path: step models by batch size (built on first use), and per-run scratch.
   const perf::DecodeStepModel& decode_model(std::size_t num_decode);
   std::vector<std::optional<perf::DecodeStepModel>> decode_models_;

@@ -320,7 +320,7 @@ void Simulation::on_schedule(core::Time now, std::uint32_t replica) {
   auto d = rep.start_iteration(requests_, metrics_);
   if (!d) return;
   core::Time end = now + *d;
-  if (replica_params_.fast_forward_decode) end = rep.fast_forward(end, next_event_at(), requests_, metrics_);
+  if (replica_params_.fast_forward_decode) end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, metrics_);
   events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
 }
 
