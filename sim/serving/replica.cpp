@@ -480,16 +480,31 @@ core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon
   core::Time end = step_end_at, prev_end{};
   std::int64_t s = 1;  // the step in flight, ending at `end`
   for (;; ++s) {
-    // Apply step s's end only when nothing else happens then, no sequence can complete in it,
+    // Apply step s's end only when nothing else happens then, no sequence completes in it,
     // and the next step's growth, however many drafts are accepted, needs no preemption.
-    if (end >= horizon_at || min_remaining <= q || max_need > kv_.num_available()) break;
+    if (end >= horizon_at || max_need > kv_.num_available()) break;
 
     // Step s ends: each sequence draws its accepted tokens (step order, as finish_iteration).
+    ff_draws_.resize(n);
+    const bool may_complete = min_remaining <= q;
+    if (may_complete) ff_rng_backup_ = acceptance;
+    bool completes = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      ff_draws_[i] = sampler_->draw(acceptance);
+      if (may_complete) {
+        const Request& r = requests[scheduled_[i].id];
+        completes = completes || ff_draws_[i] >= r.output_tokens - r.num_output;
+      }
+    }
+    if (completes) {
+      acceptance = *ff_rng_backup_;  // the step-by-step path draws these again
+      break;
+    }
     pending_hashes_.clear();
     std::int64_t emitted_total = 0;
-    for (const Scheduled& sc : scheduled_) {
-      Request& r = requests[sc.id];
-      const std::int64_t emitted = sampler_->draw(acceptance);  // < remaining: no min() needed
+    for (std::size_t i = 0; i < n; ++i) {
+      Request& r = requests[scheduled_[i].id];
+      const std::int64_t emitted = ff_draws_[i];  // < remaining: no min() needed
       r.num_computed += emitted;
       emitted_total += emitted;
       if (s == 1 && r.counted) metrics.record_itl((end - r.last_token_at).count());

@@ -94,8 +94,10 @@ class Replica {
   //
   // With speculative decoding each sequence draws its accepted tokens from `acceptance` every
   // step, in step order as finish_iteration() does, so the run costs O(batch) per step (no
-  // perf model, no events); a step is applied only when no sequence could complete in it
-  // (remaining > 1 + draft tokens) and the blocks its largest possible growth needs are free.
+  // perf model, no events); a step is applied only when no sequence completes in it
+  // and the blocks its largest possible growth needs are free. A step in which a sequence may
+  // complete is drawn on a copy of the stream first; if one does complete, the stream is put
+  // back and the step is left to the step-by-step path, which then draws the same values.
   core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
                           core::RngStream& acceptance, ServingMetrics& metrics);
 
@@ -152,6 +154,8 @@ class Replica {
   std::vector<std::int32_t> ff_bucket_items_;
   std::vector<double> ff_keys_, ff_index_;
   std::vector<std::int32_t> scratch_fill_;
+  std::vector<std::int64_t> ff_draws_;                // one step's accepted tokens per sequence
+  std::optional<core::RngStream> ff_rng_backup_;      // the acceptance stream before a step that may complete
 };
 
 }  // namespace tycoon::serving
