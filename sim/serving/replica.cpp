@@ -25,6 +25,11 @@ void Replica::enqueue(RequestId id, Request& r) {
   r.state = RequestState::kWaiting;
   waiting_.push_back(id);
   ++num_waiting_;
+  // Its admission looks up the first prompt block's hash, usually within microseconds: start
+  // loading that table slot now (no effect on the contents).
+  if (kv_.prefix_caching() && r.num_tokens() - 1 >= p_.page_tokens) {
+    kv_.prefetch(chain_hash(kRootHash, traffic::block_content_key(r.content, 0, p_.page_tokens)));
+  }
 }
 
 std::int64_t Replica::cached_prefix_blocks(const Request& r) const {
