@@ -224,6 +224,25 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       }
     }
   }
+  SUBCASE("8 replicas: their runs interleave in time order instead of stopping at each other's steps") {
+    auto cfg = random_1k1k(llama8b_h200(), 8 * 32, 8 * 64);
+    cfg.replicas = 8;
+    cfg.router = serving::RouterKind::kLeastOutstanding;
+    auto [fast, steps] = check_fast_equals_steps(cfg);
+    // Without the interleaving each run would end at the next replica's step (~1 step a run).
+    CHECK(fast.num_events * 3 < steps.num_events);
+    auto tight = cfg;
+    tight.scheduler.kv_capacity_tokens = 40000;  // preemptions in every replica
+    tight.warmup_s = 20;
+    tight.router = serving::RouterKind::kRoundRobin;
+    auto [fast_tight, steps_tight] = check_fast_equals_steps(tight);
+    CHECK(steps_tight.summary.num_preemptions > 0);
+    auto oss = random_1k1k(gpt_oss_h200(), 8 * 16, 8 * 32);
+    oss.replicas = 8;
+    oss.workload.kind = serving::WorkloadKind::kAgenticCoding;
+    oss.router = serving::RouterKind::kPrefixAffinity;
+    check_fast_equals_steps(oss);
+  }
   SUBCASE("agentic coding: prefix caching hashes decoded blocks, think times between turns") {
     auto cfg = gpt_oss_h200();
     cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
@@ -315,7 +334,7 @@ TEST_CASE("the decode fast path matches the steps over 100 random configurations
     c.arrival.kind = static_cast<serving::ArrivalKind>(pick(4));
     c.arrival.concurrency = static_cast<int>(r.uniform_int(1, 64));
     c.arrival.rate_per_s = 0.5 + 20 * r.uniform01();
-    c.replicas = static_cast<int>(r.uniform_int(1, 4));
+    c.replicas = static_cast<int>(r.uniform_int(1, 8));
     c.router = static_cast<serving::RouterKind>(pick(3));
     c.arrival.burst_factor = 1.5 + 4 * r.uniform01();
     c.num_requests = r.uniform_int(10, 150);

@@ -300,13 +300,22 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
   assert(busy_);
   if (!p_.fast_forward_decode || step_end_at >= horizon_at) return step_end_at;
   if (sampler_) return fast_forward_spec(step_end_at, horizon_at, requests, acceptance, metrics);
+  if (!run_begin(step_end_at, core::Time{}, requests)) return step_end_at;
+  while (ff_end_ < horizon_at && run_ready()) run_step(requests, metrics);
+  run_finish(requests);
+  return ff_end_;
+}
+
+bool Replica::run_begin(core::Time step_end_at, core::Time step_start_at, const std::vector<Request>& requests) {
+  assert(busy_ && !sampler_);
+  if (!p_.fast_forward_decode) return false;
   // The step in flight decodes every running request and nothing else.
-  if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
+  if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return false;
   // No waiting request can start while the run lasts: none waits, no seat is free, or no block
   // is (admission needs fixed_blocks_per_seq + 1 available; decode-only steps never free one).
   if (num_waiting_ > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs &&
       kv_.num_available() >= p_.fixed_blocks_per_seq + 1) {
-    return step_end_at;
+    return false;
   }
   const std::size_t n = scheduled_.size();
   const perf::DecodeStepModel& model = decode_model(n);
@@ -325,13 +334,13 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
   for (std::size_t i = 0; i < n; ++i) {
     const Scheduled& s = scheduled_[i];
     const Request& r = requests[s.id];
-    if (!s.decode || s.id != running_[i]) return step_end_at;
+    if (!s.decode || s.id != running_[i]) return false;
     const std::int64_t c = r.num_computed;
     const auto held = static_cast<std::int64_t>(r.blocks.size());
     // Regular block tables: the last block holds between 1 and page_tokens free slots before
     // the step, and every full block is hashed (what finish_iteration leaves).
-    if (held * page < c + 1 || held * page - c > page) return step_end_at;
-    if (hashing && !r.content.unique && r.num_hashed_blocks != c / page) return step_end_at;
+    if (held * page < c + 1 || held * page - c > page) return false;
+    if (hashing && !r.content.unique && r.num_hashed_blocks != c / page) return false;
     ff_base_computed_[i] = c;
     min_context = std::min(min_context, c);
     max_context = std::max(max_context, c);
@@ -343,11 +352,11 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
     const data::Mixer& m = model.mixer(g);
     const bool plain_keys = m.chunk_tokens <= 0 && m.sparse_top_k_tokens <= 0 &&
                             (m.kind != data::MixerKind::kAttention || m.kv_compression_ratio == 1.0);
-    if (!plain_keys) return step_end_at;
-    if (m.sliding_window_tokens > 0 && min_context + 1 < m.sliding_window_tokens) return step_end_at;
+    if (!plain_keys) return false;
+    if (m.sliding_window_tokens > 0 && min_context + 1 < m.sliding_window_tokens) return false;
   }
   // Exact integers in doubles (the model sums them in any order to the same value).
-  if (sum_context + static_cast<std::int64_t>(n) * (min_remaining + 2) > (std::int64_t{1} << 52)) return step_end_at;
+  if (sum_context + static_cast<std::int64_t>(n) * (min_remaining + 2) > (std::int64_t{1} << 52)) return false;
 
   // Sequence i's last block fills at the end of steps s = held*page - c (mod page): bucket by it.
   ff_bucket_start_.assign(static_cast<std::size_t>(page) + 1, 0);
@@ -357,83 +366,100 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
   }
   for (std::size_t b = 0; b < static_cast<std::size_t>(page); ++b) ff_bucket_start_[b + 1] += ff_bucket_start_[b];
   ff_bucket_items_.resize(n);
-  {
-    std::vector<std::int32_t>& fill = scratch_fill_;
-    fill.assign(ff_bucket_start_.begin(), ff_bucket_start_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto held = static_cast<std::int64_t>(requests[scheduled_[i].id].blocks.size());
-      const auto b = static_cast<std::size_t>((held * page - ff_base_computed_[i]) % page);
-      ff_bucket_items_[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(i);  // in step order
-    }
+  scratch_fill_.assign(ff_bucket_start_.begin(), ff_bucket_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto held = static_cast<std::int64_t>(requests[scheduled_[i].id].blocks.size());
+    const auto b = static_cast<std::size_t>((held * page - ff_base_computed_[i]) % page);
+    ff_bucket_items_[static_cast<std::size_t>(scratch_fill_[b]++)] = static_cast<std::int32_t>(i);  // in step order
   }
 
-  const auto num = static_cast<std::int64_t>(n);
-  const double kv_blocks = static_cast<double>(kv_.num_blocks());
-  core::Time end = step_end_at, prev_end{};
-  std::int64_t s = 1;  // the step in flight, ending at `end`
-  std::size_t b = 1 % static_cast<std::size_t>(page);  // s mod page
-  for (;; ++s, b = b + 1 == static_cast<std::size_t>(page) ? 0 : b + 1) {
-    if (end >= horizon_at || s >= min_remaining) break;  // something else happens, or one completes
-    const std::int32_t first = ff_bucket_start_[b], last = ff_bucket_start_[b + 1];
-    if (last - first > kv_.num_available()) break;  // the next step may preempt
+  ff_model_ = &model;
+  ff_step_ = 1;
+  ff_bucket_ = 1 % static_cast<std::size_t>(page);
+  ff_end_ = step_end_at;
+  ff_start_ = step_start_at;
+  ff_sum_context_ = sum_context;
+  ff_max_context_ = max_context;
+  ff_min_remaining_ = min_remaining;
+  ff_num_counted_ = num_counted;
+  return true;
+}
 
-    // Step s ends: one token per sequence, gaps into the ITL histogram.
-    if (s == 1) {
-      for (const Scheduled& sc : scheduled_) {
-        const Request& r = requests[sc.id];
-        if (r.counted) metrics.record_itl((end - r.last_token_at).count());
-      }
-    } else {
-      metrics.record_itl((end - prev_end).count(), num_counted);
+bool Replica::run_ready() const {
+  if (ff_step_ >= ff_min_remaining_) return false;  // the step in flight completes a request
+  const std::int32_t grows = ff_bucket_start_[ff_bucket_ + 1] - ff_bucket_start_[ff_bucket_];
+  return grows <= kv_.num_available();  // else the next step may preempt
+}
+
+void Replica::run_step(std::vector<Request>& requests, ServingMetrics& metrics) {
+  const std::int64_t s = ff_step_;
+  const auto num = static_cast<std::int64_t>(scheduled_.size());
+  const std::int64_t page = p_.page_tokens;
+  const core::Time end = ff_end_;
+  // Step s ends: one token per sequence, gaps into the ITL histogram.
+  if (s == 1) {
+    for (const Scheduled& sc : scheduled_) {
+      const Request& r = requests[sc.id];
+      if (r.counted) metrics.record_itl((end - r.last_token_at).count());
     }
-    if (end >= metrics.warmup_end) metrics.window_output_tokens += num;
-    // Sequences whose last block just filled: hash it (registered in step order), then give
-    // each a new block for the next step, in running order (= step order).
-    if (first < last) {
-      pending_hashes_.clear();
-      for (std::int32_t k = first; k < last; ++k) {
-        const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
-        Request& r = requests[scheduled_[i].id];
-        r.num_computed = ff_base_computed_[i] + s;
-        hash_full_blocks(r);
-      }
-      for (const auto& [block, hash] : pending_hashes_) kv_.register_hash(block, hash);
-    }
-    ++step_;
-    // grow() for one token into a full last block: one new block, from the request's
-    // reservation first; never short (checked above), so nothing is preempted.
+  } else {
+    metrics.record_itl((end - ff_start_).count(), ff_num_counted_);
+  }
+  if (end >= metrics.warmup_end) metrics.window_output_tokens += num;
+  // Sequences whose last block just filled: hash it (registered in step order), then give each
+  // a new block for the next step, in running order (= step order).
+  const std::int32_t first = ff_bucket_start_[ff_bucket_], last = ff_bucket_start_[ff_bucket_ + 1];
+  if (first < last) {
+    pending_hashes_.clear();
     for (std::int32_t k = first; k < last; ++k) {
       const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
       Request& r = requests[scheduled_[i].id];
-      assert(r.num_computed == static_cast<std::int64_t>(r.blocks.size()) * page);
-      if (r.reserved_growth_blocks > 0) {
-        kv_.unreserve(1);
-        --r.reserved_growth_blocks;
-      }
-      kv_.allocate(1, r.blocks);
+      r.num_computed = ff_base_computed_[i] + s;
+      hash_full_blocks(r);
     }
-
-    // Step s + 1 starts: contexts are one longer each.
-    for (std::size_t g = 0; g < num_groups; ++g) {
-      const data::Mixer& m = model.mixer(g);
-      ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
-                                                 : static_cast<double>(sum_context + num * s + num);
-    }
-    model.step_times(ff_keys_, ff_index_, static_cast<double>(max_context + s) + model.q_per_seq(), ff_times_);
-    metrics.on_iteration(ff_times_, n, static_cast<double>(kv_.num_used()) / kv_blocks);
-    prev_end = end;
-    end += std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
+    for (const auto& [block, hash] : pending_hashes_) kv_.register_hash(block, hash);
   }
-  if (s == 1) return step_end_at;
-  // Steps 1 .. s-1 are done: every sequence is s-1 tokens further.
-  for (std::size_t i = 0; i < n; ++i) {
+  ++step_;
+  // grow() for one token into a full last block: one new block, from the request's reservation
+  // first; never short (run_ready), so nothing is preempted.
+  for (std::int32_t k = first; k < last; ++k) {
+    const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
     Request& r = requests[scheduled_[i].id];
-    r.num_computed = ff_base_computed_[i] + (s - 1);
-    r.num_output += s - 1;
-    r.last_token_at = prev_end;
+    assert(r.num_computed == static_cast<std::int64_t>(r.blocks.size()) * page);
+    if (r.reserved_growth_blocks > 0) {
+      kv_.unreserve(1);
+      --r.reserved_growth_blocks;
+    }
+    kv_.allocate(1, r.blocks);
+  }
+
+  // Step s + 1 starts: contexts are one longer each.
+  const perf::DecodeStepModel& model = *ff_model_;
+  for (std::size_t g = 0; g < model.num_groups(); ++g) {
+    const data::Mixer& m = model.mixer(g);
+    ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
+                                               : static_cast<double>(ff_sum_context_ + num * s + num);
+  }
+  model.step_times(ff_keys_, ff_index_, static_cast<double>(ff_max_context_ + s) + model.q_per_seq(), ff_times_);
+  metrics.on_iteration(ff_times_, scheduled_.size(),
+                       static_cast<double>(kv_.num_used()) / static_cast<double>(kv_.num_blocks()));
+  ff_start_ = end;
+  ff_end_ = end + std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
+  ++ff_step_;
+  ff_bucket_ = ff_bucket_ + 1 == static_cast<std::size_t>(page) ? 0 : ff_bucket_ + 1;
+}
+
+void Replica::run_finish(std::vector<Request>& requests) {
+  const std::int64_t done = ff_step_ - 1;  // steps applied
+  if (done == 0) return;
+  // Steps 1 .. done are over: every sequence is `done` tokens further.
+  for (std::size_t i = 0; i < scheduled_.size(); ++i) {
+    Request& r = requests[scheduled_[i].id];
+    r.num_computed = ff_base_computed_[i] + done;
+    r.num_output += done;
+    r.last_token_at = ff_start_;
     r.scheduled_step = step_;
   }
-  return end;
 }
 
 core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,

@@ -101,6 +101,20 @@ class Replica {
   core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
                           core::RngStream& acceptance, ServingMetrics& metrics);
 
+  // The same run one step at a time, for the simulation to interleave several replicas' runs in
+  // time order (without speculative decoding). run_begin() checks the entry conditions for the
+  // step in flight ending at `step_end_at` (false: no run; nothing changed); run_ready() says
+  // whether that step's end may be applied (no completion, no preemption in the next step);
+  // run_step() applies it and starts the next step; run_end_at() is the end of the step in
+  // flight and run_started_at() its start; run_finish() writes the sequences' state back.
+  bool run_begin(core::Time step_end_at, core::Time step_start_at, const std::vector<Request>& requests);
+  bool run_ready() const;
+  void run_step(std::vector<Request>& requests, ServingMetrics& metrics);
+  core::Time run_end_at() const { return ff_end_; }
+  core::Time run_started_at() const { return ff_start_; }
+  void run_finish(std::vector<Request>& requests);
+  bool speculative() const { return sampler_.has_value(); }
+
  private:
   struct Scheduled {
     RequestId id;
@@ -153,6 +167,12 @@ class Replica {
   std::vector<std::int32_t> ff_bucket_start_;   // sequences whose last block fills at step s, s mod page
   std::vector<std::int32_t> ff_bucket_items_;
   std::vector<double> ff_keys_, ff_index_;
+  // The run in progress (run_begin .. run_finish).
+  const perf::DecodeStepModel* ff_model_ = nullptr;
+  std::int64_t ff_step_ = 0;  // the step in flight, 1 for the first
+  std::size_t ff_bucket_ = 0;  // ff_step_ mod page
+  core::Time ff_end_{}, ff_start_{};
+  std::int64_t ff_sum_context_ = 0, ff_max_context_ = 0, ff_min_remaining_ = 0, ff_num_counted_ = 0;
   std::vector<std::int32_t> scratch_fill_;
   std::vector<std::int64_t> ff_draws_;                // one step's accepted tokens per sequence
   std::optional<core::RngStream> ff_rng_backup_;      // the acceptance stream before a step that may complete
