@@ -170,6 +170,7 @@ class Replica {
   // The run in progress (run_begin .. run_finish).
   const perf::DecodeStepModel* ff_model_ = nullptr;
   std::int64_t ff_step_ = 0;  // the step in flight, 1 for the first
+  bool ff_hashing_ = false;   // some sequence's filled blocks get hashed
   std::size_t ff_bucket_ = 0;  // ff_step_ mod page
   core::Time ff_end_{}, ff_start_{};
   std::int64_t ff_sum_context_ = 0, ff_max_context_ = 0, ff_min_remaining_ = 0, ff_num_counted_ = 0;

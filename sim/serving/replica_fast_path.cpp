@@ -51,6 +51,7 @@ bool Replica::run_begin(core::Time step_end_at, core::Time step_start_at, const 
   std::int64_t max_context = 0, sum_context = 0, min_remaining = std::numeric_limits<std::int64_t>::max();
   std::int64_t num_counted = 0;
   const bool hashing = kv_.prefix_caching();
+  bool any_hashed = false;  // some sequence's full blocks get hashed (shared content, prefix caching)
   ff_base_computed_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Scheduled& s = scheduled_[i];
@@ -62,6 +63,7 @@ bool Replica::run_begin(core::Time step_end_at, core::Time step_start_at, const 
     // the step, and every full block is hashed (what finish_iteration leaves).
     if (held * page < c + 1 || held * page - c > page) return false;
     if (hashing && !r.content.unique && r.num_hashed_blocks != c / page) return false;
+    any_hashed = any_hashed || (hashing && !r.content.unique);
     ff_base_computed_[i] = c;
     min_context = std::min(min_context, c);
     max_context = std::max(max_context, c);
@@ -95,6 +97,7 @@ bool Replica::run_begin(core::Time step_end_at, core::Time step_start_at, const 
   }
 
   ff_model_ = &model;
+  ff_hashing_ = any_hashed;
   ff_step_ = 1;
   ff_bucket_ = 1 % static_cast<std::size_t>(page);
   ff_end_ = step_end_at;
@@ -130,7 +133,7 @@ void Replica::run_step(std::vector<Request>& requests, ServingMetrics& metrics) 
   // Sequences whose last block just filled: hash it (registered in step order), then give each
   // a new block for the next step, in running order (= step order).
   const std::int32_t first = ff_bucket_start_[ff_bucket_], last = ff_bucket_start_[ff_bucket_ + 1];
-  if (first < last) {
+  if (ff_hashing_ && first < last) {
     pending_hashes_.clear();
     for (std::int32_t k = first; k < last; ++k) {
       const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
@@ -146,7 +149,7 @@ void Replica::run_step(std::vector<Request>& requests, ServingMetrics& metrics) 
   for (std::int32_t k = first; k < last; ++k) {
     const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
     Request& r = requests[scheduled_[i].id];
-    assert(r.num_computed == static_cast<std::int64_t>(r.blocks.size()) * page);
+    assert(ff_base_computed_[i] + s == static_cast<std::int64_t>(r.blocks.size()) * page);
     if (r.reserved_growth_blocks > 0) {
       kv_.unreserve(1);
       --r.reserved_growth_blocks;
