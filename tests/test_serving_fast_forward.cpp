@@ -200,6 +200,29 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       CHECK(fast.num_events < steps.num_events);
     }
   }
+  SUBCASE("other model families from their recipes (MLA, sparse, chunked, hybrid linear attention)") {
+    // The fast path runs, or stands aside where attended keys are not closed-form; either way the
+    // same bytes.
+    const std::pair<const char*, const char*> recipes[] = {
+        {"deepseek-v3.2", "h200"}, {"kimi-k2.6", "h200"},      {"qwen3.5-397b", "h200"},
+        {"minimax-m2.7", "h200"},  {"llama-4-scout", "h100"}, {"gemma-4-31b", "h100"}};
+    int num_ran = 0;
+    for (const auto& [model, chip] : recipes) {
+      const auto* recipe = cat().find_recipe(model, chip);
+      REQUIRE(recipe != nullptr);
+      serving::ServingConfig cfg;
+      cfg.deployment = perf::deployment_from_recipe(*recipe, cat().model(model), cat().accelerator(chip),
+                                                    cat().engine(recipe->engine));
+      cfg.deployment.spec_decode.reset();
+      cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
+      cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+      cfg = random_1k1k(cfg, 32, 64);
+      INFO(model << " on " << chip);
+      check_fast_equals_steps(cfg);
+      ++num_ran;
+    }
+    CHECK(num_ran == 6);
+  }
   SUBCASE("short prompts decode inside GPT-OSS's 128-token window first") {
     auto cfg = random_1k1k(gpt_oss_h200(), 16, 48);
     cfg.workload.input_tokens = 40;
