@@ -200,6 +200,29 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       CHECK(fast.num_events < steps.num_events);
     }
   }
+  SUBCASE("other model families from their recipes (MLA, sparse, chunked, hybrid linear attention)") {
+    // The fast path runs, or stands aside where attended keys are not closed-form; either way the
+    // same bytes.
+    const std::pair<const char*, const char*> recipes[] = {
+        {"deepseek-v3.2", "h200"}, {"kimi-k2.6", "h200"},      {"qwen3.5-397b", "h200"},
+        {"minimax-m2.7", "h200"},  {"llama-4-scout", "h100"}, {"gemma-4-31b", "h100"}};
+    int num_ran = 0;
+    for (const auto& [model, chip] : recipes) {
+      const auto* recipe = cat().find_recipe(model, chip);
+      REQUIRE(recipe != nullptr);
+      serving::ServingConfig cfg;
+      cfg.deployment = perf::deployment_from_recipe(*recipe, cat().model(model), cat().accelerator(chip),
+                                                    cat().engine(recipe->engine));
+      cfg.deployment.spec_decode.reset();
+      cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
+      cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+      cfg = random_1k1k(cfg, 32, 64);
+      INFO(model << " on " << chip);
+      check_fast_equals_steps(cfg);
+      ++num_ran;
+    }
+    CHECK(num_ran == 6);
+  }
   SUBCASE("short prompts decode inside GPT-OSS's 128-token window first") {
     auto cfg = random_1k1k(gpt_oss_h200(), 16, 48);
     cfg.workload.input_tokens = 40;
@@ -223,6 +246,25 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
         check_fast_equals_steps(cfg);
       }
     }
+  }
+  SUBCASE("8 replicas: their runs interleave in time order instead of stopping at each other's steps") {
+    auto cfg = random_1k1k(llama8b_h200(), 8 * 32, 8 * 64);
+    cfg.replicas = 8;
+    cfg.router = serving::RouterKind::kLeastOutstanding;
+    auto [fast, steps] = check_fast_equals_steps(cfg);
+    // Without the interleaving each run would end at the next replica's step (~1 step a run).
+    CHECK(fast.num_events * 3 < steps.num_events);
+    auto tight = cfg;
+    tight.scheduler.kv_capacity_tokens = 40000;  // preemptions in every replica
+    tight.warmup_s = 20;
+    tight.router = serving::RouterKind::kRoundRobin;
+    auto [fast_tight, steps_tight] = check_fast_equals_steps(tight);
+    CHECK(steps_tight.summary.num_preemptions > 0);
+    auto oss = random_1k1k(gpt_oss_h200(), 8 * 16, 8 * 32);
+    oss.replicas = 8;
+    oss.workload.kind = serving::WorkloadKind::kAgenticCoding;
+    oss.router = serving::RouterKind::kPrefixAffinity;
+    check_fast_equals_steps(oss);
   }
   SUBCASE("agentic coding: prefix caching hashes decoded blocks, think times between turns") {
     auto cfg = gpt_oss_h200();
@@ -276,16 +318,38 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
     cfg.scheduler.max_num_batched_tokens = 2048;
     check_fast_equals_steps(cfg);
   }
-  SUBCASE("speculative decoding (the fast path stands aside: acceptance draws per sequence)") {
-    check_fast_equals_steps(random_1k1k(gpt_oss_h200(true), 16, 48));
+  SUBCASE("speculative decoding: the same acceptance draws in the same order") {
+    // EAGLE-3 with 7 drafts (the recipe's): steps emit 1-8 tokens per sequence at random.
+    auto [fast, steps] = check_fast_equals_steps(random_1k1k(gpt_oss_h200(true), 64, 128));
+    CHECK(fast.num_events * 2 < steps.num_events);
+    SUBCASE("with two replicas sharing the acceptance stream, agentic prefix caching, KV pressure") {
+      auto cfg = gpt_oss_h200(true);
+      cfg.replicas = 2;
+      cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+      cfg.arrival.concurrency = 24;
+      cfg.num_requests = 100;
+      check_fast_equals_steps(cfg);
+      auto tight = random_1k1k(gpt_oss_h200(true), 16, 48);
+      tight.scheduler.kv_capacity_tokens = 6000;
+      auto [fast_tight, steps_tight] = check_fast_equals_steps(tight);
+      CHECK(steps_tight.summary.num_preemptions > 0);
+      auto llama = random_1k1k(llama8b_h200(), 32, 64);
+      llama.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+      check_fast_equals_steps(llama);
+    }
   }
 }
 
-TEST_CASE("the decode fast path matches the steps over 30 random configurations") {
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+TEST_CASE("the decode fast path matches the steps over 100 random configurations") {
+  int num_ran = 0;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     core::RngStream r(seed, core::RngPurpose::kAdvisor);
     auto pick = [&](int n) { return static_cast<int>(r.uniform_int(0, n - 1)); };
-    auto c = pick(2) == 0 ? llama8b_h200() : gpt_oss_h200(pick(4) == 0);
+    auto c = pick(2) == 0 ? llama8b_h200() : gpt_oss_h200();
+    if (pick(3) == 0) {
+      const int k = static_cast<int>(r.uniform_int(1, 7));
+      c.deployment.spec_decode = data::SpecDecode{"eagle3", k, 1 + k * r.uniform01()};
+    }
     c.seed = seed;
     c.workload.kind = static_cast<serving::WorkloadKind>(pick(5));
     c.workload.input_tokens = r.uniform_int(16, 3000);
@@ -293,9 +357,14 @@ TEST_CASE("the decode fast path matches the steps over 30 random configurations"
     c.arrival.kind = static_cast<serving::ArrivalKind>(pick(4));
     c.arrival.concurrency = static_cast<int>(r.uniform_int(1, 64));
     c.arrival.rate_per_s = 0.5 + 20 * r.uniform01();
-    c.replicas = static_cast<int>(r.uniform_int(1, 4));
+    c.replicas = static_cast<int>(r.uniform_int(1, 8));
     c.router = static_cast<serving::RouterKind>(pick(3));
+    c.arrival.burst_factor = 1.5 + 4 * r.uniform01();
     c.num_requests = r.uniform_int(10, 150);
+    if (pick(4) == 0) {
+      c.duration_s = 5 + 60 * r.uniform01();
+      if (pick(2) == 0) c.num_requests = 0;
+    }
     if (pick(3) == 0) c.warmup_s = 10 * r.uniform01();
     auto& sc = c.scheduler;
     sc.max_num_seqs = static_cast<int>(r.uniform_int(1, 128));
@@ -305,15 +374,21 @@ TEST_CASE("the decode fast path matches the steps over 30 random configurations"
     sc.kv_capacity_tokens = pick(2) == 0 ? r.uniform_int(4000, 40000) : 0;
     if (pick(3) == 0) sc.queue_timeout_s = 0.05 + 5 * r.uniform01();
     if (pick(3) == 0) sc.kv_admission = serving::KvAdmission::kGuaranteedNoEvict;
+    if (pick(4) == 0) sc.max_queue = static_cast<int>(r.uniform_int(0, 20));
+    const int k = c.deployment.spec_decode ? c.deployment.spec_decode->num_draft_tokens : 0;
+    sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + k);
     INFO("seed " << seed << ": " << c.deployment.model->id << ", "
                  << serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)] << " "
                  << c.workload.input_tokens << "/" << c.workload.output_tokens << ", "
                  << serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)] << ", " << c.replicas
-                 << " replicas, kv " << sc.kv_capacity_tokens);
+                 << " replicas, kv " << sc.kv_capacity_tokens << ", drafts " << k);
     try {
       check_fast_equals_steps(c);
+      ++num_ran;
     } catch (const std::invalid_argument&) {
       // A drawn combination the simulator refuses (both paths alike): skip it.
     }
   }
+  // Refusals (a recipe that does not fit a drawn budget) are rare: most draws must run.
+  CHECK(num_ran >= 80);
 }

@@ -52,6 +52,13 @@ class EventQueue {
     return out;
   }
   void reserve(std::size_t n) { heap_.reserve(n); }
+  // The event that would come after top() (nullptr when there is none): a heap keeps it among
+  // the root's two children.
+  const Event* after_top() const {
+    if (heap_.size() < 2) return nullptr;
+    if (heap_.size() == 2 || before(heap_[1], heap_[2])) return &heap_[1];
+    return &heap_[2];
+  }
   // Events pushed so far (the next seq).
   std::uint64_t num_pushed() const { return next_seq_; }
 

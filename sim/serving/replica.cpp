@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <limits>
 
 namespace tycoon::serving {
 
@@ -25,6 +24,11 @@ void Replica::enqueue(RequestId id, Request& r) {
   r.state = RequestState::kWaiting;
   waiting_.push_back(id);
   ++num_waiting_;
+  // Its admission looks up the first prompt block's hash, usually within microseconds: start
+  // loading that table slot now (no effect on the contents).
+  if (kv_.prefix_caching() && r.num_tokens() - 1 >= p_.page_tokens) {
+    kv_.prefetch(chain_hash(kRootHash, traffic::block_content_key(r.content, 0, p_.page_tokens)));
+  }
 }
 
 std::int64_t Replica::cached_prefix_blocks(const Request& r) const {
@@ -279,157 +283,6 @@ void Replica::finish_iteration(core::Time now, std::vector<Request>& requests, c
   if (any_finished) {
     std::erase_if(running_, [&](RequestId id) { return requests[id].state != RequestState::kRunning; });
   }
-}
-
-}  // namespace tycoon::serving
-
-namespace tycoon::serving {
-
-const perf::DecodeStepModel& Replica::decode_model(std::size_t num_decode) {
-  if (decode_models_.size() <= num_decode) decode_models_.resize(num_decode + 1);
-  auto& m = decode_models_[num_decode];
-  if (!m) m.emplace(*deployment_, *cal_, static_cast<std::int64_t>(num_decode));
-  return *m;
-}
-
-core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                                 ServingMetrics& metrics) {
-  assert(busy_);
-  if (!p_.fast_forward_decode || sampler_ || step_end_at >= horizon_at) return step_end_at;
-  // The step in flight decodes every running request and nothing else.
-  if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
-  // No waiting request can start while the run lasts: none waits, no seat is free, or no block
-  // is (admission needs fixed_blocks_per_seq + 1 available; decode-only steps never free one).
-  if (num_waiting_ > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs &&
-      kv_.num_available() >= p_.fixed_blocks_per_seq + 1) {
-    return step_end_at;
-  }
-  const std::size_t n = scheduled_.size();
-  const perf::DecodeStepModel& model = decode_model(n);
-  const std::int64_t page = p_.page_tokens;
-
-  // Attended keys must be closed-form in the step: the context itself (+1 per step and
-  // sequence), or a sliding window every sequence already fills (constant).
-  const std::size_t num_groups = model.num_groups();
-  ff_keys_.assign(num_groups, 0.0);
-  ff_index_.assign(num_groups, 0.0);
-  std::int64_t min_context = std::numeric_limits<std::int64_t>::max();
-  std::int64_t max_context = 0, sum_context = 0, min_remaining = std::numeric_limits<std::int64_t>::max();
-  std::int64_t num_counted = 0;
-  const bool hashing = kv_.prefix_caching();
-  ff_base_computed_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Scheduled& s = scheduled_[i];
-    const Request& r = requests[s.id];
-    if (!s.decode || s.id != running_[i]) return step_end_at;
-    const std::int64_t c = r.num_computed;
-    const auto held = static_cast<std::int64_t>(r.blocks.size());
-    // Regular block tables: the last block holds between 1 and page_tokens free slots before
-    // the step, and every full block is hashed (what finish_iteration leaves).
-    if (held * page < c + 1 || held * page - c > page) return step_end_at;
-    if (hashing && !r.content.unique && r.num_hashed_blocks != c / page) return step_end_at;
-    ff_base_computed_[i] = c;
-    min_context = std::min(min_context, c);
-    max_context = std::max(max_context, c);
-    sum_context += c;
-    min_remaining = std::min(min_remaining, r.output_tokens - r.num_output);
-    num_counted += r.counted ? 1 : 0;
-  }
-  for (std::size_t g = 0; g < num_groups; ++g) {
-    const data::Mixer& m = model.mixer(g);
-    const bool plain_keys = m.chunk_tokens <= 0 && m.sparse_top_k_tokens <= 0 &&
-                            (m.kind != data::MixerKind::kAttention || m.kv_compression_ratio == 1.0);
-    if (!plain_keys) return step_end_at;
-    if (m.sliding_window_tokens > 0 && min_context + 1 < m.sliding_window_tokens) return step_end_at;
-  }
-  // Exact integers in doubles (the model sums them in any order to the same value).
-  if (sum_context + static_cast<std::int64_t>(n) * (min_remaining + 2) > (std::int64_t{1} << 52)) return step_end_at;
-
-  // Sequence i's last block fills at the end of steps s = held*page - c (mod page): bucket by it.
-  ff_bucket_start_.assign(static_cast<std::size_t>(page) + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto held = static_cast<std::int64_t>(requests[scheduled_[i].id].blocks.size());
-    ++ff_bucket_start_[static_cast<std::size_t>((held * page - ff_base_computed_[i]) % page) + 1];
-  }
-  for (std::size_t b = 0; b < static_cast<std::size_t>(page); ++b) ff_bucket_start_[b + 1] += ff_bucket_start_[b];
-  ff_bucket_items_.resize(n);
-  {
-    std::vector<std::int32_t>& fill = scratch_fill_;
-    fill.assign(ff_bucket_start_.begin(), ff_bucket_start_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto held = static_cast<std::int64_t>(requests[scheduled_[i].id].blocks.size());
-      const auto b = static_cast<std::size_t>((held * page - ff_base_computed_[i]) % page);
-      ff_bucket_items_[static_cast<std::size_t>(fill[b]++)] = static_cast<std::int32_t>(i);  // in step order
-    }
-  }
-
-  const auto num = static_cast<std::int64_t>(n);
-  const double kv_blocks = static_cast<double>(kv_.num_blocks());
-  core::Time end = step_end_at, prev_end{};
-  std::int64_t s = 1;  // the step in flight, ending at `end`
-  std::size_t b = 1 % static_cast<std::size_t>(page);  // s mod page
-  for (;; ++s, b = b + 1 == static_cast<std::size_t>(page) ? 0 : b + 1) {
-    if (end >= horizon_at || s >= min_remaining) break;  // something else happens, or one completes
-    const std::int32_t first = ff_bucket_start_[b], last = ff_bucket_start_[b + 1];
-    if (last - first > kv_.num_available()) break;  // the next step may preempt
-
-    // Step s ends: one token per sequence, gaps into the ITL histogram.
-    if (s == 1) {
-      for (const Scheduled& sc : scheduled_) {
-        const Request& r = requests[sc.id];
-        if (r.counted) metrics.record_itl((end - r.last_token_at).count());
-      }
-    } else {
-      metrics.record_itl((end - prev_end).count(), num_counted);
-    }
-    if (end >= metrics.warmup_end) metrics.window_output_tokens += num;
-    // Sequences whose last block just filled: hash it (registered in step order), then give
-    // each a new block for the next step, in running order (= step order).
-    if (first < last) {
-      pending_hashes_.clear();
-      for (std::int32_t k = first; k < last; ++k) {
-        const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
-        Request& r = requests[scheduled_[i].id];
-        r.num_computed = ff_base_computed_[i] + s;
-        hash_full_blocks(r);
-      }
-      for (const auto& [block, hash] : pending_hashes_) kv_.register_hash(block, hash);
-    }
-    ++step_;
-    // grow() for one token into a full last block: one new block, from the request's
-    // reservation first; never short (checked above), so nothing is preempted.
-    for (std::int32_t k = first; k < last; ++k) {
-      const auto i = static_cast<std::size_t>(ff_bucket_items_[static_cast<std::size_t>(k)]);
-      Request& r = requests[scheduled_[i].id];
-      assert(r.num_computed == static_cast<std::int64_t>(r.blocks.size()) * page);
-      if (r.reserved_growth_blocks > 0) {
-        kv_.unreserve(1);
-        --r.reserved_growth_blocks;
-      }
-      kv_.allocate(1, r.blocks);
-    }
-
-    // Step s + 1 starts: contexts are one longer each.
-    for (std::size_t g = 0; g < num_groups; ++g) {
-      const data::Mixer& m = model.mixer(g);
-      ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
-                                                 : static_cast<double>(sum_context + num * s + num);
-    }
-    model.step_times(ff_keys_, ff_index_, static_cast<double>(max_context + s) + model.q_per_seq(), ff_times_);
-    metrics.on_iteration(ff_times_, n, static_cast<double>(kv_.num_used()) / kv_blocks);
-    prev_end = end;
-    end += std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
-  }
-  if (s == 1) return step_end_at;
-  // Steps 1 .. s-1 are done: every sequence is s-1 tokens further.
-  for (std::size_t i = 0; i < n; ++i) {
-    Request& r = requests[scheduled_[i].id];
-    r.num_computed = ff_base_computed_[i] + (s - 1);
-    r.num_output += s - 1;
-    r.last_token_at = prev_end;
-    r.scheduled_step = step_;
-  }
-  return end;
 }
 
 }  // namespace tycoon::serving

@@ -87,12 +87,33 @@ class Replica {
   // A run holds while every step is decode-only with the same sequences: it stops before the
   // end of a step that is at or after `horizon_at`, that completes a request, whose next step
   // needs more new KV blocks than are available (preemption), or when a waiting request could be
-  // admitted. It does not start with speculative decoding (random acceptance per sequence), with
-  // prefills or unscheduled running requests, with a chunked / sparse / compressed attention
-  // pattern, or while a sequence's context is inside a sliding window (keys not yet constant).
-  // Cost: O(batch) per run plus O(1) per step, plus the block allocations and hashes themselves.
+  // admitted. It does not start with prefills or unscheduled running requests, with a chunked /
+  // sparse / compressed attention pattern, or while a sequence's context is inside a sliding
+  // window (keys not yet constant). Cost: O(batch) per run plus O(1) per step, plus the block
+  // allocations and hashes themselves.
+  //
+  // With speculative decoding each sequence draws its accepted tokens from `acceptance` every
+  // step, in step order as finish_iteration() does, so the run costs O(batch) per step (no
+  // perf model, no events); a step is applied only when no sequence completes in it
+  // and the blocks its largest possible growth needs are free. A step in which a sequence may
+  // complete is drawn on a copy of the stream first; if one does complete, the stream is put
+  // back and the step is left to the step-by-step path, which then draws the same values.
   core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                          ServingMetrics& metrics);
+                          core::RngStream& acceptance, ServingMetrics& metrics);
+
+  // The same run one step at a time, for the simulation to interleave several replicas' runs in
+  // time order (without speculative decoding). run_begin() checks the entry conditions for the
+  // step in flight ending at `step_end_at` (false: no run; nothing changed); run_ready() says
+  // whether that step's end may be applied (no completion, no preemption in the next step);
+  // run_step() applies it and starts the next step; run_end_at() is the end of the step in
+  // flight and run_started_at() its start; run_finish() writes the sequences' state back.
+  bool run_begin(core::Time step_end_at, core::Time step_start_at, const std::vector<Request>& requests);
+  bool run_ready() const;
+  void run_step(std::vector<Request>& requests, ServingMetrics& metrics);
+  core::Time run_end_at() const { return ff_end_; }
+  core::Time run_started_at() const { return ff_start_; }
+  void run_finish(std::vector<Request>& requests);
+  bool speculative() const { return sampler_.has_value(); }
 
  private:
   struct Scheduled {
@@ -136,6 +157,8 @@ class Replica {
   std::vector<std::pair<BlockId, std::uint64_t>> pending_hashes_;
   mutable std::vector<std::uint64_t> scratch_hashes_;
 
+  core::Time fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
+                               core::RngStream& acceptance, ServingMetrics& metrics);
   // Fast path: step models by batch size (built on first use), and per-run scratch.
   const perf::DecodeStepModel& decode_model(std::size_t num_decode);
   std::vector<std::optional<perf::DecodeStepModel>> decode_models_;
@@ -144,7 +167,16 @@ class Replica {
   std::vector<std::int32_t> ff_bucket_start_;   // sequences whose last block fills at step s, s mod page
   std::vector<std::int32_t> ff_bucket_items_;
   std::vector<double> ff_keys_, ff_index_;
+  // The run in progress (run_begin .. run_finish).
+  const perf::DecodeStepModel* ff_model_ = nullptr;
+  std::int64_t ff_step_ = 0;  // the step in flight, 1 for the first
+  bool ff_hashing_ = false;   // some sequence's filled blocks get hashed
+  std::size_t ff_bucket_ = 0;  // ff_step_ mod page
+  core::Time ff_end_{}, ff_start_{};
+  std::int64_t ff_sum_context_ = 0, ff_max_context_ = 0, ff_min_remaining_ = 0, ff_num_counted_ = 0;
   std::vector<std::int32_t> scratch_fill_;
+  std::vector<std::int64_t> ff_draws_;                // one step's accepted tokens per sequence
+  std::optional<core::RngStream> ff_rng_backup_;      // the acceptance stream before a step that may complete
 };
 
 }  // namespace tycoon::serving

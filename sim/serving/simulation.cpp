@@ -320,8 +320,70 @@ void Simulation::on_schedule(core::Time now, std::uint32_t replica) {
   auto d = rep.start_iteration(requests_, metrics_);
   if (!d) return;
   core::Time end = now + *d;
-  if (replica_params_.fast_forward_decode) end = rep.fast_forward(end, next_event_at(), requests_, metrics_);
-  events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
+  if (!replica_params_.fast_forward_decode) {
+    events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
+  } else if (replicas_.size() == 1 || rep.speculative()) {
+    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, metrics_);
+    events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
+  } else {
+    run_replicas(now, replica, end);
+  }
+}
+
+void Simulation::run_replicas(core::Time now, std::uint32_t first, core::Time first_end) {
+  std::vector<std::uint32_t>& runs = running_replicas_;
+  runs.clear();
+  if (replicas_[first].run_begin(first_end, now, requests_)) {
+    runs.push_back(first);
+    for (;;) {
+      // The earliest step end among the runs; a tie between two runs stops (their order would
+      // be their events' push order).
+      std::size_t next = 0;
+      bool tie = false;
+      for (std::size_t i = 1; i < runs.size(); ++i) {
+        const core::Time a = replicas_[runs[i]].run_end_at(), b = replicas_[runs[next]].run_end_at();
+        if (a < b) {
+          next = i;
+          tie = false;
+        } else if (a == b) {
+          tie = true;
+        }
+      }
+      Replica& rep = replicas_[runs[next]];
+      const core::Time t = rep.run_end_at();
+      const core::Time horizon = next_event_at();
+      if (horizon <= t) {
+        // The next event comes first. Another replica's step end, alone at its instant, joins
+        // the interleaved runs when that replica could have run on its own from there: its end
+        // and its next step are then applied here in time order, as the events would.
+        const auto& top = events_.top();
+        const auto* e = std::get_if<IterationEnd>(&top.payload);
+        const auto* after = events_.after_top();
+        if (!e || horizon == t || (after && after->at <= top.at)) break;
+        Replica& other = replicas_[e->replica];
+        if (other.speculative() || !other.run_begin(top.at, core::Time{}, requests_) || !other.run_ready()) break;
+        const std::uint32_t joined = e->replica;
+        events_.pop();
+        other.run_step(requests_, metrics_);
+        runs.push_back(joined);
+        continue;
+      }
+      if (tie || !rep.run_ready()) break;
+      rep.run_step(requests_, metrics_);
+    }
+  } else {
+    events_.push(first_end, Phase::kIterationEnd, IterationEnd{first});
+    return;
+  }
+  // Each run's step in flight gets its event, in the order of the steps' starts (the order their
+  // Schedule events would have run and pushed them).
+  std::sort(runs.begin(), runs.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return replicas_[a].run_started_at() < replicas_[b].run_started_at();
+  });
+  for (std::uint32_t r : runs) {
+    replicas_[r].run_finish(requests_);
+    events_.push(replicas_[r].run_end_at(), Phase::kIterationEnd, IterationEnd{r});
+  }
 }
 
 core::Time Simulation::next_event_at() {

@@ -91,6 +91,10 @@ class Simulation {
   // When the next event that may act happens (kNever when none): first drops queue timeouts at
   // the front that can no longer act (their request streamed a token or ended — both for good).
   core::Time next_event_at();
+  // Several replicas' decode fast paths interleaved in time order (Replica::run_begin ...):
+  // `first` just started a step ending at `first_end`; other replicas whose next event is a step
+  // end join while each could run on its own. Pushes each one's IterationEnd at the end.
+  void run_replicas(core::Time now, std::uint32_t first, core::Time first_end);
   void count_unrunnable_sessions(core::Time now);
 
   ServingConfig config_;
@@ -109,6 +113,7 @@ class Simulation {
   std::vector<SessionSlot> sessions_;
   std::vector<std::uint32_t> free_sessions_;
   std::vector<RequestId> finished_;  // reused by on_iteration_end
+  std::vector<std::uint32_t> running_replicas_;  // reused by run_replicas
   std::vector<std::vector<BlockId>> block_tables_;  // emptied block tables of ended requests, for reuse
   ServingMetrics metrics_;
   core::Time duration_end_ = core::kNever;

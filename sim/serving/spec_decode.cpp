@@ -45,7 +45,6 @@ AcceptanceSampler::AcceptanceSampler(int num_draft_tokens, double acceptance_len
     thresholds_[static_cast<std::size_t>(j)] =
         cum >= 1.0 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(std::ldexp(cum, 64));
   }
-  max_index_ = k_;
 }
 
 double AcceptanceSampler::mean() const {

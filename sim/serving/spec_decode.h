@@ -23,8 +23,10 @@ class AcceptanceSampler {
   // Tokens emitted by one step of one sequence, in [1, k + 1]; one raw draw from `rng`.
   int draw(core::RngStream& rng) const {
     const std::uint64_t u = rng.next_u64();
+    // thresholds_ ascend (cumulative probabilities), so the first j with u < thresholds_[j] is
+    // the number of thresholds at or below u: counted without a branch per draft.
     int j = 0;
-    while (j < max_index_ && u >= thresholds_[static_cast<std::size_t>(j)]) ++j;
+    for (std::uint64_t t : thresholds_) j += u >= t ? 1 : 0;
     return j + 1;
   }
 
@@ -35,7 +37,6 @@ class AcceptanceSampler {
 
  private:
   int k_;
-  int max_index_;
   double p_;
   std::vector<double> probabilities_;       // P(emit j + 1), j = 0..k
   std::vector<std::uint64_t> thresholds_;   // cumulative, scaled to 2^64
