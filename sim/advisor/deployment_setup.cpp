@@ -52,7 +52,7 @@ serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_
   c.scheduler = scheduler_;
   c.workload = segment_->workload;
   c.arrival.kind = serving::ArrivalKind::kPoisson;
-  c.arrival.rate_per_s = std::max(rate_per_s_per_replica_, 0.05);
+  c.arrival.rate_per_s = std::max(rate_per_s_per_replica_, kMinOpenLoopRate);
   c.warmup_s = std::min(30.0, counted_s / 4);
   c.duration_s = c.warmup_s + counted_s;
   c.seed = seed;

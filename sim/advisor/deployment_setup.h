@@ -20,6 +20,9 @@ namespace tycoon::advisor {
 
 using OpTimes = std::array<double, perf::kNumOpClasses>;
 
+// The lowest arrival rate an open-loop run simulates (requests per second per replica).
+inline constexpr double kMinOpenLoopRate = 0.05;
+
 class DeploymentSetup {
  public:
   // `recipe` replaces the deployment's recipe (a candidate); `rate_per_s_per_replica` is the
