@@ -7,6 +7,7 @@
 #include "ui/chart.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
+#include "sim/game/price_response.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 #include "ui/widgets.h"
@@ -119,33 +120,52 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       const auto& seg = game.scenario.segments[i];
       if (seg.model != model || i >= s.world.segments.size()) continue;
       const auto& st = s.world.segments[i];
-      const double isl = static_cast<double>(seg.workload.input_tokens), osl = static_cast<double>(seg.workload.output_tokens);
-      const double ref_req = econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl);
-      const double our_req = econ::price_per_request_usd(draft, isl, seg.cached_input_share, osl);
-      std::vector<double> demand, revenue;
-      const double x0 = 0.25, dx = 0.05;
-      for (double r = x0; r <= 3.0001; r += dx) {
-        double rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), r * ref_req, ref_req, st.reputation) *
-                      st.demand_multiplier;
-        demand.push_back(rate);
-        revenue.push_back(rate * 3600 * r * ref_req);
+      // The game's own curve (sim/game/price_response.h): demand, capacity within the SLO, rent.
+      const auto curve = game::price_response(game.scenario, s, i, draft);
+      if (curve.points.empty()) continue;
+      std::vector<double> profit, revenue;
+      for (const auto& p : curve.points) {
+        profit.push_back(p.profit_usd_per_hour);
+        revenue.push_back(p.revenue_usd_per_hour);
       }
-      const double ratio = ref_req > 0 ? our_req / ref_req : 1;
-      const double now_rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), our_req, ref_req, st.reputation) *
-                              st.demand_multiplier;
-      const double now_revenue = now_rate * 3600 * our_req;
-      const std::vector<double> marker{now_revenue};
-      chart::Line lines[] = {{"revenue if all served", revenue, theme::kRevenue, x0, dx},
-                             {"your price", marker, theme::kText, ratio, dx, false, 2}};
+      const std::vector<double> marker{curve.now.profit_usd_per_hour};
+      std::vector<chart::Line> lines = {{"profit per hour", profit, theme::kRevenue, curve.x0, curve.dx},
+                                        {"revenue", revenue, theme::series_color(1), curve.x0, curve.dx},
+                                        {"your price", marker, theme::kText, curve.now_ratio, curve.dx, false, 2}};
+      // Where demand falls to what the fleet can serve: above it every request is served, below it
+      // the extra customers only wait and fail.
+      std::optional<double> limit_ratio;
+      if (curve.capacity_per_s) {
+        for (const auto& p : curve.points) {
+          if (p.offered_per_s <= *curve.capacity_per_s) {
+            limit_ratio = p.price_ratio;
+            break;
+          }
+        }
+      }
+      std::vector<double> limit_marker;
+      if (limit_ratio) {
+        for (const auto& p : curve.points) {
+          if (p.price_ratio == *limit_ratio) limit_marker.push_back(p.profit_usd_per_hour);
+        }
+        lines.push_back({"capacity limit", limit_marker, theme::kCost, *limit_ratio, curve.dx, false, 2});
+      }
       chart::Axis x{"price vs market", chart::Unit::kShare};
-      x.min = x0;
+      x.min = curve.x0;
       x.max = 3.0;
       ImGui::Text("%s", seg.name.c_str());
       ImGui::SameLine();
-      ImGui::TextDisabled("elasticity %.2f · reputation %s · %s offered now · %s per request",
-                          seg.demand.price_elasticity, fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(now_rate).c_str(),
-                          fmt_usd(our_req).c_str());
-      chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"revenue per hour", chart::Unit::kUsd},
+      ImGui::TextDisabled("elasticity %.2f · reputation %s · %s offered now · %s",
+                          seg.demand.price_elasticity, fmt_pct(st.reputation, 0).c_str(),
+                          fmt_req_per_s(curve.now.offered_per_s).c_str(),
+                          curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
+                                               : "fleet not saturated last hour");
+      if (curve.best_ratio) {
+        ImGui::TextDisabled("Most profit on this curve at %s of the market price (you: %s); rent %s/h.",
+                            fmt_pct(*curve.best_ratio, 0).c_str(), fmt_pct(curve.now_ratio, 0).c_str(),
+                            fmt_usd(curve.rent_usd_per_hour).c_str());
+      }
+      chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd},
                          ImVec2(0, 170));
     }
     ImGui::EndGroup();
