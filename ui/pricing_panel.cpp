@@ -130,7 +130,7 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       }
       const std::vector<double> marker{curve.now.profit_usd_per_hour};
       std::vector<chart::Line> lines = {{"profit per hour", profit, theme::kRevenue, curve.x0, curve.dx},
-                                        {"revenue", revenue, theme::series_color(1), curve.x0, curve.dx},
+                                        {"revenue", revenue, theme::series_color(0), curve.x0, curve.dx},
                                         {"your price", marker, theme::kText, curve.now_ratio, curve.dx, false, 2}};
       // Where demand falls to what the fleet can serve: above it every request is served, below it
       // the extra customers only wait and fail.
