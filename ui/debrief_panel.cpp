@@ -93,6 +93,16 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   if (ImGui::Button("Back to menu")) out.request(ToMenu{});
   tag(view.tags, "debrief.menu");
 
+  // The level's question, answered once the game is over.
+  if (!game.scenario.question.empty() && s.finished) {
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("The question: %s", game.scenario.question.c_str());
+    theme::text_colored(theme::kAccent, "The answer: " + game.scenario.lesson);
+    ImGui::PopTextWrapPos();
+    tag(view.tags, "debrief.answer");
+  }
+
   // Goals.
   ImGui::Spacing();
   if (ImGui::BeginTable("goals", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {

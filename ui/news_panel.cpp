@@ -26,7 +26,9 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
   // The latest hint shown so far.
   const game::TutorialHint* hint = nullptr;
   for (std::size_t i = 0; i < hints.size() && i < s.world.next_hint; ++i) hint = &hints[i];
-  if (hint || !game.scenario.lesson.empty()) {
+  // In play the lesson is a question to answer by playing; its answer waits for the debrief.
+  const std::string& lesson = game.scenario.question.empty() ? game.scenario.lesson : game.scenario.question;
+  if (hint || !lesson.empty()) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->ChannelsSplit(2);
     dl->ChannelsSetCurrent(1);
@@ -36,12 +38,12 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 16);
     ImGui::PushFont(theme::font_bold());
-    theme::text_colored(theme::kAccent, hint ? "Next step" : "Lesson");
+    theme::text_colored(theme::kAccent, hint ? "Next step" : game.scenario.question.empty() ? "Lesson" : "Your question");
     ImGui::PopFont();
-    ImGui::TextUnformatted(hint ? hint->text.c_str() : game.scenario.lesson.c_str());
-    if (hint && !game.scenario.lesson.empty()) {
+    ImGui::TextUnformatted(hint ? hint->text.c_str() : lesson.c_str());
+    if (hint && !lesson.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme::kMuted);
-      ImGui::TextUnformatted(game.scenario.lesson.c_str());
+      ImGui::TextUnformatted(lesson.c_str());
       ImGui::PopStyleColor();
     }
     ImGui::PopTextWrapPos();

@@ -153,7 +153,11 @@ struct Scenario {
   std::string name;
   ScenarioKind kind = ScenarioKind::kSandbox;
   std::optional<int> level;
-  std::string lesson;
+  std::string lesson;    // the lesson's answer: shown in the debrief (and in play when there is no question)
+  // The lesson asked as a question to answer by playing ("Can you ...?"): shown in play; the
+  // debrief reveals `lesson` beside it. Player-facing text: no internal references.
+  std::string question;
+  std::string lesson_source;  // where the lesson's facts come from (documentation, never shown in play)
   std::string briefing;
   std::uint64_t seed = 1;
   int days = 7;

@@ -53,6 +53,8 @@ nlohmann::json to_json(const Scenario& s) {
   j["kind"] = to_string(s.kind);
   if (s.level) j["level"] = *s.level;
   j["lesson"] = s.lesson;
+  if (!s.question.empty()) j["question"] = s.question;
+  if (!s.lesson_source.empty()) j["lesson_source"] = s.lesson_source;
   j["briefing"] = s.briefing;
   j["seed"] = s.seed;
   j["days"] = s.days;

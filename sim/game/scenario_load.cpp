@@ -229,6 +229,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
   s.kind = read_enum<ScenarioKind>(in, "kind", kScenarioKindNames);
   if (in.has("level")) s.level = read_int(in, "level", Bound::kPositive, 100);
   s.lesson = in.optional_string("lesson").value_or("");
+  s.question = in.optional_string("question").value_or("");
+  s.lesson_source = in.optional_string("lesson_source").value_or("");
   s.briefing = in.optional_string("briefing").value_or("");
   s.seed = static_cast<std::uint64_t>(in.integer("seed", Bound::kNonNegative));
   s.days = read_int(in, "days", Bound::kPositive, 3650);
