@@ -154,6 +154,25 @@ void App::handle(const SessionRequest& r) {
         } else if constexpr (std::is_same_v<T, SetSpeed>) {
           set_speed(x.speed);
         } else if constexpr (std::is_same_v<T, ToMenu>) {
+          // Leaving a game in progress never loses it: it is saved first (from the newest snapshot).
+          if (runner_) {
+            auto snap = runner_->snapshot();
+            if (!snap->finished && snap->hour > 0) {
+              const auto path = options_.save_dir / ("autosave-" + snap->scenario_id + ".json");
+              try {
+                std::error_code ec;
+                std::filesystem::create_directories(path.parent_path(), ec);
+                game::save_game(game::Game(runner_->scenario(), *snap, catalog_), path);
+                view_.message("Your game is saved as " + path.filename().string() +
+                                  ": continue it from the start screen.",
+                              true, snap->hour);
+              } catch (const std::exception& e) {
+                view_.message(std::string("Could not save your game, so it stays open: ") + e.what(), false,
+                              snap->hour);
+                return;
+              }
+            }
+          }
           end_game();
           saves_ = list_saves(options_.save_dir);
           scenarios_ = list_scenario_entries(catalog_, options_.data_root, options_.scenario_dirs);

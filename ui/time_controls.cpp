@@ -114,7 +114,7 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
   ImGui::SameLine();
   if (ImGui::Button("Menu")) out.request(ToMenu{});
   tag(view.tags, "topbar.menu");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the start screen (the game is not saved)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the start screen (a game in progress is saved first as autosave-<scenario>.json)");
   ImGui::EndGroup();
 }
 
