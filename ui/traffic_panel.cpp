@@ -48,7 +48,11 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
       ImGui::TextDisabled("%s", model_name(game.catalog, seg.model).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%s", std::string(serving::kWorkloadNames[static_cast<std::size_t>(seg.workload.kind)]).c_str());
-      ImGui::TextDisabled("%lld in → %lld out tokens", static_cast<long long>(seg.workload.input_tokens),
+      // Multi-turn shapes resend the conversation: a request's input is the history plus the new turn.
+      const bool multi_turn = seg.workload.kind == serving::WorkloadKind::kChat ||
+                              seg.workload.kind == serving::WorkloadKind::kAgenticCoding;
+      ImGui::TextDisabled(multi_turn ? "%lld new in per turn (+ the history resent) → %lld out" : "%lld in → %lld out tokens",
+                          static_cast<long long>(seg.workload.input_tokens),
                           static_cast<long long>(seg.workload.output_tokens));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(st.last_offered_requests_per_s > 0 ? fmt_req_per_s(st.last_offered_requests_per_s).c_str() : "—");
