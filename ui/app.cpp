@@ -224,7 +224,7 @@ void App::frame(double dt_s) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     CommandQueue out;
-    draw_start_screen(StartScreenData{scenarios_, progress_, saves_, start_error_}, view_, out);
+    draw_start_screen(StartScreenData{scenarios_, progress_, saves_, start_error_, options_.load_by_path}, view_, out);
     ImGui::End();
     draw_messages(view_);
     for (const auto& r : out.requests) handle(r);

@@ -42,6 +42,8 @@ struct AppOptions {
   // new proposal, a check's result) pause the clock and show as a message. Automation that must
   // run through them (frame-time tests) turns it off.
   bool auto_pause = true;
+  // The start screen offers a file-path field to load a save (the browser lists its saves instead).
+  bool load_by_path = true;
 };
 
 class App {

@@ -52,6 +52,7 @@ struct StartScreenData {
   const Progress& progress;
   const std::vector<std::filesystem::path>& saves;
   std::string error;  // the last start or load that failed
+  bool load_by_path = true;  // offer a path field (not in the browser: its saves are listed)
 };
 // Tutorial, campaign (levels unlock), sandbox, classroom code or seed, load a saved game.
 void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueue& out);

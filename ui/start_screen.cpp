@@ -167,19 +167,24 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   ImGui::PushFont(theme::font_bold());
   ImGui::TextUnformatted("Continue a saved game");
   ImGui::PopFont();
-  ImGui::SetNextItemWidth(std::min(520.0f, avail * 0.5f));
-  ImGui::InputTextWithHint("##loadpath", "path/to/save.json", &view.start.load_path);
-  tag(view.tags, "start.load.path");
-  ImGui::SameLine();
-  if (ImGui::Button("Load")) {
-    if (view.start.load_path.empty()) {
-      view.message("Type the path of a save file, or pick one below.", false, 0);
-    } else {
-      out.request(LoadGame{view.start.load_path});
+  if (data.load_by_path) {
+    ImGui::SetNextItemWidth(std::min(520.0f, avail * 0.5f));
+    ImGui::InputTextWithHint("##loadpath", "path/to/save.json", &view.start.load_path);
+    tag(view.tags, "start.load.path");
+    ImGui::SameLine();
+    if (ImGui::Button("Load")) {
+      if (view.start.load_path.empty()) {
+        view.message("Type the path of a save file, or pick one below.", false, 0);
+      } else {
+        out.request(LoadGame{view.start.load_path});
+      }
     }
+    tag(view.tags, "start.load.button");
   }
-  tag(view.tags, "start.load.button");
-  if (data.saves.empty()) ImGui::TextDisabled("No saves yet: save from the top bar while playing.");
+  if (data.saves.empty()) {
+    ImGui::TextDisabled(data.load_by_path ? "No saves yet: save from the top bar while playing."
+                                          : "No saves yet: save from the top bar while playing, or use Import… above.");
+  }
   for (std::size_t i = 0; i < data.saves.size(); ++i) {
     const auto& f = data.saves[i];
     if (ImGui::Selectable(f.filename().string().c_str())) out.request(LoadGame{f});

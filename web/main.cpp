@@ -196,6 +196,7 @@ int main() {
   options.progress_file = kProgressFile;
   options.threaded = false;
   options.advisor = true;
+  options.load_by_path = false;  // saves are listed from local storage; files come in through Import…
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {
