@@ -49,6 +49,23 @@ void decode_attention_roofline(const Deployment& d, const CalibrationProfile& ca
   mem = bytes / (d.hardware->hbm_bandwidth_bytes_per_s * cal.attn_decode_memory_eff(bytes));
 }
 
+// Curve::operator() (calibration_profile.cpp), the same operations, inlined for the per-step
+// decode attention of DecodeStepModel::step_times.
+inline double curve_at(const Curve& curve, double size) {
+  const auto& k = curve.knots();
+  if (k.empty()) return 1.0;
+  if (k.size() == 1) return k.front().second;
+  double x = std::log2(std::max(size, 1e-30));
+  if (x <= k.front().first) return k.front().second;
+  if (x >= k.back().first) return k.back().second;
+  auto it = std::upper_bound(k.begin(), k.end(), x,
+                             [](double v, const std::pair<double, double>& knot) { return v < knot.first; });
+  const auto& hi = *it;
+  const auto& lo = *(it - 1);
+  double t = (x - lo.first) / (hi.first - lo.first);
+  return lo.second + t * (hi.second - lo.second);
+}
+
 // Accumulates op costs for one step. Each add_* computes one layer's work and multiplies by the
 // number of identical layers.
 class CostBuilder {
@@ -711,12 +728,16 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
     dims.kv_values_per_key = x.kv_values_per_key;
     auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
-    const double comp = w.flop / peak_half_;
-    const double mem = w.bytes / (bw_ * cal_->attn_decode_memory_eff(w.bytes));
-    attention += kernel_terms(comp, mem, 1, engine_eff_, cal_->kernel_floor_s).t * x.layers;
+    double comp = w.flop / peak_half_;
+    double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes));
+    if (engine_eff_ != 1.0) {  // x / 1.0 == x: kernel_terms' divisions, only where they act
+      comp /= engine_eff_;
+      mem /= engine_eff_;
+    }
+    attention += std::max({comp, mem, 1 * cal_->kernel_floor_s}) * x.layers;
   }
   out.time_s = done_time_s_;
-  const double attention_s = attention * d_->op_time_scale[ad];
+  const double attention_s = d_->op_time_scale[ad] == 1.0 ? attention : attention * d_->op_time_scale[ad];
   out.time_s[ad] = attention_s;
   if (!graphed_) {
     // Launched eagerly: the launch gap is what the CPU's issuing adds beyond the GPU time.
