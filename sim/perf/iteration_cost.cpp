@@ -51,17 +51,24 @@ void decode_attention_roofline(const Deployment& d, const CalibrationProfile& ca
 
 // Curve::operator() (calibration_profile.cpp), the same operations, inlined for the per-step
 // decode attention of DecodeStepModel::step_times.
-inline double curve_at(const Curve& curve, double size) {
+// `hint`: the segment found last time (its upper knot), tried first: sizes move slowly from one
+// step to the next, and the segment holding x is the one upper_bound finds.
+inline double curve_at(const Curve& curve, double size, std::size_t& hint) {
   const auto& k = curve.knots();
   if (k.empty()) return 1.0;
   if (k.size() == 1) return k.front().second;
   double x = std::log2(std::max(size, 1e-30));
   if (x <= k.front().first) return k.front().second;
   if (x >= k.back().first) return k.back().second;
-  auto it = std::upper_bound(k.begin(), k.end(), x,
-                             [](double v, const std::pair<double, double>& knot) { return v < knot.first; });
-  const auto& hi = *it;
-  const auto& lo = *(it - 1);
+  std::size_t i = hint;
+  if (i == 0 || i >= k.size() || !(k[i - 1].first <= x && x < k[i].first)) {
+    auto it = std::upper_bound(k.begin(), k.end(), x,
+                               [](double v, const std::pair<double, double>& knot) { return v < knot.first; });
+    i = static_cast<std::size_t>(it - k.begin());
+    hint = i;
+  }
+  const auto& hi = k[i];
+  const auto& lo = k[i - 1];
   double t = (x - lo.first) / (hi.first - lo.first);
   return lo.second + t * (hi.second - lo.second);
 }
@@ -729,7 +736,7 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
     auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
     double comp = w.flop / peak_half_;
-    double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes));
+    double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes, curve_hint_));
     if (engine_eff_ != 1.0) {  // x / 1.0 == x: kernel_terms' divisions, only where they act
       comp /= engine_eff_;
       mem /= engine_eff_;

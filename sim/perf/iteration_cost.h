@@ -120,6 +120,7 @@ class DecodeStepModel {
   std::array<double, kNumOpClasses> gpu_terms_{};  // time_s as finish_times sums it into gpu_s
   double gpu_prefix_ = 0, total_prefix_ = 0;  // those sums over the op classes before decode attention
   double per_kernel_launch_s_ = 0;
+  mutable std::size_t curve_hint_ = 0;  // the attention-efficiency segment of the last step
 };
 
 // Convenience for tests and the CLI: a uniform decode batch or a single prefill.
