@@ -14,6 +14,8 @@ namespace tycoon::serving {
 namespace {
 // How far ahead (in blocks) the free queue and releases prefetch block states.
 constexpr std::size_t kPrefetchAhead = 8;
+// How far ahead (in entries) allocations prefetch the free queue's ring.
+constexpr std::int64_t kRingPrefetchAhead = 64;
 // A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
 // block's stale entries can exist: it would take 2^32 - 1 pushes).
 std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); }
@@ -111,6 +113,9 @@ BlockId KvCache::queue_pop_front() {
     // the tail hold old ids or 0, still valid indices).
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
+    // ... and the ring itself further ahead (read in order, a line per 16 allocations), so that
+    // the entries above are there when their turn comes.
+    __builtin_prefetch(&ring_at(pos + kRingPrefetchAhead));
 #endif
     Block& x = blocks_[static_cast<std::size_t>(b)];
     if (x.ref != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
