@@ -664,6 +664,7 @@ DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& 
 
   // step_times()'s constants, computed as finish_times computes them.
   peak_half_ = d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5;
+  inv_peak_half_ = 1.0 / peak_half_;
   bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
   constexpr auto ad = static_cast<std::size_t>(OpClass::kAttentionDecode);
   constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
@@ -735,13 +736,19 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
     dims.kv_values_per_key = x.kv_values_per_key;
     auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
-    double comp = w.flop / peak_half_;
     double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes, curve_hint_));
+    // The compute term only enters through the max. Decode attention is memory-bound: when an
+    // estimate (a multiplication, within a few ulps of the quotient) is below the memory term
+    // by far more than those ulps, so is the quotient (also after both are divided by the
+    // engine efficiency), and the max is that of the other two: the division is skipped.
+    const bool comp_below = w.flop * inv_peak_half_ * (1 + 1e-9) < mem;
+    double comp = comp_below ? 0.0 : w.flop / peak_half_;
     if (engine_eff_ != 1.0) {  // x / 1.0 == x: kernel_terms' divisions, only where they act
-      comp /= engine_eff_;
+      if (!comp_below) comp /= engine_eff_;
       mem /= engine_eff_;
     }
-    attention += std::max({comp, mem, 1 * cal_->kernel_floor_s}) * x.layers;
+    const double floor_s = 1 * cal_->kernel_floor_s;
+    attention += (comp_below ? std::max(mem, floor_s) : std::max({comp, mem, floor_s})) * x.layers;
   }
   out.time_s = done_time_s_;
   const double attention_s = d_->op_time_scale[ad] == 1.0 ? attention : attention * d_->op_time_scale[ad];

@@ -115,7 +115,7 @@ class DecodeStepModel {
   // step_times()'s constants: what finish_times computes the same way every step (each value
   // by the same operations, so the same bits). `done_time_s_` holds every op class's final time
   // but decode attention's (and launch gaps' when launched eagerly, which depend on the GPU time).
-  double peak_half_ = 0, bw_ = 0;
+  double peak_half_ = 0, inv_peak_half_ = 0, bw_ = 0;
   std::array<double, kNumOpClasses> done_time_s_{};
   std::array<double, kNumOpClasses> gpu_terms_{};  // time_s as finish_times sums it into gpu_s
   double gpu_prefix_ = 0, total_prefix_ = 0;  // those sums over the op classes before decode attention
