@@ -4,6 +4,7 @@
 #include "tests/test_serving_support.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "sim/core/rng.h"
@@ -179,6 +180,79 @@ TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iter
           }
         }
       }
+    }
+  }
+}
+
+TEST_CASE("DecodeStepModel matches predict_iteration with an engine efficiency below 1 and compute-bound attention") {
+  // step_times skips the engine efficiency's divisions only when it is 1.0, and the compute
+  // term's division only when the memory term is far above it: an AMD chip (vLLM at 0.7 there)
+  // and 15 draft tokens (compute-bound decode attention on MLA) take the other branches.
+  core::RngStream rng(12, core::RngPurpose::kAdvisor);
+  int compute_bound = 0;  // steps whose decode attention is compute-bound (the other branch)
+  for (const char* chip : {"h200", "mi300x"}) {
+    for (const char* id : {"llama-3.1-8b", "gpt-oss-120b", "deepseek-v3.2"}) {
+      for (int drafts : {0, 15}) {
+        perf::Deployment d;
+        d.model = &cat().model(id);
+        d.hardware = &cat().accelerator(chip);
+        d.engine = &cat().engine("vllm");
+        d.tensor_parallel = 8;
+        if (drafts > 0) d.spec_decode = data::SpecDecode{"eagle3", drafts, 3.1};
+        for (std::int64_t n : {1, 64}) {
+          perf::DecodeStepModel model(d, h200_calibration(), n);
+          std::vector<std::int64_t> contexts(static_cast<std::size_t>(n));
+          for (int trial = 0; trial < 4; ++trial) {
+            for (auto& c : contexts) c = rng.uniform_int(1, trial < 2 ? 300 : 100000);
+            std::vector<double> keys(model.num_groups(), 0.0), index(model.num_groups(), 0.0);
+            std::int64_t longest = 0;
+            for (auto c : contexts) longest = std::max(longest, c);
+            for (std::size_t g = 0; g < model.num_groups(); ++g) {
+              const auto& m = model.mixer(g);
+              for (auto c : contexts) {
+                keys[g] += model.keys_of(g, c);
+                if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index[g] += static_cast<double>(c) + model.q_per_seq();
+              }
+            }
+            perf::DecodeStepTimes times;
+            model.step_times(keys, index, static_cast<double>(longest) + model.q_per_seq(), times);
+            auto full = perf::predict_iteration(perf::BatchShape{{}, contexts}, d, h200_calibration());
+            INFO(chip << " " << id << " drafts " << drafts << " batch " << n);
+            CHECK(same_bits(times.total_s, full.total_s));
+            CHECK(times.provenance == full.provenance);
+            for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) CHECK(same_bits(times.time_s[i], full.ops[i].time_s));
+            const auto& attention = full.op(perf::OpClass::kAttentionDecode);
+            compute_bound += attention.compute_s >= attention.memory_s ? 1 : 0;
+          }
+        }
+      }
+    }
+  }
+  CHECK(compute_bound > 0);
+}
+
+TEST_CASE("metrics::sort_samples sorts as std::sort") {
+  core::RngStream rng(13, core::RngPurpose::kAdvisor);
+  for (std::size_t n : {0, 5, 2047, 2048, 10000}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      std::vector<double> v(n);
+      for (auto& x : v) {
+        switch (kind) {
+          case 0: x = rng.uniform01(); break;  // latencies
+          case 1: x = static_cast<double>(rng.uniform_int(0, 50)) * 0.125; break;  // many ties, zeros
+          case 2: x = std::ldexp(0.5 + 0.5 * rng.uniform01(), static_cast<int>(rng.uniform_int(-60, 60))); break;
+          default: x = 2 * rng.uniform01() - 1; break;  // negatives: std::sort
+        }
+      }
+      if (kind == 3 && n > 0) v[n / 2] = -0.0;
+      auto expected = v;
+      std::sort(expected.begin(), expected.end());
+      metrics::sort_samples(v);
+      INFO("n " << n << " kind " << kind);
+      REQUIRE(v.size() == expected.size());
+      bool same = true;
+      for (std::size_t i = 0; i < n; ++i) same = same && same_bits(v[i], expected[i]);
+      CHECK(same);
     }
   }
 }

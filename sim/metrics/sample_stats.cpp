@@ -16,10 +16,47 @@ double percentile_of_sorted(std::span<const double> sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
 }
 
+void sort_samples(std::vector<double>& values) {
+  constexpr int kDigitBits = 11;
+  constexpr int kPasses = 6;  // 66 bits >= 64
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+  const std::size_t n = values.size();
+  if (n < 2048) {
+    std::sort(values.begin(), values.end());
+    return;
+  }
+  std::vector<std::uint64_t> keys(n), tmp(n);
+  std::vector<std::uint32_t> counts(kPasses * kBuckets, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = values[i];
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    if (!(v >= 0) || (bits >> 63) != 0) {  // NaN, negative or -0.0: leave it to std::sort
+      std::sort(values.begin(), values.end());
+      return;
+    }
+    keys[i] = bits;
+    for (int p = 0; p < kPasses; ++p) ++counts[p * kBuckets + ((bits >> (p * kDigitBits)) & (kBuckets - 1))];
+  }
+  for (int p = 0; p < kPasses; ++p) {
+    std::uint32_t* c = &counts[p * kBuckets];
+    const auto first = static_cast<std::size_t>((keys[0] >> (p * kDigitBits)) & (kBuckets - 1));
+    if (c[first] == n) continue;  // every key has this digit: the pass would change nothing
+    std::uint32_t sum = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const std::uint32_t k = c[b];
+      c[b] = sum;
+      sum += k;
+    }
+    for (std::size_t i = 0; i < n; ++i) tmp[c[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++] = keys[i];
+    keys.swap(tmp);
+  }
+  for (std::size_t i = 0; i < n; ++i) values[i] = std::bit_cast<double>(keys[i]);
+}
+
 SampleSummary summarize(std::vector<double>& values) {
   SampleSummary s;
   if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
+  sort_samples(values);
   long double sum = 0;
   for (double v : values) sum += v;
   s.count = static_cast<std::int64_t>(values.size());

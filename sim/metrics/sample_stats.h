@@ -18,6 +18,11 @@ struct SampleSummary {
 // q in [0, 100]; `sorted` ascending and non-empty.
 double percentile_of_sorted(std::span<const double> sorted, double q);
 
+// Sorts `values` ascending: the same result as std::sort (a radix sort on the bit patterns when
+// every value is a non-negative number with a clear sign bit, where that order is the numeric
+// one and equal values have equal bits; std::sort otherwise).
+void sort_samples(std::vector<double>& values);
+
 // Sorts `values` in place and summarises them; all zeros when empty (never NaN).
 SampleSummary summarize(std::vector<double>& values);
 

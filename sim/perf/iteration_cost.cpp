@@ -49,6 +49,30 @@ void decode_attention_roofline(const Deployment& d, const CalibrationProfile& ca
   mem = bytes / (d.hardware->hbm_bandwidth_bytes_per_s * cal.attn_decode_memory_eff(bytes));
 }
 
+// Curve::operator() (calibration_profile.cpp), the same operations, inlined for the per-step
+// decode attention of DecodeStepModel::step_times.
+// `hint`: the segment found last time (its upper knot), tried first: sizes move slowly from one
+// step to the next, and the segment holding x is the one upper_bound finds.
+inline double curve_at(const Curve& curve, double size, std::size_t& hint) {
+  const auto& k = curve.knots();
+  if (k.empty()) return 1.0;
+  if (k.size() == 1) return k.front().second;
+  double x = std::log2(std::max(size, 1e-30));
+  if (x <= k.front().first) return k.front().second;
+  if (x >= k.back().first) return k.back().second;
+  std::size_t i = hint;
+  if (i == 0 || i >= k.size() || !(k[i - 1].first <= x && x < k[i].first)) {
+    auto it = std::upper_bound(k.begin(), k.end(), x,
+                               [](double v, const std::pair<double, double>& knot) { return v < knot.first; });
+    i = static_cast<std::size_t>(it - k.begin());
+    hint = i;
+  }
+  const auto& hi = k[i];
+  const auto& lo = k[i - 1];
+  double t = (x - lo.first) / (hi.first - lo.first);
+  return lo.second + t * (hi.second - lo.second);
+}
+
 // Accumulates op costs for one step. Each add_* computes one layer's work and multiplies by the
 // number of identical layers.
 class CostBuilder {
@@ -637,6 +661,34 @@ DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& 
   seqs_ = frame.seqs;
   kernels_ = frame.kernels;
   graphed_ = frame.graphed;
+
+  // step_times()'s constants, computed as finish_times computes them.
+  peak_half_ = d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5;
+  inv_peak_half_ = 1.0 / peak_half_;
+  bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
+  constexpr auto ad = static_cast<std::size_t>(OpClass::kAttentionDecode);
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
+  const int tp = d.tensor_parallel;
+  per_kernel_launch_s_ = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
+                                                    : cal.eager_launch_s;
+  gpu_terms_ = fixed_time_s_;
+  for (std::size_t i = 0; i < kNumOpClasses; ++i) {
+    if (i != lo && i != eo) gpu_terms_[i] *= d.op_time_scale[i];
+  }
+  done_time_s_ = gpu_terms_;
+  if (graphed_) {
+    done_time_s_[lo] += kernels_ * cal.graph_kernel_gap_s;
+    done_time_s_[lo] *= d.op_time_scale[lo];
+  }
+  done_time_s_[eo] = d.engine->iteration_overhead_s + d.engine->per_sequence_overhead_s * seqs_;
+  done_time_s_[eo] *= d.op_time_scale[eo];
+  gpu_prefix_ = 0;
+  total_prefix_ = 0;
+  for (std::size_t i = 0; i < ad; ++i) {
+    if (gpu_terms_[i] != 0.0) gpu_prefix_ += gpu_terms_[i];
+    if (done_time_s_[i] != 0.0) total_prefix_ += done_time_s_[i];
+  }
 }
 
 double DecodeStepModel::keys_of(std::size_t g, std::int64_t context_tokens) const {
@@ -669,8 +721,12 @@ void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<con
 
 void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<const double> index_total,
                                  double max_context, DecodeStepTimes& out) const {
-  out.time_s = fixed_time_s_;
-  double& attention = out.time_s[static_cast<std::size_t>(OpClass::kAttentionDecode)];
+  // evaluate()'s arithmetic, value for value: decode attention through the same roofline, then
+  // finish_times with its constant parts (every op class but decode attention, and launch gaps
+  // when graphed) taken from the constructor; the sums skip zeros and run in op order as there.
+  constexpr auto ad = static_cast<std::size_t>(OpClass::kAttentionDecode);
+  constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
+  double attention = fixed_time_s_[ad];
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& x = groups_[g];
     MixerDims dims;
@@ -680,18 +736,50 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
     dims.kv_values_per_key = x.kv_values_per_key;
     auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
-    double comp, mem;
-    decode_attention_roofline(*d_, *cal_, w.flop, w.bytes, comp, mem);
-    attention += kernel_terms(comp, mem, 1, engine_eff_, cal_->kernel_floor_s).t * x.layers;
+    double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes, curve_hint_));
+    // The compute term only enters through the max. Decode attention is memory-bound: when an
+    // estimate (a multiplication, within a few ulps of the quotient) is below the memory term
+    // by far more than those ulps, so is the quotient (also after both are divided by the
+    // engine efficiency), and the max is that of the other two: the division is skipped.
+    const bool comp_below = w.flop * inv_peak_half_ * (1 + 1e-9) < mem;
+    double comp = comp_below ? 0.0 : w.flop / peak_half_;
+    if (engine_eff_ != 1.0) {  // x / 1.0 == x: kernel_terms' divisions, only where they act
+      if (!comp_below) comp /= engine_eff_;
+      mem /= engine_eff_;
+    }
+    const double floor_s = 1 * cal_->kernel_floor_s;
+    attention += (comp_below ? std::max(mem, floor_s) : std::max({comp, mem, floor_s})) * x.layers;
   }
+  out.time_s = done_time_s_;
+  const double attention_s = d_->op_time_scale[ad] == 1.0 ? attention : attention * d_->op_time_scale[ad];
+  out.time_s[ad] = attention_s;
+  if (!graphed_) {
+    // Launched eagerly: the launch gap is what the CPU's issuing adds beyond the GPU time.
+    double gpu = gpu_prefix_;
+    if (attention_s != 0.0) gpu += attention_s;
+    for (std::size_t i = ad + 1; i < kNumOpClasses; ++i) {
+      if (gpu_terms_[i] != 0.0) gpu += gpu_terms_[i];
+    }
+    const double host = kernels_ * per_kernel_launch_s_;
+    out.time_s[lo] = (fixed_time_s_[lo] + std::max(0.0, host - gpu)) * d_->op_time_scale[lo];
+  }
+  double total = total_prefix_;
+  if (attention_s != 0.0) total += attention_s;
+  for (std::size_t i = ad + 1; i < kNumOpClasses; ++i) {
+    if (out.time_s[i] != 0.0) total += out.time_s[i];
+  }
+  out.total_s = total;
+  out.provenance = step_provenance(max_context);
+}
+
+Provenance DecodeStepModel::step_provenance(double max_context) const {
   StepFrame frame;
   frame.T = T_;
   frame.max_context = max_context;
   frame.seqs = seqs_;
   frame.kernels = kernels_;
   frame.graphed = graphed_;
-  out.total_s = finish_times(out.time_s, frame, *d_, *cal_).total_s;
-  out.provenance = step_provenance(frame, *cal_, chip_matches_);
+  return perf::step_provenance(frame, *cal_, chip_matches_);
 }
 
 IterationCost predict_decode(const Deployment& d, const CalibrationProfile& cal, int batch, std::int64_t context) {

@@ -93,6 +93,9 @@ class DecodeStepModel {
   // the other fields: what a simulator needs per step, at a fraction of the cost.
   void step_times(std::span<const double> keys_total, std::span<const double> index_total, double max_context,
                   DecodeStepTimes& out) const;
+  // The provenance step_times() gives for a step with that `max_context` (it depends on nothing
+  // else): for callers that memoise the times.
+  Provenance step_provenance(double max_context) const;
 
  private:
   struct Group {
@@ -109,6 +112,15 @@ class DecodeStepModel {
   IterationCost fixed_;  // every op but decode attention, before finish_step
   std::array<double, kNumOpClasses> fixed_time_s_{};
   std::vector<Group> groups_;
+  // step_times()'s constants: what finish_times computes the same way every step (each value
+  // by the same operations, so the same bits). `done_time_s_` holds every op class's final time
+  // but decode attention's (and launch gaps' when launched eagerly, which depend on the GPU time).
+  double peak_half_ = 0, inv_peak_half_ = 0, bw_ = 0;
+  std::array<double, kNumOpClasses> done_time_s_{};
+  std::array<double, kNumOpClasses> gpu_terms_{};  // time_s as finish_times sums it into gpu_s
+  double gpu_prefix_ = 0, total_prefix_ = 0;  // those sums over the op classes before decode attention
+  double per_kernel_launch_s_ = 0;
+  mutable std::size_t curve_hint_ = 0;  // the attention-efficiency segment of the last step
 };
 
 // Convenience for tests and the CLI: a uniform decode batch or a single prefill.

@@ -14,6 +14,8 @@ namespace tycoon::serving {
 namespace {
 // How far ahead (in blocks) the free queue and releases prefetch block states.
 constexpr std::size_t kPrefetchAhead = 8;
+// How far ahead (in entries) allocations prefetch the free queue's ring.
+constexpr std::int64_t kRingPrefetchAhead = 64;
 // A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
 // block's stale entries can exist: it would take 2^32 - 1 pushes).
 std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); }
@@ -58,6 +60,10 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
   // is empty; a block gets its links when first allocated).
   blocks_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(Block));
   blocks_ = static_cast<Block*>(blocks_memory_.data());
+  if (prefix_caching_) {
+    hashes_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(std::uint64_t));
+    hashes_ = static_cast<std::uint64_t*>(hashes_memory_.data());
+  }
   const std::size_t ring_cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
   ring_memory_ = ZeroedArray(ring_cap * sizeof(BlockId));
   ring_ = static_cast<BlockId*>(ring_memory_.data());
@@ -88,7 +94,7 @@ void KvCache::queue_compact() {
   for (std::int64_t r = head_; r < tail_; ++r) {
     const BlockId b = ring_at(r);
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.queue_pos != pos32(r)) continue;
+    if (x.ref() != 0 || x.queue_pos != pos32(r)) continue;
     ring_at(w) = b;
     x.queue_pos = pos32(w++);
   }
@@ -111,9 +117,12 @@ BlockId KvCache::queue_pop_front() {
     // the tail hold old ids or 0, still valid indices).
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
+    // ... and the ring itself further ahead (read in order, a line per 16 allocations), so that
+    // the entries above are there when their turn comes.
+    __builtin_prefetch(&ring_at(pos + kRingPrefetchAhead));
 #endif
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.ref != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
+    if (x.ref() != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
     x.queue_pos = kNoPos;
     --num_free_;
     return b;
@@ -158,8 +167,8 @@ void KvCache::table_erase(std::uint64_t hash) {
 }
 
 void KvCache::acquire(BlockId b) {
-  if (blocks_[static_cast<std::size_t>(b)].ref == 0) queue_remove(b);
-  ++blocks_[static_cast<std::size_t>(b)].ref;
+  if (blocks_[static_cast<std::size_t>(b)].ref() == 0) queue_remove(b);
+  ++blocks_[static_cast<std::size_t>(b)].ref_flag;  // the count is in the low bits
 }
 
 void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
@@ -167,12 +176,12 @@ void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
   for (std::int32_t k = 0; k < n; ++k) {
     BlockId b = queue_pop_front();
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.hash != 0) {  // evict the cached prefix this block held
-      table_erase(x.hash);
-      x.hash = 0;
+    if (x.hashed()) {  // evict the cached prefix this block held
+      table_erase(hashes_[static_cast<std::size_t>(b)]);
+      hashes_[static_cast<std::size_t>(b)] = 0;
       --num_hashed_;
     }
-    x.ref = 1;
+    x.ref_flag = 1;  // one reference, no prefix
     table.push_back(b);
   }
 }
@@ -190,16 +199,17 @@ void KvCache::release(std::span<const BlockId> table) {
     }
 #endif
     Block& x = blocks_[static_cast<std::size_t>(*it)];
-    assert(x.ref > 0);
-    if (--x.ref == 0) queue_push_back(*it);
+    assert(x.ref() > 0);
+    if ((--x.ref_flag & ~Block::kHashed) == 0) queue_push_back(*it);
   }
 }
 
 void KvCache::register_hash(BlockId b, std::uint64_t hash) {
   if (!prefix_caching_) return;
   Block& x = blocks_[static_cast<std::size_t>(b)];
-  if (x.hash != 0 || !table_insert(hash, b)) return;
-  x.hash = hash;
+  if (x.hashed() || !table_insert(hash, b)) return;
+  hashes_[static_cast<std::size_t>(b)] = hash;
+  x.ref_flag |= Block::kHashed;
   ++num_hashed_;
 }
 
@@ -215,7 +225,7 @@ void KvCache::unreserve(std::int32_t n) {
 
 std::int64_t KvCache::total_references() const {
   std::int64_t sum = 0;
-  for (std::int32_t i = 0; i < num_touched_; ++i) sum += blocks_[static_cast<std::size_t>(i)].ref;
+  for (std::int32_t i = 0; i < num_touched_; ++i) sum += blocks_[static_cast<std::size_t>(i)].ref();
   return sum;
 }
 
@@ -229,18 +239,19 @@ bool KvCache::check_invariants() const {
     if (b < 0 || b >= num_touched_) return false;
     const Block& x = blocks_[static_cast<std::size_t>(b)];
     if (x.queue_pos != pos32(pos)) continue;  // stale
-    if (x.ref != 0) return false;
+    if (x.ref() != 0) return false;
     if (++count > num_blocks_) return false;
   }
   if (count != num_free_) return false;
   std::int32_t zero_refs = never_used, hashed = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(num_touched_); ++i) {
     const Block& x = blocks_[i];
-    if (x.ref < 0) return false;
-    if (x.ref == 0) ++zero_refs;
-    if (x.hash != 0) {
+    if (x.ref() > 0x40000000u) return false;  // an underflow
+    if (x.ref() == 0) ++zero_refs;
+    if (x.hashed() != (prefix_caching_ && hashes_[i] != 0)) return false;
+    if (x.hashed()) {
       ++hashed;
-      auto found = find(x.hash);
+      auto found = find(hashes_[i]);
       if (!found || *found != static_cast<BlockId>(i)) return false;
     }
   }

@@ -53,7 +53,7 @@ class KvCache {
 
   // The block holding the prefix whose chain hash is `hash`, if cached.
   std::optional<BlockId> find(std::uint64_t hash) const;
-  bool is_free(BlockId b) const { return blocks_[static_cast<std::size_t>(b)].ref == 0; }
+  bool is_free(BlockId b) const { return blocks_[static_cast<std::size_t>(b)].ref() == 0; }
   // Takes a reference on a cached block (a prefix hit); a free one leaves the free queue.
   void acquire(BlockId b);
   // Appends `n` fresh blocks to `table`, evicting the least recently freed cached contents.
@@ -119,14 +119,18 @@ class KvCache {
     std::size_t bytes_ = 0;
   };
 
-  // 16 bytes hold a block's whole state, and a table slot its key and value: each
-  // touch of a block or a hash costs one memory access (the pool spans megabytes).
+  // 8 bytes hold a block's state as allocations and releases touch it (the array of them then
+  // fits a core's L2 for caches of up to ~60k blocks), and a table slot its key and value. The
+  // prefix hash a block holds lives in its own array, read only for blocks flagged as hashed.
   struct Block {
-    std::uint64_t hash = 0;  // 0: holds no registered prefix
-    std::int32_t ref = 0;
+    // References in the low 31 bits; the top bit: holds a registered prefix (its hash in hashes_).
+    std::uint32_t ref_flag = 0;
     // Ring position of its entry while free, mod 2^32 (an entry elsewhere is stale; the ring
     // holds fewer than 2^32 entries, so positions mod 2^32 never collide while both exist).
     std::uint32_t queue_pos = 0;
+    static constexpr std::uint32_t kHashed = 0x80000000u;
+    std::uint32_t ref() const { return ref_flag & ~kHashed; }
+    bool hashed() const { return (ref_flag & kHashed) != 0; }
   };
   struct Slot {
     std::uint64_t key = 0;  // 0: empty
@@ -138,6 +142,8 @@ class KvCache {
   bool prefix_caching_;
   ZeroedArray blocks_memory_;
   Block* blocks_ = nullptr;
+  ZeroedArray hashes_memory_;
+  std::uint64_t* hashes_ = nullptr;  // per block: its prefix's chain hash while flagged hashed
   std::int32_t num_touched_ = 0;  // blocks used at least once: ids [0, num_touched_)
   // Free queue of used blocks (after the never-used ones): ring positions [head_, tail_), counted
   // from the start of the simulation; ring_mask_ + 1 slots, at least twice the blocks.

@@ -9,6 +9,21 @@
 
 namespace tycoon::serving {
 
+namespace {
+// max(core::from_seconds(s), 1 ns) for a step's time: the same rounding (to nearest, halves away
+// from zero, as llround) without the library call while s * 1e9 < 2^52 (then the truncation is
+// floor and the remainder exact); from_seconds itself otherwise (and for its range checks).
+core::Duration step_duration(double s) {
+  const double ns = s * 1e9;
+  if (ns >= 0 && ns < 4.0e15) {
+    const auto whole = static_cast<std::int64_t>(ns);
+    const std::int64_t rounded = whole + (ns - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+    return core::Duration{std::max<std::int64_t>(rounded, 1)};
+  }
+  return std::max(core::from_seconds(s), core::Duration{1});
+}
+}  // namespace
+
 const perf::DecodeStepModel& Replica::decode_model(std::size_t num_decode) {
   if (decode_models_.size() <= num_decode) decode_models_.resize(num_decode + 1);
   auto& m = decode_models_[num_decode];
@@ -168,7 +183,7 @@ void Replica::run_step(std::vector<Request>& requests, ServingMetrics& metrics) 
   metrics.on_iteration(ff_times_, scheduled_.size(),
                        static_cast<double>(kv_.num_used()) / static_cast<double>(kv_.num_blocks()));
   ff_start_ = end;
-  ff_end_ = end + std::max(core::from_seconds(ff_times_.total_s), core::Duration{1});
+  ff_end_ = end + step_duration(ff_times_.total_s);
   ++ff_step_;
   ff_bucket_ = ff_bucket_ + 1 == static_cast<std::size_t>(page) ? 0 : ff_bucket_ + 1;
 }

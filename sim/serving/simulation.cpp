@@ -480,7 +480,7 @@ ServingSummary Simulation::finish() {
     s.output_tok_per_s_per_gpu = static_cast<double>(metrics_.window_output_tokens) / window_s / s.num_gpus;
   }
   if (!metrics_.interactivity.empty()) {
-    std::sort(metrics_.interactivity.begin(), metrics_.interactivity.end());
+    metrics::sort_samples(metrics_.interactivity);
     s.p90_interactivity_tok_per_s_per_user = metrics::percentile_of_sorted(metrics_.interactivity, 10);
   }
   s.requests_arrived = arrived_;
