@@ -102,7 +102,7 @@ void run_advised_sliced(benchmark::State& state, const char* name, const std::ve
       const std::string id = std::to_string(g->state().hour) + "|step";
       for (;;) {
         auto t0 = Clock::now();
-        const bool ready = taped.prepare(*g, id, step, 256);
+        const bool ready = taped.prepare(*g, id, step, 64);
         worst_piece_ms = std::max(worst_piece_ms, ms_since(t0));
         if (ready) break;
       }

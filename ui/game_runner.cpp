@@ -101,7 +101,7 @@ void GameRunner::tick_sliced() {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::microseconds(static_cast<std::int64_t>(frame_budget_ms_ * 1e3));
-  constexpr std::int64_t kEventsPerSlice = 256;  // a few hundred microseconds of events
+  constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a run of ~1000 decode steps (~0.1 ms)
   const std::int64_t sliced0 = taped_->simulations_sliced(), forks0 = taped_->forks();
   bool stepped = false;
   while (Clock::now() < deadline) {
