@@ -1,11 +1,25 @@
 #include "sim/metrics/sample_stats.h"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 
 namespace tycoon::metrics {
+
+namespace {
+// std::bit_cast, which Emscripten 3.1.6's libc++ lacks.
+std::uint64_t bits_of(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+double double_of(std::uint64_t b) {
+  double v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+}  // namespace
 
 double percentile_of_sorted(std::span<const double> sorted, double q) {
   assert(!sorted.empty());
@@ -29,7 +43,7 @@ void sort_samples(std::vector<double>& values) {
   std::vector<std::uint32_t> counts(kPasses * kBuckets, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const double v = values[i];
-    const auto bits = std::bit_cast<std::uint64_t>(v);
+    const auto bits = bits_of(v);
     if (!(v >= 0) || (bits >> 63) != 0) {  // NaN, negative or -0.0: leave it to std::sort
       std::sort(values.begin(), values.end());
       return;
@@ -50,7 +64,7 @@ void sort_samples(std::vector<double>& values) {
     for (std::size_t i = 0; i < n; ++i) tmp[c[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++] = keys[i];
     keys.swap(tmp);
   }
-  for (std::size_t i = 0; i < n; ++i) values[i] = std::bit_cast<double>(keys[i]);
+  for (std::size_t i = 0; i < n; ++i) values[i] = double_of(keys[i]);
 }
 
 SampleSummary summarize(std::vector<double>& values) {
