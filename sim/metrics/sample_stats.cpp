@@ -1,6 +1,7 @@
 #include "sim/metrics/sample_stats.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstring>
