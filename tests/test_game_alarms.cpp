@@ -76,3 +76,20 @@ TEST_CASE("alarms survive a save: the kind is written and read back") {
   const auto back = game::game_state_from_json(j, "test.json", "");
   CHECK(back.news == g.state().news);
 }
+
+TEST_CASE("a save whose news carries an unknown alarm kind is refused, naming the field") {
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(3);
+  auto j = game::to_json(g.state());
+  REQUIRE(!j["news"].empty());
+  j["news"][0]["alarm"] = "meteor_strike";
+  try {
+    (void)game::game_state_from_json(j, "bad-save.json", "");
+    FAIL("an unknown alarm kind was accepted");
+  } catch (const data::LoadError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("bad-save.json") != std::string::npos);
+    CHECK(what.find("/news/0/alarm") != std::string::npos);
+  }
+}

@@ -17,6 +17,25 @@ namespace {
 // Bitwise equality: the fast path must not move a single bit, so no tolerance anywhere here.
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// A decode batch's attended keys and sparse-indexer keys per layer group, summed over `contexts`
+// (what the replica keeps running sums of), and the longest context.
+struct SummedKeys {
+  std::vector<double> keys, index;
+  std::int64_t longest = 0;
+};
+SummedKeys summed_keys(const perf::DecodeStepModel& model, const std::vector<std::int64_t>& contexts) {
+  SummedKeys out{std::vector<double>(model.num_groups(), 0.0), std::vector<double>(model.num_groups(), 0.0), 0};
+  for (auto c : contexts) out.longest = std::max(out.longest, c);
+  for (std::size_t g = 0; g < model.num_groups(); ++g) {
+    const auto& m = model.mixer(g);
+    for (auto c : contexts) {
+      out.keys[g] += model.keys_of(g, c);
+      if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) out.index[g] += static_cast<double>(c) + model.q_per_seq();
+    }
+  }
+  return out;
+}
+
 void check_same_latency(const char* what, const serving::LatencyStats& a, const serving::LatencyStats& b) {
   INFO(what);
   CHECK(same_bits(a.mean, b.mean));
@@ -148,16 +167,7 @@ TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iter
         std::vector<std::int64_t> contexts(static_cast<std::size_t>(n));
         for (int trial = 0; trial < 5; ++trial) {
           for (auto& c : contexts) c = rng.uniform_int(1, trial < 2 ? 300 : 200000);
-          std::vector<double> keys(model.num_groups(), 0.0), index(model.num_groups(), 0.0);
-          std::int64_t longest = 0;
-          for (auto c : contexts) longest = std::max(longest, c);
-          for (std::size_t g = 0; g < model.num_groups(); ++g) {
-            const auto& m = model.mixer(g);
-            for (auto c : contexts) {
-              keys[g] += model.keys_of(g, c);
-              if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index[g] += static_cast<double>(c) + model.q_per_seq();
-            }
-          }
+          const auto [keys, index, longest] = summed_keys(model, contexts);
           perf::IterationCost fast;
           model.evaluate(keys, index, static_cast<double>(longest) + model.q_per_seq(), fast);
           perf::DecodeStepTimes times;
@@ -204,16 +214,7 @@ TEST_CASE("DecodeStepModel matches predict_iteration with an engine efficiency b
           std::vector<std::int64_t> contexts(static_cast<std::size_t>(n));
           for (int trial = 0; trial < 4; ++trial) {
             for (auto& c : contexts) c = rng.uniform_int(1, trial < 2 ? 300 : 100000);
-            std::vector<double> keys(model.num_groups(), 0.0), index(model.num_groups(), 0.0);
-            std::int64_t longest = 0;
-            for (auto c : contexts) longest = std::max(longest, c);
-            for (std::size_t g = 0; g < model.num_groups(); ++g) {
-              const auto& m = model.mixer(g);
-              for (auto c : contexts) {
-                keys[g] += model.keys_of(g, c);
-                if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) index[g] += static_cast<double>(c) + model.q_per_seq();
-              }
-            }
+            const auto [keys, index, longest] = summed_keys(model, contexts);
             perf::DecodeStepTimes times;
             model.step_times(keys, index, static_cast<double>(longest) + model.q_per_seq(), times);
             auto full = perf::predict_iteration(perf::BatchShape{{}, contexts}, d, h200_calibration());

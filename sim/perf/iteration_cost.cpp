@@ -285,6 +285,17 @@ MixerDims mixer_dims(const data::Mixer& m, int tp) {
   return x;
 }
 
+// The dimensions a DecodeStepModel group keeps (its type is private to the class: deduced here).
+template <class Group>
+MixerDims dims_of(const Group& x) {
+  MixerDims dims;
+  dims.heads = x.heads;
+  dims.qk_dim = x.qk_dim;
+  dims.v_dim = x.v_dim;
+  dims.kv_values_per_key = x.kv_values_per_key;
+  return dims;
+}
+
 // What a step's finishing touches (finish_step) need from its build.
 struct StepFrame {
   double T = 0;            // tokens through the target model
@@ -702,12 +713,7 @@ void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<con
   CostBuilder b(*d_, *cal_, out, !graphed_, engine_eff_);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& x = groups_[g];
-    MixerDims dims;
-    dims.heads = x.heads;
-    dims.qk_dim = x.qk_dim;
-    dims.v_dim = x.v_dim;
-    dims.kv_values_per_key = x.kv_values_per_key;
-    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    auto w = decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     b.attention_decode(w.flop, w.bytes, x.layers);
   }
   StepFrame frame;
@@ -729,12 +735,7 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
   double attention = fixed_time_s_[ad];
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& x = groups_[g];
-    MixerDims dims;
-    dims.heads = x.heads;
-    dims.qk_dim = x.qk_dim;
-    dims.v_dim = x.v_dim;
-    dims.kv_values_per_key = x.kv_values_per_key;
-    auto w = decode_attention_work(*x.mixer, dims, keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    auto w = decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
     double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes, curve_hint_));
     // The compute term only enters through the max. Decode attention is memory-bound: when an
