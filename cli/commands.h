@@ -28,5 +28,6 @@ CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace tycoon::cli

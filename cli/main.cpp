@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add(add_validate_command(app, global));
   add(add_advise_command(app, global));
   add(add_sweep_command(app, global));
+  add(add_balance_command(app, global));
 
   try {
     app.parse(argc, argv);

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string save;
   std::string resume;
   bool json = false;
+  bool no_counterfactuals = false;
 };
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -75,8 +76,30 @@ void print_human(const game::GameSummary& s, const game::Game& g, double wall_s)
     std::printf("    [%s] %-38s achieved %-14.6g %5.0f/%.0f\n", r.met ? "x" : " ", r.description.c_str(), r.achieved,
                 r.points, r.goal.points);
   }
-  std::printf("  score %.0f / %.0f — %s, %d star%s\n", s.score.points, s.score.max_points,
-              s.score.passed ? "passed" : "not passed", s.score.stars, s.score.stars == 1 ? "" : "s");
+  std::printf("  score %.0f / %.0f%s — %s, %d star%s\n", s.score.points, s.score.max_points,
+              s.score.final ? "" : " so far", s.score.passed ? "passed" : "not passed", s.score.stars,
+              s.score.stars == 1 ? "" : "s");
+  for (const auto& c : s.score.components) {
+    if (c.known) {
+      std::printf("    %-10s %5.1f / %-4.0f %s\n", c.name.c_str(), c.points, c.max_points, c.detail.c_str());
+    } else {
+      std::printf("    %-10s     ? / %-4.0f %s\n", c.name.c_str(), c.max_points, c.detail.c_str());
+    }
+  }
+  if (s.counterfactuals) {
+    std::printf("  on the same customers (seed %llu):\n", static_cast<unsigned long long>(s.seed));
+    auto row = [&](const game::CounterfactualRun& r) {
+      std::printf("    %-26s profit %12s, SLO %5.1f%%, %.0f idle GPU-hours%s\n", r.name.c_str(),
+                  money(r.figures.profit_usd).c_str(), 100 * r.figures.slo_attainment, r.figures.idle_gpu_hours(),
+                  r.figures.bankrupt ? ", bankrupt" : "");
+    };
+    row(s.counterfactuals->do_nothing);
+    if (s.counterfactuals->reference) row(*s.counterfactuals->reference);
+    if (!s.gap_to_reference.empty()) std::printf("  the gap to the reference (positive: profit you left there):\n");
+    for (const auto& gi : s.gap_to_reference) {
+      std::printf("    %-24s %12s   %s\n", gi.name.c_str(), money(gi.usd).c_str(), gi.detail.c_str());
+    }
+  }
   const auto& news = g.state().news;
   std::size_t from = news.size() > 5 ? news.size() - 5 : 0;
   if (!news.empty()) std::printf("  latest news:\n");
@@ -107,6 +130,9 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "accept-all, reject-all, verify-then-decide. Adds the advisor's debrief to the summary")
       ->check(CLI::IsMember({"on", "accept-all", "reject-all", "verify-then-decide"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
+  sub->add_flag("--no-counterfactuals", o->no_counterfactuals,
+                "Skip the two comparison runs at the end (doing nothing; the level's reference strategy): "
+                "faster, but the score's profit component stays unknown");
   return [o, &global]() {
     auto t0 = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
@@ -154,9 +180,11 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     } else {
       g->run_to_end();
     }
-    auto summary = game::summarize(*g);
+    std::optional<game::Counterfactuals> cf;
+    if (g->finished() && !o->no_counterfactuals) cf = game::run_counterfactuals(g->scenario(), g->state(), catalog);
+    auto summary = game::summarize(*g, cf ? &*cf : nullptr);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    auto j = advisor::run_summary_json(*g, chien.get(), refused.size());
+    auto j = advisor::run_summary_json(*g, chien.get(), refused.size(), cf ? &*cf : nullptr);
     j["wall_time_s"] = wall_s;
 
     if (!o->out_dir.empty()) {

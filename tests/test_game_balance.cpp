@@ -1,15 +1,18 @@
-// Balance, measured on the serving simulator: scripted strategies on every campaign level.
-// Doing nothing, over-provisioning, and a sensible strategy (scenarios/strategies/<level>/); the
-// sensible one must end clearly ahead, and at least one naive strategy must lose money or go
-// bankrupt. Level 1 must make the thin-margin lesson felt.
+// Balance, measured on the serving simulator and scored by the game's own rules: six ways to play
+// every campaign level and classroom scenario (sim/advisor/balance.h, the README's table). The
+// reference strategy must earn 3 stars and end clearly ahead of doing nothing and of the naive
+// script; naive play must score low; blind acceptance of advice must score below checking it;
+// and no two strategies may tie, or the score would not tell them apart.
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/advisor/balance.h"
 #include "sim/game/command.h"
 #include "sim/game/game.h"
 #include "sim/game/summary.h"
+#include "tests/advisor_test_util.h"
 #include "tests/game_test_util.h"
 
 using namespace tycoon;
@@ -17,79 +20,79 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "Clearly ahead": at least this much more profit than the better naive strategy, in USD, and at
-// least this share of that strategy's profit (whichever is larger).
+// "Clearly ahead": at least this much more profit than the better of doing nothing and the naive
+// script, in USD, and at least this share of that strategy's profit (whichever is larger).
 constexpr double kClearlyAheadUsd = 300;
 constexpr double kClearlyAheadShare = 0.25;
+// Naive play scores low: at most this, and one star at most.
+constexpr double kNaiveMaxScore = 45;
+// Checking advice beats accepting it blind by at least this many points.
+constexpr double kCheckingPaysPoints = 3;
+// Two strategies "tie" when their scores are closer than this.
+constexpr double kDistinctPoints = 0.5;
 
-struct Outcome {
-  double profit_usd = 0;
-  bool bankrupt = false;
-};
-
-Outcome play(const game::Scenario& s, const std::string& strategy, std::shared_ptr<game::ServingWindows> windows) {
-  game::GameOptions o;
-  o.windows = std::move(windows);
-  game::Game g(s, test::catalog(), o);
-  fs::path log = fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies" / s.id / (strategy + ".jsonl");
-  if (strategy != "do-nothing") {
-    REQUIRE(fs::exists(log));
-    // game::replay, checking each command: a scripted strategy whose commands are refused (on
-    // the real serving simulator, not just the fixed-capacity stand-in below) tests nothing.
-    for (const auto& c : game::read_command_log(log)) {
-      if (g.finished()) break;
-      if (c.at_hour > g.state().hour) g.advance(c.at_hour - g.state().hour);
-      if (g.finished()) break;
-      auto r = g.apply(c.command);
-      INFO(s.id << " " << strategy << ": " << game::to_json(c.command).dump() << ": " << r.message);
-      CHECK(r.ok);
-    }
-  }
-  g.run_to_end();
-  auto sum = game::summarize(g);
-  return {sum.profit_usd, sum.bankrupt};
-}
-
-std::vector<game::Scenario> campaign() {
+std::vector<game::Scenario> balanced_levels() {
   std::vector<game::Scenario> out;
   for (const auto& f : game::list_scenarios(TYCOON_SOURCE_DIR)) {
     auto s = game::load_scenario(f, test::catalog());
-    if (s.kind == game::ScenarioKind::kCampaign) out.push_back(std::move(s));
+    if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom) out.push_back(std::move(s));
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.level < *b.level; });
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("every campaign level: the sensible strategy ends clearly ahead; a naive one loses money") {
-  auto levels = campaign();
-  REQUIRE(levels.size() >= 6);
-  std::printf("\n%-36s %14s %14s %14s\n", "level (profit, USD)", "do-nothing", "over-provision", "sensible");
+TEST_CASE("balance: on every level the score orders the six strategies as the lessons intend") {
+  auto levels = balanced_levels();
+  REQUIRE(levels.size() >= 8);
+  const auto strategies = fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies";
   for (const auto& s : levels) {
-    auto windows = std::make_shared<game::ServingWindows>();
-    auto nothing = play(s, "do-nothing", windows);
-    auto over = play(s, "over-provision", windows);
-    auto sensible = play(s, "sensible", windows);
-    auto mark = [](const Outcome& o) { return o.bankrupt ? " (bankrupt)" : ""; };
-    std::printf("%-36s %9.0f%-5s %9.0f%-5s %9.0f%-5s\n", s.id.c_str(), nothing.profit_usd, mark(nothing),
-                over.profit_usd, mark(over), sensible.profit_usd, mark(sensible));
-    INFO(s.id << ": do-nothing " << nothing.profit_usd << ", over-provision " << over.profit_usd << ", sensible "
-              << sensible.profit_usd);
-    double best_naive = std::max(nothing.profit_usd, over.profit_usd);
-    CHECK(sensible.profit_usd - best_naive >= std::max(kClearlyAheadUsd, kClearlyAheadShare * std::abs(best_naive)));
-    CHECK(sensible.profit_usd > 0);
-    CHECK_FALSE(sensible.bankrupt);
-    bool a_naive_loses = nothing.profit_usd < 0 || over.profit_usd < 0 || nothing.bankrupt || over.bankrupt;
-    CHECK(a_naive_loses);
+    auto t = advisor::balance_table(s, test::catalog(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR), strategies);
+    std::printf("%s", advisor::balance_markdown({t}).c_str());
+    CAPTURE(s.id);
+    const auto* nothing = t.find("do-nothing");
+    const auto* naive = t.find("naive");
+    const auto* reference = t.find("reference");
+    REQUIRE(nothing->applicable);
+    REQUIRE(naive->applicable);
+    REQUIRE(reference->applicable);
+    // The reference strategy: 3 stars, clearly ahead of doing nothing and of naive play.
+    CHECK(reference->score.stars == 3);
+    CHECK(reference->score.final);
+    const double best_naive = std::max(nothing->profit_usd, naive->profit_usd);
+    const bool clearly_ahead =
+        reference->profit_usd - best_naive >= std::max(kClearlyAheadUsd, kClearlyAheadShare * std::abs(best_naive));
+    // A trade-off level (prices-only): doing nothing earns more, at the customers' expense.
+    const bool trade_off = reference->score.points - nothing->score.points >= 15;
+    CHECK((clearly_ahead || trade_off));
+    // Naive play scores low; doing nothing is never worth two stars less than the reference.
+    CHECK(naive->score.points <= kNaiveMaxScore);
+    CHECK(naive->score.stars <= 1);
+    CHECK(nothing->score.stars < reference->score.stars);
+    // Checking advice pays.
+    const auto* accept = t.find("accept-all");
+    const auto* verify = t.find("verify-then-decide");
+    if (accept->applicable) CHECK(verify->score.points - accept->score.points >= kCheckingPaysPoints);
+    // No ties.
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      for (std::size_t j = i + 1; j < t.rows.size(); ++j) {
+        if (!t.rows[i].applicable || !t.rows[j].applicable) continue;
+        INFO(t.rows[i].strategy << " " << t.rows[i].score.points << " vs " << t.rows[j].strategy << " "
+                                << t.rows[j].score.points);
+        CHECK(std::abs(t.rows[i].score.points - t.rows[j].score.points) >= kDistinctPoints);
+      }
+    }
   }
 }
 
 TEST_CASE("scripted strategies only use commands the game accepts") {
-  for (const auto& s : campaign()) {
-    for (const char* strategy : {"over-provision", "sensible"}) {
-      auto log = game::read_command_log(fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies" / s.id /
-                                        (std::string(strategy) + ".jsonl"));
+  for (const auto& s : balanced_levels()) {
+    std::vector<std::pair<std::string, std::vector<game::LoggedCommand>>> scripts;
+    scripts.emplace_back("naive", game::read_command_log(fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies" /
+                                                         s.id / "naive.jsonl"));
+    REQUIRE(s.reference_strategy);
+    scripts.emplace_back("reference", s.reference_strategy->commands);
+    for (const auto& [strategy, log] : scripts) {
       game::GameOptions o;
       o.windows = test::fixed_capacity_windows();
       game::Game g(s, test::catalog(), o);

@@ -48,9 +48,13 @@ void check_golden(const std::string& scenario, const std::string& strategy) {
   if (strategy.empty()) {
     g.run_to_end();
   } else {
-    game::replay(g, game::read_command_log(root / "scenarios" / "strategies" / s.id / (strategy + ".jsonl")));
+    REQUIRE(strategy == "reference");
+    REQUIRE(s.reference_strategy);
+    game::replay(g, s.reference_strategy->commands);
   }
-  auto got = game::to_json(game::summarize(g));
+  // The summary with its counterfactual runs: the score, the comparison and the gap are golden too.
+  const auto cf = game::run_counterfactuals(s, g.state(), test::catalog());
+  auto got = game::to_json(game::summarize(g, &cf));
   auto file = root / "tests" / "golden" / (s.id + (strategy.empty() ? "" : "." + strategy) + ".json");
   if (std::getenv("TYCOON_UPDATE_GOLDEN")) {
     fs::create_directories(file.parent_path());
@@ -64,10 +68,10 @@ void check_golden(const std::string& scenario, const std::string& strategy) {
 
 }  // namespace
 
-TEST_CASE("golden: the tutorial played as its hints suggest") { check_golden("tutorial", "sensible"); }
+TEST_CASE("golden: the tutorial played by its reference strategy") { check_golden("tutorial", "reference"); }
 
 TEST_CASE("golden: the default scenario left alone") { check_golden("default", ""); }
 
-TEST_CASE("golden: campaign level 1 with the sensible strategy") {
-  check_golden("campaign-01-thin-margin", "sensible");
+TEST_CASE("golden: campaign level 1 with its reference strategy") {
+  check_golden("campaign-01-thin-margin", "reference");
 }

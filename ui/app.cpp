@@ -29,6 +29,8 @@ App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load
 }
 
 std::shared_ptr<game::Advisor> App::make_advisor(const game::Scenario& scenario) const {
+  // A level that locks accepting advice has no advisor: proposals nobody may accept teach nothing.
+  if (scenario.lever_locked("accept_advice")) return nullptr;
   if (options_.make_advisor) return options_.make_advisor(scenario);
   if (code_changes_) return std::make_shared<advisor::Chien>(catalog_, scenario, *code_changes_);
   return nullptr;
@@ -198,10 +200,12 @@ void App::take_outcomes() {
 
 void App::record_progress(const game::GameState& s) {
   if (progress_recorded_ || !s.finished || !runner_) return;
+  // The score is complete once the comparison runs are in.
+  auto final_summary = runner_->final_summary();
+  if (!final_summary) return;
   progress_recorded_ = true;
   const auto& sc = runner_->scenario();
-  auto goals = game::evaluate_goals(sc, s);
-  auto result = game::score(sc, s, goals);
+  const auto& result = final_summary->score;
   int& best = progress_.best_stars[sc.id];
   best = std::max(best, result.stars);
   std::string error;
@@ -254,6 +258,8 @@ void App::draw_game(double dt_s) {
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   auto revealed = runner_->revealed_debrief();
   if (revealed && !revealed->is_null()) game.revealed_debrief = revealed.get();
+  auto final_summary = runner_->final_summary();
+  game.final_summary = final_summary.get();
   CommandQueue out;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -388,6 +394,7 @@ nlohmann::json App::dump() const {
   // ... until the game is over: then the debrief reveals them.
   if (runner_) {
     if (auto revealed = runner_->revealed_debrief(); revealed && !revealed->is_null()) j["advisor_debrief"] = *revealed;
+    if (auto f = runner_->final_summary()) j["final_summary"] = game::to_json(*f);
   }
   return j;
 }

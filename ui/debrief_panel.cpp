@@ -59,11 +59,90 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
   ImGui::EndTable();
 }
 
+// You beside the two runs on the same customers, and where the gap to the reference came from.
+static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
+  ImGui::Spacing();
+  theme::heading("On the same customers: you, doing nothing, and the reference strategy");
+  const auto& cf = *f.counterfactuals;
+  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("##cf", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
+                        ImVec2(half, 0))) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.8f);
+    ImGui::TableSetupColumn("Profit", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn("Idle GPU-h", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("GPU rent", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    auto row = [](const std::string& name, const game::OutcomeFigures& o, const std::string& tip) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      if (!tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
+      ImGui::TableNextColumn();
+      theme::text_colored(o.profit_usd >= 0 ? theme::kRevenue : theme::kCost,
+                          fmt_usd_signed(o.profit_usd) + (o.bankrupt ? " (bankrupt)" : ""));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_pct(o.slo_attainment).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_count(o.idle_gpu_hours()).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(fmt_usd(o.gpu_cost_usd).c_str());
+    };
+    game::OutcomeFigures you;
+    you.profit_usd = f.profit_usd;
+    you.slo_attainment = f.slo_attainment;
+    you.gpu_hours_rented = f.gpu_hours_rented;
+    you.gpu_hours_serving = f.gpu_hours_serving;
+    you.gpu_cost_usd = f.gpu_cost_usd;
+    you.bankrupt = f.bankrupt;
+    row("You", you, "");
+    row(cf.do_nothing.name, cf.do_nothing.figures, cf.do_nothing.description);
+    if (cf.reference) row(cf.reference->name, cf.reference->figures, cf.reference->description);
+    ImGui::EndTable();
+  }
+  if (cf.reference) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
+    ImGui::TextDisabled("The reference: %s", cf.reference->description.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndGroup();
+  tag(view.tags, "debrief.counterfactuals");
+  if (f.gap_to_reference.empty()) return;
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  double total = 0;
+  for (const auto& g : f.gap_to_reference) total += g.usd;
+  ImGui::Text("The gap to the reference: %s", fmt_usd_signed(total).c_str());
+  if (ImGui::BeginTable("##gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    for (const auto& g : f.gap_to_reference) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(g.name.c_str());
+      ImGui::TableNextColumn();
+      // Positive: profit left there (a cost to you); negative: where you did better.
+      theme::text_colored(g.usd > 0.5 ? theme::kCost : g.usd < -0.5 ? theme::kRevenue : theme::kMuted,
+                          fmt_usd_signed(-g.usd));
+      ImGui::TableNextColumn();
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", g.detail.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+  }
+  ImGui::EndGroup();
+  tag(view.tags, "debrief.gap");
+}
+
 void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   view.debrief_opened = true;
   const auto& s = game.state;
   const auto goals = game::evaluate_goals(game.scenario, s);
-  const auto score = game::score(game.scenario, s, goals);
+  // The complete score once the comparison runs are in; until then the components known so far.
+  const auto score = game.final_summary ? game.final_summary->score : game::score(game.scenario, s, goals);
 
   // Verdict.
   ImGui::PushFont(theme::font_title());
@@ -82,7 +161,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     theme::text_colored(score.passed ? theme::kRevenue : theme::kWarn, score.passed ? "Scenario passed" : "Scenario not passed");
   }
   ImGui::PopFont();
-  ImGui::Text("%.0f of %.0f points · %s · %.1f of %d days played", score.points, score.max_points,
+  ImGui::Text("%.0f of %.0f points%s · %s · %.1f of %d days played", score.points, score.max_points,
+              score.final ? "" : (s.finished ? " (computing the comparison runs…)" : " so far"),
               game.scenario.name.c_str(), static_cast<double>(s.hour) / 24.0, game.scenario.days);
   ImGui::EndGroup();
   tag(view.tags, "debrief.score");
@@ -103,13 +183,43 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     tag(view.tags, "debrief.answer");
   }
 
-  // Goals.
+  // The score's components beside the goals, and the rules.
   ImGui::Spacing();
-  if (ImGui::BeginTable("goals", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  ImGui::BeginGroup();
+  if (ImGui::BeginTable("score", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
+                        ImVec2(half, 0))) {
+    ImGui::TableSetupColumn("Score", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("Points", ImGuiTableColumnFlags_WidthStretch, 0.7f);
+    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableHeadersRow();
+    for (const auto& c : score.components) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.name.c_str());
+      ImGui::TableNextColumn();
+      if (c.known) {
+        ImGui::Text("%.1f / %.0f", c.points, c.max_points);
+      } else {
+        ImGui::TextDisabled("? / %.0f", c.max_points);
+      }
+      ImGui::TableNextColumn();
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextUnformatted(c.detail.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+  }
+  tag(view.tags, "debrief.components");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
+  ImGui::TextDisabled("%s", game::score_rules().c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  if (ImGui::BeginTable("goals", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("Goal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
     ImGui::TableSetupColumn("Achieved", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.4f);
-    ImGui::TableSetupColumn("Points", ImGuiTableColumnFlags_WidthStretch, 0.8f);
     ImGui::TableHeadersRow();
     for (const auto& g : goals) {
       ImGui::TableNextRow();
@@ -134,11 +244,11 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
       }
       ImGui::TableNextColumn();
       theme::text_colored(g.met ? theme::kRevenue : theme::kCost, g.met ? "✔" : "✘");
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f / %.0f", g.points, g.goal.points);
     }
     ImGui::EndTable();
   }
+
+  if (game.final_summary && game.final_summary->counterfactuals) draw_counterfactuals(*game.final_summary, view);
 
   // Money over time.
   const auto& h = s.history;

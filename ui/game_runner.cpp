@@ -104,13 +104,19 @@ void GameRunner::tick_sliced() {
   constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a run of ~1000 decode steps (~0.1 ms)
   const std::int64_t sliced0 = taped_->simulations_sliced(), forks0 = taped_->forks();
   bool stepped = false;
+  bool counterfactuals_due = false;
   while (Clock::now() < deadline) {
     // The next piece of work: a command or a save first, else the hour the clock owes (one per frame).
     bool is_save = false;
     std::optional<game::Command> command;
     {
       std::lock_guard lock(mutex_);
-      if (stop_ || (finished_ && tasks_.empty())) break;
+      if (stop_) break;
+      if (finished_ && tasks_.empty()) {
+        if (final_) break;
+        counterfactuals_due = true;
+        break;
+      }
       if (!tasks_.empty()) {
         is_save = std::holds_alternative<SaveRequest>(tasks_.front());
         if (const auto* c = std::get_if<game::Command>(&tasks_.front())) command = *c;
@@ -141,6 +147,7 @@ void GameRunner::tick_sliced() {
     }
     taped_->done();
   }
+  if (counterfactuals_due) play_counterfactuals(&deadline);
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   std::lock_guard lock(mutex_);
   stats_.simulations_sliced += taped_->simulations_sliced() - sliced0;
@@ -153,6 +160,52 @@ std::shared_ptr<const nlohmann::json> GameRunner::revealed_debrief() const {
   return revealed_;
 }
 
+std::shared_ptr<const game::GameSummary> GameRunner::final_summary() const {
+  std::lock_guard lock(mutex_);
+  return final_;
+}
+
+bool GameRunner::play_counterfactuals(const std::chrono::steady_clock::time_point* deadline) {
+  {
+    std::lock_guard lock(mutex_);
+    if (final_) return true;
+  }
+  if (!plays_started_) {
+    plays_started_ = true;
+    plays_ = game::counterfactual_plays(game_->scenario(), game_->state(), game_->catalog());
+    for (std::size_t i = 0; i < plays_.size(); ++i) play_tapes_.push_back(std::make_unique<game::TapedWork>());
+  }
+  constexpr std::int64_t kEventsPerSlice = 64;
+  for (std::size_t i = 0; i < plays_.size(); ++i) {
+    auto& play = plays_[i];
+    while (!play.game->finished()) {
+      if (!deadline) {
+        play.step();
+        continue;
+      }
+      if (std::chrono::steady_clock::now() >= *deadline) return false;
+      auto& taped = *play_tapes_[i];
+      const auto& cmds = play.commands;
+      const game::TapedWork::Work work = [&cmds](game::Game& g) { game::step_scripted(g, cmds); };
+      const std::string id = play.id + "|" + std::to_string(play.game->state().hour);
+      if (!taped.prepare(*play.game, id, work, kEventsPerSlice)) continue;
+      {
+        serving::ScopedSimulateInterceptor guard(&taped.tape());
+        play.step();
+      }
+      taped.done();
+    }
+  }
+  const auto cf = game::collect(plays_);
+  auto summary = std::make_shared<const game::GameSummary>(game::summarize(*game_, &cf));
+  plays_.clear();
+  play_tapes_.clear();
+  std::lock_guard lock(mutex_);
+  final_ = std::move(summary);
+  idle_cv_.notify_all();
+  return true;
+}
+
 std::vector<CommandOutcome> GameRunner::take_outcomes() {
   std::lock_guard lock(mutex_);
   std::vector<CommandOutcome> out;
@@ -162,7 +215,7 @@ std::vector<CommandOutcome> GameRunner::take_outcomes() {
 
 bool GameRunner::busy() const {
   std::lock_guard lock(mutex_);
-  return working_ || !tasks_.empty() || hours_due_ > 0;
+  return working_ || !tasks_.empty() || hours_due_ > 0 || (finished_ && !final_);
 }
 
 RunnerStats GameRunner::stats() const {
@@ -174,18 +227,33 @@ void GameRunner::wait_idle() {
   if (!threaded_) {
     while (run_one()) {
     }
+    if (finished_) play_counterfactuals(nullptr);
     return;
   }
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] { return stop_ || (!working_ && tasks_.empty() && hours_due_ == 0); });
+  idle_cv_.wait(lock, [&] {
+    return stop_ || (!working_ && tasks_.empty() && hours_due_ == 0 && (!finished_ || final_));
+  });
 }
 
 void GameRunner::worker_loop() {
   for (;;) {
+    bool counterfactuals = false;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return stop_ || !tasks_.empty() || hours_due_ > 0; });
+      cv_.wait(lock, [&] { return stop_ || !tasks_.empty() || hours_due_ > 0 || (finished_ && !final_); });
       if (stop_) return;
+      counterfactuals = finished_ && !final_ && tasks_.empty();
+    }
+    if (counterfactuals) {
+      try {
+        play_counterfactuals(nullptr);
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        outcomes_.push_back({snapshot_->hour, "debrief", {false, std::string("the comparison runs failed: ") + e.what()}});
+        final_ = std::make_shared<const game::GameSummary>(game::summarize(*game_));
+      }
+      continue;
     }
     run_one();
   }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -27,8 +28,10 @@
 #include <variant>
 #include <vector>
 
+#include "sim/game/counterfactual.h"
 #include "sim/game/game.h"
 #include "sim/game/sim_tape.h"
+#include "sim/game/summary.h"
 
 namespace tycoon::ui {
 
@@ -81,6 +84,11 @@ class GameRunner {
   std::vector<CommandOutcome> take_outcomes();
   // The advisor's debrief with each proposal's truth, once the game has finished (else null).
   std::shared_ptr<const nlohmann::json> revealed_debrief() const;
+  // Once the game has finished and its counterfactual runs (doing nothing, the reference strategy:
+  // sim/game/counterfactual.h) have been played on the same seed: the final summary with the
+  // complete score and the comparison (else null). Threaded: the worker plays them; without
+  // threads: tick() plays them in slices, like game hours.
+  std::shared_ptr<const game::GameSummary> final_summary() const;
   // Hours queued or running, or commands not yet applied.
   bool busy() const;
   RunnerStats stats() const;
@@ -100,6 +108,9 @@ class GameRunner {
   // Non-threaded: works within the frame budget (forks, slices, at most one real hour).
   void tick_sliced();
   void publish_locked(std::shared_ptr<const game::GameState> s);
+  // Plays the counterfactual runs once the game has finished: blocking (`deadline` null), or in
+  // taped slices until the deadline. Returns true when the final summary is published.
+  bool play_counterfactuals(const std::chrono::steady_clock::time_point* deadline);
 
   std::unique_ptr<game::Game> game_;
   const game::Scenario scenario_;
@@ -108,6 +119,10 @@ class GameRunner {
   // Non-threaded only: the tape of the hour or command being prepared, and the simulation it
   // waits for.
   std::unique_ptr<game::TapedWork> taped_;
+  // The counterfactual runs being played (worker or tick only) and their tapes (non-threaded).
+  std::vector<game::ScriptedPlay> plays_;
+  std::vector<std::unique_ptr<game::TapedWork>> play_tapes_;
+  bool plays_started_ = false;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;
@@ -118,6 +133,7 @@ class GameRunner {
   bool stop_ = false;
   std::shared_ptr<const game::GameState> snapshot_;
   std::shared_ptr<const nlohmann::json> revealed_;
+  std::shared_ptr<const game::GameSummary> final_;
   std::vector<CommandOutcome> outcomes_;
   RunnerStats stats_;
   bool finished_ = false;

@@ -27,6 +27,9 @@ struct GameView {
   std::string label;      // "classroom code X" or "" (how the game was started)
   // The advisor's debrief with the truth of each proposal: only once the game is over (else null).
   const nlohmann::json* revealed_debrief = nullptr;
+  // Once the game is over and the comparison runs have been played: the complete score, the
+  // counterfactuals and the gap to the reference (else null: "computing").
+  const game::GameSummary* final_summary = nullptr;
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.

@@ -565,8 +565,21 @@ nlohmann::json to_json(const Debrief& d) {
 
 nlohmann::json Chien::debrief_json(const game::GameState& state) const { return to_json(make_debrief(*this, state)); }
 
-nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused) {
-  auto j = game::to_json(game::summarize(game));
+std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& state) const {
+  game::AdviceJudgement j;
+  for (const auto& row : make_debrief(*this, state).rows) {
+    const bool too_late = row.decision == game::AdviceStatus::kPending &&
+                          row.record->posted_at_hour + game::kJudgedAfterHours > state.end_hour;
+    if (too_late) continue;
+    ++j.proposals;
+    if (row.right_call) ++j.right_calls;
+  }
+  return j;
+}
+
+nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused,
+                                const game::Counterfactuals* counterfactuals) {
+  auto j = game::to_json(game::summarize(game, counterfactuals));
   j["commands_refused"] = commands_refused;
   if (advisor) j["advisor_debrief"] = to_json(make_debrief(*advisor, game.state()));
   return j;

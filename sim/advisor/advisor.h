@@ -21,6 +21,7 @@
 #include "sim/advisor/deployment_setup.h"
 #include "sim/advisor/recipe_search.h"
 #include "sim/game/advice.h"
+#include "sim/game/counterfactual.h"
 
 namespace tycoon::game {
 class Game;
@@ -99,6 +100,7 @@ class Chien final : public game::Advisor {
   std::vector<game::Advice> propose(const game::GameState& state) override;
   std::shared_ptr<game::Advisor> clone() const override { return std::make_shared<Chien>(*this); }
   nlohmann::json debrief_json(const game::GameState& state) const override;
+  std::optional<game::AdviceJudgement> judgement(const game::GameState& state) const override;
 
   // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
   std::vector<DeploymentProfile> profile_all(const game::GameState& state);
@@ -189,6 +191,7 @@ double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameStat
 // The summary of a headless game as `tycoon run --json` prints it and the browser's tycoon_run
 // returns it (the determinism check compares the two): the game's summary, how many commands of
 // the log were refused, and the advisor's debrief when one played.
-nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused);
+nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused,
+                                const game::Counterfactuals* counterfactuals = nullptr);
 
 }  // namespace tycoon::advisor

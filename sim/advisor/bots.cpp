@@ -20,6 +20,11 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
   game.set_advisor(advisor);
   const double start_cash = game.state().company.cash_usd;
   while (!game.finished()) {
+    if (options.script) {
+      for (const auto& c : *options.script) {
+        if (c.at_hour == game.state().hour) game.apply(c.command);
+      }
+    }
     // Copy the ids first: applying a decision changes the inbox.
     std::vector<std::string> pending;
     for (const auto& a : game.state().inbox) {

@@ -22,6 +22,9 @@ struct BotOptions {
   // verify-then-decide: accept when the benchmark measured at least this gain and flagged nothing
   // (above the ±3.5% run-to-run noise would be stricter; one benchmark is cheap next to a wrong call).
   double min_measured_gain = 1.02;
+  // A scripted player the bot plays on top of (commands applied at their hours before the bot
+  // decides): the level's reference strategy in the balance table. Null: the bot does nothing else.
+  const std::vector<game::LoggedCommand>* script = nullptr;
 };
 
 struct BotResult {

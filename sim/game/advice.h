@@ -70,6 +70,15 @@ struct Advice {
   std::vector<AdviceCheck> checks;  // paid for by the player, in order
 };
 
+// How well the player judged the advisor, once the truth is known: proposals that counted (those
+// posted at least kJudgedAfterHours before the end) and the calls that were right (accepted a good
+// one, rejected a bad one; undecided is never right).
+struct AdviceJudgement {
+  int proposals = 0;
+  int right_calls = 0;
+};
+inline constexpr std::int64_t kJudgedAfterHours = 12;
+
 class Advisor {
  public:
   virtual ~Advisor() = default;
@@ -87,6 +96,8 @@ class Advisor {
   // cost or earned), for the debrief; null when the advisor keeps no such record. Game only
   // reveals it when the game has finished (Game::revealed_debrief).
   virtual nlohmann::json debrief_json(const GameState&) const { return nullptr; }
+  // The calls against the truth, for the score (a hidden truth: Game only gives it once finished).
+  virtual std::optional<AdviceJudgement> judgement(const GameState&) const { return std::nullopt; }
 };
 
 inline AdviceCheck Advisor::check(const GameState&, const Advice&, AdviceCheckKind) {

@@ -79,6 +79,12 @@ nlohmann::json Game::revealed_debrief() const {
   return advisor_->debrief_json(state_);
 }
 
+std::optional<AdviceJudgement> Game::revealed_judgement() const {
+  if (!state_.finished) return std::nullopt;
+  if (!advisor_) return AdviceJudgement{};
+  return advisor_->judgement(state_).value_or(AdviceJudgement{});
+}
+
 void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt}); }
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) {

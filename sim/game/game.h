@@ -40,6 +40,7 @@ class Game {
   const GameState& state() const { return state_; }
   bool finished() const { return state_.finished; }
   const ServingWindows& windows() const { return *windows_; }
+  const data::Catalog& catalog() const { return *catalog_; }
 
   // Applies a command at the current hour boundary and logs it. Refusals (locked lever, not
   // enough GPUs, does not fit, ...) change nothing but are logged too, so replays match.
@@ -55,6 +56,9 @@ class Game {
   // The advisor's debrief with the truth of every proposal, only once the game has finished
   // (null before, and without an advisor): hidden truths never reach a client during play.
   nlohmann::json revealed_debrief() const;
+  // The player's calls against the advisor's truth for the score, only once finished (nothing to
+  // judge without an advisor).
+  std::optional<AdviceJudgement> revealed_judgement() const;
 
   // A deep copy (state, serving-window cache and advisor included) to run an hour or a command on
   // first, against a SimulationTape (sim/game/sim_tape.h): the copy and the original make the same

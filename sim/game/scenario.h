@@ -20,6 +20,7 @@
 #include "sim/econ/demand.h"
 #include "sim/econ/gpu_market.h"
 #include "sim/econ/prices.h"
+#include "sim/game/command.h"
 #include "sim/game/recipe_settings.h"
 #include "sim/serving/serving_sim.h"
 
@@ -147,6 +148,14 @@ struct TutorialHint {
   std::string text;
 };
 
+// The level's reference strategy: a scripted player the debrief compares the player with (played
+// on the same seed, sim/game/counterfactual.h) and the score measures profit against. Like the
+// lesson, it is the level's answer key: never shown during play.
+struct ReferenceStrategy {
+  std::string description;
+  std::vector<LoggedCommand> commands;  // at_hour never decreasing
+};
+
 struct Scenario {
   int format_version = kScenarioFormatVersion;
   std::string id;
@@ -173,6 +182,7 @@ struct Scenario {
   std::vector<std::string> locked_levers;
   ServingSettings serving;
   std::vector<TutorialHint> hints;
+  std::optional<ReferenceStrategy> reference_strategy;
   std::string file;  // where it was loaded from (not written by to_json)
 
   const SegmentSpec* find_segment(std::string_view id) const;

@@ -141,6 +141,11 @@ nlohmann::json to_json(const Scenario& s) {
                   {"full_hour", s.serving.full_hour}};
   j["hints"] = nlohmann::json::array();
   for (const auto& h : s.hints) j["hints"].push_back({{"at_hour", h.at_hour}, {"text", h.text}});
+  if (s.reference_strategy) {
+    nlohmann::json cs = nlohmann::json::array();
+    for (const auto& c : s.reference_strategy->commands) cs.push_back(to_json(c));
+    j["reference_strategy"] = {{"description", s.reference_strategy->description}, {"commands", cs}};
+  }
   return j;
 }
 

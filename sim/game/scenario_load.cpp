@@ -339,6 +339,27 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
       h.finish();
     }
   }
+  if (auto ref = in.optional_object("reference_strategy")) {
+    ReferenceStrategy r;
+    r.description = ref->string("description");
+    auto cs = ref->array("commands");
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      const std::string where = cs.pointer() + "/" + std::to_string(i);
+      auto o = cs.object(i);
+      LoggedCommand c;
+      c.at_hour = o.integer("at_hour", Bound::kNonNegative);
+      c.command = command_from_json(o);
+      o.finish();
+      if (!r.commands.empty() && c.at_hour < r.commands.back().at_hour) {
+        throw data::LoadError(file, where + "/at_hour", "goes back in time (" + std::to_string(c.at_hour) + " after " +
+                                                            std::to_string(r.commands.back().at_hour) + ")");
+      }
+      if (c.at_hour >= s.end_hour()) throw data::LoadError(file, where + "/at_hour", "is past the scenario's end");
+      r.commands.push_back(std::move(c));
+    }
+    ref->finish();
+    s.reference_strategy = std::move(r);
+  }
   in.finish();
   return s;
 }

@@ -85,19 +85,98 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
   return out;
 }
 
-Score score(const Scenario& scenario, const GameState& s, const std::vector<GoalResult>& goals) {
-  Score sc;
-  sc.passed = true;
-  bool profit_bonus = true;
-  for (const auto& r : goals) {
-    sc.points += r.points;
-    sc.max_points += r.goal.points;
-    sc.passed = sc.passed && r.met;
-    if (r.goal.kind == GoalKind::kProfitUsd && !(r.achieved >= 1.5 * r.goal.target)) profit_bonus = false;
+namespace {
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c);
+  return buf;
+}
+
+// The SLO target the service component measures against: the level's SLO goal, else 90%.
+double slo_target(const Scenario& scenario) {
+  for (const auto& g : scenario.goals) {
+    if (g.kind == GoalKind::kSloAttainment && g.target > 0.5) return g.target;
   }
-  (void)scenario;
-  sc.stars = s.company.bankrupt ? 0 : sc.passed ? (profit_bonus ? 3 : 2) : 1;
+  return 0.9;
+}
+
+}  // namespace
+
+Score score(const Scenario& scenario, const GameState& s, const std::vector<GoalResult>& goals,
+            const ScoreInputs& in) {
+  Score sc;
+  sc.passed = std::all_of(goals.begin(), goals.end(), [](const GoalResult& r) { return r.met; });
+  const double profit = s.ledger.totals().profit_usd();
+
+  ScoreComponent p{"profit", "Profit", 0, kProfitPointsMax, false, "known at the end: measured against doing nothing and the reference strategy on the same customers"};
+  if (in.do_nothing_profit_usd && in.reference_profit_usd) {
+    p.known = true;
+    const double p0 = *in.do_nothing_profit_usd, pref = *in.reference_profit_usd;
+    // The zero of the scale: doing nothing, unless doing nothing earns at least the reference (a
+    // level whose lesson is a trade-off, not more profit): then zero profit.
+    const double zero = p0 < pref ? p0 : 0.0;
+    const double span = pref - zero;
+    // A reference that earns nothing over the zero (never in a shipped level: the balance test)
+    // leaves only "did you at least match it".
+    const double x = span > 1.0 ? (profit - zero) / span : (profit >= pref ? 1.0 : 0.0);
+    p.points = std::clamp(kProfitPoints * x, kProfitPointsMin, kProfitPointsMax);
+    p.detail = fmt("$%.0f against $%.0f doing nothing and $%.0f for the reference", profit, p0, pref);
+  }
+  sc.components.push_back(p);
+
+  const double target = slo_target(scenario), slo = slo_attainment(s);
+  ScoreComponent v{"service", "Service", 0, kServicePoints, true, ""};
+  v.points = std::clamp(kServicePoints * (slo - 0.5) / (target - 0.5), 0.0, kServicePoints);
+  v.detail = fmt("SLO attainment %.1f%% (full points at %.0f%%, none at 50%%)", 100 * slo, 100 * target);
+  sc.components.push_back(v);
+
+  ScoreComponent solv{"solvency", "Solvency", 0, kSolvencyPoints, true, ""};
+  const double lived = s.company.bankrupt ? static_cast<double>(s.company.bankrupt_at_hour.value_or(s.hour)) /
+                                                static_cast<double>(std::max<std::int64_t>(1, s.end_hour))
+                                          : 1.0;
+  solv.points = kSolvencyPoints * std::clamp(lived, 0.0, 1.0);
+  solv.detail = s.company.bankrupt ? fmt("bankrupt after %.0f%% of the game", 100 * lived) : "solvent throughout";
+  sc.components.push_back(solv);
+
+  ScoreComponent j{"judgement", "Judgement", 0, kJudgementPoints, false, "known at the end: your calls on the advisor's proposals against the truth"};
+  if (in.judgement) {
+    j.known = true;
+    if (in.judgement->proposals > 0) {
+      j.points = kJudgementPoints * in.judgement->right_calls / in.judgement->proposals;
+      j.detail = fmt("%.0f of %.0f proposals called right", in.judgement->right_calls, in.judgement->proposals);
+      sc.components.push_back(j);
+    }
+  } else {
+    sc.components.push_back(j);
+  }
+
+  double got = 0, max = 0;
+  for (const auto& c : sc.components) {
+    if (!c.known) continue;
+    got += c.points;
+    max += c.max_points;
+  }
+  sc.final = std::all_of(sc.components.begin(), sc.components.end(), [](const ScoreComponent& c) { return c.known; });
+  sc.points = max > 0 ? std::max(0.0, 100.0 * got / max) : 0.0;
+  sc.max_points = 100;
+  // The judgement component is only dropped when there was nothing to judge: `max` is then 90.
+  if (s.company.bankrupt) {
+    sc.stars = 0;
+  } else if (!sc.passed || !sc.final) {
+    sc.stars = 1;
+  } else {
+    sc.stars = sc.points >= kThreeStarScore ? 3 : sc.points >= kTwoStarScore ? 2 : 1;
+  }
   return sc;
+}
+
+std::string score_rules() {
+  return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it up to 50, "
+         "losing more than doing nothing down to -20), "
+         "service 25 (SLO attainment from 50% to the level's target), solvency 15, judgement of the advisor's "
+         "proposals 10 (without proposals, out of 90 scaled to 100).\n"
+         "Stars: 1 solvent at the end; 2 every goal met and a score of 60; 3 every goal met and a score of 80.";
 }
 
 }  // namespace tycoon::game

@@ -1,6 +1,7 @@
 // Goals and score: how a game is judged at its end (or so far).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,13 +24,54 @@ struct GoalResult {
 // lived through. A scenario is passed when every goal is met.
 std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState& state);
 
-struct Score {
+// The score, out of 100, from continuous components (the rules the level card and the debrief
+// state, score_rules()):
+//   profit     40 × (your profit − zero) / (the reference's − zero), clipped to [−20, 50], where
+//              zero is doing nothing's profit (or $0 when doing nothing earns at least the
+//              reference): doing nothing earns 0, the reference strategy 40, beating it by a
+//              quarter of its gain the most, losing money doing nothing would not have lost
+//              down to −20 (the total never goes below 0)
+//   service    25 × (SLO attainment − 50%) / (the level's SLO target − 50%), clipped to [0, 25]
+//   solvency   15 × the share of the game played before going bankrupt (15 when solvent)
+//   judgement  10 × the share of the advisor's proposals called right (accepting a good one,
+//              rejecting a bad one; proposals in the last 12 hours do not count)
+// Profit needs the counterfactual runs and judgement the advisor's truth, both known at the end:
+// until then those components are unknown and not counted. A level without proposals to judge
+// scores out of 90, scaled to 100.
+// Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 60; 3 every goal met
+// and at least 80.
+inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25, kSolvencyPoints = 15,
+                        kJudgementPoints = 10;
+inline constexpr double kTwoStarScore = 60, kThreeStarScore = 80;
+
+struct ScoreComponent {
+  std::string id;  // profit | service | solvency | judgement
+  std::string name;
   double points = 0;
   double max_points = 0;
-  bool passed = false;
-  int stars = 0;  // 0 bankrupt; 1 survived; 2 passed; 3 passed with profit at least 1.5× every profit target
+  bool known = true;   // false: not known until the game is over
+  std::string detail;  // how the points came about, with the numbers
 };
-Score score(const Scenario& scenario, const GameState& state, const std::vector<GoalResult>& goals);
+
+// What the score needs from outside the state.
+struct ScoreInputs {
+  std::optional<double> do_nothing_profit_usd;  // the counterfactual runs (counterfactual.h)
+  std::optional<double> reference_profit_usd;
+  std::optional<AdviceJudgement> judgement;  // Game::revealed_judgement()
+};
+
+struct Score {
+  double points = 0;      // out of 100 once final
+  double max_points = 100;
+  bool passed = false;    // every goal met
+  bool final = false;     // every component known
+  int stars = 0;
+  std::vector<ScoreComponent> components;
+};
+Score score(const Scenario& scenario, const GameState& state, const std::vector<GoalResult>& goals,
+            const ScoreInputs& inputs = {});
+// The rules above in two lines for the level card and the debrief.
+std::string score_rules();
 
 // SLO attainment so far: requests within SLO / requests offered (1 with no requests).
 double slo_attainment(const GameState& state);

@@ -5,7 +5,24 @@
 
 namespace tycoon::game {
 
-GameSummary summarize(const Game& game) {
+ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf) {
+  ScoreInputs in;
+  in.judgement = game.revealed_judgement();
+  if (cf) {
+    in.do_nothing_profit_usd = cf->do_nothing.figures.profit_usd;
+    if (cf->reference) {
+      in.reference_profit_usd = cf->reference->figures.profit_usd;
+    } else {
+      in.reference_profit_usd = *in.do_nothing_profit_usd;
+      for (const auto& g : game.scenario().goals) {
+        if (g.kind == GoalKind::kProfitUsd) in.reference_profit_usd = g.target;
+      }
+    }
+  }
+  return in;
+}
+
+GameSummary summarize(const Game& game, const Counterfactuals* cf) {
   const auto& sc = game.scenario();
   const auto& s = game.state();
   const auto& t = s.ledger.totals();
@@ -36,7 +53,11 @@ GameSummary summarize(const Game& game) {
   out.bankrupt = s.company.bankrupt;
   out.bankrupt_at_hour = s.company.bankrupt_at_hour;
   out.goals = evaluate_goals(sc, s);
-  out.score = score(sc, s, out.goals);
+  out.score = score(sc, s, out.goals, score_inputs(game, cf));
+  if (cf) {
+    out.counterfactuals = *cf;
+    if (cf->reference) out.gap_to_reference = explain_gap(figures_of(s), cf->reference->figures);
+  }
   for (const auto& [model, r] : s.ledger.by_model()) out.revenue_by_model_usd[model] = r.revenue_usd;
   for (std::size_t i = 0; i < kContractNames.size(); ++i) {
     out.gpu_cost_by_contract_usd[std::string(kContractNames[i])] = s.ledger.gpu_cost_by_contract()[i];
@@ -58,6 +79,15 @@ nlohmann::json to_json(const GameSummary& s) {
                          {"max_points", g.goal.points}};
     if (g.goal.kind != GoalKind::kSurvive) gj["target"] = g.goal.target;
     goals.push_back(gj);
+  }
+  nlohmann::json components = nlohmann::json::array();
+  for (const auto& c : s.score.components) {
+    components.push_back({{"id", c.id},
+                          {"name", c.name},
+                          {"points", c.points},
+                          {"max_points", c.max_points},
+                          {"known", c.known},
+                          {"detail", c.detail}});
   }
   nlohmann::json j = {
       {"scenario", s.scenario_id},
@@ -87,6 +117,8 @@ nlohmann::json to_json(const GameSummary& s) {
       {"bankrupt_at_hour", s.bankrupt_at_hour ? nlohmann::json(*s.bankrupt_at_hour) : nlohmann::json(nullptr)},
       {"score", s.score.points},
       {"max_score", s.score.max_points},
+      {"score_final", s.score.final},
+      {"score_components", components},
       {"passed", s.score.passed},
       {"stars", s.score.stars},
       {"goals", goals},
@@ -95,6 +127,12 @@ nlohmann::json to_json(const GameSummary& s) {
       {"serving_windows_simulated", s.windows_simulated},
       {"serving_window_cache_hits", s.window_cache_hits},
   };
+  if (s.counterfactuals) {
+    j["counterfactuals"] = to_json(*s.counterfactuals);
+    nlohmann::json gap = nlohmann::json::array();
+    for (const auto& g : s.gap_to_reference) gap.push_back(to_json(g));
+    j["gap_to_reference"] = gap;
+  }
   return j;
 }
 

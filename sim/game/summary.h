@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/game/counterfactual.h"
 #include "sim/game/game.h"
 #include "sim/game/scoring.h"
 
@@ -40,13 +41,20 @@ struct GameSummary {
   std::optional<std::int64_t> bankrupt_at_hour;
   std::vector<GoalResult> goals;
   Score score;
+  std::optional<Counterfactuals> counterfactuals;
+  std::vector<GapItem> gap_to_reference;  // with a reference run
   std::map<std::string, double> revenue_by_model_usd;
   std::map<std::string, double> gpu_cost_by_contract_usd;
   std::int64_t windows_simulated = 0;
   std::int64_t window_cache_hits = 0;
 };
 
-GameSummary summarize(const Game& game);
+// `counterfactuals` (run_counterfactuals on the finished game) complete the score and add the
+// comparison; without them the score's profit component is unknown.
+GameSummary summarize(const Game& game, const Counterfactuals* counterfactuals = nullptr);
+// What the score needs beyond the state: the counterfactual profits (a scenario without a
+// reference strategy is measured against its profit goal) and the advisor calls once finished.
+ScoreInputs score_inputs(const Game& game, const Counterfactuals* counterfactuals);
 // The summary as JSON; `wall_time_s` is added by the caller (it is not deterministic).
 nlohmann::json to_json(const GameSummary& s);
 

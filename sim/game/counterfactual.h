@@ -1,0 +1,101 @@
+// Counterfactual runs for the debrief and the score: the same scenario, seed and length as the
+// player's game (so the same customers arrive: common random numbers), played "doing nothing"
+// and by the level's reference strategy (Scenario::reference_strategy), without an advisor. The
+// player's result is then read against both, and the gap to the reference is split into where the
+// money went: pricing, customers served, idle GPU-hours, other GPU spend, the advisor's checks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "sim/game/game.h"
+
+namespace tycoon::game {
+
+// Applies every command of `commands` logged for the game's current hour (the first step also
+// applies any logged before it), then simulates the hour. A pure function of the game's hour, so
+// it may run on a fork first (sim/game/sim_tape.h). Refused commands are logged by the game, as
+// a player's would be; returns how many were refused.
+std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands);
+
+// The figures of a finished (or running) game that the comparison needs.
+struct OutcomeFigures {
+  double profit_usd = 0;
+  double revenue_usd = 0;
+  double gpu_cost_usd = 0;
+  double fixed_cost_usd = 0;
+  double output_tokens = 0;
+  double requests_offered = 0;
+  double requests_completed = 0;
+  double slo_attainment = 1;
+  double gpu_hours_rented = 0;
+  double gpu_hours_serving = 0;
+  bool bankrupt = false;
+  double idle_gpu_hours() const { return gpu_hours_rented > gpu_hours_serving ? gpu_hours_rented - gpu_hours_serving : 0; }
+  // Revenue per million output tokens: the price customers paid per answer (their input included).
+  double revenue_per_output_mtok() const { return output_tokens > 0 ? revenue_usd / output_tokens * 1e6 : 0; }
+  double gpu_usd_per_hour() const { return gpu_hours_rented > 0 ? gpu_cost_usd / gpu_hours_rented : 0; }
+};
+OutcomeFigures figures_of(const GameState& state);
+
+struct CounterfactualRun {
+  std::string id;  // "do_nothing" | "reference"
+  std::string name;
+  std::string description;
+  OutcomeFigures figures;
+  std::size_t commands_refused = 0;
+};
+
+// One line of the gap between the player and the reference: positive `usd` is profit the player
+// left on the table there, negative is where the player did better.
+struct GapItem {
+  std::string id;  // pricing | customers_served | idle_gpu_hours | gpu_spend | checks | fixed_costs
+  std::string name;
+  double usd = 0;
+  std::string detail;
+};
+
+struct Counterfactuals {
+  CounterfactualRun do_nothing;
+  std::optional<CounterfactualRun> reference;  // absent when the scenario has none
+};
+
+// A counterfactual game being played, one hour at a time (front ends step it in slices).
+struct ScriptedPlay {
+  std::string id, name, description;
+  std::unique_ptr<Game> game;
+  std::vector<LoggedCommand> commands;
+  std::size_t refused = 0;
+  void step() { refused += step_scripted(*game, commands); }
+  CounterfactualRun result() const;
+};
+
+// The games to play for `scenario` at `state`'s seed and length: do nothing, then the reference.
+std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const GameState& state,
+                                               const data::Catalog& catalog,
+                                               std::shared_ptr<ServingWindows> windows = nullptr);
+// Collects finished plays (in counterfactual_plays' order).
+Counterfactuals collect(const std::vector<ScriptedPlay>& plays);
+// Plays both to the end (blocking).
+Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& state, const data::Catalog& catalog,
+                                    std::shared_ptr<ServingWindows> windows = nullptr);
+
+// The gap to `reference`, itemized so the items add up to reference profit − player profit:
+//   pricing           (reference's revenue per output Mtok − yours) × your output tokens
+//   customers_served  reference's revenue per output Mtok × (its output tokens − yours)
+//   idle_gpu_hours    (your idle GPU-hours − its) × your GPU cost per hour
+//   gpu_spend         the rest of the GPU bill (more GPU-hours in use, dearer contracts)
+//   fixed_costs       fixed costs, engineers' checks included
+std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures& reference);
+
+nlohmann::json to_json(const OutcomeFigures& f);
+nlohmann::json to_json(const Counterfactuals& c);
+nlohmann::json to_json(const GapItem& g);
+
+}  // namespace tycoon::game
