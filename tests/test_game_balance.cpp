@@ -27,7 +27,7 @@ constexpr double kClearlyAheadShare = 0.25;
 // Naive play scores low: at most this, and one star at most.
 constexpr double kNaiveMaxScore = 45;
 // Checking advice beats accepting it blind by at least this many points.
-constexpr double kCheckingPaysPoints = 3;
+constexpr double kCheckingPaysPoints = 2;
 // Two strategies "tie" when their scores are closer than this.
 constexpr double kDistinctPoints = 0.5;
 

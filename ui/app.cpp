@@ -1,6 +1,7 @@
 #include "ui/app.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/advisor/advisor.h"
 #include "sim/game/save.h"
@@ -353,13 +354,78 @@ void App::draw_game(double dt_s) {
   ImGui::End();
 
   draw_messages(view_);
+  draw_tutorial_overlay(game, out);
 
   for (auto& c : out.commands) runner_->submit(std::move(c));
   for (const auto& r : out.requests) handle(r);
 }
 
+static Tab tab_of(std::string_view panel) {
+  for (std::size_t i = 0; i < kTabTags.size(); ++i) {
+    if (kTabTags[i] == panel) return static_cast<Tab>(i);
+  }
+  return Tab::kDashboard;
+}
+
+static const game::TutorialStep* current_tutorial_step(const game::Scenario& scenario, const game::GameState& s) {
+  if (s.finished || s.world.tutorial_step >= scenario.tutorial_steps.size()) return nullptr;
+  return &scenario.tutorial_steps[s.world.tutorial_step];
+}
+
+static const TaggedRect* find_tutorial_target(const WidgetTags& tags, const game::TutorialStep& step) {
+  if (!step.target.empty()) {
+    if (step.target.back() == '.') {
+      for (const auto& [name, r] : tags.all()) {
+        if (name.starts_with(step.target)) return &r;
+      }
+    } else if (const auto* r = tags.find(step.target)) {
+      return r;
+    }
+  }
+  // Not on screen (another tab): point at the tab.
+  if (!step.tab.empty()) return tags.find("tab." + step.tab);
+  return nullptr;
+}
+
+void App::draw_tutorial_overlay(const GameView& game, CommandQueue& out) {
+  const auto* step = current_tutorial_step(game.scenario, game.state);
+  if (!step) return;
+  // A step that asks the player to read a panel is done when they open it.
+  if (step->when == game::StepCondition::kPanelViewed && view_.tab == tab_of(step->panel) &&
+      viewed_panel_sent_ != step->id) {
+    viewed_panel_sent_ = step->id;
+    out.push(game::ViewPanel{step->panel});
+  }
+  const TaggedRect* r = find_tutorial_target(view_.tags, *step);
+  if (!r) return;
+  // A pulsing frame around the control, over everything.
+  const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(view_.time_s) * 5.0f);
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float pad = 4;
+  dl->AddRect(ImVec2(r->x0 - pad, r->y0 - pad), ImVec2(r->x1 + pad, r->y1 + pad),
+              theme::with_alpha(theme::kAccent, pulse), 6, 0, 3.0f);
+  tutorial_target_ = *r;
+}
+
 nlohmann::json App::dump() const {
   nlohmann::json j;
+  if (runner_) {
+    const auto snap = runner_->snapshot();
+    const auto& sc = runner_->scenario();
+    if (!sc.tutorial_steps.empty()) {
+      nlohmann::json t = {{"steps", sc.tutorial_steps.size()},
+                          {"done", snap->world.tutorial_step},
+                          {"holds_clock", game::tutorial_holds_clock(sc, *snap)}};
+      if (const auto* step = current_tutorial_step(sc, *snap)) {
+        t["id"] = step->id;
+        t["text"] = step->text;
+        t["tab"] = step->tab;
+        t["target"] = step->target;
+        t["highlight"] = {tutorial_target_.x0, tutorial_target_.y0, tutorial_target_.x1, tutorial_target_.y1};
+      }
+      j["tutorial"] = t;
+    }
+  }
   j["screen"] = view_.screen == Screen::kStart ? "start" : "game";
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& m : view_.messages) messages.push_back({{"text", m.text}, {"ok", m.ok}, {"at_hour", m.at_hour}});

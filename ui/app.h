@@ -46,6 +46,8 @@ struct AppOptions {
   bool load_by_path = true;
 };
 
+struct GameView;
+
 class App {
  public:
   // Loads the catalog and lists the scenarios. Throws data::LoadError on a bad catalog.
@@ -82,6 +84,8 @@ class App {
  private:
   void handle(const SessionRequest& r);
   void draw_game(double dt_s);
+  // The tutorial's highlight on its step's control, and the ViewPanel a reading step waits for.
+  void draw_tutorial_overlay(const GameView& game, CommandQueue& out);
   void take_outcomes();
   void record_progress(const game::GameState& s);
   void reset_view_for_game();
@@ -107,6 +111,8 @@ class App {
   std::optional<RunnerStats> last_runner_stats_;  // the previous game's, likewise
   bool quit_ = false;
   bool progress_recorded_ = false;
+  std::string viewed_panel_sent_;  // the tutorial step whose ViewPanel was submitted
+  TaggedRect tutorial_target_;     // where the tutorial's highlight was last drawn
   std::size_t news_seen_ = 0;  // news items of the running game already checked for alarms
   bool finish_seen_ = false;
 };

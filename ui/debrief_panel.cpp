@@ -241,6 +241,9 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
         case game::GoalKind::kSurvive:
           ImGui::TextUnformatted(g.achieved > 0 ? "alive" : "bankrupt");
           break;
+        case game::GoalKind::kTutorialComplete:
+          ImGui::TextUnformatted((fmt_pct(g.achieved) + " of the steps").c_str());
+          break;
       }
       ImGui::TableNextColumn();
       theme::text_colored(g.met ? theme::kRevenue : theme::kCost, g.met ? "✔" : "✘");

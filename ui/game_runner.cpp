@@ -52,7 +52,8 @@ void GameRunner::submit(game::Command c) {
   {
     std::lock_guard lock(mutex_);
     if (const auto* adv = std::get_if<game::Advance>(&c)) {
-      if (adv->hours >= 1 && !finished_) hours_due_ += adv->hours;
+      // The tutorial's action steps hold the clock: time waits for the player.
+      if (adv->hours >= 1 && !finished_ && !game::tutorial_holds_clock(scenario_, *snapshot_)) hours_due_ += adv->hours;
     } else {
       tasks_.push_back(std::move(c));
     }
@@ -79,6 +80,9 @@ void GameRunner::tick(double dt_s) {
     std::lock_guard lock(mutex_);
     if (finished_) {
       speed_ = Speed::kPaused;
+      owed_hours_ = 0;
+    } else if (rate > 0 && game::tutorial_holds_clock(scenario_, *snapshot_)) {
+      // A tutorial step waits for the player: the clock does not run (the speed stays set).
       owed_hours_ = 0;
     } else if (rate > 0) {
       // Earn hours from the clock but never queue more than one ahead of the stepper: when the

@@ -28,7 +28,22 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
   for (std::size_t i = 0; i < hints.size() && i < s.world.next_hint; ++i) hint = &hints[i];
   // In play the lesson is a question to answer by playing; its answer waits for the debrief.
   const std::string& lesson = game.scenario.question.empty() ? game.scenario.lesson : game.scenario.question;
-  if (hint || !lesson.empty()) {
+  // A tutorial's current step replaces the hints: what to do, where, and whether the clock waits.
+  const auto& steps = game.scenario.tutorial_steps;
+  std::string step_title, step_text, step_clock;
+  if (!steps.empty()) {
+    const std::size_t i = s.world.tutorial_step;
+    if (i < steps.size() && !s.finished) {
+      step_title = "Tutorial · step " + std::to_string(i + 1) + " of " + std::to_string(steps.size());
+      step_text = steps[i].text;
+      step_clock = steps[i].holds_clock() ? "The clock waits until you have done this (the highlighted control)."
+                                          : "Run the clock: this step needs game time to pass.";
+    } else {
+      step_title = i >= steps.size() ? "Tutorial complete" : "Tutorial not finished";
+      step_text = i >= steps.size() ? "You did every step." : "The game ended before every step was done.";
+    }
+  }
+  if (!step_title.empty() || hint || !lesson.empty()) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->ChannelsSplit(2);
     dl->ChannelsSetCurrent(1);
@@ -38,10 +53,18 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 16);
     ImGui::PushFont(theme::font_bold());
-    theme::text_colored(theme::kAccent, hint ? "Next step" : game.scenario.question.empty() ? "Lesson" : "Your question");
+    theme::text_colored(theme::kAccent, !step_title.empty() ? step_title.c_str()
+                                        : hint                ? "Next step"
+                                        : game.scenario.question.empty() ? "Lesson"
+                                                                         : "Your question");
     ImGui::PopFont();
-    ImGui::TextUnformatted(hint ? hint->text.c_str() : lesson.c_str());
-    if (hint && !lesson.empty()) {
+    ImGui::TextUnformatted(!step_title.empty() ? step_text.c_str() : hint ? hint->text.c_str() : lesson.c_str());
+    if (!step_clock.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, theme::kWarn);
+      ImGui::TextUnformatted(step_clock.c_str());
+      ImGui::PopStyleColor();
+    }
+    if ((hint || !step_title.empty()) && !lesson.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme::kMuted);
       ImGui::TextUnformatted(lesson.c_str());
       ImGui::PopStyleColor();

@@ -13,6 +13,7 @@
 
 #include "sim/econ/prices.h"
 #include "sim/game/recipe_settings.h"
+#include "sim/game/tutorial.h"
 #include "ui/automation.h"
 
 namespace tycoon::ui {
@@ -21,9 +22,9 @@ enum class Tab { kDashboard, kMarket, kDeployments, kPricing, kTraffic, kProfile
 inline constexpr std::array<std::string_view, 9> kTabNames = {"Dashboard", "GPU market", "Deployments",
                                                               "Pricing",   "Traffic",    "Profiler",
                                                               "Pareto",    "Advisor",    "Debrief"};
-inline constexpr std::array<std::string_view, 9> kTabTags = {"dashboard", "market",   "deployments",
-                                                             "pricing",   "traffic",  "profiler",
-                                                             "pareto",    "advisor",  "debrief"};
+// The tabs' tags are the game's panel names (a ViewPanel command names one).
+inline constexpr const auto& kTabTags = game::kPanelNames;
+static_assert(kTabTags.size() == kTabNames.size());
 
 enum class Screen { kStart, kGame };
 

@@ -1,4 +1,5 @@
 #include "sim/game/command.h"
+#include "sim/game/tutorial.h"
 
 #include <fstream>
 #include <sstream>
@@ -55,6 +56,8 @@ nlohmann::json to_json(const Command& c) {
         } else if constexpr (std::is_same_v<T, CheckAdvice>) {
           j["advice_id"] = x.advice_id;
           j["check"] = kAdviceCheckKindNames[static_cast<std::size_t>(x.check)];
+        } else if constexpr (std::is_same_v<T, ViewPanel>) {
+          j["panel"] = x.panel;
         }
       },
       c);
@@ -112,6 +115,8 @@ Command command_from_json(data::ObjectReader& in) {
       c.check = static_cast<AdviceCheckKind>(in.choice("check", kAdviceCheckKindNames));
       return c;
     }
+    case 11:
+      return ViewPanel{std::string(kPanelNames[in.choice("panel", kPanelNames)])};
     default:
       return Advance{read_count(in, "hours", Bound::kPositive)};
   }

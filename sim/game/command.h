@@ -74,12 +74,17 @@ struct CheckAdvice {
 struct Advance {
   int hours = 1;
 };
+// The player opened a panel (one of kPanelNames, sim/game/tutorial.h). Changes nothing in the
+// business; logged so a tutorial step that asks the player to read a panel sees it was read.
+struct ViewPanel {
+  std::string panel;
+};
 
 using Command = std::variant<RentGpus, ReleaseGpus, Deploy, Undeploy, ChangeRecipe, ScaleReplicas, SetPrices,
-                             AcceptAdvice, RejectAdvice, Advance, CheckAdvice>;
-inline constexpr std::array<std::string_view, 11> kCommandNames = {
+                             AcceptAdvice, RejectAdvice, Advance, CheckAdvice, ViewPanel>;
+inline constexpr std::array<std::string_view, 12> kCommandNames = {
     "rent_gpus",     "release_gpus",  "deploy",  "undeploy",    "change_recipe", "scale_replicas",
-    "set_prices",    "accept_advice", "reject_advice", "advance", "check_advice"};
+    "set_prices",    "accept_advice", "reject_advice", "advance", "check_advice", "view_panel"};
 inline std::string_view command_name(const Command& c) { return kCommandNames[c.index()]; }
 
 // What applying a command did: ok, or why it was refused (with the numbers).

@@ -24,6 +24,7 @@ struct CommandApplier {
   CommandResult operator()(const RejectAdvice& c);
   CommandResult operator()(const Advance& c);
   CommandResult operator()(const CheckAdvice& c);
+  CommandResult operator()(const ViewPanel& c);
 
  private:
   bool locked(std::string_view lever) const;

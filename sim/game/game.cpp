@@ -57,6 +57,17 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
   }
   if (!scenario_.briefing.empty()) news(scenario_.briefing);
   apply_due_events();
+  // The tutorial's first step (or the first not already done by the scenario's start).
+  while (s.world.tutorial_step < scenario_.tutorial_steps.size() &&
+         step_done(scenario_.tutorial_steps[s.world.tutorial_step], s)) {
+    ++s.world.tutorial_step;
+  }
+  announce_tutorial_step();
+}
+
+bool tutorial_holds_clock(const Scenario& scenario, const GameState& state) {
+  const auto& steps = scenario.tutorial_steps;
+  return !state.finished && state.world.tutorial_step < steps.size() && steps[state.world.tutorial_step].holds_clock();
 }
 
 Game::Game(Scenario scenario, GameState state, const data::Catalog& catalog, GameOptions options)
@@ -150,8 +161,33 @@ void Game::run_to_end() {
 }
 
 void Game::step() {
+  if (state_.finished) return;
+  step_hour();
+  update_tutorial();
+}
+
+void Game::update_tutorial() {
+  auto& w = state_.world;
+  const auto& steps = scenario_.tutorial_steps;
+  const std::size_t before = w.tutorial_step;
+  while (w.tutorial_step < steps.size() && step_done(steps[w.tutorial_step], state_)) ++w.tutorial_step;
+  if (w.tutorial_step != before) announce_tutorial_step();
+}
+
+void Game::announce_tutorial_step() {
+  const auto& steps = scenario_.tutorial_steps;
+  const std::size_t i = state_.world.tutorial_step;
+  if (steps.empty()) return;
+  if (i >= steps.size()) {
+    news("Tutorial complete: you did every step. Play on to the end and read the debrief.");
+    return;
+  }
+  alarm(AlarmKind::kTutorialStep, "Tutorial, step " + std::to_string(i + 1) + " of " + std::to_string(steps.size()) +
+                                      ": " + steps[i].text);
+}
+
+void Game::step_hour() {
   auto& s = state_;
-  if (s.finished) return;
   const std::int64_t h = s.hour;
   auto& company = s.company;
 

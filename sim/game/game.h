@@ -70,6 +70,10 @@ class Game {
   Game(const Game&) = default;
 
   void apply_due_events();
+  void step_hour();
+  // Moves past every tutorial step now done and announces the next (an alarm: the clock stops).
+  void update_tutorial();
+  void announce_tutorial_step();
   void news(std::string text);
   void alarm(AlarmKind kind, std::string text);
   // Alarms after the hour `h` just simulated: SLO or reputation falling through a threshold,
@@ -90,6 +94,10 @@ class Game {
   std::shared_ptr<Advisor> advisor_;
   std::map<std::string, perf::CalibrationProfile> calibrations_;
 };
+
+// Whether the tutorial's current step waits for a player action: front ends do not run the clock
+// while it does (the game itself can still be stepped: a headless run just never completes it).
+bool tutorial_holds_clock(const Scenario& scenario, const GameState& state);
 
 // A command of a replayed log that the game refused (its index in the log, and why).
 struct RefusedCommand {

@@ -26,9 +26,10 @@ CommandResult Game::apply(const Command& command) {
   state_.log.push_back({state_.hour, command});
   CommandApplier applier{*this, true};
   auto r = applier.apply(command);
-  if (!std::holds_alternative<Advance>(command)) {
+  if (!std::holds_alternative<Advance>(command) && !(r.ok && r.message.empty())) {
     news((r.ok ? "" : "Refused " + std::string(command_name(command)) + ": ") + r.message);
   }
+  update_tutorial();
   return r;
 }
 
@@ -304,6 +305,8 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
   it->checks.push_back(std::move(r));
   return done(msg);
 }
+
+CommandResult CommandApplier::operator()(const ViewPanel&) { return done(""); }
 
 CommandResult CommandApplier::operator()(const Advance& c) {
   if (c.hours < 1) return refuse("advance at least one hour");

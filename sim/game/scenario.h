@@ -22,6 +22,7 @@
 #include "sim/econ/prices.h"
 #include "sim/game/command.h"
 #include "sim/game/recipe_settings.h"
+#include "sim/game/tutorial.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::game {
@@ -117,9 +118,9 @@ struct ScheduledEvent {
   EventPayload payload;
 };
 
-enum class GoalKind { kProfitUsd, kGrossMargin, kSloAttainment, kSurvive, kCashUsd, kOutputTokens };
-inline constexpr std::array<std::string_view, 6> kGoalKindNames = {"profit_usd", "gross_margin", "slo_attainment",
-                                                                   "survive",    "cash_usd",     "output_tokens"};
+enum class GoalKind { kProfitUsd, kGrossMargin, kSloAttainment, kSurvive, kCashUsd, kOutputTokens, kTutorialComplete };
+inline constexpr std::array<std::string_view, 7> kGoalKindNames = {
+    "profit_usd", "gross_margin", "slo_attainment", "survive", "cash_usd", "output_tokens", "tutorial_complete"};
 inline std::string_view to_string(GoalKind k) { return name_of(k, kGoalKindNames); }
 
 // "At the end, <kind> is at least <target>" (survive: not bankrupt). Worth `points`.
@@ -182,6 +183,7 @@ struct Scenario {
   std::vector<std::string> locked_levers;
   ServingSettings serving;
   std::vector<TutorialHint> hints;
+  std::vector<TutorialStep> tutorial_steps;  // in order; the game moves to the next when one is done
   std::optional<ReferenceStrategy> reference_strategy;
   std::string file;  // where it was loaded from (not written by to_json)
 

@@ -127,7 +127,7 @@ nlohmann::json to_json(const Scenario& s) {
   j["goals"] = nlohmann::json::array();
   for (const auto& g : s.goals) {
     nlohmann::json gj = {{"kind", to_string(g.kind)}, {"points", g.points}};
-    if (g.kind != GoalKind::kSurvive) gj["target"] = g.target;
+    if (g.kind != GoalKind::kSurvive && g.kind != GoalKind::kTutorialComplete) gj["target"] = g.target;
     j["goals"].push_back(gj);
   }
   j["locked_levers"] = s.locked_levers;
@@ -141,6 +141,30 @@ nlohmann::json to_json(const Scenario& s) {
                   {"full_hour", s.serving.full_hour}};
   j["hints"] = nlohmann::json::array();
   for (const auto& h : s.hints) j["hints"].push_back({{"at_hour", h.at_hour}, {"text", h.text}});
+  if (!s.tutorial_steps.empty()) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& t : s.tutorial_steps) {
+      nlohmann::json tj = {{"id", t.id}, {"text", t.text}};
+      if (!t.tab.empty()) tj["tab"] = t.tab;
+      if (!t.target.empty()) tj["target"] = t.target;
+      const std::string key(kStepConditionNames[static_cast<std::size_t>(t.when)]);
+      switch (t.when) {
+        case StepCondition::kGpusRented:
+        case StepCondition::kDeployments:
+        case StepCondition::kReplicas:
+        case StepCondition::kHour:
+          tj["done_when"] = {{key, t.count}};
+          break;
+        case StepCondition::kPanelViewed:
+          tj["done_when"] = {{key, t.panel}};
+          break;
+        default:
+          tj["done_when"] = {{key, true}};
+      }
+      steps.push_back(tj);
+    }
+    j["tutorial_steps"] = steps;
+  }
   if (s.reference_strategy) {
     nlohmann::json cs = nlohmann::json::array();
     for (const auto& c : s.reference_strategy->commands) cs.push_back(to_json(c));

@@ -184,8 +184,8 @@ ScheduledEvent read_event(ObjectReader in, const Scenario& s) {
 Goal read_goal(ObjectReader in) {
   Goal g;
   g.kind = read_enum<GoalKind>(in, "kind", kGoalKindNames);
-  if (g.kind == GoalKind::kSurvive) {
-    if (in.has("target")) in.fail("target", "survive has no target");
+  if (g.kind == GoalKind::kSurvive || g.kind == GoalKind::kTutorialComplete) {
+    if (in.has("target")) in.fail("target", std::string(to_string(g.kind)) + " has no target");
   } else {
     g.target = in.number("target");
   }
@@ -337,6 +337,42 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
       auto h = hs.object(i);
       s.hints.push_back({h.integer("at_hour", Bound::kNonNegative), h.string("text")});
       h.finish();
+    }
+  }
+  if (in.has("tutorial_steps")) {
+    auto ts = in.array("tutorial_steps");
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      auto t = ts.object(i);
+      TutorialStep step;
+      step.id = t.string("id");
+      step.text = t.string("text");
+      step.tab = t.optional_string("tab").value_or("");
+      if (!step.tab.empty() && std::find(kPanelNames.begin(), kPanelNames.end(), step.tab) == kPanelNames.end()) {
+        t.fail("tab", "unknown panel '" + step.tab + "'");
+      }
+      step.target = t.optional_string("target").value_or("");
+      auto when = t.object("done_when");
+      const auto keys = when.keys();
+      if (keys.size() != 1) when.fail_here("names exactly one condition (one of: gpus_rented, deployments, ...)");
+      const auto k = std::find(kStepConditionNames.begin(), kStepConditionNames.end(), keys[0]);
+      if (k == kStepConditionNames.end()) when.fail(keys[0], "unknown condition");
+      step.when = static_cast<StepCondition>(k - kStepConditionNames.begin());
+      switch (step.when) {
+        case StepCondition::kGpusRented:
+        case StepCondition::kDeployments:
+        case StepCondition::kReplicas:
+        case StepCondition::kHour:
+          step.count = when.number(keys[0], Bound::kPositive);
+          break;
+        case StepCondition::kPanelViewed:
+          step.panel = kPanelNames[when.choice(keys[0], kPanelNames)];
+          break;
+        default:
+          if (!when.boolean(keys[0])) when.fail(keys[0], "must be true");
+      }
+      when.finish();
+      t.finish();
+      s.tutorial_steps.push_back(std::move(step));
     }
   }
   if (auto ref = in.optional_object("reference_strategy")) {

@@ -1,6 +1,7 @@
 #include "sim/game/scoring.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace tycoon::game {
@@ -31,6 +32,9 @@ std::string describe(const Goal& g) {
       break;
     case GoalKind::kOutputTokens:
       std::snprintf(buf, sizeof buf, "serve at least %.3g output tokens", g.target);
+      break;
+    case GoalKind::kTutorialComplete:
+      std::snprintf(buf, sizeof buf, "do every step of the tutorial");
       break;
   }
   return buf;
@@ -64,8 +68,17 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
       case GoalKind::kOutputTokens:
         r.achieved = s.service.tokens.output_tokens;
         break;
+      case GoalKind::kTutorialComplete:
+        // The share of steps done.
+        r.achieved = scenario.tutorial_steps.empty()
+                         ? 1.0
+                         : static_cast<double>(s.world.tutorial_step) / static_cast<double>(scenario.tutorial_steps.size());
+        break;
     }
-    if (g.kind == GoalKind::kSurvive) {
+    if (g.kind == GoalKind::kTutorialComplete) {
+      r.met = r.achieved >= 1.0;
+      r.progress = r.achieved;
+    } else if (g.kind == GoalKind::kSurvive) {
       r.met = !s.company.bankrupt;
       r.progress =
           r.met ? 1.0 : static_cast<double>(s.hour) / static_cast<double>(std::max<std::int64_t>(1, s.end_hour));
@@ -120,7 +133,10 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
     // A reference that earns nothing over the zero (never in a shipped level: the balance test)
     // leaves only "did you at least match it".
     const double x = span > 1.0 ? (profit - zero) / span : (profit >= pref ? 1.0 : 0.0);
-    p.points = std::clamp(kProfitPoints * x, kProfitPointsMin, kProfitPointsMax);
+    // Linear up to the reference; beyond it the last points come ever more slowly (they never
+    // saturate, so doing still better always shows).
+    p.points = x <= 1.0 ? std::max(kProfitPoints * x, kProfitPointsMin)
+                        : kProfitPoints + (kProfitPointsMax - kProfitPoints) * (1.0 - std::exp(-(x - 1.0)));
     p.detail = fmt("$%.0f against $%.0f doing nothing and $%.0f for the reference", profit, p0, pref);
   }
   sc.components.push_back(p);
@@ -172,7 +188,7 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
 }
 
 std::string score_rules() {
-  return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it up to 50, "
+  return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it approaches 50, "
          "losing more than doing nothing down to -20), "
          "service 25 (SLO attainment from 50% to the level's target), solvency 15, judgement of the advisor's "
          "proposals 10 (without proposals, out of 90 scaled to 100).\n"

@@ -26,11 +26,11 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 
 // The score, out of 100, from continuous components (the rules the level card and the debrief
 // state, score_rules()):
-//   profit     40 × (your profit − zero) / (the reference's − zero), clipped to [−20, 50], where
-//              zero is doing nothing's profit (or $0 when doing nothing earns at least the
-//              reference): doing nothing earns 0, the reference strategy 40, beating it by a
-//              quarter of its gain the most, losing money doing nothing would not have lost
-//              down to −20 (the total never goes below 0)
+//   profit     x = (your profit − zero) / (the reference's − zero), where zero is doing
+//              nothing's profit (or $0 when doing nothing earns at least the reference): 40 × x
+//              up to the reference (down to −20 for losing what doing nothing would not have),
+//              then 40 + 10 × (1 − e^−(x−1)) beyond it, approaching 50 (the total never goes
+//              below 0)
 //   service    25 × (SLO attainment − 50%) / (the level's SLO target − 50%), clipped to [0, 25]
 //   solvency   15 × the share of the game played before going bankrupt (15 when solvent)
 //   judgement  10 × the share of the advisor's proposals called right (accepting a good one,

@@ -87,13 +87,14 @@ struct World {
   std::map<std::string, double> reference_price_multiplier;  // per model; competitors' moves
   std::size_t next_event = 0;                                // index into Scenario::events
   std::size_t next_hint = 0;                                 // index into Scenario::hints
+  std::size_t tutorial_step = 0;  // index into Scenario::tutorial_steps: the step waiting (size: all done)
 };
 
 // News that should stop the clock (front ends pause and show it): the service collapsing, money
 // running out, something the player must decide or read. Each names its cause when the game knows it.
-enum class AlarmKind { kSloDrop, kReputationDrop, kCashRunway, kNewProposal, kCheckReady };
-inline constexpr std::array<std::string_view, 5> kAlarmKindNames = {"slo_drop", "reputation_drop", "cash_runway",
-                                                                    "new_proposal", "check_ready"};
+enum class AlarmKind { kSloDrop, kReputationDrop, kCashRunway, kNewProposal, kCheckReady, kTutorialStep };
+inline constexpr std::array<std::string_view, 6> kAlarmKindNames = {"slo_drop",     "reputation_drop", "cash_runway",
+                                                                    "new_proposal", "check_ready",     "tutorial_step"};
 
 struct NewsItem {
   std::int64_t at_hour = 0;

@@ -156,7 +156,8 @@ nlohmann::json to_json(const GameState& s) {
                 {"segments", segments},
                 {"reference_price_multiplier", w.reference_price_multiplier},
                 {"next_event", w.next_event},
-                {"next_hint", w.next_hint}};
+                {"next_hint", w.next_hint},
+                {"tutorial_step", w.tutorial_step}};
 
   const auto& t = s.ledger.totals();
   nlohmann::json by_model = nlohmann::json::object();
@@ -339,6 +340,9 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
     ref.finish();
     s.world.next_event = static_cast<std::size_t>(w.integer("next_event", Bound::kNonNegative));
     s.world.next_hint = static_cast<std::size_t>(w.integer("next_hint", Bound::kNonNegative));
+    // Saves from before the gated tutorial have no step: they start at the first.
+    s.world.tutorial_step =
+        static_cast<std::size_t>(w.optional_integer("tutorial_step", Bound::kNonNegative).value_or(0));
     w.finish();
   }
   {

@@ -1,0 +1,58 @@
+#include "sim/game/tutorial.h"
+
+#include <algorithm>
+
+#include "sim/game/state.h"
+
+namespace tycoon::game {
+
+namespace {
+
+template <typename T, typename Pred>
+bool logged(const GameState& s, Pred pred) {
+  return std::any_of(s.log.begin(), s.log.end(), [&](const LoggedCommand& c) {
+    const auto* x = std::get_if<T>(&c.command);
+    return x && pred(*x);
+  });
+}
+
+}  // namespace
+
+bool step_done(const TutorialStep& step, const GameState& s) {
+  switch (step.when) {
+    case StepCondition::kGpusRented: {
+      int gpus = 0;
+      for (const auto& c : s.company.contracts) gpus += c.num_gpus;
+      return gpus >= step.count;
+    }
+    case StepCondition::kDeployments:
+      return static_cast<double>(s.company.deployments.size()) >= step.count;
+    case StepCondition::kReplicas: {
+      int replicas = 0;
+      for (const auto& d : s.company.deployments) replicas += d.replicas;
+      return replicas >= step.count;
+    }
+    case StepCondition::kPricesSet:
+      return logged<SetPrices>(s, [](const SetPrices&) { return true; });
+    case StepCondition::kPanelViewed:
+      return logged<ViewPanel>(s, [&](const ViewPanel& v) { return v.panel == step.panel; });
+    case StepCondition::kHour:
+      return static_cast<double>(s.hour) >= step.count;
+    case StepCondition::kProposalPosted:
+      return !s.inbox.empty();
+    case StepCondition::kProposalChecked:
+      return std::any_of(s.inbox.begin(), s.inbox.end(), [](const Advice& a) { return !a.checks.empty(); });
+    case StepCondition::kCheckReady:
+      return std::any_of(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) {
+        return std::any_of(a.checks.begin(), a.checks.end(), [&](const AdviceCheck& c) { return c.ready(s.hour); });
+      });
+    case StepCondition::kCheckedDecided:
+      return std::any_of(s.inbox.begin(), s.inbox.end(),
+                         [](const Advice& a) { return !a.checks.empty() && a.status != AdviceStatus::kPending; });
+    case StepCondition::kFinished:
+      return s.finished;
+  }
+  return false;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,144 @@
+// The tutorial waits for the player (issue 15): each step is done when the state shows it was
+// done, never on a timer; action steps hold the clock; passing requires doing every step.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "sim/game/scoring.h"
+#include "tests/advisor_test_util.h"
+
+using namespace tycoon;
+namespace fs = std::filesystem;
+
+namespace {
+
+game::Scenario tutorial() {
+  return game::load_scenario(game::find_scenario("tutorial", TYCOON_SOURCE_DIR), test::catalog());
+}
+
+std::unique_ptr<game::Game> advised(const game::Scenario& s) {
+  auto g = std::make_unique<game::Game>(s, test::catalog());
+  g->set_advisor(std::make_shared<advisor::Chien>(test::catalog(), s,
+                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR)));
+  return g;
+}
+
+std::string step_id(const game::Game& g) {
+  const auto& steps = g.scenario().tutorial_steps;
+  const auto i = g.state().world.tutorial_step;
+  return i < steps.size() ? steps[i].id : "complete";
+}
+
+// Runs the clock an hour at a time, as a front end does, while the step does not hold it.
+void run_until_step_changes(game::Game& g, int max_hours = 48) {
+  const auto before = g.state().world.tutorial_step;
+  for (int h = 0; h < max_hours && g.state().world.tutorial_step == before && !g.finished(); ++h) {
+    REQUIRE_FALSE(game::tutorial_holds_clock(g.scenario(), g.state()));
+    g.step();
+  }
+}
+
+const game::Advice& pending_proposal(const game::Game& g) {
+  for (const auto& a : g.state().inbox) {
+    if (a.status == game::AdviceStatus::kPending) return a;
+  }
+  FAIL("no pending proposal");
+  return g.state().inbox.front();
+}
+
+bool tutorial_goal_met(const game::Game& g) {
+  for (const auto& r : game::evaluate_goals(g.scenario(), g.state())) {
+    if (r.goal.kind == game::GoalKind::kTutorialComplete) return r.met;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, in order") {
+  const auto s = tutorial();
+  REQUIRE(s.tutorial_steps.size() == 11);
+  auto owned = advised(s);
+  auto& g = *owned;
+
+  // Hour 0: nothing done, the first step waits for a rented GPU and holds the clock.
+  CHECK(step_id(g) == "rent");
+  CHECK(game::tutorial_holds_clock(s, g.state()));
+  // Something else (a price) does not count for it.
+  REQUIRE(g.apply(game::SetPrices{"gpt-oss-120b", std::nullopt, std::nullopt, 0.66}).ok);
+  CHECK(step_id(g) == "rent");
+
+  REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
+  CHECK(step_id(g) == "deploy");
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}}).ok);
+  CHECK(step_id(g) == "serve");
+  run_until_step_changes(g);
+  CHECK(g.state().hour == 4);  // "watch for a few hours": done at hour 4, not before
+  CHECK(step_id(g) == "profile");
+  CHECK(game::tutorial_holds_clock(s, g.state()));
+  REQUIRE(g.apply(game::ViewPanel{"pareto"}).ok);  // the wrong panel
+  CHECK(step_id(g) == "profile");
+  REQUIRE(g.apply(game::ViewPanel{"profiler"}).ok);
+  // Prices were already set before this step: the step is done on arrival, and the advisor's
+  // first proposal (posted at hour 2) is already in, so the next waiting step is the check.
+  CHECK(step_id(g) == "check");
+  const std::string id = pending_proposal(g).id;
+  REQUIRE(g.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark}).ok);
+  CHECK(step_id(g) == "measure");
+  run_until_step_changes(g);
+  CHECK(step_id(g) == "decide");
+  // Decide on what the benchmark measured, as the step asks.
+  const auto& checked = pending_proposal(g);
+  REQUIRE(checked.id == id);
+  const bool gain = checked.checks.back().measured_speedup >= 1.02 && !checked.checks.back().quality_flag &&
+                    !checked.checks.back().rejection_flag;
+  if (gain) {
+    REQUIRE(g.apply(game::AcceptAdvice{id}).ok);
+  } else {
+    REQUIRE(g.apply(game::RejectAdvice{id}).ok);
+  }
+  CHECK(step_id(g) == "scale");
+  REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
+  CHECK(step_id(g) == "scale");  // a GPU alone is not a replica
+  REQUIRE(g.apply(game::ScaleReplicas{1, 2}).ok);
+  CHECK(step_id(g) == "finish");
+  CHECK_FALSE(tutorial_goal_met(g));
+  g.run_to_end();
+  CHECK(step_id(g) == "complete");
+  CHECK(tutorial_goal_met(g));
+
+  // Every step the player had to wait on was announced as an alarm (front ends stop the clock and
+  // show it): all 11 but the two already done on arrival (prices, the first proposal).
+  int announced = 0;
+  for (const auto& n : g.state().news) announced += n.alarm == game::AlarmKind::kTutorialStep;
+  CHECK(announced == 11 - 2);
+}
+
+TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass it") {
+  // The old tutorial scored 300/300 and 3 stars for steps 1-2 alone.
+  const auto s = tutorial();
+  auto owned = advised(s);
+  auto& g = *owned;
+  REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}}).ok);
+  g.run_to_end();  // a headless run can step past a held clock; the steps stay undone
+  CHECK(step_id(g) == "profile");
+  CHECK_FALSE(tutorial_goal_met(g));
+  const auto sc = game::score(s, g.state(), game::evaluate_goals(s, g.state()));
+  CHECK_FALSE(sc.passed);
+  CHECK(sc.stars <= 1);
+}
+
+TEST_CASE("tutorial steps: a bad step is refused with the file and the pointer") {
+  auto j = game::to_json(tutorial());
+  j["tutorial_steps"][2]["done_when"] = {{"hours_played", 4}};
+  try {
+    game::scenario_from_json(j, "tutorial.json", test::catalog());
+    FAIL("accepted an unknown condition");
+  } catch (const data::LoadError& e) {
+    CHECK(e.pointer() == "/tutorial_steps/2/done_when/hours_played");
+    CHECK(std::string(e.what()).find("unknown condition") != std::string::npos);
+  }
+  j["tutorial_steps"][2]["done_when"] = {{"panel_viewed", "spreadsheet"}};
+  CHECK_THROWS_AS(game::scenario_from_json(j, "tutorial.json", test::catalog()), data::LoadError);
+}
