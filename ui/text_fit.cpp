@@ -352,6 +352,39 @@ std::string describe(const FitProblem& p) {
   return s;
 }
 
+std::vector<KnownFitProblem> parse_known_fit_problems(const std::string& text) {
+  std::vector<KnownFitProblem> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+    if (line.empty()) continue;
+    KnownFitProblem k;
+    k.line = line;
+    const auto a = line.find('|');
+    const auto b = a == std::string::npos ? std::string::npos : line.find('|', a + 1);
+    k.kind = line.substr(0, a);
+    if (a != std::string::npos) k.window_part = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (b != std::string::npos) k.text_start = line.substr(b + 1);
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+const KnownFitProblem* find_known(const std::vector<KnownFitProblem>& known, const FitProblem& p) {
+  for (const auto& k : known) {
+    if (k.kind == to_string(p.kind) && p.window.find(k.window_part) != std::string::npos &&
+        p.text.rfind(k.text_start, 0) == 0) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
 nlohmann::json to_json(const std::vector<FitProblem>& problems) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& p : problems) {

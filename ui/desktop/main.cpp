@@ -65,6 +65,7 @@ struct Options {
   bool no_threads = false;
   bool no_auto_pause = false;
   bool check_text_fit = false;
+  std::string text_fit_known;
   std::string antialias = "auto";
 };
 
@@ -181,6 +182,8 @@ int main(int argc, char** argv) {
   cli.add_flag("--check-text-fit", o.check_text_fit,
                "Check every screenshot frame for labels cut, squeezed, overlapping or wrapped inside a number; "
                "list them and exit 5 when any is found");
+  cli.add_option("--text-fit-known", o.text_fit_known,
+                 "Problems the text-fit check tolerates (owned elsewhere), one 'kind|window part|text start' a line");
   cli.add_flag("--no-auto-pause", o.no_auto_pause, "Alarms (SLO collapse, cash, new advice, check results) do not pause the clock");
   cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
                "within a frame budget)");
@@ -270,7 +273,17 @@ int main(int argc, char** argv) {
     }
 
     std::vector<double> work_ms, interval_ms, ui_ms, gl_ms, triangles;
-    nlohmann::json text_fit = {{"checked", nlohmann::json::array()}, {"problems", nlohmann::json::array()}};
+    nlohmann::json text_fit = {{"checked", nlohmann::json::array()},
+                               {"problems", nlohmann::json::array()},
+                               {"known", nlohmann::json::array()}};
+    std::vector<tycoon::ui::KnownFitProblem> known_fit;
+    if (!o.text_fit_known.empty()) {
+      std::ifstream in(o.text_fit_known);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      if (!in) std::cerr << "tycoon_game: cannot read " << o.text_fit_known << "\n";
+      known_fit = tycoon::ui::parse_known_fit_problems(ss.str());
+    }
     int antialias_dropped_at = -1;
     double first_frame_ms = 0;
     bool last_frame_shot = false;
@@ -324,10 +337,16 @@ int main(int argc, char** argv) {
       if (o.check_text_fit && shot_frame) {
         const std::string name = shot ? *shot : std::filesystem::path(o.screenshot).stem().string();
         text_fit["checked"].push_back(name);
-        for (auto& p : tycoon::ui::to_json(tycoon::ui::check_text_fit())) {
-          std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
+        for (const auto& problem : tycoon::ui::check_text_fit()) {
+          auto p = tycoon::ui::to_json({problem})[0];
           p["screen"] = name;
-          text_fit["problems"].push_back(std::move(p));
+          if (const auto* k = tycoon::ui::find_known(known_fit, problem)) {
+            std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line << "): " << p["what"].get<std::string>() << "\n";
+            text_fit["known"].push_back(std::move(p));
+          } else {
+            std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
+            text_fit["problems"].push_back(std::move(p));
+          }
         }
       }
       // Rasterize and present only a frame that differs from the one on screen (or once a
@@ -438,8 +457,8 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     if (o.check_text_fit) {
-      std::printf("text-fit: %zu screen(s) checked at %dx%d, %zu problem(s)\n", text_fit["checked"].size(), o.width,
-                  o.height, text_fit["problems"].size());
+      std::printf("text-fit: %zu screen(s) checked at %dx%d, %zu problem(s), %zu known and tolerated\n",
+                  text_fit["checked"].size(), o.width, o.height, text_fit["problems"].size(), text_fit["known"].size());
       if (!text_fit["problems"].empty() && exit_code == 0) exit_code = 5;
     }
     if (o.max_frame_gap_ms > 0 && iv.max > o.max_frame_gap_ms) {
