@@ -134,8 +134,11 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
                   fmt_usd(faster).c_str(),
                   std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
     muted_wrapped(buf);
-  } else if (!s.company.deployments.empty()) {
+  } else if (!s.company.deployments.empty() && s.hour == 0) {
     muted_wrapped("No revenue yet: your deployments start earning once the clock runs (press 1x, or +1 h).");
+  } else if (!s.company.deployments.empty()) {
+    muted_wrapped("No revenue in the last 24 h although models are deployed: see Deployments (do they have GPUs, do "
+                  "they serve?) and Pricing.");
   } else {
     muted_wrapped("No revenue yet. Rent GPUs in the market, deploy a model for a customer segment, then run the clock.");
   }

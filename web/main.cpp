@@ -197,6 +197,7 @@ int main() {
   options.threaded = false;
   options.advisor = true;
   options.load_by_path = false;  // saves are listed from local storage; files come in through Import…
+  options.status_right_inset = 200;  // CSS px for the page's Import… and Export save buttons (shell.html)
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {
