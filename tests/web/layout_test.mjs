@@ -105,6 +105,9 @@ try {
     await clickTag(page, 'menu.leave');
     await waitFor(async () => (await widgets(page))['start.load.#0'], 'the save listed on the start screen');
     await screen('start-with-save');
+    // The page mirrors saves to localStorage every 30 frames: wait for it before reloading.
+    await waitFor(() => page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('inference-tycoon/v1/saves/'))),
+                  'the save to reach localStorage');
     await page.reload({ waitUntil: 'load' });
     await page.waitForFunction(() => window.tycoonReady === true, null, { timeout: 60000 });
     await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: false }));
