@@ -61,7 +61,8 @@ void draw_messages(ViewState& view, float right_inset) {
   ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kPanelRaised);
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoNav);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const auto& s : shown_messages(view)) {
     const Message& m = *s.message;

@@ -29,7 +29,9 @@ struct GlyphIndex {
   float tex_w = 1, tex_h = 1;
   std::unordered_map<std::uint64_t, AtlasGlyph> by_left, by_right;
 
-  static std::uint64_t key(long v, long u) { return (static_cast<std::uint64_t>(v) << 32) | static_cast<std::uint32_t>(u); }
+  static std::uint64_t key(long v, long u) {
+    return (static_cast<std::uint64_t>(v) << 32) | static_cast<std::uint32_t>(u);
+  }
   long texel_u(float u) const { return std::lround(u * tex_w); }
   long texel_v(float v) const { return std::lround(v * tex_h); }
   bool on_texel(float u) const { return std::abs(u * tex_w - std::round(u * tex_w)) < 0.01f; }
@@ -56,8 +58,8 @@ struct Drawn {
   float line_top;  // top of its text line, px
   float font_px;   // the size it was drawn at
   unsigned codepoint;
-  float cut_px;    // > 0: this much of it is cut off
-  int run = -1;    // index of its label (a run of glyphs on one line)
+  float cut_px;  // > 0: this much of it is cut off
+  int run = -1;  // index of its label (a run of glyphs on one line)
 };
 
 struct Run {
@@ -265,13 +267,13 @@ void check_tables(ImGuiContext& g, std::vector<FitProblem>& out) {
       const float right = col.ClipRect.Max.x;
       const float cells = std::max(col.ContentMaxXFrozen, col.ContentMaxXUnfrozen) - right;
       if (cells > kEdgeTolPx) {
-        out.push_back(FitProblem{FitProblemKind::kCut, "a cell of column '" + name + "'", window, col.MinX, col.ClipRect.Min.y,
-                                 right, col.ClipRect.Max.y, cells});
+        out.push_back(FitProblem{FitProblemKind::kCut, "a cell of column '" + name + "'", window, col.MinX,
+                                 col.ClipRect.Min.y, right, col.ClipRect.Max.y, cells});
       }
       const float header = col.ContentMaxXHeadersIdeal - right;
       if (header > kEdgeTolPx && !name.empty()) {
-        out.push_back(FitProblem{FitProblemKind::kCut, "header '" + name + "'", window, col.MinX, col.ClipRect.Min.y, right,
-                                 col.ClipRect.Max.y, header});
+        out.push_back(FitProblem{FitProblemKind::kCut, "header '" + name + "'", window, col.MinX, col.ClipRect.Min.y,
+                                 right, col.ClipRect.Max.y, header});
       }
     }
   }
@@ -287,8 +289,8 @@ void check_windows(const ImGuiContext& g, std::vector<FitProblem>& out) {
     const ImRect clip = w->InnerClipRect;
     const float over_x = w->DC.CursorMaxPos.x - clip.Max.x;
     if (!w->ScrollbarX && over_x > kEdgeTolPx) {
-      out.push_back(FitProblem{FitProblemKind::kOverflow, "items reach past the right edge", w->Name, clip.Min.x, clip.Min.y,
-                               w->DC.CursorMaxPos.x, clip.Max.y, over_x});
+      out.push_back(FitProblem{FitProblemKind::kOverflow, "items reach past the right edge", w->Name, clip.Min.x,
+                               clip.Min.y, w->DC.CursorMaxPos.x, clip.Max.y, over_x});
     }
     const float over_y = w->DC.CursorMaxPos.y - clip.Max.y;
     if ((w->Flags & ImGuiWindowFlags_NoScrollbar) && over_y > kEdgeTolPx) {
@@ -368,7 +370,8 @@ std::vector<KnownFitProblem> parse_known_fit_problems(const std::string& text) {
     const auto a = line.find('|');
     const auto b = a == std::string::npos ? std::string::npos : line.find('|', a + 1);
     k.kind = line.substr(0, a);
-    if (a != std::string::npos) k.window_part = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (a != std::string::npos)
+      k.window_part = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
     if (b != std::string::npos) k.text_start = line.substr(b + 1);
     out.push_back(std::move(k));
   }

@@ -14,18 +14,18 @@
 namespace tycoon::ui {
 
 enum class FitProblemKind {
-  kCut,         // a glyph is cut by its clip rectangle (window, table cell, button frame, chart)
-  kTabSqueezed, // a tab is narrower than its label (ImGui shortens it with "...")
-  kOverflow,    // a window's items reach past its right edge (or its bottom, when it cannot scroll)
-  kOverlap,     // two labels of one window are drawn over each other
-  kNumberWrap,  // word wrap broke a line inside a number ("$3." / "50/GPU-hour")
+  kCut,          // a glyph is cut by its clip rectangle (window, table cell, button frame, chart)
+  kTabSqueezed,  // a tab is narrower than its label (ImGui shortens it with "...")
+  kOverflow,     // a window's items reach past its right edge (or its bottom, when it cannot scroll)
+  kOverlap,      // two labels of one window are drawn over each other
+  kNumberWrap,   // word wrap broke a line inside a number ("$3." / "50/GPU-hour")
 };
 const char* to_string(FitProblemKind k);
 
 struct FitProblem {
   FitProblemKind kind = FitProblemKind::kCut;
-  std::string text;    // the label as drawn (rebuilt from its glyphs; may lack spaces' exact count)
-  std::string window;  // the ImGui window that drew it
+  std::string text;                      // the label as drawn (rebuilt from its glyphs; may lack spaces' exact count)
+  std::string window;                    // the ImGui window that drew it
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // screen rectangle of the label, px
   float excess_px = 0;                   // how far it reaches past its room (cut, squeezed, overflow)
 };

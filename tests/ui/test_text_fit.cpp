@@ -60,7 +60,8 @@ struct Headless {
 };
 
 std::size_t count(const std::vector<FitProblem>& ps, FitProblemKind k) {
-  return static_cast<std::size_t>(std::count_if(ps.begin(), ps.end(), [&](const FitProblem& p) { return p.kind == k; }));
+  return static_cast<std::size_t>(
+      std::count_if(ps.begin(), ps.end(), [&](const FitProblem& p) { return p.kind == k; }));
 }
 
 std::string all(const std::vector<FitProblem>& ps) {
@@ -206,7 +207,9 @@ TEST_CASE("word wrap inside a number is found; ui::text_wrapped keeps numbers wh
   Headless h;
   const char* text = "Contract 1: 1 x h200 on_demand at $3.50/GPU-hour, serving from hour 0";
   // Room for the text up to "$3." but not "$3.50/GPU-hour,": ImGui breaks after the "." .
-  auto wrap_x = [] { return ImGui::GetCursorPosX() + ImGui::CalcTextSize("Contract 1: 1 x h200 on_demand at $3.").x + 4; };
+  auto wrap_x = [] {
+    return ImGui::GetCursorPosX() + ImGui::CalcTextSize("Contract 1: 1 x h200 on_demand at $3.").x + 4;
+  };
   auto ps = h.run([&] {
     ImGui::PushTextWrapPos(wrap_x());
     ImGui::TextUnformatted(text);
