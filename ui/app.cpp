@@ -13,8 +13,8 @@
 namespace tycoon::ui {
 
 namespace {
-constexpr float kTopBarHeight = 74;
-constexpr float kSidebarWidth = 330;
+// The news sidebar: a quarter of the window, within readable bounds (px).
+float sidebar_width(float window_width) { return std::clamp(window_width * 0.24f, 240.0f, 360.0f); }
 }  // namespace
 
 App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load_catalog(options_.data_root)) {
@@ -84,6 +84,8 @@ void App::reset_view_for_game() {
   fresh.start = view_.start;
   fresh.advisor_opened = view_.advisor_opened;  // a session fact, for tests and the dump
   fresh.screen = Screen::kGame;
+  // ImGui remembers the tab bar's selection: a new game would open on the last game's tab.
+  fresh.tab_request = Tab::kDashboard;
   view_ = std::move(fresh);
   progress_recorded_ = false;
   finish_seen_ = false;
@@ -222,8 +224,9 @@ void App::frame(double dt_s) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   if (view_.screen == Screen::kStart || !runner_) {
     view_.screen = Screen::kStart;
+    const float status_h = messages_strip_height(view_, vp->Size.x, options_.status_right_inset);
     ImGui::SetNextWindowPos(vp->Pos);
-    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::SetNextWindowSize(ImVec2(vp->Size.x, vp->Size.y - status_h));
     ImGui::SetNextWindowBgAlpha(0.0f);  // the shell's clear color is the background
     ImGui::Begin("##start", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
@@ -231,7 +234,7 @@ void App::frame(double dt_s) {
     CommandQueue out;
     draw_start_screen(StartScreenData{scenarios_, progress_, saves_, start_error_, options_.load_by_path}, view_, out);
     ImGui::End();
-    draw_messages(view_);
+    draw_messages(view_, options_.status_right_inset);
     for (const auto& r : out.requests) handle(r);
     return;
   }
@@ -272,8 +275,12 @@ void App::draw_game(double dt_s) {
     out.request(SetSpeed{runner_->speed() == Speed::kPaused ? Speed::k1x : Speed::kPaused});
   }
 
+  // Top bar, tabs | news, and the status strip along the bottom: nothing overlaps.
+  const float top_h = top_bar_height(vp->Size.x);
+  const float side_w = sidebar_width(vp->Size.x);
+  const float body_h = vp->Size.y - top_h - messages_strip_height(view_, vp->Size.x, options_.status_right_inset);
   ImGui::SetNextWindowPos(vp->Pos);
-  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, kTopBarHeight));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, top_h));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kPanelRaised);
   ImGui::Begin("##topbar", nullptr, fixed);
   draw_time_controls(game, view_, out);
@@ -281,8 +288,8 @@ void App::draw_game(double dt_s) {
   ImGui::End();
   ImGui::PopStyleColor();
 
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + kTopBarHeight));
-  ImGui::SetNextWindowSize(ImVec2(vp->Size.x - kSidebarWidth, vp->Size.y - kTopBarHeight));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + top_h));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x - side_w, body_h));
   // The clear color already paints the main area: a transparent window saves rasterizing a
   // screen-sized rectangle every frame on software GL.
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
@@ -346,14 +353,14 @@ void App::draw_game(double dt_s) {
   ImGui::End();
   ImGui::PopStyleColor();
 
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - kSidebarWidth, vp->Pos.y + kTopBarHeight));
-  ImGui::SetNextWindowSize(ImVec2(kSidebarWidth, vp->Size.y - kTopBarHeight));
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - side_w, vp->Pos.y + top_h));
+  ImGui::SetNextWindowSize(ImVec2(side_w, body_h));
   ImGui::SetNextWindowBgAlpha(0.0f);  // see ##main; its border separates it
   ImGui::Begin("##sidebar", nullptr, fixed);
   draw_news_panel(game, view_, out);
   ImGui::End();
 
-  draw_messages(view_);
+  draw_messages(view_, options_.status_right_inset);
   draw_tutorial_overlay(game, out);
 
   for (auto& c : out.commands) runner_->submit(std::move(c));

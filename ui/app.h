@@ -44,6 +44,9 @@ struct AppOptions {
   bool auto_pause = true;
   // The start screen offers a file-path field to load a save (the browser lists its saves instead).
   bool load_by_path = true;
+  // Px at the right end of the status strip (the bottom line of messages) left empty: the
+  // browser page draws its Import and Export buttons there.
+  float status_right_inset = 0;
 };
 
 struct GameView;

@@ -72,7 +72,7 @@ ScriptPlayer ScriptPlayer::parse(std::string_view text, const std::string& name)
     } else if (s.op == "wait_idle") {
       need(0, 1);
       for (const auto& a : s.args) to_int(a, where);
-    } else if (s.op == "key" || s.op == "screenshot" || s.op == "expect_tag") {
+    } else if (s.op == "key" || s.op == "screenshot" || s.op == "expect_tag" || s.op == "expect_no_tag") {
       need(1, 1);
     } else if (s.op == "type") {
       if (s.rest.empty()) throw std::runtime_error(where + ": type needs text");
@@ -114,6 +114,14 @@ ScriptActions ScriptPlayer::next(const ScriptContext& ctx) {
     if (s.op == "wait") {
       if (frames_ >= std::stoi(s.args[0])) advance();
       return out;
+    }
+    if (s.op == "expect_no_tag") {
+      if (ctx.tags.find(s.args[0])) {
+        fail("'" + s.args[0] + "' is on screen");
+        return out;
+      }
+      advance();
+      continue;
     }
     if (s.op == "wait_tag" || s.op == "expect_tag" || s.op == "click" || s.op == "hover" || s.op == "scroll") {
       const TaggedRect* r = ctx.tags.find(s.args[0]);

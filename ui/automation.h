@@ -69,6 +69,7 @@ struct ScriptActions {
 //   wait_idle [T]           until no simulation work is outstanding (default T 3000)
 //   screenshot NAME
 //   expect_tag TAG          fail unless TAG is on screen now
+//   expect_no_tag TAG       fail if TAG is on screen now
 //   quit
 class ScriptPlayer {
  public:

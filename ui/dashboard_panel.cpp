@@ -27,9 +27,21 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const auto& h = s.history;
   const std::size_t n = h.num_hours();
 
-  // Headline cards.
+  // Headline cards: six in a row, or two rows of three when a card would be narrower than its
+  // widest label and value.
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float card_w = (ImGui::GetContentRegionAvail().x - gap * 5) / 6;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImGui::PushFont(theme::font_big());
+  const float value_w = ImGui::CalcTextSize("$888,888").x;
+  ImGui::PopFont();
+  const float min_card_w = std::max({ImGui::CalcTextSize("Output tokens, 24 h").x, ImGui::CalcTextSize("100.0% of requests failed").x,
+                                     value_w}) + 2 * ImGui::GetStyle().WindowPadding.x + 4;
+  const int per_row = (avail - gap * 5) / 6 >= min_card_w ? 6 : (avail - gap * 2) / 3 >= min_card_w ? 3 : 2;
+  const float card_w = (avail - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
+  int card = 0;
+  auto next_card = [&] {
+    if (++card % per_row != 0) ImGui::SameLine();
+  };
   const double revenue24 = sum_last(h, game::Series::kRevenueUsd, 24);
   const double gpu24 = sum_last(h, game::Series::kGpuCostUsd, 24);
   const double fixed24 = sum_last(h, game::Series::kFixedCostUsd, 24);
@@ -40,22 +52,22 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
            s.company.cash_usd >= cash_day_ago ? theme::kRevenue : theme::kCost, card_w,
            "Cash now, and how it moved over the last 24 game hours.");
   tag(view.tags, "dashboard.cash");
-  ImGui::SameLine();
+  next_card();
   kpi_card("kpi.revenue", "Revenue, 24 h", fmt_usd(revenue24), "total " + fmt_usd(totals.revenue_usd), theme::kMuted,
            card_w, "Tokens sold × your prices: input, cached input and output tokens.");
-  ImGui::SameLine();
+  next_card();
   kpi_card("kpi.gpu", "GPU cost, 24 h", fmt_usd(gpu24), "total " + fmt_usd(totals.gpu_cost_usd), theme::kMuted, card_w,
            "Rent for every GPU under contract (serving or idle), plus early-release fees.");
-  ImGui::SameLine();
+  next_card();
   std::string margin = revenue24 > 0 ? fmt_pct((revenue24 - gpu24) / revenue24) : "—";
   auto total_margin = totals.gross_margin();
   kpi_card("kpi.margin", "Gross margin, 24 h", margin, "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
            revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w, std::string(concept_sentence(Concept::kGrossMargin)).c_str());
-  ImGui::SameLine();
+  next_card();
   const double out24 = sum_last(h, game::Series::kOutputTokens, 24);
   kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(out24), "total " + fmt_tokens(s.service.tokens.output_tokens),
            theme::kMuted, card_w, "Tokens generated for customers (input tokens are billed too, see Pricing).");
-  ImGui::SameLine();
+  next_card();
   const double offered24 = sum_last(h, game::Series::kRequestsOffered, 24);
   double within24 = 0;
   for (std::size_t i = n > 24 ? n - 24 : 0; i < n; ++i) {
@@ -122,8 +134,11 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
                   fmt_usd(faster).c_str(),
                   std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
     muted_wrapped(buf);
-  } else if (!s.company.deployments.empty()) {
+  } else if (!s.company.deployments.empty() && s.hour == 0) {
     muted_wrapped("No revenue yet: your deployments start earning once the clock runs (press 1x, or +1 h).");
+  } else if (!s.company.deployments.empty()) {
+    muted_wrapped("No revenue in the last 24 h although models are deployed: see Deployments (do they have GPUs, do "
+                  "they serve?) and Pricing.");
   } else {
     muted_wrapped("No revenue yet. Rent GPUs in the market, deploy a model for a customer segment, then run the clock.");
   }

@@ -2,6 +2,7 @@
 // and where it went, and the advisor scorecard.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sim/game/scoring.h"
 #include "ui/chart.h"
@@ -355,10 +356,18 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   if (s.inbox.empty()) {
     muted_wrapped("The advisor posted no proposals in this game.");
   } else {
-    ImGui::Text("%zu proposals: %d accepted, %d rejected, %d undecided", s.inbox.size(), accepted, rejected, pending);
-    ImGui::Text("Claimed gain of what you accepted: %s", fmt_factor(claimed).c_str());
+    char line[160];
+    std::snprintf(line, sizeof line, "%zu proposals: %d accepted, %d rejected, %d undecided", s.inbox.size(), accepted,
+                  rejected, pending);
+    text_wrapped(line);
+    std::snprintf(line, sizeof line, "Claimed gain of what you accepted: %s", fmt_factor(claimed).c_str());
+    text_wrapped(line);
     for (const auto& d : s.company.deployments) {
-      if (d.speedup != 1.0) ImGui::TextDisabled("#%lld now runs code %s faster", static_cast<long long>(d.id), fmt_factor(d.speedup).c_str());
+      if (d.speedup == 1.0) continue;
+      char line[96];
+      std::snprintf(line, sizeof line, "#%lld now runs code %s faster", static_cast<long long>(d.id),
+                    fmt_factor(d.speedup).c_str());
+      muted_wrapped(line);
     }
     if (!game.revealed_debrief) {
       muted_wrapped("The truth behind each claim is revealed here when the game is over.");

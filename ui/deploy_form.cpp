@@ -198,8 +198,12 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   if (f.editing) ImGui::EndDisabled();
   f.replicas = std::clamp(f.replicas, 1, 256);
   tag(view.tags, "deploy.replicas");
-  ImGui::SameLine();
-  ImGui::TextDisabled("× %d GPUs each = %d", r.tensor_parallel, f.replicas * r.tensor_parallel);
+  {
+    char each[64];
+    std::snprintf(each, sizeof each, "× %d GPUs each = %d", r.tensor_parallel, f.replicas * r.tensor_parallel);
+    flow(false, ImGui::CalcTextSize(each).x);
+    ImGui::TextDisabled("%s", each);
+  }
 
   // Engine.
   ImGui::TextUnformatted("Engine");
@@ -265,14 +269,20 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   ImGui::SliderInt("##spec", &r.spec_draft_tokens, 0, 8, r.spec_draft_tokens == 0 ? "off" : "%d per step");
   tag(view.tags, "deploy.spec");
   if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::EndDisabled();
+  // The note goes after the slider, or under it where the row has no room (aligned with the fields).
+  auto note = [](const std::string& text) {
+    flow(false, ImGui::CalcTextSize(text.c_str()).x);
+    if (ImGui::GetCursorPosX() < 150) ImGui::SetCursorPosX(150);
+    ImGui::TextDisabled("%s", text.c_str());
+  };
   if (!spec_ok) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s has no speculative decoding", r.engine.c_str());
+    note(r.engine + " has no speculative decoding");
     r.spec_draft_tokens = 0;
   } else if (r.spec_draft_tokens > 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s, ≈%.2f tok/step", r.spec_method.c_str(),
-                        acceptance_length_for(game.scenario, game.catalog, form_what_if(game, view)));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s, ≈%.2f tok/step", r.spec_method.c_str(),
+                  acceptance_length_for(game.scenario, game.catalog, form_what_if(game, view)));
+    note(buf);
   }
 
   // Batch limits.
@@ -283,9 +293,8 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   input_int_steps("##seqs", &r.max_num_seqs, 16, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_seqs")) ImGui::EndDisabled();
   r.max_num_seqs = std::clamp(r.max_num_seqs, 1, 4096);
-  ImGui::SameLine();
   ImGui::TextUnformatted("Token budget");
-  ImGui::SameLine();
+  ImGui::SameLine(150);
   if (locked_field(game, "max_num_batched_tokens")) ImGui::BeginDisabled();
   input_int_steps("##budget", &r.max_num_batched_tokens, 1024, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_batched_tokens")) ImGui::EndDisabled();
@@ -295,15 +304,17 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   ImGui::SameLine(150);
   const bool pc_ok = engine && engine->supports_prefix_caching;
   if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::BeginDisabled();
+  ImGui::BeginGroup();
   ImGui::Checkbox("prefix caching", &r.prefix_caching);
   concept_tooltip(Concept::kPrefixCaching);
   if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::EndDisabled();
-  ImGui::SameLine();
+  flow(false, check_width("CUDA graphs"));
   const bool cg_ok = engine && engine->supports_cuda_graphs;
   if (!cg_ok || locked_field(game, "cuda_graphs")) ImGui::BeginDisabled();
   ImGui::Checkbox("CUDA graphs", &r.cuda_graphs);
   concept_tooltip(Concept::kCudaGraphs);
   if (!cg_ok || locked_field(game, "cuda_graphs")) ImGui::EndDisabled();
+  ImGui::EndGroup();
 
   ImGui::TextUnformatted("Router");
   ImGui::SameLine(150);
@@ -344,10 +355,18 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
       blocking = false;
     }
   }
+  // Just deployed with this very form: its GPUs are now the deployment's, which is success, not a
+  // shortage. Say so, until the player changes the form to deploy something more.
+  const std::string form_key = what_if_key(w, f.editing ? "edit" : "new");
+  const bool just_deployed = !f.editing && !f.deployed_key.empty() && f.deployed_key == form_key;
+  if (!just_deployed) f.deployed_key.clear();
+  if (just_deployed && !blocking) problem.clear();
   const char* action = f.editing ? "Apply recipe" : "Deploy";
   const bool locked = lever_locked(game.scenario, f.editing ? "change_recipe" : "deploy");
   if (locked) ImGui::BeginDisabled();
-  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(problem.empty() ? IM_COL32(38, 130, 120, 255) : IM_COL32(90, 60, 60, 255)));
+  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(just_deployed    ? ImGui::GetColorU32(ImGuiCol_Button)
+                                                     : problem.empty() ? IM_COL32(38, 130, 120, 255)
+                                                                       : IM_COL32(90, 60, 60, 255)));
   if (ImGui::Button(action, ImVec2(140, 0))) {
     if (!problem.empty()) {
       view.message(std::string(f.editing ? "Cannot change the recipe. " : "Cannot deploy. ") + problem, false,
@@ -363,6 +382,7 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
     } else {
       game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
       out.push(game::Deploy{seg->model, f.chip, seg->id, f.replicas, diff(base, r)});
+      f.deployed_key = form_key;
     }
   }
   ImGui::PopStyleColor();
@@ -377,7 +397,12 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
     if (ImGui::Button("Default recipe")) f.recipe_for.clear();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The catalog recipe for this model and chip");
   }
-  if (!problem.empty()) {
+  if (just_deployed) {
+    ImGui::Spacing();
+    muted_wrapped("Deployed: it is listed under Running deployments. To deploy another, change the form (and rent "
+                  "GPUs for it in the GPU market if none are idle).");
+    tag(view.tags, "deploy.done");
+  } else if (!problem.empty()) {
     ImGui::Spacing();
     if (blocking) {
       error_box("##deploy_problem", problem);
@@ -481,14 +506,16 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   const double gpu_cost = price * gpus;
 
   if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
     ImGui::TableSetupColumn(base ? "this recipe" : "", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     if (base) ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     if (base) ImGui::TableHeadersRow();
-    auto row = [&](const char* name, const std::string& v, const std::string& b, ImU32 color = theme::kText) {
+    auto row = [&](const char* name, const std::string& v, const std::string& b, ImU32 color = theme::kText,
+                   const char* tooltip = nullptr) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", name);
+      wrapped_tooltip(tooltip);
       ImGui::TableNextColumn();
       theme::text_colored(color, v);
       if (base) {
@@ -507,9 +534,10 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
         base ? fmt_count(base->p90_interactivity_tok_per_s_per_user) + " tok/s" : "");
     row("Mean batch", fmt_count(sm.mean_batch_size), base ? fmt_count(base->mean_batch_size) : "");
-    row("Failed (queue full, timeout)", fmt_pct(static_cast<double>(sm.requests_failed) / std::max<std::int64_t>(1, sm.requests_arrived)),
+    row("Failed requests", fmt_pct(static_cast<double>(sm.requests_failed) / std::max<std::int64_t>(1, sm.requests_arrived)),
         base ? fmt_pct(static_cast<double>(base->requests_failed) / std::max<std::int64_t>(1, base->requests_arrived)) : "",
-        sm.requests_failed > 0 ? theme::kWarn : theme::kText);
+        sm.requests_failed > 0 ? theme::kWarn : theme::kText,
+        "Requests turned away because the queue was full, or that waited past their timeout.");
     const double rev = revenue_per_hour(sm);
     row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
     row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(price * gpus) : "");

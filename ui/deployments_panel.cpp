@@ -15,17 +15,17 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
   theme::heading("Running deployments");
   if (s.company.deployments.empty()) {
     muted_wrapped("Nothing deployed yet: customers are turned away. Pick a customer segment and a chip below.");
-  } else if (ImGui::BeginTable("deployments", 9,
+  } else if (ImGui::BeginTable("deployments", 8,
                                ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-    ImGui::TableSetupColumn("Recipe", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch, 0.7f);
-    ImGui::TableSetupColumn("Load", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("TTFT p90", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("TPOT p90", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("tok/s/GPU", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 232);
+    // Numbers and buttons as wide as they are; the names and the recipe share the rest, wrapped.
+    ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("Recipe", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Load", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("TTFT p90", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("TPOT p90", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("tok/s/GPU", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
     for (const auto& d : s.company.deployments) {
       ImGui::PushID(static_cast<int>(d.id));
@@ -33,10 +33,35 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       const auto* seg = game.scenario.find_segment(d.segment);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("#%lld %s", static_cast<long long>(d.id), model_name(game.catalog, d.model).c_str());
-      ImGui::TextDisabled("for %s", seg ? seg->name.c_str() : d.segment.c_str());
+      std::string name = id_label(d.id);
+      name += ' ';
+      name += model_name(game.catalog, d.model);
+      text_wrapped(name);
+      std::string for_whom = "for ";
+      for_whom += seg ? seg->name : d.segment;
+      muted_wrapped(for_whom);
+      // Its controls, under its name (they wrap in a narrow column).
+      const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
+      if (scale_locked) ImGui::BeginDisabled();
+      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1)});
+      tag(view.tags, "deployments.scale_down." + std::to_string(d.id));
+      ImGui::SameLine();
+      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1});
+      tag(view.tags, "deployments.scale_up." + std::to_string(d.id));
+      if (scale_locked) ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d×", d.replicas);
+      flow(false, ImGui::CalcTextSize("Recipe…").x + 2 * ImGui::GetStyle().FramePadding.x);
+      if (ImGui::SmallButton("Recipe…")) reset_deploy_form(game, view, d.segment, d.chip, d.id);
+      tag(view.tags, "deployments.edit." + std::to_string(d.id));
+      flow(false, ImGui::CalcTextSize("Stop").x + 2 * ImGui::GetStyle().FramePadding.x);
+      const bool stop_locked = lever_locked(game.scenario, "undeploy");
+      if (stop_locked) ImGui::BeginDisabled();
+      if (ImGui::SmallButton("Stop")) out.push(game::Undeploy{d.id});
+      if (stop_locked) ImGui::EndDisabled();
+      tag(view.tags, "deployments.stop." + std::to_string(d.id));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(game::describe(d.recipe).c_str());
+      text_wrapped(game::describe(d.recipe));
       // Accepted code changes: what the advisor claimed for them. Their real effect is the
       // simulator's secret; it shows in this deployment's throughput (and in the debrief).
       int changes = 0;
@@ -48,8 +73,10 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         claimed *= a.claimed_speedup;
       }
       if (changes > 0) {
-        theme::text_colored(theme::kPurple, std::to_string(changes) + (changes == 1 ? " code change" : " code changes") +
-                                                ", claimed " + fmt_factor(claimed));
+        ImGui::PushStyleColor(ImGuiCol_Text, theme::kPurple);
+        text_wrapped(std::to_string(changes) + (changes == 1 ? " code change" : " code changes") + ", claimed " +
+                     fmt_factor(claimed));
+        ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
           ImGui::SetTooltip("What the advisor claimed for the code changes you accepted. What they really do shows in "
                             "this deployment's tokens per GPU, and in the debrief.");
@@ -85,40 +112,30 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
           ImGui::TextDisabled("—");
         }
       }
-      ImGui::TableNextColumn();
-      const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
-      if (scale_locked) ImGui::BeginDisabled();
-      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1)});
-      tag(view.tags, "deployments.scale_down." + std::to_string(d.id));
-      ImGui::SameLine();
-      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1});
-      tag(view.tags, "deployments.scale_up." + std::to_string(d.id));
-      if (scale_locked) ImGui::EndDisabled();
-      ImGui::SameLine();
-      ImGui::TextDisabled("%d×", d.replicas);
-      ImGui::SameLine();
-      if (ImGui::SmallButton("Recipe…")) reset_deploy_form(game, view, d.segment, d.chip, d.id);
-      tag(view.tags, "deployments.edit." + std::to_string(d.id));
-      ImGui::SameLine();
-      const bool stop_locked = lever_locked(game.scenario, "undeploy");
-      if (stop_locked) ImGui::BeginDisabled();
-      if (ImGui::SmallButton("Stop")) out.push(game::Undeploy{d.id});
-      if (stop_locked) ImGui::EndDisabled();
-      tag(view.tags, "deployments.stop." + std::to_string(d.id));
       ImGui::PopID();
     }
     ImGui::EndTable();
   }
 
+  // The form beside its memory fit and what-if preview, each scrolling on its own; where the two
+  // do not fit side by side, one under the other in the panel's scroll.
   ImGui::Spacing();
+  constexpr float kFormMinW = 490, kPreviewMinW = 360;
   const float avail = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginChild("##form", ImVec2(avail * 0.54f, 0), false);
-  draw_deploy_form(game, view, out);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("##fit", ImVec2(0, 0), false);
-  draw_fit_and_preview(game, view, previews);
-  ImGui::EndChild();
+  const float form_w = std::max(kFormMinW, avail * 0.5f);
+  if (avail - form_w - ImGui::GetStyle().ItemSpacing.x >= kPreviewMinW) {
+    ImGui::BeginChild("##form", ImVec2(form_w, 0), false);
+    draw_deploy_form(game, view, out);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##fit", ImVec2(0, 0), false);
+    draw_fit_and_preview(game, view, previews);
+    ImGui::EndChild();
+  } else {
+    draw_deploy_form(game, view, out);
+    ImGui::Spacing();
+    draw_fit_and_preview(game, view, previews);
+  }
 }
 
 }  // namespace tycoon::ui

@@ -36,6 +36,13 @@ void chip_tooltip(const data::Accelerator& a, const std::string& price_source) {
 
 std::string offer_key(const econ::GpuOffer& o) { return o.chip + "." + std::string(to_string(o.contract)); }
 
+// "on demand" for on_demand: the contract as the player reads it.
+std::string contract_label(Contract c) {
+  std::string s(to_string(c));
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
 }  // namespace
 
 void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out) {
@@ -43,16 +50,17 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
   const auto& company = s.company;
 
   heading_with_help("GPU market", Concept::kContracts);
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  // Columns as wide as their contents.
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("offers", 8, flags)) {
-    ImGui::TableSetupColumn("Chip", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableSetupColumn("Contract", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("Price", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableSetupColumn("HBM · bandwidth", ImGuiTableColumnFlags_WidthStretch, 1.5f);
-    ImGui::TableSetupColumn("Available", ImGuiTableColumnFlags_WidthStretch, 0.75f);
-    ImGui::TableSetupColumn("Lead · term", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("Spot risk", ImGuiTableColumnFlags_WidthStretch, 0.75f);
-    ImGui::TableSetupColumn("Rent", ImGuiTableColumnFlags_WidthFixed, 190);
+    ImGui::TableSetupColumn("Chip");
+    ImGui::TableSetupColumn("Contract");
+    ImGui::TableSetupColumn("$/GPU-hour");
+    ImGui::TableSetupColumn("HBM · bandwidth");
+    ImGui::TableSetupColumn("Available");
+    ImGui::TableSetupColumn("Lead · term");
+    ImGui::TableSetupColumn("Spot risk");
+    ImGui::TableSetupColumn("Rent");
     ImGui::TableHeadersRow();
     for (std::size_t i = 0; i < s.world.market.offers.size(); ++i) {
       const auto& o = s.world.market.offers[i];
@@ -67,9 +75,9 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         chip_tooltip(*chip, source);
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(std::string(to_string(o.contract)).c_str());
+      ImGui::TextUnformatted(contract_label(o.contract).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(fmt_usd_per_gpu_hour(o.price_usd_per_gpu_hour()).c_str());
+      ImGui::TextUnformatted(fmt_usd(o.price_usd_per_gpu_hour()).c_str());
       if (o.price_multiplier != 1.0) {
         ImGui::SameLine();
         theme::text_colored(o.price_multiplier > 1 ? theme::kCost : theme::kRevenue,
@@ -112,7 +120,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       tag(view.tags, "market.count." + key);
       ImGui::SameLine();
       if (locked) ImGui::BeginDisabled();
-      if (ImGui::Button("Rent", ImVec2(70, 0))) {
+      if (ImGui::Button("Rent")) {
         // Refuse here what the player cannot pay for: the first day's rent must be covered by
         // cash plus the credit line.
         const double day_cost = econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24);
@@ -166,13 +174,13 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
   ImGui::TextDisabled("Rent %s per hour, %s per day · %d GPUs ready", fmt_usd(rent_per_hour).c_str(),
                       fmt_usd(rent_per_hour * 24).c_str(), game::ready_gpus(company, s.hour));
   if (ImGui::BeginTable("fleet", 7, flags)) {
-    ImGui::TableSetupColumn("Contract", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch, 1.8f);
-    ImGui::TableSetupColumn("Price", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableSetupColumn("Status", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    ImGui::TableSetupColumn("Idle on chip", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 190);
+    ImGui::TableSetupColumn("#");
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("$/GPU-hour");
+    ImGui::TableSetupColumn("Status");
+    ImGui::TableSetupColumn("Idle on chip");
+    ImGui::TableSetupColumn("Term");
+    ImGui::TableSetupColumn("");
     ImGui::TableHeadersRow();
     for (const auto& c : company.contracts) {
       ImGui::PushID(static_cast<int>(c.id));
@@ -180,13 +188,13 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::TableNextColumn();
       ImGui::Text("#%lld", static_cast<long long>(c.id));
       ImGui::TableNextColumn();
-      ImGui::Text("%d × %s %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(), std::string(to_string(c.contract)).c_str());
+      ImGui::Text("%d × %s, %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(), contract_label(c.contract).c_str());
       ImGui::TableNextColumn();
       double price = c.signed_price_usd_per_gpu_hour;
       if (c.contract != Contract::kReserved) {
         if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
       }
-      ImGui::TextUnformatted(fmt_usd_per_gpu_hour(price).c_str());
+      ImGui::TextUnformatted(fmt_usd(price).c_str());
       ImGui::TableNextColumn();
       if (c.ready(s.hour)) {
         theme::text_colored(theme::kRevenue, "serving-ready");

@@ -86,9 +86,7 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
   for (auto it = s.news.rbegin(); it != s.news.rend(); ++it) {
     ImGui::TextDisabled("%s", fmt_hour_short(it->at_hour).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, news_color(it->text));
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(it->text.c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped(it->text);
     ImGui::PopStyleColor();
     ImGui::Spacing();
   }

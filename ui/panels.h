@@ -33,7 +33,10 @@ struct GameView {
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.
+// It takes one row where the window is wide enough and two rows below that; top_bar_height says
+// how tall the bar is at a window width (px), so that the panels start under it.
 void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out);
+float top_bar_height(float window_width);
 void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& out);
 void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out);
 void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue& out, Previews& previews);
@@ -47,8 +50,13 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out);
 void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out);
 // The save / load popup (opened by the top bar).
 void draw_save_load_popup(const GameView& game, ViewState& view, CommandQueue& out);
-// Recent command outcomes as toasts in the bottom-right corner.
-void draw_messages(ViewState& view);
+// The status strip: recent command outcomes and alarms (refusals in red with their reason), in a
+// strip of its own along the bottom of the window that the rest of the layout leaves free, so a
+// message never covers a control. `right_inset` px at its right end stay empty (the browser page
+// puts its Import and Export buttons there). messages_strip_height: how tall the strip is this
+// frame for a window `width` px wide (one line when idle, more while messages are fresh).
+float messages_strip_height(const ViewState& view, float width, float right_inset);
+void draw_messages(ViewState& view, float right_inset);
 
 struct StartScreenData {
   const std::vector<ScenarioEntry>& scenarios;

@@ -65,14 +65,19 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     auto draft_it = view.price_drafts.find(model);
     if (draft_it == view.price_drafts.end()) draft_it = view.price_drafts.emplace(model, current).first;
     auto& draft = draft_it->second;
-    const float left_w = ImGui::GetContentRegionAvail().x * 0.46f;
+    // The price table beside the demand curves, or above them where both do not fit in a row.
+    constexpr float kTableMinW = 410, kCurvesMinW = 320;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const bool side_by_side = avail - std::max(kTableMinW, avail * 0.46f) - ImGui::GetStyle().ItemSpacing.x >= kCurvesMinW;
+    const float left_w = side_by_side ? std::max(kTableMinW, avail * 0.46f) : avail;
     ImGui::BeginGroup();
     if (ImGui::BeginTable("prices", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, ImVec2(left_w, 0))) {
-      ImGui::TableSetupColumn("Tokens", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-      ImGui::TableSetupColumn("New price", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-      ImGui::TableSetupColumn("Now", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-      ImGui::TableSetupColumn("Market", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-      ImGui::TableSetupColumn("vs market", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+      // Names and numbers as wide as they are; the price field takes the rest.
+      ImGui::TableSetupColumn("Tokens", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("New price", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+      ImGui::TableSetupColumn("Now", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("Market", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("vs market", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableHeadersRow();
       price_row("input", "##in", &draft.input_usd_per_mtok, current.input_usd_per_mtok, reference.input_usd_per_mtok,
                 locked, view, "pricing." + model + ".input");
@@ -114,7 +119,11 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     ImGui::EndGroup();
 
     // Demand response of each segment buying this model, at this hour and reputation.
-    ImGui::SameLine();
+    if (side_by_side) {
+      ImGui::SameLine();
+    } else {
+      ImGui::Spacing();
+    }
     ImGui::BeginGroup();
     for (std::size_t i = 0; i < game.scenario.segments.size(); ++i) {
       const auto& seg = game.scenario.segments[i];
@@ -153,17 +162,19 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       chart::Axis x{"price vs market", chart::Unit::kShare};
       x.min = curve.x0;
       x.max = 3.0;
-      ImGui::Text("%s", seg.name.c_str());
-      ImGui::SameLine();
-      ImGui::TextDisabled("elasticity %.2f · reputation %s · %s offered now · %s",
-                          seg.demand.price_elasticity, fmt_pct(st.reputation, 0).c_str(),
-                          fmt_req_per_s(curve.now.offered_per_s).c_str(),
-                          curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
-                                               : "fleet not saturated last hour");
+      ImGui::TextUnformatted(seg.name.c_str());
+      char facts[256];
+      std::snprintf(facts, sizeof facts, "elasticity %.2f · reputation %s · %s offered now · %s", seg.demand.price_elasticity,
+                    fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(curve.now.offered_per_s).c_str(),
+                    curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
+                                         : "fleet not saturated last hour");
+      muted_wrapped(facts);
       if (curve.best_ratio) {
-        ImGui::TextDisabled("Most profit on this curve at %s of the market price (you: %s); rent %s/h.",
-                            fmt_pct(*curve.best_ratio, 0).c_str(), fmt_pct(curve.now_ratio, 0).c_str(),
-                            fmt_usd(curve.rent_usd_per_hour).c_str());
+        char best[192];
+        std::snprintf(best, sizeof best, "Most profit on this curve at %s of the market price (you: %s); rent %s/h.",
+                      fmt_pct(*curve.best_ratio, 0).c_str(), fmt_pct(curve.now_ratio, 0).c_str(),
+                      fmt_usd(curve.rent_usd_per_hour).c_str());
+        muted_wrapped(best);
       }
       chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd},
                          ImVec2(0, 170));

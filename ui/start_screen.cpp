@@ -138,7 +138,9 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   }
   ImGui::TextDisabled("Scenario");
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##classroom_scenario", chosen ? chosen->name.c_str() : "none")) {
+  const std::string preview =
+      chosen ? elide(chosen->name, ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - 8) : std::string("none");
+  if (ImGui::BeginCombo("##classroom_scenario", preview.c_str())) {
     for (const auto* e : choices) {
       if (ImGui::Selectable(e->name.c_str(), e == chosen)) view.start.classroom_scenario = e->id;
     }

@@ -44,6 +44,9 @@ struct DeployForm {
   game::RecipeSettings recipe;
   std::string recipe_for;  // "model|chip" the recipe was defaulted for; a new pair reloads it
   std::optional<std::int64_t> editing;
+  // The form as it was when its Deploy went through (what_if_key): while it is unchanged, its
+  // GPUs are the ones just claimed, and "rent more first" would wrongly read as a problem.
+  std::string deployed_key;
 };
 
 struct StartForm {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <imgui_internal.h>
+
 #include "ui/format.h"
 #include "ui/theme.h"
 
@@ -89,11 +91,60 @@ std::string model_name(const data::Catalog& catalog, const std::string& model) {
   return m ? m->name : model;
 }
 
+std::vector<std::string_view> wrap_lines(std::string_view text, float width, const ImFont* font, float font_size) {
+  if (!font) font = ImGui::GetFont();
+  if (font_size <= 0) font_size = ImGui::GetFontSize();
+  auto width_of = [&](std::string_view s) {
+    return font->CalcTextSizeA(font_size, FLT_MAX, 0, s.data(), s.data() + s.size()).x;
+  };
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t nl = text.find('\n', start);
+    const std::string_view para = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    // Greedy: add words while the line fits.
+    std::size_t line_begin = 0;
+    while (true) {
+      std::size_t end = line_begin, fit_end = std::string_view::npos;
+      while (end < para.size()) {
+        std::size_t next = para.find(' ', end == line_begin ? end : end + 1);
+        if (next == std::string_view::npos) next = para.size();
+        if (width_of(para.substr(line_begin, next - line_begin)) > width && fit_end != std::string_view::npos) break;
+        fit_end = next;
+        end = next;
+      }
+      if (fit_end == std::string_view::npos) fit_end = para.size();
+      lines.push_back(para.substr(line_begin, fit_end - line_begin));
+      line_begin = fit_end;
+      while (line_begin < para.size() && para[line_begin] == ' ') ++line_begin;
+      if (line_begin >= para.size()) break;
+    }
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+void text_wrapped(std::string_view text) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  float wrap_pos = window->DC.TextWrapPos;
+  if (wrap_pos < 0) wrap_pos = 0;
+  const float width = std::max(1.0f, ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos));
+  std::string joined;
+  joined.reserve(text.size() + 8);
+  for (std::string_view line : wrap_lines(text, width)) {
+    if (!joined.empty()) joined += '\n';
+    joined.append(line.data(), line.size());
+  }
+  // One item with the lines already broken: ImGui's spacing of wrapped lines, its wrap disabled.
+  ImGui::PushTextWrapPos(-1.0f);
+  ImGui::TextUnformatted(joined.data(), joined.data() + joined.size());
+  ImGui::PopTextWrapPos();
+}
+
 void muted_wrapped(std::string_view text) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kMuted);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(text.data(), text.data() + text.size());
-  ImGui::PopTextWrapPos();
+  text_wrapped(text);
   ImGui::PopStyleColor();
 }
 
@@ -103,11 +154,11 @@ void boxed(const char* id, const std::string& text, ImU32 color) {
   ImGui::PushStyleColor(ImGuiCol_Border, color);
   const float pad = ImGui::GetStyle().WindowPadding.x;
   const float wrap = ImGui::GetContentRegionAvail().x - 2 * pad - 2;
-  ImVec2 ts = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
-  ImGui::BeginChild(id, ImVec2(0, ts.y + 2 * ImGui::GetStyle().WindowPadding.y + 2), true, ImGuiWindowFlags_NoScrollbar);
+  const float text_h = static_cast<float>(wrap_lines(text, wrap).size()) * ImGui::GetTextLineHeight();
+  ImGui::BeginChild(id, ImVec2(0, text_h + 2 * ImGui::GetStyle().WindowPadding.y + 2), true, ImGuiWindowFlags_NoScrollbar);
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-  ImGui::TextUnformatted(text.c_str());
+  text_wrapped(text);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
   ImGui::EndChild();
@@ -132,7 +183,8 @@ bool lever_locked(const game::Scenario& s, std::string_view lever) { return s.le
 void flow(bool first, float width) {
   if (first) return;
   ImGui::SameLine();
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  // The content region's right edge: the window's, or the table column's inside a table.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
   if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
 }
 

@@ -39,6 +39,14 @@ std::string chip_name(const data::Catalog& catalog, const std::string& chip);
 std::string short_chip_name(const data::Catalog& catalog, const std::string& chip);
 std::string model_name(const data::Catalog& catalog, const std::string& model);
 
+// `text` broken into lines of at most `width` px at spaces and newlines only (ImGui's own word
+// wrap also breaks after "." and ",", which split "$3.50" into "$3." and "50"). A word longer
+// than `width` gets a line of its own. The views point into `text`.
+std::vector<std::string_view> wrap_lines(std::string_view text, float width, const ImFont* font = nullptr,
+                                         float font_size = 0);
+// Wrapped text (at the wrap position pushed with PushTextWrapPos, else the window's right edge)
+// that breaks only at spaces: the replacement for TextWrapped for text holding numbers.
+void text_wrapped(std::string_view text);
 // Shows `text` wrapped in a muted color.
 void muted_wrapped(std::string_view text);
 

@@ -11,6 +11,8 @@
 //   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
 //   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
 //   tycoon_saves()                   ["name.json", ...], newest first
+//   tycoon_text_fit()                [{"kind", "text", "window", "rect", "what"}]: labels of the last
+//                                    frame cut, squeezed, overlapping or wrapped inside a number
 #include <emscripten.h>
 
 #include <charconv>
@@ -29,6 +31,7 @@
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
 #include "ui/library.h"
+#include "ui/text_fit.h"
 #include "web/web_shell.h"
 
 namespace tycoon::web {
@@ -309,6 +312,12 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_export(const char* name_in) {
   std::string text = read_text(kSaveDir / name);
   if (text.empty()) return hold(out, refused("no save named " + name).dump());
   return hold(out, json{{"ok", true}, {"name", name}, {"text", std::move(text)}}.dump());
+}
+
+// Between two frames (where the page's calls run) the last frame's draw data is still whole.
+EMSCRIPTEN_KEEPALIVE const char* tycoon_text_fit() {
+  static std::string out;
+  return hold(out, ui::to_json(ui::check_text_fit()).dump());
 }
 
 EMSCRIPTEN_KEEPALIVE const char* tycoon_saves() {

@@ -69,6 +69,14 @@ bool follow_canvas(WebShell& sh) {
   return true;
 }
 
+// Emscripten's GLFW passes the browser's wheel deltas as they are: in pixels (about 100 a notch in
+// Chromium, 3 lines in Firefox) and with the DOM's sign (positive = down), where GLFW and ImGui
+// expect notches with positive = up. Without this a notch down scrolled dozens of lines up.
+void on_scroll(GLFWwindow* window, double dx, double dy) {
+  auto notches = [](double d) { return -(std::abs(d) < 10 ? d / 3.0 : d / 100.0); };
+  ImGui_ImplGlfw_ScrollCallback(window, notches(dx), notches(dy));
+}
+
 void mark_ready() {
   EM_ASM({
     window.tycoonReady = true;
@@ -174,6 +182,7 @@ int main() {
   tycoon::ui::theme::apply_style();
   load_fonts(sh.pixel_ratio);
   ImGui_ImplGlfw_InitForOpenGL(sh.window, true);
+  glfwSetScrollCallback(sh.window, on_scroll);
   if (!sh.renderer.init()) {
     std::fprintf(stderr, "tycoon_web: %s\n", sh.renderer.error().c_str());
     EM_ASM({ if (Module.setStatus) Module.setStatus('WebGL2 refused the shaders: ' + UTF8ToString($0)); },
@@ -197,6 +206,7 @@ int main() {
   options.threaded = false;
   options.advisor = true;
   options.load_by_path = false;  // saves are listed from local storage; files come in through Import…
+  options.status_right_inset = 200;  // CSS px for the page's Import… and Export save buttons (shell.html)
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The game under Xvfb with scripted input: start the tutorial, rent a GPU, try a deployment that
 # does not fit, deploy, advance a day, open every panel and the advisor, save, load, play to the
-# end; and a second run of bad input (renting with no cash). Screenshots go to $2 for review; the
+# end; a second run of bad input (renting with no cash); every main screen at 1024x640, 1280x800
+# and 1920x1080 with the text-fit check. Screenshots go to $2 for review; the
 # state the game reached is checked from the JSON the binary writes on exit.
 #   tests/ui/ui_test.sh build/tycoon_game build/ui-test
 set -u
@@ -27,6 +28,34 @@ run() {  # name script
 
 run tutorial tutorial.script
 run bad_input bad_input.script
+
+# Layout at three window sizes (issue 15): every main screen (start, dashboard, market, deploy
+# form, deployments, pricing, advisor, debrief) is screenshotted under $out/layout-WxH/, and each
+# screenshot frame is checked for labels cut, squeezed, overlapping or wrapped inside a number
+# (--check-text-fit, ui/text_fit.h): the binary exits 5 on any problem not listed in
+# text_fit_known.txt. A few frames per screen and a two-day game keep it short.
+layout() {  # WxH
+  local size=$1 w=${1%x*} h=${1#*x}
+  local name="layout-$size"
+  mkdir -p "$out/$name"
+  timeout 280 xvfb-run -a -s "-screen 0 ${size}x24" "$game" --width "$w" --height "$h" --save-dir "$out/saves-$name" \
+    --scenario-dir "$here/fixtures/scenarios" --script "$here/layout.script" --screenshot-dir "$out/$name" \
+    --dump-state "$out/$name.json" --no-auto-pause --check-text-fit --text-fit-known "$here/text_fit_known.txt" \
+    >"$out/$name.log" 2>&1
+  local rc=$?
+  grep -v "known (" "$out/$name.log" | sed "s/^/[$name] /"
+  if [ "$rc" != 0 ]; then
+    echo "FAIL $name: exit $rc (5: labels do not fit; see the text-fit lines above)"
+    fail=1
+  fi
+  for shot in start dashboard-empty market deploy-form deploy-form-end deployed deployed-list dashboard pricing advisor debrief; do
+    if [ ! -s "$out/$name/$shot.png" ]; then
+      echo "FAIL $name: missing screenshot $shot.png"
+      fail=1
+    fi
+  done
+}
+for size in 1024x640 1280x800 1920x1080; do layout "$size"; done
 
 # The freeze test (issue 14): campaign level 1 at 16x with the advisor, threaded and as the
 # browser runs it (--no-threads: forks, a tape and simulations sliced within a frame budget);
@@ -56,7 +85,7 @@ for check in tutorial bad_input; do
 done
 for shot in 01-start-screen 02-tutorial-started 03-rented 04-does-not-fit 05-deployed 06-dashboard-day1 07-traffic \
   08-profiler 09-pareto 10-pricing 11-advisor 12-save-dialog 13-loaded 14-debrief 15-start-with-save 20-no-cash \
-  21-does-not-fit 22-no-service; do
+  21-does-not-fit 22-no-service 23-menu-confirm 24-left-with-autosave; do
   if [ ! -s "$out/$shot.png" ]; then
     echo "FAIL missing screenshot $shot.png"
     fail=1

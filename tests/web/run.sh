@@ -4,9 +4,12 @@
 #   1. play_test.mjs: the tutorial's first steps with real clicks, an advisor proposal accepted,
 #      a bridge command, top speed, save / reload / import, budgets (screenshots and report.json
 #      under build-web/web-test/);
-#   2. freeze_test.mjs: the tutorial, campaign level 1 and the sandbox at 16x with the advisor
+#   2. layout_test.mjs: every main screen at three window sizes, checked for labels that do not
+#      fit (tycoon.textFit()) and controls under the page's buttons or the status strip; Menu's
+#      save is listed on the start screen, also after a reload;
+#   3. freeze_test.mjs: the tutorial, campaign level 1 and the sandbox at 16x with the advisor
 #      attached; fails on any gap between animation frames over 250 ms (issue 14);
-#   3. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
+#   4. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
 #      natively (`tycoon run --advisor on --json`) and in the browser (tycoon_run through the
 #      bridge), compared by compare_summaries.py.
 # Exits non-zero when any of them fails.
@@ -59,6 +62,9 @@ if ts:
           f"worst simulation step {ts['worst_sim_step_ms']:.1f} ms")
 for n in r.get("notes", []): print("note:", n)
 PY
+
+echo "== browser: layout at 1024x640, 1280x800, 1920x1080 (text fit, nothing under the page's buttons)"
+node tests/web/layout_test.mjs "$url" "$out" tests/ui/fixtures/scenarios/ui-test-layout.json tests/ui/text_fit_known.txt || status=1
 
 echo "== browser: freeze test (no frame gap over ${TYCOON_MAX_FRAME_GAP_MS:-250} ms at 16x with the advisor)"
 node tests/web/freeze_test.mjs "$url" "$out" || status=1

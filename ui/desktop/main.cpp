@@ -6,6 +6,9 @@
 //                                        scripted input for tests (see ui/automation.h)
 //   tycoon_game --scenario X --speed 16 --frames 900 --frame-stats
 //                                        frame-time statistics (median, p99, worst)
+//   tycoon_game --script s --width 1024 --height 640 --check-text-fit
+//                                        every screenshot frame is checked for clipped labels
+//                                        (ui/text_fit.h); exit 5 when any is found
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +34,7 @@
 #include "ui/app.h"
 #include "ui/automation.h"
 #include "ui/draw_hash.h"
+#include "ui/text_fit.h"
 #include "ui/desktop/sfml_imgui.h"
 #include "ui/theme.h"
 
@@ -60,6 +64,8 @@ struct Options {
   bool frame_stats = false;
   bool no_threads = false;
   bool no_auto_pause = false;
+  bool check_text_fit = false;
+  std::string text_fit_known;
   std::string antialias = "auto";
 };
 
@@ -173,6 +179,11 @@ int main(int argc, char** argv) {
   cli.add_option("--antialias", o.antialias,
                  "Anti-aliased edges: on, off (a third fewer triangles), or auto (off when rasterizing is slow)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  cli.add_flag("--check-text-fit", o.check_text_fit,
+               "Check every screenshot frame for labels cut, squeezed, overlapping or wrapped inside a number; "
+               "list them and exit 5 when any is found");
+  cli.add_option("--text-fit-known", o.text_fit_known,
+                 "Problems the text-fit check tolerates (owned elsewhere), one 'kind|window part|text start' a line");
   cli.add_flag("--no-auto-pause", o.no_auto_pause, "Alarms (SLO collapse, cash, new advice, check results) do not pause the clock");
   cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
                "within a frame budget)");
@@ -262,6 +273,17 @@ int main(int argc, char** argv) {
     }
 
     std::vector<double> work_ms, interval_ms, ui_ms, gl_ms, triangles;
+    nlohmann::json text_fit = {{"checked", nlohmann::json::array()},
+                               {"problems", nlohmann::json::array()},
+                               {"known", nlohmann::json::array()}};
+    std::vector<tycoon::ui::KnownFitProblem> known_fit;
+    if (!o.text_fit_known.empty()) {
+      std::ifstream in(o.text_fit_known);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      if (!in) std::cerr << "tycoon_game: cannot read " << o.text_fit_known << "\n";
+      known_fit = tycoon::ui::parse_known_fit_problems(ss.str());
+    }
     int antialias_dropped_at = -1;
     double first_frame_ms = 0;
     bool last_frame_shot = false;
@@ -311,11 +333,27 @@ int main(int argc, char** argv) {
       if (app->quit_requested()) quit = true;
       ImGui::Render();
       const auto t_ui = Clock::now();
+      const bool shot_frame = shot || (!o.screenshot.empty() && o.frames > 0 && frame + 1 >= o.frames);
+      if (o.check_text_fit && shot_frame) {
+        const std::string name = shot ? *shot : std::filesystem::path(o.screenshot).stem().string();
+        text_fit["checked"].push_back(name);
+        for (const auto& problem : tycoon::ui::check_text_fit()) {
+          auto p = tycoon::ui::to_json({problem})[0];
+          p["screen"] = name;
+          if (const auto* k = tycoon::ui::find_known(known_fit, problem)) {
+            std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line << "): " << p["what"].get<std::string>() << "\n";
+            text_fit["known"].push_back(std::move(p));
+          } else {
+            std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
+            text_fit["problems"].push_back(std::move(p));
+          }
+        }
+      }
       // Rasterize and present only a frame that differs from the one on screen (or once a
       // second, and whenever a screenshot is due): software GL spends nearly all of a frame
       // there, and a paused game or an idle mouse draws the same pixels again.
       const std::uint64_t hash = tycoon::ui::draw_data_hash(*ImGui::GetDrawData());
-      const bool screenshot_due = shot || (!o.screenshot.empty() && o.frames > 0 && frame + 1 >= o.frames);
+      const bool screenshot_due = shot_frame;
       const bool render = force_render || screenshot_due || hash != shown_hash || frames_since_render >= std::max(1, o.fps);
       if (render) {
         const auto size = window.getSize();
@@ -418,6 +456,11 @@ int main(int argc, char** argv) {
       if (antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", antialias_dropped_at);
       std::printf("\n");
     }
+    if (o.check_text_fit) {
+      std::printf("text-fit: %zu screen(s) checked at %dx%d, %zu problem(s), %zu known and tolerated\n",
+                  text_fit["checked"].size(), o.width, o.height, text_fit["problems"].size(), text_fit["known"].size());
+      if (!text_fit["problems"].empty() && exit_code == 0) exit_code = 5;
+    }
     if (o.max_frame_gap_ms > 0 && iv.max > o.max_frame_gap_ms) {
       std::fprintf(stderr, "tycoon_game: a frame gap of %.1f ms exceeds --max-frame-gap-ms %.1f\n", iv.max,
                    o.max_frame_gap_ms);
@@ -426,6 +469,7 @@ int main(int argc, char** argv) {
     if (!o.dump_state.empty()) {
       nlohmann::json j = app->dump();
       j["frame_stats"] = stats;
+      if (o.check_text_fit) j["text_fit"] = text_fit;
       j["script"] = {{"ran", static_cast<bool>(script)},
                      {"ok", script ? !script->failed() && script->done() : true},
                      {"error", script ? script->error() : ""},
