@@ -60,20 +60,25 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
   ImGui::EndTable();
 }
 
+// Below this content width the debrief's paired sections stack instead of sitting side by side.
+constexpr float kSideBySideWidth = 1100;
+
 // You beside the two runs on the same customers, and where the gap to the reference came from.
 static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
   ImGui::Spacing();
   theme::heading("On the same customers: you, doing nothing, and the reference strategy");
   const auto& cf = *f.counterfactuals;
-  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  const bool wide = ImGui::GetContentRegionAvail().x >= kSideBySideWidth;
+  const float half = wide ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2
+                          : ImGui::GetContentRegionAvail().x;
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("##cf", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
+  if (ImGui::BeginTable("##cf", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH,
                         ImVec2(half, 0))) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.8f);
-    ImGui::TableSetupColumn("Profit", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-    ImGui::TableSetupColumn("Idle GPU-h", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("GPU rent", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Profit", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("SLO met", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Idle GPU-h", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("GPU rent", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
     auto row = [](const std::string& name, const game::OutcomeFigures& o, const std::string& tip) {
       ImGui::TableNextRow();
@@ -110,15 +115,15 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
   ImGui::EndGroup();
   tag(view.tags, "debrief.counterfactuals");
   if (f.gap_to_reference.empty()) return;
-  ImGui::SameLine();
+  if (wide) ImGui::SameLine();
   ImGui::BeginGroup();
   double total = 0;
   for (const auto& g : f.gap_to_reference) total += g.usd;
   ImGui::Text("The gap to the reference: %s", fmt_usd_signed(total).c_str());
   if (ImGui::BeginTable("##gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
     for (const auto& g : f.gap_to_reference) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -186,13 +191,18 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
 
   // The score's components beside the goals, and the rules.
   ImGui::Spacing();
-  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  // Side by side when there is room, else one under the other.
+  const bool wide = ImGui::GetContentRegionAvail().x >= kSideBySideWidth;
+  const float half = wide ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2
+                          : ImGui::GetContentRegionAvail().x;
   ImGui::BeginGroup();
   if (ImGui::BeginTable("score", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
                         ImVec2(half, 0))) {
-    ImGui::TableSetupColumn("Score", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn("Points", ImGuiTableColumnFlags_WidthStretch, 0.7f);
-    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    // Fixed widths from the widest content (an auto-fit column keeps the width of its first frame,
+    // before the judgement row exists).
+    ImGui::TableSetupColumn("Score", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Advice calls").x + 2);
+    ImGui::TableSetupColumn("Points", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("-20.0 / 50").x + 2);
+    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const auto& c : score.components) {
       ImGui::TableNextRow();
@@ -216,7 +226,7 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   ImGui::TextDisabled("%s", game::score_rules().c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (wide) ImGui::SameLine();
   if (ImGui::BeginTable("goals", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("Goal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
     ImGui::TableSetupColumn("Achieved", ImGuiTableColumnFlags_WidthStretch, 1.0f);

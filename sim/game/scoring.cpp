@@ -155,7 +155,7 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   solv.detail = s.company.bankrupt ? fmt("bankrupt after %.0f%% of the game", 100 * lived) : "solvent throughout";
   sc.components.push_back(solv);
 
-  ScoreComponent j{"judgement", "Judgement", 0, kJudgementPoints, false, "known at the end: your calls on the advisor's proposals against the truth"};
+  ScoreComponent j{"judgement", "Advice calls", 0, kJudgementPoints, false, "known at the end: your calls on the advisor's proposals against the truth"};
   if (in.judgement) {
     j.known = true;
     if (in.judgement->proposals > 0) {

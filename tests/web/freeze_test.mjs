@@ -27,8 +27,26 @@ const status = (page) => page.evaluate(() => {
            proposals: s.state && s.state.inbox ? s.state.inbox.length : 0 };
 });
 
+// The tutorial holds the clock while a step waits for an action: a player who does each step as it
+// comes (through the bridge here; play_test.mjs does it with clicks) keeps it running.
+async function tutorialPlayer(page) {
+  const x = await page.evaluate(() => window.tycoon.state());
+  const t = x.tutorial;
+  if (!t || !t.holds_clock) return;
+  const inbox = (x.state && x.state.inbox) || [];
+  const pending = inbox.filter((a) => a.status === 'pending');
+  const checked = pending.find((a) => (a.checks || []).length > 0);
+  const cmd = {
+    profile: { type: 'view_panel', panel: 'profiler' },
+    price: { type: 'set_prices', model: 'gpt-oss-120b', output_usd_per_mtok: 0.66 },
+    check: pending[0] && { type: 'check_advice', advice_id: pending[0].id, check: 'benchmark' },
+    decide: checked && { type: 'reject_advice', advice_id: checked.id },
+  }[t.id];
+  if (cmd) await page.evaluate((c) => window.tycoon.command(c), cmd);
+}
+
 const scenarios = [
-  { name: 'tutorial', setup: [
+  { name: 'tutorial', play: tutorialPlayer, setup: [
     { type: 'rent_gpus', chip: 'h200', contract: 'on_demand', num_gpus: 2 },
     { type: 'deploy', model: 'gpt-oss-120b', chip: 'h200', replicas: 2 }] },
   { name: 'campaign-01-thin-margin', setup: [] },
@@ -71,6 +89,7 @@ try {
     const h0 = (await status(page)).hour;
     const t0 = Date.now();
     let s = await waitFor(async () => {
+      if (sc.play) await sc.play(page);
       const x = await status(page);
       return x.finished || Date.now() - t0 >= kSeconds * 1000 ? x : null;
     }, sc.name + ' at 16x', kSeconds * 1000 + 60000, 1000);

@@ -111,34 +111,81 @@ try {
   s = await waitFor(async () => { const x = await state(page); return x.summary.deployments >= 1 ? x : null; }, 'a deployment', 30000);
   check(s.summary.deployments >= 1, 'clicking Deploy deployed the model');
 
-  // ---- time: one hour by the step button
-  const h0 = s.hour;
-  await clickTag(page, 'time.step');
-  await waitFor(async () => (await state(page)).hour > h0, 'one hour to pass');
+  // ---- the rest of the tutorial as a new player does it: each step names a control and the page
+  // highlights it; the test clicks the highlighted control (real clicks, never the bridge), and
+  // an action step holds the clock until it is done.
+  const tutorial = async () => (await state(page)).tutorial;
+  const stepChanges = async (id, what, ms = 60000) =>
+    waitFor(async () => { const t = await tutorial(); return t.id !== id ? t : null; }, what, ms, 100);
+  const tagStartingWith = async (prefix) => {
+    const w = await widgets(page);
+    return Object.keys(w).find((k) => k.startsWith(prefix));
+  };
+  let t = await tutorial();
+  check(t && t.steps === 11 && t.done === 2 && t.id === 'serve' && !t.holds_clock,
+        `after renting and deploying the tutorial asks to run the clock (step ${t && t.done + 1}: ${t && t.id})`);
   await clickTag(page, 'tab.dashboard');
-
-  // ---- advisor: it profiles the deployment and posts proposals; accept one with a click
+  await clickTag(page, t.target);  // the highlighted speed button
+  t = await stepChanges('serve', 'the serve step to finish at hour 4');
+  check(t.id === 'profile' && t.holds_clock, 'then it asks to read the profiler and holds the clock');
+  // The clock is held: the speed stays set but no hour passes.
+  const heldAt = (await state(page)).hour;
   await clickTag(page, 'time.16x');
-  s = await waitFor(async () => {
-    const x = await state(page);
-    return (x.state.inbox || []).some((a) => a.status === 'pending') ? x : null;
-  }, 'the advisor to post a proposal', 60000, 200);
-  await clickTag(page, 'time.pause');
-  s = await state(page);
-  const pending = s.state.inbox.filter((a) => a.status === 'pending');
-  log(`advisor: ${pending.length} pending proposal(s) at hour ${s.hour}: ${pending.map((a) => a.title).join('; ')}`);
-  const id = pending[0].id;
+  await page.waitForTimeout(1500);
+  check((await state(page)).hour === heldAt, `the clock waits for the player at hour ${heldAt}`);
+  await clickTag(page, 'time.step');
+  await page.waitForTimeout(500);
+  check((await state(page)).hour === heldAt, 'even the +1 h button waits');
+  // The highlight is on the Profiler tab, where the step happens.
+  const w0 = await widgets(page);
+  const hl = (await tutorial()).highlight;
+  check(w0['tab.profiler'] && Math.abs(hl[0] - w0['tab.profiler'].x0) < 1 && Math.abs(hl[1] - w0['tab.profiler'].y0) < 1,
+        'the highlight is drawn on the Profiler tab');
+  await shot('05-tutorial-held');
+  await clickTag(page, 'tab.profiler');
+  t = await stepChanges('profile', 'the profiler step');
+  check(t.id === 'price', 'reading the profiler moves on to pricing');
+  await clickTag(page, 'tab.pricing');
+  await clickTag(page, t.target);  // Set prices
+  t = await stepChanges('price', 'the price step');
+  if (t.id === 'advice') {
+    await clickTag(page, 'time.4x');
+    t = await stepChanges('advice', 'the advisor\'s first proposal');
+  }
+  check(t.id === 'check' && t.holds_clock, 'then it asks to check a proposal before deciding');
   await clickTag(page, 'tab.advisor');
+  const checkTag = await waitFor(() => tagStartingWith('advisor.check.benchmark.'), 'a benchmark button');
   await page.waitForTimeout(200);
   await shot('06-advisor-inbox');
-  await clickTag(page, 'advisor.accept.' + id);
-  await clickTag(page, 'time.step');  // commands apply at the next hour boundary
-  s = await waitFor(async () => { const x = await state(page); const a = x.state.inbox.find((b) => b.id === id); return a && a.status !== 'pending' ? x : null; }, 'the proposal to be decided');
-  const accepted = s.state.inbox.find((b) => b.id === id);
-  check(accepted.status === 'accepted', `advisor proposal ${id} accepted with a click (status ${accepted.status})`);
+  await clickTag(page, checkTag);
+  t = await stepChanges('check', 'the check step');
+  check(t.id === 'measure' && !t.holds_clock, 'the benchmark runs while the clock runs');
+  await clickTag(page, 'time.4x');
+  t = await stepChanges('measure', 'the benchmark result', 90000);
+  await clickTag(page, 'time.pause');
+  check(t.id === 'decide', 'with the result in, it asks to decide');
+  s = await state(page);
+  const id = checkTag.slice('advisor.check.benchmark.'.length);
+  const proposal = s.state.inbox.find((a) => a.id === id);
+  const measured = proposal.checks[proposal.checks.length - 1];
+  log(`benchmark of ${id}: measured x${measured.measured_speedup}`);
+  const gain = measured.measured_speedup >= 1.02 && !measured.quality_flag && !measured.rejection_flag;
+  await clickTag(page, (gain ? 'advisor.accept.' : 'advisor.reject.') + id);
+  t = await stepChanges('decide', 'the decision');
+  s = await state(page);
+  const decided = s.state.inbox.find((b) => b.id === id);
+  check(decided.status === (gain ? 'accepted' : 'rejected'), `advisor proposal ${id} ${decided.status} with a click on the measurement`);
   check(s.ui.advisor_opened, 'the advisor panel was opened');
   await page.waitForTimeout(200);
-  await shot('07-advisor-accepted');
+  await shot('07-advisor-decided');
+  check(t.id === 'scale', 'then it asks to scale');
+  await clickTag(page, 'tab.market');
+  await clickTag(page, 'market.rent.h200.on_demand');
+  await clickTag(page, 'tab.deployments');
+  const scaleUp = await waitFor(() => tagStartingWith('deployments.scale_up.'), 'the scale-up button');
+  await clickTag(page, scaleUp);
+  t = await stepChanges('scale', 'the scale step');
+  check(t.id === 'finish' && t.done === 10, 'every action step done by clicking: only "run to the end" is left');
 
   // ---- a command through the bridge (as an embedding page would): reject the next proposal or
   // reprice; bad commands are refused with a reason
@@ -181,6 +228,24 @@ try {
   await shot('05-top-speed');
   await clickTag(page, 'time.pause', 2000).catch(() => {});  // gone once the game is over
 
+  // ---- the end: the debrief tells the truth about each proposal and compares with doing nothing
+  // and the reference strategy, played on the same seed (in slices, like game hours)
+  if (!s.summary.finished) await clickTag(page, 'time.16x', 2000).catch(() => {});
+  s = await waitFor(async () => { const x = await state(page); return x.summary.finished && x.final_summary ? x : null; },
+                    'the end of the tutorial and its comparison runs', 180000, 500);
+  const cf = s.final_summary.counterfactuals;
+  check(cf && cf.do_nothing && cf.reference, 'the debrief has both comparison runs (doing nothing, the reference strategy)');
+  check(s.final_summary.score_final && s.final_summary.score_components.length >= 3,
+        `the score is complete: ${s.final_summary.score.toFixed(1)} of 100, ${s.final_summary.stars} star(s)`);
+  check(s.tutorial && s.tutorial.done === s.tutorial.steps, 'every tutorial step is done');
+  check(s.final_summary.passed, 'the tutorial is passed by doing it');
+  check(s.advisor_debrief && s.advisor_debrief.proposals.length >= 1 && 'truth' in s.advisor_debrief.proposals[0],
+        "each proposal's truth is revealed at the end");
+  await clickTag(page, 'tab.debrief').catch(() => {});
+  await waitFor(async () => (await widgets(page))['debrief.counterfactuals'], 'the comparison on the debrief');
+  await page.waitForTimeout(300);
+  await shot('08-debrief');
+
   // ---- save through the UI; it reaches localStorage and survives a reload
   await clickTag(page, 'topbar.save');
   await clickTag(page, 'save.button');
@@ -211,7 +276,7 @@ try {
   const reimport = await page.evaluate((t) => window.tycoon.importText('moved.json', t), exported.text);
   check(reimport.ok && reimport.kind === 'save', 'the exported save imports');
   await page.waitForTimeout(300);
-  await shot('08-reloaded');
+  await shot('08b-reloaded');
   // A scenario file through the page's file input (as a teacher's link would hand one out).
   await page.setInputFiles('#import-file', importPath);
   const imported = JSON.parse(fs.readFileSync(importPath, 'utf8')).id;
