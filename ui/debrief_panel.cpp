@@ -119,7 +119,13 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
   ImGui::BeginGroup();
   double total = 0;
   for (const auto& g : f.gap_to_reference) total += g.usd;
-  ImGui::Text("The gap to the reference: %s", fmt_usd_signed(total).c_str());
+  if (total >= 0.5) {
+    ImGui::Text("The reference earned %s more. Where it came from (red: what it cost you):", fmt_usd(total).c_str());
+  } else if (total <= -0.5) {
+    ImGui::Text("You beat the reference by %s. Where (green: where you did better):", fmt_usd(-total).c_str());
+  } else {
+    ImGui::TextUnformatted("You matched the reference.");
+  }
   if (ImGui::BeginTable("##gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);

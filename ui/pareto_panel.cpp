@@ -51,6 +51,11 @@ std::vector<Alternative> alternatives(const GameView& game, const game::Deployme
     WhatIf w = base;
     w.recipe.spec_draft_tokens = d.recipe.spec_draft_tokens > 0 ? 0 : 3;
     add(d.recipe.spec_draft_tokens > 0 ? "no speculative decoding" : "speculative decoding, 3 drafts", w);
+    // With drafts on, another draft count too: how many drafts pay is a question of the traffic.
+    if (d.recipe.spec_draft_tokens > 0) {
+      w.recipe.spec_draft_tokens = d.recipe.spec_draft_tokens == 3 ? 7 : 3;
+      add("speculative decoding, " + std::to_string(w.recipe.spec_draft_tokens) + " drafts", w);
+    }
   }
   if (acc && d.recipe.tensor_parallel * 2 <= acc->scale_up.domain_size) {
     WhatIf w = base;

@@ -2,6 +2,7 @@
 // customer segment's demand answers a price change.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "sim/econ/demand.h"
 #include "ui/chart.h"
@@ -99,6 +100,16 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     if (!dirty) ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Match market")) draft = reference;
+    // Every price of the draft 5% down or up: the quick way to try the curve's advice.
+    for (const auto& [label, factor, suffix] : {std::tuple{"-5%", 0.95, ".down"}, std::tuple{"+5%", 1.05, ".up"}}) {
+      ImGui::SameLine();
+      if (ImGui::Button(label)) {
+        draft.input_usd_per_mtok *= factor;
+        draft.cached_input_usd_per_mtok *= factor;
+        draft.output_usd_per_mtok *= factor;
+      }
+      tag(view.tags, "pricing." + model + suffix);
+    }
     if (locked) ImGui::EndDisabled();
     if (locked) {
       ImGui::SameLine();

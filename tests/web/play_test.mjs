@@ -146,7 +146,9 @@ try {
   t = await stepChanges('profile', 'the profiler step');
   check(t.id === 'price', 'reading the profiler moves on to pricing');
   await clickTag(page, 'tab.pricing');
-  await clickTag(page, t.target);  // Set prices
+  await clickTag(page, t.target);  // +5%, highlighted
+  await clickTag(page, t.target);
+  await clickTag(page, 'pricing.gpt-oss-120b.apply');
   t = await stepChanges('price', 'the price step');
   if (t.id === 'advice') {
     await clickTag(page, 'time.4x');
@@ -186,6 +188,7 @@ try {
   await clickTag(page, scaleUp);
   t = await stepChanges('scale', 'the scale step');
   check(t.id === 'finish' && t.done === 10, 'every action step done by clicking: only "run to the end" is left');
+  s = await state(page);
 
   // ---- a command through the bridge (as an embedding page would): reject the next proposal or
   // reprice; bad commands are refused with a reason
