@@ -99,6 +99,8 @@ void print_human(const game::GameSummary& s, const game::Game& g, double wall_s)
     for (const auto& gi : s.gap_to_reference) {
       std::printf("    %-24s %12s   %s\n", gi.name.c_str(), money(gi.usd).c_str(), gi.detail.c_str());
     }
+    if (!s.what_to_try.empty()) std::printf("  what to try next:\n");
+    for (const auto& line : s.what_to_try) std::printf("    - %s\n", line.c_str());
   }
   const auto& news = g.state().news;
   std::size_t from = news.size() > 5 ? news.size() - 5 : 0;

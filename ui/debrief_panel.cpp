@@ -145,6 +145,10 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
     }
     ImGui::EndTable();
   }
+  if (!f.what_to_try.empty()) {
+    theme::text_colored(theme::kAccent, "What to try next");
+    for (const auto& line : f.what_to_try) text_wrapped("• " + line);
+  }
   ImGui::EndGroup();
   tag(view.tags, "debrief.gap");
 }

@@ -1,5 +1,6 @@
 #include "sim/game/counterfactual.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -30,6 +31,12 @@ OutcomeFigures figures_of(const GameState& s) {
   f.gpu_hours_rented = s.service.gpu_hours_rented;
   f.gpu_hours_serving = s.service.gpu_hours_serving;
   f.bankrupt = s.company.bankrupt;
+  for (const auto& a : s.inbox) {
+    for (const auto& c : a.checks) {
+      f.checks_usd += c.cost_usd;
+      if (c.kind == AdviceCheckKind::kBenchmark) f.benchmark_checks_usd += c.cost_usd;
+    }
+  }
   return f;
 }
 
@@ -107,14 +114,58 @@ std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures
   std::snprintf(buf, sizeof buf, "%.0f GPU-hours rented but not serving (the reference: %.0f), at %s per GPU-hour",
                 you.idle_gpu_hours(), ref.idle_gpu_hours(), money(you.gpu_usd_per_hour()).c_str());
   out.push_back({"idle_gpu_hours", "Idle GPU-hours", idle, buf});
-  const double gpu_rest = (you.gpu_cost_usd - ref.gpu_cost_usd) - idle;
+  const double gpu_checks = you.benchmark_checks_usd - ref.benchmark_checks_usd;
+  const double gpu_rest = (you.gpu_cost_usd - ref.gpu_cost_usd) - idle - gpu_checks;
   std::snprintf(buf, sizeof buf, "%.0f GPU-hours serving for %s in all (the reference: %.0f for %s)",
                 you.gpu_hours_serving, money(you.gpu_cost_usd).c_str(), ref.gpu_hours_serving,
                 money(ref.gpu_cost_usd).c_str());
   out.push_back({"gpu_spend", "GPUs in use", gpu_rest, buf});
-  std::snprintf(buf, sizeof buf, "%s against the reference's %s (paid checks of advice count here)",
-                money(you.fixed_cost_usd).c_str(), money(ref.fixed_cost_usd).c_str());
-  out.push_back({"fixed_costs", "Fixed costs and checks", you.fixed_cost_usd - ref.fixed_cost_usd, buf});
+  const double checks = you.checks_usd - ref.checks_usd;
+  std::snprintf(buf, sizeof buf, "%s paid for component tests, benchmarks and canaries of advice", money(you.checks_usd).c_str());
+  out.push_back({"checks", "Checks of advice", checks, buf});
+  const double fixed_you = you.fixed_cost_usd - (you.checks_usd - you.benchmark_checks_usd);
+  const double fixed_ref = ref.fixed_cost_usd - (ref.checks_usd - ref.benchmark_checks_usd);
+  std::snprintf(buf, sizeof buf, "%s against the reference's %s", money(fixed_you).c_str(), money(fixed_ref).c_str());
+  out.push_back({"fixed_costs", "Fixed costs", fixed_you - fixed_ref, buf});
+  return out;
+}
+
+std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const OutcomeFigures& ref) {
+  std::vector<std::string> out;
+  double total = 0;
+  for (const auto& g : gap) total += g.usd;
+  if (total <= 0) {
+    out.push_back("You beat the reference strategy on the same customers: try a harder level, or this one with fewer GPUs.");
+    return out;
+  }
+  // Items worth a sentence: at least 5% of the reference's profit (or $50).
+  const double floor = std::max(50.0, 0.05 * std::abs(ref.profit_usd));
+  std::vector<const GapItem*> big;
+  for (const auto& g : gap) {
+    if (g.usd >= floor) big.push_back(&g);
+  }
+  std::sort(big.begin(), big.end(), [](const GapItem* a, const GapItem* b) { return a->usd > b->usd; });
+  for (const auto* g : big) {
+    if (out.size() == 3) break;
+    if (g->id == "pricing") {
+      out.push_back("Pricing: the Pricing tab's profit-versus-price curve shows where your price sits against your capacity; "
+                    "with customers turned away, a higher price costs only those you could not serve.");
+    } else if (g->id == "customers_served") {
+      out.push_back("Customers served: more served tokens from the same GPUs (a faster recipe: the Profiler and Pareto "
+                    "tabs), or more replicas before the peak, if the extra revenue beats their rent.");
+    } else if (g->id == "idle_gpu_hours") {
+      out.push_back("Idle GPU-hours: GPUs rented but not serving still cost rent; release them, or deploy on them.");
+    } else if (g->id == "gpu_spend") {
+      out.push_back("GPUs in use: cheaper GPUs for the same tokens (another chip, a reserved or spot contract, fewer "
+                    "replicas off-peak).");
+    } else if (g->id == "checks") {
+      out.push_back("Checks: a benchmark is cheap next to a wrong call, but a component test or canary on every "
+                    "proposal adds up; check the ones whose claims would matter.");
+    } else if (g->id == "fixed_costs") {
+      out.push_back("Fixed costs: these run every day; a game that ends sooner in profit pays fewer of them.");
+    }
+  }
+  if (out.empty()) out.push_back("Close to the reference: small changes now (a price step, one replica) decide the rest.");
   return out;
 }
 
@@ -130,6 +181,7 @@ nlohmann::json to_json(const OutcomeFigures& f) {
           {"gpu_hours_rented", f.gpu_hours_rented},
           {"gpu_hours_serving", f.gpu_hours_serving},
           {"idle_gpu_hours", f.idle_gpu_hours()},
+          {"checks_usd", f.checks_usd},
           {"bankrupt", f.bankrupt}};
 }
 

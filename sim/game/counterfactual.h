@@ -36,6 +36,8 @@ struct OutcomeFigures {
   double slo_attainment = 1;
   double gpu_hours_rented = 0;
   double gpu_hours_serving = 0;
+  double checks_usd = 0;  // paid for checks of advice (benchmarks are in the GPU bill, the rest in fixed costs)
+  double benchmark_checks_usd = 0;
   bool bankrupt = false;
   double idle_gpu_hours() const { return gpu_hours_rented > gpu_hours_serving ? gpu_hours_rented - gpu_hours_serving : 0; }
   // Revenue per million output tokens: the price customers paid per answer (their input included).
@@ -90,9 +92,14 @@ Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& s
 //   pricing           (reference's revenue per output Mtok − yours) × your output tokens
 //   customers_served  reference's revenue per output Mtok × (its output tokens − yours)
 //   idle_gpu_hours    (your idle GPU-hours − its) × your GPU cost per hour
-//   gpu_spend         the rest of the GPU bill (more GPU-hours in use, dearer contracts)
-//   fixed_costs       fixed costs, engineers' checks included
+//   gpu_spend         the rest of the GPU bill (more GPU-hours in use, dearer contracts), checks out
+//   checks            what you paid to check the advisor's proposals
+//   fixed_costs       the rest of the fixed costs
 std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures& reference);
+
+// What to try next: one sentence per gap item that cost more than a small share of the
+// reference's profit, largest first (at most three), or a sentence for beating the reference.
+std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const OutcomeFigures& reference);
 
 nlohmann::json to_json(const OutcomeFigures& f);
 nlohmann::json to_json(const Counterfactuals& c);

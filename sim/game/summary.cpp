@@ -56,7 +56,10 @@ GameSummary summarize(const Game& game, const Counterfactuals* cf) {
   out.score = score(sc, s, out.goals, score_inputs(game, cf));
   if (cf) {
     out.counterfactuals = *cf;
-    if (cf->reference) out.gap_to_reference = explain_gap(figures_of(s), cf->reference->figures);
+    if (cf->reference) {
+      out.gap_to_reference = explain_gap(figures_of(s), cf->reference->figures);
+      out.what_to_try = what_to_try(out.gap_to_reference, cf->reference->figures);
+    }
   }
   for (const auto& [model, r] : s.ledger.by_model()) out.revenue_by_model_usd[model] = r.revenue_usd;
   for (std::size_t i = 0; i < kContractNames.size(); ++i) {
@@ -132,6 +135,7 @@ nlohmann::json to_json(const GameSummary& s) {
     nlohmann::json gap = nlohmann::json::array();
     for (const auto& g : s.gap_to_reference) gap.push_back(to_json(g));
     j["gap_to_reference"] = gap;
+    j["what_to_try"] = s.what_to_try;
   }
   return j;
 }

@@ -43,6 +43,7 @@ struct GameSummary {
   Score score;
   std::optional<Counterfactuals> counterfactuals;
   std::vector<GapItem> gap_to_reference;  // with a reference run
+  std::vector<std::string> what_to_try;   // from the gap (counterfactual.h)
   std::map<std::string, double> revenue_by_model_usd;
   std::map<std::string, double> gpu_cost_by_contract_usd;
   std::int64_t windows_simulated = 0;
