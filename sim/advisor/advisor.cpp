@@ -573,6 +573,7 @@ std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& sta
     if (too_late) continue;
     ++j.proposals;
     if (row.right_call) ++j.right_calls;
+    if (row.decision == game::AdviceStatus::kAccepted && !row.right_call) ++j.bad_accepted;
   }
   return j;
 }

@@ -26,10 +26,19 @@ BalanceRow not_applicable(std::string_view strategy, std::string why) {
   return r;
 }
 
-BalanceRow row_of(std::string_view strategy, const game::Game& g, const game::Counterfactuals& cf) {
+// `ignored_advice`: the strategy plays in a level with an advisor but never decides on its
+// proposals (they are played without one: an ignored advisor changes nothing in the business),
+// so its advice calls score 0 of 10 as a player's would.
+BalanceRow row_of(std::string_view strategy, const game::Game& g, const game::Counterfactuals& cf,
+                  bool ignored_advice = false) {
   BalanceRow r;
   r.strategy = std::string(strategy);
   auto sum = game::summarize(g, &cf);
+  if (ignored_advice) {
+    auto in = game::score_inputs(g, &cf);
+    in.judgement = game::AdviceJudgement{1, 0, 0};
+    sum.score = game::score(g.scenario(), g.state(), sum.goals, in);
+  }
   r.profit_usd = sum.profit_usd;
   r.slo_attainment = sum.slo_attainment;
   r.bankrupt = sum.bankrupt;
@@ -50,11 +59,11 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
   // The counterfactuals are the do-nothing and reference rows themselves.
   game::Game probe(scenario, catalog, o);
   auto plays = game::counterfactual_plays(scenario, probe.state(), catalog, windows);
+  const bool advice_locked = scenario.lever_locked("accept_advice");
   for (auto& p : plays) {
     while (!p.game->finished()) p.step();
   }
   const auto cf = game::collect(plays);
-  const bool advice_locked = scenario.lever_locked("accept_advice");
   for (auto name : kBalanceStrategies) {
     if (name == "do-nothing" || name == "reference") {
       const game::ScriptedPlay* play = nullptr;
@@ -65,7 +74,7 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
         t.rows.push_back(not_applicable(name, "the scenario has no reference strategy"));
         continue;
       }
-      t.rows.push_back(row_of(name, *play->game, cf));
+      t.rows.push_back(row_of(name, *play->game, cf, !advice_locked));
       continue;
     }
     if (name == "naive") {
@@ -76,7 +85,7 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
       }
       game::Game g(scenario, catalog, o);
       game::replay(g, game::read_command_log(path));
-      t.rows.push_back(row_of(name, g, cf));
+      t.rows.push_back(row_of(name, g, cf, !advice_locked));
       continue;
     }
     if (advice_locked) {

@@ -8,7 +8,9 @@
 //   verify-then-decide  the same, each proposal benchmarked and accepted on a measured gain
 //   reference           the level's reference strategy (Scenario::reference_strategy), no advisor
 // (The bots play on top of the reference so that every level, even one that starts with nothing
-// deployed, has advice to judge: what differs between them is only how advice is handled.)
+// deployed, has advice to judge: what differs between them is only how advice is handled.) In a
+// level with an advisor, do-nothing, naive and reference are scored as a player who ignores it:
+// advice calls 0 of 10.
 // The advisor bots need the advisor's levers: a level that locks accept_advice has no advisor and
 // shows them as not applicable.
 #pragma once

@@ -71,11 +71,13 @@ struct Advice {
 };
 
 // How well the player judged the advisor, once the truth is known: proposals that counted (those
-// posted at least kJudgedAfterHours before the end) and the calls that were right (accepted a good
-// one, rejected a bad one; undecided is never right).
+// posted at least kJudgedAfterHours before the end), the calls that were right (accepted a good
+// one, rejected a bad one; undecided is never right) and the bad proposals accepted (the harmful
+// mistake; rejecting a good one only misses a gain).
 struct AdviceJudgement {
   int proposals = 0;
   int right_calls = 0;
+  int bad_accepted = 0;
 };
 inline constexpr std::int64_t kJudgedAfterHours = 12;
 

@@ -159,8 +159,10 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   if (in.judgement) {
     j.known = true;
     if (in.judgement->proposals > 0) {
-      j.points = kJudgementPoints * in.judgement->right_calls / in.judgement->proposals;
-      j.detail = fmt("%.0f of %.0f proposals called right", in.judgement->right_calls, in.judgement->proposals);
+      const auto& jd = *in.judgement;
+      j.points = std::clamp(kJudgementPoints * (jd.right_calls - jd.bad_accepted) / jd.proposals, 0.0, kJudgementPoints);
+      j.detail = fmt("%.0f of %.0f proposals called right", jd.right_calls, jd.proposals);
+      if (jd.bad_accepted > 0) j.detail += fmt(", %.0f bad one(s) accepted (each takes one right call back)", jd.bad_accepted);
       sc.components.push_back(j);
     }
   } else {
@@ -190,9 +192,10 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
 std::string score_rules() {
   return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it approaches 50, "
          "losing more than doing nothing down to -20), "
-         "service 25 (SLO attainment from 50% to the level's target), solvency 15, judgement of the advisor's "
-         "proposals 10 (without proposals, out of 90 scaled to 100).\n"
-         "Stars: 1 solvent at the end; 2 every goal met and a score of 60; 3 every goal met and a score of 80.";
+         "service 25 (SLO attainment from 50% to the level's target), solvency 15, advice calls 10 (the share of the "
+         "advisor's proposals called right, less one for each bad one accepted; without an advisor, out of 90 scaled "
+         "to 100).\n"
+         "Stars: 1 solvent at the end; 2 every goal met and a score of 55; 3 every goal met and a score of 75.";
 }
 
 }  // namespace tycoon::game

@@ -33,16 +33,18 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 //              below 0)
 //   service    25 × (SLO attainment − 50%) / (the level's SLO target − 50%), clipped to [0, 25]
 //   solvency   15 × the share of the game played before going bankrupt (15 when solvent)
-//   judgement  10 × the share of the advisor's proposals called right (accepting a good one,
-//              rejecting a bad one; proposals in the last 12 hours do not count)
+//   judgement  10 × (right calls − bad proposals accepted) / proposals, clipped to [0, 10]: a right
+//              call accepts a good proposal or rejects a bad one; accepting a bad one takes a
+//              right call back; ignoring a proposal earns nothing (proposals in the last 12 hours
+//              do not count)
 // Profit needs the counterfactual runs and judgement the advisor's truth, both known at the end:
 // until then those components are unknown and not counted. A level without proposals to judge
 // scores out of 90, scaled to 100.
-// Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 60; 3 every goal met
-// and at least 80.
+// Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 55; 3 every goal met
+// and at least 75.
 inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25, kSolvencyPoints = 15,
                         kJudgementPoints = 10;
-inline constexpr double kTwoStarScore = 60, kThreeStarScore = 80;
+inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75;
 
 struct ScoreComponent {
   std::string id;  // profit | service | solvency | judgement
