@@ -169,6 +169,9 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       auto saved = game::load_save(o->resume, catalog);
       if (o->days > 0) {
         saved.scenario.days = o->days;
+        if (auto& ref = saved.scenario.reference_strategy) {  // as a new game shortened by --days does
+          std::erase_if(ref->commands, [&](const game::LoggedCommand& c) { return c.at_hour >= saved.scenario.end_hour(); });
+        }
         saved.state.end_hour = static_cast<std::int64_t>(o->days) * 24;
         saved.state.finished = saved.state.company.bankrupt || saved.state.hour >= saved.state.end_hour;
       }
@@ -182,7 +185,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     }
     if (g->scenario().days > kMaxDaysWithoutOverride && !o->allow_long_run) {
-      throw std::invalid_argument(std::to_string(g->scenario().days) + " days is more than " +
+      throw std::invalid_argument("a game of " + std::to_string(g->scenario().days) + " days is longer than " +
                                   std::to_string(kMaxDaysWithoutOverride) +
                                   " (add --allow-long-run to play it anyway)");
     }

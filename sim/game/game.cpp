@@ -15,7 +15,15 @@ namespace tycoon::game {
 Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     : scenario_(std::move(scenario)), catalog_(&catalog), windows_(std::move(options.windows)) {
   if (options.seed) scenario_.seed = *options.seed;
-  if (options.days) scenario_.days = *options.days;
+  if (options.days) {
+    scenario_.days = *options.days;
+    // A shortened game's reference commands past its end never run; kept, they made its save
+    // unloadable (the scenario loader refuses them).
+    if (scenario_.reference_strategy) {
+      std::erase_if(scenario_.reference_strategy->commands,
+                    [&](const LoggedCommand& c) { return c.at_hour >= scenario_.end_hour(); });
+    }
+  }
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
   auto& s = state_;
   s.scenario_id = scenario_.id;
