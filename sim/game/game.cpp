@@ -20,8 +20,9 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     // A shortened game's reference commands past its end never run; kept, they made its save
     // unloadable (the scenario loader refuses them).
     if (scenario_.reference_strategy) {
-      std::erase_if(scenario_.reference_strategy->commands,
-                    [&](const LoggedCommand& c) { return c.at_hour >= scenario_.end_hour(); });
+      auto& cs = scenario_.reference_strategy->commands;
+      const std::int64_t end = scenario_.end_hour();
+      cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }), cs.end());
     }
   }
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
