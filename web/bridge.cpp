@@ -285,7 +285,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_import(const char* name_in, const char* 
     try {
       j = data::parse_json_text(text, name);  // depth-limited, duplicate keys refused
     } catch (const data::LoadError& e) {
-      return hold(out, refused(std::string("not a usable JSON file: ") + e.what()).dump());
+      return hold(out, refused(std::string("not JSON the game can read: ") + e.what()).dump());
     }
     if (!j.is_object()) return hold(out, refused(name + ": expected a JSON object").dump());
     const bool is_save = j.contains("format") && j["format"] == std::string(game::kSaveFormat);
