@@ -32,7 +32,12 @@ struct AdviseOptions {
   double search_window_s = 0;  // 0: the advisor's default
   int search_seeds = 0;
   bool json = false;
+  bool allow_long_run = false;
 };
+
+// Each verified proposal is benchmarked end to end, and each recipe candidate once per search
+// seed: beyond these products the command runs for minutes. Refused unless --allow-long-run.
+constexpr int kMaxVerifyTimesSeeds = 30;
 
 }  // namespace
 
@@ -42,20 +47,29 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("scenario", o->scenario, "Scenario: a .json file or a name (default, 01-thin-margin, ...)")
       ->required();
   sub->add_option("--seed", o->seed, "Random seed (default: the scenario's)")
+      ->check(seed_digits())
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
       ->each([o](const std::string&) { o->has_seed = true; });
   sub->add_option("--at-day", o->at_day, "Game day to advise at (default 0: after the first hours of traffic)")
-      ->check(CLI::Range(0.0, 3650.0));
+      ->check(finite_range(0.0, 3650.0));
   sub->add_option("--verify", o->verify, "Benchmark the top N proposals end to end (default 3)")
       ->check(CLI::Range(0, 100));
   sub->add_option("--check", o->check, "Check to pay for on the top proposals: component_test, benchmark, canary")
       ->check(CLI::IsMember({"component_test", "benchmark", "canary"}));
   sub->add_option("--search-window", o->search_window_s, "Recipe search: simulated seconds per run (default 120, the game's window)")
-      ->check(CLI::Range(5.0, 3600.0));
+      ->check(finite_range(5.0, 3600.0));
   sub->add_option("--search-seeds", o->search_seeds, "Recipe search: paired seeds per candidate (default 3)")
       ->check(CLI::Range(1, 50));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
+  sub->add_flag("--allow-long-run", o->allow_long_run,
+                "Allow --verify x --search-seeds beyond 30 (each verified proposal re-runs the search's seeds)");
   return [o, &global]() {
+    const int seeds = o->search_seeds > 0 ? o->search_seeds : 3;
+    if (o->verify * seeds > kMaxVerifyTimesSeeds && !o->allow_long_run) {
+      throw std::invalid_argument("--verify " + std::to_string(o->verify) + " x --search-seeds " +
+                                  std::to_string(seeds) + " is more than " + std::to_string(kMaxVerifyTimesSeeds) +
+                                  " runs (add --allow-long-run to run it anyway)");
+    }
     auto catalog = load_catalog_for(global);
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
     auto scenario = game::load_scenario(game::find_scenario(o->scenario, root), catalog);

@@ -110,13 +110,13 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--profile", o->profile, "Calibration profile (default: hardware_db/calibrated/<chip>.json)");
   sub->add_flag("--json", o->json, "JSON on stdout");
   sub->add_option("--max-median-error", o->max_median_error, "Exit 1 when the median |error| exceeds this")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(finite_range(1e-6, 10.0));
   sub->add_option("--max-error", o->max_error, "Exit 1 when any GPU-bound row's |error| exceeds this (host-bound rows: "
                   "--max-host-bound-error)")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(finite_range(1e-6, 10.0));
   sub->add_option("--max-host-bound-error", o->max_host_bound_error,
                   "Exit 1 when any host-bound eager row's |error| exceeds this")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(finite_range(1e-6, 10.0));
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
     const auto& chip = catalog.accelerator(o->hardware);

@@ -1,7 +1,11 @@
 // Helpers shared by the CLI commands.
 #pragma once
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "cli/commands.h"
@@ -12,6 +16,40 @@ namespace tycoon::cli {
 inline data::Catalog load_catalog_for(const GlobalOptions& global) {
   return data::load_catalog(global.data_root.empty() ? data::default_data_root()
                                                      : std::filesystem::path(global.data_root));
+}
+
+// A float flag's check: a finite number in [lo, hi]. CLI11's Range lets NaN through (every
+// comparison with NaN is false), and "inf" parses; both are refused here, naming the flag.
+inline CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size()) return "'" + text + "' is not a number";
+        if (!std::isfinite(v)) return "'" + text + "' is not a finite number";
+        if (v < lo || v > hi) {
+          char buf[96];
+          std::snprintf(buf, sizeof buf, "%g is not in [%g, %g]", v, lo, hi);
+          return buf;
+        }
+        return {};
+      },
+      "FLOAT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
+// A seed's check: decimal digits only, within 64 bits. CLI11 reads "-1" as 2^64 - 1 and "010"
+// as octal; a seed is a plain number.
+inline CLI::Validator seed_digits() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+          return "'" + text + "' is not a seed (decimal digits, 0 to 18446744073709551615)";
+        }
+        return {};
+      },
+      "UINT");
 }
 
 inline std::string format_fixed(double x, int digits) {

@@ -18,7 +18,7 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")->check(CLI::Range(1, 1024));
   sub.add_option("--spec-tokens", o.spec_tokens, "Speculative draft tokens per step (0 = off)")->check(CLI::Range(0, 64));
   sub.add_option("--acceptance", o.acceptance, "Mean accepted tokens per step, bonus included")
-      ->check(CLI::Range(1.0, 65.0));
+      ->check(finite_range(1.0, 65.0));
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "sim/core/atomic_file.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
@@ -52,6 +53,12 @@ int main(int argc, char** argv) {
   } catch (const tycoon::data::UnknownIdError& e) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const tycoon::game::SaveWriteError& e) {  // a full disk is not bad input
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitFailure;
+  } catch (const tycoon::core::FileWriteError& e) {
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitFailure;
   } catch (const tycoon::game::SaveError& e) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;

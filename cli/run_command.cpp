@@ -1,4 +1,6 @@
 // `tycoon run`: plays a scenario headless (optionally with a command log) and prints its summary.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "sim/advisor/persona.h"
 #include "cli/common.h"
 #include "sim/advisor/advisor.h"
+#include "sim/core/atomic_file.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
@@ -33,12 +36,31 @@ struct RunOptions {
   std::string resume;
   bool json = false;
   bool no_counterfactuals = false;
+  bool allow_long_run = false;
 };
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+// Longer games run for minutes (the counterfactuals play the game twice more): refused unless
+// --allow-long-run.
+constexpr int kMaxDaysWithoutOverride = 365;
+
+// Output files are replaced, never written through: a symlink planted at summary.json is
+// replaced by the file, not followed (sim/core/atomic_file.h).
+void write_file(const std::filesystem::path& path, const std::string& text) { core::write_file_atomically(path, text); }
+
+// Output paths are input too: refused (exit 2) before the game runs, not after.
+void check_output_paths(const RunOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!o.out_dir.empty() && fs::exists(o.out_dir, ec) && !fs::is_directory(o.out_dir, ec)) {
+    throw std::invalid_argument("--out: " + o.out_dir + " exists and is not a folder");
+  }
+  if (!o.save.empty()) {
+    const fs::path save(o.save);
+    if (fs::is_directory(save, ec)) throw std::invalid_argument("--save: " + o.save + " is a folder, not a file");
+    const fs::path parent = fs::absolute(save, ec).parent_path();
+    if (!fs::is_directory(parent, ec)) throw std::invalid_argument("--save: no folder " + parent.string());
+    if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument("--save: cannot write in " + parent.string());
+  }
 }
 
 std::string money(double usd) {
@@ -119,6 +141,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto* sub = app.add_subcommand("run", "Play a scenario headless and print its summary");
   sub->add_option("scenario", o->scenario, "Scenario: a .json file or a name (default, tutorial, 01-thin-margin, ...)");
   sub->add_option("--seed", o->seed, "Random seed (default: the scenario's)")
+      ->check(seed_digits())
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
       ->each([o](const std::string&) { o->has_seed = true; });
   sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")->check(CLI::Range(1, 3650));
@@ -132,11 +155,13 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "accept-all, reject-all, verify-then-decide. Adds the advisor's debrief to the summary")
       ->check(CLI::IsMember({"on", "accept-all", "reject-all", "verify-then-decide"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
+  sub->add_flag("--allow-long-run", o->allow_long_run, "Play games longer than a year (minutes of wall time)");
   sub->add_flag("--no-counterfactuals", o->no_counterfactuals,
                 "Skip the two comparison runs at the end (doing nothing; the level's reference strategy): "
                 "faster, but the score's profit component stays unknown");
   return [o, &global]() {
     auto t0 = std::chrono::steady_clock::now();
+    check_output_paths(*o);
     auto catalog = load_catalog_for(global);
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
     std::unique_ptr<game::Game> g;
@@ -146,6 +171,9 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       auto saved = game::load_save(o->resume, catalog);
       if (o->days > 0) {
         saved.scenario.days = o->days;
+        if (auto& ref = saved.scenario.reference_strategy) {  // as a new game shortened by --days does
+          std::erase_if(ref->commands, [&](const game::LoggedCommand& c) { return c.at_hour >= saved.scenario.end_hour(); });
+        }
         saved.state.end_hour = static_cast<std::int64_t>(o->days) * 24;
         saved.state.finished = saved.state.company.bankrupt || saved.state.hour >= saved.state.end_hour;
       }
@@ -157,6 +185,11 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       if (o->has_seed) opts.seed = o->seed;
       if (o->days > 0) opts.days = o->days;
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
+    }
+    if (g->scenario().days > kMaxDaysWithoutOverride && !o->allow_long_run) {
+      throw std::invalid_argument("a game of " + std::to_string(g->scenario().days) + " days is longer than " +
+                                  std::to_string(kMaxDaysWithoutOverride) +
+                                  " (add --allow-long-run to play it anyway)");
     }
     std::vector<game::RefusedCommand> refused;
     std::shared_ptr<advisor::Chien> chien;
@@ -191,14 +224,17 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
 
     if (!o->out_dir.empty()) {
       std::filesystem::path dir(o->out_dir);
-      std::filesystem::create_directories(dir);
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) throw std::invalid_argument("--out: cannot create " + dir.string() + ": " + ec.message());
       write_file(dir / "hourly.csv", game::history_csv(g->state()));
       write_file(dir / "deployments.csv", game::deployments_csv(g->state()));
       write_file(dir / "scenario.resolved.json", game::to_json(g->scenario()).dump(2) + "\n");
       write_file(dir / "commands.jsonl", game::to_jsonl(g->state().log));
       write_file(dir / "summary.json", j.dump(2) + "\n");
     }
-    if (!o->save.empty()) game::save_game(*g, o->save);
+    // The save comes last, after the summary: a save that fails (full disk) loses neither the
+    // summary nor the previous save, and exits 1 (a failure), not 2 (bad input).
     if (o->json) {
       std::cout << j.dump(2) << "\n";
     } else {
@@ -210,6 +246,15 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                     std::string(advisor::kPersonaName).c_str(), d.rows.size(), d.num_accepted, d.num_rejected,
                     d.num_right, d.num_incidents, d.num_regressions, d.checks_usd);
         for (const auto& row : d.rows) std::printf("  %-10s %s: %s\n", row.record->advice_id.c_str(), row.record->title.c_str(), row.verdict.c_str());
+      }
+    }
+    std::fflush(stdout);
+    if (!o->save.empty()) {
+      try {
+        game::save_game(*g, o->save);
+      } catch (const game::SaveWriteError& e) {
+        std::fprintf(stderr, "tycoon: error: %s\n", e.what());
+        return kExitFailure;
       }
     }
     return kExitOk;

@@ -2,17 +2,22 @@
 // "Analyst sweeps"), simulates every point on a pool of threads with a progress bar, journals
 // each finished point so an interrupted sweep resumes, and writes points.csv, summary.json, the
 // SVG (and PNG) charts and, when asked, a self-contained HTML report.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +27,10 @@
 #include "sim/analysis/sweep_report.h"
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
+#include "sim/core/atomic_file.h"
+#include "sim/data/json_reader.h"
+
+extern char** environ;
 
 namespace tycoon::cli {
 
@@ -97,28 +106,44 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) throw std::runtime_error("cannot write " + path.string());
-}
+// Replaced atomically, never written through a planted symlink (sim/core/atomic_file.h).
+void write_file(const fs::path& path, const std::string& text) { core::write_file_atomically(path, text); }
 
-bool have_command(const char* name) {
-  const std::string cmd = std::string("command -v ") + name + " >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0;
+// Runs a program found on PATH with exactly these arguments — no shell, so no file name is ever
+// parsed as a command — its stderr discarded. Returns its exit status, or nullopt when it could
+// not be started (not installed).
+std::optional<int> run_program(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return std::nullopt;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return std::nullopt;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 // PNG copies of the charts when a converter is installed; quietly nothing otherwise.
 void write_pngs(const std::vector<fs::path>& svgs) {
-  const bool rsvg = have_command("rsvg-convert");
-  const bool magick = !rsvg && have_command("convert");
-  if (!rsvg && !magick) return;
+  bool rsvg = true;  // rsvg-convert first, ImageMagick's convert when it is missing
   for (const auto& svg : svgs) {
     fs::path png = svg;
     png.replace_extension(".png");
-    const std::string cmd = rsvg ? "rsvg-convert -o '" + png.string() + "' '" + svg.string() + "' 2>/dev/null"
-                                 : "convert '" + svg.string() + "' '" + png.string() + "' 2>/dev/null";
-    if (std::system(cmd.c_str()) != 0) {
+    std::optional<int> status;
+    if (rsvg) {
+      status = run_program({"rsvg-convert", "-o", png.string(), svg.string()});
+      if (!status) rsvg = false;
+    }
+    if (!rsvg) status = run_program({"convert", svg.string(), png.string()});
+    if (!status) return;  // neither is installed
+    if (*status != 0) {
       std::cerr << "sweep: note: " << (rsvg ? "rsvg-convert" : "convert") << " could not render SVG; no PNGs\n";
       return;
     }
@@ -134,7 +159,7 @@ std::map<std::string, PointPerf> read_journal(const fs::path& path) {
   while (std::getline(f, line)) {
     if (line.empty()) continue;
     try {
-      auto j = nlohmann::json::parse(line);
+      auto j = data::parse_json_text(line, path.string());
       out[j.at("hash").get<std::string>()] = PointPerf::from_json(j.at("perf"));
     } catch (const std::exception&) {
       // a torn line
@@ -167,6 +192,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (!o->report.empty()) {
       const fs::path parent = fs::absolute(o->report).parent_path();
       if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
+      if (fs::is_directory(o->report)) throw std::invalid_argument("--report: " + o->report + " is a folder, not a file");
     }
     if (fs::exists(out) && !fs::is_directory(out)) {
       throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
@@ -180,7 +206,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       }
       nlohmann::json earlier;
       try {
-        earlier = nlohmann::json::parse(std::ifstream(out / kResolved));
+        earlier = data::parse_json_file(out / kResolved);
       } catch (const std::exception&) {
         throw std::invalid_argument("--resume: " + (out / kResolved).string() + " is not valid JSON");
       }

@@ -156,5 +156,73 @@ cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep diffe
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
 check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
 rm -rf "$sw"
+# Hostile input (issue 20): each reproducer of the issue, refused cleanly (exit 2, one line) or
+# harmless; never a crash (exit >= 128), a hang (timeout: 124) or a file written where it must not be.
+h=$(mktemp -d)
+case $tycoon in /*) ;; */*) tycoon=$PWD/$tycoon ;; esac  # the checks below change folder
+nest() { printf "%${1}s" | tr ' ' "$2"; }  # N copies of a character
+# 1. Nesting 100,000 levels deep crashed the save checksum and the sweep spec copy (SIGSEGV).
+{ printf '{"format": "inference-tycoon-save", "version": 1, "checksum": "x", "payload": '
+  nest 100000 '['; nest 100000 ']'; printf '}\n'; } >"$h/deep.save"
+check_one_line_error deep-save "$tycoon" run --resume "$h/deep.save" --no-counterfactuals
+"$tycoon" run --resume "$h/deep.save" 2>&1 | grep -q "nested deeper than 64" || { echo "FAIL deep save: no depth message"; fail=1; }
+{ printf '{"format_version": 1, "name": "deep", "base": '; nest 100000 '['; nest 100000 ']'; printf '}\n'; } >"$h/deep.json"
+check_one_line_error deep-sweep-spec "$tycoon" sweep "$h/deep.json" --out "$h/deep-out"
+printf '{"format_version": 1, "name": "d", "name": "e", "concurrency": [1]}\n' >"$h/dup.json"
+"$tycoon" sweep "$h/dup.json" 2>&1 | grep -q "dup.json: /name: duplicate key" || { echo "FAIL duplicate key pointer"; fail=1; }
+# 2. A trace on generated arrivals never ended (nor with --num-requests beyond the trace).
+printf '{"arrival_s": 0, "input_tokens": 100, "output_tokens": 10}\n{"arrival_s": 1, "input_tokens": 100, "output_tokens": 10}\n' >"$h/t.jsonl"
+tbench=(benchmark --hardware h200 --model gpt-oss-120b --trace "$h/t.jsonl")
+check trace-poisson-ends 0 timeout 60 "$tycoon" "${tbench[@]}" --arrival poisson --rate 5
+check trace-num-requests-ends 0 timeout 60 "$tycoon" "${tbench[@]}" --arrival bursty --rate 5 --num-requests 1000
+check_one_line_error trace-ignores-concurrency "$tycoon" "${tbench[@]}" --concurrency 8
+# 3. Injection and traversal: a spec name reached a shell line (write_pngs) and the output path.
+printf '{"format_version": 1, "name": "x'"'"';touch INJECTED;'"'"'", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$h/inj.json"
+cd "$h" || exit 1  # the default output folder is relative: sweeps/<name>
+check_one_line_error injected-spec-name "$tycoon" sweep inj.json
+printf '{"format_version": 1, "name": "../../x", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$h/up.json"
+check_one_line_error traversal-spec-name "$tycoon" sweep up.json
+# An --out folder with a quote in its name goes to the PNG converter as one argument, not a shell line.
+printf '{"format_version": 1, "name": "q", "concurrency": [1], "requests_per_user": 2, "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$h/q.json"
+"$tycoon" sweep q.json --out "o';touch INJECTED;'" >/dev/null 2>&1 || { echo "FAIL sweep with a quoted --out"; fail=1; }
+[ ! -e "$h/INJECTED" ] && [ ! -e "$h/x" ] || { echo "FAIL a spec name or --out ran a shell command or left sweeps/"; fail=1; }
+cd - >/dev/null || exit 1
+# run --out replaces a planted symlink instead of writing through it.
+mkdir -p "$h/out" && echo precious >"$h/victim" && ln -s "$h/victim" "$h/out/summary.json"
+"$tycoon" run tutorial --days 1 --no-counterfactuals --out "$h/out" >/dev/null 2>&1 || { echo "FAIL run --out"; fail=1; }
+[ "$(cat "$h/victim")" = precious ] && [ ! -L "$h/out/summary.json" ] || { echo "FAIL run --out wrote through a symlink"; fail=1; }
+# 4. Saves: a bad --save is refused before the game runs (exit 2); a save that fails while
+# writing exits 1 and still prints the run's summary (it used to exit 2 and drop it).
+check_one_line_error save-missing-folder "$tycoon" run tutorial --days 1 --no-counterfactuals --save "$h/missing/s.json"
+check_one_line_error save-is-folder "$tycoon" run tutorial --days 1 --no-counterfactuals --save "$h"
+long=$(nest 300 s)
+out=$("$tycoon" run tutorial --days 1 --no-counterfactuals --save "$h/$long.json" 2>"$h/err"); got=$?
+[ "$got" = 1 ] && echo "$out" | grep -q "score" && grep -q "cannot save" "$h/err" ||
+  { echo "FAIL a failed save: exit $got, $(head -2 "$h/err")"; fail=1; }
+# 6. NaN, inf and negative seeds in flags (NaN passed every range check; -1 wrapped to 2^64 - 1).
+check_one_line_error nan-acceptance "$tycoon" "${bench[@]}" --spec-tokens 3 --acceptance nan
+check_one_line_error inf-warmup "$tycoon" "${bench[@]}" --warmup-s inf
+check_one_line_error nan-rate "$tycoon" "${bench[@]}" --arrival poisson --rate nan
+check_one_line_error nan-at-day "$tycoon" advise tutorial --at-day nan
+check_one_line_error nan-max-error "$tycoon" validate --hardware h200 --max-error nan
+check_one_line_error zero-max-error "$tycoon" validate --hardware h200 --max-error 0
+check_one_line_error negative-seed-benchmark "$tycoon" "${bench[@]}" --seed -1
+check_one_line_error negative-seed-run "$tycoon" run tutorial --seed -1
+"$tycoon" "${bench[@]}" --acceptance nan 2>&1 | grep -q -- "--acceptance" || { echo "FAIL NaN message names no flag"; fail=1; }
+# 7. Unbounded runs: refused with the reason and the override flag.
+check_one_line_error too-many-requests "$tycoon" "${bench[@]}" --num-requests 10000000
+"$tycoon" "${bench[@]}" --num-requests 10000000 2>&1 | grep -q -- "--allow-long-run" || { echo "FAIL limit names no override"; fail=1; }
+check_one_line_error too-many-gpus "$tycoon" "${bench[@]}" --replicas 4096 --concurrency 1048576
+check_one_line_error too-many-days "$tycoon" run tutorial --days 3650
+check_one_line_error too-many-verify-runs "$tycoon" advise tutorial --verify 100 --search-seeds 50
+check_one_line_error warmup-not-shorter "$tycoon" "${bench[@]}" --duration-s 10 --warmup-s 10
+check_one_line_error warmup-eats-everything "$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --warmup-s 1e8
+# 8. Resuming at hour 24 with a log from hour 0 replays only the later commands; each refused one counted.
+"$tycoon" run tutorial --days 1 --no-counterfactuals --save "$h/day1.json" >/dev/null 2>&1 || { echo "FAIL save day 1"; fail=1; }
+printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_demand", "num_gpus": 1}\n{"at_hour": 30, "type": "set_prices", "model": "gpt-oss-120b", "output_usd_per_mtok": 0.66}\n{"at_hour": 999, "type": "set_prices", "model": "gpt-oss-120b", "output_usd_per_mtok": 0.7}\n' >"$h/log.jsonl"
+out=$("$tycoon" run --resume "$h/day1.json" --days 2 --no-counterfactuals --commands "$h/log.jsonl" --json 2>"$h/err")
+echo "$out" | grep -q '"commands_refused": 2' && grep -q "before the game's hour 24" "$h/err" && grep -q "game ended at hour 48" "$h/err" ||
+  { echo "FAIL resume replay: $(cat "$h/err")"; fail=1; }
+rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

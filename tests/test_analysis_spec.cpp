@@ -146,3 +146,32 @@ TEST_CASE("configurations cross with axes; the spec hash ignores formatting, not
   // Points shared by both grids keep their key: a changed spec could reuse them.
   CHECK(changed.points[0].hash == sweep.points[0].hash);
 }
+
+TEST_CASE("a spec name is a plain id: it names the output folder, so no path or shell text gets in") {
+  // sweeps/<name> is the default output folder, and the name once reached a shell command line
+  // (the PNG converter): "x';touch INJECTED;'" ran touch, "../../x" wrote outside sweeps/.
+  for (const char* name : {"x';touch INJECTED;'", "../../x", "/tmp/abs", "Upper", "with space", "-flag", ""}) {
+    CAPTURE(name);
+    auto j = tiny_spec();
+    j["name"] = name;
+    CHECK(spec_error(j).rfind("spec.json: /name: '", 0) == 0);
+    CHECK(spec_error(j).find("must be 1 to 64 characters of a-z, 0-9 and '-'") != std::string::npos);
+  }
+  auto j = tiny_spec();
+  j["name"] = "price-for-40pct-margin";
+  CHECK(spec_error(j) == "");
+}
+
+TEST_CASE("a deeply nested spec is refused while parsing, before any copy") {
+  // The spec used to be copied (recursively) before any check: 100,000 levels crashed.
+  const std::string deep = R"({"format_version": 1, "name": "deep", "base": )" + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  std::string msg;
+  try {
+    parse_sweep_spec(data::parse_json_text(deep, "deep.json"), "deep.json");
+  } catch (const data::LoadError& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("deep.json: /base/0/0/") == 0);
+  CHECK(msg.find("nested deeper than 64 objects or arrays") != std::string::npos);
+}

@@ -154,3 +154,43 @@ TEST_CASE("with the serving simulator, the same seed and commands give the same 
   CHECK(game::to_json(a.state()).dump() == game::to_json(b.state()).dump());
   CHECK(a.state().service.requests_completed > 0);
 }
+
+TEST_CASE("every command of a replayed log is applied or refused with a reason, and counted") {
+  auto make = [] {
+    game::GameOptions o;
+    o.windows = test::fixed_capacity_windows(2.0);
+    auto j = test::flat_scenario_json(3.0);
+    j["days"] = 3;  // hour 72 is its end
+    return game::Game(test::scenario_from(j), test::catalog(), o);
+  };
+  const std::vector<game::LoggedCommand> log = {
+      {0, game::RentGpus{"h200", Contract::kOnDemand, 1}},
+      {10, game::SetPrices{"gpt-oss-120b", 0.3, {}, {}}},
+      {48, game::SetPrices{"gpt-oss-120b", 0.4, {}, {}}},
+      {100, game::SetPrices{"gpt-oss-120b", 0.5, {}, {}}},  // after the end
+  };
+
+  SUBCASE("a command after the game's end is refused, not dropped silently") {
+    auto g = make();
+    auto refused = game::replay(g, log);
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0].index == 3);
+    CHECK(contains(refused[0].message, "set_prices: the game ended at hour 72"));
+  }
+  SUBCASE("a resumed game replays only the commands from its hour on") {
+    // Resuming at hour 48 with the log from hour 0 used to re-apply the hour-0 and hour-10
+    // commands at hour 48 (renting a second GPU, setting the old price).
+    auto g = make();
+    g.advance(48);
+    const auto log_before = g.state().log.size();
+    auto refused = game::replay(g, log);
+    REQUIRE(refused.size() == 3);
+    CHECK(refused[0].index == 0);
+    CHECK(contains(refused[0].message, "rent_gpus: hour 0 is before the game's hour 48 (already played"));
+    CHECK(refused[1].index == 1);
+    CHECK(refused[2].index == 3);
+    CHECK(g.state().company.contracts.empty());          // the hour-0 rental was not re-applied
+    CHECK(g.state().log.size() == log_before + 1);       // only the hour-48 price was applied
+    CHECK(g.state().company.prices.at("gpt-oss-120b").input_usd_per_mtok == 0.4);
+  }
+}

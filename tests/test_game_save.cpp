@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -118,7 +119,7 @@ TEST_CASE("a failed save leaves the previous save intact and no temp file behind
   CHECK_THROWS_AS(game::save_game(g, path, [](const fs::path&) { throw std::runtime_error("power cut"); }),
                   game::SaveError);
   CHECK(read(path) == before);
-  CHECK_FALSE(fs::exists(dir.path / "game.save.tmp"));
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // no temp file left
   CHECK(game::load_save(path, test::catalog()).state.hour == 1);
 
   SUBCASE("a corrupted save on disk is reported and left as it is") {
@@ -127,10 +128,109 @@ TEST_CASE("a failed save leaves the previous save intact and no temp file behind
     CHECK(read(path) == before.substr(0, 100));
   }
   SUBCASE("a folder that does not exist") {
-    CHECK_THROWS_AS(game::save_game(g, dir.path / "missing" / "game.save"), game::SaveError);
+    // A write failure, not bad input: the CLI exits 1 for it after printing the run's summary.
+    CHECK_THROWS_AS(game::save_game(g, dir.path / "missing" / "game.save"), game::SaveWriteError);
   }
   SUBCASE("the next good save replaces it atomically") {
     game::save_game(g, path);
     CHECK(game::load_save(path, test::catalog()).state.hour == 6);
+  }
+}
+
+namespace {
+
+// A save of `g` edited by `edit` (on its payload) with the checksum recomputed, as a cheater or a
+// careless hand-edit would: the checksum passes, so only the contents' meaning can refuse it.
+std::string tampered(const game::Game& g, const std::function<void(nlohmann::json&)>& edit) {
+  auto j = nlohmann::json::parse(game::save_text(g));
+  edit(j["payload"]);
+  j["checksum"] = game::checksum_of(j["payload"].dump());
+  return j.dump();
+}
+
+}  // namespace
+
+TEST_CASE("a tampered save with a recomputed checksum is refused for values the game never produces") {
+  auto g = noisy_game();
+  g.advance(2);
+  REQUIRE(load_error(tampered(g, [](nlohmann::json&) {})) == "no error");
+  auto state = [](nlohmann::json& p) -> nlohmann::json& { return p["state"]; };
+
+  SUBCASE("a negative price") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) {
+      state(p)["company"]["prices"]["gpt-oss-120b"]["output_usd_per_mtok"] = -5.0;
+    }));
+    CHECK(contains(msg, "game.save: /payload/state/company/prices/gpt-oss-120b/output_usd_per_mtok: must not be negative"));
+  }
+  SUBCASE("an hour past the scenario's end (2 days: hour 48)") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["hour"] = 100000; }));
+    CHECK(contains(msg, "/payload/state/hour: 100000 is past the scenario's end (hour 48)"));
+  }
+  SUBCASE("an end hour that is not the scenario's") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["end_hour"] = 100000; }));
+    CHECK(contains(msg, "/payload/state/end_hour: 100000 is not the scenario's end"));
+  }
+  SUBCASE("a chip the catalog does not have") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["chip"] = "h999"; }));
+    CHECK(contains(msg, "/payload/state/company/contracts/0/chip: unknown chip 'h999'"));
+  }
+  SUBCASE("a model the catalog does not have, with file and pointer") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["deployments"][0]["model"] = "gpt-9"; }));
+    CHECK(contains(msg, "game.save: /payload/state/company/deployments/0/model: unknown model 'gpt-9'"));
+  }
+  SUBCASE("cash of +-1e308 (finite, and absurd)") {
+    for (double cash : {1e308, -1e308}) {
+      auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["cash_usd"] = cash; }));
+      CHECK(contains(msg, "/payload/state/company/cash_usd: must be a finite amount within +-1e13 USD"));
+    }
+  }
+  SUBCASE("a scenario id that would become a path") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) {
+      p["scenario"]["id"] = "../../etc/x";
+      state(p)["scenario_id"] = "../../etc/x";
+    }));
+    CHECK(contains(msg, "/id: '../../etc/x' must be 1 to 64 characters of a-z, 0-9 and '-'"));
+  }
+  SUBCASE("segments that are not the scenario's") {
+    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["world"]["segments"] = nlohmann::json::array(); }));
+    CHECK(contains(msg, "/payload/state/world/segments: 0 segments, the scenario has 1"));
+  }
+}
+
+TEST_CASE("duplicate keys and deep nesting in a save are refused before the checksum, never a crash") {
+  auto g = noisy_game();
+  const std::string good = game::save_text(g);
+  SUBCASE("a duplicate key (nlohmann would keep the last one silently)") {
+    std::string dup = good;
+    dup.insert(dup.find("\"version\""), "\"version\": 1, ");
+    CHECK(contains(load_error(dup), "game.save: /version: duplicate key"));
+  }
+  SUBCASE("a payload nested 100,000 levels deep (the recursive checksum crashed on it)") {
+    const std::string deep = R"({"format": "inference-tycoon-save", "version": 1, "checksum": "x", "payload": )" +
+                             std::string(100000, '[') + std::string(100000, ']') + "}";
+    CHECK(contains(load_error(deep), "nested deeper than 64 objects or arrays"));
+  }
+}
+
+TEST_CASE("a save never writes through a planted symlink") {
+  // The old writer opened a fixed "<path>.tmp" and followed links: a link planted there (or at
+  // the save's path) made a save overwrite an unrelated file.
+  TempDir dir;
+  const auto victim = dir.path / "victim.txt";
+  write(victim, "precious");
+  auto g = noisy_game();
+  g.advance(1);
+  SUBCASE("a link at the save's path is replaced, its target untouched") {
+    fs::create_symlink(victim, dir.path / "game.save");
+    game::save_game(g, dir.path / "game.save");
+    CHECK(read(victim) == "precious");
+    CHECK_FALSE(fs::is_symlink(dir.path / "game.save"));
+    CHECK(game::load_save(dir.path / "game.save", test::catalog()).state.hour == 1);
+  }
+  SUBCASE("a link at the old temp name is never opened") {
+    fs::create_symlink(victim, dir.path / "game.save.tmp");
+    game::save_game(g, dir.path / "game.save");
+    CHECK(read(victim) == "precious");
+    CHECK(game::load_save(dir.path / "game.save", test::catalog()).state.hour == 1);
   }
 }

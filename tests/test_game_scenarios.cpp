@@ -102,6 +102,12 @@ TEST_CASE("scenario files are strict: errors name the JSON pointer") {
   CHECK(contains(with([](auto& j) { j["segments"][0]["model"] = "gpt-5"; }), "/segments/0/model"));
   CHECK(contains(with([](auto& j) { j["market"][1].erase("term_days"); }), "/market/1/term_days: missing"));
   CHECK(contains(with([](auto& j) { j["goals"] = nlohmann::json::array(); }), "/goals"));
+  // The id names default saves (autosave-<id>.json): only [a-z0-9-], so never a path.
+  for (const char* id : {"../../x", "/etc/passwd", "a b", "Test_Flat", "x';touch y;'"}) {
+    CAPTURE(id);
+    CHECK(contains(with([&](auto& j) { j["id"] = id; }), "test.json: /id: '"));
+    CHECK(contains(with([&](auto& j) { j["id"] = id; }), "must be 1 to 64 characters of a-z, 0-9 and '-'"));
+  }
   CHECK(contains(with([](auto& j) { j["market"][0]["price_usd_per_gpu_hour"] = 2.0; }), "price_source"));
   CHECK(contains(with([](auto& j) {
                    j["events"] = {{{"at_hour", 3}, {"kind", "demand"}, {"segment", "nope"}, {"multiplier", 2}}};

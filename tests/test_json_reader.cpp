@@ -56,9 +56,31 @@ TEST_CASE("zero, overflowing and fractional numbers are rejected") {
 
 TEST_CASE("JSON syntax errors and duplicate keys are load errors, not crashes") {
   CHECK(error_of([] { parse_json_text("{\"a\": 1,", "bad.json"); }).rfind("bad.json: /: invalid JSON", 0) == 0);
-  CHECK(error_of([] { parse_json_text(R"({"a": 1, "a": 2})", "dup.json"); }) == "dup.json: /: duplicate key 'a'");
+  // The pointer names the second occurrence; equal keys in different objects are no duplicate.
+  CHECK(error_of([] { parse_json_text(R"({"a": 1, "a": 2})", "dup.json"); }) == "dup.json: /a: duplicate key");
   CHECK(error_of([] { parse_json_text(R"({"x": {"a": 1, "b": {"a": 1}, "a": 3}})", "d2.json"); }) ==
-        "d2.json: /: duplicate key 'a'");
+        "d2.json: /x/a: duplicate key");
+  CHECK(error_of([] { parse_json_text(R"({"l": [{"k": 1}, 7, [], {"k": 1, "k": 2}]})", "d3.json"); }) ==
+        "d3.json: /l/3/k: duplicate key");
+}
+
+TEST_CASE("nesting deeper than kMaxJsonDepth is refused while parsing, without recursion") {
+  // 100,000 levels crashed the save checksum and the sweep spec copy (both recurse): the parser
+  // now stops at level kMaxJsonDepth + 1 and names where.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  CHECK(error_of([&] { parse_json_text(deep, "deep.json"); }).rfind("deep.json: /0/0/0/", 0) == 0);
+  CHECK(error_of([&] { parse_json_text(deep, "deep.json"); }).find("nested deeper than 64 objects or arrays") !=
+        std::string::npos);
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  CHECK(error_of([&] { parse_json_text(objects, "deep.json"); }).find("nested deeper than 64") != std::string::npos);
+
+  SUBCASE("exactly kMaxJsonDepth levels still load") {
+    const std::string ok = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+    CHECK(parse_json_text(ok, "ok.json").is_array());
+    const std::string one_more = "[" + ok + "]";
+    CHECK(error_of([&] { parse_json_text(one_more, "m.json"); }).find("nested deeper") != std::string::npos);
+  }
 }
 
 TEST_CASE("a wrong top-level type is reported") {

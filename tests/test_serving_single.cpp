@@ -131,3 +131,26 @@ TEST_CASE("tensor and expert parallel inside a replica: steps are the TP/EP step
   // Half the weights per GPU leaves more HBM for KV: each replica holds more tokens.
   CHECK(s.kv_capacity_tokens_per_replica > one.kv_capacity_tokens_per_replica);
 }
+
+TEST_CASE("a trace replayed on generated arrivals ends with its last entry") {
+  // `benchmark --trace T --arrival poisson --rate 5` never ended: once the trace was used up,
+  // every Poisson arrival found nothing to start and scheduled the next one, forever (also with
+  // --num-requests larger than the trace, which is never reached).
+  auto path = write_trace("poisson", {R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 10})",
+                                      R"({"arrival_s": 1, "input_tokens": 100, "output_tokens": 10})",
+                                      R"({"arrival_s": 2, "input_tokens": 100, "output_tokens": 10})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  cfg.workload.trace_timestamps = false;
+  cfg.arrival.rate_per_s = 5;
+  for (auto kind : {serving::ArrivalKind::kPoisson, serving::ArrivalKind::kBursty, serving::ArrivalKind::kDiurnal}) {
+    for (std::int64_t num_requests : {std::int64_t{0}, std::int64_t{1000}}) {
+      CAPTURE(static_cast<int>(kind));
+      CAPTURE(num_requests);
+      cfg.arrival.kind = kind;
+      cfg.num_requests = num_requests;
+      auto s = serving::simulate(cfg, h200_calibration());
+      CHECK(s.requests_arrived == 3);  // the three entries, then the run ends
+      CHECK(s.requests_completed == 3);
+    }
+  }
+}

@@ -80,6 +80,19 @@ bool write_file(const std::filesystem::path& path, std::string_view text) {
   return static_cast<bool>(out);
 }
 
+// `dir / name`, or "<stem>-2.json", "<stem>-3.json", ... when that exists: a path no file has.
+std::optional<std::filesystem::path> unused_path(const std::filesystem::path& dir, const std::string& name) {
+  std::error_code ec;
+  const auto first = dir / name;
+  if (!std::filesystem::exists(first, ec)) return first;
+  const std::string stem = std::filesystem::path(name).stem().string();
+  for (int i = 2; i < 1000; ++i) {
+    const auto p = dir / (stem + "-" + std::to_string(i) + ".json");
+    if (!std::filesystem::exists(p, ec)) return p;
+  }
+  return std::nullopt;
+}
+
 // {"type": "start", "scenario": id|name|path, "seed": "123" (optional), "label": "..."}
 // {"type": "load", "save": "name.json"}
 // {"type": "speed", "speed": "paused"|"1x"|"4x"|"16x"}
@@ -168,7 +181,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_command(const char* text) {
   auto& sh = shell();
   if (!sh.app) return hold(out, refused("the game is still loading").dump());
   try {
-    return hold(out, apply_command(*sh.app, json::parse(text ? text : "")).dump());
+    return hold(out, apply_command(*sh.app, data::parse_json_text(text ? text : "", "command")).dump());
   } catch (const std::exception& e) {
     return hold(out, refused(e.what()).dump());
   }
@@ -267,25 +280,38 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_import(const char* name_in, const char* 
       if (!keep) c = '_';
     }
     if (name.front() == '.') name.front() = '_';
-    if (name.size() > 96) name = name.substr(name.size() - 96);
+    if (name.size() > 90) name = name.substr(name.size() - 90);  // room for a "-2" suffix within 96
     json j;
     try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      return hold(out, refused(name + ": not JSON: " + e.what()).dump());
+      j = data::parse_json_text(text, name);  // depth-limited, duplicate keys refused
+    } catch (const data::LoadError& e) {
+      return hold(out, refused(std::string("not JSON the game can read: ") + e.what()).dump());
     }
     if (!j.is_object()) return hold(out, refused(name + ": expected a JSON object").dump());
     const bool is_save = j.contains("format") && j["format"] == std::string(game::kSaveFormat);
     if (is_save) {
-      // The save loader checks format, version, checksum and contents; a bad file is not kept.
-      const auto path = kSaveDir / name;
-      if (!write_file(path, text)) return hold(out, refused("cannot write " + path.string()).dump());
-      if (!sh.app->load(path)) {
+      // Checked whole in memory first (format, version, checksum, contents, meaning): a bad file
+      // never reaches the save folder. A good one gets a name no save has, so an import can
+      // neither replace nor (should the game still refuse it) remove a save the player had.
+      try {
+        game::load_save_text(text, name, run_catalog());
+      } catch (const game::SaveError& e) {
+        return hold(out, refused(e.what()).dump());
+      }
+      const auto path = unused_path(kSaveDir, name);
+      if (!path) return hold(out, refused("too many saves named like " + name).dump());
+      if (!write_file(*path, text)) return hold(out, refused("cannot write " + path->string()).dump());
+      if (!sh.app->load(*path)) {
         std::error_code ec;
-        std::filesystem::remove(path, ec);
+        std::filesystem::remove(*path, ec);  // the file this import created, nothing else
         return hold(out, refused(last_message(*sh.app)).dump());
       }
-      return hold(out, json{{"ok", true}, {"kind", "save"}, {"name", name}}.dump());
+      return hold(out, json{{"ok", true}, {"kind", "save"}, {"name", path->filename().string()}}.dump());
+    }
+    try {
+      game::scenario_from_json(j, name, run_catalog());
+    } catch (const data::LoadError& e) {
+      return hold(out, refused(e.what()).dump());
     }
     const auto path = kImportDir / name;
     if (!write_file(path, text)) return hold(out, refused("cannot write " + path.string()).dump());

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/data/json_reader.h"
+#include "sim/data/safe_id.h"
 
 namespace tycoon::analysis {
 
@@ -212,11 +213,11 @@ std::string stable_hash(std::string_view text) {
 SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
   SweepSpec s;
   s.file = file;
-  s.canonical = j;
   data::ObjectReader r(j, file, "");
   if (r.integer("format_version") != 1) r.fail("format_version", "only format_version 1 is known");
   s.name = r.string("name");
-  if (s.name.empty()) r.fail("name", "must not be empty");
+  // The name is the default output folder (sweeps/<name>): a path or a quote must not get in.
+  if (!data::is_safe_id(s.name)) r.fail("name", "'" + s.name + "' " + data::safe_id_rule());
   s.title = r.optional_string("title").value_or(s.name);
   s.description = r.optional_string("description").value_or("");
 
@@ -353,6 +354,8 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
     t->finish();
   }
   r.finish();
+  // Copied only now that every key was read and checked (the copy recurses; the spec is shallow).
+  s.canonical = j;
   return s;
 }
 

@@ -226,26 +226,67 @@ double ArrayReader::number(std::size_t index, Bound bound) const {
   return x;
 }
 
+namespace {
+
+// Where the parser is: one frame per open object or array, for the JSON pointer of an error and
+// the duplicate-key check. The parser itself is iterative; this keeps it bounded too.
+struct OpenValue {
+  bool is_array = false;
+  std::size_t index = 0;           // arrays: the element being read
+  std::string key;                 // objects: the key being read
+  std::set<std::string> keys;      // objects: keys seen so far
+};
+
+std::string pointer_of(const std::vector<OpenValue>& open) {
+  std::string out;
+  for (const auto& v : open) out += "/" + (v.is_array ? std::to_string(v.index) : escape_pointer_token(v.key));
+  return out;
+}
+
+// An element of the innermost array is complete: the next one gets the next index.
+void element_done(std::vector<OpenValue>& open) {
+  if (!open.empty() && open.back().is_array) ++open.back().index;
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& name) {
-  // nlohmann keeps the last of two equal keys silently; a stack of key sets rejects duplicates.
-  std::vector<std::set<std::string>> open_objects;
-  std::string duplicate;
+  // nlohmann keeps the last of two equal keys silently, and nests as deep as the text does (and
+  // its dump(), copy and comparison recurse): the callback refuses both while parsing.
+  std::vector<OpenValue> open;
   auto callback = [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using E = nlohmann::json::parse_event_t;
-    if (event == E::object_start) {
-      open_objects.emplace_back();
-    } else if (event == E::object_end) {
-      if (!open_objects.empty()) open_objects.pop_back();
-    } else if (event == E::key && !open_objects.empty()) {
-      auto key = parsed.get<std::string>();
-      if (!open_objects.back().insert(key).second && duplicate.empty()) duplicate = key;
+    switch (event) {
+      case E::object_start:
+      case E::array_start:
+        if (open.size() >= kMaxJsonDepth) {
+          throw LoadError(name, pointer_of(open),
+                          "nested deeper than " + std::to_string(kMaxJsonDepth) + " objects or arrays");
+        }
+        open.emplace_back();
+        open.back().is_array = event == E::array_start;
+        break;
+      case E::object_end:
+      case E::array_end:
+        if (!open.empty()) open.pop_back();
+        element_done(open);
+        break;
+      case E::key:
+        if (!open.empty()) {
+          open.back().key = parsed.get<std::string>();
+          if (!open.back().keys.insert(open.back().key).second) {
+            throw LoadError(name, pointer_of(open), "duplicate key");
+          }
+        }
+        break;
+      case E::value:
+        element_done(open);
+        break;
     }
     return true;
   };
   try {
-    auto value = nlohmann::json::parse(text.begin(), text.end(), callback);
-    if (!duplicate.empty()) throw LoadError(name, "", "duplicate key '" + duplicate + "'");
-    return value;
+    return nlohmann::json::parse(text.begin(), text.end(), callback);
   } catch (const nlohmann::json::exception& e) {  // syntax errors and number overflow
     std::string what = e.what();
     auto pos = what.find("parse error");

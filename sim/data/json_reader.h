@@ -95,7 +95,12 @@ class ArrayReader {
   std::string pointer_;
 };
 
-// Parses a file as JSON; a syntax error becomes a LoadError naming the byte offset.
+// Objects and arrays nested deeper than this are refused: no file of ours needs more than a dozen
+// levels, and a bound keeps every recursive walk of a parsed value (dump, copy) off the end of the stack.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// Parses a file as JSON. A syntax error becomes a LoadError naming the byte offset; a duplicate
+// key or nesting deeper than kMaxJsonDepth one naming its JSON pointer.
 nlohmann::json parse_json_file(const std::filesystem::path& path);
 nlohmann::json parse_json_text(std::string_view text, const std::string& name);
 

@@ -15,7 +15,16 @@ namespace tycoon::game {
 Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     : scenario_(std::move(scenario)), catalog_(&catalog), windows_(std::move(options.windows)) {
   if (options.seed) scenario_.seed = *options.seed;
-  if (options.days) scenario_.days = *options.days;
+  if (options.days) {
+    scenario_.days = *options.days;
+    // A shortened game's reference commands past its end never run; kept, they made its save
+    // unloadable (the scenario loader refuses them).
+    if (scenario_.reference_strategy) {
+      auto& cs = scenario_.reference_strategy->commands;
+      const std::int64_t end = scenario_.end_hour();
+      cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }), cs.end());
+    }
+  }
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
   auto& s = state_;
   s.scenario_id = scenario_.id;
@@ -553,13 +562,24 @@ void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& ro
 
 std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log) {
   std::vector<RefusedCommand> refused;
+  const std::int64_t from_hour = game.state().hour;  // a resumed game: the save's hour
   for (std::size_t i = 0; i < log.size(); ++i) {
     const auto& c = log[i];
-    if (game.finished()) break;
-    if (c.at_hour > game.state().hour) game.advance(c.at_hour - game.state().hour);
-    if (game.finished()) break;
+    auto refuse = [&](const std::string& why) {
+      refused.push_back({i, c.at_hour, std::string(command_name(c.command)) + ": " + why});
+    };
+    if (c.at_hour < from_hour) {
+      refuse("hour " + std::to_string(c.at_hour) + " is before the game's hour " + std::to_string(from_hour) +
+             " (already played: only later commands are replayed)");
+      continue;
+    }
+    if (!game.finished() && c.at_hour > game.state().hour) game.advance(c.at_hour - game.state().hour);
+    if (game.finished()) {
+      refuse("the game ended at hour " + std::to_string(game.state().hour));
+      continue;
+    }
     auto r = game.apply(c.command);
-    if (!r.ok) refused.push_back({i, game.state().hour, std::string(command_name(c.command)) + ": " + r.message});
+    if (!r.ok) refuse(r.message);
   }
   game.run_to_end();
   return refused;

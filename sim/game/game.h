@@ -111,8 +111,9 @@ struct RefusedCommand {
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
 
 // Plays `log` from the game's current hour: before each command the clock advances to its hour;
-// then the game runs to its end. Returns the commands the game refused (they are logged and
-// change nothing, as when a player's command is refused).
+// then the game runs to its end. Returns every command not applied, with the reason: those the
+// game refused (logged, changing nothing, as when a player's command is refused), those after
+// the game's end, and — resuming a save — those before its hour (already played).
 std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log);
 
 }  // namespace tycoon::game

@@ -1,9 +1,11 @@
 #include "sim/game/save.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/atomic_file.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/state_json.h"
 
@@ -30,36 +32,102 @@ std::string save_text(const Game& game) {
 }
 
 void save_game(const Game& game, const std::filesystem::path& path, const BeforeRenameHook& before_rename) {
-  std::string text = save_text(game);
-  auto temp = path;
-  temp += ".tmp";
-  auto fail = [&](const std::string& why) {
-    std::error_code ec;
-    std::filesystem::remove(temp, ec);
-    throw SaveError("cannot save to " + path.string() + ": " + why + " (the previous save is unchanged)");
-  };
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) fail("cannot create " + temp.string());
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) fail("writing " + temp.string() + " failed");
-  }
   try {
-    if (before_rename) before_rename(temp);
-  } catch (const std::exception& e) {
-    fail(e.what());
+    core::write_file_atomically(path, save_text(game), before_rename);
+  } catch (const core::FileWriteError& e) {
+    throw SaveWriteError(std::string("cannot save: ") + e.what() + " (the previous save is unchanged)");
   }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) fail(ec.message());
 }
+
+namespace {
+
+// Refuses a loaded state the game could never have produced (each check names its pointer).
+// The checksum only proves the file is whole; these keep a hand-made save from breaking the game.
+void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::string& name) {
+  const std::string st = "/payload/state";
+  auto fail = [&](const std::string& pointer, const std::string& reason) {
+    throw SaveError("corrupted save: " + name + ": " + pointer + ": " + reason);
+  };
+  const GameState& s = d.state;
+  const Scenario& sc = d.scenario;
+  if (s.scenario_id != sc.id) {
+    fail(st + "/scenario_id", "'" + s.scenario_id + "' is not the saved scenario's id '" + sc.id + "'");
+  }
+  if (s.end_hour != sc.end_hour()) {
+    fail(st + "/end_hour", std::to_string(s.end_hour) + " is not the scenario's end (" + std::to_string(sc.days) +
+                               " days = hour " + std::to_string(sc.end_hour()) + ")");
+  }
+  if (s.hour > s.end_hour) {
+    fail(st + "/hour", std::to_string(s.hour) + " is past the scenario's end (hour " + std::to_string(s.end_hour) + ")");
+  }
+  const double cash = s.company.cash_usd;
+  if (!std::isfinite(cash) || std::fabs(cash) > kMaxSaveCashUsd) {
+    fail(st + "/company/cash_usd", "must be a finite amount within +-1e13 USD");
+  }
+  auto known_chip = [&](const std::string& pointer, const std::string& chip) {
+    if (!catalog.find_accelerator(chip)) fail(pointer, "unknown chip '" + chip + "'");
+  };
+  auto known_model = [&](const std::string& pointer, const std::string& model) {
+    if (!catalog.find_model(model)) fail(pointer, "unknown model '" + model + "'");
+  };
+  auto within_game = [&](const std::string& pointer, std::int64_t hour) {
+    if (hour < 0 || hour > s.end_hour + 24 * 3650) fail(pointer, "hour " + std::to_string(hour) + " is outside the game");
+  };
+  for (std::size_t i = 0; i < s.company.contracts.size(); ++i) {
+    const auto& k = s.company.contracts[i];
+    const std::string p = st + "/company/contracts/" + std::to_string(i);
+    known_chip(p + "/chip", k.chip);
+    within_game(p + "/signed_at_hour", k.signed_at_hour);
+    within_game(p + "/ready_at_hour", k.ready_at_hour);
+    within_game(p + "/term_ends_at_hour", k.term_ends_at_hour);
+  }
+  for (std::size_t i = 0; i < s.company.deployments.size(); ++i) {
+    const auto& x = s.company.deployments[i];
+    const std::string p = st + "/company/deployments/" + std::to_string(i);
+    known_model(p + "/model", x.model);
+    known_chip(p + "/chip", x.chip);
+    if (!sc.find_segment(x.segment)) fail(p + "/segment", "no segment '" + x.segment + "' in the scenario");
+    within_game(p + "/created_at_hour", x.created_at_hour);
+  }
+  for (const auto& [model, prices] : s.company.prices) {
+    const std::string p = st + "/company/prices/" + data::escape_pointer_token(model);
+    known_model(p, model);
+    const std::pair<const char*, double> fields[] = {{"input_usd_per_mtok", prices.input_usd_per_mtok},
+                                                     {"cached_input_usd_per_mtok", prices.cached_input_usd_per_mtok},
+                                                     {"output_usd_per_mtok", prices.output_usd_per_mtok}};
+    for (const auto& [field, value] : fields) {
+      if (auto why = data::check_bound(value, data::Bound::kNonNegative); !why.empty()) fail(p + "/" + field, why);
+    }
+  }
+  if (s.world.segments.size() != sc.segments.size()) {
+    fail(st + "/world/segments", std::to_string(s.world.segments.size()) + " segments, the scenario has " +
+                                     std::to_string(sc.segments.size()));
+  }
+  for (std::size_t i = 0; i < s.world.segments.size(); ++i) {
+    if (s.world.segments[i].id != sc.segments[i].id) {
+      fail(st + "/world/segments/" + std::to_string(i) + "/id", "'" + s.world.segments[i].id +
+                                                                    "' is not the scenario's segment '" +
+                                                                    sc.segments[i].id + "'");
+    }
+  }
+  auto index_within = [&](const std::string& pointer, std::size_t index, std::size_t size) {
+    if (index > size) fail(pointer, std::to_string(index) + " is past the scenario's " + std::to_string(size));
+  };
+  index_within(st + "/world/next_event", s.world.next_event, sc.events.size());
+  index_within(st + "/world/next_hint", s.world.next_hint, sc.hints.size());
+  index_within(st + "/world/tutorial_step", s.world.tutorial_step, sc.tutorial_steps.size());
+  for (std::size_t i = 0; i < s.world.market.offers.size(); ++i) {
+    known_chip(st + "/world/market/" + std::to_string(i) + "/chip", s.world.market.offers[i].chip);
+  }
+}
+
+}  // namespace
 
 SaveData load_save_text(std::string_view text, const std::string& name, const data::Catalog& catalog) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
+    j = data::parse_json_text(text, name);
+  } catch (const data::LoadError& e) {
     throw SaveError(name + ": corrupted save (not valid JSON: " + e.what() + ")");
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kSaveFormat) {
@@ -84,17 +152,21 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
     throw SaveError(name + ": corrupted save (checksum mismatch: the file says " + want + ", its contents hash to " +
                     got + ")");
   }
+  SaveData out;
   try {
     data::ObjectReader payload(j["payload"], name, "/payload");
-    SaveData out{scenario_from_json(payload.raw("scenario"), name, catalog),
-                 game_state_from_json(payload.raw("state"), name, "/payload/state")};
+    out = SaveData{scenario_from_json(payload.raw("scenario"), name, catalog),
+                   game_state_from_json(payload.raw("state"), name, "/payload/state")};
     payload.finish();
-    return out;
   } catch (const data::LoadError& e) {
     throw SaveError(std::string("corrupted save: ") + e.what());
+  } catch (const data::UnknownIdError& e) {
+    throw SaveError("corrupted save: " + name + ": /payload/scenario: " + e.what());
   } catch (const std::exception& e) {
     throw SaveError(name + ": corrupted save (" + e.what() + ")");
   }
+  check_meaning(out, catalog, name);
+  return out;
 }
 
 SaveData load_save(const std::filesystem::path& path, const data::Catalog& catalog) {

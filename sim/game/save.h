@@ -1,7 +1,13 @@
 // Saved games: versioned JSON holding the resolved scenario and the whole state, with a checksum,
-// written atomically (temp file in the same folder, then rename) so that a failed or interrupted
-// save leaves the previous one intact. Loading checks format, version and checksum first and
-// reports problems as SaveError, never by crashing.
+// written atomically (sim/core/atomic_file.h: a fresh temp file in the same folder, fsync, rename,
+// fsync of the folder) so that a failed or interrupted save leaves the previous one intact.
+// Loading checks format, version and checksum, then the contents (types, then meaning: known
+// ids, prices >= 0, hours within the scenario, cash within bounds) and reports problems as
+// SaveError naming the file and JSON pointer, never by crashing.
+//
+// The checksum (FNV-1a 64 of the payload) catches damage — a truncated, torn or hand-edited
+// file — not tampering: anyone can recompute it. What protects the game from a tampered save is
+// the validation that follows it, which refuses values the game could never have produced.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +31,16 @@ class SaveError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Writing a save failed (full disk, read-only folder): not bad input, and the previous save is intact.
+class SaveWriteError : public SaveError {
+ public:
+  using SaveError::SaveError;
+};
+
+// Largest |cash| a save may hold: far beyond any game (the richest scenario starts with $500k),
+// far below where doubles stop counting cents.
+inline constexpr double kMaxSaveCashUsd = 1e13;
+
 // What a save holds: enough to resume the game exactly.
 struct SaveData {
   Scenario scenario;
@@ -41,12 +57,13 @@ std::string save_text(const Game& game);
 // it simulates a crash at the worst moment.
 using BeforeRenameHook = std::function<void(const std::filesystem::path& temp_path)>;
 
-// Writes `game` to `path` atomically. Throws SaveError on failure; `path` then still holds
+// Writes `game` to `path` atomically. Throws SaveWriteError on failure; `path` then still holds
 // whatever it held before, and no temp file is left behind.
 void save_game(const Game& game, const std::filesystem::path& path, const BeforeRenameHook& before_rename = {});
 
-// Reads a save. Throws SaveError: unreadable, not JSON, not a save, newer version, checksum
-// mismatch, or contents that do not load (with the JSON pointer).
+// Reads a save. Throws SaveError: unreadable, not JSON (or nested too deep, or a duplicate key),
+// not a save, newer version, checksum mismatch, or contents that do not load or make no sense
+// (with the JSON pointer).
 SaveData load_save(const std::filesystem::path& path, const data::Catalog& catalog);
 SaveData load_save_text(std::string_view text, const std::string& name, const data::Catalog& catalog);
 

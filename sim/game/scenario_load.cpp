@@ -3,6 +3,7 @@
 #include <set>
 
 #include "sim/data/json_reader.h"
+#include "sim/data/safe_id.h"
 #include "sim/game/command.h"
 #include "sim/game/scenario.h"
 
@@ -225,6 +226,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
                                   " is newer than this build reads (" + std::to_string(kScenarioFormatVersion) + ")");
   }
   s.id = in.string("id");
+  // The id names default saves (autosave-<id>.json): it must stay a plain name.
+  if (!data::is_safe_id(s.id)) in.fail("id", "'" + s.id + "' " + data::safe_id_rule());
   s.name = in.string("name");
   s.kind = read_enum<ScenarioKind>(in, "kind", kScenarioKindNames);
   if (in.has("level")) s.level = read_int(in, "level", Bound::kPositive, 100);

@@ -293,6 +293,9 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
 
 void Simulation::on_session_start(core::Time now) {
   start_session(now, false);
+  // A trace replayed on a generated arrival process ends with its last entry: drawing more
+  // arrivals would never end when neither a request count nor a duration stops them.
+  if (workload_->exhausted()) return;
   if (arrivals_) {
     core::Time next = arrivals_->next();
     if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});

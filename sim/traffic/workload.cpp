@@ -38,6 +38,10 @@ std::int64_t WorkloadGenerator::draw_median_length(double median, double sigma, 
   return std::clamp(static_cast<std::int64_t>(std::llround(x)), lo, hi);
 }
 
+bool WorkloadGenerator::exhausted() const {
+  return params_.kind == ShapeKind::kTrace && next_trace_entry_ >= params_.trace->entries.size();
+}
+
 std::optional<double> WorkloadGenerator::peek_trace_arrival_s() const {
   if (params_.kind != ShapeKind::kTrace || next_trace_entry_ >= params_.trace->entries.size()) return std::nullopt;
   return params_.trace->entries[next_trace_entry_].arrival_s;

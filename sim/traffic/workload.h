@@ -88,6 +88,8 @@ class WorkloadGenerator {
 
   // kTrace: arrival time of the next entry start_session would return (nullopt at the end).
   std::optional<double> peek_trace_arrival_s() const;
+  // True when start_session can return nothing more: a trace whose every entry was started.
+  bool exhausted() const;
 
   const WorkloadParams& params() const { return params_; }
 
