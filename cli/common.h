@@ -76,7 +76,7 @@ struct DeploymentOptions {
   std::string kv_dtype;
   int tp = 0;
   int ep = 0;
-  int spec_tokens = -1;
+  int spec_tokens = 0;  // 0: no speculative decoding (a stock engine)
   double acceptance = 0;
   bool no_cuda_graphs = false;
 };

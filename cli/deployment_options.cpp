@@ -16,7 +16,10 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(CLI::IsMember({"bf16", "fp8"}));
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")->check(CLI::Range(1, 1024));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")->check(CLI::Range(1, 1024));
-  sub.add_option("--spec-tokens", o.spec_tokens, "Speculative draft tokens per step (0 = off)")->check(CLI::Range(0, 64));
+  sub.add_option("--spec-tokens", o.spec_tokens,
+                 "Speculative draft tokens per step (default 0: off, a stock engine; the recipe's acceptance is "
+                 "used when it has one)")
+      ->check(CLI::Range(0, 64));
   sub.add_option("--acceptance", o.acceptance, "Mean accepted tokens per step, bonus included")
       ->check(finite_range(1.0, 65.0));
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
@@ -39,8 +42,16 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
   const auto& engine = catalog.engine(engine_id);
 
   auto& d = rd.deployment;
+  // A recipe written for another engine lends only what belongs to the model and the chip
+  // (precision, KV precision, parallelism); its engine settings (speculative decoding, CUDA
+  // graphs, page size) stay with its engine.
+  const bool recipe_engine = recipe && recipe->engine == engine.id;
   if (recipe) {
     d = perf::deployment_from_recipe(*recipe, *model, hw, engine);
+    if (!recipe_engine) {
+      d.cuda_graphs = engine.supports_cuda_graphs;
+      d.kv_page_tokens = perf::Deployment{}.kv_page_tokens;
+    }
   } else {
     d.model = model;
     d.hardware = &hw;
@@ -54,9 +65,13 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
   if (o.ep > 0) d.expert_parallel = o.ep;
   if (o.ep == 0 && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
   if (o.no_cuda_graphs || !engine.supports_cuda_graphs) d.cuda_graphs = false;
-  if (o.spec_tokens == 0) d.spec_decode.reset();
+  // A benchmark is a stock configuration unless a flag says otherwise: speculative decoding only
+  // with --spec-tokens N > 0 (the recipe's drafter and acceptance are its defaults, when the recipe
+  // is this engine's).
+  const auto recipe_spec = recipe_engine ? d.spec_decode : std::nullopt;
+  d.spec_decode.reset();
   if (o.spec_tokens > 0) {
-    data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", o.spec_tokens, 1.0});
+    data::SpecDecode sd = recipe_spec.value_or(data::SpecDecode{"eagle3", o.spec_tokens, 1.0});
     sd.num_draft_tokens = o.spec_tokens;
     if (o.acceptance > 0) sd.acceptance_length = o.acceptance;
     if (sd.acceptance_length > sd.num_draft_tokens + 1) {

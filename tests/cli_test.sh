@@ -57,6 +57,15 @@ for key in ttft_ms tpot_ms itl_ms e2e_ms output_tok_per_s_per_gpu p90_interactiv
 done
 [ "$(echo "$run1" | grep -v wall_time_s)" = "$(echo "$run2" | grep -v wall_time_s)" ] ||
   { echo "FAIL benchmark: same seed, different JSON"; fail=1; }
+# A benchmark is a stock configuration unless flags say otherwise (issue 16): the gpt-oss-120b
+# H200 recipe carries EAGLE-3 with 7 drafts, yet without --spec-tokens none runs; with it, the
+# recipe's drafter and acceptance are the defaults; another engine inherits none of it.
+stock=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --json)
+echo "$stock" | grep -q '"spec_decode": null' || { echo "FAIL benchmark turned speculative decoding on unasked"; fail=1; }
+asked=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --spec-tokens 3 --acceptance 2.31 --json)
+echo "$asked" | grep -q '"num_draft_tokens": 3' || { echo "FAIL --spec-tokens 3 did not run 3 drafts"; fail=1; }
+check_one_line_error benchmark-other-engine-no-recipe-spec "$tycoon" benchmark --hardware h200 --model gpt-oss-120b \
+  --engine sglang --precision fp4 --tp 1 --isl 1024 --osl 256 --concurrency 2 --num-requests 4 --spec-tokens 3
 # A card given by path predicts exactly what the catalog id predicts.
 root=$(cd "$(dirname "$0")/.." && pwd)
 a=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --decode-batch 8 --context 512 --json | grep '"iteration_s"')
