@@ -44,6 +44,13 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
     if (o->decode_batch == 0 && o->prefill_tokens == 0) {
       throw std::invalid_argument("predict needs --decode-batch N or --prefill-tokens N");
     }
+    const std::int64_t longest = o->context + o->prefill_tokens;
+    if (d.model->max_context_tokens > 0 && longest > d.model->max_context_tokens) {
+      throw std::invalid_argument("--context " + std::to_string(o->context) +
+                                  (o->prefill_tokens > 0 ? " + --prefill-tokens " + std::to_string(o->prefill_tokens) : "") +
+                                  " exceeds " + d.model->name + "'s context window of " +
+                                  std::to_string(d.model->max_context_tokens) + " tokens");
+    }
     auto cal = perf::calibration_for(catalog, *d.hardware);
     std::vector<perf::PrefillChunk> chunks;
     if (o->prefill_tokens > 0) {

@@ -66,6 +66,11 @@ asked=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --spec-tokens 3
 echo "$asked" | grep -q '"num_draft_tokens": 3' || { echo "FAIL --spec-tokens 3 did not run 3 drafts"; fail=1; }
 check_one_line_error benchmark-other-engine-no-recipe-spec "$tycoon" benchmark --hardware h200 --model gpt-oss-120b \
   --engine sglang --precision fp4 --tp 1 --isl 1024 --osl 256 --concurrency 2 --num-requests 4 --spec-tokens 3
+# Configurations that do not run are refused with the reason (issue 20, item 9).
+check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
+check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1
+check_one_line_error predict-context-beyond-window "$tycoon" predict --hardware h200 --model llama-3.1-8b --context 9999999 --decode-batch 1
+check_one_line_error run-commands-is-a-folder "$tycoon" run default --days 1 --commands "$(dirname "$0")"
 # A card given by path predicts exactly what the catalog id predicts.
 root=$(cd "$(dirname "$0")/.." && pwd)
 a=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --decode-batch 8 --context 512 --json | grep '"iteration_s"')

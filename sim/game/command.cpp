@@ -166,6 +166,10 @@ std::vector<LoggedCommand> parse_command_log(std::string_view text, const std::s
 }
 
 std::vector<LoggedCommand> read_command_log(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw data::LoadError(path.string(), "", "is a folder, not a command log (a JSONL file)");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw data::LoadError(path.string(), "", "cannot open the command log");
   std::ostringstream ss;

@@ -1,5 +1,7 @@
 #include "sim/perf/deployment.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 namespace tycoon::perf {
@@ -75,7 +77,25 @@ void check_deployment(const Deployment& d) {
   if (d.tensor_parallel % d.expert_parallel != 0) {
     throw std::invalid_argument("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");
   }
+  // Attention shards its query heads over the replica's GPUs (KV heads are replicated when there
+  // are fewer than GPUs): a tensor-parallel size that does not divide them does not run.
+  for (const auto& g : d.model->layer_groups) {
+    if (!g.mixer) continue;
+    const auto& m = *g.mixer;
+    if ((m.kind == data::MixerKind::kAttention || m.kind == data::MixerKind::kMla) && m.num_q_heads > 0 &&
+        m.num_q_heads % d.tensor_parallel != 0) {
+      throw std::invalid_argument("tensor parallel " + std::to_string(d.tensor_parallel) + " does not divide the " +
+                                  std::to_string(m.num_q_heads) + " attention heads of " + d.model->name);
+    }
+  }
   if (d.expert_parallel > 1) {
+    const bool moe = std::any_of(d.model->layer_groups.begin(), d.model->layer_groups.end(), [](const auto& g) {
+      return g.ffn && g.ffn->kind == data::FfnKind::kMoe;
+    });
+    if (!moe) {
+      throw std::invalid_argument("expert parallel " + std::to_string(d.expert_parallel) + " needs a mixture-of-experts "
+                                  "model; " + d.model->name + " is dense");
+    }
     for (const auto& g : d.model->layer_groups) {
       if (g.ffn && g.ffn->kind == data::FfnKind::kMoe && g.ffn->num_experts % d.expert_parallel != 0) {
         throw std::invalid_argument("expert parallel " + std::to_string(d.expert_parallel) + " does not divide " +
