@@ -245,7 +245,7 @@ TEST_CASE("class report: twenty students, two tampered submissions: eighteen ran
     subs[stray] = submit(other, class_counterfactuals(other), students[stray]);
   }
   for (std::size_t i = 0; i < subs.size(); ++i) {
-    char name[32];
+    char name[48];
     std::snprintf(name, sizeof name, "student-%02zu.json", i + 1);
     write(dir / name, classroom::submission_text(subs[i]));
   }
