@@ -15,6 +15,7 @@
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/atomic_file.h"
+#include "sim/game/save.h"
 #include "sim/game/summary.h"
 
 namespace tycoon::cli {
@@ -29,7 +30,7 @@ struct ClassOptions {
   int days = 0;
   std::vector<std::string> locks;
   // submit / report
-  std::string class_file, commands, student, dir;
+  std::string class_file, commands, save, student, dir;
   bool json = false;
 };
 
@@ -81,9 +82,24 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
   std::vector<game::RefusedCommand> refused;
-  auto g = classroom::play_class_game(world, catalog, game::read_command_log(o.commands), &refused);
+  if (o.commands.empty() == o.save.empty()) throw std::invalid_argument("submit needs --commands or --save (one of them)");
+  std::vector<game::LoggedCommand> log;
+  if (!o.save.empty()) {
+    // A saved game (the desktop game's save, the browser's exported one): its command log is
+    // replayed on the class's world, so a game started with the class code replays as played.
+    auto saved = game::load_save(o.save, catalog);
+    if (saved.scenario.id != spec.scenario) {
+      throw std::invalid_argument("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
+                                  spec.scenario);
+    }
+    log = std::move(saved.state.log);
+  } else {
+    log = game::read_command_log(o.commands);
+  }
+  const std::string source = o.save.empty() ? o.commands : o.save;
+  auto g = classroom::play_class_game(world, catalog, log, &refused);
   for (const auto& r : refused) {
-    std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", o.commands.c_str(), r.index + 1,
+    std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", source.c_str(), r.index + 1,
                  static_cast<long long>(r.at_hour), r.message.c_str());
   }
   auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows);
@@ -161,8 +177,8 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
 
   auto* sb = cls->add_subcommand("submit", "Play a student's command log in the class and write the submission");
   sb->add_option("class", o->class_file, "The class file")->required();
-  sb->add_option("--commands", o->commands, "The student's JSONL command log (as `tycoon run --out` writes it)")
-      ->required();
+  sb->add_option("--commands", o->commands, "The student's JSONL command log (as `tycoon run --out` writes it)");
+  sb->add_option("--save", o->save, "Or the student's saved game: its command log is replayed in the class");
   sb->add_option("--student", o->student, "The student's name as the standings show it")->required();
   sb->add_option("--out", o->out, "The submission file to write")->required();
 

@@ -146,6 +146,7 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   report.scenario_name = world.scenario.name;
   report.question = world.scenario.question;
   report.lesson = world.scenario.lesson;
+  report.locked_levers = world.scenario.locked_levers;
   report.priced_model = priced_model_of(world.scenario);
 
   // The benchmarks: doing nothing and the level's reference, on the class's seed and length; their

@@ -73,6 +73,7 @@ struct ClassReport {
   std::string scenario_name;
   std::string question;
   std::string lesson;
+  std::vector<std::string> locked_levers;  // the scenario's and the class's
   std::string priced_model;  // the model whose output price the charts follow
   std::vector<BenchmarkRun> benchmarks;      // do nothing, then the reference when the level has one
   std::vector<CheckedSubmission> valid;      // by score, best first (ties: profit, then name)

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/analysis/svg_chart.h"
+#include "sim/classroom/class_charts.h"
 #include "sim/classroom/class_report.h"
 
 namespace tycoon::classroom {
@@ -46,13 +47,6 @@ double quantile(const std::vector<double>& sorted, double q) {
   const auto lo = static_cast<std::size_t>(std::floor(pos));
   const auto hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
-analysis::ChartSeries hourly_series(const std::string& name, const std::vector<double>& values) {
-  analysis::ChartSeries s;
-  s.name = name;
-  for (std::size_t h = 0; h < values.size(); ++h) s.points.push_back({static_cast<double>(h), values[h], 0, 0, false, {}});
-  return s;
 }
 
 const BenchmarkRun* find_benchmark(const ClassReport& r, const std::string& id) {
@@ -126,47 +120,33 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   if (find_benchmark(r, "reference")) o << "; " << xml_escape(beat("reference"));
   o << ".</p>\n";
 
-  analysis::Chart chart;
-  chart.title = "The class on the same customers";
-  chart.subtitle = "each point a student; lines: the benchmarks played on the class's seed";
-  chart.x_label = "profit (USD)";
-  chart.y_label = "SLO attainment";
-  chart.y_percent = true;
-  chart.height = 480;
-  analysis::ChartSeries students{"students", {}, false};
+  std::vector<ScatterPoint> points;
   for (const auto& c : r.valid) {
-    students.points.push_back({c.summary.profit_usd, c.summary.slo_attainment, 0, 0, false,
-                               c.student + ": " + money(c.summary.profit_usd) + ", score " +
-                                   fixed(c.summary.score.points, 1)});
+    points.push_back({c.summary.profit_usd, c.summary.slo_attainment,
+                      c.student + ": " + money(c.summary.profit_usd) + ", SLO " + percent(c.summary.slo_attainment) +
+                          ", score " + fixed(c.summary.score.points, 1)});
   }
-  chart.series.push_back(std::move(students));
-  for (const auto& b : r.benchmarks) {
-    chart.series.push_back({b.name, {{b.summary.profit_usd, b.summary.slo_attainment, 0, 0, true, b.name}}, false});
-    chart.references.push_back({true, b.summary.profit_usd, b.name});
-  }
-  o << analysis::render_svg(chart, false) << "\n";
+  std::vector<MarkerLine> markers;
+  for (const auto& b : r.benchmarks) markers.push_back({b.summary.profit_usd, b.name + " (" + money(b.summary.profit_usd) + ")"});
+  o << scatter_chart_svg("The class on the same customers: each point a student", "profit (USD)", "SLO attainment",
+                         points, markers)
+    << "\n";
 }
 
 void over_time(std::ostringstream& o, const ClassReport& r) {
-  analysis::Chart price;
-  price.title = "Output price over time";
-  price.subtitle = r.priced_model + ", as each student set it";
-  price.x_label = "game hour";
-  price.y_label = "output price (USD per million tokens)";
-  analysis::Chart fleet;
-  fleet.title = "GPUs rented over time";
-  fleet.subtitle = "serving-ready GPUs under contract";
-  fleet.x_label = "game hour";
-  fleet.y_label = "GPUs";
+  std::vector<LineSeries> price, fleet;
   for (const auto& b : r.benchmarks) {
-    price.series.push_back(hourly_series(b.name, b.output_price_usd_per_mtok));
-    fleet.series.push_back(hourly_series(b.name, b.gpus_rented));
+    price.push_back({b.name, b.output_price_usd_per_mtok, true});
+    fleet.push_back({b.name, b.gpus_rented, true});
   }
   for (const auto& c : r.valid) {
-    price.series.push_back(hourly_series(c.student, c.output_price_usd_per_mtok));
-    fleet.series.push_back(hourly_series(c.student, c.gpus_rented));
+    price.push_back({c.student, c.output_price_usd_per_mtok, false});
+    fleet.push_back({c.student, c.gpus_rented, false});
   }
-  o << analysis::render_svg(price, false) << "\n" << analysis::render_svg(fleet, false) << "\n";
+  o << line_chart_svg("Output price of " + r.priced_model + ", as each student set it", "USD per million output tokens",
+                      price)
+    << "\n"
+    << line_chart_svg("GPUs rented (serving-ready, under contract)", "GPUs", fleet) << "\n";
 }
 
 void instructive(std::ostringstream& o, const ClassReport& r) {
@@ -186,15 +166,9 @@ void instructive(std::ostringstream& o, const ClassReport& r) {
       for (const auto& line : c.summary.what_to_try) o << "<li>" << xml_escape(line) << "</li>";
       o << "</ul>\n";
     }
-    analysis::Chart chart;
-    chart.title = "Cumulative profit: " + c.student;
-    chart.x_label = "game hour";
-    chart.y_label = "profit so far (USD)";
-    chart.width = 720;
-    chart.height = 360;
-    chart.series.push_back(hourly_series(c.student, c.cumulative_profit_usd));
-    for (const auto& b : r.benchmarks) chart.series.push_back(hourly_series(b.name, b.cumulative_profit_usd));
-    o << analysis::render_svg(chart, false) << "</div>\n";
+    std::vector<LineSeries> lines{{c.student, c.cumulative_profit_usd, false}};
+    for (const auto& b : r.benchmarks) lines.push_back({b.name, b.cumulative_profit_usd, true});
+    o << line_chart_svg("Profit so far: " + c.student + " beside the benchmarks", "USD", lines, 860, 340) << "</div>\n";
   }
 }
 
@@ -214,10 +188,10 @@ std::string report_html(const ClassReport& r) {
        "</style></head><body>\n";
   o << "<h1>" << xml_escape(title) << "</h1>\n<p class=muted>Class <b>" << xml_escape(r.spec.class_id)
     << "</b>: " << xml_escape(r.scenario_name) << " (" << xml_escape(r.spec.scenario) << "), seed " << r.spec.seed
-    << ", " << r.spec.days << " day" << (r.spec.days == 1 ? "" : "s") << ", locked by the class: "
-    << (r.spec.locked_levers.empty() ? std::string("nothing more than the scenario") : [&] {
+    << ", " << r.spec.days << " day" << (r.spec.days == 1 ? "" : "s") << ", locked: "
+    << (r.locked_levers.empty() ? std::string("nothing") : [&] {
          std::string s;
-         for (const auto& l : r.spec.locked_levers) s += (s.empty() ? "" : ", ") + l;
+         for (const auto& l : r.locked_levers) s += (s.empty() ? "" : ", ") + l;
          return xml_escape(s);
        }())
     << "; advisor " << (r.spec.advisor ? "on" : "off") << ". " << r.valid.size() << " submissions ranked, "
