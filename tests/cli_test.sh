@@ -231,8 +231,8 @@ check_one_line_error class-bad-lever "$tycoon" class new --id c --scenario price
 check_one_line_error class-advisor-locked "$tycoon" class new --id c --scenario prices-only --advisor on --out "$h/x.json"
 check_one_line_error class-unknown-scenario "$tycoon" class new --id c --scenario no-such-level --out "$h/x.json"
 check_one_line_error class-too-long "$tycoon" class new --id c --scenario prices-only --days 61 --out "$h/x.json"
-sed 's/"days": 1/"dayz": 1/' "$h/class.json" >"$h/typo.json"
-"$tycoon" class report "$h/typo.json" "$h" 2>&1 | grep -q "typo.json: /dayz: unknown key" || { echo "FAIL class file typo not named"; fail=1; }
+sed 's/"advisor": false/"advisor": false, "advisr": true/' "$h/class.json" >"$h/typo.json"
+"$tycoon" class report "$h/typo.json" "$h" 2>&1 | grep -q "typo.json: /advisr: unknown key" || { echo "FAIL class file typo not named"; fail=1; }
 check_one_line_error class-typo "$tycoon" class report "$h/typo.json" "$h"
 sed 's/"scenario_hash": "fnv1a64:[0-9a-f]*"/"scenario_hash": "fnv1a64:0000000000000000"/' "$h/class.json" >"$h/stale.json"
 check_one_line_error class-stale-scenario "$tycoon" class report "$h/stale.json" "$h"

@@ -114,13 +114,19 @@ std::string line_chart_svg(const std::string& title, const std::string& y_label,
   std::ostringstream o;
   open_svg(o, f, title);
   axes(o, f, xt, yt, "game hour", y_label, false);
-  std::size_t color = 0;
+  // Benchmarks (emphasis) in dark and grey, dashed and dotted; students in the palette, solid.
+  constexpr std::array<const char*, 2> kEmphasisStroke = {"#222222", "#888888"};
+  constexpr std::array<const char*, 2> kEmphasisDash = {"6 3", "2 3"};
+  std::size_t color = 0, emphasis = 0;
   double ly = f.top + 6;
   for (const auto& s : series) {
-    const char* stroke = s.emphasis ? "#222222" : kPalette[color++ % kPalette.size()];
+    const char* stroke = s.emphasis ? kEmphasisStroke[emphasis % 2] : kPalette[color++ % kPalette.size()];
+    const std::string dash =
+        s.emphasis ? std::string(" stroke-dasharray=\"") + kEmphasisDash[emphasis++ % 2] + "\"" : std::string();
+    const char* width_px = s.emphasis ? "2.5" : "1.4";
     // A step line: each hour's value holds from its hour to the next.
-    o << "<polyline fill=\"none\" stroke=\"" << stroke << "\" stroke-width=\"" << (s.emphasis ? 2.5 : 1.4) << "\""
-      << (s.emphasis ? " stroke-dasharray=\"6 3\"" : "") << " points=\"";
+    o << "<polyline fill=\"none\" stroke=\"" << stroke << "\" stroke-width=\"" << width_px << "\"" << dash
+      << " points=\"";
     for (std::size_t h = 0; h < s.values.size(); ++h) {
       o << num(f.px(static_cast<double>(h))) << "," << num(f.py(s.values[h])) << " "
         << num(f.px(static_cast<double>(h + 1))) << "," << num(f.py(s.values[h])) << " ";
@@ -128,8 +134,8 @@ std::string line_chart_svg(const std::string& title, const std::string& y_label,
     o << "\"><title>" << xml_escape(s.name) << "</title></polyline>\n";
     if (ly < f.bottom) {
       o << "<line x1=\"" << num(f.right + 12) << "\" x2=\"" << num(f.right + 32) << "\" y1=\"" << num(ly) << "\" y2=\""
-        << num(ly) << "\" stroke=\"" << stroke << "\" stroke-width=\"2\"/><text x=\"" << num(f.right + 38)
-        << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(s.name.substr(0, 28)) << "</text>\n";
+        << num(ly) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << width_px << "\"" << dash << "/><text x=\""
+        << num(f.right + 38) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(s.name.substr(0, 28)) << "</text>\n";
       ly += 15;
     }
   }
@@ -160,8 +166,11 @@ std::string scatter_chart_svg(const std::string& title, const std::string& x_lab
     const double x = f.px(markers[i].x);
     // Labels alternate between the top and a line lower, so that two close lines stay readable.
     o << "<line x1=\"" << num(x) << "\" x2=\"" << num(x) << "\" y1=\"" << num(f.top) << "\" y2=\"" << num(f.bottom)
-      << "\" stroke=\"#222222\" stroke-dasharray=\"5 3\"/><text x=\"" << num(x + 4) << "\" y=\""
-      << num(f.top + 14 + 14 * static_cast<double>(i % 2)) << "\" fill=\"#222222\">" << xml_escape(markers[i].label)
+      << "\" stroke=\"#222222\" stroke-dasharray=\"5 3\"/>";
+    // In the right half of the plot the label goes to the left of its line, so it stays inside.
+    const bool left_of_line = x > (f.left + f.right) / 2;
+    o << "<text x=\"" << num(left_of_line ? x - 4 : x + 4) << "\" y=\"" << num(f.top + 14 + 14 * static_cast<double>(i % 2))
+      << "\" fill=\"#222222\"" << (left_of_line ? " text-anchor=\"end\"" : "") << ">" << xml_escape(markers[i].label)
       << "</text>\n";
   }
   for (const auto& p : points) {
