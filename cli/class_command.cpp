@@ -41,7 +41,8 @@ std::filesystem::path data_root_of(const GlobalOptions& global) {
 // An output file must be writable where it goes: refused (exit 2) before any game is played.
 void check_output_file(const std::string& flag, const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
+  if (std::filesystem::is_directory(path, ec))
+    throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
   const auto parent = std::filesystem::absolute(path, ec).parent_path();
   if (!std::filesystem::is_directory(parent, ec)) throw std::invalid_argument(flag + ": no folder " + parent.string());
   if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + parent.string());
@@ -82,7 +83,8 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
   std::vector<game::RefusedCommand> refused;
-  if (o.commands.empty() == o.save.empty()) throw std::invalid_argument("submit needs --commands or --save (one of them)");
+  if (o.commands.empty() == o.save.empty())
+    throw std::invalid_argument("submit needs --commands or --save (one of them)");
   std::vector<game::LoggedCommand> log;
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
@@ -171,7 +173,8 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   nw->add_option("--lock", o->locks,
                  "A lever to lock on top of the scenario's (repeatable): set_prices, rent_gpus, recipe.<field>, "
                  "contract.spot, ...");
-  nw->add_option("--advisor", o->advisor, "Chien the advisor plays: on or off (default: on unless accept_advice is locked)")
+  nw->add_option("--advisor", o->advisor,
+                 "Chien the advisor plays: on or off (default: on unless accept_advice is locked)")
       ->check(CLI::IsMember({"on", "off"}));
   nw->add_option("--out", o->out, "The class file to write")->required();
 

@@ -17,6 +17,8 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 
+#include "sim/advisor/advisor.h"
+#include "sim/advisor/bots.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
@@ -166,10 +168,12 @@ TEST_CASE("class: a class file is written and read back, strictly") {
   SUBCASE("choices refused when the class is made") {
     classroom::ClassChoices bad = c;
     bad.advisor = true;  // the scenario locks accept_advice
-    CHECK_THROWS_WITH_AS(classroom::make_class(scenario, bad), doctest::Contains("accept_advice"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(classroom::make_class(scenario, bad), doctest::Contains("accept_advice"),
+                         std::invalid_argument);
     bad = c;
     bad.locked_levers = {"recipe.nonsense"};
-    CHECK_THROWS_WITH_AS(classroom::make_class(scenario, bad), doctest::Contains("recipe.nonsense"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(classroom::make_class(scenario, bad), doctest::Contains("recipe.nonsense"),
+                         std::invalid_argument);
     bad = c;
     bad.days = 0;
     CHECK_THROWS_AS(classroom::make_class(scenario, bad), std::invalid_argument);
@@ -386,5 +390,47 @@ TEST_CASE("class report: a submission edited by hand fails its checksum; a repea
   for (const auto& r : report.rejected) MESSAGE(r.file << ": " << r.reason);
   // Only one student ranked: no worst or most improved to tell apart from the best.
   CHECK(report.instructive.size() == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("class report: in a class with the advisor, the advice bots' submissions replay with their calls") {
+  // Campaign level 1 leaves accept_advice open: the class plays with Chien, and a submission's
+  // accept/reject/check commands must replay against the same proposals. One day keeps it short.
+  const auto scenario =
+      game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
+  REQUIRE_FALSE(scenario.lever_locked("accept_advice"));
+  classroom::ClassChoices c;
+  c.class_id = "ops-201";
+  c.days = 1;
+  const auto spec = classroom::make_class(scenario, c);
+  CHECK(spec.advisor);  // on by default when accepting advice is open
+  const auto world = classroom::class_world(spec, "ops-201.json", test::catalog(), TYCOON_SOURCE_DIR);
+  REQUIRE(world.code_changes);
+  const auto cf = class_counterfactuals(world);
+  const auto dir = fresh_dir("class-advisor");
+  std::size_t num_decisions = 0;
+  for (auto policy :
+       {advisor::BotPolicy::kAcceptAll, advisor::BotPolicy::kRejectAll, advisor::BotPolicy::kVerifyThenDecide}) {
+    game::Game g(world.scenario, test::catalog(), world.options);
+    auto chien = std::make_shared<advisor::Chien>(test::catalog(), g.scenario(), *world.code_changes);
+    advisor::BotOptions bo;
+    bo.script = &g.scenario().reference_strategy->commands;
+    advisor::play_bot(g, chien, policy, bo);
+    for (const auto& l : g.state().log) {
+      num_decisions += std::holds_alternative<game::AcceptAdvice>(l.command) ||
+                       std::holds_alternative<game::RejectAdvice>(l.command);
+    }
+    const std::string name(advisor::to_string(policy));
+    write(dir / (name + ".json"), classroom::submission_text(classroom::make_submission(world, g, cf, name)));
+  }
+  const auto report = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir));
+  for (const auto& r : report.rejected) MESSAGE(r.file << ": " << r.reason);
+  CHECK(num_decisions > 0);  // the bots did decide on proposals: there were calls to replay
+  CHECK(report.rejected.empty());
+  CHECK(report.valid.size() == 3);
+  for (const auto& s : report.valid) {
+    MESSAGE(s.rank_score << ". " << s.student << ": score " << s.summary.score.points << ", profit $"
+                         << s.summary.profit_usd);
+  }
   fs::remove_all(dir);
 }

@@ -169,9 +169,9 @@ std::string scatter_chart_svg(const std::string& title, const std::string& x_lab
       << "\" stroke=\"#222222\" stroke-dasharray=\"5 3\"/>";
     // In the right half of the plot the label goes to the left of its line, so it stays inside.
     const bool left_of_line = x > (f.left + f.right) / 2;
-    o << "<text x=\"" << num(left_of_line ? x - 4 : x + 4) << "\" y=\"" << num(f.top + 14 + 14 * static_cast<double>(i % 2))
-      << "\" fill=\"#222222\"" << (left_of_line ? " text-anchor=\"end\"" : "") << ">" << xml_escape(markers[i].label)
-      << "</text>\n";
+    o << "<text x=\"" << num(left_of_line ? x - 4 : x + 4) << "\" y=\""
+      << num(f.top + 14 + 14 * static_cast<double>(i % 2)) << "\" fill=\"#222222\""
+      << (left_of_line ? " text-anchor=\"end\"" : "") << ">" << xml_escape(markers[i].label) << "</text>\n";
   }
   for (const auto& p : points) {
     o << "<circle cx=\"" << num(f.px(p.x)) << "\" cy=\"" << num(f.py(p.y)) << "\" r=\"5\" fill=\"" << kPalette[0]

@@ -92,7 +92,8 @@ std::string mismatch(const Submission& s, const ClassSpec& spec) {
   if (s.class_id != spec.class_id) {
     return "made for class '" + s.class_id + "', not this class ('" + spec.class_id + "')";
   }
-  if (s.scenario != spec.scenario) return "made for scenario '" + s.scenario + "', not the class's '" + spec.scenario + "'";
+  if (s.scenario != spec.scenario)
+    return "made for scenario '" + s.scenario + "', not the class's '" + spec.scenario + "'";
   if (s.scenario_hash != spec.scenario_hash) {
     return "made for another version of scenario '" + s.scenario + "' (hash " + s.scenario_hash + ", the class's " +
            spec.scenario_hash + ")";
@@ -170,7 +171,8 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     b.output_price_usd_per_mtok = std::move(play_prices[i]);
     b.gpus_rented = plays[i].game->state().history[game::Series::kGpusRented];
     double sum = 0;
-    for (double p : plays[i].game->state().history[game::Series::kProfitUsd]) b.cumulative_profit_usd.push_back(sum += p);
+    for (double p : plays[i].game->state().history[game::Series::kProfitUsd])
+      b.cumulative_profit_usd.push_back(sum += p);
     report.benchmarks.push_back(std::move(b));
   }
 
@@ -210,7 +212,8 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     c.valid = true;
     c.num_commands = s.commands.size();
     c.num_refused = refused.size();
-    c.output_price_usd_per_mtok = price_by_hour(g->scenario(), report.priced_model, g->state().end_hour, s.commands, refused);
+    c.output_price_usd_per_mtok =
+        price_by_hour(g->scenario(), report.priced_model, g->state().end_hour, s.commands, refused);
     fill_series(c, g->state());
     report.valid.push_back(std::move(c));
   }
@@ -223,8 +226,10 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     return a.student < b.student;
   });
   for (std::size_t i = 0; i < v.size(); ++i) v[i].rank_score = static_cast<int>(i + 1);
-  assign_ranks(v, [](const CheckedSubmission& c) { return c.summary.profit_usd; }, &CheckedSubmission::rank_profit);
-  assign_ranks(v, [](const CheckedSubmission& c) { return c.summary.slo_attainment; }, &CheckedSubmission::rank_slo);
+  assign_ranks(
+      v, [](const CheckedSubmission& c) { return c.summary.profit_usd; }, &CheckedSubmission::rank_profit);
+  assign_ranks(
+      v, [](const CheckedSubmission& c) { return c.summary.slo_attainment; }, &CheckedSubmission::rank_slo);
 
   // The instructive runs: the best and the worst by score, and the one that improved most from the
   // first half of the game to the second among the others (a run cannot stand for two lessons).
@@ -289,8 +294,8 @@ nlohmann::json to_json(const ClassReport& r) {
   for (const auto& i : r.instructive) {
     instructive.push_back({{"kind", i.kind}, {"student", r.valid[i.index].student}, {"why", i.why}});
   }
-  return {{"class", to_json(r.spec)},   {"scenario_name", r.scenario_name}, {"standings", valid},
-          {"rejected", rejected},       {"benchmarks", benchmarks},         {"instructive", instructive}};
+  return {{"class", to_json(r.spec)}, {"scenario_name", r.scenario_name}, {"standings", valid},
+          {"rejected", rejected},     {"benchmarks", benchmarks},         {"instructive", instructive}};
 }
 
 }  // namespace tycoon::classroom

@@ -36,12 +36,12 @@ struct CheckedSubmission {
   // Valid ones: the replayed game's figures.
   game::GameSummary summary;
   std::size_t num_commands = 0;
-  std::size_t num_refused = 0;           // commands the game refused on replay (as it did in play)
+  std::size_t num_refused = 0;                    // commands the game refused on replay (as it did in play)
   std::vector<double> output_price_usd_per_mtok;  // the first model's output price, per hour
-  std::vector<double> gpus_rented;                 // per hour
-  std::vector<double> cumulative_profit_usd;       // at the end of each hour
-  double first_half_profit_usd = 0;  // hours [0, end/2)
-  double second_half_profit_usd = 0; // hours [end/2, end)
+  std::vector<double> gpus_rented;                // per hour
+  std::vector<double> cumulative_profit_usd;      // at the end of each hour
+  double first_half_profit_usd = 0;               // hours [0, end/2)
+  double second_half_profit_usd = 0;              // hours [end/2, end)
   // Ranks among the valid submissions (1 = first).
   int rank_score = 0, rank_profit = 0, rank_slo = 0;
 
@@ -63,7 +63,7 @@ struct BenchmarkRun {
 
 // One of the runs the debrief should look at, and why.
 struct InstructiveRun {
-  std::string kind;  // best | worst | most_improved
+  std::string kind;       // best | worst | most_improved
   std::size_t index = 0;  // into ClassReport::valid
   std::string why;
 };
@@ -73,12 +73,12 @@ struct ClassReport {
   std::string scenario_name;
   std::string question;
   std::string lesson;
-  std::vector<std::string> locked_levers;  // the scenario's and the class's
-  std::string priced_model;  // the model whose output price the charts follow
-  std::vector<BenchmarkRun> benchmarks;      // do nothing, then the reference when the level has one
-  std::vector<CheckedSubmission> valid;      // by score, best first (ties: profit, then name)
-  std::vector<CheckedSubmission> rejected;   // in file order
-  std::vector<InstructiveRun> instructive;   // best, worst, most improved (distinct runs)
+  std::vector<std::string> locked_levers;   // the scenario's and the class's
+  std::string priced_model;                 // the model whose output price the charts follow
+  std::vector<BenchmarkRun> benchmarks;     // do nothing, then the reference when the level has one
+  std::vector<CheckedSubmission> valid;     // by score, best first (ties: profit, then name)
+  std::vector<CheckedSubmission> rejected;  // in file order
+  std::vector<InstructiveRun> instructive;  // best, worst, most improved (distinct runs)
 };
 
 // Every *.json file directly in `dir`, sorted by name. Throws std::invalid_argument when `dir` is

@@ -65,8 +65,8 @@ void standings_table(std::ostringstream& o, const ClassReport& r) {
       << fixed(s.score.points, 1) << "</td><td>" << stars(s.score.stars) << "</td><td class=n>" << money(s.profit_usd)
       << (s.bankrupt ? " (bankrupt)" : "") << "</td><td class=n>" << c.rank_profit << "</td><td class=n>"
       << percent(s.slo_attainment) << "</td><td class=n>" << c.rank_slo << "</td><td class=n>"
-      << fixed(s.gpu_hours_rented, 0) << "</td><td class=n>" << c.num_commands << " (" << c.num_refused
-      << ")</td><td>" << xml_escape(c.file) << "</td></tr>\n";
+      << fixed(s.gpu_hours_rented, 0) << "</td><td class=n>" << c.num_commands << " (" << c.num_refused << ")</td><td>"
+      << xml_escape(c.file) << "</td></tr>\n";
   }
   o << "</table>\n";
 }
@@ -78,8 +78,7 @@ void ranking_table(std::ostringstream& o, const ClassReport& r, const char* titl
   std::vector<const CheckedSubmission*> order;
   for (const auto& c : r.valid) order.push_back(&c);
   std::sort(order.begin(), order.end(), [&](auto* a, auto* b) { return a->*rank < b->*rank; });
-  o << "<div class=col><h3>" << title << "</h3><table><tr><th>#</th><th>Student</th><th>" << title
-    << "</th></tr>\n";
+  o << "<div class=col><h3>" << title << "</h3><table><tr><th>#</th><th>Student</th><th>" << title << "</th></tr>\n";
   for (const auto* c : order) {
     o << "<tr><td>" << c->*rank << "</td><td>" << xml_escape(c->student) << "</td><td class=n>" << value(*c)
       << "</td></tr>\n";
@@ -98,8 +97,8 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   o << "<table><tr><th>Run</th><th>Score</th><th>Profit</th><th>SLO attainment</th><th>What it did</th></tr>\n";
   for (const auto& b : r.benchmarks) {
     o << "<tr class=bench><td>" << xml_escape(b.name) << "</td><td class=n>" << fixed(b.summary.score.points, 1)
-      << "</td><td class=n>" << money(b.summary.profit_usd) << "</td><td class=n>"
-      << percent(b.summary.slo_attainment) << "</td><td>" << xml_escape(b.description) << "</td></tr>\n";
+      << "</td><td class=n>" << money(b.summary.profit_usd) << "</td><td class=n>" << percent(b.summary.slo_attainment)
+      << "</td><td>" << xml_escape(b.description) << "</td></tr>\n";
   }
   if (!profits.empty()) {
     o << "<tr><td>The class: median (quartiles)</td><td class=n>" << fixed(quantile(scores, 0.5), 1) << " ("
@@ -111,8 +110,9 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   auto beat = [&](const char* id) {
     const auto* b = find_benchmark(r, id);
     if (!b) return std::string();
-    const auto n = std::count_if(r.valid.begin(), r.valid.end(),
-                                 [&](const CheckedSubmission& c) { return c.summary.profit_usd > b->summary.profit_usd; });
+    const auto n = std::count_if(r.valid.begin(), r.valid.end(), [&](const CheckedSubmission& c) {
+      return c.summary.profit_usd > b->summary.profit_usd;
+    });
     return std::to_string(n) + " of " + std::to_string(r.valid.size()) + " earned more than " +
            (std::string(id) == "do_nothing" ? "doing nothing" : "the reference strategy");
   };
@@ -127,7 +127,8 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
                           ", score " + fixed(c.summary.score.points, 1)});
   }
   std::vector<MarkerLine> markers;
-  for (const auto& b : r.benchmarks) markers.push_back({b.summary.profit_usd, b.name + " (" + money(b.summary.profit_usd) + ")"});
+  for (const auto& b : r.benchmarks)
+    markers.push_back({b.summary.profit_usd, b.name + " (" + money(b.summary.profit_usd) + ")"});
   o << scatter_chart_svg("The class on the same customers: each point a student", "profit (USD)", "SLO attainment",
                          points, markers)
     << "\n";
@@ -157,8 +158,8 @@ void instructive(std::ostringstream& o, const ClassReport& r) {
       << ".</p>\n<table><tr><th>Score component</th><th>Points</th><th>How</th></tr>\n";
     for (const auto& comp : c.summary.score.components) {
       o << "<tr><td>" << xml_escape(comp.name) << "</td><td class=n>"
-        << (comp.known ? fixed(comp.points, 1) : std::string("?")) << " / " << fixed(comp.max_points, 0)
-        << "</td><td>" << xml_escape(comp.detail) << "</td></tr>\n";
+        << (comp.known ? fixed(comp.points, 1) : std::string("?")) << " / " << fixed(comp.max_points, 0) << "</td><td>"
+        << xml_escape(comp.detail) << "</td></tr>\n";
     }
     o << "</table>\n";
     if (!c.summary.what_to_try.empty()) {

@@ -54,18 +54,19 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   spec.locked_levers = normalized_levers(choices.locked_levers);
   const bool locked = advice_locked(scenario, spec.locked_levers);
   if (choices.advisor.value_or(false) && locked) {
-    throw std::invalid_argument("advisor: the class locks accept_advice" +
-                                std::string(scenario.lever_locked("accept_advice") ? " (scenario " + scenario.id + ")" : "") +
-                                ": nobody could act on the advisor's proposals");
+    throw std::invalid_argument(
+        "advisor: the class locks accept_advice" +
+        std::string(scenario.lever_locked("accept_advice") ? " (scenario " + scenario.id + ")" : "") +
+        ": nobody could act on the advisor's proposals");
   }
   spec.advisor = choices.advisor.value_or(!locked);
   return spec;
 }
 
 nlohmann::json to_json(const ClassSpec& spec) {
-  return {{"format", kClassFormat},         {"version", kClassVersion}, {"class_id", spec.class_id},
-          {"title", spec.title},            {"scenario", spec.scenario}, {"scenario_hash", spec.scenario_hash},
-          {"seed", spec.seed},              {"days", spec.days},         {"locked_levers", spec.locked_levers},
+  return {{"format", kClassFormat}, {"version", kClassVersion},  {"class_id", spec.class_id},
+          {"title", spec.title},    {"scenario", spec.scenario}, {"scenario_hash", spec.scenario_hash},
+          {"seed", spec.seed},      {"days", spec.days},         {"locked_levers", spec.locked_levers},
           {"advisor", spec.advisor}};
 }
 
@@ -95,7 +96,8 @@ ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
   s.seed = seed.get<std::uint64_t>();
   const auto days = in.integer("days", data::Bound::kPositive);
   if (days > kMaxClassDays) {
-    in.fail("days", std::to_string(days) + " is more than a class plays (at most " + std::to_string(kMaxClassDays) + ")");
+    in.fail("days",
+            std::to_string(days) + " is more than a class plays (at most " + std::to_string(kMaxClassDays) + ")");
   }
   s.days = static_cast<int>(days);
   s.locked_levers = in.has("locked_levers") ? in.string_array("locked_levers") : std::vector<std::string>{};
@@ -106,7 +108,8 @@ ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
   }
   s.locked_levers = normalized_levers(std::move(s.locked_levers));
   s.advisor = in.boolean("advisor");
-  if (s.advisor && std::find(s.locked_levers.begin(), s.locked_levers.end(), "accept_advice") != s.locked_levers.end()) {
+  if (s.advisor &&
+      std::find(s.locked_levers.begin(), s.locked_levers.end(), "accept_advice") != s.locked_levers.end()) {
     in.fail("advisor", "true while the class locks accept_advice");
   }
   in.finish();
@@ -141,9 +144,9 @@ ClassWorld class_world(const ClassSpec& spec, const std::string& class_file, con
   const std::string now = scenario_hash(w.scenario);
   if (now != spec.scenario_hash) {
     throw data::LoadError(class_file, "/scenario_hash",
-                          "the scenario " + spec.scenario + " (" + path.string() + ") has changed since the class was set up (class: " +
-                              spec.scenario_hash + ", now: " + now +
-                              "): students would not play the same world; set the class up again");
+                          "the scenario " + spec.scenario + " (" + path.string() +
+                              ") has changed since the class was set up (class: " + spec.scenario_hash +
+                              ", now: " + now + "): students would not play the same world; set the class up again");
   }
   if (spec.advisor && w.scenario.lever_locked("accept_advice")) {
     throw data::LoadError(class_file, "/advisor", "true while the scenario " + spec.scenario + " locks accept_advice");

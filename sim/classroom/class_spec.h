@@ -34,14 +34,14 @@ inline constexpr int kClassVersion = 1;
 inline constexpr int kMaxClassDays = 60;
 
 struct ClassSpec {
-  std::string class_id;  // data::is_safe_id: it names files
-  std::string title;     // for the report's heading; may be empty
-  std::string scenario;  // the scenario's id
+  std::string class_id;       // data::is_safe_id: it names files
+  std::string title;          // for the report's heading; may be empty
+  std::string scenario;       // the scenario's id
   std::string scenario_hash;  // scenario_hash() of the scenario as set up
   std::uint64_t seed = 0;
   int days = 1;
   std::vector<std::string> locked_levers;  // added to the scenario's own (sorted, no duplicates)
-  bool advisor = false;  // Chien plays; only when accept_advice is not locked
+  bool advisor = false;                    // Chien plays; only when accept_advice is not locked
 };
 
 // "fnv1a64:<16 hex digits>" of the scenario's canonical JSON (game::to_json(scenario).dump()):
@@ -73,8 +73,8 @@ ClassSpec load_class(const std::filesystem::path& path);
 // from it.
 struct ClassWorld {
   ClassSpec spec;
-  game::Scenario scenario;   // seed and locks applied; the length comes with `options`
-  game::GameOptions options;  // days; the serving-window cache shared by the class's games
+  game::Scenario scenario;                                 // seed and locks applied; the length comes with `options`
+  game::GameOptions options;                               // days; the serving-window cache shared by the class's games
   std::optional<advisor::CodeChangeCatalog> code_changes;  // when the advisor plays
 
   // A new game of the class at hour 0, with the advisor attached when the class has one.
@@ -86,7 +86,6 @@ struct ClassWorld {
 // when it is missing or has changed, or when the scenario now locks accept_advice for an
 // advisor class.
 ClassWorld class_world(const ClassSpec& spec, const std::string& class_file, const data::Catalog& catalog,
-                       const std::filesystem::path& data_root,
-                       std::shared_ptr<game::ServingWindows> windows = nullptr);
+                       const std::filesystem::path& data_root, std::shared_ptr<game::ServingWindows> windows = nullptr);
 
 }  // namespace tycoon::classroom

@@ -31,7 +31,8 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
   }
   const auto& spec = world.spec;
   if (st.scenario_id != spec.scenario || st.seed != spec.seed ||
-      st.end_hour != static_cast<std::int64_t>(spec.days) * 24 || game.scenario().locked_levers != world.scenario.locked_levers) {
+      st.end_hour != static_cast<std::int64_t>(spec.days) * 24 ||
+      game.scenario().locked_levers != world.scenario.locked_levers) {
     throw std::invalid_argument("the game (" + st.scenario_id + ", seed " + std::to_string(st.seed) + ", " +
                                 std::to_string(st.end_hour / 24) + " days) was not played in class " + spec.class_id +
                                 " (" + spec.scenario + ", seed " + std::to_string(spec.seed) + ", " +
