@@ -29,5 +29,6 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace tycoon::cli

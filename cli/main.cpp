@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add(add_advise_command(app, global));
   add(add_sweep_command(app, global));
   add(add_balance_command(app, global));
+  add(add_class_command(app, global));
 
   try {
     app.parse(argc, argv);

@@ -237,6 +237,29 @@ printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_dema
 out=$("$tycoon" run --resume "$h/day1.json" --days 2 --no-counterfactuals --commands "$h/log.jsonl" --json 2>"$h/err")
 echo "$out" | grep -q '"commands_refused": 2' && grep -q "before the game's hour 24" "$h/err" && grep -q "game ended at hour 48" "$h/err" ||
   { echo "FAIL resume replay: $(cat "$h/err")"; fail=1; }
+# 9. Classroom (issue 18): a class file, submissions, the report; bad input exits 2 naming the field.
+"$tycoon" class new --id cli-class --scenario prices-only --seed 7 --days 1 --out "$h/class.json" >/dev/null ||
+  { echo "FAIL class new"; fail=1; }
+check_one_line_error class-bad-id "$tycoon" class new --id "Bad Id" --scenario prices-only --out "$h/x.json"
+check_one_line_error class-bad-lever "$tycoon" class new --id c --scenario prices-only --lock teleport --out "$h/x.json"
+check_one_line_error class-advisor-locked "$tycoon" class new --id c --scenario prices-only --advisor on --out "$h/x.json"
+check_one_line_error class-unknown-scenario "$tycoon" class new --id c --scenario no-such-level --out "$h/x.json"
+check_one_line_error class-too-long "$tycoon" class new --id c --scenario prices-only --days 61 --out "$h/x.json"
+sed 's/"advisor": false/"advisor": false, "advisr": true/' "$h/class.json" >"$h/typo.json"
+"$tycoon" class report "$h/typo.json" "$h" 2>&1 | grep -q "typo.json: /advisr: unknown key" || { echo "FAIL class file typo not named"; fail=1; }
+check_one_line_error class-typo "$tycoon" class report "$h/typo.json" "$h"
+sed 's/"scenario_hash": "fnv1a64:[0-9a-f]*"/"scenario_hash": "fnv1a64:0000000000000000"/' "$h/class.json" >"$h/stale.json"
+check_one_line_error class-stale-scenario "$tycoon" class report "$h/stale.json" "$h"
+check_one_line_error class-missing-dir "$tycoon" class report "$h/class.json" "$h/no-such-folder"
+check_one_line_error class-submit-no-log "$tycoon" class submit "$h/class.json" --student Ada --out "$h/s.json"
+mkdir -p "$h/subs"
+printf '{"at_hour": 0, "type": "set_prices", "model": "gpt-oss-120b", "output_usd_per_mtok": 0.17}\n' >"$h/ada.jsonl"
+"$tycoon" class submit "$h/class.json" --commands "$h/ada.jsonl" --student Ada --out "$h/subs/ada.json" >/dev/null ||
+  { echo "FAIL class submit"; fail=1; }
+sed 's/"score": /"score": 9/' "$h/subs/ada.json" >"$h/subs/forged.json"
+out=$("$tycoon" class report "$h/class.json" "$h/subs" --json) || { echo "FAIL class report"; fail=1; }
+echo "$out" | grep -q '"student": "Ada"' && echo "$out" | grep -q "checksum: does not match" && [ -s "$h/subs/report.html" ] ||
+  { echo "FAIL class report: $(echo "$out" | head -20)"; fail=1; }
 rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

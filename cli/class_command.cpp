@@ -1,0 +1,201 @@
+// `tycoon class`: an instructor's class, from setup to debrief.
+//   class new      writes a class file: scenario (pinned by hash), seed, length, extra locks, advisor
+//   class submit   plays a student's command log in the class and writes the submission
+//   class report   replays every submission of a folder, rejects those that do not hold up (with
+//                  the reason), ranks the rest and writes a self-contained HTML debrief
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "sim/classroom/class_report.h"
+#include "sim/classroom/class_spec.h"
+#include "sim/classroom/submission.h"
+#include "sim/core/atomic_file.h"
+#include "sim/game/save.h"
+#include "sim/game/summary.h"
+
+namespace tycoon::cli {
+
+namespace {
+
+struct ClassOptions {
+  // new
+  std::string id, title, scenario, out, advisor;
+  std::uint64_t seed = 0;
+  bool has_seed = false;
+  int days = 0;
+  std::vector<std::string> locks;
+  // submit / report
+  std::string class_file, commands, save, student, dir;
+  bool json = false;
+};
+
+std::filesystem::path data_root_of(const GlobalOptions& global) {
+  return global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
+}
+
+// An output file must be writable where it goes: refused (exit 2) before any game is played.
+void check_output_file(const std::string& flag, const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
+  const auto parent = std::filesystem::absolute(path, ec).parent_path();
+  if (!std::filesystem::is_directory(parent, ec)) throw std::invalid_argument(flag + ": no folder " + parent.string());
+  if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + parent.string());
+}
+
+int run_new(const ClassOptions& o, const GlobalOptions& global) {
+  check_output_file("--out", o.out);
+  auto catalog = load_catalog_for(global);
+  auto scenario = game::load_scenario(game::find_scenario(o.scenario, data_root_of(global)), catalog);
+  classroom::ClassChoices c;
+  c.class_id = o.id;
+  c.title = o.title;
+  if (o.has_seed) c.seed = o.seed;
+  if (o.days > 0) c.days = o.days;
+  c.locked_levers = o.locks;
+  if (!o.advisor.empty()) c.advisor = o.advisor == "on";
+  auto spec = classroom::make_class(scenario, c);
+  core::write_file_atomically(o.out, classroom::to_json(spec).dump(2) + "\n");
+  std::printf("class %s: %s (%s), seed %llu, %d day%s, advisor %s\n", spec.class_id.c_str(), scenario.name.c_str(),
+              spec.scenario.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, spec.days == 1 ? "" : "s",
+              spec.advisor ? "on" : "off");
+  std::string locks;
+  for (const auto& l : scenario.locked_levers) locks += (locks.empty() ? "" : ", ") + l;
+  for (const auto& l : spec.locked_levers) {
+    if (!scenario.lever_locked(l)) locks += (locks.empty() ? "" : ", ") + l + " (class)";
+  }
+  std::printf("  locked: %s\n  written to %s (scenario hash %s)\n", locks.empty() ? "nothing" : locks.c_str(),
+              o.out.c_str(), spec.scenario_hash.c_str());
+  return kExitOk;
+}
+
+int run_submit(const ClassOptions& o, const GlobalOptions& global) {
+  if (auto why = classroom::student_name_problem(o.student); !why.empty()) {
+    throw std::invalid_argument("--student: the name " + why);
+  }
+  check_output_file("--out", o.out);
+  auto catalog = load_catalog_for(global);
+  auto spec = classroom::load_class(o.class_file);
+  auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
+  std::vector<game::RefusedCommand> refused;
+  if (o.commands.empty() == o.save.empty())
+    throw std::invalid_argument("submit needs --commands or --save (one of them)");
+  std::vector<game::LoggedCommand> log;
+  if (!o.save.empty()) {
+    // A saved game (the desktop game's save, the browser's exported one): its command log is
+    // replayed on the class's world, so a game started with the class code replays as played.
+    auto saved = game::load_save(o.save, catalog);
+    if (saved.scenario.id != spec.scenario) {
+      throw std::invalid_argument("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
+                                  spec.scenario);
+    }
+    log = std::move(saved.state.log);
+  } else {
+    log = game::read_command_log(o.commands);
+  }
+  const std::string source = o.save.empty() ? o.commands : o.save;
+  auto g = classroom::play_class_game(world, catalog, log, &refused);
+  for (const auto& r : refused) {
+    std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", source.c_str(), r.index + 1,
+                 static_cast<long long>(r.at_hour), r.message.c_str());
+  }
+  auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows);
+  auto sub = classroom::make_submission(world, *g, cf, o.student);
+  core::write_file_atomically(o.out, classroom::submission_text(sub));
+  const auto& s = sub["payload"]["summary"];
+  std::printf("%s in class %s: score %.1f, profit $%.0f, SLO attainment %.1f%%; submission written to %s\n",
+              o.student.c_str(), spec.class_id.c_str(), s["score"].get<double>(), s["profit_usd"].get<double>(),
+              100 * s["slo_attainment"].get<double>(), o.out.c_str());
+  return kExitOk;
+}
+
+int run_report(const ClassOptions& o, const GlobalOptions& global) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string out = o.out.empty() ? (std::filesystem::path(o.dir) / "report.html").string() : o.out;
+  auto files = classroom::submission_files(o.dir);  // the folder first: a missing one is bad input
+  check_output_file("--out", out);
+  auto catalog = load_catalog_for(global);
+  auto spec = classroom::load_class(o.class_file);
+  auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
+  auto report = classroom::build_class_report(world, catalog, files);
+  core::write_file_atomically(out, classroom::report_html(report));
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.json) {
+    auto j = classroom::to_json(report);
+    j["report_html"] = out;
+    j["wall_time_s"] = wall_s;
+    std::cout << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::printf("class %s: %s, seed %llu, %d days: %zu ranked, %zu rejected\n", spec.class_id.c_str(),
+              report.scenario_name.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, report.valid.size(),
+              report.rejected.size());
+  std::printf("  %3s  %-24s %6s %12s %7s\n", "#", "student", "score", "profit", "SLO");
+  for (const auto& c : report.valid) {
+    std::printf("  %3d  %-24s %6.1f %12.0f %6.1f%%\n", c.rank_score, c.student.c_str(), c.summary.score.points,
+                c.summary.profit_usd, 100 * c.summary.slo_attainment);
+  }
+  for (const auto& b : report.benchmarks) {
+    std::printf("       %-24s %6.1f %12.0f %6.1f%%\n", b.name.c_str(), b.summary.score.points, b.summary.profit_usd,
+                100 * b.summary.slo_attainment);
+  }
+  for (const auto& i : report.instructive) {
+    std::printf("  %s: %s — %s\n", i.kind.c_str(), report.valid[i.index].student.c_str(), i.why.c_str());
+  }
+  for (const auto& c : report.rejected) std::printf("  REJECTED %s: %s\n", c.file.c_str(), c.reason.c_str());
+  std::printf("  report written to %s (%.1f s)\n", out.c_str(), wall_s);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<ClassOptions>();
+  auto* cls = app.add_subcommand("class", "An instructor's class: set it up, collect submissions, report standings");
+  cls->require_subcommand(1);
+
+  auto* nw = cls->add_subcommand("new", "Write a class file: scenario, seed, length, extra locks");
+  nw->add_option("--id", o->id, "Class id (a-z, 0-9, '-'): names the class in every submission")->required();
+  nw->add_option("--scenario", o->scenario, "Scenario: a name (prices-only, 01-thin-margin, ...) or a .json file")
+      ->required();
+  nw->add_option("--title", o->title, "A title for the report");
+  nw->add_option("--seed", o->seed, "The world every student plays (default: the scenario's seed)")
+      ->check(seed_digits())
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
+      ->each([o](const std::string&) { o->has_seed = true; });
+  nw->add_option("--days", o->days, "Game days (default: the scenario's)")
+      ->check(CLI::Range(1, classroom::kMaxClassDays));
+  nw->add_option("--lock", o->locks,
+                 "A lever to lock on top of the scenario's (repeatable): set_prices, rent_gpus, recipe.<field>, "
+                 "contract.spot, ...");
+  nw->add_option("--advisor", o->advisor,
+                 "Chien the advisor plays: on or off (default: on unless accept_advice is locked)")
+      ->check(CLI::IsMember({"on", "off"}));
+  nw->add_option("--out", o->out, "The class file to write")->required();
+
+  auto* sb = cls->add_subcommand("submit", "Play a student's command log in the class and write the submission");
+  sb->add_option("class", o->class_file, "The class file")->required();
+  sb->add_option("--commands", o->commands, "The student's JSONL command log (as `tycoon run --out` writes it)");
+  sb->add_option("--save", o->save, "Or the student's saved game: its command log is replayed in the class");
+  sb->add_option("--student", o->student, "The student's name as the standings show it")->required();
+  sb->add_option("--out", o->out, "The submission file to write")->required();
+
+  auto* rp = cls->add_subcommand("report", "Replay every submission in a folder, rank them, write the HTML debrief");
+  rp->add_option("class", o->class_file, "The class file")->required();
+  rp->add_option("dir", o->dir, "The folder of submissions (*.json)")->required();
+  rp->add_option("--out", o->out, "The HTML report to write (default: DIR/report.html)");
+  rp->add_flag("--json", o->json, "Standings, rejections and benchmarks as JSON on stdout");
+
+  return [o, &global, nw, sb]() {
+    if (nw->parsed()) return run_new(*o, global);
+    if (sb->parsed()) return run_submit(*o, global);
+    return run_report(*o, global);
+  };
+}
+
+}  // namespace tycoon::cli

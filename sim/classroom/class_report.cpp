@@ -1,0 +1,301 @@
+#include "sim/classroom/class_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "sim/data/json_reader.h"
+
+namespace tycoon::classroom {
+
+double CheckedSubmission::improvement_usd_per_hour() const {
+  const double hours = static_cast<double>(cumulative_profit_usd.size());
+  if (hours < 2) return 0;
+  const double first_hours = std::floor(hours / 2), second_hours = hours - first_hours;
+  return second_half_profit_usd / second_hours - first_half_profit_usd / first_hours;
+}
+
+std::vector<std::filesystem::path> submission_files(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw std::invalid_argument(dir.string() + ": not a folder of submissions");
+  }
+  std::vector<std::filesystem::path> out;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) throw std::invalid_argument(dir.string() + ": cannot read the folder: " + ec.message());
+  for (const auto& e : it) {
+    if (e.path().extension() == ".json" && e.is_regular_file(ec)) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+std::string money(double usd) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s$%.2f", usd < 0 ? "-" : "", std::abs(usd));
+  return buf;
+}
+
+// The model whose price the charts follow: the first segment's (every classroom level sells one).
+std::string priced_model_of(const game::Scenario& scenario) {
+  if (!scenario.segments.empty()) return scenario.segments.front().model;
+  if (!scenario.starting_prices.empty()) return scenario.starting_prices.begin()->first;
+  return {};
+}
+
+double output_price(const std::map<std::string, econ::TokenPrices>& prices, const std::string& model) {
+  auto it = prices.find(model);
+  return it == prices.end() ? 0 : it->second.output_usd_per_mtok;
+}
+
+// The output price of `model` in effect during each hour of a replay of `commands` on `scenario`:
+// the starting price, then every set_prices the game applied (the refused ones left out), from
+// the hour it was applied.
+std::vector<double> price_by_hour(const game::Scenario& scenario, const std::string& model, std::int64_t end_hour,
+                                  const std::vector<game::LoggedCommand>& commands,
+                                  const std::vector<game::RefusedCommand>& refused) {
+  std::set<std::size_t> not_applied;
+  for (const auto& r : refused) not_applied.insert(r.index);
+  std::vector<double> out(static_cast<std::size_t>(end_hour));
+  double price = output_price(scenario.starting_prices, model);
+  std::size_t next = 0;
+  for (std::int64_t h = 0; h < end_hour; ++h) {
+    for (; next < commands.size() && commands[next].at_hour <= h; ++next) {
+      if (not_applied.count(next)) continue;
+      const auto* sp = std::get_if<game::SetPrices>(&commands[next].command);
+      if (sp && sp->model == model && sp->output_usd_per_mtok) price = *sp->output_usd_per_mtok;
+    }
+    out[static_cast<std::size_t>(h)] = price;
+  }
+  return out;
+}
+
+void fill_series(CheckedSubmission& c, const game::GameState& st) {
+  const auto& profit = st.history[game::Series::kProfitUsd];
+  c.gpus_rented = st.history[game::Series::kGpusRented];
+  const std::size_t half = profit.size() / 2;
+  double sum = 0;
+  for (std::size_t h = 0; h < profit.size(); ++h) {
+    sum += profit[h];
+    c.cumulative_profit_usd.push_back(sum);
+    (h < half ? c.first_half_profit_usd : c.second_half_profit_usd) += profit[h];
+  }
+}
+
+// Why `s` does not belong to the class (empty when it does).
+std::string mismatch(const Submission& s, const ClassSpec& spec) {
+  if (s.class_id != spec.class_id) {
+    return "made for class '" + s.class_id + "', not this class ('" + spec.class_id + "')";
+  }
+  if (s.scenario != spec.scenario)
+    return "made for scenario '" + s.scenario + "', not the class's '" + spec.scenario + "'";
+  if (s.scenario_hash != spec.scenario_hash) {
+    return "made for another version of scenario '" + s.scenario + "' (hash " + s.scenario_hash + ", the class's " +
+           spec.scenario_hash + ")";
+  }
+  if (s.seed != spec.seed) {
+    return "played seed " + std::to_string(s.seed) + ", the class plays seed " + std::to_string(spec.seed);
+  }
+  if (s.days != spec.days) {
+    return "played " + std::to_string(s.days) + " days, the class plays " + std::to_string(spec.days);
+  }
+  return {};
+}
+
+// Why the replay does not reproduce the claim (empty when it does).
+std::string not_reproduced(const ClaimedResult& claimed, const game::GameSummary& replayed) {
+  std::string out;
+  auto add = [&](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+  if (std::abs(claimed.profit_usd - replayed.profit_usd) > kReproduceProfitTolUsd) {
+    add("profit " + money(claimed.profit_usd) + " claimed, the replay earns " + money(replayed.profit_usd));
+  }
+  char buf[160];
+  if (std::abs(claimed.score_points - replayed.score.points) > kReproduceScoreTolPoints) {
+    std::snprintf(buf, sizeof buf, "score %.3f claimed, the replay scores %.3f", claimed.score_points,
+                  replayed.score.points);
+    add(buf);
+  }
+  if (std::abs(claimed.slo_attainment - replayed.slo_attainment) > kReproduceSloTol) {
+    std::snprintf(buf, sizeof buf, "SLO attainment %.4f%% claimed, the replay reaches %.4f%%",
+                  100 * claimed.slo_attainment, 100 * replayed.slo_attainment);
+    add(buf);
+  }
+  if (!out.empty()) out = "its commands do not reproduce its summary: " + out;
+  return out;
+}
+
+// Ranks 1..n by `key`, larger first; ties broken by score, then profit, then name (stable order).
+template <class Key>
+void assign_ranks(std::vector<CheckedSubmission>& v, Key key, int CheckedSubmission::*rank) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(v[a]) > key(v[b]); });
+  for (std::size_t r = 0; r < order.size(); ++r) v[order[r]].*rank = static_cast<int>(r + 1);
+}
+
+}  // namespace
+
+ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
+                               const std::vector<std::filesystem::path>& files) {
+  ClassReport report;
+  report.spec = world.spec;
+  report.scenario_name = world.scenario.name;
+  report.question = world.scenario.question;
+  report.lesson = world.scenario.lesson;
+  report.locked_levers = world.scenario.locked_levers;
+  report.priced_model = priced_model_of(world.scenario);
+
+  // The benchmarks: doing nothing and the level's reference, on the class's seed and length; their
+  // profits also complete every student's score.
+  auto probe = world.new_game(catalog);
+  auto plays = game::counterfactual_plays(probe->scenario(), probe->state(), catalog, world.options.windows);
+  std::vector<std::vector<double>> play_prices(plays.size());
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    while (!plays[i].game->finished()) {
+      plays[i].step();  // applies the hour's commands, then simulates it: the prices now are the hour's
+      play_prices[i].push_back(output_price(plays[i].game->state().company.prices, report.priced_model));
+    }
+  }
+  const auto cf = game::collect(plays);
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    BenchmarkRun b;
+    b.id = plays[i].id;
+    b.name = plays[i].name;
+    b.description = plays[i].description;
+    b.summary = game::summarize(*plays[i].game, &cf);
+    b.output_price_usd_per_mtok = std::move(play_prices[i]);
+    b.gpus_rented = plays[i].game->state().history[game::Series::kGpusRented];
+    double sum = 0;
+    for (double p : plays[i].game->state().history[game::Series::kProfitUsd])
+      b.cumulative_profit_usd.push_back(sum += p);
+    report.benchmarks.push_back(std::move(b));
+  }
+
+  std::map<std::string, std::string> seen_students;  // name -> file
+  for (const auto& path : files) {
+    CheckedSubmission c;
+    c.file = path.filename().string();
+    auto reject = [&](std::string why) {
+      c.valid = false;
+      c.reason = std::move(why);
+      report.rejected.push_back(c);
+    };
+    Submission s;
+    try {
+      s = load_submission(path);
+    } catch (const data::LoadError& e) {
+      reject(e.what());
+      continue;
+    }
+    c.student = s.student;
+    if (auto why = mismatch(s, world.spec); !why.empty()) {
+      reject(why);
+      continue;
+    }
+    if (auto it = seen_students.find(s.student); it != seen_students.end()) {
+      reject("a second submission from '" + s.student + "' (the first, " + it->second + ", counts)");
+      continue;
+    }
+    std::vector<game::RefusedCommand> refused;
+    auto g = play_class_game(world, catalog, s.commands, &refused);
+    c.summary = game::summarize(*g, &cf);
+    if (auto why = not_reproduced(s.claimed, c.summary); !why.empty()) {
+      reject(why);
+      continue;
+    }
+    seen_students.emplace(s.student, c.file);
+    c.valid = true;
+    c.num_commands = s.commands.size();
+    c.num_refused = refused.size();
+    c.output_price_usd_per_mtok =
+        price_by_hour(g->scenario(), report.priced_model, g->state().end_hour, s.commands, refused);
+    fill_series(c, g->state());
+    report.valid.push_back(std::move(c));
+  }
+
+  auto& v = report.valid;
+  // Standings: score, then profit, then name; the other two rankings by their own figure.
+  std::stable_sort(v.begin(), v.end(), [](const CheckedSubmission& a, const CheckedSubmission& b) {
+    if (a.summary.score.points != b.summary.score.points) return a.summary.score.points > b.summary.score.points;
+    if (a.summary.profit_usd != b.summary.profit_usd) return a.summary.profit_usd > b.summary.profit_usd;
+    return a.student < b.student;
+  });
+  for (std::size_t i = 0; i < v.size(); ++i) v[i].rank_score = static_cast<int>(i + 1);
+  assign_ranks(
+      v, [](const CheckedSubmission& c) { return c.summary.profit_usd; }, &CheckedSubmission::rank_profit);
+  assign_ranks(
+      v, [](const CheckedSubmission& c) { return c.summary.slo_attainment; }, &CheckedSubmission::rank_slo);
+
+  // The instructive runs: the best and the worst by score, and the one that improved most from the
+  // first half of the game to the second among the others (a run cannot stand for two lessons).
+  if (!v.empty()) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "the highest score (%.1f), profit %s, SLO %.1f%%", v.front().summary.score.points,
+                  money(v.front().summary.profit_usd).c_str(), 100 * v.front().summary.slo_attainment);
+    report.instructive.push_back({"best", 0, buf});
+    if (v.size() >= 2) {
+      std::snprintf(buf, sizeof buf, "the lowest score (%.1f), profit %s, SLO %.1f%%", v.back().summary.score.points,
+                    money(v.back().summary.profit_usd).c_str(), 100 * v.back().summary.slo_attainment);
+      report.instructive.push_back({"worst", v.size() - 1, buf});
+    }
+    if (v.size() >= 3) {
+      std::size_t best = 1;
+      for (std::size_t i = 2; i + 1 < v.size(); ++i) {
+        if (v[i].improvement_usd_per_hour() > v[best].improvement_usd_per_hour()) best = i;
+      }
+      std::snprintf(buf, sizeof buf,
+                    "the largest gain from the first half of the game to the second: %s an hour (%s, then %s)",
+                    money(v[best].improvement_usd_per_hour()).c_str(), money(v[best].first_half_profit_usd).c_str(),
+                    money(v[best].second_half_profit_usd).c_str());
+      report.instructive.push_back({"most_improved", best, buf});
+    }
+  }
+  return report;
+}
+
+nlohmann::json to_json(const ClassReport& r) {
+  auto row = [](const CheckedSubmission& c) {
+    return nlohmann::json{{"file", c.file},
+                          {"student", c.student},
+                          {"rank_score", c.rank_score},
+                          {"rank_profit", c.rank_profit},
+                          {"rank_slo", c.rank_slo},
+                          {"score", c.summary.score.points},
+                          {"stars", c.summary.score.stars},
+                          {"passed", c.summary.score.passed},
+                          {"profit_usd", c.summary.profit_usd},
+                          {"revenue_usd", c.summary.revenue_usd},
+                          {"slo_attainment", c.summary.slo_attainment},
+                          {"bankrupt", c.summary.bankrupt},
+                          {"gpu_hours_rented", c.summary.gpu_hours_rented},
+                          {"commands", c.num_commands},
+                          {"commands_refused", c.num_refused},
+                          {"first_half_profit_usd", c.first_half_profit_usd},
+                          {"second_half_profit_usd", c.second_half_profit_usd},
+                          {"improvement_usd_per_hour", c.improvement_usd_per_hour()}};
+  };
+  nlohmann::json valid = nlohmann::json::array(), rejected = nlohmann::json::array(),
+                 benchmarks = nlohmann::json::array(), instructive = nlohmann::json::array();
+  for (const auto& c : r.valid) valid.push_back(row(c));
+  for (const auto& c : r.rejected) rejected.push_back({{"file", c.file}, {"student", c.student}, {"reason", c.reason}});
+  for (const auto& b : r.benchmarks) {
+    benchmarks.push_back({{"id", b.id},
+                          {"name", b.name},
+                          {"score", b.summary.score.points},
+                          {"profit_usd", b.summary.profit_usd},
+                          {"slo_attainment", b.summary.slo_attainment},
+                          {"bankrupt", b.summary.bankrupt}});
+  }
+  for (const auto& i : r.instructive) {
+    instructive.push_back({{"kind", i.kind}, {"student", r.valid[i.index].student}, {"why", i.why}});
+  }
+  return {{"class", to_json(r.spec)}, {"scenario_name", r.scenario_name}, {"standings", valid},
+          {"rejected", rejected},     {"benchmarks", benchmarks},         {"instructive", instructive}};
+}
+
+}  // namespace tycoon::classroom

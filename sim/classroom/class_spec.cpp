@@ -1,0 +1,165 @@
+#include "sim/classroom/class_spec.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/advisor/advisor.h"
+#include "sim/data/json_reader.h"
+#include "sim/data/safe_id.h"
+#include "sim/game/save.h"
+
+namespace tycoon::classroom {
+
+std::string scenario_hash(const game::Scenario& scenario) { return game::checksum_of(game::to_json(scenario).dump()); }
+
+namespace {
+
+// The class's locks, sorted and without duplicates, so that two instructors choosing the same
+// locks in another order write the same file.
+std::vector<std::string> normalized_levers(std::vector<std::string> levers) {
+  std::sort(levers.begin(), levers.end());
+  levers.erase(std::unique(levers.begin(), levers.end()), levers.end());
+  return levers;
+}
+
+bool advice_locked(const game::Scenario& scenario, const std::vector<std::string>& class_locks) {
+  return scenario.lever_locked("accept_advice") ||
+         std::find(class_locks.begin(), class_locks.end(), "accept_advice") != class_locks.end();
+}
+
+}  // namespace
+
+ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices) {
+  if (!data::is_safe_id(choices.class_id)) {
+    throw std::invalid_argument("class id '" + choices.class_id + "' " + data::safe_id_rule());
+  }
+  ClassSpec spec;
+  spec.class_id = choices.class_id;
+  spec.title = choices.title;
+  spec.scenario = scenario.id;
+  spec.scenario_hash = scenario_hash(scenario);
+  spec.seed = choices.seed.value_or(scenario.seed);
+  spec.days = choices.days.value_or(scenario.days);
+  if (spec.days < 1 || spec.days > kMaxClassDays) {
+    throw std::invalid_argument("days: " + std::to_string(spec.days) + " is not in [1, " +
+                                std::to_string(kMaxClassDays) + "] (scenario " + scenario.id + ")");
+  }
+  for (const auto& lever : choices.locked_levers) {
+    if (!game::is_known_lever(lever)) {
+      throw std::invalid_argument("lock: unknown lever '" + lever +
+                                  "' (levers: command types such as set_prices or rent_gpus, recipe.<field>, "
+                                  "contract.<on_demand|reserved|spot>)");
+    }
+  }
+  spec.locked_levers = normalized_levers(choices.locked_levers);
+  const bool locked = advice_locked(scenario, spec.locked_levers);
+  if (choices.advisor.value_or(false) && locked) {
+    throw std::invalid_argument(
+        "advisor: the class locks accept_advice" +
+        std::string(scenario.lever_locked("accept_advice") ? " (scenario " + scenario.id + ")" : "") +
+        ": nobody could act on the advisor's proposals");
+  }
+  spec.advisor = choices.advisor.value_or(!locked);
+  return spec;
+}
+
+nlohmann::json to_json(const ClassSpec& spec) {
+  return {{"format", kClassFormat}, {"version", kClassVersion},  {"class_id", spec.class_id},
+          {"title", spec.title},    {"scenario", spec.scenario}, {"scenario_hash", spec.scenario_hash},
+          {"seed", spec.seed},      {"days", spec.days},         {"locked_levers", spec.locked_levers},
+          {"advisor", spec.advisor}};
+}
+
+ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
+  if (!j.is_object()) throw data::LoadError(file, "", "a class file is a JSON object");
+  data::ObjectReader in(j, file, "");
+  if (in.string("format") != kClassFormat) {
+    in.fail("format", "not a class file (expected \"" + std::string(kClassFormat) + "\")");
+  }
+  const auto version = in.integer("version");
+  if (version != kClassVersion) {
+    in.fail("version", "version " + std::to_string(version) + " is not supported (this build reads version " +
+                           std::to_string(kClassVersion) + ")");
+  }
+  ClassSpec s;
+  s.class_id = in.string("class_id");
+  if (!data::is_safe_id(s.class_id)) in.fail("class_id", "'" + s.class_id + "' " + data::safe_id_rule());
+  s.title = in.optional_string("title").value_or("");
+  s.scenario = in.string("scenario");
+  if (!data::is_safe_id(s.scenario)) in.fail("scenario", "'" + s.scenario + "' is not a scenario id");
+  s.scenario_hash = in.string("scenario_hash");
+  if (s.scenario_hash.rfind("fnv1a64:", 0) != 0 || s.scenario_hash.size() != 24) {
+    in.fail("scenario_hash", "'" + s.scenario_hash + "' is not a hash (fnv1a64: and 16 hex digits)");
+  }
+  const auto& seed = in.raw("seed");
+  if (!seed.is_number_unsigned()) in.fail("seed", "must be a whole number from 0 to 2^64 - 1");
+  s.seed = seed.get<std::uint64_t>();
+  const auto days = in.integer("days", data::Bound::kPositive);
+  if (days > kMaxClassDays) {
+    in.fail("days",
+            std::to_string(days) + " is more than a class plays (at most " + std::to_string(kMaxClassDays) + ")");
+  }
+  s.days = static_cast<int>(days);
+  s.locked_levers = in.has("locked_levers") ? in.string_array("locked_levers") : std::vector<std::string>{};
+  for (std::size_t i = 0; i < s.locked_levers.size(); ++i) {
+    if (!game::is_known_lever(s.locked_levers[i])) {
+      throw data::LoadError(file, "/locked_levers/" + std::to_string(i), "unknown lever '" + s.locked_levers[i] + "'");
+    }
+  }
+  s.locked_levers = normalized_levers(std::move(s.locked_levers));
+  s.advisor = in.boolean("advisor");
+  if (s.advisor &&
+      std::find(s.locked_levers.begin(), s.locked_levers.end(), "accept_advice") != s.locked_levers.end()) {
+    in.fail("advisor", "true while the class locks accept_advice");
+  }
+  in.finish();
+  return s;
+}
+
+ClassSpec load_class(const std::filesystem::path& path) {
+  return class_from_json(data::parse_json_file(path), path.string());
+}
+
+std::unique_ptr<game::Game> ClassWorld::new_game(const data::Catalog& catalog) const {
+  auto g = std::make_unique<game::Game>(scenario, catalog, options);
+  if (spec.advisor) g->set_advisor(std::make_shared<advisor::Chien>(catalog, g->scenario(), *code_changes));
+  return g;
+}
+
+ClassWorld class_world(const ClassSpec& spec, const std::string& class_file, const data::Catalog& catalog,
+                       const std::filesystem::path& data_root, std::shared_ptr<game::ServingWindows> windows) {
+  std::filesystem::path path;
+  try {
+    path = game::find_scenario(spec.scenario, data_root);
+  } catch (const data::UnknownIdError& e) {
+    throw data::LoadError(class_file, "/scenario", e.what());
+  }
+  ClassWorld w;
+  w.spec = spec;
+  w.scenario = game::load_scenario(path, catalog);
+  if (w.scenario.id != spec.scenario) {
+    throw data::LoadError(class_file, "/scenario",
+                          "'" + spec.scenario + "' found " + path.string() + " whose id is '" + w.scenario.id + "'");
+  }
+  const std::string now = scenario_hash(w.scenario);
+  if (now != spec.scenario_hash) {
+    throw data::LoadError(class_file, "/scenario_hash",
+                          "the scenario " + spec.scenario + " (" + path.string() +
+                              ") has changed since the class was set up (class: " + spec.scenario_hash +
+                              ", now: " + now + "): students would not play the same world; set the class up again");
+  }
+  if (spec.advisor && w.scenario.lever_locked("accept_advice")) {
+    throw data::LoadError(class_file, "/advisor", "true while the scenario " + spec.scenario + " locks accept_advice");
+  }
+  w.scenario.seed = spec.seed;
+  for (const auto& lever : spec.locked_levers) {
+    if (!w.scenario.lever_locked(lever)) w.scenario.locked_levers.push_back(lever);
+  }
+  w.options.seed = spec.seed;
+  w.options.days = spec.days;
+  w.options.windows = windows ? std::move(windows) : std::make_shared<game::ServingWindows>();
+  if (spec.advisor) w.code_changes = advisor::load_code_change_catalog_from_root(data_root);
+  return w;
+}
+
+}  // namespace tycoon::classroom
