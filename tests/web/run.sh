@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Browser tests of the web build: builds it if needed (scripts/web --build-only), installs
 # playwright-core (npm ci), serves build-web/ on 127.0.0.1, then
-#   1. play_test.mjs: the tutorial's first steps with real clicks, an advisor proposal accepted,
-#      a bridge command, top speed, save / reload / import, budgets (screenshots and report.json
-#      under build-web/web-test/);
+#   1. play_test.mjs: every step of the tutorial with real clicks on what it highlights (the
+#      clock held while a step waits; a proposal benchmarked and decided on the measurement), a
+#      bridge command, top speed to the end, the debrief's comparison runs, save / reload /
+#      import, budgets (screenshots and report.json under build-web/web-test/); then the save it
+#      exported is handed in to a class and replayed natively (tycoon class new / submit / report);
 #   2. layout_test.mjs: every main screen at three window sizes, checked for labels that do not
 #      fit (tycoon.textFit()) and controls under the page's buttons or the status strip; Menu's
 #      save is listed on the start screen, also after a reload;
@@ -62,6 +64,19 @@ if ts:
           f"worst simulation step {ts['worst_sim_step_ms']:.1f} ms")
 for n in r.get("notes", []): print("note:", n)
 PY
+
+echo "== classroom: the save the browser exported, handed in to a class and replayed natively (tycoon class)"
+cls="$out/class"
+mkdir -p "$cls/subs"
+if "$native" class new --id web-class --scenario tutorial --out "$cls/class.json" >/dev/null &&
+  "$native" class submit "$cls/class.json" --save "$out/exported-save.json" --student browser --out "$cls/subs/browser.json" &&
+  "$native" class report "$cls/class.json" "$cls/subs" --out "$cls/report.html" >"$cls/report.txt"; then
+  cat "$cls/report.txt"
+  grep -q "1 ranked, 0 rejected" "$cls/report.txt" || { echo "FAIL: the browser's submission was not ranked"; status=1; }
+else
+  echo "FAIL: the browser's exported save is not a valid class submission"
+  status=1
+fi
 
 echo "== browser: layout at 1024x640, 1280x800, 1920x1080 (text fit, nothing under the page's buttons)"
 node tests/web/layout_test.mjs "$url" "$out" tests/ui/fixtures/scenarios/ui-test-layout.json tests/ui/text_fit_known.txt || status=1
