@@ -21,18 +21,6 @@ std::string num(double v) {
   return buf;
 }
 
-std::string tick_label(double v, double step, bool percent) {
-  if (percent) {
-    v *= 100;
-    step *= 100;
-  }
-  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
-  if (std::fabs(v) < step * 1e-6) v = 0;
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
-  return buf;
-}
-
 // At most about `n` bytes, cut on a UTF-8 character boundary, with an ellipsis when cut.
 std::string shorten(const std::string& s, std::size_t n) {
   if (s.size() <= n) return s;
@@ -67,6 +55,18 @@ std::string xml_escape(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string tick_label(double v, double step, bool percent) {
+  if (percent) {
+    v *= 100;
+    step *= 100;
+  }
+  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  if (std::fabs(v) < step * 1e-6) v = 0;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
+  return buf;
 }
 
 std::vector<double> nice_ticks(double lo, double hi, int target) {

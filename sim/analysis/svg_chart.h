@@ -50,5 +50,7 @@ std::string xml_escape(std::string_view s);
 
 // Tick positions: a 1-2-5 step covering [lo, hi] with about `target` intervals.
 std::vector<double> nice_ticks(double lo, double hi, int target = 6);
+// A tick's label with as many decimals as the step needs ("0.25", "40%" with `percent`).
+std::string tick_label(double v, double step, bool percent);
 
 }  // namespace tycoon::analysis

@@ -12,6 +12,7 @@ namespace tycoon::classroom {
 
 namespace {
 
+using analysis::tick_label;
 using analysis::xml_escape;
 
 // Okabe-Ito's colour-blind-safe palette (as the analyst charts), then darker variants.
@@ -21,18 +22,6 @@ constexpr std::array<const char*, 11> kPalette = {"#0072B2", "#D55E00", "#009E73
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-std::string tick_label(double v, double step, bool percent) {
-  if (percent) {
-    v *= 100;
-    step *= 100;
-  }
-  const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
-  if (std::fabs(v) < step * 1e-6) v = 0;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
   return buf;
 }
 
