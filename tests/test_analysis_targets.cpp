@@ -195,6 +195,10 @@ TEST_CASE("intervals carry the model's error for the provenance: never ±0 on a 
   const auto& m = groups[0][Metric::kGrossMargin];
   CHECK(m.model_half_width ==
         doctest::Approx(errors.of(perf::Provenance::kDatasheet) * (1 - m.mean)).epsilon(kTight));
+  // Two configurations with the same figures: no lead, inside or outside any interval.
+  const auto summary = summary_json(d, groups);
+  CHECK(summary["operating_points"][0]["throughput_lead_exceeds_reported_intervals"] == false);
+  CHECK(summary["operating_points"][0]["output_tok_per_s_per_gpu"]["half_width_total"].get<double>() > 0);
   // Seeds and model error combine in quadrature.
   Estimate e;
   e.half_width_95 = 3;

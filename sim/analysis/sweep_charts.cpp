@@ -282,7 +282,6 @@ Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
       const auto& m = op.at(Metric::kGrossMargin, pr);
       ChartPoint p{tp.output_usd_per_mtok, m.mean, 0, finite_or_zero(m.total_half_width()), false,
                    cs.name + " at " + d.spec->prices[pr].name + ": margin " + fixed(100 * m.mean, 1) + "%"};
-      p.label = d.spec->prices.size() > 1 ? d.spec->prices[pr].name : "";
       cs.points.push_back(marked(p, op.provenance));
     }
     std::stable_sort(cs.points.begin(), cs.points.end(),

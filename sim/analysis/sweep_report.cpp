@@ -462,8 +462,15 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       o["gross_margin_by_price"] = per_price;
       if (k + 1 < ops.size() && ops[k + 1].found()) {
         const auto& next = ops[k + 1].at(Metric::kOutputTokPerSPerGpu);
-        o["throughput_lead_over_next_is_significant"] =
-            !Estimate::overlap(op.at(Metric::kOutputTokPerSPerGpu), next) && spec.seeds.size() > 1;
+        const auto& mine = op.at(Metric::kOutputTokPerSPerGpu);
+        o["throughput_lead_over_next_is_significant"] = !Estimate::overlap(mine, next) && spec.seeds.size() > 1;
+        // The same question against the reported intervals (seeds and model error): a lead of
+        // one chip's extrapolated curves over another's placeholder is rarely outside them.
+        const double reach = std::isfinite(mine.total_half_width()) && std::isfinite(next.total_half_width())
+                                 ? mine.total_half_width() + next.total_half_width()
+                                 : kNaN;
+        o["throughput_lead_exceeds_reported_intervals"] =
+            std::isfinite(reach) ? nlohmann::json(mine.mean - next.mean > reach) : nlohmann::json(nullptr);
       }
       if (spec.target_gross_margin) {
         const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
