@@ -438,6 +438,9 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (o->spec.empty()) throw std::invalid_argument("sweep: a spec file is required (or `sweep merge PARTS...`)");
     std::optional<std::pair<std::size_t, std::size_t>> shard;
     if (!o->shard.empty()) shard = parse_shard(o->shard);
+    if (shard && !o->report.empty()) {
+      throw std::invalid_argument("--shard with --report: a shard holds part of the sweep; ask `sweep merge --report`");
+    }
     if (shard && o->resume) {
       throw std::invalid_argument("--shard with --resume: a shard is rerun whole (its part file is written at the end)");
     }

@@ -192,6 +192,9 @@ check_one_line_error sweep-merge-duplicate-shard "$tycoon" sweep merge "$sw"/par
 err=$("$tycoon" sweep merge "$sw"/parts/part-*-of-4.json "$sw/dup.json" --out "$sw/m2" 2>&1 >/dev/null)
 echo "$err" | grep -q "shard 2/4 given twice" || { echo "FAIL sweep merge duplicate message: $err"; fail=1; }
 check_one_line_error sweep-bad-shard "$tycoon" sweep "$sw/tiny.json" --shard 4/4 --out "$sw/p2"
+check_one_line_error sweep-shard-report "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --report "$sw/r.html"
+check_one_line_error sweep-shard-resume "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --resume
+[ ! -e "$sw/p2" ] || { echo "FAIL a refused shard created its output folder"; fail=1; }
 check_one_line_error sweep-merge-not-a-part "$tycoon" sweep merge "$sw/tiny.json" --out "$sw/m2"
 rm -rf "$sw"
 # Hostile input (issue 20): each reproducer of the issue, refused cleanly (exit 2, one line) or
