@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -118,7 +119,7 @@ class Progress {
 void write_file(const fs::path& path, const std::string& text) { core::write_file_atomically(path, text); }
 
 // Runs a program found on PATH with exactly these arguments — no shell, so no file name is ever
-// parsed as a command — its stderr discarded. Returns its exit status, or nullopt when it could
+// parsed as a command — its stdout and stderr discarded. Returns its exit status, or nullopt when it could
 // not be started (not installed).
 std::optional<int> run_program(const std::vector<std::string>& args) {
   std::vector<char*> argv;
@@ -127,6 +128,7 @@ std::optional<int> run_program(const std::vector<std::string>& args) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);  // stdout is the answer
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -138,21 +140,57 @@ std::optional<int> run_program(const std::vector<std::string>& args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-// PNG copies of the charts when a converter is installed; quietly nothing otherwise.
-void write_pngs(const std::vector<fs::path>& svgs) {
-  bool rsvg = true;  // rsvg-convert first, ImageMagick's convert when it is missing
-  for (const auto& svg : svgs) {
+// The width and height attributes of our own root <svg> element (render_svg writes both).
+std::pair<int, int> svg_size(const std::string& svg) {
+  auto attr = [&](const char* name) {
+    const auto at = svg.find(std::string(" ") + name + "=\"");
+    return at == std::string::npos ? 0 : std::atoi(svg.c_str() + at + std::strlen(name) + 3);
+  };
+  return {attr("width"), attr("height")};
+}
+
+// PNG copies of the charts with the first converter that is installed and renders SVG:
+// rsvg-convert, then a headless Chromium (the browser tests' own), then ImageMagick's convert
+// (which needs an SVG delegate); quietly nothing when none is installed.
+void write_pngs(const std::vector<std::pair<fs::path, std::string>>& svgs) {
+  enum class Tool { kRsvg, kChromium, kChromiumBrowser, kConvert };
+  auto args = [](Tool t, const fs::path& svg, const fs::path& png, std::pair<int, int> size) {
+    switch (t) {
+      case Tool::kRsvg:
+        return std::vector<std::string>{"rsvg-convert", "-o", png.string(), svg.string()};
+      case Tool::kChromium:
+      case Tool::kChromiumBrowser:
+        return std::vector<std::string>{t == Tool::kChromium ? "chromium" : "chromium-browser",
+                                        "--headless",
+                                        "--no-sandbox",
+                                        "--disable-gpu",
+                                        "--hide-scrollbars",
+                                        "--screenshot=" + fs::absolute(png).string(),
+                                        "--window-size=" + std::to_string(size.first) + "," +
+                                            std::to_string(size.second),
+                                        "file://" + fs::absolute(svg).string()};
+      case Tool::kConvert:
+        break;
+    }
+    return std::vector<std::string>{"convert", svg.string(), png.string()};
+  };
+  std::vector<Tool> tools = {Tool::kRsvg, Tool::kChromium, Tool::kChromiumBrowser, Tool::kConvert};
+  bool any_installed = false;
+  for (std::size_t k = 0; k < svgs.size(); ++k) {
+    const auto& [svg, text] = svgs[k];
     fs::path png = svg;
     png.replace_extension(".png");
-    std::optional<int> status;
-    if (rsvg) {
-      status = run_program({"rsvg-convert", "-o", png.string(), svg.string()});
-      if (!status) rsvg = false;
+    bool done = false;
+    while (!tools.empty() && !done) {
+      std::error_code ec;
+      fs::remove(png, ec);
+      const auto status = run_program(args(tools.front(), svg, png, svg_size(text)));
+      any_installed = any_installed || status.has_value();
+      done = status && *status == 0 && fs::file_size(png, ec) > 0 && !ec;
+      if (!done) tools.erase(tools.begin());  // not installed, or cannot render: the next one
     }
-    if (!rsvg) status = run_program({"convert", svg.string(), png.string()});
-    if (!status) return;  // neither is installed
-    if (*status != 0) {
-      std::cerr << "sweep: note: " << (rsvg ? "rsvg-convert" : "convert") << " could not render SVG; no PNGs\n";
+    if (!done) {
+      if (any_installed) std::cerr << "sweep: note: no installed converter could render SVG; no PNGs\n";
       return;
     }
   }
@@ -274,12 +312,12 @@ void write_outputs(const fs::path& out, const SweepData& data, const std::vector
     if (!csv) throw std::runtime_error("cannot write " + (out / "points.csv").string());
   }
   write_file(out / "summary.json", summary_json(data, groups).dump(2) + "\n");
-  std::vector<fs::path> svgs = {out / "pareto.svg", out / "cost_vs_interactivity.svg", out / "ttft_vs_throughput.svg",
-                                out / "margin_vs_price.svg"};
-  write_file(svgs[0], render_svg(pareto_chart(data, groups)));
-  write_file(svgs[1], render_svg(cost_chart(data, groups)));
-  write_file(svgs[2], render_svg(ttft_chart(data, groups)));
-  write_file(svgs[3], render_svg(margin_chart(data, groups)));
+  const std::vector<std::pair<fs::path, std::string>> svgs = {
+      {out / "pareto.svg", render_svg(pareto_chart(data, groups))},
+      {out / "cost_vs_interactivity.svg", render_svg(cost_chart(data, groups))},
+      {out / "ttft_vs_throughput.svg", render_svg(ttft_chart(data, groups))},
+      {out / "margin_vs_price.svg", render_svg(margin_chart(data, groups))}};
+  for (const auto& [path, text] : svgs) write_file(path, text);
   if (!no_png) write_pngs(svgs);
   if (!report.empty()) write_file(report, html_report(data, groups));
 }

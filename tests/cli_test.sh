@@ -162,6 +162,13 @@ done
 head -2 "$sw/a.out" | grep -q "margin % market.*margin % half" || { echo "FAIL sweep console lacks a margin column per price: $(head -2 "$sw/a.out")"; fail=1; }
 grep -q "USD/Mtok output-only" "$sw/a.out" && grep -q "USD/Mtok output-only" "$sw/a.html" && ! grep -q "USD/Mtok out<\|output only" "$sw/a.html" ||
   { echo "FAIL sweep unit labels differ between console and report"; fail=1; }
+# PNG copies through the first converter that renders SVG (rsvg-convert, else the browser tests' Chromium).
+if command -v rsvg-convert >/dev/null || command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
+  "$tycoon" sweep "$sw/tiny.json" --out "$sw/png" --jobs 2 >/dev/null 2>&1
+  for f in pareto cost_vs_interactivity ttft_vs_throughput margin_vs_price; do
+    [ "$(head -c 4 "$sw/png/$f.png" 2>/dev/null | tail -c 3)" = PNG ] || { echo "FAIL sweep wrote no PNG for $f.svg"; fail=1; }
+  done
+fi
 # Same spec, one job: the same bytes.
 "$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --jobs 1 --no-png >/dev/null 2>&1
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" && cmp -s "$sw/a/summary.json" "$sw/b/summary.json" &&
