@@ -9,9 +9,9 @@ namespace tycoon::analysis {
 ModelErrors load_model_errors(const std::filesystem::path& root) {
   const auto path = root / "hardware_db" / "model_error.json";
   ModelErrors out;
-  out.file = path.string();
+  out.file = "hardware_db/model_error.json";  // relative to the data root: outputs do not depend on the checkout
   const auto j = data::parse_json_file(path);
-  data::ObjectReader r(j, out.file, "");
+  data::ObjectReader r(j, path.string(), "");
   if (r.integer("format_version") != 1) r.fail("format_version", "must be 1");
   r.string("description");
   auto classes = r.object("classes");
