@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -46,7 +47,15 @@ struct SweepOptions {
   std::string report;
   bool resume = false;
   bool no_png = false;
+  std::string shard;  // "i/n": run every n-th point from i, write a partial result
+  // `tycoon sweep merge PARTS... --out DIR`
+  std::vector<std::string> parts;
+  std::string merge_out;
+  std::string merge_report;
+  bool merge_no_png = false;
 };
+
+constexpr const char* kPartFormat = "tycoon-sweep-part";
 
 constexpr const char* kJournal = "points.jsonl";
 constexpr const char* kResolved = "sweep.json";
@@ -110,7 +119,7 @@ class Progress {
 void write_file(const fs::path& path, const std::string& text) { core::write_file_atomically(path, text); }
 
 // Runs a program found on PATH with exactly these arguments — no shell, so no file name is ever
-// parsed as a command — its stderr discarded. Returns its exit status, or nullopt when it could
+// parsed as a command — its stdout and stderr discarded. Returns its exit status, or nullopt when it could
 // not be started (not installed).
 std::optional<int> run_program(const std::vector<std::string>& args) {
   std::vector<char*> argv;
@@ -119,6 +128,7 @@ std::optional<int> run_program(const std::vector<std::string>& args) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);  // stdout is the answer
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -130,21 +140,57 @@ std::optional<int> run_program(const std::vector<std::string>& args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-// PNG copies of the charts when a converter is installed; quietly nothing otherwise.
-void write_pngs(const std::vector<fs::path>& svgs) {
-  bool rsvg = true;  // rsvg-convert first, ImageMagick's convert when it is missing
-  for (const auto& svg : svgs) {
+// The width and height attributes of our own root <svg> element (render_svg writes both).
+std::pair<int, int> svg_size(const std::string& svg) {
+  auto attr = [&](const char* name) {
+    const auto at = svg.find(std::string(" ") + name + "=\"");
+    return at == std::string::npos ? 0 : std::atoi(svg.c_str() + at + std::strlen(name) + 3);
+  };
+  return {attr("width"), attr("height")};
+}
+
+// PNG copies of the charts with the first converter that is installed and renders SVG:
+// rsvg-convert, then a headless Chromium (the browser tests' own), then ImageMagick's convert
+// (which needs an SVG delegate); quietly nothing when none is installed.
+void write_pngs(const std::vector<std::pair<fs::path, std::string>>& svgs) {
+  enum class Tool { kRsvg, kChromium, kChromiumBrowser, kConvert };
+  auto args = [](Tool t, const fs::path& svg, const fs::path& png, std::pair<int, int> size) {
+    switch (t) {
+      case Tool::kRsvg:
+        return std::vector<std::string>{"rsvg-convert", "-o", png.string(), svg.string()};
+      case Tool::kChromium:
+      case Tool::kChromiumBrowser:
+        return std::vector<std::string>{t == Tool::kChromium ? "chromium" : "chromium-browser",
+                                        "--headless",
+                                        "--no-sandbox",
+                                        "--disable-gpu",
+                                        "--hide-scrollbars",
+                                        "--screenshot=" + fs::absolute(png).string(),
+                                        "--window-size=" + std::to_string(size.first) + "," +
+                                            std::to_string(size.second),
+                                        "file://" + fs::absolute(svg).string()};
+      case Tool::kConvert:
+        break;
+    }
+    return std::vector<std::string>{"convert", svg.string(), png.string()};
+  };
+  std::vector<Tool> tools = {Tool::kRsvg, Tool::kChromium, Tool::kChromiumBrowser, Tool::kConvert};
+  bool any_installed = false;
+  for (std::size_t k = 0; k < svgs.size(); ++k) {
+    const auto& [svg, text] = svgs[k];
     fs::path png = svg;
     png.replace_extension(".png");
-    std::optional<int> status;
-    if (rsvg) {
-      status = run_program({"rsvg-convert", "-o", png.string(), svg.string()});
-      if (!status) rsvg = false;
+    bool done = false;
+    while (!tools.empty() && !done) {
+      std::error_code ec;
+      fs::remove(png, ec);
+      const auto status = run_program(args(tools.front(), svg, png, svg_size(text)));
+      any_installed = any_installed || status.has_value();
+      done = status && *status == 0 && fs::file_size(png, ec) > 0 && !ec;
+      if (!done) tools.erase(tools.begin());  // not installed, or cannot render: the next one
     }
-    if (!rsvg) status = run_program({"convert", svg.string(), png.string()});
-    if (!status) return;  // neither is installed
-    if (*status != 0) {
-      std::cerr << "sweep: note: " << (rsvg ? "rsvg-convert" : "convert") << " could not render SVG; no PNGs\n";
+    if (!done) {
+      if (any_installed) std::cerr << "sweep: note: no installed converter could render SVG; no PNGs\n";
       return;
     }
   }
@@ -168,19 +214,274 @@ std::map<std::string, PointPerf> read_journal(const fs::path& path) {
   return out;
 }
 
+// "i/n" with 0 <= i < n.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  auto bad = [&]() {
+    return std::invalid_argument("--shard: expected i/n with 0 <= i < n (shards count from 0), got '" + text + "'");
+  };
+  if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) throw bad();
+  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos; };
+  const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
+  if (!digits(a) || !digits(b)) throw bad();
+  const std::size_t i = std::stoul(a), n = std::stoul(b);
+  if (n == 0 || i >= n) throw bad();
+  return {i, n};
+}
+
+std::string part_name(std::size_t i, std::size_t n) {
+  return "part-" + std::to_string(i) + "-of-" + std::to_string(n) + ".json";
+}
+
+// The operating points as a console table, best first: one margin column per price, the failed
+// share, and which concurrencies missed a target and why.
+void print_answer(const SweepData& data, const std::vector<Group>& groups) {
+  const auto& spec = *data.spec;
+  auto ops = operating_points(data, groups);
+  std::stable_sort(ops.begin(), ops.end(), [&](const OperatingPoint& a, const OperatingPoint& b) {
+    const double ta = a.found() ? a.at(Metric::kOutputTokPerSPerGpu).mean : -1;
+    const double tb = b.found() ? b.at(Metric::kOutputTokPerSPerGpu).mean : -1;
+    return ta > tb;
+  });
+  auto pm = [](const Estimate& e, double scale, int digits) {
+    if (e.n == 0 || !std::isfinite(e.mean)) return std::string("-");
+    std::string s = format_fixed(e.mean * scale, digits);
+    const double h = e.total_half_width();
+    if (std::isfinite(h)) s += "±" + format_fixed(h * scale, digits);
+    return s;
+  };
+  std::printf("%s\n", spec.title.c_str());
+  std::printf("  %-44s %7s %14s %14s %12s %8s %22s", "series", "users", "tok/s/GPU", "P90 tok/s/user", "P90 TTFT ms",
+              "failed %", "USD/Mtok output-only");
+  for (const auto& p : spec.prices) std::printf(" %18s", ("margin % " + p.name).c_str());
+  std::printf("  %s\n", "provenance");
+  for (const auto& op : ops) {
+    const std::string label = series_legend(data, op.series);
+    if (label.size() <= 44) {
+      std::printf("  %-44s", label.c_str());
+    } else {
+      std::printf("  %s\n  %-44s", label.c_str(), "");
+    }
+    if (!op.found()) {
+      std::printf(" no concurrency meets every target\n");
+    } else {
+      std::printf(" %7s %14s %14s %12s %8s %22s", format_fixed(op.concurrency, op.interpolated ? 1 : 0).c_str(),
+                  pm(op.at(Metric::kOutputTokPerSPerGpu), 1, 1).c_str(),
+                  pm(op.at(Metric::kP90InteractivityTokPerSPerUser), 1, 1).c_str(),
+                  pm(op.at(Metric::kTtftP90Ms), 1, 0).c_str(), format_fixed(100 * op.failed_share, 1).c_str(),
+                  pm(op.at(Metric::kCostOutputOnlyUsdPerMtok), 1, 3).c_str());
+      for (std::size_t p = 0; p < spec.prices.size(); ++p) {
+        std::printf(" %18s", pm(op.at(Metric::kGrossMargin, p), 100, 1).c_str());
+      }
+      std::printf("  %s\n", std::string(perf::to_string(op.provenance)).c_str());
+      if (op.interpolated) {
+        std::printf("  %-44s   interpolated at target between %d and %d users\n", "",
+                    groups[*op.group].concurrency, groups[*op.upper_group].concurrency);
+      }
+      if (spec.target_gross_margin) {
+        const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
+        const auto tp =
+            resolve_prices(spec.prices[0], *data.sweep->configs[data.sweep->series[op.series].config].deployment.model);
+        if (std::isfinite(scale.mean)) {
+          std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
+                      100 * *spec.target_gross_margin, scale.mean * tp.input_usd_per_mtok,
+                      scale.mean * tp.output_usd_per_mtok);
+        }
+      }
+    }
+    std::size_t slower = 0;
+    for (std::size_t k = 0; k < op.rejected.size(); ++k) {
+      if (op.rejected_for_interactivity_only[k]) {
+        ++slower;
+      } else {
+        std::printf("  %-44s   misses a target: %s\n", "", op.rejected[k].c_str());
+      }
+    }
+    if (slower > 0 && !op.found()) {
+      std::printf("  %-44s   %zu concurrencies below the interactivity target (summary.json lists each)\n", "", slower);
+    }
+  }
+}
+
+// Everything a finished sweep writes into `out` (one run, or merged shards: the same bytes).
+void write_outputs(const fs::path& out, const SweepData& data, const std::vector<Group>& groups, bool no_png,
+                   const std::string& report) {
+  {
+    std::ofstream csv(out / "points.csv", std::ios::binary);
+    write_points_csv(csv, data);
+    if (!csv) throw std::runtime_error("cannot write " + (out / "points.csv").string());
+  }
+  write_file(out / "summary.json", summary_json(data, groups).dump(2) + "\n");
+  const std::vector<std::pair<fs::path, std::string>> svgs = {
+      {out / "pareto.svg", render_svg(pareto_chart(data, groups))},
+      {out / "cost_vs_interactivity.svg", render_svg(cost_chart(data, groups))},
+      {out / "ttft_vs_throughput.svg", render_svg(ttft_chart(data, groups))},
+      {out / "margin_vs_price.svg", render_svg(margin_chart(data, groups))}};
+  for (const auto& [path, text] : svgs) write_file(path, text);
+  if (!no_png) write_pngs(svgs);
+  if (!report.empty()) write_file(report, html_report(data, groups));
+}
+
+void check_report_path(const std::string& report) {
+  if (report.empty()) return;
+  const fs::path parent = fs::absolute(report).parent_path();
+  if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
+  if (fs::is_directory(report)) throw std::invalid_argument("--report: " + report + " is a folder, not a file");
+}
+
+std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
+  return nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file}, {"spec", spec.canonical}}.dump(2) +
+         "\n";
+}
+
+// `tycoon sweep merge`: partial results of `--shard i/n` runs into what one run writes.
+int run_merge(const SweepOptions& o, const GlobalOptions& global) {
+  if (o.parts.empty()) throw std::invalid_argument("sweep merge: no part files given");
+  if (o.merge_out.empty()) throw std::invalid_argument("sweep merge: --out DIR is required");
+  check_report_path(o.merge_report);
+  const fs::path out(o.merge_out);
+  if (fs::exists(out) && !fs::is_directory(out)) {
+    throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
+  }
+  struct Part {
+    std::string file;
+    nlohmann::json j;
+    std::size_t index = 0, count = 0;
+  };
+  std::vector<Part> parts;
+  for (const auto& file : o.parts) {
+    nlohmann::json j;
+    try {
+      j = data::parse_json_file(file);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(file + ": not a readable JSON file (" + e.what() + ")");
+    }
+    auto bad = [&](const std::string& why) { return std::invalid_argument(file + ": " + why); };
+    if (!j.is_object() || j.value("format", "") != kPartFormat) {
+      throw bad("not a sweep part (no \"format\": \"" + std::string(kPartFormat) + "\")");
+    }
+    try {
+      Part p{file, j, j.at("shard").at("index").get<std::size_t>(), j.at("shard").at("count").get<std::size_t>()};
+      j.at("spec_hash").get<std::string>();
+      j.at("spec_file").get<std::string>();
+      j.at("points").get_ref<const nlohmann::json::array_t&>();
+      if (p.count == 0 || p.index >= p.count) throw bad("/shard: index must be below count");
+      parts.push_back(std::move(p));
+    } catch (const nlohmann::json::exception& e) {
+      throw bad(std::string("malformed sweep part: ") + e.what());
+    }
+  }
+  const Part& first = parts.front();
+  const std::string hash = first.j["spec_hash"].get<std::string>();
+  std::vector<const Part*> by_index(first.count, nullptr);
+  for (const auto& p : parts) {
+    if (p.j["spec_hash"].get<std::string>() != hash) {
+      throw std::invalid_argument(p.file + ": from another sweep (spec hash " + p.j["spec_hash"].get<std::string>() +
+                                  ", " + first.file + " has " + hash + ")");
+    }
+    if (p.count != first.count) {
+      throw std::invalid_argument(p.file + ": shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +
+                                  " of a split in " + std::to_string(p.count) + ", " + first.file + " is one of " +
+                                  std::to_string(first.count));
+    }
+    if (by_index[p.index]) {
+      throw std::invalid_argument("shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +
+                                  " given twice: " + by_index[p.index]->file + " and " + p.file);
+    }
+    by_index[p.index] = &p;
+  }
+  for (std::size_t i = 0; i < by_index.size(); ++i) {
+    if (!by_index[i]) {
+      throw std::invalid_argument("shard " + std::to_string(i) + "/" + std::to_string(first.count) +
+                                  " is missing (expected " + part_name(i, first.count) + ")");
+    }
+  }
+  auto catalog = load_catalog_for(global);
+  const SweepSpec spec = parse_sweep_spec(first.j.at("spec"), first.j["spec_file"].get<std::string>());
+  const ExpandedSweep sweep = expand_sweep(spec, catalog);
+  if (sweep.spec_hash != hash) {
+    throw std::invalid_argument(first.file + ": the spec resolves to hash " + sweep.spec_hash + " against this catalog, not " +
+                                hash + " (the catalog changed since the shards ran)");
+  }
+  std::vector<std::optional<PointPerf>> results(sweep.points.size());
+  for (const auto& p : parts) {
+    for (const auto& e : p.j["points"]) {
+      std::size_t index = 0;
+      std::string h;
+      try {
+        index = e.at("index").get<std::size_t>();
+        h = e.at("hash").get<std::string>();
+      } catch (const nlohmann::json::exception& ex) {
+        throw std::invalid_argument(p.file + ": malformed point: " + ex.what());
+      }
+      if (index >= sweep.points.size() || index % p.count != p.index || sweep.points[index].hash != h) {
+        throw std::invalid_argument(p.file + ": point " + std::to_string(index) + " does not belong to shard " +
+                                    std::to_string(p.index) + "/" + std::to_string(p.count) + " of this sweep");
+      }
+      if (results[index]) throw std::invalid_argument(p.file + ": point " + std::to_string(index) + " given twice");
+      try {
+        results[index] = PointPerf::from_json(e.at("perf"));
+      } catch (const std::exception& ex) {
+        throw std::invalid_argument(p.file + ": point " + std::to_string(index) + ": malformed result: " + ex.what());
+      }
+    }
+  }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) {
+      throw std::invalid_argument(by_index[i % first.count]->file + ": point " + std::to_string(i) +
+                                  " is missing (a truncated part)");
+    }
+  }
+  fs::create_directories(out);
+  write_file(out / kResolved, resolved_text(spec, sweep));
+  {
+    std::ofstream f(out / kJournal, std::ios::trunc);  // grid order: --resume reads it like a run's
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      f << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", results[i]->to_json()}}.dump() << "\n";
+    }
+  }
+  const auto calibrations = calibrations_for(sweep, catalog);
+  const auto errors = load_model_errors(catalog.root);
+  SweepData data{&spec, &sweep, &calibrations, {}, &errors};
+  for (auto& r : results) data.perf.push_back(*r);
+  const auto groups = make_groups(data);
+  write_outputs(out, data, groups, o.merge_no_png, o.merge_report);
+  print_answer(data, groups);
+  std::printf("\nmerged %zu parts (%zu points) into %s\n", parts.size(), results.size(), out.string().c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<SweepOptions>();
   auto* sub = app.add_subcommand("sweep", "What-if sweep over a grid (spec JSON): CSV, JSON summary, Pareto charts");
-  sub->add_option("spec", o->spec, "Sweep spec (JSON; format in README.md, \"Analyst sweeps\")")->required();
+  sub->add_option("spec", o->spec, "Sweep spec (JSON; format in README.md, \"Analyst sweeps\")");
   sub->add_option("--out", o->out, "Output folder (default: sweeps/<spec name>)");
   sub->add_option("--jobs", o->jobs, "Worker threads (default: the number of cores)")->check(CLI::Range(1, 1024));
   sub->add_option("--report", o->report, "Also write a self-contained HTML report to this file");
   sub->add_flag("--resume", o->resume, "Continue an interrupted sweep in --out, skipping finished points");
   sub->add_flag("--no-png", o->no_png, "Do not convert the charts to PNG even when a converter is installed");
+  sub->add_option("--shard", o->shard,
+                  "i/n: run only points i, i+n, i+2n, ... (0 <= i < n) and write --out/part-i-of-n.json for "
+                  "`tycoon sweep merge`");
+  auto* merge = sub->add_subcommand("merge", "Combine the part files of `sweep SPEC --shard i/n` runs into one sweep");
+  merge->add_option("parts", o->parts, "Part files (part-i-of-n.json), every shard exactly once")->required();
+  merge->add_option("--out", o->merge_out, "Output folder: gets exactly what one unsharded run writes")->required();
+  merge->add_option("--report", o->merge_report, "Also write a self-contained HTML report to this file");
+  merge->add_flag("--no-png", o->merge_no_png, "Do not convert the charts to PNG");
 
-  return [o, &global]() {
+  return [o, &global, merge]() {
+    if (merge->parsed()) return run_merge(*o, global);
+    if (o->spec.empty()) throw std::invalid_argument("sweep: a spec file is required (or `sweep merge PARTS...`)");
+    std::optional<std::pair<std::size_t, std::size_t>> shard;
+    if (!o->shard.empty()) shard = parse_shard(o->shard);
+    if (shard && !o->report.empty()) {
+      throw std::invalid_argument("--shard with --report: a shard holds part of the sweep; ask `sweep merge --report`");
+    }
+    if (shard && o->resume) {
+      throw std::invalid_argument("--shard with --resume: a shard is rerun whole (its part file is written at the end)");
+    }
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
     const SweepSpec spec = load_sweep_spec(o->spec);
@@ -189,13 +490,49 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 
     // Output paths are input too: refuse them before any work.
-    if (!o->report.empty()) {
-      const fs::path parent = fs::absolute(o->report).parent_path();
-      if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
-      if (fs::is_directory(o->report)) throw std::invalid_argument("--report: " + o->report + " is a folder, not a file");
-    }
+    check_report_path(o->report);
     if (fs::exists(out) && !fs::is_directory(out)) {
       throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
+    }
+    if (shard) {
+      // Every n-th point from i (strided, so each shard gets its share of every configuration),
+      // written as one self-describing part: the spec, its hash, the shard and each point's result.
+      const auto [si, sn] = *shard;
+      ExpandedSweep mine = sweep;
+      mine.points.clear();
+      std::vector<std::size_t> index;
+      for (std::size_t i = si; i < sweep.points.size(); i += sn) {
+        mine.points.push_back(sweep.points[i]);
+        index.push_back(i);
+      }
+      const auto calibrations = calibrations_for(sweep, catalog);
+      std::cerr << "sweep " << spec.name << ": shard " << si << "/" << sn << ": " << mine.points.size() << " of "
+                << sweep.points.size() << " points, " << jobs << " jobs\n";
+      std::vector<std::optional<PointPerf>> res(mine.points.size());
+      Progress progress(mine.points.size(), 0);
+      const auto run_start = std::chrono::steady_clock::now();
+      if (!mine.points.empty()) {
+        run_points(mine, spec, calibrations, jobs, res, [&](std::size_t, const PointPerf&) { progress.tick(); });
+      }
+      const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+      nlohmann::json pts = nlohmann::json::array();
+      for (std::size_t k = 0; k < res.size(); ++k) {
+        pts.push_back({{"index", index[k]}, {"hash", mine.points[k].hash}, {"perf", res[k]->to_json()}});
+      }
+      const nlohmann::json part = {{"format", kPartFormat},
+                                   {"format_version", 1},
+                                   {"spec_file", spec.file},
+                                   {"spec_hash", sweep.spec_hash},
+                                   {"spec", spec.canonical},
+                                   {"shard", {{"index", si}, {"count", sn}}},
+                                   {"num_points", sweep.points.size()},
+                                   {"points", pts}};
+      fs::create_directories(out);
+      const fs::path file = out / part_name(si, sn);
+      write_file(file, part.dump() + "\n");
+      std::printf("shard %zu/%zu: %zu of %zu points simulated in %.1f s; wrote %s\n", si, sn, res.size(),
+                  sweep.points.size(), run_s, file.string().c_str());
+      return kExitOk;
     }
     std::vector<std::optional<PointPerf>> results(sweep.points.size());
     std::size_t resumed = 0;
@@ -225,10 +562,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       }
     } else {
       fs::create_directories(out);
-      write_file(
-          out / kResolved,
-          nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file}, {"spec", spec.canonical}}.dump(2) +
-              "\n");
+      write_file(out / kResolved, resolved_text(spec, sweep));
       std::ofstream(journal, std::ios::trunc);
     }
     // Rewrite the journal with what was kept (drops torn lines), then append as points finish.
@@ -259,55 +593,19 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     });
     const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
 
-    SweepData data{&spec, &sweep, &calibrations, {}};
+    const auto errors = load_model_errors(catalog.root);
+    SweepData data{&spec, &sweep, &calibrations, {}, &errors};
     for (auto& r : results) data.perf.push_back(*r);
     const auto groups = make_groups(data);
-    {
-      std::ofstream csv(out / "points.csv", std::ios::binary);
-      write_points_csv(csv, data);
-      if (!csv) throw std::runtime_error("cannot write " + (out / "points.csv").string());
-    }
-    const auto summary = summary_json(data, groups);
-    write_file(out / "summary.json", summary.dump(2) + "\n");
-    std::vector<fs::path> svgs = {out / "pareto.svg", out / "cost_vs_interactivity.svg", out / "margin_vs_price.svg"};
-    write_file(svgs[0], render_svg(pareto_chart(data, groups)));
-    write_file(svgs[1], render_svg(cost_chart(data, groups)));
-    write_file(svgs[2], render_svg(margin_chart(data, groups)));
-    if (!o->no_png) write_pngs(svgs);
-    if (!o->report.empty()) write_file(o->report, html_report(data, groups));
-
-    // The answer on stdout: operating points, best first.
-    std::printf("%s\n", spec.title.c_str());
-    std::printf("  %-44s %6s %16s %16s %14s %12s  %s\n", "series", "users", "tok/s/GPU", "P90 tok/s/user",
-                "USD/Mtok out", "margin %", "provenance");
-    for (const auto& op : summary["operating_points"]) {
-      const std::string label = op["series"].get<std::string>();
-      if (!op["meets_target"].get<bool>()) {
-        std::printf("  %-44s  no concurrency meets the interactivity target\n", label.c_str());
-        continue;
-      }
-      auto pm = [](const nlohmann::json& e, double scale, int digits) {
-        if (e["mean"].is_null()) return std::string("-");
-        std::string s = format_fixed(e["mean"].get<double>() * scale, digits);
-        if (!e["half_width_95"].is_null()) s += "±" + format_fixed(e["half_width_95"].get<double>() * scale, digits);
-        return s;
-      };
-      std::printf("  %-44s %6d %16s %16s %14s %12s  %s\n", label.substr(0, 44).c_str(), op["concurrency"].get<int>(),
-                  pm(op["output_tok_per_s_per_gpu"], 1, 1).c_str(), pm(op["p90_tok_per_s_per_user"], 1, 1).c_str(),
-                  pm(op["cost_output_only_usd_per_mtok"], 1, 3).c_str(), pm(op["gross_margin"], 100, 1).c_str(),
-                  op["provenance"].get<std::string>().c_str());
-      if (op.contains("price_for_target_margin") && !op["price_for_target_margin"]["output_usd_per_mtok"].is_null()) {
-        std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
-                    100 * spec.target_gross_margin.value_or(0),
-                    op["price_for_target_margin"]["input_usd_per_mtok"].get<double>(),
-                    op["price_for_target_margin"]["output_usd_per_mtok"].get<double>());
-      }
-    }
+    write_outputs(out, data, groups, o->no_png, o->report);
+    print_answer(data, groups);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const std::size_t ran = sweep.points.size() - resumed;
     std::printf("\n%zu points simulated in %.1f s (%.3f s per point per job, %d jobs), %zu resumed; wall %.1f s\n", ran,
                 run_s, ran > 0 ? run_s * jobs / static_cast<double>(ran) : 0.0, jobs, resumed, wall_s);
-    std::printf("wrote %s/{points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,margin_vs_price.svg}%s\n",
+    std::printf(
+        "wrote %s/{points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,ttft_vs_throughput.svg,"
+        "margin_vs_price.svg}%s\n",
                 out.string().c_str(), o->report.empty() ? "" : (" and " + o->report).c_str());
     return kExitOk;
   };

@@ -146,7 +146,7 @@ cat >"$sw/tiny.json" <<'SPEC'
 SPEC
 "$tycoon" sweep "$sw/tiny.json" --out "$sw/a" --jobs 2 --report "$sw/a.html" --no-png >"$sw/a.out" 2>"$sw/a.err" ||
   { echo "FAIL sweep tiny: $(tail -3 "$sw/a.err")"; fail=1; }
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg margin_vs_price.svg points.jsonl sweep.json; do
+for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg points.jsonl sweep.json; do
   [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
 done
 [ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|<link\|<img\|src=" "$sw/a.html" ||
@@ -158,6 +158,17 @@ head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_p
 for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations; do
   grep -q "\"$key\"" "$sw/a/summary.json" || { echo "FAIL summary.json lacks $key"; fail=1; }
 done
+# The console answers at every price (one margin column each) and names units one way everywhere.
+head -2 "$sw/a.out" | grep -q "margin % market.*margin % half" || { echo "FAIL sweep console lacks a margin column per price: $(head -2 "$sw/a.out")"; fail=1; }
+grep -q "USD/Mtok output-only" "$sw/a.out" && grep -q "USD/Mtok output-only" "$sw/a.html" && ! grep -q "USD/Mtok out<\|output only" "$sw/a.html" ||
+  { echo "FAIL sweep unit labels differ between console and report"; fail=1; }
+# PNG copies through the first converter that renders SVG (rsvg-convert, else the browser tests' Chromium).
+if command -v rsvg-convert >/dev/null || command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
+  "$tycoon" sweep "$sw/tiny.json" --out "$sw/png" --jobs 2 >/dev/null 2>&1
+  for f in pareto cost_vs_interactivity ttft_vs_throughput margin_vs_price; do
+    [ "$(head -c 4 "$sw/png/$f.png" 2>/dev/null | tail -c 3)" = PNG ] || { echo "FAIL sweep wrote no PNG for $f.svg"; fail=1; }
+  done
+fi
 # Same spec, one job: the same bytes.
 "$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --jobs 1 --no-png >/dev/null 2>&1
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" && cmp -s "$sw/a/summary.json" "$sw/b/summary.json" &&
@@ -169,6 +180,29 @@ echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --r
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
 check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
+# Sweeps on a cluster (issue 17): four shards run as parallel processes, merged, give exactly the
+# bytes of the single run; a missing or duplicated shard is refused (exit 2, one line).
+for i in 0 1 2 3; do "$tycoon" sweep "$sw/tiny.json" --shard "$i/4" --out "$sw/parts" --jobs 1 >/dev/null 2>&1 & done
+wait
+[ "$(ls "$sw/parts" | wc -l)" = 4 ] || { echo "FAIL sweep --shard parts: $(ls "$sw/parts")"; fail=1; }
+"$tycoon" sweep merge "$sw"/parts/part-*-of-4.json --out "$sw/m" --no-png >/dev/null 2>"$sw/m.err" ||
+  { echo "FAIL sweep merge: $(cat "$sw/m.err")"; fail=1; }
+for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
+  cmp -s "$sw/a/$f" "$sw/m/$f" || { echo "FAIL merged shards differ from the single run in $f"; fail=1; }
+done
+check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \
+  "$sw/parts/part-1-of-4.json" "$sw/parts/part-2-of-4.json" --out "$sw/m2"
+err=$("$tycoon" sweep merge "$sw"/parts/part-[012]-of-4.json --out "$sw/m2" 2>&1 >/dev/null)
+echo "$err" | grep -q "shard 3/4 is missing" || { echo "FAIL sweep merge missing shard message: $err"; fail=1; }
+cp "$sw/parts/part-2-of-4.json" "$sw/dup.json"
+check_one_line_error sweep-merge-duplicate-shard "$tycoon" sweep merge "$sw"/parts/part-*-of-4.json "$sw/dup.json" --out "$sw/m2"
+err=$("$tycoon" sweep merge "$sw"/parts/part-*-of-4.json "$sw/dup.json" --out "$sw/m2" 2>&1 >/dev/null)
+echo "$err" | grep -q "shard 2/4 given twice" || { echo "FAIL sweep merge duplicate message: $err"; fail=1; }
+check_one_line_error sweep-bad-shard "$tycoon" sweep "$sw/tiny.json" --shard 4/4 --out "$sw/p2"
+check_one_line_error sweep-shard-report "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --report "$sw/r.html"
+check_one_line_error sweep-shard-resume "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --resume
+[ ! -e "$sw/p2" ] || { echo "FAIL a refused shard created its output folder"; fail=1; }
+check_one_line_error sweep-merge-not-a-part "$tycoon" sweep merge "$sw/tiny.json" --out "$sw/m2"
 rm -rf "$sw"
 # Hostile input (issue 20): each reproducer of the issue, refused cleanly (exit 2, one line) or
 # harmless; never a crash (exit >= 128), a hang (timeout: 124) or a file written where it must not be.

@@ -25,6 +25,14 @@ double Estimate::relative_half_width() const {
   return half_width_95 / std::fabs(mean);
 }
 
+double Estimate::total_half_width() const {
+  const bool seeds = std::isfinite(half_width_95);
+  const bool model = std::isfinite(model_half_width) && model_half_width > 0;
+  if (!seeds && !model) return seeds ? half_width_95 : std::numeric_limits<double>::quiet_NaN();
+  const double a = seeds ? half_width_95 : 0, b = model ? model_half_width : 0;
+  return std::sqrt(a * a + b * b);
+}
+
 bool Estimate::overlap(const Estimate& a, const Estimate& b) {
   const double ha = std::isfinite(a.half_width_95) ? a.half_width_95 : 0;
   const double hb = std::isfinite(b.half_width_95) ? b.half_width_95 : 0;

@@ -13,6 +13,13 @@ struct Estimate {
   double half_width_95 = 0;  // t(0.975, n − 1) · stddev / sqrt(n); NaN with one sample
   double min = 0, max = 0;
   int n = 0;  // finite samples used (NaN samples are left out)
+  // The performance model's own error on this figure (its provenance class's validation error,
+  // sim/analysis/model_error.h): a half width that more seeds do not shrink. 0 when not applied.
+  double model_half_width = 0;
+
+  // The interval to report: the seeds' 95% half width and the model error in quadrature, so
+  // neither hides the other. NaN when neither is known (one seed and no model error).
+  double total_half_width() const;
 
   double relative_half_width() const;  // half_width_95 / |mean| (NaN when undefined)
   // True when the interval [mean ± half width] of `a` and of `b` overlap: the difference is

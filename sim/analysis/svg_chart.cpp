@@ -87,16 +87,59 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
   return ticks;
 }
 
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto chars = [](const std::string& s) {  // UTF-8 characters, not bytes
+    std::size_t n = 0;
+    for (char ch : s) n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    return n;
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t sp = text.find(' ', i);
+    const std::string word = text.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+    i = sp == std::string::npos ? text.size() : sp + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && chars(line) + 1 + chars(word) > width) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
 std::string render_svg(const Chart& c, bool standalone) {
-  const double W = c.width, H = c.height;
-  const double legend_w = 280;
-  const double left = 86, right = W - legend_w - 20, top = c.subtitle.empty() ? 56 : 74;
-  const double bottom_note = 16.0 * static_cast<double>(c.notes.size());
+  constexpr std::size_t kLegendChars = 40, kNoteChars = 150, kSubtitleChars = 130;
+  const double W = c.width;
+  const double legend_w = 290;
+  const double left = 86, right = W - legend_w - 20;
+  const auto subtitle = c.subtitle.empty() ? std::vector<std::string>{} : wrap_text(c.subtitle, kSubtitleChars);
+  const double top = 40 + 16.0 * static_cast<double>(subtitle.size()) + 12;
+  std::vector<std::string> notes;
+  for (const auto& n : c.notes) {
+    for (auto& l : wrap_text(n, kNoteChars)) notes.push_back(std::move(l));
+  }
+  std::vector<std::vector<std::string>> names;
+  double legend_h = 0;
+  for (const auto& s : c.series) {
+    names.push_back(wrap_text(s.name, kLegendChars));
+    legend_h += 17 + 13.0 * static_cast<double>(names.back().size() - 1);
+  }
+  legend_h += 8 + (c.frontier.empty() && c.frontiers.empty() ? 0 : 19) + (c.provenance_key ? 4 * 17 : 0);
+  const double bottom_note = 14.0 * static_cast<double>(notes.size());
+  // The chart grows to hold its legend and notes: nothing is cut.
+  double H = c.height;
+  const double plot_h = H - 64 - bottom_note - top;
+  if (legend_h > plot_h) H += legend_h - plot_h;
   const double bottom = H - 64 - bottom_note;
 
   // Data range, error bars and reference lines included; zero included so bars read honestly.
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   bool any = false;
+  auto in_y = [&](double y) { return (!c.y_min || y >= *c.y_min - 1e-12) && (!c.y_max || y <= *c.y_max + 1e-12); };
   auto extend = [&](double x, double y) {
     if (!std::isfinite(x) || !std::isfinite(y)) return;
     x0 = std::min(x0, x);
@@ -107,6 +150,7 @@ std::string render_svg(const Chart& c, bool standalone) {
   };
   for (const auto& s : c.series) {
     for (const auto& p : s.points) {
+      if (!in_y(p.y)) continue;
       extend(p.x - p.x_err, p.y - p.y_err);
       extend(p.x + p.x_err, p.y + p.y_err);
     }
@@ -123,6 +167,8 @@ std::string render_svg(const Chart& c, bool standalone) {
     x1 = std::max(x1, 1.0);
     y1 = std::max(y1, 1.0);
   }
+  if (c.y_min) y0 = *c.y_min;
+  if (c.y_max) y1 = *c.y_max;
   const auto xt = nice_ticks(x0, x1 * 1.02);
   std::vector<double> yt;
   if (c.y_log) {
@@ -146,7 +192,7 @@ std::string render_svg(const Chart& c, bool standalone) {
       }
     }
   } else {
-    yt = nice_ticks(y0, y1 * 1.04);
+    yt = nice_ticks(y0, c.y_max ? y1 : y1 * 1.04);
   }
   const double xmin = xt.front(), xmax = xt.back(), ymin = yt.front(), ymax = yt.back();
   auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * (right - left); };
@@ -155,20 +201,19 @@ std::string render_svg(const Chart& c, bool standalone) {
       const double v = std::log10(std::max(y, ymin));
       return bottom - (v - std::log10(ymin)) / (std::log10(ymax) - std::log10(ymin)) * (bottom - top);
     }
-    return bottom - (y - ymin) / (ymax - ymin) * (bottom - top);
+    return bottom - (std::clamp(y, ymin, ymax) - ymin) / (ymax - ymin) * (bottom - top);
   };
 
   std::ostringstream o;
   if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
-    << "\" viewBox=\"0 0 " << c.width << " " << c.height
-    << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
-  o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << c.height << "\" fill=\"#ffffff\"/>\n";
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << H
+    << "\" viewBox=\"0 0 " << c.width << " " << H << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << H << "\" fill=\"#ffffff\"/>\n";
   o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80))
     << "</text>\n";
-  if (!c.subtitle.empty()) {
-    o << "<text x=\"" << left << "\" y=\"50\" font-size=\"12\" fill=\"#444444\">"
-      << xml_escape(shorten(c.subtitle, 140)) << "</text>\n";
+  for (std::size_t i = 0; i < subtitle.size(); ++i) {
+    o << "<text x=\"" << left << "\" y=\"" << num(50 + 16.0 * static_cast<double>(i))
+      << "\" font-size=\"12\" fill=\"#444444\">" << xml_escape(subtitle[i]) << "</text>\n";
   }
   // Grid and ticks.
   o << "<g font-size=\"11\" fill=\"#333333\">\n";
@@ -208,11 +253,16 @@ std::string render_svg(const Chart& c, bool standalone) {
     }
   }
 
-  // Frontier under the series.
-  if (c.frontier.size() > 0) {
+  // Frontiers under the series.
+  std::vector<const std::vector<ChartPoint>*> frontiers;
+  if (!c.frontier.empty()) frontiers.push_back(&c.frontier);
+  for (const auto& f : c.frontiers) {
+    if (!f.empty()) frontiers.push_back(&f);
+  }
+  for (const auto* f : frontiers) {
     o << "<polyline fill=\"none\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\" "
          "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"";
-    for (const auto& p : c.frontier) o << num(px(p.x)) << "," << num(py(p.y)) << " ";
+    for (const auto& p : *f) o << num(px(p.x)) << "," << num(py(p.y)) << " ";
     o << "\"/>\n";
   }
 
@@ -222,7 +272,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<g stroke=\"" << color << "\">\n";
     std::vector<const ChartPoint*> drawn;
     for (const auto& p : s.points) {
-      if (std::isfinite(p.x) && std::isfinite(p.y) && (!c.y_log || p.y > 0)) drawn.push_back(&p);
+      if (std::isfinite(p.x) && std::isfinite(p.y) && (!c.y_log || p.y > 0) && in_y(p.y)) drawn.push_back(&p);
     }
     if (s.connect && drawn.size() > 1) {
       o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";
@@ -230,6 +280,7 @@ std::string render_svg(const Chart& c, bool standalone) {
       o << "\"/>\n";
     }
     for (const auto* p : drawn) {
+      if (!p->marker) continue;
       if (p->y_err > 0 && std::isfinite(p->y_err)) {
         o << "<line x1=\"" << num(px(p->x)) << "\" y1=\"" << num(py(p->y - p->y_err)) << "\" x2=\"" << num(px(p->x))
           << "\" y2=\"" << num(py(p->y + p->y_err)) << "\" stroke-width=\"1\"/>\n";
@@ -238,15 +289,25 @@ std::string render_svg(const Chart& c, bool standalone) {
         o << "<line x1=\"" << num(px(p->x - p->x_err)) << "\" y1=\"" << num(py(p->y)) << "\" x2=\""
           << num(px(p->x + p->x_err)) << "\" y2=\"" << num(py(p->y)) << "\" stroke-width=\"1\"/>\n";
       }
-      o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y))
-        << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\"" << (p->hollow ? "#ffffff" : color) << "\">";
+      const char* fill = p->hollow ? "#ffffff" : color;
+      if (p->square) {
+        o << "<rect x=\"" << num(px(p->x) - 4.5) << "\" y=\"" << num(py(p->y) - 4.5)
+          << "\" width=\"9\" height=\"9\" stroke-width=\"1.8\" fill=\"" << fill << "\">";
+      } else {
+        o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y)) << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\""
+          << fill << "\">";
+      }
       if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
-      o << "</circle>\n";
+      o << (p->square ? "</rect>\n" : "</circle>\n");
+      if (!p->label.empty()) {
+        o << "<text x=\"" << num(px(p->x) + 6) << "\" y=\"" << num(py(p->y) - 6)
+          << "\" font-size=\"9\" stroke=\"none\" fill=\"" << color << "\">" << xml_escape(p->label) << "</text>\n";
+      }
     }
     o << "</g>\n";
   }
 
-  // Legend.
+  // Legend: every name in full, wrapped.
   const double lx = right + 18;
   double ly = top + 4;
   o << "<g font-size=\"11\" fill=\"#222222\">\n";
@@ -255,43 +316,46 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>";
     o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"" << color << "\"/>";
-    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(shorten(c.series[si].name, 38))
-      << "</text>\n";
-    ly += 17;
-    if (ly > bottom - 60) {
-      o << "<text x=\"" << num(lx) << "\" y=\"" << num(ly + 4) << "\">… " << (c.series.size() - si - 1)
-        << " more (see the tables)</text>\n";
-      ly += 17;
-      break;
+    for (std::size_t li = 0; li < names[si].size(); ++li) {
+      o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(names[si][li])
+        << "</text>\n";
+      if (li + 1 < names[si].size()) ly += 13;
     }
+    ly += 17;
   }
   ly += 8;
-  if (!c.frontier.empty()) {
+  if (!frontiers.empty()) {
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\"/>";
     o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label)
       << "</text>\n";
     ly += 19;
   }
-  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
-  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured / interpolated curves</text>\n";
-  ly += 17;
-  o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
-    << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
-       "stroke-width=\"1.8\"/>";
-  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated / datasheet curves</text>\n";
-  ly += 17;
-  o << "<line x1=\"" << num(lx + 11) << "\" y1=\"" << num(ly - 6) << "\" x2=\"" << num(lx + 11) << "\" y2=\""
-    << num(ly + 6) << "\" stroke=\"#555555\"/>";
-  o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">95% CI over seeds</text>\n";
+  if (c.provenance_key) {
+    o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
+      << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured curves (interpolated)</text>\n";
+    ly += 17;
+    o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
+      << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.8\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated curves</text>\n";
+    ly += 17;
+    o << "<rect x=\"" << num(lx + 7) << "\" y=\"" << num(ly - 4)
+      << "\" width=\"8\" height=\"8\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.8\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">datasheet placeholder</text>\n";
+    ly += 17;
+    o << "<line x1=\"" << num(lx + 11) << "\" y1=\"" << num(ly - 6) << "\" x2=\"" << num(lx + 11) << "\" y2=\""
+      << num(ly + 6) << "\" stroke=\"#555555\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">95% interval (see notes)</text>\n";
+  }
   o << "</g>\n";
 
-  // Notes.
-  double ny = H - 14 - 16.0 * static_cast<double>(c.notes.size() > 0 ? c.notes.size() - 1 : 0);
-  for (const auto& n : c.notes) {
+  // Notes, wrapped: every word shown.
+  double ny = H - 14 - 14.0 * static_cast<double>(notes.size() > 0 ? notes.size() - 1 : 0);
+  for (const auto& n : notes) {
     o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">"
-      << xml_escape(shorten(n, 150)) << "</text>\n";
-    ny += 16;
+      << xml_escape(n) << "</text>\n";
+    ny += 14;
   }
   o << "</svg>\n";
   return o.str();

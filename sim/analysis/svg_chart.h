@@ -3,16 +3,24 @@
 // output is self-contained SVG 1.1 (inline in HTML or a file of its own).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tycoon::analysis {
 
 struct ChartPoint {
+  ChartPoint() = default;
+  ChartPoint(double x_, double y_, double x_err_ = 0, double y_err_ = 0, bool hollow_ = false, std::string tooltip_ = {})
+      : x(x_), y(y_), x_err(x_err_), y_err(y_err_), hollow(hollow_), tooltip(std::move(tooltip_)) {}
   double x = 0, y = 0;
   double x_err = 0, y_err = 0;  // half widths of the 95% interval; 0 draws no bar
   bool hollow = false;          // extrapolated or datasheet provenance
   std::string tooltip;
+  std::string label;    // drawn beside the marker (a concurrency: "64")
+  bool square = false;  // a square marker instead of a circle (datasheet provenance)
+  bool marker = true;   // false: a vertex of the line only (an analytic curve's sample)
 };
 
 struct ChartSeries {
@@ -34,11 +42,16 @@ struct Chart {
   std::string y_label;
   std::vector<ChartSeries> series;
   std::vector<ChartPoint> frontier;  // drawn as a thick line under the series
+  std::vector<std::vector<ChartPoint>> frontiers;  // more of them, each its own line (one per workload)
   std::string frontier_label = "Pareto frontier";
   std::vector<ReferenceLine> references;
   std::vector<std::string> notes;  // small print under the plot (sources, provenance key)
   bool y_percent = false;          // tick labels as percentages of 1
   bool y_log = false;              // logarithmic y axis (decades); points with y <= 0 are not drawn
+  // Fixed y range (the axis still covers ticks at these values); points outside are clipped.
+  std::optional<double> y_min, y_max;
+  // The legend's marker key: "filled: measured curves, hollow: extrapolated, square: datasheet".
+  bool provenance_key = true;
   int width = 960, height = 600;
 };
 
@@ -47,6 +60,10 @@ std::string render_svg(const Chart& chart, bool standalone = true);
 
 // Escapes &, <, >, " and ' for XML text and attributes.
 std::string xml_escape(std::string_view s);
+
+// `text` broken into lines of at most about `width` characters at spaces (a word longer than the
+// width gets a line of its own): nothing is cut.
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width);
 
 // Tick positions: a 1-2-5 step covering [lo, hi] with about `target` intervals.
 std::vector<double> nice_ticks(double lo, double hi, int target = 6);

@@ -1,5 +1,6 @@
 // The sweep's charts and its HTML report (declared in sweep_report.h).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -21,19 +22,36 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+// "mean ± total half width": the seeds' 95% interval and the model's error in quadrature.
 std::string plus_minus(const Estimate& e, int digits, double scale = 1) {
   if (e.n == 0) return "–";
   std::string s = fixed(e.mean * scale, digits);
-  if (std::isfinite(e.half_width_95)) s += " ± " + fixed(e.half_width_95 * scale, digits);
+  const double h = e.total_half_width();
+  if (std::isfinite(h)) s += " ± " + fixed(h * scale, digits);
   return s;
+}
+
+// A point's marker: filled circle (measured curves), hollow circle (extrapolated), hollow square
+// (datasheet placeholder).
+ChartPoint marked(ChartPoint p, perf::Provenance prov) {
+  p.hollow = is_weak(prov);
+  p.square = prov == perf::Provenance::kDatasheet;
+  return p;
 }
 
 std::vector<std::string> chart_notes(const SweepData& d) {
   std::vector<std::string> notes;
   const std::size_t n = d.spec->seeds.size();
+  std::string bars = n > 1 ? "bars: 95% interval, the seeds' Student-t CI" : "bars: no seed interval (one seed)";
+  if (d.errors) {
+    bars += " combined in quadrature with the model's error for the point's provenance (interpolated ±" +
+            fixed(100 * d.errors->of(perf::Provenance::kInterpolated), 1) + "%, extrapolated ±" +
+            fixed(100 * d.errors->of(perf::Provenance::kExtrapolated), 1) + "%, datasheet ±" +
+            fixed(100 * d.errors->of(perf::Provenance::kDatasheet), 1) + "%: hardware_db/model_error.json)";
+  }
   notes.push_back("Simulated: " + std::to_string(d.sweep->points.size()) + " points, " + std::to_string(n) +
-                  (n > 1 ? " seeds per point (bars: 95% CI, Student t)" : " seed per point (no CI)") +
-                  "; closed-loop users, " + std::to_string(d.spec->requests_per_user) + " requests per user.");
+                  (n > 1 ? " seeds per point" : " seed per point") + "; closed-loop users, " +
+                  std::to_string(d.spec->requests_per_user) + " requests per user; " + bars + ".");
   for (const auto& [chip, cal] : *d.calibrations) {
     notes.push_back(chip + ": " + std::string(perf::to_string(cal.provenance)) + " — " + cal.source);
   }
@@ -56,31 +74,93 @@ std::string point_tip(const SweepData& d, const Group& g) {
          std::string(perf::to_string(g.provenance));
 }
 
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// Recipe fields of a configuration, as legend text.
+std::vector<std::pair<std::string, std::string>> recipe_fields(const ResolvedConfig& c) {
+  const auto& d = c.deployment;
+  std::string spec = "no spec decode";
+  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
+    spec = d.spec_decode->method + " k=" + std::to_string(d.spec_decode->num_draft_tokens) + " @" +
+           fixed(d.spec_decode->acceptance_length, 2);
+  }
+  return {{"hardware", d.hardware->id},
+          {"model", d.model->id},
+          {"engine", d.engine->id},
+          {"precision", std::string(to_string(d.precision))},
+          {"kv", "KV " + std::string(to_string(d.kv_cache_dtype))},
+          {"tp", "TP" + std::to_string(d.tensor_parallel)},
+          {"ep", "EP" + std::to_string(d.expert_parallel)},
+          {"spec", spec},
+          {"budget", "budget " + std::to_string(c.scheduler.max_num_batched_tokens)},
+          {"seqs", "max seqs " + std::to_string(c.scheduler.max_num_seqs)},
+          {"prefix", c.scheduler.prefix_caching ? "prefix cache" : "no prefix cache"},
+          {"graphs", d.cuda_graphs ? "CUDA graphs" : "eager"}};
+}
+
 }  // namespace
+
+std::vector<std::string> recipe_differences(const ExpandedSweep& sweep, std::size_t config) {
+  std::vector<std::string> out;
+  if (sweep.configs.size() < 2) return out;
+  const auto mine = recipe_fields(sweep.configs[config]);
+  const std::string label = lower(sweep.configs[config].label);
+  for (std::size_t f = 0; f < mine.size(); ++f) {
+    bool differs = false;
+    for (const auto& other : sweep.configs) differs = differs || recipe_fields(other)[f].second != mine[f].second;
+    if (differs && label.find(lower(mine[f].second)) == std::string::npos) out.push_back(mine[f].second);
+  }
+  return out;
+}
+
+std::string series_legend(const SweepData& d, std::size_t series) {
+  const auto& se = d.sweep->series[series];
+  std::string name = se.label;
+  const auto diffs = recipe_differences(*d.sweep, se.config);
+  if (!diffs.empty()) {
+    name += " (";
+    for (std::size_t i = 0; i < diffs.size(); ++i) name += (i ? ", " : "") + diffs[i];
+    name += ")";
+  }
+  return name;
+}
 
 Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
+  const bool many_workloads = d.spec->workloads.size() > 1;
   c.title = "Throughput per GPU vs interactivity";
-  c.subtitle = d.spec->title + " — one line per configuration over concurrency; highlighted: the Pareto frontier.";
+  c.subtitle = d.spec->title + " — one line per configuration over concurrency (labels: users); highlighted: the " +
+               (many_workloads ? "Pareto frontier of each workload (workloads are not compared with each other)."
+                               : "Pareto frontier.");
   c.x_label = "P90 interactivity (output tok/s per user)";
   c.y_label = "Output throughput (tok/s per GPU)";
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
     ChartSeries cs;
-    cs.name = d.sweep->series[s].label;
+    cs.name = series_legend(d, s);
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kP90InteractivityTokPerSPerUser];
       const auto& y = (*g)[Metric::kOutputTokPerSPerGpu];
-      cs.points.push_back({x.mean, y.mean, finite_or_zero(x.half_width_95), finite_or_zero(y.half_width_95),
-                           is_weak(g->provenance), point_tip(d, *g)});
+      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
+                   point_tip(d, *g)};
+      p.label = std::to_string(g->concurrency);
+      cs.points.push_back(marked(p, g->provenance));
     }
     c.series.push_back(std::move(cs));
   }
-  for (std::size_t g : frontier_groups(groups)) {
-    ChartPoint f;
-    f.x = groups[g][Metric::kP90InteractivityTokPerSPerUser].mean;
-    f.y = groups[g][Metric::kOutputTokPerSPerGpu].mean;
-    c.frontier.push_back(f);
+  for (const auto& front : frontier_groups(d, groups)) {
+    std::vector<ChartPoint> f;
+    for (std::size_t g : front) {
+      ChartPoint p;
+      p.x = groups[g][Metric::kP90InteractivityTokPerSPerUser].mean;
+      p.y = groups[g][Metric::kOutputTokPerSPerGpu].mean;
+      f.push_back(p);
+    }
+    c.frontiers.push_back(std::move(f));
   }
+  if (many_workloads) c.frontier_label = "Pareto frontier, per workload";
   if (d.spec->target_p90_tok_per_s_per_user) {
     c.references.push_back({true, *d.spec->target_p90_tok_per_s_per_user,
                             "target P90 " + fixed(*d.spec->target_p90_tok_per_s_per_user, 0) + " tok/s/user"});
@@ -92,19 +172,22 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
 Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
   c.title = "Cost per million output tokens vs interactivity";
-  c.subtitle = d.spec->title + " — GPU rent per hour / output tokens per GPU-hour (all rent on output).";
+  c.subtitle = d.spec->title + " — USD/Mtok output-only: GPU rent per hour / output tokens per GPU-hour (all rent "
+                               "on output); labels: users.";
   c.x_label = "P90 interactivity (output tok/s per user)";
-  c.y_label = "Cost (USD per million output tokens, log scale)";
+  c.y_label = "USD/Mtok output-only (log scale)";
   c.y_log = true;  // one user costs tens of times the batched operating point
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
     ChartSeries cs;
-    cs.name = d.sweep->series[s].label + " ($" +
+    cs.name = series_legend(d, s) + " ($" +
               fixed(d.sweep->configs[d.sweep->series[s].config].gpu_usd_per_hour, 2) + "/GPU-h)";
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kP90InteractivityTokPerSPerUser];
       const auto& y = (*g)[Metric::kCostOutputOnlyUsdPerMtok];
-      cs.points.push_back({x.mean, y.mean, finite_or_zero(x.half_width_95), finite_or_zero(y.half_width_95),
-                           is_weak(g->provenance), point_tip(d, *g) + ", $" + fixed(y.mean, 3) + "/Mtok"});
+      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
+                   point_tip(d, *g) + ", $" + fixed(y.mean, 3) + "/Mtok output-only"};
+      p.label = std::to_string(g->concurrency);
+      cs.points.push_back(marked(p, g->provenance));
     }
     c.series.push_back(std::move(cs));
   }
@@ -116,32 +199,93 @@ Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
   return c;
 }
 
+Chart ttft_chart(const SweepData& d, const std::vector<Group>& groups) {
+  Chart c;
+  c.title = "Time to first token vs throughput per GPU";
+  c.subtitle = d.spec->title + " — the latency users wait before the first token as load rises; labels: users.";
+  c.x_label = "Output throughput (tok/s per GPU)";
+  c.y_label = "P90 TTFT (ms, log scale)";
+  c.y_log = true;  // one user waits a few ms, a saturated server seconds
+  for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
+    ChartSeries cs;
+    cs.name = series_legend(d, s);
+    for (const Group* g : series_groups(groups, s)) {
+      const auto& x = (*g)[Metric::kOutputTokPerSPerGpu];
+      const auto& y = (*g)[Metric::kTtftP90Ms];
+      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
+                   point_tip(d, *g) + ", P90 TTFT " + fixed(y.mean, 1) + " ms"};
+      p.label = std::to_string(g->concurrency);
+      cs.points.push_back(marked(p, g->provenance));
+    }
+    c.series.push_back(std::move(cs));
+  }
+  for (const auto& [v, what] : {std::pair{d.spec->target_max_p90_ttft_ms, "P90"}}) {
+    if (v) c.references.push_back({false, *v, std::string("target ") + what + " TTFT " + fixed(*v, 0) + " ms"});
+  }
+  c.notes = chart_notes(d);
+  return c;
+}
+
 Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
   c.title = "Gross margin vs price";
   c.subtitle = d.spec->title + (d.spec->target_p90_tok_per_s_per_user
-                                    ? " — each configuration at its best-throughput concurrency meeting P90 >= " +
-                                          fixed(*d.spec->target_p90_tok_per_s_per_user, 0) + " tok/s/user."
-                                    : " — each configuration at its best-throughput concurrency.");
-  c.x_label = "Output token price (USD per million tokens; input priced at the same ratio as quoted)";
+                                    ? " — each configuration at its operating point (best throughput meeting P90 >= " +
+                                          fixed(*d.spec->target_p90_tok_per_s_per_user, 0) +
+                                          " tok/s/user and every other target)"
+                                    : " — each configuration at its operating point (best throughput meeting every "
+                                      "target)") +
+               ". Curves: margin 1 − R/(k·V) as every price is scaled by k; markers: the spec's prices.";
+  c.x_label = "Output token price (USD/Mtok; input priced at the same ratio as quoted)";
   c.y_label = "Gross margin (revenue − GPU rent) / revenue";
   c.y_percent = true;
+  c.y_min = -1;  // below −100% the rent is over twice the revenue: the curve leaves the chart there
+  c.y_max = 1;
   const auto ops = operating_points(d, groups);
+  // The x range: from the lowest price at which a curve enters the chart (margin −100%, half the
+  // break-even price) to beyond the spec's highest price and three times the highest break-even.
+  double x_hi = 0;
   for (const auto& op : ops) {
-    if (!op.group) continue;
-    const Group& at = groups[*op.group];
-    ChartSeries cs;
-    cs.name = d.sweep->series[op.series].label + " @" + std::to_string(at.concurrency) + " users";
+    if (!op.found()) continue;
     const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment.model;
-    for (const auto& g : groups) {
-      if (g.series != at.series || g.concurrency != at.concurrency) continue;
-      const auto tp = resolve_prices(d.spec->prices[g.price], model);
-      const auto& m = g[Metric::kGrossMargin];
-      cs.points.push_back(
-          {tp.output_usd_per_mtok, m.mean, 0, finite_or_zero(m.half_width_95), is_weak(g.provenance),
-           cs.name + " at " + d.spec->prices[g.price].name + ": margin " + fixed(100 * m.mean, 1) + "%"});
+    for (std::size_t p = 0; p < d.spec->prices.size(); ++p) {
+      x_hi = std::max(x_hi, resolve_prices(d.spec->prices[p], model).output_usd_per_mtok);
     }
-    std::sort(cs.points.begin(), cs.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+    const double p0 = resolve_prices(d.spec->prices[0], model).output_usd_per_mtok;
+    const double break_even = (1 - op.at(Metric::kGrossMargin).mean) * p0;
+    if (std::isfinite(break_even)) x_hi = std::max(x_hi, 3 * break_even);
+  }
+  for (const auto& op : ops) {
+    if (!op.found()) continue;
+    ChartSeries cs;
+    cs.name = series_legend(d, op.series) + " @" + fixed(op.concurrency, op.interpolated ? 1 : 0) + " users" +
+              (op.interpolated ? " (interpolated at target)" : "");
+    const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment.model;
+    const double p0 = resolve_prices(d.spec->prices[0], model).output_usd_per_mtok;
+    // Revenue scales with every price: at output price p the margin is 1 − (R/V0)·p0/p, R/V0 the
+    // rent's share of revenue at the first price.
+    const double rent_share = 1 - op.at(Metric::kGrossMargin).mean;
+    if (!(p0 > 0) || !std::isfinite(rent_share) || !(rent_share > 0)) continue;
+    const double break_even = rent_share * p0;
+    const double x_lo = break_even / 2;
+    constexpr int kSamples = 80;
+    for (int i = 0; i <= kSamples; ++i) {
+      const double x = x_lo * std::pow(x_hi / x_lo, static_cast<double>(i) / kSamples);
+      ChartPoint p;
+      p.x = x;
+      p.y = 1 - break_even / x;
+      p.marker = false;
+      cs.points.push_back(p);
+    }
+    for (std::size_t pr = 0; pr < d.spec->prices.size(); ++pr) {
+      const auto tp = resolve_prices(d.spec->prices[pr], model);
+      const auto& m = op.at(Metric::kGrossMargin, pr);
+      ChartPoint p{tp.output_usd_per_mtok, m.mean, 0, finite_or_zero(m.total_half_width()), false,
+                   cs.name + " at " + d.spec->prices[pr].name + ": margin " + fixed(100 * m.mean, 1) + "%"};
+      cs.points.push_back(marked(p, op.provenance));
+    }
+    std::stable_sort(cs.points.begin(), cs.points.end(),
+                     [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
     c.series.push_back(std::move(cs));
   }
   if (d.spec->target_gross_margin) {
@@ -168,8 +312,9 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     << sw.points.size() << " simulated points (" << sw.series.size() << " series × " << spec.concurrency.size()
     << " concurrencies × " << spec.seeds.size() << " seeds), each priced at " << spec.prices.size()
     << " price(s). Contract: " << kContractNames[static_cast<std::size_t>(spec.contract)]
-    << ". Every figure is a mean over seeds ± the half width of its 95% confidence interval (Student t); "
-       "a difference inside the intervals is run-to-run noise, not a win.</p>\n";
+    << ". Every figure is a mean over seeds ± its 95% interval: the seeds' Student-t interval combined with the "
+       "performance model's error for the point's provenance (below); a difference inside the intervals is not a "
+       "win.</p>\n";
 
   o << "<h2>Where the numbers come from</h2>\n<table><tr><th class=\"l\">chip</th><th class=\"l\">performance "
        "provenance</th><th class=\"l\">calibration source</th></tr>\n";
@@ -192,53 +337,91 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
   }
   o << "</table>\n";
 
-  o << "<h2>Operating points</h2>\n<p class=\"small\">Per series, the concurrency with the highest throughput per GPU"
-    << (spec.target_p90_tok_per_s_per_user
-            ? " whose P90 interactivity meets " + fixed(*spec.target_p90_tok_per_s_per_user, 0) + " tok/s/user"
-            : std::string())
-    << ", at the first price (" << xml_escape(spec.prices[0].name)
+  o << "<h2>Operating points</h2>\n<p class=\"small\">Per series, the highest throughput per GPU meeting every "
+       "target (";
+  {
+    std::vector<std::string> t;
+    if (spec.target_p90_tok_per_s_per_user) t.push_back("P90 interactivity ≥ " + fixed(*spec.target_p90_tok_per_s_per_user, 1) + " tok/s/user");
+    if (spec.target_max_p90_ttft_ms) t.push_back("P90 TTFT ≤ " + fixed(*spec.target_max_p90_ttft_ms, 0) + " ms");
+    if (spec.target_max_p99_ttft_ms) t.push_back("P99 TTFT ≤ " + fixed(*spec.target_max_p99_ttft_ms, 0) + " ms");
+    if (spec.target_max_p90_tpot_ms) t.push_back("P90 TPOT ≤ " + fixed(*spec.target_max_p90_tpot_ms, 1) + " ms");
+    if (spec.target_max_failed_share) t.push_back("failed requests ≤ " + fixed(100 * *spec.target_max_failed_share, 1) + "%");
+    if (t.empty()) t.push_back("none set");
+    for (std::size_t i = 0; i < t.size(); ++i) o << (i ? ", " : "") << xml_escape(t[i]);
+  }
+  o << "). With an interactivity target every figure is <b>interpolated at the target</b> between the measured "
+       "concurrencies around it (monotone cubic, Fritsch-Carlson, over log2 users). A concurrency that misses any "
+       "target is never picked; the last column says which missed and why. Performance at the first price ("
+    << xml_escape(spec.prices[0].name)
     << ").</p>\n<table><tr><th class=\"l\">series</th>"
-       "<th>users</th><th>tok/s/GPU</th><th>P90 tok/s/user</th><th>USD/Mtok blended</th><th>USD/Mtok output only</th>"
-       "<th>gross margin %</th>";
+       "<th>users</th><th>tok/s/GPU</th><th>P90 tok/s/user</th><th>P90 TTFT ms</th><th>failed requests %</th>"
+       "<th>USD/Mtok blended</th><th>USD/Mtok output-only</th>";
+  for (const auto& p : spec.prices) o << "<th>gross margin % at " << xml_escape(p.name) << "</th>";
   if (spec.target_gross_margin) {
     o << "<th>output price for " << fixed(100 * *spec.target_gross_margin, 0) << "% margin (USD/Mtok)</th>";
   }
-  o << "<th class=\"l\">provenance</th></tr>\n";
+  o << "<th class=\"l\">provenance</th><th class=\"l\">concurrencies missing a target</th></tr>\n";
+  const int cols = 7 + static_cast<int>(spec.prices.size()) + (spec.target_gross_margin ? 1 : 0) + 1;
   for (const auto& op : operating_points(d, groups)) {
-    o << "<tr><td class=\"l\">" << xml_escape(sw.series[op.series].label) << "</td>";
-    if (!op.group) {
-      o << "<td colspan=\"" << (spec.target_gross_margin ? 8 : 7)
-        << "\" class=\"l\">no concurrency meets the target</td></tr>\n";
+    std::string rejected;
+    for (const auto& r : op.rejected) rejected += (rejected.empty() ? "" : "<br>") + xml_escape(r);
+    o << "<tr><td class=\"l\">" << xml_escape(series_legend(d, op.series)) << "</td>";
+    if (!op.found()) {
+      o << "<td colspan=\"" << cols << "\" class=\"l weak\">no concurrency meets every target</td><td class=\"l\">"
+        << rejected << "</td></tr>\n";
       continue;
     }
-    const auto& g = groups[*op.group];
-    o << "<td>" << g.concurrency << "</td><td>" << plus_minus(g[Metric::kOutputTokPerSPerGpu], 1) << "</td><td>"
-      << plus_minus(g[Metric::kP90InteractivityTokPerSPerUser], 1) << "</td><td>"
-      << plus_minus(g[Metric::kCostBlendedUsdPerMtok], 3) << "</td><td>"
-      << plus_minus(g[Metric::kCostOutputOnlyUsdPerMtok], 3) << "</td><td>"
-      << plus_minus(g[Metric::kGrossMargin], 1, 100) << "</td>";
+    o << "<td>" << fixed(op.concurrency, op.interpolated ? 1 : 0);
+    if (op.interpolated) {
+      o << "<br><span class=\"small\">interpolated at target (" << groups[*op.group].concurrency << "–"
+        << groups[*op.upper_group].concurrency << ")</span>";
+    }
+    o << "</td><td>" << plus_minus(op.at(Metric::kOutputTokPerSPerGpu), 1) << "</td><td>"
+      << plus_minus(op.at(Metric::kP90InteractivityTokPerSPerUser), 1) << "</td><td>"
+      << plus_minus(op.at(Metric::kTtftP90Ms), 1) << "</td><td>" << fixed(100 * op.failed_share, 1) << "</td><td>"
+      << plus_minus(op.at(Metric::kCostBlendedUsdPerMtok), 3) << "</td><td>"
+      << plus_minus(op.at(Metric::kCostOutputOnlyUsdPerMtok), 3) << "</td>";
+    for (std::size_t p = 0; p < spec.prices.size(); ++p) {
+      o << "<td>" << plus_minus(op.at(Metric::kGrossMargin, p), 1, 100) << "</td>";
+    }
     if (spec.target_gross_margin) {
       const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment.model);
-      o << "<td>" << plus_minus(g[Metric::kPriceScaleForTargetMargin], 3, tp.output_usd_per_mtok) << "</td>";
+      o << "<td>" << plus_minus(op.at(Metric::kPriceScaleForTargetMargin), 3, tp.output_usd_per_mtok) << "</td>";
     }
-    o << "<td class=\"l" << (is_weak(g.provenance) ? " weak" : "") << "\">" << perf::to_string(g.provenance)
-      << "</td></tr>\n";
+    o << "<td class=\"l" << (is_weak(op.provenance) ? " weak" : "") << "\">" << perf::to_string(op.provenance)
+      << "</td><td class=\"l\">" << rejected << "</td></tr>\n";
   }
   o << "</table>\n";
+  if (d.errors) {
+    o << "<p class=\"small\">Intervals: the seeds' 95% interval (Student t) and the performance model's error for "
+         "the point's provenance, combined in quadrature (<code>"
+      << xml_escape(d.errors->file) << "</code>):</p>\n<ul class=\"small\">\n";
+    for (std::size_t p = 1; p < perf::kProvenanceNames.size(); ++p) {
+      o << "<li><b>" << perf::kProvenanceNames[p] << "</b> ±" << fixed(100 * d.errors->relative[p], 1) << "%: "
+        << xml_escape(d.errors->source[p]) << "</li>\n";
+    }
+    o << "</ul>\n";
+  }
 
   o << "<h2>Charts</h2>\n";
-  for (const auto& chart : {pareto_chart(d, groups), cost_chart(d, groups), margin_chart(d, groups)}) {
+  for (const auto& chart : {pareto_chart(d, groups), cost_chart(d, groups), ttft_chart(d, groups),
+                            margin_chart(d, groups)}) {
     o << "<div>" << render_svg(chart, false) << "</div>\n";
   }
 
   o << "<h2>All groups</h2>\n<table><tr><th class=\"l\">series</th><th>users</th><th "
        "class=\"l\">price</th><th>seeds</th>"
-       "<th>tok/s/GPU</th><th>P90 tok/s/user</th><th>TTFT p90 ms</th><th>TPOT p90 ms</th><th>USD/Mtok in</th>"
-       "<th>USD/Mtok out</th><th>USD/Mtok blended</th><th>revenue USD/GPU-h</th><th>gross margin %</th>"
-       "<th>failed requests</th><th class=\"l\">provenance</th></tr>\n";
+       "<th>tok/s/GPU</th><th>P90 tok/s/user</th><th>TTFT p90 ms</th><th>TPOT p90 ms</th>"
+       "<th>break-even USD/Mtok input</th><th>break-even USD/Mtok output</th><th>USD/Mtok output-only</th>"
+       "<th>USD/Mtok blended</th><th>revenue USD/GPU-h</th><th>gross margin %</th>"
+       "<th>failed requests</th><th class=\"l\">provenance</th><th class=\"l\">misses</th></tr>\n";
   constexpr std::size_t kMaxRows = 3000;
   for (std::size_t k = 0; k < groups.size() && k < kMaxRows; ++k) {
     const auto& g = groups[k];
+    std::string misses;
+    for (const auto& m : target_misses(spec, g.stats, g.failed_share())) {
+      misses += (misses.empty() ? "" : "; ") + xml_escape(m);
+    }
     o << "<tr><td class=\"l\">" << xml_escape(sw.series[g.series].label) << "</td><td>" << g.concurrency
       << "</td><td class=\"l\">" << xml_escape(spec.prices[g.price].name) << "</td><td>" << g.points.size()
       << "</td><td>" << plus_minus(g[Metric::kOutputTokPerSPerGpu], 1) << "</td><td>"
@@ -246,10 +429,12 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << plus_minus(g[Metric::kTtftP90Ms], 1) << "</td><td>" << plus_minus(g[Metric::kTpotP90Ms], 2) << "</td><td>"
       << plus_minus(g[Metric::kCostInputUsdPerMtok], 3) << "</td><td>"
       << plus_minus(g[Metric::kCostOutputUsdPerMtok], 3) << "</td><td>"
+      << plus_minus(g[Metric::kCostOutputOnlyUsdPerMtok], 3) << "</td><td>"
       << plus_minus(g[Metric::kCostBlendedUsdPerMtok], 3) << "</td><td>"
       << plus_minus(g[Metric::kRevenueUsdPerGpuHour], 2) << "</td><td>" << plus_minus(g[Metric::kGrossMargin], 1, 100)
-      << "</td><td>" << g.requests_failed << "</td><td class=\"l" << (is_weak(g.provenance) ? " weak" : "") << "\">"
-      << perf::to_string(g.provenance) << "</td></tr>\n";
+      << "</td><td>" << g.requests_failed << " of " << g.requests_total << "</td><td class=\"l"
+      << (is_weak(g.provenance) ? " weak" : "") << "\">" << perf::to_string(g.provenance) << "</td><td class=\"l\">"
+      << misses << "</td></tr>\n";
   }
   o << "</table>\n";
   if (groups.size() > kMaxRows) o << "<p>" << (groups.size() - kMaxRows) << " more groups: see summary.json.</p>\n";
@@ -260,10 +445,13 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     << "<li>Revenue per GPU-hour V = (I·(1−c)·p_in + I·c·p_cached + O·p_out) / 1e6, c the prefix-cache hit "
        "share.</li>\n"
     << "<li>Gross margin = (V − R) / V, R the GPU rent per GPU-hour from the catalog.</li>\n"
-    << "<li>Cost per Mtok blended = R / ((I+O)/1e6); output only = R / (O/1e6) (InferenceX's convention); "
+    << "<li>Cost per Mtok blended = R / ((I+O)/1e6); output-only = R / (O/1e6) (InferenceX's convention); "
        "input / output = p_in·R/V and p_out·R/V, the break-even prices at the quoted input:output ratio.</li>\n"
     << "<li>Price for a target margin m: every quoted price × R / ((1−m)·V).</li>\n"
-    << "<li>95% CI: mean ± t(0.975, n−1)·s/√n over the n seeds of a group.</li>\n</ul>\n";
+    << "<li>95% CI: mean ± t(0.975, n−1)·s/√n over the n seeds of a group, combined in quadrature with the "
+       "model error e of the provenance class: e·|mean| (e·|1 − margin| for gross margin).</li>\n"
+    << "<li>Operating point with an interactivity target: every figure interpolated at the target between "
+       "measured concurrencies (monotone cubic, Fritsch-Carlson, over log2 users).</li>\n</ul>\n";
   o << "</body></html>\n";
   return o.str();
 }

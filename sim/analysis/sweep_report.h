@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/analysis/confidence.h"
+#include "sim/analysis/model_error.h"
 #include "sim/analysis/point_result.h"
 #include "sim/analysis/svg_chart.h"
 #include "sim/analysis/sweep_run.h"
@@ -24,6 +26,7 @@ struct SweepData {
   const ExpandedSweep* sweep = nullptr;
   const CalibrationSet* calibrations = nullptr;
   std::vector<PointPerf> perf;  // by point index
+  const ModelErrors* errors = nullptr;  // the model's error per provenance class; null: seeds only
 };
 
 // A price of the spec for one model: absolute prices as given, or the card's market price scaled.
@@ -41,30 +44,72 @@ struct Group {
   perf::Provenance provenance = perf::Provenance::kMeasured;  // the weakest of its points
   int num_failed_points = 0;                                  // points the simulator refused
   std::int64_t requests_failed = 0;                           // failed requests over its points
+  std::int64_t requests_total = 0;                            // completed + failed over its points
+  double failed_share() const {
+    return requests_total > 0 ? static_cast<double>(requests_failed) / static_cast<double>(requests_total) : 0.0;
+  }
   const Estimate& operator[](Metric m) const { return stats[static_cast<std::size_t>(m)]; }
 };
 
 // Groups in order: series, then concurrency, then price.
 std::vector<Group> make_groups(const SweepData& d);
 
-// Per series at the spec's first price: the concurrency with the highest mean tok/s/GPU whose mean
-// P90 interactivity meets the target (any concurrency without a target).
+// The targets a point misses, each as a readable reason ("P90 TTFT 812 ms > 500 ms"): the
+// interactivity floor and every service-level target of the spec. Empty: it meets them all.
+std::vector<std::string> target_misses(const SweepSpec& spec, const std::array<Estimate, kNumMetrics>& stats,
+                                       double failed_share);
+
+// Monotone cubic (Fritsch-Carlson / PCHIP) interpolation through (xs[i], ys[i]), xs increasing, at
+// x in [xs.front(), xs.back()]: between two knots it never leaves the range of their values, so a
+// metric that falls with concurrency keeps falling between measured concurrencies. NaN when a knot
+// bracketing x is not finite.
+double pchip(std::span<const double> xs, std::span<const double> ys, double x);
+
+// Per series: the highest mean tok/s/GPU that meets every target. With an interactivity target,
+// every metric is interpolated at the target between the last measured concurrency that meets it
+// and the first that does not (PCHIP over log2 concurrency; "interpolated at target"), when that
+// point meets the other targets too and beats every measured point that meets them all. Without
+// an interactivity target, the best measured concurrency meeting the other targets.
 struct OperatingPoint {
   std::size_t series = 0;
-  std::optional<std::size_t> group;  // index into make_groups(); empty: no concurrency meets the target
+  std::optional<std::size_t> group;  // the measured group picked (first price); the lower bracket when interpolated
+  std::optional<std::size_t> upper_group;  // the upper bracket when interpolated
+  bool interpolated = false;               // interpolated at the interactivity target
+  double concurrency = 0;                  // users; fractional when interpolated
+  std::vector<std::array<Estimate, kNumMetrics>> stats;  // by price index
+  perf::Provenance provenance = perf::Provenance::kMeasured;
+  double failed_share = 0;  // failed / (completed + failed) requests
+  // Measured concurrencies that miss a target, each "64 users: P90 TTFT 812 ms > 500 ms".
+  std::vector<std::string> rejected;
+  // Per entry of `rejected`: true when its only miss is being slower per user than the
+  // interactivity target (expected of every concurrency past the target; the console skips those).
+  std::vector<bool> rejected_for_interactivity_only;
+  bool found() const { return group.has_value(); }
+  const Estimate& at(Metric m, std::size_t price = 0) const { return stats[price][static_cast<std::size_t>(m)]; }
 };
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups);
 
-// Indices into `groups` (first price only) on the frontier of mean (P90 tok/s/user, tok/s/GPU).
-std::vector<std::size_t> frontier_groups(const std::vector<Group>& groups);
+// Indices into `groups` (first price only) on the frontier of mean (P90 tok/s/user, tok/s/GPU), one
+// frontier per workload (a frontier across workloads compares different work): by workload index.
+std::vector<std::vector<std::size_t>> frontier_groups(const SweepData& d, const std::vector<Group>& groups);
 
 void write_points_csv(std::ostream& out, const SweepData& d);
 nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups);
 
-// The charts: Pareto frontier, cost per million output tokens vs interactivity, margin vs price.
+// The charts: Pareto frontier, cost per million output tokens vs interactivity, margin vs price
+// (analytic curves through each operating point), TTFT vs throughput.
 Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups);
 Chart cost_chart(const SweepData& d, const std::vector<Group>& groups);
 Chart margin_chart(const SweepData& d, const std::vector<Group>& groups);
+// P90 TTFT (log scale) vs output tok/s/GPU, one line per series over concurrency.
+Chart ttft_chart(const SweepData& d, const std::vector<Group>& groups);
+
+// The recipe fields of configuration `config` that differ between the sweep's configurations and
+// that its label does not already say ("eagle3 k=7 @3.10", "TP8"): a comparison is only
+// like-for-like when this is empty for every configuration.
+std::vector<std::string> recipe_differences(const ExpandedSweep& sweep, std::size_t config);
+// A series' name for legends and tables: its label plus its recipe differences.
+std::string series_legend(const SweepData& d, std::size_t series);
 
 // One offline HTML file: the summary tables and the charts inline.
 std::string html_report(const SweepData& d, const std::vector<Group>& groups);

@@ -102,7 +102,12 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     fail(e.what());
   }
   auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
-  if (!plan.fits) fail("does not fit: " + plan.reason);
+  if (!plan.fits) {
+    // The memory plan's reason usually says "does not fit" itself; say it once.
+    const std::string_view prefix = "does not fit";
+    fail(std::string_view(plan.reason).substr(0, prefix.size()) == prefix ? plan.reason
+                                                                            : "does not fit: " + plan.reason);
+  }
 
   if (f.gpu_usd_per_hour) {
     c.gpu_usd_per_hour = *f.gpu_usd_per_hour;

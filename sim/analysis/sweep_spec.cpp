@@ -351,6 +351,13 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
       if (*m >= 1) t->fail("gross_margin", "must be below 1 (a fraction: 0.4 is 40%)");
       s.target_gross_margin = m;
     }
+    s.target_max_p90_ttft_ms = t->optional_number("max_p90_ttft_ms", data::Bound::kPositive);
+    s.target_max_p99_ttft_ms = t->optional_number("max_p99_ttft_ms", data::Bound::kPositive);
+    s.target_max_p90_tpot_ms = t->optional_number("max_p90_tpot_ms", data::Bound::kPositive);
+    if (auto f = t->optional_number("max_failed_share", data::Bound::kNonNegative)) {
+      if (*f > 1) t->fail("max_failed_share", "must be at most 1 (a fraction: 0.01 is 1%)");
+      s.target_max_failed_share = f;
+    }
     t->finish();
   }
   r.finish();

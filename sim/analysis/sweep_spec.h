@@ -83,6 +83,9 @@ struct SweepSpec {
   Contract contract = Contract::kOnDemand;
   std::optional<double> target_p90_tok_per_s_per_user;  // the interactivity the operating point must meet
   std::optional<double> target_gross_margin;            // in [0, 1): the price that keeps it is reported
+  // Service-level targets: a point that misses any of them is flagged and never picked.
+  std::optional<double> target_max_p90_ttft_ms, target_max_p99_ttft_ms, target_max_p90_tpot_ms;
+  std::optional<double> target_max_failed_share;  // in [0, 1]: failed / (completed + failed) requests
   nlohmann::json canonical;                             // the parsed spec, for hashing and the resolved copy
 };
 

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Checks the cluster job files in docs/cluster/ without a cluster: shellcheck and bash -n on the
+# Slurm script, a YAML parse and shape check of the Kubernetes manifest, then runs each file's own
+# command locally as the scheduler would (SLURM_ARRAY_TASK_* / JOB_COMPLETION_INDEX set, 4 shards
+# as parallel processes), merges the parts with `tycoon sweep merge` and compares the result with
+# one unsharded run, byte for byte. Usage: scripts/check_cluster_jobs.sh [build/tycoon]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tycoon=$(realpath "${1:-$root/build/tycoon}")
+slurm=$root/docs/cluster/sweep-slurm.sh
+k8s=$root/docs/cluster/sweep-k8s-job.yaml
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+if command -v shellcheck >/dev/null; then shellcheck "$slurm"; else echo "note: no shellcheck"; fi
+bash -n "$slurm"
+
+# The manifest: an Indexed Job whose SHARDS matches completions, and a merge Job over the same volume.
+python3 - "$k8s" >"$t/k8s-shard-cmd" <<'PY'
+import sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+kinds = [d["kind"] for d in docs]
+assert kinds == ["PersistentVolumeClaim", "Job", "Job"], kinds
+job, merge = docs[1]["spec"], docs[2]["spec"]
+assert job["completionMode"] == "Indexed"
+c = job["template"]["spec"]["containers"][0]
+env = {e["name"]: e["value"] for e in c["env"]}
+assert int(env["SHARDS"]) == job["completions"], (env["SHARDS"], job["completions"])
+mc = merge["template"]["spec"]["containers"][0]
+assert {e["name"]: e["value"] for e in mc["env"]}["SHARDS"] == env["SHARDS"]
+assert c["volumeMounts"][0]["mountPath"] == mc["volumeMounts"][0]["mountPath"] == "/parts"
+assert docs[1]["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] == docs[0]["metadata"]["name"]
+print(c["args"][0])
+print(mc["args"][0])
+PY
+shard_cmd=$(sed -n 1p "$t/k8s-shard-cmd")
+merge_cmd=$(sed -n 2p "$t/k8s-shard-cmd")
+
+cat >"$t/spec.json" <<'SPEC'
+{"format_version": 1, "name": "cluster-check", "title": "cluster job check",
+ "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
+ "axes": {"precision": ["bf16", "fp8"]},
+ "workloads": [{"name": "short", "kind": "random", "input_tokens": 256, "output_tokens": 32}],
+ "concurrency": [2, 4, 8], "seeds": [1, 2], "prices": [{"name": "market"}],
+ "requests_per_user": 3, "target": {"min_p90_tok_per_s_per_user": 10, "gross_margin": 0.4}}
+SPEC
+cd "$t"
+"$tycoon" sweep spec.json --out single --jobs 1 --no-png >/dev/null 2>&1
+
+# Slurm: the array --array=1-4 (a first index other than 0 on purpose), each task a process.
+for id in 1 2 3 4; do
+  SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4 SLURM_CPUS_PER_TASK=1 \
+    SWEEP_SPEC=spec.json SWEEP_PARTS=slurm-parts TYCOON=$tycoon bash "$slurm" >/dev/null 2>&1 &
+done
+wait
+"$tycoon" sweep merge slurm-parts/part-*-of-4.json --out slurm-merged --no-png >/dev/null
+
+# Kubernetes: the manifest's own shard and merge commands, /parts and build/tycoon mapped here.
+mkdir -p k8s/build
+ln -s "$tycoon" k8s/build/tycoon
+cp spec.json k8s/
+for i in 0 1 2 3; do
+  (cd k8s && JOB_COMPLETION_INDEX=$i SHARDS=4 SWEEP_SPEC=spec.json sh -c "${shard_cmd//\/parts/$t/k8s-parts}" >/dev/null 2>&1) &
+done
+wait
+(cd k8s && SHARDS=4 sh -c "${merge_cmd//\/parts/$t/k8s-parts}" >/dev/null)
+
+status=0
+for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg; do
+  cmp -s "single/$f" "slurm-merged/$f" || { echo "FAIL Slurm array: merged $f differs from the single run"; status=1; }
+  cmp -s "single/$f" "k8s-parts/merged/$f" || { echo "FAIL Indexed Job: merged $f differs from the single run"; status=1; }
+done
+[ "$status" = 0 ] && echo "cluster jobs OK: Slurm array (4 tasks) and Indexed Job (4 pods) merge byte-identical to one run"
+exit "$status"

@@ -1,0 +1,38 @@
+#include "sim/analysis/model_error.h"
+
+#include <cmath>
+
+#include "sim/data/json_reader.h"
+
+namespace tycoon::analysis {
+
+ModelErrors load_model_errors(const std::filesystem::path& root) {
+  const auto path = root / "hardware_db" / "model_error.json";
+  ModelErrors out;
+  out.file = "hardware_db/model_error.json";  // relative to the data root: outputs do not depend on the checkout
+  const auto j = data::parse_json_file(path);
+  data::ObjectReader r(j, path.string(), "");
+  if (r.integer("format_version") != 1) r.fail("format_version", "must be 1");
+  r.string("description");
+  auto classes = r.object("classes");
+  for (std::size_t p = 0; p < perf::kProvenanceNames.size(); ++p) {
+    auto c = classes.object(perf::kProvenanceNames[p]);
+    const double e = c.number("relative_error", data::Bound::kNonNegative);
+    if (e >= 1) c.fail("relative_error", "must be below 1 (a fraction: 0.127 is 12.7%)");
+    out.relative[p] = e;
+    out.source[p] = c.string("source");
+    if (out.source[p].empty()) c.fail("source", "must say where the number comes from");
+    c.finish();
+  }
+  classes.finish();
+  r.finish();
+  return out;
+}
+
+double model_half_width(Metric m, double mean, double e) {
+  if (!std::isfinite(mean)) return std::nan("");
+  if (m == Metric::kGrossMargin) return e * std::fabs(1 - mean);
+  return e * std::fabs(mean);
+}
+
+}  // namespace tycoon::analysis

@@ -1,0 +1,32 @@
+// The performance model's own error, per provenance class of a prediction: how far predictions on
+// measured, extrapolated or placeholder curves land from published or measured results. Read from
+// hardware_db/model_error.json, where each value carries its source; a sweep combines it with the
+// seeds' spread so that an estimate on borrowed curves never shows a falsely tight interval.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <string>
+
+#include "sim/analysis/point_result.h"
+#include "sim/perf/calibration_profile.h"
+
+namespace tycoon::analysis {
+
+struct ModelErrors {
+  std::array<double, 4> relative{};     // by perf::Provenance: 0.127 is ±12.7%
+  std::array<std::string, 4> source{};  // where each number comes from
+  std::string file;  // "hardware_db/model_error.json", relative to the data root
+
+  double of(perf::Provenance p) const { return relative[static_cast<std::size_t>(p)]; }
+};
+
+// Reads `<root>/hardware_db/model_error.json`; throws data::LoadError (`file: /pointer: reason`).
+ModelErrors load_model_errors(const std::filesystem::path& root);
+
+// The half width that a relative model error `e` puts on a figure of mean `mean` (first order):
+// throughputs, latencies, costs, revenue and price scales move by e·|mean|; a gross margin
+// 1 − R/V moves by (R/V)·e = e·|1 − margin|.
+double model_half_width(Metric m, double mean, double e);
+
+}  // namespace tycoon::analysis
