@@ -185,7 +185,7 @@ void KvCache::acquire(BlockId b) {
   ++x.ref_flag;  // the count is in the low bits
 }
 
-void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
+void KvCache::allocate_blocks(std::int32_t n, std::vector<BlockId>& table) {
   assert(n <= num_available());
   const std::size_t first = table.size();
   table.resize(first + static_cast<std::size_t>(n));

@@ -71,7 +71,17 @@ class KvCache {
   void acquire(BlockId b);
   // Appends `n` fresh blocks to `table`, evicting the least recently freed cached contents.
   // Precondition: n <= num_available().
-  void allocate(std::int32_t n, std::vector<BlockId>& table);
+  void allocate(std::int32_t n, std::vector<BlockId>& table) {
+    // The common case inline (a decode step's new block while no cached prefix is free): the
+    // stack's top, the same block allocate_blocks() would take.
+    if (n == 1 && head_ == tail_ && stack_size_ > 0) {
+      table.push_back(stack_[--stack_size_]);
+      --anonymous_after_;
+      --num_free_;
+      return;
+    }
+    allocate_blocks(n, table);
+  }
   // Drops one reference on each block of `table`, last block first so that a request's tail
   // is evicted before its head (vLLM's order). Cached contents stay findable.
   void release(std::span<const BlockId> table);
@@ -100,6 +110,7 @@ class KvCache {
   std::int64_t total_references() const;
 
  private:
+  void allocate_blocks(std::int32_t n, std::vector<BlockId>& table);
   // One entry of the ring: a free block holding a prefix, and the anonymous free blocks queued
   // just before it.
   struct Entry {
