@@ -15,6 +15,8 @@ namespace tycoon::serving {
 namespace {
 // How far ahead (in blocks) the free queue and releases prefetch block states.
 constexpr std::size_t kPrefetchAhead = 8;
+// How far ahead (in entries) evictions prefetch the free queue's ring.
+constexpr std::int64_t kRingPrefetchAhead = 64;
 // A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
 // block's stale entries can exist: it would take 2^32 - 1 pushes).
 std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); }
@@ -131,6 +133,9 @@ BlockId KvCache::queue_pop_front() {
     // The queue's order is known ahead: start loading a later entry's block (entries past the
     // tail hold old ids or 0, still valid indices).
     __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead).block)]);
+    // ... and the ring itself further ahead (read in order, a line per 8 entries), so that the
+    // entries above are there when their turn comes.
+    __builtin_prefetch(&ring_at(pos + kRingPrefetchAhead));
 #endif
     Block& x = blocks_[static_cast<std::size_t>(e.block)];
     if (x.ref() != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
