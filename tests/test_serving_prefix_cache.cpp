@@ -234,3 +234,33 @@ TEST_CASE("acquiring a block without a cached prefix is refused") {
   CHECK_THROWS_AS(kv.acquire(b[0]), std::logic_error);  // in use, still anonymous
   CHECK(kv.check_invariants());
 }
+
+TEST_CASE("compacting the ring keeps the anonymous blocks queued before a cached one") {
+  // Three blocks: B (anonymous) and the never-used block are queued before A, which holds a
+  // prefix. Ten prefix hits on A, each released again, leave stale entries that overflow the
+  // ring (2 x 3 blocks -> 8 entries), so it compacts, carrying the two anonymous blocks counted by
+  // A's first entry onto its live one. FIFO order: the next two allocations take the anonymous
+  // blocks and keep A's prefix; the third evicts it and gets A itself.
+  KvCache kv(3, 16, true);
+  std::vector<BlockId> ab;
+  kv.allocate(2, ab);
+  const BlockId a = ab[0];
+  kv.register_hash(a, 777);
+  kv.release(ab);  // B first (anonymous), then A (the tail end of the queue)
+  for (int i = 0; i < 10; ++i) {
+    kv.acquire(a);
+    REQUIRE(kv.num_free() == 2);
+    std::vector<BlockId> one{a};
+    kv.release(one);
+    REQUIRE(kv.check_invariants());
+  }
+  std::vector<BlockId> t;
+  kv.allocate(2, t);
+  CHECK(kv.find(777) == std::optional<BlockId>(a));
+  CHECK(std::find(t.begin(), t.end(), a) == t.end());
+  std::vector<BlockId> u;
+  kv.allocate(1, u);
+  CHECK_FALSE(kv.find(777).has_value());
+  CHECK(u == std::vector<BlockId>{a});
+  CHECK(kv.check_invariants());
+}
