@@ -130,6 +130,26 @@ BENCHMARK(BM_ServingLlama8bH200Steps)
     ->Args({8, 16384})
     ->Unit(benchmark::kMillisecond);
 
+// The same replica and users with completions that do not come in waves. The serving config has
+// no staggered starts or length jitter for random traffic (every output is exactly 1,024 tokens,
+// so 64 users who start together finish together); these shapes spread completions instead:
+// `shape:0` output-heavy (single turns, lognormal output lengths around the mean: completions
+// scattered, runs cut short by each), `shape:1` chat (multi-turn sessions with think times and
+// prefix-cache hits on the conversation so far: hashed blocks, evictions, the ring of cached
+// free blocks). Fast path on and off.
+void BM_ServingLlama8bH200Shapes(benchmark::State& state) {
+  auto cfg = llama8b_h200(1, 64, state.range(1), state.range(2) != 0);
+  cfg.workload.kind = state.range(0) == 0 ? serving::WorkloadKind::kOutputHeavy : serving::WorkloadKind::kChat;
+  run(state, cfg);
+}
+BENCHMARK(BM_ServingLlama8bH200Shapes)
+    ->ArgNames({"shape", "requests", "fast"})
+    ->Args({0, 16384, 1})
+    ->Args({0, 16384, 0})
+    ->Args({1, 16384, 1})
+    ->Args({1, 16384, 0})
+    ->Unit(benchmark::kMillisecond);
+
 // GPT-OSS-120B, 64 users, 2k / 16k requests, with and without EAGLE-3 (7 drafts), fast path on
 // and off.
 void BM_ServingGptOssH200Requests(benchmark::State& state) {

@@ -2,7 +2,10 @@
 // model check of the block pool against a naive reference.
 #include "tests/test_serving_support.h"
 
+#include <algorithm>
+#include <deque>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "sim/serving/kv_cache.h"
@@ -136,4 +139,128 @@ TEST_CASE("the block pool matches a naive model under random operations") {
     for (const auto& t : tables) kv.release(t);
     CHECK(kv.num_used() == 0);
   }
+}
+
+TEST_CASE("evictions follow a FIFO of every free block, anonymous blocks included") {
+  // KvCache keeps blocks without a prefix on a stack and counts them between the free blocks that
+  // hold one. Reference: vLLM's free queue, one FIFO of every free block (never-used ones first),
+  // each entry anonymous or holding a hash. After every operation the cached hashes, the block
+  // each allocation evicts (the same block id when it held a prefix) and the free count must
+  // match the reference exactly: no tolerance, the order is discrete. Small pools make the ring
+  // fill with stale entries (acquires of free cached blocks) and compact.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    core::RngStream rng(seed, core::RngPurpose::kFailures);
+    const std::int32_t num_blocks = seed % 2 == 0 ? 16 : 48;
+    KvCache kv(num_blocks, 16, true);
+    std::deque<std::uint64_t> queue(static_cast<std::size_t>(num_blocks), 0);  // hash per free entry, 0: anonymous
+    std::map<BlockId, std::uint64_t> held_hash;  // referenced or free block -> its hash (0: none)
+    std::map<BlockId, int> refs;
+    std::vector<std::vector<BlockId>> tables;
+    std::map<std::uint64_t, BlockId> cached;
+    std::int64_t evictions = 0;
+    for (int step = 0; step < 4000; ++step) {
+      const auto op = rng.uniform_int(0, 3);
+      if (op == 0 && kv.num_available() > 0) {
+        auto n = static_cast<std::int32_t>(rng.uniform_int(1, std::min<std::int64_t>(6, kv.num_available())));
+        std::vector<BlockId> t;
+        kv.allocate(n, t);
+        REQUIRE(t.size() == static_cast<std::size_t>(n));
+        for (BlockId b : t) {
+          REQUIRE_FALSE(queue.empty());
+          const std::uint64_t h = queue.front();
+          queue.pop_front();
+          REQUIRE(refs[b] == 0);
+          if (h != 0) {  // the reference evicts this prefix: the cache must hand out its block
+            REQUIRE(cached.count(h) == 1);
+            REQUIRE(cached[h] == b);
+            cached.erase(h);
+            ++evictions;
+          } else {
+            REQUIRE(held_hash[b] == 0);  // an anonymous block
+          }
+          held_hash[b] = 0;
+          refs[b] = 1;
+        }
+        tables.push_back(std::move(t));
+      } else if (op == 1 && !tables.empty()) {
+        auto& t = tables[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(tables.size()) - 1))];
+        BlockId b = t[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(t.size()) - 1))];
+        auto h = static_cast<std::uint64_t>(rng.uniform_int(1, 60));
+        if (held_hash[b] == 0 && !cached.count(h)) {
+          cached[h] = b;
+          held_hash[b] = h;
+        }
+        kv.register_hash(b, h);
+      } else if (op == 2 && !tables.empty()) {
+        auto i = static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(tables.size()) - 1));
+        kv.release(tables[i]);
+        for (auto it = tables[i].rbegin(); it != tables[i].rend(); ++it) {
+          if (--refs[*it] == 0) queue.push_back(held_hash[*it]);
+        }
+        tables.erase(tables.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (op == 3 && !cached.empty()) {
+        auto it = cached.begin();
+        std::advance(it, rng.uniform_int(0, static_cast<std::int64_t>(cached.size()) - 1));
+        const BlockId b = it->second;
+        if (refs[b] == 0) queue.erase(std::find(queue.begin(), queue.end(), it->first));
+        ++refs[b];
+        kv.acquire(b);
+        tables.push_back({b});
+      }
+      REQUIRE(kv.check_invariants());
+      REQUIRE(kv.num_free() == static_cast<std::int32_t>(queue.size()));
+      REQUIRE(kv.num_cached() == static_cast<std::int32_t>(cached.size()));
+      for (std::uint64_t h = 1; h <= 60; ++h) {
+        const auto found = kv.find(h);
+        REQUIRE(found.has_value() == (cached.count(h) == 1));
+        if (found) REQUIRE(*found == cached[h]);
+      }
+    }
+    CHECK(evictions > 0);  // the check saw prefixes evicted, not only anonymous blocks reused
+  }
+}
+
+TEST_CASE("acquiring a block without a cached prefix is refused") {
+  // Only find() hands out blocks to share. An anonymous block's reference count is implicit (one
+  // in a table, none when free) and a free one has no recorded place in the free queue, so
+  // acquiring one is a caller's error, reported rather than corrupting the cache.
+  KvCache kv(4, 16, true);
+  std::vector<BlockId> a;
+  kv.allocate(1, a);
+  kv.release(a);
+  CHECK_THROWS_AS(kv.acquire(a[0]), std::logic_error);
+  std::vector<BlockId> b;
+  kv.allocate(1, b);
+  CHECK_THROWS_AS(kv.acquire(b[0]), std::logic_error);  // in use, still anonymous
+  CHECK(kv.check_invariants());
+}
+
+TEST_CASE("compacting the ring keeps the anonymous blocks queued before a cached one") {
+  // Three blocks: B (anonymous) and the never-used block are queued before A, which holds a
+  // prefix. Ten prefix hits on A, each released again, leave stale entries that overflow the
+  // ring (2 x 3 blocks -> 8 entries), so it compacts, carrying the two anonymous blocks counted by
+  // A's first entry onto its live one. FIFO order: the next two allocations take the anonymous
+  // blocks and keep A's prefix; the third evicts it and gets A itself.
+  KvCache kv(3, 16, true);
+  std::vector<BlockId> ab;
+  kv.allocate(2, ab);
+  const BlockId a = ab[0];
+  kv.register_hash(a, 777);
+  kv.release(ab);  // B first (anonymous), then A (the tail end of the queue)
+  for (int i = 0; i < 10; ++i) {
+    kv.acquire(a);
+    REQUIRE(kv.num_free() == 2);
+    std::vector<BlockId> one{a};
+    kv.release(one);
+    REQUIRE(kv.check_invariants());
+  }
+  std::vector<BlockId> t;
+  kv.allocate(2, t);
+  CHECK(kv.find(777) == std::optional<BlockId>(a));
+  CHECK(std::find(t.begin(), t.end(), a) == t.end());
+  std::vector<BlockId> u;
+  kv.allocate(1, u);
+  CHECK_FALSE(kv.find(777).has_value());
+  CHECK(u == std::vector<BlockId>{a});
+  CHECK(kv.check_invariants());
 }

@@ -1,5 +1,6 @@
 #include "sim/serving/kv_cache.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <new>
@@ -14,7 +15,7 @@ namespace tycoon::serving {
 namespace {
 // How far ahead (in blocks) the free queue and releases prefetch block states.
 constexpr std::size_t kPrefetchAhead = 8;
-// How far ahead (in entries) allocations prefetch the free queue's ring.
+// How far ahead (in entries) evictions prefetch the free queue's ring.
 constexpr std::int64_t kRingPrefetchAhead = 64;
 // A block's ring position mod 2^32; kNoPos for none (a position the ring never reaches while the
 // block's stale entries can exist: it would take 2^32 - 1 pushes).
@@ -56,19 +57,21 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
     : num_blocks_(num_blocks), page_tokens_(page_tokens), prefix_caching_(prefix_caching) {
   if (num_blocks < 1 || page_tokens < 1) throw std::invalid_argument("KV cache needs at least one block of one token");
   num_free_ = num_blocks;
-  // Blocks and slots are trivially copyable: all-zero bytes are valid objects (a slot with key 0
-  // is empty; a block gets its links when first allocated).
+  anonymous_after_ = num_blocks;  // every block, never used, anonymous
+  // Blocks, entries and slots are trivially copyable: all-zero bytes are valid objects (a slot
+  // with key 0 is empty; a block gets its state when first allocated).
   blocks_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(Block));
   blocks_ = static_cast<Block*>(blocks_memory_.data());
+  stack_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(BlockId));
+  stack_ = static_cast<BlockId*>(stack_memory_.data());
   if (prefix_caching_) {
     hashes_memory_ = ZeroedArray(static_cast<std::size_t>(num_blocks) * sizeof(std::uint64_t));
     hashes_ = static_cast<std::uint64_t*>(hashes_memory_.data());
-  }
-  const std::size_t ring_cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
-  ring_memory_ = ZeroedArray(ring_cap * sizeof(BlockId));
-  ring_ = static_cast<BlockId*>(ring_memory_.data());
-  ring_mask_ = ring_cap - 1;
-  if (prefix_caching_) {
+    // Only blocks holding a prefix enter the ring.
+    const std::size_t ring_cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
+    ring_memory_ = ZeroedArray(ring_cap * sizeof(Entry));
+    ring_ = static_cast<Entry*>(ring_memory_.data());
+    ring_mask_ = ring_cap - 1;
     // At most one hash per block: twice the blocks keeps the load at or below 1/2.
     const std::size_t cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
     table_memory_ = ZeroedArray(cap * sizeof(Slot));
@@ -78,54 +81,67 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
 }
 
 void KvCache::queue_remove(BlockId b) {
-  blocks_[static_cast<std::size_t>(b)].queue_pos = kNoPos;  // its ring entry turns stale
+  Block& x = blocks_[static_cast<std::size_t>(b)];
+  x.queue_pos = kNoPos;  // its ring entry turns stale (its count of anonymous blocks stays)
   --num_free_;
 }
 
-void KvCache::queue_push_back(BlockId b) {
+void KvCache::queue_push_hashed(BlockId b) {
   if (tail_ - head_ > static_cast<std::int64_t>(ring_mask_)) queue_compact();
-  ring_at(tail_) = b;
+  ring_at(tail_) = Entry{b, static_cast<std::uint32_t>(anonymous_after_)};
+  anonymous_after_ = 0;
   blocks_[static_cast<std::size_t>(b)].queue_pos = pos32(tail_++);
   ++num_free_;
 }
 
 void KvCache::queue_compact() {
   std::int64_t w = head_;
+  std::int64_t carried = 0;  // anonymous blocks counted by stale entries, moved to the next live one
   for (std::int64_t r = head_; r < tail_; ++r) {
-    const BlockId b = ring_at(r);
-    Block& x = blocks_[static_cast<std::size_t>(b)];
+    const Entry e = ring_at(r);
+    Block& x = blocks_[static_cast<std::size_t>(e.block)];
+    carried += e.anonymous_before;
     if (x.ref() != 0 || x.queue_pos != pos32(r)) continue;
-    ring_at(w) = b;
+    ring_at(w) = Entry{e.block, static_cast<std::uint32_t>(carried)};
+    carried = 0;
     x.queue_pos = pos32(w++);
   }
   tail_ = w;
+  anonymous_after_ += carried;
+}
+
+BlockId KvCache::pop_anonymous() {
+  --num_free_;
+  if (stack_size_ > 0) return stack_[--stack_size_];
+  return num_touched_++;  // a never-used block: its zero state is an anonymous block's
 }
 
 BlockId KvCache::queue_pop_front() {
-  if (num_touched_ < num_blocks_) {  // a never-used block comes first
-    Block& x = blocks_[static_cast<std::size_t>(num_touched_)];
-    x = Block{};
-    x.queue_pos = kNoPos;
-    --num_free_;
-    return num_touched_++;
-  }
   for (;;) {
-    assert(head_ < tail_);
+    if (head_ == tail_) {  // no prefix queued: the rest is anonymous
+      assert(anonymous_after_ > 0);
+      --anonymous_after_;
+      return pop_anonymous();
+    }
+    Entry& e = ring_at(head_);
+    if (e.anonymous_before > 0) {
+      --e.anonymous_before;
+      return pop_anonymous();
+    }
     const std::int64_t pos = head_++;
-    const BlockId b = ring_at(pos);
-    // The queue's order is known ahead: start loading a later allocation's block (entries past
-    // the tail hold old ids or 0, still valid indices).
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead))]);
-    // ... and the ring itself further ahead (read in order, a line per 16 allocations), so that
-    // the entries above are there when their turn comes.
+    // The queue's order is known ahead: start loading a later entry's block (entries past the
+    // tail hold old ids or 0, still valid indices).
+    __builtin_prefetch(&blocks_[static_cast<std::size_t>(ring_at(pos + kPrefetchAhead).block)]);
+    // ... and the ring itself further ahead (read in order, a line per 8 entries), so that the
+    // entries above are there when their turn comes.
     __builtin_prefetch(&ring_at(pos + kRingPrefetchAhead));
 #endif
-    Block& x = blocks_[static_cast<std::size_t>(b)];
+    Block& x = blocks_[static_cast<std::size_t>(e.block)];
     if (x.ref() != 0 || x.queue_pos != pos32(pos)) continue;  // stale: taken by a prefix hit since
     x.queue_pos = kNoPos;
     --num_free_;
-    return b;
+    return e.block;
   }
 }
 
@@ -167,26 +183,55 @@ void KvCache::table_erase(std::uint64_t hash) {
 }
 
 void KvCache::acquire(BlockId b) {
-  if (blocks_[static_cast<std::size_t>(b)].ref() == 0) queue_remove(b);
-  ++blocks_[static_cast<std::size_t>(b)].ref_flag;  // the count is in the low bits
+  Block& x = blocks_[static_cast<std::size_t>(b)];
+  // Only a block holding a prefix can be found; its count is explicit (see Block).
+  if (!x.hashed()) throw std::logic_error("KvCache::acquire: a block without a cached prefix");
+  if (x.ref() == 0) queue_remove(b);
+  ++x.ref_flag;  // the count is in the low bits
 }
 
-void KvCache::allocate(std::int32_t n, std::vector<BlockId>& table) {
+void KvCache::allocate_blocks(std::int32_t n, std::vector<BlockId>& table) {
   assert(n <= num_available());
-  for (std::int32_t k = 0; k < n; ++k) {
-    BlockId b = queue_pop_front();
+  const std::size_t first = table.size();
+  table.resize(first + static_cast<std::size_t>(n));
+  BlockId* out = table.data() + first;
+  std::int32_t k = 0;
+  // No prefix queued (always without prefix caching): anonymous blocks from the stack's top, as
+  // many as it holds, in one copy; an anonymous block's state does not change when it is taken.
+  if (head_ == tail_) {
+    const std::int32_t m = std::min(n, stack_size_);
+    for (std::int32_t j = 0; j < m; ++j) out[j] = stack_[stack_size_ - 1 - j];
+    stack_size_ -= m;
+    anonymous_after_ -= m;
+    num_free_ -= m;
+    k = m;
+  }
+  for (; k < n; ++k) {
+    const BlockId b = queue_pop_front();
     Block& x = blocks_[static_cast<std::size_t>(b)];
-    if (x.hashed()) {  // evict the cached prefix this block held
+    if (x.hashed()) {  // evict the cached prefix this block held: the block turns anonymous
       table_erase(hashes_[static_cast<std::size_t>(b)]);
       hashes_[static_cast<std::size_t>(b)] = 0;
       --num_hashed_;
+      x.ref_flag = 0;
     }
-    x.ref_flag = 1;  // one reference, no prefix
-    table.push_back(b);
+    out[k] = b;
   }
 }
 
 void KvCache::release(std::span<const BlockId> table) {
+  if (num_hashed_ == 0) {
+    // No block holds a prefix (always without prefix caching): every block of the table is
+    // anonymous with its one reference, and goes onto the stack, last block first, untouched.
+    for (std::size_t i = table.size(), j = static_cast<std::size_t>(stack_size_); i > 0; --i, ++j) {
+      stack_[j] = table[i - 1];
+    }
+    const auto n = static_cast<std::int32_t>(table.size());
+    stack_size_ += n;
+    anonymous_after_ += n;
+    num_free_ += n;
+    return;
+  }
 #if defined(__GNUC__) || defined(__clang__)
   for (std::size_t i = table.size(), k = 0; i > 0 && k < kPrefetchAhead; --i, ++k) {
     __builtin_prefetch(&blocks_[static_cast<std::size_t>(table[i - 1])]);
@@ -199,8 +244,14 @@ void KvCache::release(std::span<const BlockId> table) {
     }
 #endif
     Block& x = blocks_[static_cast<std::size_t>(*it)];
-    assert(x.ref() > 0);
-    if ((--x.ref_flag & ~Block::kHashed) == 0) queue_push_back(*it);
+    if (!x.hashed()) {  // anonymous, so its only reference: onto the stack, counted at the tail
+      stack_[stack_size_++] = *it;
+      ++anonymous_after_;
+      ++num_free_;
+    } else {
+      assert(x.ref() > 0);
+      if (--x.ref_flag == Block::kHashed) queue_push_hashed(*it);
+    }
   }
 }
 
@@ -209,7 +260,7 @@ void KvCache::register_hash(BlockId b, std::uint64_t hash) {
   Block& x = blocks_[static_cast<std::size_t>(b)];
   if (x.hashed() || !table_insert(hash, b)) return;
   hashes_[static_cast<std::size_t>(b)] = hash;
-  x.ref_flag |= Block::kHashed;
+  x.ref_flag = Block::kHashed | 1;  // an anonymous block in a table has exactly one reference
   ++num_hashed_;
 }
 
@@ -224,38 +275,63 @@ void KvCache::unreserve(std::int32_t n) {
 }
 
 std::int64_t KvCache::total_references() const {
+  // A block with a prefix counts its references; an anonymous one has one unless it is free
+  // (on the stack; never-used blocks are not counted at all).
+  std::vector<bool> free_anonymous(static_cast<std::size_t>(num_touched_), false);
+  for (std::int32_t i = 0; i < stack_size_; ++i) free_anonymous[static_cast<std::size_t>(stack_[i])] = true;
   std::int64_t sum = 0;
-  for (std::int32_t i = 0; i < num_touched_; ++i) sum += blocks_[static_cast<std::size_t>(i)].ref();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(num_touched_); ++i) {
+    const Block& x = blocks_[i];
+    sum += x.hashed() ? x.ref() : (free_anonymous[i] ? 0 : 1);
+  }
   return sum;
 }
 
 bool KvCache::check_invariants() const {
   if (num_reserved_ < 0 || num_reserved_ > num_free_) return false;
   const auto never_used = num_blocks_ - num_touched_;
-  if (head_ > tail_ || tail_ - head_ > static_cast<std::int64_t>(ring_mask_) + 1) return false;
-  std::int32_t count = never_used;
-  for (std::int64_t pos = head_; pos < tail_; ++pos) {
-    const BlockId b = ring_at(pos);
-    if (b < 0 || b >= num_touched_) return false;
+  if (head_ > tail_ || (tail_ > head_ && tail_ - head_ > static_cast<std::int64_t>(ring_mask_) + 1)) return false;
+  if (stack_size_ < 0 || stack_size_ > num_touched_ || anonymous_after_ < 0) return false;
+  // Anonymous free blocks: the stack (distinct, free, without a prefix) and the never-used ones;
+  // the ring's counts and the tail's count add up to them.
+  std::vector<bool> on_stack(static_cast<std::size_t>(num_touched_), false);
+  for (std::int32_t i = 0; i < stack_size_; ++i) {
+    const BlockId b = stack_[i];
+    if (b < 0 || b >= num_touched_ || on_stack[static_cast<std::size_t>(b)]) return false;
+    on_stack[static_cast<std::size_t>(b)] = true;
     const Block& x = blocks_[static_cast<std::size_t>(b)];
+    if (x.ref_flag != 0) return false;  // anonymous
+  }
+  std::int64_t anonymous = anonymous_after_;
+  std::int32_t count = never_used + stack_size_;
+  for (std::int64_t pos = head_; pos < tail_; ++pos) {
+    const Entry& e = ring_at(pos);
+    anonymous += e.anonymous_before;
+    if (e.block < 0 || e.block >= num_touched_) return false;
+    const Block& x = blocks_[static_cast<std::size_t>(e.block)];
     if (x.queue_pos != pos32(pos)) continue;  // stale
-    if (x.ref() != 0) return false;
+    if (x.ref() != 0 || !x.hashed()) return false;
     if (++count > num_blocks_) return false;
   }
+  if (anonymous != static_cast<std::int64_t>(never_used) + stack_size_) return false;
   if (count != num_free_) return false;
-  std::int32_t zero_refs = never_used, hashed = 0;
+  // Free blocks: the anonymous ones counted above and the blocks with a prefix and no reference,
+  // each live in the ring once.
+  std::int32_t free_hashed = 0, hashed = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(num_touched_); ++i) {
     const Block& x = blocks_[i];
-    if (x.ref() > 0x40000000u) return false;  // an underflow
-    if (x.ref() == 0) ++zero_refs;
-    if (x.hashed() != (prefix_caching_ && hashes_[i] != 0)) return false;
-    if (x.hashed()) {
-      ++hashed;
-      auto found = find(hashes_[i]);
-      if (!found || *found != static_cast<BlockId>(i)) return false;
+    if (prefix_caching_ && x.hashed() != (hashes_[i] != 0)) return false;
+    if (!x.hashed()) {
+      if (x.ref_flag != 0) return false;  // an anonymous block's count is implicit
+      continue;
     }
+    if (x.ref() > 0x40000000u) return false;  // an underflow
+    ++hashed;
+    if (x.ref() == 0) ++free_hashed;
+    auto found = find(hashes_[i]);
+    if (!found || *found != static_cast<BlockId>(i)) return false;
   }
-  if (zero_refs != num_free_ || hashed != num_hashed_) return false;
+  if (never_used + stack_size_ + free_hashed != num_free_ || hashed != num_hashed_) return false;
   if (prefix_caching_) {
     std::int32_t entries = 0;
     for (std::size_t i = 0; i <= table_mask_; ++i) entries += table_[i].key != 0;

@@ -11,15 +11,26 @@
 // whole blocks: reserved blocks are unavailable to allocations but keep their cached contents
 // until the queue reaches them.
 //
-// The free queue is a ring of block ids (FIFO: pop at the head, push at the tail), read and
-// written in sequence; a block taken out of its middle by a prefix hit stays in the ring as a
-// stale entry (its position no longer matches the block's) and is skipped when the head reaches
-// it. An allocation then touches one block's state, not its neighbours' links.
+// The free queue is kept in two parts. Blocks without a cached prefix ("anonymous") are
+// interchangeable: which of them an allocation gets changes no contents, only a block's name.
+// They sit on a stack of ids (the most recently freed on top, so allocations reuse recently used
+// blocks), and the queue records only how many of them lie between the blocks
+// that hold a prefix. Those are a ring of entries in FIFO order (pop at the head, push at the
+// tail), each with the number of anonymous blocks queued just before it; the anonymous blocks
+// queued after the last entry are counted apart. An allocation takes an anonymous block while the
+// head's count is positive, else the head entry's block (evicting its prefix): cached prefixes
+// are evicted in exactly the order and at exactly the allocation a FIFO of every free block
+// would evict them (vLLM's free queue), and every allocation gets a block with the same contents
+// (none, or the same prefix). A block taken out of the ring's middle by a prefix hit stays in it
+// as a stale entry (its position no longer matches the block's) and is skipped when the head
+// reaches it; its count stays counted. An anonymous block's state is not touched at all when it
+// is allocated or released (its reference count is implicit, see Block), a block with a prefix's
+// once. Block ids themselves differ from a single FIFO's; nothing observable depends on them.
 //
 // Memory is touched with use, not capacity: blocks never used yet sit conceptually at the head
-// of the free queue (as vLLM's initial queue holds every block in order) and get their state on
-// first allocation, and the hash table is allocated zeroed by the system (calloc), so its pages
-// cost nothing until a hash lands on them.
+// of the free queue (as vLLM's initial queue holds every block in order; they are anonymous,
+// taken when the stack is empty), and the arrays are allocated zeroed by the system, so their
+// pages cost nothing until used.
 #pragma once
 
 #include <cstdint>
@@ -53,12 +64,24 @@ class KvCache {
 
   // The block holding the prefix whose chain hash is `hash`, if cached.
   std::optional<BlockId> find(std::uint64_t hash) const;
+  // Whether a block holding a prefix (found by find()) is free.
   bool is_free(BlockId b) const { return blocks_[static_cast<std::size_t>(b)].ref() == 0; }
-  // Takes a reference on a cached block (a prefix hit); a free one leaves the free queue.
+  // Takes a reference on a cached block (a prefix hit: `b` came from find()); a free one leaves
+  // the free queue. A block without a prefix cannot be acquired (std::logic_error).
   void acquire(BlockId b);
   // Appends `n` fresh blocks to `table`, evicting the least recently freed cached contents.
   // Precondition: n <= num_available().
-  void allocate(std::int32_t n, std::vector<BlockId>& table);
+  void allocate(std::int32_t n, std::vector<BlockId>& table) {
+    // The common case inline (a decode step's new block while no cached prefix is free): the
+    // stack's top, the same block allocate_blocks() would take.
+    if (n == 1 && head_ == tail_ && stack_size_ > 0) {
+      table.push_back(stack_[--stack_size_]);
+      --anonymous_after_;
+      --num_free_;
+      return;
+    }
+    allocate_blocks(n, table);
+  }
   // Drops one reference on each block of `table`, last block first so that a request's tail
   // is evicted before its head (vLLM's order). Cached contents stay findable.
   void release(std::span<const BlockId> table);
@@ -87,13 +110,23 @@ class KvCache {
   std::int64_t total_references() const;
 
  private:
+  void allocate_blocks(std::int32_t n, std::vector<BlockId>& table);
+  // One entry of the ring: a free block holding a prefix, and the anonymous free blocks queued
+  // just before it.
+  struct Entry {
+    BlockId block = 0;
+    std::uint32_t anonymous_before = 0;
+  };
   void queue_remove(BlockId b);
-  void queue_push_back(BlockId b);
+  void queue_push_hashed(BlockId b);
+  // Takes the block the FIFO order hands out next.
   BlockId queue_pop_front();
-  // Drops stale entries from the ring (when it is full): O(entries), at most every
-  // num_blocks pushes.
+  // An anonymous free block: the top of the stack, else a never-used one.
+  BlockId pop_anonymous();
+  // Drops stale entries from the ring (when it is full), their counts moving to the next entry:
+  // O(entries), at most every num_blocks pushes.
   void queue_compact();
-  BlockId& ring_at(std::int64_t pos) const { return ring_[static_cast<std::size_t>(pos) & ring_mask_]; }
+  Entry& ring_at(std::int64_t pos) const { return ring_[static_cast<std::size_t>(pos) & ring_mask_]; }
   // Open-addressing hash table (linear probing, backward-shift deletion); hash 0 marks empty.
   // Chain hashes are already mixed: their low bits index the table directly.
   std::size_t slot_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & table_mask_; }
@@ -119,14 +152,19 @@ class KvCache {
     std::size_t bytes_ = 0;
   };
 
-  // 8 bytes hold a block's state as allocations and releases touch it (the array of them then
-  // fits a core's L2 for caches of up to ~60k blocks), and a table slot its key and value. The
-  // prefix hash a block holds lives in its own array, read only for blocks flagged as hashed.
+  // 8 bytes hold a block's state, and a table slot its key and value. The prefix hash a block
+  // holds lives in its own array, read only for blocks flagged as hashed. An anonymous block
+  // (no prefix) has state 0 and an implicit reference count: one while in a block table (only
+  // find() hands out blocks to share, and it finds blocks with a prefix), none while free. So
+  // allocating and releasing anonymous blocks does not touch their states, and while no block
+  // holds a prefix (always without prefix caching) a release is a copy of ids onto the stack.
   struct Block {
-    // References in the low 31 bits; the top bit: holds a registered prefix (its hash in hashes_).
+    // The top bit: holds a registered prefix (its hash in hashes_); then its references in the
+    // low 31 bits (0 for an anonymous block).
     std::uint32_t ref_flag = 0;
-    // Ring position of its entry while free, mod 2^32 (an entry elsewhere is stale; the ring
-    // holds fewer than 2^32 entries, so positions mod 2^32 never collide while both exist).
+    // Ring position of its entry while free with a prefix, mod 2^32 (an entry elsewhere is stale;
+    // the ring holds fewer than 2^32 entries, so positions mod 2^32 never collide while both
+    // exist); kNoPos (kv_cache.cpp) once the block has left the ring.
     std::uint32_t queue_pos = 0;
     static constexpr std::uint32_t kHashed = 0x80000000u;
     std::uint32_t ref() const { return ref_flag & ~kHashed; }
@@ -145,12 +183,19 @@ class KvCache {
   ZeroedArray hashes_memory_;
   std::uint64_t* hashes_ = nullptr;  // per block: its prefix's chain hash while flagged hashed
   std::int32_t num_touched_ = 0;  // blocks used at least once: ids [0, num_touched_)
-  // Free queue of used blocks (after the never-used ones): ring positions [head_, tail_), counted
-  // from the start of the simulation; ring_mask_ + 1 slots, at least twice the blocks.
+  // Anonymous free blocks used before (the never-used ones, ids from num_touched_ up, are
+  // anonymous too): stack_[0, stack_size_), the top last.
+  ZeroedArray stack_memory_;
+  BlockId* stack_ = nullptr;
+  std::int32_t stack_size_ = 0;
+  // Free blocks holding a prefix, FIFO: ring positions [head_, tail_), counted from the start of
+  // the simulation; ring_mask_ + 1 slots, at least twice the blocks.
   ZeroedArray ring_memory_;
-  BlockId* ring_ = nullptr;
+  Entry* ring_ = nullptr;
   std::size_t ring_mask_ = 0;
   std::int64_t head_ = 0, tail_ = 0;
+  // Anonymous free blocks queued after the ring's last entry (all of them when it is empty).
+  std::int64_t anonymous_after_ = 0;
   std::int32_t num_free_ = 0;
   std::int32_t num_reserved_ = 0;
   std::int32_t num_hashed_ = 0;
