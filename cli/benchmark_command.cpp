@@ -117,7 +117,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       ->check(finite_range(0.0, 1e8));
   sub->add_option("--workload", o->workload, "Traffic shape")
       ->check(CLI::IsMember({"random", "chat", "agentic-coding", "input-heavy", "output-heavy", "trace"}));
-  sub->add_option("--trace", o->trace, "JSONL trace to replay (format: sim/traffic/trace.h)");
+  sub->add_option("--trace", o->trace, "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a folder of them (sim/traffic/trace_import.h)");
   auto* arrival = sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
                       ->check(CLI::IsMember({"closed-loop", "poisson", "bursty", "diurnal"}));
   auto* rate = sub->add_option("--rate", o->rate, "Open loop: mean requests (or sessions) per second")

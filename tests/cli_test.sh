@@ -49,6 +49,16 @@ bad_trace=$(mktemp); printf '{"arrival_s": 0, "input_tokens": 10, "output_tokens
 err=$("$tycoon" benchmark --hardware h200 --model gpt-oss-120b --trace "$bad_trace" 2>&1 >/dev/null)
 echo "$err" | grep -q "$bad_trace:2: /input_tokens: must be positive" || { echo "FAIL trace error lacks file:line: $err"; fail=1; }
 rm -f "$bad_trace"
+# Public trace formats: recognised from the content; a bad row names file, line and field (exit 2).
+bad_azure=$(mktemp); printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,10,0\n' >"$bad_azure"
+check_one_line_error trace-azure-bad-row "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --trace "$bad_azure"
+err=$("$tycoon" benchmark --hardware h200 --model gpt-oss-120b --trace "$bad_azure" 2>&1 >/dev/null)
+echo "$err" | grep -q "$bad_azure:2: /GeneratedTokens: must be at least 1" || { echo "FAIL azure trace error: $err"; fail=1; }
+rm -f "$bad_azure"
+traces="$(dirname "$0")/data/traces"
+for f in mooncake_sample.jsonl azure_sample.csv agentx_sample.jsonl; do
+  check "trace-import-$f" 0 "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --trace "$traces/$f"
+done
 run1=$("$tycoon" "${bench[@]}" --concurrency 8 --num-requests 24 --spec-tokens 3 --acceptance 2.31 --seed 5 --json) || { echo "FAIL benchmark --json"; fail=1; }
 run2=$("$tycoon" "${bench[@]}" --concurrency 8 --num-requests 24 --spec-tokens 3 --acceptance 2.31 --seed 5 --json)
 for key in ttft_ms tpot_ms itl_ms e2e_ms output_tok_per_s_per_gpu p90_interactivity_tok_per_s_per_user \

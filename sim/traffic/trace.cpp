@@ -5,6 +5,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/data/json_reader.h"
+#include "sim/traffic/trace_import.h"
 
 namespace tycoon::traffic {
 
@@ -69,11 +70,13 @@ Trace parse_trace(std::string_view text, const std::string& file) {
 }
 
 Trace load_trace(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return import_agentx_directory(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw data::LoadError(path.string(), "", "cannot read the trace file");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_trace(ss.str(), path.string());
+  return parse_any_trace(ss.str(), path.string());
 }
 
 }  // namespace tycoon::traffic

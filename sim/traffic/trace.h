@@ -14,6 +14,12 @@
 //   prefix_id      optional string, with prefix_tokens: the first prefix_tokens tokens are shared
 //   prefix_tokens  with every request naming the same prefix_id (a system prompt); <= input_tokens
 // Blank lines are skipped. Errors name the file and line: `t.jsonl:3: /input_tokens: must be positive`.
+//
+// load_trace also reads three public trace formats, recognised from the file's content
+// (sim/traffic/trace_import.h says how each maps onto the entries below):
+//   Mooncake (JSONL: timestamp, input_length, output_length, hash_ids),
+//   Azure LLM inference traces (CSV: TIMESTAMP,ContextTokens,GeneratedTokens),
+//   AgentX / kv-cache-tester agentic-coding conversations (JSON or JSONL: {"requests": [...]}).
 #pragma once
 
 #include <cstdint>
@@ -31,11 +37,18 @@ struct TraceEntry {
   std::string session_id;  // empty: a request of its own
   std::string prefix_id;   // empty: no shared prefix
   std::int64_t prefix_tokens = 0;
+  // Imported traces with block hashes (Mooncake hash_ids, kv-cache-tester hash_ids): block k
+  // covers prompt tokens [k·block_tokens, (k+1)·block_tokens); two prompts whose block k carries
+  // the same id hold identical tokens up to the end of that block. Ids are already scoped (an
+  // AgentX conversation's ids are salted with the conversation so no other one can hit them).
+  std::vector<std::uint64_t> block_ids;
+  std::int64_t block_tokens = 0;
   int line = 0;
 };
 
 struct Trace {
   std::string file;
+  std::string format = "tycoon";  // tycoon, mooncake, azure, agentx
   std::vector<TraceEntry> entries;  // in file order (= arrival order)
 };
 

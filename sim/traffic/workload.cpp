@@ -100,6 +100,11 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
         t.content.shared_prefix_id = string_id(e.prefix_id);
         t.content.shared_prefix_tokens = e.prefix_tokens;
       }
+      if (!e.block_ids.empty()) {
+        t.content.block_ids = &e.block_ids;
+        t.content.block_tokens = e.block_tokens;
+        t.content.unique = false;
+      }
       s.num_turns = 1;
       s.done = true;
       return t;

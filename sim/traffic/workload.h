@@ -29,10 +29,21 @@ struct Content {
   // No other request shares any token block of this prompt (random prompts): only the request
   // itself, recomputing after a preemption, could ever hit its cached blocks.
   bool unique = false;
+  // An imported trace's block hashes (TraceEntry::block_ids, owned by the Trace, which outlives
+  // the run): a page whose last token lies in hashed block k is identified by that block's id.
+  const std::vector<std::uint64_t>* block_ids = nullptr;
+  std::int64_t block_tokens = 0;
 };
 
 // Identity of token block `index` (tokens [index·P, (index+1)·P)) of a prompt with `content`.
 inline std::uint64_t block_content_key(const Content& c, std::int64_t index, std::int64_t page_tokens) {
+  if (c.block_ids != nullptr && c.block_tokens > 0) {
+    // Identical ids up to block k mean identical tokens up to its end, so a page that ends inside
+    // block k is the same page in every prompt carrying that id there. Pages past the hashed
+    // blocks belong to this prompt alone (its stream).
+    const auto k = static_cast<std::size_t>(((index + 1) * page_tokens - 1) / c.block_tokens);
+    if (k < c.block_ids->size()) return core::hash_combine((*c.block_ids)[k], static_cast<std::uint64_t>(index));
+  }
   const bool shared = (index + 1) * page_tokens <= c.shared_prefix_tokens;
   return core::hash_combine(shared ? c.shared_prefix_id : c.stream_id, static_cast<std::uint64_t>(index));
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Published serving measurements against `tycoon benchmark` (docs/fidelity_published.md).
+#
+#   scripts/fidelity_published.sh [BUILD_DIR] [OUT_DIR]
+#
+# Reads every point of calibration/published/serving_points.json (measured TTFT and TPOT with
+# their source), runs the same configuration through `tycoon benchmark` (JSON per point in
+# OUT_DIR, default BUILD_DIR/fidelity_published/), and prints the markdown table: published and
+# simulated TTFT and TPOT, the error of each, and the median and worst absolute error per metric.
+# With FIDELITY_REUSE=1 a point whose JSON is already there is not run again. Needs jq and awk.
+# Every run is seeded (--seed 1), so the table is reproducible to the digit; nothing in the
+# simulator is fitted to these values. A point the simulator refuses is listed with the reason.
+set -euo pipefail
+
+build=${1:-build}
+out=${2:-$build/fidelity_published}
+root=$(cd "$(dirname "$0")/.." && pwd)
+points="$root/calibration/published/serving_points.json"
+tycoon="$build/tycoon"
+[[ -x $tycoon ]] || { echo "fidelity_published.sh: $tycoon not found (build first)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "fidelity_published.sh: needs jq" >&2; exit 2; }
+[[ -s $points ]] || { echo "fidelity_published.sh: $points missing" >&2; exit 2; }
+mkdir -p "$out"
+
+n=$(jq '.points | length' "$points")
+echo "running $n published points (JSON in $out/) ..." >&2
+refused=()
+rows=()
+for ((i = 0; i < n; ++i)); do
+  p=$(jq -c ".points[$i]" "$points")
+  id=$(jq -r .id <<<"$p")
+  # Stock configuration: random prompts (InferenceX: input in [0.8, 1] x ISL, output = OSL),
+  # fixed concurrency, no speculative decoding, the engine's defaults otherwise.
+  args=(benchmark --hardware "$(jq -r .hardware <<<"$p")" --model "$(jq -r .model <<<"$p")"
+    --engine "$(jq -r .engine <<<"$p")" --precision "$(jq -r .precision <<<"$p")" --tp "$(jq -r .tp <<<"$p")"
+    --spec-tokens 0 --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
+    --concurrency "$(jq -r .concurrency <<<"$p")" --seed 1 --json)
+  if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]]; then
+    if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
+      refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
+      rm -f "$out/$id.json"
+      continue
+    fi
+  fi
+  rows+=("$(jq -r --slurpfile s "$out/$id.json" '
+    def err(o; p): (o - p) / p * 100;
+    [.id, .hardware, .engine + " " + .engine_version, .model, .precision, (.tp | tostring),
+     ((.isl | tostring) + "/" + (.osl | tostring)), (.concurrency | tostring),
+     .published.ttft_ms, $s[0].ttft_ms.mean, err($s[0].ttft_ms.mean; .published.ttft_ms),
+     .published.tpot_ms, $s[0].tpot_ms.mean, err($s[0].tpot_ms.mean; .published.tpot_ms)] | @tsv' <<<"$p")")
+done
+
+echo
+echo "| point | GPU | engine | model | precision | TP | ISL/OSL | users | TTFT published (ms) | TTFT ours (ms) | TTFT error | TPOT published (ms) | TPOT ours (ms) | TPOT error |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %+.0f%% | %.2f | %.2f | %+.0f%% |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
+
+# Median and worst absolute error of each metric, over the points that ran.
+summary() {
+  local col=$1 name=$2
+  printf '%s\n' "${rows[@]}" | awk -F'\t' -v c="$col" '{ e = $c < 0 ? -$c : $c; print e, $c, $1 }' | sort -g | awk -v name="$name" '
+    { a[NR] = $1; s[NR] = $2; id[NR] = $3 }
+    END {
+      if (NR == 0) exit
+      med = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+      printf "- %s: %d points, median |error| %.0f%%, worst %+.0f%% (%s)\n", name, NR, med, s[NR], id[NR]
+    }'
+}
+echo
+summary 11 "TTFT"
+summary 14 "TPOT"
+if ((${#refused[@]})); then
+  echo
+  echo "Points the simulator refused:"
+  echo
+  echo "| point | reason |"
+  echo "|---|---|"
+  printf '%s\n' "${refused[@]}"
+fi
