@@ -76,6 +76,14 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
                                 std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
                                 std::to_string(kMaxGpus) + " GPUs" + why);
   }
+  if (c.disaggregated) {
+    const auto& dp = c.disaggregated->decode;
+    const std::int64_t all = gpus + static_cast<std::int64_t>(dp.replicas) * dp.deployment.tensor_parallel;
+    if (all > kMaxGpus) {
+      throw std::invalid_argument("the prefill and decode pools hold " + std::to_string(all) + " GPUs, more than " +
+                                  std::to_string(kMaxGpus) + why);
+    }
+  }
   if (c.duration_s > kMaxDurationS) {
     throw std::invalid_argument("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
                                 format_fixed(kMaxDurationS, 0) + " s)" + why);

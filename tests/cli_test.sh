@@ -77,6 +77,8 @@ echo "$dis" | grep -q '"num_gpus": 3' || { echo "FAIL benchmark --disaggregated:
 check_one_line_error benchmark-decode-needs-disaggregated "$tycoon" "${bench[@]}" --concurrency 2 --decode-replicas 2
 check_one_line_error benchmark-nvlink-across-chips "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
   --decode-hardware b200 --kv-link nvlink
+check_one_line_error benchmark-disaggregated-too-many-gpus "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
+  --replicas 1000 --decode-replicas 1000
 check_one_line_error benchmark-bad-kv-link "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated --kv-link carrier-pigeon
 # Configurations that do not run are refused with the reason (issue 20, item 9).
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
