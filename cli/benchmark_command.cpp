@@ -392,7 +392,13 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                                         {"kv_bytes_transferred", st.kv_bytes_transferred},
                                         {"transfer_ms_mean", st.transfer_s_mean * 1e3},
                                         {"link_wait_ms_mean", st.link_wait_s_mean * 1e3},
-                                        {"kv_wait_ms_mean", st.kv_wait_s_mean * 1e3}};
+                                        {"kv_wait_ms_mean", st.kv_wait_s_mean * 1e3},
+                                        {"ttft_breakdown_ms_mean",
+                                         {{"prefill", st.ttft_prefill_s_mean * 1e3},
+                                          {"kv_wait", st.ttft_kv_wait_s_mean * 1e3},
+                                          {"link_wait", st.ttft_link_wait_s_mean * 1e3},
+                                          {"transfer", st.ttft_transfer_s_mean * 1e3},
+                                          {"first_step", st.ttft_first_step_s_mean * 1e3}}}};
     }
 
     if (o->json) {
@@ -479,6 +485,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       std::printf("    KV transfers %lld, %.3f ms each (mean), %.3f ms waiting for the link, %.3f ms for decode KV\n",
                   static_cast<long long>(st.num_transfers), st.transfer_s_mean * 1e3, st.link_wait_s_mean * 1e3,
                   st.kv_wait_s_mean * 1e3);
+      std::printf("    mean TTFT = %.1f ms queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
+                  "%.1f to the first token on decode\n",
+                  st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
+                  st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);
       if (c.disaggregated->decode.calibration) {
         std::printf("    decode calibration: %s\n", c.disaggregated->decode.calibration->source.c_str());
       }

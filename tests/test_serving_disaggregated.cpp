@@ -106,6 +106,12 @@ TEST_CASE("one request: TTFT = prefill + KV transfer + the decode side's first s
   CHECK(s.disaggregated->transfer_s_mean == doctest::Approx(1e-6 + shard_bytes / 50e9).epsilon(kNsExact));
   CHECK(s.disaggregated->kv_bytes_transferred == doctest::Approx(shard_bytes * d.gpus_per_replica()));
   CHECK(s.num_gpus == 2);
+  // The TTFT breakdown: prefill, no waits, the transfer, the first step.
+  CHECK(s.disaggregated->ttft_prefill_s_mean == doctest::Approx(prefill).epsilon(kNsExact));
+  CHECK(s.disaggregated->ttft_kv_wait_s_mean == 0);
+  CHECK(s.disaggregated->ttft_link_wait_s_mean == 0);
+  CHECK(s.disaggregated->ttft_transfer_s_mean == doctest::Approx(transfer).epsilon(kNsExact));
+  CHECK(s.disaggregated->ttft_first_step_s_mean == doctest::Approx(first_decode).epsilon(kNsExact));
   // The prefill replica was busy for its one step over the run's 0.5 s + the request's life.
   CHECK(s.disaggregated->prefill.busy_fraction ==
         doctest::Approx(prefill / (0.5 + prefill + transfer + first_decode + decode_total)).epsilon(1e-9));
@@ -157,6 +163,11 @@ TEST_CASE("requests and KV blocks are conserved across the pools") {
   CHECK(s.disaggregated->prefill.busy_fraction > 0);
   CHECK(s.disaggregated->prefill.busy_fraction <= 1);
   CHECK(s.disaggregated->decode.busy_fraction <= 1);
+  // The TTFT parts of the counted completed requests add up to their mean TTFT.
+  const auto& st = *s.disaggregated;
+  CHECK(st.ttft_prefill_s_mean + st.ttft_kv_wait_s_mean + st.ttft_link_wait_s_mean + st.ttft_transfer_s_mean +
+            st.ttft_first_step_s_mean ==
+        doctest::Approx(s.ttft_s.mean).epsilon(1e-9));
   if (cfg.disaggregated->decode.scheduler.kv_capacity_tokens > 0) {
     CHECK(s.disaggregated->kv_wait_s_mean > 0);  // transfers queued behind full decode caches
   }

@@ -330,6 +330,13 @@ void DisaggregatedSimulation::terminate(core::Time now, RequestId id, RequestSta
         input_tokens_ += r.input_tokens;
         cached_input_tokens_ += std::max<std::int64_t>(0, r.num_cached_tokens);
         output_tokens_ += r.num_output;
+        const Handoff& h = handoffs_[id];
+        ++num_ttft_parts_;
+        ttft_prefill_s_sum_ += core::to_seconds(h.prefill_done_at - r.arrived_at);
+        ttft_kv_wait_s_sum_ += core::to_seconds(h.reserved_at - h.prefill_done_at);
+        ttft_link_wait_s_sum_ += core::to_seconds(h.transfer_start_at - h.reserved_at);
+        ttft_transfer_s_sum_ += core::to_seconds(h.transfer_done_at - h.transfer_start_at);
+        ttft_first_step_s_sum_ += core::to_seconds(r.first_token_at - h.transfer_done_at);
       }
       break;
     case RequestState::kRejected:
@@ -421,13 +428,16 @@ void DisaggregatedSimulation::start_transfers(core::Time now, std::uint32_t d) {
     Request& r = requests_[id];
     if (!decode_.replicas[d].reserve_transferred(r)) break;  // FIFO: later ones wait behind it
     q.pop_front();
-    const Handoff& h = handoffs_[id];
+    Handoff& h = handoffs_[id];
     const auto src = static_cast<std::size_t>(h.prefill_replica);
     const core::Time start = std::max({now, sender_free_at_[src], receiver_free_at_[d]});
     const double seconds = transfer_s(r.input_tokens);
     const core::Time end = start + std::max(core::from_seconds(seconds), core::Duration{1});
     sender_free_at_[src] = end;
     receiver_free_at_[d] = end;
+    h.reserved_at = now;
+    h.transfer_start_at = start;
+    h.transfer_done_at = end;
     ++num_transfers_;
     kv_bytes_ += (static_cast<double>(r.input_tokens) * decode_.kv_bytes_per_token_per_gpu + decode_.fixed_bytes_per_gpu) *
                  decode_.gpus_per_replica;
@@ -645,6 +655,14 @@ ServingSummary DisaggregatedSimulation::finish() {
     ds.transfer_s_mean = transfer_s_sum_ / n;
     ds.link_wait_s_mean = link_wait_s_sum_ / n;
     ds.kv_wait_s_mean = kv_wait_s_sum_ / n;
+  }
+  if (num_ttft_parts_ > 0) {
+    const auto n = static_cast<double>(num_ttft_parts_);
+    ds.ttft_prefill_s_mean = ttft_prefill_s_sum_ / n;
+    ds.ttft_kv_wait_s_mean = ttft_kv_wait_s_sum_ / n;
+    ds.ttft_link_wait_s_mean = ttft_link_wait_s_sum_ / n;
+    ds.ttft_transfer_s_mean = ttft_transfer_s_sum_ / n;
+    ds.ttft_first_step_s_mean = ttft_first_step_s_sum_ / n;
   }
   s.disaggregated = ds;
   return s;

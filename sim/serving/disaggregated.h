@@ -118,7 +118,7 @@ class DisaggregatedSimulation {
     std::int64_t output_tokens = 0;  // the request's own (the prefill phase runs with 1)
     std::int32_t prefill_replica = -1;
     std::int32_t decode_replica = -1;  // -1: still in the prefill pool
-    core::Time prefill_done_at{};
+    core::Time prefill_done_at{}, reserved_at{}, transfer_start_at{}, transfer_done_at{};
   };
   struct PoolState {
     ReplicaParams params;
@@ -192,6 +192,9 @@ class DisaggregatedSimulation {
   std::int64_t input_tokens_ = 0, cached_input_tokens_ = 0, output_tokens_ = 0;
   std::int64_t num_transfers_ = 0;
   double kv_bytes_ = 0, transfer_s_sum_ = 0, link_wait_s_sum_ = 0, kv_wait_s_sum_ = 0;
+  std::int64_t num_ttft_parts_ = 0;  // counted completed requests whose TTFT parts are summed below
+  double ttft_prefill_s_sum_ = 0, ttft_kv_wait_s_sum_ = 0, ttft_link_wait_s_sum_ = 0, ttft_transfer_s_sum_ = 0,
+         ttft_first_step_s_sum_ = 0;
   core::Time last_terminal_at_{};
 };
 

@@ -139,6 +139,12 @@ struct DisaggregatedStats {
   double transfer_s_mean = 0;       // latency + bytes / bandwidth, per transfer (link queueing excluded)
   double link_wait_s_mean = 0;      // waiting for a busy link
   double kv_wait_s_mean = 0;        // waiting for KV blocks on the decode replica before the transfer
+  // Mean TTFT of the counted completed requests, part by part (the parts sum to ttft_s.mean):
+  // arrival -> prefill end (queue + prefill), -> KV blocks reserved on the decode replica, ->
+  // transfer start (link busy), -> KV landed, -> first token (waiting for the decode replica's
+  // next step + that step).
+  double ttft_prefill_s_mean = 0, ttft_kv_wait_s_mean = 0, ttft_link_wait_s_mean = 0, ttft_transfer_s_mean = 0,
+         ttft_first_step_s_mean = 0;
 };
 
 struct ServingSummary {
