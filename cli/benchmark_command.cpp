@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::cli {
@@ -44,6 +45,16 @@ struct BenchmarkOptions {
   std::string kv_admission;
   bool json = false;
   bool allow_long_run = false;
+  // Disaggregated prefill/decode: the deployment flags above are then the prefill pool's.
+  bool disaggregated = false;
+  std::string decode_hardware;  // default: --hardware
+  std::string decode_precision;
+  int decode_tp = 0;
+  int decode_ep = 0;
+  int decode_replicas = 1;
+  int decode_max_num_seqs = 0;
+  int decode_max_num_batched_tokens = 0;
+  std::string kv_link = "infiniband";
 };
 
 // Beyond these a benchmark runs for minutes or needs gigabytes: refused unless --allow-long-run
@@ -64,6 +75,14 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
     throw std::invalid_argument("--replicas " + std::to_string(c.replicas) + " x " +
                                 std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
                                 std::to_string(kMaxGpus) + " GPUs" + why);
+  }
+  if (c.disaggregated) {
+    const auto& dp = c.disaggregated->decode;
+    const std::int64_t all = gpus + static_cast<std::int64_t>(dp.replicas) * dp.deployment.tensor_parallel;
+    if (all > kMaxGpus) {
+      throw std::invalid_argument("the prefill and decode pools hold " + std::to_string(all) + " GPUs, more than " +
+                                  std::to_string(kMaxGpus) + why);
+    }
   }
   if (c.duration_s > kMaxDurationS) {
     throw std::invalid_argument("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
@@ -143,6 +162,23 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                   "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
                   "(TensorRT-LLM's default); default: the engine's")
       ->check(CLI::IsMember({"optimistic", "guaranteed-no-evict"}));
+  sub->add_flag("--disaggregated", o->disaggregated,
+                "Disaggregated prefill/decode serving: --hardware, --tp, --replicas ... describe the prefill pool, "
+                "--decode-* the decode pool, --kv-link the link between them");
+  sub->add_option("--decode-hardware", o->decode_hardware, "Decode pool: accelerator id (default: --hardware)");
+  sub->add_option("--decode-precision", o->decode_precision, "Decode pool: weight precision (default: its recipe's)")
+      ->check(CLI::IsMember({"bf16", "fp8", "fp4", "int4"}));
+  sub->add_option("--decode-tp", o->decode_tp, "Decode pool: tensor-parallel GPUs per replica (default: its recipe's)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--decode-ep", o->decode_ep, "Decode pool: expert-parallel degree")->check(CLI::Range(1, 1024));
+  sub->add_option("--decode-replicas", o->decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
+  sub->add_option("--decode-max-num-seqs", o->decode_max_num_seqs, "Decode pool: sequences per batch (default: its recipe's)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--decode-max-num-batched-tokens", o->decode_max_num_batched_tokens,
+                  "Decode pool: token budget per step (default: its recipe's)")
+      ->check(CLI::Range(1, 1 << 24));
+  sub->add_option("--kv-link", o->kv_link, "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
+      ->check(CLI::IsMember({"nvlink", "infiniband", "ethernet"}));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   sub->add_flag("--allow-long-run", o->allow_long_run,
                 "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
@@ -229,6 +265,42 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                      : d.engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict
                                                 : serving::KvAdmission::kOptimistic;
 
+    // The decode pool: the same model and engine flags on its own chip, parallelism and recipe.
+    ResolvedDeployment decode_rd;
+    if (o->disaggregated) {
+      DeploymentOptions dopt = o->deployment;
+      if (!o->decode_hardware.empty()) dopt.hardware = o->decode_hardware;
+      const bool same_chip = dopt.hardware == o->deployment.hardware;
+      dopt.tp = o->decode_tp > 0 ? o->decode_tp : same_chip ? o->deployment.tp : 0;
+      dopt.ep = o->decode_ep > 0 ? o->decode_ep : same_chip ? o->deployment.ep : 0;
+      dopt.precision = !o->decode_precision.empty() ? o->decode_precision : same_chip ? o->deployment.precision : "";
+      decode_rd = resolve_deployment(catalog, dopt);
+      const auto& dd = decode_rd.deployment;
+      serving::Disaggregation dis;
+      dis.decode.deployment = dd;
+      dis.decode.replicas = o->decode_replicas;
+      auto& ds = dis.decode.scheduler;
+      ds = s;  // timeouts, admission policy, chunking: as the prefill pool's
+      ds.kv_capacity_tokens = 0;
+      if (const data::Recipe* dr = catalog.find_recipe(dd.model->id, dd.hardware->id)) {
+        ds.max_num_seqs = dr->max_num_seqs;
+        ds.max_num_batched_tokens = dr->max_num_batched_tokens;
+        ds.prefix_caching = dr->prefix_caching && !o->no_prefix_caching;
+      }
+      if (o->decode_max_num_seqs > 0) ds.max_num_seqs = o->decode_max_num_seqs;
+      if (o->decode_max_num_batched_tokens > 0) ds.max_num_batched_tokens = o->decode_max_num_batched_tokens;
+      if (dd.hardware->id != d.hardware->id) dis.decode.calibration = perf::calibration_for(catalog, *dd.hardware);
+      if (catalog.kv_links.links.empty()) {
+        throw std::invalid_argument("--disaggregated needs hardware_db/kv_links.json under the data root");
+      }
+      dis.link = serving::resolve_kv_link(*parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames), *d.hardware,
+                                          *dd.hardware, catalog.kv_links);
+      c.disaggregated = dis;
+    } else if (!o->decode_hardware.empty() || !o->decode_precision.empty() || o->decode_tp > 0 || o->decode_ep > 0 ||
+               o->decode_replicas != 1 || o->decode_max_num_seqs > 0 || o->decode_max_num_batched_tokens > 0) {
+      throw std::invalid_argument("--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
+    }
+
     if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
       throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
                                   format_fixed(c.duration_s, 1) + ": nothing would be measured");
@@ -289,6 +361,45 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"kv_admission", name(serving::kKvAdmissionNames[static_cast<std::size_t>(s.kv_admission)])},
         {"queue_timeout_s", s.queue_timeout_s},
         {"max_queue", s.max_queue}};
+    if (c.disaggregated) {
+      const auto& dis = *c.disaggregated;
+      const auto& dd = dis.decode.deployment;
+      const auto& st = *r.disaggregated;
+      auto pool_json = [](const serving::PoolStats& p) {
+        return nlohmann::json{{"replicas", p.replicas},
+                              {"num_gpus", p.num_gpus},
+                              {"busy_fraction", p.busy_fraction},
+                              {"kv_utilization_mean", p.kv_utilization_mean},
+                              {"mean_batch_size", p.mean_batch_size},
+                              {"num_iterations", p.num_iterations},
+                              {"num_preemptions", p.num_preemptions},
+                              {"kv_capacity_tokens_per_replica", p.kv_capacity_tokens_per_replica},
+                              {"requests_per_replica", p.requests_per_replica}};
+      };
+      config["decode"] = {{"hardware", dd.hardware->id},
+                          {"precision", name(to_string(dd.precision))},
+                          {"tensor_parallel", dd.tensor_parallel},
+                          {"expert_parallel", dd.expert_parallel},
+                          {"replicas", dis.decode.replicas},
+                          {"max_num_seqs", dis.decode.scheduler.max_num_seqs},
+                          {"max_num_batched_tokens", dis.decode.scheduler.max_num_batched_tokens}};
+      config["kv_link"] = {{"kind", o->kv_link},
+                           {"bandwidth_bytes_per_s_per_gpu", dis.link.bandwidth_bytes_per_s},
+                           {"latency_s", dis.link.latency_s}};
+      config["disaggregation_stats"] = {{"prefill", pool_json(st.prefill)},
+                                        {"decode", pool_json(st.decode)},
+                                        {"num_transfers", st.num_transfers},
+                                        {"kv_bytes_transferred", st.kv_bytes_transferred},
+                                        {"transfer_ms_mean", st.transfer_s_mean * 1e3},
+                                        {"link_wait_ms_mean", st.link_wait_s_mean * 1e3},
+                                        {"kv_wait_ms_mean", st.kv_wait_s_mean * 1e3},
+                                        {"ttft_breakdown_ms_mean",
+                                         {{"prefill", st.ttft_prefill_s_mean * 1e3},
+                                          {"kv_wait", st.ttft_kv_wait_s_mean * 1e3},
+                                          {"link_wait", st.ttft_link_wait_s_mean * 1e3},
+                                          {"transfer", st.ttft_transfer_s_mean * 1e3},
+                                          {"first_step", st.ttft_first_step_s_mean * 1e3}}}};
+    }
 
     if (o->json) {
       nlohmann::json out = {{"ttft_ms", latency_ms(r.ttft_s)},
@@ -357,6 +468,29 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
         if (r.time_by_op_s[i] <= 0) continue;
         std::printf("    %-18s %5.1f%%\n", name(perf::kOpClassNames[i]).c_str(), 100 * r.time_by_op_s[i] / gpu_time);
+      }
+    }
+    if (r.disaggregated) {
+      const auto& dd = c.disaggregated->decode.deployment;
+      const auto& st = *r.disaggregated;
+      std::printf("\n  disaggregated: %d x %d %s prefill -> %d x %d %s decode over %s\n", st.prefill.replicas,
+                  d.tensor_parallel, d.hardware->id.c_str(), st.decode.replicas, dd.tensor_parallel, dd.hardware->id.c_str(),
+                  o->kv_link.c_str());
+      std::printf("    %-8s %6.1f%% busy, KV %.1f%% used, mean batch %.1f, %lld preemptions\n", "prefill",
+                  100 * st.prefill.busy_fraction, 100 * st.prefill.kv_utilization_mean, st.prefill.mean_batch_size,
+                  static_cast<long long>(st.prefill.num_preemptions));
+      std::printf("    %-8s %6.1f%% busy, KV %.1f%% used, mean batch %.1f, %lld preemptions\n", "decode",
+                  100 * st.decode.busy_fraction, 100 * st.decode.kv_utilization_mean, st.decode.mean_batch_size,
+                  static_cast<long long>(st.decode.num_preemptions));
+      std::printf("    KV transfers %lld, %.3f ms each (mean), %.3f ms waiting for the link, %.3f ms for decode KV\n",
+                  static_cast<long long>(st.num_transfers), st.transfer_s_mean * 1e3, st.link_wait_s_mean * 1e3,
+                  st.kv_wait_s_mean * 1e3);
+      std::printf("    mean TTFT = %.1f ms queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
+                  "%.1f to the first token on decode\n",
+                  st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
+                  st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);
+      if (c.disaggregated->decode.calibration) {
+        std::printf("    decode calibration: %s\n", c.disaggregated->decode.calibration->source.c_str());
       }
     }
     std::printf("\ncalibration: %s\n", cal.source.c_str());

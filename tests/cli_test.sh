@@ -76,6 +76,20 @@ asked=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --spec-tokens 3
 echo "$asked" | grep -q '"num_draft_tokens": 3' || { echo "FAIL --spec-tokens 3 did not run 3 drafts"; fail=1; }
 check_one_line_error benchmark-other-engine-no-recipe-spec "$tycoon" benchmark --hardware h200 --model gpt-oss-120b \
   --engine sglang --precision fp4 --tp 1 --isl 1024 --osl 256 --concurrency 2 --num-requests 4 --spec-tokens 3
+# Disaggregated prefill/decode (issue 17 item 3): both pools and the transfer in the JSON; decode
+# flags need --disaggregated; NVLink does not join two chip types.
+dis=$("$tycoon" "${bench[@]}" --concurrency 4 --num-requests 8 --disaggregated --decode-hardware b200 --decode-replicas 2 --json) ||
+  { echo "FAIL benchmark --disaggregated"; fail=1; }
+for key in disaggregation_stats kv_link num_transfers busy_fraction transfer_ms_mean; do
+  echo "$dis" | grep -q "\"$key\"" || { echo "FAIL benchmark --disaggregated --json lacks $key"; fail=1; }
+done
+echo "$dis" | grep -q '"num_gpus": 3' || { echo "FAIL benchmark --disaggregated: 1 prefill + 2 decode GPUs"; fail=1; }
+check_one_line_error benchmark-decode-needs-disaggregated "$tycoon" "${bench[@]}" --concurrency 2 --decode-replicas 2
+check_one_line_error benchmark-nvlink-across-chips "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
+  --decode-hardware b200 --kv-link nvlink
+check_one_line_error benchmark-disaggregated-too-many-gpus "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
+  --replicas 1000 --decode-replicas 1000
+check_one_line_error benchmark-bad-kv-link "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated --kv-link carrier-pigeon
 # Configurations that do not run are refused with the reason (issue 20, item 9).
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
 check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1

@@ -4,6 +4,7 @@
 #include "sim/analysis/sweep_spec.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/disaggregated.h"
 
 namespace tycoon::analysis {
 
@@ -17,7 +18,7 @@ nlohmann::json ResolvedConfig::describe() const {
             {"num_draft_tokens", d.spec_decode->num_draft_tokens},
             {"acceptance_length", d.spec_decode->acceptance_length}};
   }
-  return {{"label", label},
+  nlohmann::json j = {{"label", label},
           {"model", d.model->id},
           {"hardware", d.hardware->id},
           {"engine", d.engine->id},
@@ -34,6 +35,23 @@ nlohmann::json ResolvedConfig::describe() const {
           {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
           {"gpu_usd_per_hour", gpu_usd_per_hour},
           {"gpu_price_source", gpu_price_source}};
+  // Only disaggregated configurations carry the key: aggregated ones hash as before.
+  if (disaggregation) {
+    const auto& dd = disaggregation->decode.deployment;
+    j["disaggregated"] = {
+        {"prefill_replicas", replicas},
+        {"decode_replicas", disaggregation->decode.replicas},
+        {"decode_hardware", dd.hardware->id},
+        {"decode_precision", std::string(to_string(dd.precision))},
+        {"decode_tensor_parallel", dd.tensor_parallel},
+        {"decode_expert_parallel", dd.expert_parallel},
+        {"decode_max_num_batched_tokens", disaggregation->decode.scheduler.max_num_batched_tokens},
+        {"decode_max_num_seqs", disaggregation->decode.scheduler.max_num_seqs},
+        {"kv_link", std::string(serving::kKvLinkNames[static_cast<std::size_t>(disaggregation->link.kind)])},
+        {"kv_link_bandwidth_bytes_per_s", disaggregation->link.bandwidth_bytes_per_s},
+        {"kv_link_latency_s", disaggregation->link.latency_s}};
+  }
+  return j;
 }
 
 ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
@@ -122,6 +140,66 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     c.gpu_price_source = "hardware_db/accelerators/" + hw->id +
                          ".json: " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) + ", " +
                          price->provider + ", " + price->date;
+  }
+
+  const bool disaggregated = f.disaggregated.value_or(false);
+  if (!disaggregated && (f.prefill_replicas || f.decode_replicas || f.decode_hardware || f.decode_precision ||
+                         f.decode_tensor_parallel || f.decode_max_num_seqs || f.kv_link)) {
+    fail("prefill_/decode_ fields and kv_link describe a disaggregated deployment: set \"disaggregated\": true");
+  }
+  if (disaggregated) {
+    // The decode pool: the same model and engine; the prefill pool's values on the same chip,
+    // else the decode chip's recipe.
+    ConfigFields df = f;
+    df.disaggregated = false;
+    df.prefill_replicas.reset();
+    df.decode_replicas.reset();
+    df.decode_hardware.reset();
+    df.decode_precision.reset();
+    df.decode_tensor_parallel.reset();
+    df.decode_max_num_seqs.reset();
+    df.kv_link.reset();
+    if (f.decode_hardware && *f.decode_hardware != hw->id) {
+      df.hardware = f.decode_hardware;
+      df.tensor_parallel.reset();
+      df.expert_parallel.reset();
+      df.precision.reset();
+      df.max_num_seqs.reset();
+      df.max_num_batched_tokens.reset();
+    }
+    if (f.decode_tensor_parallel) df.tensor_parallel = f.decode_tensor_parallel;
+    if (f.decode_precision) df.precision = f.decode_precision;
+    if (f.decode_max_num_seqs) df.max_num_seqs = f.decode_max_num_seqs;
+    ResolvedConfig dc = resolve_config(spec, catalog, df, c.label + " (decode pool)", pointer);
+    serving::Disaggregation dis;
+    dis.decode.deployment = dc.deployment;
+    dis.decode.scheduler = dc.scheduler;
+    dis.decode.replicas = f.decode_replicas.value_or(1);
+    c.replicas = f.prefill_replicas.value_or(1);
+    const auto link = parse_enum<serving::KvLinkKind>(f.kv_link.value_or("infiniband"), serving::kKvLinkNames);
+    if (catalog.kv_links.links.empty()) fail("disaggregated serving needs hardware_db/kv_links.json");
+    try {
+      dis.link = serving::resolve_kv_link(*link, *hw, *dc.deployment.hardware, catalog.kv_links);
+      if (dis.link.kind == serving::KvLinkKind::kNvlink &&
+          c.replicas * d.tensor_parallel + dis.decode.replicas * dc.deployment.tensor_parallel > hw->scale_up.domain_size) {
+        throw std::invalid_argument("an NVLink KV link needs both pools in one NVLink domain of " +
+                                    std::to_string(hw->scale_up.domain_size) + " GPUs");
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    const double prefill_gpus = static_cast<double>(c.replicas * d.tensor_parallel);
+    const double decode_gpus = static_cast<double>(dis.decode.replicas * dc.deployment.tensor_parallel);
+    c.gpu_usd_per_hour =
+        (prefill_gpus * c.gpu_usd_per_hour + decode_gpus * dc.gpu_usd_per_hour) / (prefill_gpus + decode_gpus);
+    if (dc.deployment.hardware->id != hw->id) {
+      std::string src = "GPU-weighted mean of prefill ";
+      src += c.gpu_price_source;
+      src += " and decode ";
+      src += dc.gpu_price_source;
+      c.gpu_price_source = src;
+    }
+    c.disaggregation = dis;
   }
   return c;
 }

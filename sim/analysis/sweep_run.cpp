@@ -14,14 +14,22 @@ CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog&
   for (const auto& c : sweep.configs) {
     const auto& hw = *c.deployment.hardware;
     if (!out.contains(hw.id)) out.emplace(hw.id, perf::calibration_for(catalog, hw));
+    if (c.disaggregation) {
+      const auto& dhw = *c.disaggregation->decode.deployment.hardware;
+      if (!out.contains(dhw.id)) out.emplace(dhw.id, perf::calibration_for(catalog, dhw));
+    }
   }
   return out;
 }
 
 PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point,
                     const CalibrationSet& calibrations) {
-  const auto config = serving_config(sweep, spec, point);
+  auto config = serving_config(sweep, spec, point);
   const auto& cal = calibrations.at(config.deployment.hardware->id);
+  if (config.disaggregated) {
+    const auto& decode_hw = config.disaggregated->decode.deployment.hardware->id;
+    if (decode_hw != config.deployment.hardware->id) config.disaggregated->decode.calibration = calibrations.at(decode_hw);
+  }
   try {
     return PointPerf::from_summary(serving::simulate(config, cal));
   } catch (const std::invalid_argument& e) {
@@ -29,6 +37,9 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
     p.error = e.what();
     p.provenance = cal.provenance;
     p.num_gpus = config.deployment.tensor_parallel * config.replicas;
+    if (config.disaggregated) {
+      p.num_gpus += config.disaggregated->decode.deployment.tensor_parallel * config.disaggregated->decode.replicas;
+    }
     return p;
   }
 }

@@ -14,7 +14,7 @@ namespace {
 
 using data::LoadError;
 
-constexpr std::array<std::string_view, 13> kConfigFieldNames = {"hardware",
+constexpr std::array<std::string_view, 21> kConfigFieldNames = {"hardware",
                                                                 "model",
                                                                 "engine",
                                                                 "precision",
@@ -26,7 +26,15 @@ constexpr std::array<std::string_view, 13> kConfigFieldNames = {"hardware",
                                                                 "spec_tokens",
                                                                 "acceptance_length",
                                                                 "prefix_caching",
-                                                                "cuda_graphs"};
+                                                                "cuda_graphs",
+                                                                "disaggregated",
+                                                                "prefill_replicas",
+                                                                "decode_replicas",
+                                                                "decode_hardware",
+                                                                "decode_precision",
+                                                                "decode_tensor_parallel",
+                                                                "decode_max_num_seqs",
+                                                                "kv_link"};
 constexpr std::string_view kGpuPriceField = "gpu_usd_per_hour";
 
 bool is_config_field(std::string_view key) {
@@ -115,6 +123,26 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
     f.cuda_graphs = boolean();
   } else if (key == kGpuPriceField) {
     f.gpu_usd_per_hour = read_number(v, file, ptr, data::Bound::kPositive);
+  } else if (key == "disaggregated") {
+    f.disaggregated = boolean();
+  } else if (key == "prefill_replicas") {
+    f.prefill_replicas = small_int(1, 4096);
+  } else if (key == "decode_replicas") {
+    f.decode_replicas = small_int(1, 4096);
+  } else if (key == "decode_hardware") {
+    f.decode_hardware = read_string(v, file, ptr);
+  } else if (key == "decode_precision") {
+    f.decode_precision = read_precision(v, file, ptr);
+  } else if (key == "decode_tensor_parallel") {
+    f.decode_tensor_parallel = small_int(1, 1024);
+  } else if (key == "decode_max_num_seqs") {
+    f.decode_max_num_seqs = small_int(1, 1 << 20);
+  } else if (key == "kv_link") {
+    auto link = read_string(v, file, ptr);
+    if (!parse_enum<serving::KvLinkKind>(link, serving::kKvLinkNames)) {
+      throw LoadError(file, ptr, "'" + link + "' is not one of: nvlink, infiniband, ethernet");
+    }
+    f.kv_link = link;
   } else {
     throw LoadError(file, ptr, "unknown key");
   }
@@ -137,14 +165,19 @@ ConfigFields read_config_object(const nlohmann::json& j, const std::string& file
 }
 
 std::string value_label(std::string_view key, const nlohmann::json& v) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kShort = {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kShort = {
       {{"tensor_parallel", "tp"},
        {"expert_parallel", "ep"},
        {"max_num_batched_tokens", "mbt"},
        {"max_num_seqs", "seqs"},
        {"spec_tokens", "spec"},
        {"acceptance_length", "accept"},
-       {"gpu_usd_per_hour", "$/GPU-h"}}};
+       {"gpu_usd_per_hour", "$/GPU-h"},
+       {"disaggregated", "disagg"},
+       {"prefill_replicas", "prefill"},
+       {"decode_replicas", "decode"},
+       {"decode_tensor_parallel", "decode tp"},
+       {"kv_link", "link"}}};
   std::string name(key);
   for (const auto& [k, s] : kShort) {
     if (k == key) name = s;
@@ -199,6 +232,14 @@ void ConfigFields::merge(const ConfigFields& o) {
   take(prefix_caching, o.prefix_caching);
   take(cuda_graphs, o.cuda_graphs);
   take(gpu_usd_per_hour, o.gpu_usd_per_hour);
+  take(disaggregated, o.disaggregated);
+  take(prefill_replicas, o.prefill_replicas);
+  take(decode_replicas, o.decode_replicas);
+  take(decode_hardware, o.decode_hardware);
+  take(decode_precision, o.decode_precision);
+  take(decode_tensor_parallel, o.decode_tensor_parallel);
+  take(decode_max_num_seqs, o.decode_max_num_seqs);
+  take(kv_link, o.kv_link);
 }
 
 std::string stable_hash(std::string_view text) {
@@ -492,7 +533,8 @@ serving::ServingConfig serving_config(const ExpandedSweep& sweep, const SweepSpe
   serving::ServingConfig sc;
   sc.deployment = c.deployment;
   sc.scheduler = c.scheduler;
-  sc.replicas = 1;
+  sc.replicas = c.replicas;
+  sc.disaggregated = c.disaggregation;
   sc.seed = p.seed;
   sc.workload.kind = w.kind;
   sc.workload.input_tokens = w.input_tokens;

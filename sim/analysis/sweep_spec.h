@@ -34,6 +34,13 @@ struct ConfigFields {
   std::optional<double> acceptance_length;  // mean tokens per verify step, bonus included
   std::optional<bool> prefix_caching, cuda_graphs;
   std::optional<double> gpu_usd_per_hour;  // overrides the catalog's rent for the contract
+  // Disaggregated prefill/decode (sim/serving/disaggregated.h): when `disaggregated` is true the
+  // fields above are the prefill pool's; the decode pool takes these, else the prefill pool's
+  // value on the same chip, else its own recipe's.
+  std::optional<bool> disaggregated;
+  std::optional<int> prefill_replicas, decode_replicas, decode_tensor_parallel, decode_max_num_seqs;
+  std::optional<std::string> decode_hardware, kv_link;
+  std::optional<Precision> decode_precision;
 
   // Fields set in `over` replace this one's.
   void merge(const ConfigFields& over);
@@ -99,9 +106,11 @@ struct ResolvedConfig {
   ConfigFields fields;
   perf::Deployment deployment;
   serving::SchedulerConfig scheduler;
-  double gpu_usd_per_hour = 0;
+  double gpu_usd_per_hour = 0;  // disaggregated: the mean over both pools' GPUs
   std::string gpu_price_source;
   std::string pointer;
+  int replicas = 1;  // the prefill pool's when disaggregated
+  std::optional<serving::Disaggregation> disaggregation;
   nlohmann::json describe() const;  // every resolved field, for the summary and the hash
 };
 

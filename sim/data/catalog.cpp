@@ -61,6 +61,9 @@ Catalog load_catalog(const std::filesystem::path& root) {
   c.root = root;
   for (const auto& p : json_files(root / "hardware_db" / "accelerators")) c.accelerators.push_back(load_accelerator(p));
   for (const auto& p : json_files(root / "hardware_db" / "engines")) c.engines.push_back(load_engine(p));
+  if (const auto links = root / "hardware_db" / "kv_links.json"; std::filesystem::exists(links)) {
+    c.kv_links = load_kv_links(links);
+  }
   for (const auto& p : json_files(root / "models")) c.models.push_back(load_model_card(p));
   for (const auto& p : json_files(root / "models" / "recipes")) {
     auto r = load_recipe(p);

@@ -8,6 +8,7 @@
 
 #include "sim/data/accelerator.h"
 #include "sim/data/engine.h"
+#include "sim/data/kv_link.h"
 #include "sim/data/model_card.h"
 #include "sim/data/recipe.h"
 
@@ -19,6 +20,7 @@ struct Catalog {
   std::vector<ModelCard> models;
   std::vector<Engine> engines;
   std::vector<Recipe> recipes;
+  KvLinkCatalog kv_links;  // hardware_db/kv_links.json (empty when the file is absent)
 
   const Accelerator* find_accelerator(std::string_view id) const;
   const ModelCard* find_model(std::string_view id) const;

@@ -285,4 +285,28 @@ void Replica::finish_iteration(core::Time now, std::vector<Request>& requests, c
   }
 }
 
+bool Replica::reserve_transferred(Request& r) {
+  assert(r.blocks.empty() && r.num_computed == 0);
+  const std::int64_t blocks = blocks_for_tokens(r.input_tokens);
+  const std::int64_t growth =
+      p_.guaranteed_no_evict
+          ? std::max<std::int64_t>(0, blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) - blocks)
+          : 0;
+  if (blocks + growth + p_.fixed_blocks_per_seq > kv_.num_available()) return false;
+  kv_.allocate(static_cast<std::int32_t>(blocks), r.blocks);
+  kv_.reserve(p_.fixed_blocks_per_seq + static_cast<std::int32_t>(growth));
+  r.reserved_growth_blocks = static_cast<std::int32_t>(growth);
+  return true;
+}
+
+void Replica::admit_transferred(RequestId id, Request& r) {
+  assert(!busy_ && static_cast<std::int64_t>(r.blocks.size()) == blocks_for_tokens(r.input_tokens));
+  r.num_computed = r.input_tokens - 1;
+  r.num_hashed_blocks = 0;
+  r.last_hash = kRootHash;
+  r.state = RequestState::kRunning;
+  r.scheduled_step = 0;
+  running_.push_back(id);
+}
+
 }  // namespace tycoon::serving

@@ -75,6 +75,17 @@ class Replica {
   // Releases everything a request holds (blocks, reservation); for completion.
   void release(Request& r);
 
+  // Disaggregated serving (sim/serving/disaggregated.h), decode side. A request whose prompt ran
+  // on a prefill replica: reserve_transferred() allocates the blocks its prompt's KV lands in
+  // (and its fixed state; under guaranteed-no-evict its whole lifetime) before the transfer
+  // starts, as NIXL-based decode workers do; false, with nothing changed, when they are not free
+  // now. admit_transferred() runs once the KV landed and the replica is between steps: the
+  // request joins the running set with all prompt tokens but the last in its cache, so its first
+  // step computes that token's logits and samples the first output token (vLLM recomputes the
+  // last prompt token of a full external hit the same way).
+  bool reserve_transferred(Request& r);
+  void admit_transferred(RequestId id, Request& r);
+
   // The decode fast path. Call right after start_iteration() formed a step that ends at
   // `step_end_at`, with `horizon_at` the time of the simulation's next event (any other replica's,
   // any arrival or timeout that may act). Applies, in one go, the steps that the step-by-step

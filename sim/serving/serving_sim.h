@@ -72,6 +72,32 @@ struct SchedulerConfig {
   bool fast_forward_decode = true;
 };
 
+// Disaggregated prefill/decode serving (sim/serving/disaggregated.h): a prefill pool runs each
+// prompt, its KV cache crosses a link to a decode pool, which streams every output token.
+enum class KvLinkKind { kNvlink, kInfiniband, kEthernet };
+inline constexpr std::array<std::string_view, 3> kKvLinkNames = {"nvlink", "infiniband", "ethernet"};
+
+// The link KV caches cross, resolved from hardware_db/kv_links.json and the chip cards
+// (serving::resolve_kv_link). Per GPU, per direction: each GPU moves its own shard.
+struct KvLink {
+  KvLinkKind kind = KvLinkKind::kInfiniband;
+  double bandwidth_bytes_per_s = 0;
+  double latency_s = 0;  // per transfer
+};
+
+struct DecodePool {
+  perf::Deployment deployment;  // the same model as the prefill pool; its own chip, TP and recipe
+  SchedulerConfig scheduler;
+  int replicas = 1;
+  // The decode chip's calibration; unset: the one simulate() is given (same chip in both pools).
+  std::optional<perf::CalibrationProfile> calibration;
+};
+
+struct Disaggregation {
+  DecodePool decode;
+  KvLink link;
+};
+
 struct ServingConfig {
   perf::Deployment deployment;
   SchedulerConfig scheduler;
@@ -83,10 +109,42 @@ struct ServingConfig {
   double duration_s = 0;          // stop arrivals after this simulated time (0: use num_requests)
   double warmup_s = 0;            // requests arriving before this are not counted in metrics
   std::uint64_t seed = 1;
+  // Set: disaggregated serving. `deployment`, `scheduler`, `replicas` and `router` are then the
+  // prefill pool's, and this holds the decode pool and the KV link. Unset: aggregated.
+  std::optional<Disaggregation> disaggregated;
 };
 
 struct LatencyStats {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0;  // seconds
+};
+
+// One pool of a disaggregated deployment.
+struct PoolStats {
+  int replicas = 0;
+  int num_gpus = 0;
+  double busy_fraction = 0;       // share of replica time spent in a step (over the whole run)
+  double kv_utilization_mean = 0;  // mean over the pool's steps of KV blocks in use / total
+  double mean_batch_size = 0;
+  std::int64_t num_iterations = 0;
+  std::int64_t num_preemptions = 0;
+  std::int64_t kv_capacity_tokens_per_replica = 0;
+  std::vector<std::int64_t> requests_per_replica;
+};
+
+struct DisaggregatedStats {
+  PoolStats prefill, decode;
+  KvLinkKind link = KvLinkKind::kInfiniband;
+  std::int64_t num_transfers = 0;
+  double kv_bytes_transferred = 0;  // KV bytes that crossed the link (all GPUs of the receiving replica)
+  double transfer_s_mean = 0;       // latency + bytes / bandwidth, per transfer (link queueing excluded)
+  double link_wait_s_mean = 0;      // waiting for a busy link
+  double kv_wait_s_mean = 0;        // waiting for KV blocks on the decode replica before the transfer
+  // Mean TTFT of the counted completed requests, part by part (the parts sum to ttft_s.mean):
+  // arrival -> prefill end (queue + prefill), -> KV blocks reserved on the decode replica, ->
+  // transfer start (link busy), -> KV landed, -> first token (waiting for the decode replica's
+  // next step + that step).
+  double ttft_prefill_s_mean = 0, ttft_kv_wait_s_mean = 0, ttft_link_wait_s_mean = 0, ttft_transfer_s_mean = 0,
+         ttft_first_step_s_mean = 0;
 };
 
 struct ServingSummary {
@@ -116,7 +174,8 @@ struct ServingSummary {
   perf::Provenance provenance = perf::Provenance::kDatasheet;
   std::vector<std::int64_t> requests_per_replica;  // routed to each replica
   std::int64_t kv_capacity_tokens_per_replica = 0;
-  int num_gpus = 0;  // replicas x GPUs per replica
+  int num_gpus = 0;  // replicas x GPUs per replica (both pools when disaggregated)
+  std::optional<DisaggregatedStats> disaggregated;  // per pool and transfer figures (disaggregated only)
 };
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);

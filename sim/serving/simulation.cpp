@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/disaggregated.h"
 
 namespace tycoon::serving {
 
@@ -50,6 +51,7 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
       acceptance_rng_(config.seed, core::RngPurpose::kAcceptance) {
   const auto& d = config_.deployment;
   require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
+  require(!config_.disaggregated, "a disaggregated deployment runs in DisaggregatedSimulation (simulate() picks it)");
   perf::check_deployment(d);
   const auto& sc = config_.scheduler;
   const int k = d.spec_decode ? d.spec_decode->num_draft_tokens : 0;
@@ -538,6 +540,10 @@ thread_local SimulateInterceptor* t_interceptor = nullptr;
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) {
   if (t_interceptor) return t_interceptor->simulate(config, calibration);
+  if (config.disaggregated) {
+    DisaggregatedSimulation sim(config, calibration);
+    return sim.run();
+  }
   Simulation sim(config, calibration);
   return sim.run();
 }
@@ -553,6 +559,7 @@ SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::Cali
   try {
     const auto& d = config.deployment;
     require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
+    require(!config.disaggregated, "the sliced simulation runs aggregated deployments only (call simulate())");
     model_ = *d.model;
     hardware_ = *d.hardware;
     engine_ = *d.engine;

@@ -1,0 +1,235 @@
+// Disaggregated prefill/decode serving (sim/serving/disaggregated.h): closed forms for one
+// request, conservation of requests and KV blocks across the pools, and the interference the
+// technique exists to remove.
+#include <fstream>
+
+#include "sim/data/json_reader.h"
+#include "sim/perf/memory_plan.h"
+#include "sim/serving/disaggregated.h"
+#include "tests/test_serving_support.h"
+
+using namespace tycoon;
+using namespace tycoon::serving_test;
+
+namespace {
+
+// Each step and the transfer are rounded to whole nanoseconds once; sums of rounded durations
+// match to floating-point precision.
+constexpr double kNsExact = 1e-12;
+
+// GPT-OSS-120B: `prefill` H200 replicas feed `decode` H200 replicas (the recipe's settings in both
+// pools) over `link`.
+serving::ServingConfig disaggregated(int prefill, int decode, serving::KvLinkKind link = serving::KvLinkKind::kInfiniband) {
+  auto cfg = gpt_oss_h200();
+  cfg.replicas = prefill;
+  serving::Disaggregation d;
+  d.decode.deployment = cfg.deployment;
+  d.decode.scheduler = cfg.scheduler;
+  d.decode.replicas = decode;
+  const auto& chip = catalog().accelerator("h200");
+  d.link = serving::resolve_kv_link(link, chip, chip, catalog().kv_links);
+  cfg.disaggregated = d;
+  return cfg;
+}
+
+double rounded(double s) { return core::to_seconds(core::from_seconds(s)); }
+
+}  // namespace
+
+TEST_CASE("KV links: latency from hardware_db/kv_links.json, bandwidth from the chip cards") {
+  const auto& c = catalog();
+  const auto& h200 = c.accelerator("h200");
+  const auto& b200 = c.accelerator("b200");
+  // InfiniBand runs at the scale-out NIC rate of the slower chip: 400 Gb/s NDR = 50e9 B/s per GPU
+  // on both cards; 1 us latency (Dynamo's transport table).
+  auto ib = serving::resolve_kv_link(serving::KvLinkKind::kInfiniband, h200, b200, c.kv_links);
+  CHECK(ib.bandwidth_bytes_per_s == doctest::Approx(std::min(h200.scale_out_bandwidth_bytes_per_s, b200.scale_out_bandwidth_bytes_per_s)));
+  CHECK(ib.latency_s == doctest::Approx(1e-6));
+  // NVLink within one H200 HGX: the card's 450e9 B/s per GPU per direction.
+  auto nv = serving::resolve_kv_link(serving::KvLinkKind::kNvlink, h200, h200, c.kv_links);
+  CHECK(nv.bandwidth_bytes_per_s == doctest::Approx(h200.scale_up.bandwidth_bytes_per_s));
+  // Host-staged TCP: the file's own 10 GB/s and 50 us.
+  auto eth = serving::resolve_kv_link(serving::KvLinkKind::kEthernet, h200, b200, c.kv_links);
+  CHECK(eth.bandwidth_bytes_per_s == doctest::Approx(10e9));
+  CHECK(eth.latency_s == doctest::Approx(50e-6));
+  // An NVLink domain does not span two chip types.
+  CHECK_THROWS_AS(serving::resolve_kv_link(serving::KvLinkKind::kNvlink, h200, b200, c.kv_links), std::invalid_argument);
+}
+
+TEST_CASE("the KV link file is strict: an unknown key names its pointer") {
+  auto path = std::filesystem::temp_directory_path() / "tycoon_test_kv_links.json";
+  {
+    std::ofstream out(path);
+    out << R"({"description": "x", "links": [{"id": "ethernet", "name": "e", "bandwidth_bytes_per_s": 1e10,
+              "latency_s": 5e-5, "latncy_s": 1}], "sources": {"ethernet": "s"}})";
+  }
+  try {
+    data::load_kv_links(path);
+    FAIL("an unknown key must be an error");
+  } catch (const data::LoadError& e) {
+    CHECK(e.pointer() == "/links/0/latncy_s");
+  }
+}
+
+TEST_CASE("one request: TTFT = prefill + KV transfer + the decode side's first step; TPOT is decode only") {
+  // 1,000 prompt tokens prefilled on the prefill replica in one step; the KV of 1,000 tokens
+  // crosses InfiniBand (latency + per-GPU shard / 50e9 B/s); the decode replica then computes
+  // the last prompt token (a 1-token chunk at context 999) and streams the first token; 99
+  // decode steps at contexts 1000..1098 follow, exactly as in the aggregated case.
+  auto path = write_trace("disagg_single", {R"({"arrival_s": 0.5, "input_tokens": 1000, "output_tokens": 100})"});
+  auto cfg = with_trace(disaggregated(1, 1), path);
+  const auto& d = cfg.deployment;
+  const auto& cal = h200_calibration();
+
+  const double prefill = step_s(perf::predict_prefill(d, cal, 1000));
+  const auto plan = perf::plan_memory(d, cfg.scheduler.max_num_batched_tokens, cfg.scheduler.max_num_seqs);
+  const double shard_bytes = 1000 * plan.kv_bytes_per_token + plan.fixed_bytes_per_sequence;
+  const double transfer = rounded(1e-6 + shard_bytes / catalog().accelerator("h200").scale_out_bandwidth_bytes_per_s);
+  perf::PrefillChunk last{1, 999, true};
+  const double first_decode = step_s(perf::predict_iteration(perf::BatchShape{std::span(&last, 1), {}}, d, cal));
+  double decode_total = 0;
+  for (std::int64_t ctx = 1000; ctx < 1099; ++ctx) decode_total += step_s(perf::predict_decode(d, cal, 1, ctx));
+
+  serving::DisaggregatedSimulation sim(cfg, cal);
+  CHECK(sim.transfer_s(1000) == doctest::Approx(1e-6 + shard_bytes / 50e9).epsilon(kNsExact));
+  auto s = sim.run();
+  REQUIRE(s.disaggregated.has_value());
+  CHECK(s.requests_completed == 1);
+  CHECK(s.output_tokens == 100);
+  CHECK(s.ttft_s.mean == doctest::Approx(prefill + transfer + first_decode).epsilon(kNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
+  CHECK(s.e2e_s.mean == doctest::Approx(prefill + transfer + first_decode + decode_total).epsilon(kNsExact));
+  // 1 prefill step + 1 first step + 99 decode steps; the transfer is not a step.
+  CHECK(s.disaggregated->prefill.num_iterations == 1);
+  CHECK(s.disaggregated->decode.num_iterations == 100);
+  CHECK(s.disaggregated->num_transfers == 1);
+  CHECK(s.disaggregated->transfer_s_mean == doctest::Approx(1e-6 + shard_bytes / 50e9).epsilon(kNsExact));
+  CHECK(s.disaggregated->kv_bytes_transferred == doctest::Approx(shard_bytes * d.gpus_per_replica()));
+  CHECK(s.num_gpus == 2);
+  // The TTFT breakdown: prefill, no waits, the transfer, the first step.
+  CHECK(s.disaggregated->ttft_prefill_s_mean == doctest::Approx(prefill).epsilon(kNsExact));
+  CHECK(s.disaggregated->ttft_kv_wait_s_mean == 0);
+  CHECK(s.disaggregated->ttft_link_wait_s_mean == 0);
+  CHECK(s.disaggregated->ttft_transfer_s_mean == doctest::Approx(transfer).epsilon(kNsExact));
+  CHECK(s.disaggregated->ttft_first_step_s_mean == doctest::Approx(first_decode).epsilon(kNsExact));
+  // The prefill replica was busy for its one step over the run's 0.5 s + the request's life.
+  CHECK(s.disaggregated->prefill.busy_fraction ==
+        doctest::Approx(prefill / (0.5 + prefill + transfer + first_decode + decode_total)).epsilon(1e-9));
+}
+
+TEST_CASE("a slower link adds exactly its extra transfer time to TTFT") {
+  // Same request over Ethernet (10e9 B/s, 50 us) instead of InfiniBand (50e9 B/s, 1 us): TTFT
+  // grows by the difference of the two transfer times and nothing else changes.
+  auto path = write_trace("disagg_link", {R"({"arrival_s": 0, "input_tokens": 4000, "output_tokens": 10})"});
+  const auto& cal = h200_calibration();
+  serving::DisaggregatedSimulation ib_sim(with_trace(disaggregated(1, 1, serving::KvLinkKind::kInfiniband), path), cal);
+  serving::DisaggregatedSimulation eth_sim(with_trace(disaggregated(1, 1, serving::KvLinkKind::kEthernet), path), cal);
+  const double extra = rounded(eth_sim.transfer_s(4000)) - rounded(ib_sim.transfer_s(4000));
+  CHECK(extra > 0);
+  auto ib = ib_sim.run();
+  auto eth = eth_sim.run();
+  CHECK(eth.ttft_s.mean - ib.ttft_s.mean == doctest::Approx(extra).epsilon(1e-9));
+  CHECK(eth.tpot_s.mean == doctest::Approx(ib.tpot_s.mean).epsilon(kNsExact));
+}
+
+TEST_CASE("requests and KV blocks are conserved across the pools") {
+  // Closed-loop chat traffic over 2 prefill and 3 decode replicas; SUBCASE: a decode cache so
+  // small that transfers wait for blocks and running requests get preempted.
+  auto cfg = disaggregated(2, 3);
+  cfg.workload.kind = serving::WorkloadKind::kChat;
+  cfg.arrival.concurrency = 48;
+  cfg.num_requests = 400;
+  SUBCASE("ample KV") {}
+  SUBCASE("scarce decode KV") { cfg.disaggregated->decode.scheduler.kv_capacity_tokens = 24000; }
+  serving::DisaggregatedSimulation sim(cfg, h200_calibration());
+  auto s = sim.run();
+  REQUIRE(s.disaggregated.has_value());
+  // Every request ended exactly once, in one terminal state.
+  CHECK(sim.num_terminal_transitions() == s.requests_arrived);
+  CHECK(s.requests_completed + s.requests_failed == s.requests_arrived);
+  CHECK(s.requests_arrived == 400);
+  for (const auto& r : sim.requests()) CHECK(r.ended);
+  // No block leaked on either side; reference counts match the block tables.
+  CHECK(sim.kv_blocks_in_use() == 0);
+  CHECK(sim.kv_invariants_hold());
+  // Each request that reached the decode pool crossed the link once.
+  std::int64_t to_decode = 0;
+  for (auto n : s.disaggregated->decode.requests_per_replica) to_decode += n;
+  CHECK(s.disaggregated->num_transfers == to_decode);
+  CHECK(s.requests_completed <= s.disaggregated->num_transfers);
+  std::int64_t to_prefill = 0;
+  for (auto n : s.disaggregated->prefill.requests_per_replica) to_prefill += n;
+  CHECK(to_prefill == s.requests_arrived - s.requests_exceeding_context);
+  CHECK(s.disaggregated->prefill.busy_fraction > 0);
+  CHECK(s.disaggregated->prefill.busy_fraction <= 1);
+  CHECK(s.disaggregated->decode.busy_fraction <= 1);
+  // The TTFT parts of the counted completed requests add up to their mean TTFT.
+  const auto& st = *s.disaggregated;
+  CHECK(st.ttft_prefill_s_mean + st.ttft_kv_wait_s_mean + st.ttft_link_wait_s_mean + st.ttft_transfer_s_mean +
+            st.ttft_first_step_s_mean ==
+        doctest::Approx(s.ttft_s.mean).epsilon(1e-9));
+  if (cfg.disaggregated->decode.scheduler.kv_capacity_tokens > 0) {
+    CHECK(s.disaggregated->kv_wait_s_mean > 0);  // transfers queued behind full decode caches
+  }
+}
+
+TEST_CASE("same seed, same bytes: the disaggregated run is deterministic") {
+  auto cfg = disaggregated(1, 2);
+  cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+  cfg.arrival.rate_per_s = 4;
+  cfg.num_requests = 120;
+  auto a = serving::simulate(cfg, h200_calibration());
+  auto b = serving::simulate(cfg, h200_calibration());
+  CHECK(a.ttft_s.p99 == b.ttft_s.p99);
+  CHECK(a.itl_s.p99 == b.itl_s.p99);
+  CHECK(a.output_tok_per_s_per_gpu == b.output_tok_per_s_per_gpu);
+  CHECK(a.disaggregated->transfer_s_mean == b.disaggregated->transfer_s_mean);
+  CHECK(a.requests_per_replica == b.requests_per_replica);
+  // The decode fast path is speed only: the step-by-step run gives the same numbers.
+  cfg.scheduler.fast_forward_decode = false;
+  cfg.disaggregated->decode.scheduler.fast_forward_decode = false;
+  auto c = serving::simulate(cfg, h200_calibration());
+  CHECK(c.itl_s.p99 == a.itl_s.p99);
+  CHECK(c.e2e_s.mean == a.e2e_s.mean);
+  CHECK(c.num_iterations == a.num_iterations);
+}
+
+TEST_CASE("decode steps no longer wait behind prefill chunks once the pools are split") {
+  // 16 closed-loop users with 8,000-token prompts and 256-token answers. Aggregated, one
+  // replica mixes the prompts' chunks into the decode steps: a sequence's gap between tokens
+  // includes a chunk of up to 8,192 prompt tokens, so the ITL tail is at least one such chunk's
+  // time. Split into a prefill and a decode replica, a decode step holds decodes only: every gap
+  // is at most one step of the whole batch at the longest context (16 x 8,256 tokens).
+  auto agg = gpt_oss_h200();
+  agg.workload.kind = serving::WorkloadKind::kRandom;
+  agg.workload.input_tokens = 8000;
+  agg.workload.output_tokens = 256;
+  agg.arrival.concurrency = 16;
+  agg.num_requests = 96;
+  auto dis = disaggregated(1, 1);
+  dis.workload = agg.workload;
+  dis.arrival = agg.arrival;
+  dis.num_requests = agg.num_requests;
+  const auto& cal = h200_calibration();
+  const auto& d = agg.deployment;
+
+  // The longest decode-pool step: 16 sequences at the longest context, one of which may be a
+  // request's first step there (its last prompt token, a 1-token chunk).
+  std::vector<std::int64_t> decodes(15, 8256);
+  perf::PrefillChunk first{1, 8255, true};
+  const double longest_decode_step =
+      std::max(step_s(perf::predict_decode(d, cal, 16, 8256)),
+               step_s(perf::predict_iteration(perf::BatchShape{std::span(&first, 1), decodes}, d, cal)));
+  perf::PrefillChunk chunk{6400, 0, true};  // the shortest prompt (0.8 x 8,000) in one chunk
+  const double shortest_prompt_chunk = step_s(perf::predict_iteration(perf::BatchShape{std::span(&chunk, 1), {}}, d, cal));
+  REQUIRE(shortest_prompt_chunk > 2 * longest_decode_step);
+
+  auto a = serving::simulate(agg, cal);
+  auto s = serving::simulate(dis, cal);
+  // The histogram reports bucket midpoints (width 1/128): tolerance on the bound.
+  constexpr double kHistogramTol = 0.005;
+  CHECK(a.itl_s.p99 >= shortest_prompt_chunk * (1 - kHistogramTol));
+  CHECK(s.itl_s.p99 <= longest_decode_step * (1 + kHistogramTol));
+  CHECK(s.itl_s.p99 < a.itl_s.p99);
+}
