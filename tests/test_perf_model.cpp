@@ -79,9 +79,27 @@ TEST_CASE("a deployment that does not fit is an error with the numbers") {
   auto m = perf::plan_memory(reference("llama-3.1-70b", "h100"));
   CHECK_FALSE(m.fits);
   CHECK(m.reason.find("weights 141.") != std::string::npos);
-  CHECK(m.reason.find("80.0 GB") != std::string::npos);
+  CHECK(m.reason.find("85.0 GB") != std::string::npos);  // 81,089 MiB: what the runtime sees of "80 GB"
   // Split over 4 GPUs it fits.
   CHECK(perf::plan_memory(reference("llama-3.1-70b", "h100", Precision::kBf16, 4)).fits);
+}
+
+TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB") {
+  // The calibration H200 reports 150,109,880,320 bytes (torch total_memory, gpu_mem_bytes of
+  // every calibration row); vLLM takes gpu_memory_utilization of that.
+  auto h200 = perf::plan_memory(reference("llama-3.1-8b", "h200"));
+  CHECK(h200.hbm_bytes == 150109880320.0);
+  CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExact));
+  // DeepSeek-R1 in FP8 on 4 x B200 runs in public benchmarks: it fits in the 182,631 MiB each
+  // B200 exposes, and would not in the 180e9 B of the datasheet.
+  auto d = reference("deepseek-r1", "b200", Precision::kFp8, 4);
+  auto m = perf::plan_memory(d);
+  CHECK(m.fits);
+  CHECK(m.hbm_bytes == 191502483456.0);
+  data::Accelerator datasheet = *d.hardware;
+  datasheet.runtime_memory_bytes = datasheet.hbm_bytes;
+  d.hardware = &datasheet;
+  CHECK_FALSE(perf::plan_memory(d).fits);
 }
 
 TEST_CASE("decode of one sequence is bound by reading the weights") {
