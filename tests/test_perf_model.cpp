@@ -90,16 +90,20 @@ TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB
   auto h200 = perf::plan_memory(reference("llama-3.1-8b", "h200"));
   CHECK(h200.hbm_bytes == 150109880320.0);
   CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExact));
-  // DeepSeek-R1 in FP8 on 4 x B200 runs in public benchmarks: it fits in the 182,631 MiB each
-  // B200 exposes, and would not in the 180e9 B of the datasheet.
+  // DeepSeek-R1 in FP8 runs on 4 x B200 in InferenceX (benchmarks/dsr1_fp8_b200.sh, TP=4: SGLang
+  // with --mem-fraction-static 0.95, an fp8_e4m3 KV cache, 32 running requests, 8,192-token
+  // prefill chunks). It fits in the 182,631 MiB each B200 exposes (169 GB of weights per GPU),
+  // and would not in the 180e9 B of the datasheet.
   auto d = reference("deepseek-r1", "b200", Precision::kFp8, 4);
-  auto m = perf::plan_memory(d);
+  d.gpu_memory_utilization = 0.95;
+  d.kv_cache_dtype = Precision::kFp8;
+  auto m = perf::plan_memory(d, 8192, 32);
   CHECK(m.fits);
   CHECK(m.hbm_bytes == 191502483456.0);
   data::Accelerator datasheet = *d.hardware;
   datasheet.runtime_memory_bytes = datasheet.hbm_bytes;
   d.hardware = &datasheet;
-  CHECK_FALSE(perf::plan_memory(d).fits);
+  CHECK_FALSE(perf::plan_memory(d, 8192, 32).fits);
 }
 
 TEST_CASE("decode of one sequence is bound by reading the weights") {
