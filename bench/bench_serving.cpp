@@ -40,6 +40,10 @@ serving::ServingConfig gpt_oss_h200(int replicas, int users_per_replica, bool sp
   cfg.router = serving::RouterKind::kRoundRobin;
   cfg.workload.input_tokens = 1024;
   cfg.workload.output_tokens = 1024;
+  // This benchmark's workload is the lock-step one (exact output lengths, no warm-up) whatever
+  // the simulator's defaults: its numbers stay comparable from commit to commit.
+  cfg.workload.input_range_ratio = 0.8;
+  cfg.workload.output_range_ratio = 1.0;
   cfg.arrival.concurrency = users_per_replica * replicas;
   cfg.num_requests = 10 * static_cast<std::int64_t>(cfg.arrival.concurrency);
   cfg.seed = 7;
@@ -59,6 +63,8 @@ serving::ServingConfig llama8b_h200(int replicas, int users_per_replica, std::in
   cfg.router = serving::RouterKind::kRoundRobin;
   cfg.workload.input_tokens = 1024;
   cfg.workload.output_tokens = 1024;
+  cfg.workload.input_range_ratio = 0.8;  // the lock-step workload, as above
+  cfg.workload.output_range_ratio = 1.0;
   cfg.arrival.concurrency = users_per_replica * replicas;
   cfg.num_requests = requests;
   cfg.scheduler.fast_forward_decode = fast;

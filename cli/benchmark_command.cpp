@@ -26,6 +26,10 @@ struct BenchmarkOptions {
   std::int64_t num_requests = 0;
   double duration_s = 0;
   double warmup_s = 0;
+  std::int64_t warmup_requests = 0;
+  double ramp_up_s = 0;
+  double random_range_ratio = 0.8;
+  double output_range_ratio = -1;  // < 0: random_range_ratio
   std::string workload = "random";
   std::string trace;
   std::string arrival;
@@ -123,7 +127,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   auto o = std::make_shared<BenchmarkOptions>();
   auto* sub = app.add_subcommand("benchmark", "Simulate a serving benchmark: latency percentiles, tok/s/GPU, interactivity");
   add_deployment_options(*sub, o->deployment);
-  auto* isl = sub->add_option("--isl", o->isl, "Input tokens per request (random: nominal ISL, drawn in [0.8, 1] x ISL)")
+  auto* isl = sub->add_option("--isl", o->isl, "Input tokens per request (random: nominal ISL, drawn in [R, 1] x ISL)")
                   ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   auto* osl = sub->add_option("--osl", o->osl, "Output tokens per request")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   auto* conc = sub->add_option("--concurrency", o->concurrency, "Closed loop: users, each sending the next request when one ends")
@@ -132,8 +136,26 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   sub->add_option("--duration-s", o->duration_s, "Stop sending after this many simulated seconds")
       ->check(finite_range(0.0, 1e8));
-  sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
-      ->check(finite_range(0.0, 1e8));
+  auto* warmup_s = sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
+                       ->check(finite_range(0.0, 1e8));
+  auto* warmup_requests =
+      sub->add_option("--warmup-requests", o->warmup_requests,
+                      "Closed loop: warm-up requests sent and ended before the measured run, left out of the metrics "
+                      "(default: 2 x concurrency for single-request workloads, as InferenceX runs vLLM's "
+                      "benchmark_serving.py; 0 for sessions)")
+          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+  auto* range_ratio = sub->add_option("--random-range-ratio", o->random_range_ratio,
+                                      "Random workload: input and output lengths uniform in [R x ISL, ISL] and [R x OSL, "
+                                      "OSL] (default 0.8, InferenceX's; 1: exact lengths)")
+                          ->check(finite_range(0.0, 1.0));
+  auto* out_ratio = sub->add_option("--output-range-ratio", o->output_range_ratio,
+                                    "Random workload: the output lengths' ratio alone (default: --random-range-ratio; "
+                                    "1: exactly OSL, every user in lock-step)")
+                        ->check(finite_range(0.0, 1.0));
+  auto* ramp = sub->add_option("--ramp-up-s", o->ramp_up_s,
+                               "Closed loop: users start spread evenly over this many seconds (default 0: all at once, "
+                               "as benchmark_serving.py with --request-rate inf)")
+                   ->check(finite_range(0.0, 1e6));
   sub->add_option("--workload", o->workload, "Traffic shape")
       ->check(CLI::IsMember({"random", "chat", "agentic-coding", "input-heavy", "output-heavy", "trace"}));
   sub->add_option("--trace", o->trace, "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a folder of them (sim/traffic/trace_import.h)");
@@ -183,7 +205,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   sub->add_flag("--allow-long-run", o->allow_long_run,
                 "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
 
-  return [o, &global, isl, osl, conc, arrival, rate]() {
+  return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp]() {
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
     ResolvedDeployment rd = resolve_deployment(catalog, o->deployment);
@@ -216,6 +238,11 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     if (kind == serving::WorkloadKind::kAgenticCoding && (isl->count() || osl->count())) {
       throw std::invalid_argument("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
     }
+    if ((range_ratio->count() || out_ratio->count()) && kind != serving::WorkloadKind::kRandom) {
+      throw std::invalid_argument("--random-range-ratio and --output-range-ratio apply to --workload random only");
+    }
+    c.workload.input_range_ratio = o->random_range_ratio;
+    c.workload.output_range_ratio = out_ratio->count() ? o->output_range_ratio : o->random_range_ratio;
     c.workload.trace_path = o->trace;
     c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !arrival->count();
 
@@ -230,6 +257,13 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     if (open_loop && !rate->count()) throw std::invalid_argument("--arrival " + o->arrival + " needs --rate R");
     if (!open_loop && rate->count()) throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
     if (open_loop && conc->count()) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
+    if (open_loop && (ramp->count() || warmup_requests->count())) {
+      throw std::invalid_argument("--ramp-up-s and --warmup-requests apply to closed-loop users only");
+    }
+    if (warmup_requests->count() && warmup_s->count() && o->warmup_requests > 0 && o->warmup_s > 0) {
+      throw std::invalid_argument("give the warm-up either in requests (--warmup-requests) or in seconds (--warmup-s)");
+    }
+    c.arrival.ramp_up_s = o->ramp_up_s;
     if (c.workload.trace_timestamps && conc->count()) {
       throw std::invalid_argument("--concurrency does not apply to a trace replayed at its own times "
                                   "(add --arrival closed-loop to replay it with that many users)");
@@ -241,6 +275,17 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     c.warmup_s = o->warmup_s;
     if (c.num_requests == 0 && c.duration_s == 0 && kind != serving::WorkloadKind::kTrace) {
       c.num_requests = 10 * static_cast<std::int64_t>(o->concurrency);
+    }
+    // Warm-up: InferenceX sends 2 x concurrency warm-up requests before each point
+    // (benchmarks/benchmark_lib.sh, --num-warmups). Only where each session is one request:
+    // a warm-up that ends cuts sessions short.
+    const bool single_request = kind == serving::WorkloadKind::kRandom || kind == serving::WorkloadKind::kInputHeavy ||
+                                kind == serving::WorkloadKind::kOutputHeavy;
+    if (warmup_requests->count()) {
+      if (c.workload.trace_timestamps) throw std::invalid_argument("--warmup-requests needs closed-loop users");
+      c.warmup_requests = o->warmup_requests;
+    } else if (!open_loop && single_request && !warmup_s->count()) {
+      c.warmup_requests = 2 * static_cast<std::int64_t>(o->concurrency);
     }
 
     // Scheduler: the recipe's settings unless overridden.
@@ -351,6 +396,12 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"num_requests", c.num_requests},
         {"duration_s", c.duration_s},
         {"warmup_s", c.warmup_s},
+        {"warmup_requests", c.warmup_requests},
+        {"ramp_up_s", c.arrival.ramp_up_s},
+        {"random_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio)
+                                                                      : nlohmann::json(nullptr)},
+        {"output_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.output_range_ratio)
+                                                                      : nlohmann::json(nullptr)},
         {"seed", c.seed},
         {"max_num_seqs", s.max_num_seqs},
         {"max_num_batched_tokens", s.max_num_batched_tokens},
@@ -439,6 +490,24 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                 open_loop ? ("open loop " + format_fixed(c.arrival.rate_per_s, 2) + "/s").c_str()
                           : (std::to_string(c.arrival.concurrency) + " users").c_str(),
                 name(perf::to_string(r.provenance)).c_str());
+    // What the client did, so that a reader can match it with a published harness.
+    std::string client;
+    if (!open_loop && !c.workload.trace_timestamps) {
+      client = std::to_string(c.arrival.concurrency) + " users";
+      client += c.arrival.ramp_up_s > 0 ? std::string(" starting over ") + format_fixed(c.arrival.ramp_up_s, 1) + " s"
+                                        : std::string(" starting together");
+      if (c.num_requests > 0) client += ", " + std::to_string(c.num_requests) + " measured requests";
+      if (c.duration_s > 0) client += ", " + format_fixed(c.duration_s, 0) + " s measured";
+      if (c.warmup_requests > 0) client += " after " + std::to_string(c.warmup_requests) + " warm-up requests";
+      if (c.warmup_s > 0) client += " (the first " + format_fixed(c.warmup_s, 0) + " s not counted)";
+    }
+    if (kind == serving::WorkloadKind::kRandom) {
+      if (!client.empty()) client += "; ";
+      client += std::string("lengths uniform in [") + format_fixed(c.workload.input_range_ratio, 2) + ", 1] x " +
+                std::to_string(c.workload.input_tokens) + " in / [" + format_fixed(c.workload.output_range_ratio, 2) +
+                ", 1] x " + std::to_string(c.workload.output_tokens) + " out";
+    }
+    if (!client.empty()) std::printf("client: %s\n", client.c_str());
     if (spec.is_object()) {
       std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
                   d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);

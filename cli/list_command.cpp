@@ -42,6 +42,7 @@ void list_hardware(const data::Catalog& c, bool json) {
                      {"name", a.name},
                      {"vendor", to_string(a.vendor)},
                      {"hbm_bytes", a.hbm_bytes},
+                     {"runtime_memory_bytes", a.runtime_memory_bytes},
                      {"hbm_bandwidth_bytes_per_s", a.hbm_bandwidth_bytes_per_s},
                      {"dense_bf16_flop_per_s", a.dense_bf16_flop_per_s},
                      {"dense_fp8_flop_per_s", a.dense_fp8_flop_per_s},

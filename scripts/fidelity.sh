@@ -81,6 +81,8 @@ ratio_c1=$(awk -v a="$(field agentx-h200-c1 .output_tok_per_s_per_gpu)" -v b="$(
   'BEGIN { printf "%.2f", a / b }')
 
 # 2. InferenceX gpt-oss-120b 1k/1k FP4 (random prompts, no spec decode), read at fixed interactivity.
+#    The benchmark's defaults are InferenceX's client: lengths in [0.8, 1] x ISL/OSL, 10 x
+#    concurrency requests after 2 x concurrency warm-up requests, all users released together.
 ix_loads=(16 32 64 128 256 512)
 for c in "${ix_loads[@]}"; do
   bench "ix-b200-c$c" --hardware b200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --spec-tokens 0 \
@@ -92,11 +94,13 @@ done
 # 3. TensorRT-LLM perf overview (trtllm-bench throughput: max load, fixed ISL/OSL): modelled as
 #    1,024 concurrent requests, 5 per user, batch up to 1,024 sequences and 8,192 tokens
 #    (trtllm-bench's default max_num_tokens), guaranteed-no-evict admission (TRT-LLM's default).
+#    Its synthetic dataset has exact lengths (--random-range-ratio 1); measured from the first
+#    request (no warm-up stated).
 trt() {
   local name=$1
   shift
   bench "$name" --engine trtllm --concurrency 1024 --num-requests 5120 --max-num-seqs 1024 \
-    --max-num-batched-tokens 8192 "$@"
+    --max-num-batched-tokens 8192 --random-range-ratio 1 --warmup-requests 0 "$@"
 }
 trt trt-h200-llama8b-1k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 1000 --osl 1000
 trt trt-h200-llama8b-2k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 2048 --osl 2048
@@ -109,13 +113,13 @@ trt trt-h200-llama8b-1k-kvfp8 --hardware h200 --model llama-3.1-8b --precision f
 trt trt-h200-llama70b-1k-kvfp8 --hardware h200 --model llama-3.1-70b --precision fp8 --tp 1 --isl 1000 --osl 1000 --kv-dtype fp8
 
 # 4. SGLang gpt-oss-120b on one H100 (Dogacel/specdrift model card, secondary mirror): MT-Bench
-#    prompts (short; modelled as 128 in / 1,024 out), batch 1 and 64, without and with EAGLE-3
-#    (4 draft tokens, acceptance 2.42).
+#    prompts (short; modelled as exactly 128 in / 1,024 out), batch 1 and 64, without and with
+#    EAGLE-3 (4 draft tokens, acceptance 2.42).
 for bs in 1 64; do
   bench "sgl-h100-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 --spec-tokens 0 \
-    --isl 128 --osl 1024 --concurrency "$bs"
+    --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
   bench "sgl-h100-eagle-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 \
-    --spec-tokens 4 --acceptance 2.42 --isl 128 --osl 1024 --concurrency "$bs"
+    --spec-tokens 4 --acceptance 2.42 --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
 done
 
 echo

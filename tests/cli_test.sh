@@ -90,6 +90,17 @@ check_one_line_error benchmark-nvlink-across-chips "$tycoon" "${bench[@]}" --con
 check_one_line_error benchmark-disaggregated-too-many-gpus "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
   --replicas 1000 --decode-replicas 1000
 check_one_line_error benchmark-bad-kv-link "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated --kv-link carrier-pigeon
+# The client is InferenceX's benchmark_serving.py run unless flags say otherwise (issue 16, item 2):
+# lengths in [0.8, 1] x ISL/OSL, 2 x concurrency warm-up requests; both printed.
+echo "$stock" | grep -q '"warmup_requests": 4' || { echo "FAIL benchmark default warm-up is not 2 x concurrency"; fail=1; }
+echo "$stock" | grep -q '"random_range_ratio": 0.8' || { echo "FAIL benchmark default range ratio is not 0.8"; fail=1; }
+echo "$stock" | grep -q '"requests_arrived": 8' || { echo "FAIL benchmark: 4 warm-up + 4 measured requests did not arrive"; fail=1; }
+"$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 | grep -q "^client: 2 users starting together, 4 measured requests after 4 warm-up requests; lengths uniform in \[0.80, 1\]" ||
+  { echo "FAIL benchmark table does not say what the client ran"; fail=1; }
+check_one_line_error benchmark-bad-range-ratio "$tycoon" "${bench[@]}" --random-range-ratio 1.5
+check_one_line_error benchmark-range-ratio-not-random "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --workload chat --random-range-ratio 0.5
+check_one_line_error benchmark-warmup-requests-open-loop "$tycoon" "${bench[@]}" --arrival poisson --rate 1 --warmup-requests 4
+check_one_line_error benchmark-two-warmups "$tycoon" "${bench[@]}" --warmup-requests 4 --warmup-s 10
 # Configurations that do not run are refused with the reason (issue 20, item 9).
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
 check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1

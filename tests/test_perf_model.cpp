@@ -79,9 +79,31 @@ TEST_CASE("a deployment that does not fit is an error with the numbers") {
   auto m = perf::plan_memory(reference("llama-3.1-70b", "h100"));
   CHECK_FALSE(m.fits);
   CHECK(m.reason.find("weights 141.") != std::string::npos);
-  CHECK(m.reason.find("80.0 GB") != std::string::npos);
+  CHECK(m.reason.find("85.0 GB") != std::string::npos);  // 81,089 MiB: what the runtime sees of "80 GB"
   // Split over 4 GPUs it fits.
   CHECK(perf::plan_memory(reference("llama-3.1-70b", "h100", Precision::kBf16, 4)).fits);
+}
+
+TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB") {
+  // The calibration H200 reports 150,109,880,320 bytes (torch total_memory, gpu_mem_bytes of
+  // every calibration row); vLLM takes gpu_memory_utilization of that.
+  auto h200 = perf::plan_memory(reference("llama-3.1-8b", "h200"));
+  CHECK(h200.hbm_bytes == 150109880320.0);
+  CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExact));
+  // DeepSeek-R1 in FP8 runs on 4 x B200 in InferenceX (benchmarks/dsr1_fp8_b200.sh, TP=4: SGLang
+  // with --mem-fraction-static 0.95, an fp8_e4m3 KV cache, 32 running requests, 8,192-token
+  // prefill chunks). It fits in the 182,631 MiB each B200 exposes (169 GB of weights per GPU),
+  // and would not in the 180e9 B of the datasheet.
+  auto d = reference("deepseek-r1", "b200", Precision::kFp8, 4);
+  d.gpu_memory_utilization = 0.95;
+  d.kv_cache_dtype = Precision::kFp8;
+  auto m = perf::plan_memory(d, 8192, 32);
+  CHECK(m.fits);
+  CHECK(m.hbm_bytes == 191502483456.0);
+  data::Accelerator datasheet = *d.hardware;
+  datasheet.runtime_memory_bytes = datasheet.hbm_bytes;
+  d.hardware = &datasheet;
+  CHECK_FALSE(perf::plan_memory(d, 8192, 32).fits);
 }
 
 TEST_CASE("decode of one sequence is bound by reading the weights") {

@@ -12,6 +12,7 @@ TEST_CASE("a tiny KV cache forces preemptions, yet every request completes and n
   cfg.scheduler.kv_capacity_tokens = 4096;
   cfg.workload.input_tokens = 1024;
   cfg.workload.output_tokens = 1024;
+  cfg.workload.output_range_ratio = 1.0;  // exactly 1,024 out, so the total below is exact
   cfg.arrival.concurrency = 16;
   cfg.num_requests = 48;
   serving::Simulation sim(cfg, h200_calibration());

@@ -29,29 +29,60 @@ std::string trace_error(const std::string& text) {
 }  // namespace
 
 TEST_CASE("random traffic: InferenceX lengths, no two prompts share content") {
-  // ISL 1024: inputs uniform in [ceil(0.8 x 1024), 1024] = [820, 1024]; outputs exactly 1024.
+  // benchmark_serving.py's random dataset as InferenceX runs it (range ratio 0.8): input and
+  // output each uniform on [int(0.8 x 1024), 1024] = [819, 1024].
   WorkloadGenerator g(WorkloadParams{ShapeKind::kRandom, 1024, 1024}, 5);
   std::set<std::uint64_t> streams;
-  std::int64_t lo = 1 << 30, hi = 0;
-  double sum = 0;
+  std::int64_t lo = 1 << 30, hi = 0, out_lo = 1 << 30, out_hi = 0;
+  double sum = 0, out_sum = 0;
   constexpr int kN = 20000;
   for (int i = 0; i < kN; ++i) {
     traffic::Session s;
     auto t = g.start_session(s);
     REQUIRE(t);
-    CHECK(t->output_tokens == 1024);
     lo = std::min(lo, t->input_tokens);
     hi = std::max(hi, t->input_tokens);
+    out_lo = std::min(out_lo, t->output_tokens);
+    out_hi = std::max(out_hi, t->output_tokens);
     sum += static_cast<double>(t->input_tokens);
+    out_sum += static_cast<double>(t->output_tokens);
     streams.insert(t->content.stream_id);
     CHECK(t->content.shared_prefix_tokens == 0);
     CHECK_FALSE(g.next_turn(s));  // one request per session
   }
-  CHECK(lo == 820);
+  CHECK(lo == 819);
   CHECK(hi == 1024);
-  // Mean of a discrete uniform on [820, 1024] = 922; standard error 59 / sqrt(20000) = 0.4.
-  CHECK(sum / kN == doctest::Approx(922).epsilon(0.002));
+  // The output lengths jitter too: with exact outputs closed-loop users finish in lock-step waves.
+  CHECK(out_lo == 819);
+  CHECK(out_hi == 1024);
+  // Mean of a discrete uniform on [819, 1024] = 921.5; standard error 59.5 / sqrt(20000) = 0.42,
+  // so 0.2% (1.8 tokens) is over 4 standard errors.
+  constexpr double kMeanTol = 0.002;
+  CHECK(sum / kN == doctest::Approx(921.5).epsilon(kMeanTol));
+  CHECK(out_sum / kN == doctest::Approx(921.5).epsilon(kMeanTol));
   CHECK(streams.size() == static_cast<std::size_t>(kN));
+
+  SUBCASE("range ratio 1: exact lengths; 0.5: [512, 1024]") {
+    WorkloadParams p{ShapeKind::kRandom, 1024, 1000};
+    p.input_range_ratio = 0.5;
+    p.output_range_ratio = 1.0;
+    WorkloadGenerator g2(p, 7);
+    std::int64_t in_lo = 1 << 30;
+    for (int i = 0; i < 5000; ++i) {
+      traffic::Session s;
+      auto t = g2.start_session(s);
+      REQUIRE(t);
+      CHECK(t->output_tokens == 1000);
+      CHECK(t->input_tokens >= 512);
+      in_lo = std::min(in_lo, t->input_tokens);
+    }
+    CHECK(in_lo < 520);  // 5,000 draws over 513 values: the bottom 8 values are all missed with p ~ 1e-34
+  }
+  SUBCASE("a range ratio outside [0, 1] is refused") {
+    WorkloadParams p{ShapeKind::kRandom, 1024, 1024};
+    p.output_range_ratio = 1.5;
+    CHECK_THROWS_WITH_AS(WorkloadGenerator(p, 1), "random range ratio must be in [0, 1]", std::invalid_argument);
+  }
 }
 
 TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks cannot run") {

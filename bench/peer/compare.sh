@@ -16,7 +16,8 @@ OUT=${OUT:-$(mktemp -d)}
 [ -d "$PEER/node_modules/@doublewordai/inference-lab" ] || (cd "$PEER" && npm ci --no-audit --no-fund >&2)
 
 ours_args=(benchmark --hardware h200 --model llama-3.1-8b --engine vllm --precision bf16
-           --workload random --arrival closed-loop --concurrency 64 --isl 1024 --osl 1024 --json)
+           --workload random --arrival closed-loop --concurrency 64 --isl 1024 --osl 1024 --json
+           --output-range-ratio 1 --warmup-requests 0)  # the peer's shape: fixed output, no warm-up
 
 # Whole-process user+sys CPU of our CLI, mean of REPS runs. Same kernel rusage that
 # /usr/bin/time -f "%U %S" prints, read via getrusage(RUSAGE_CHILDREN) to get more than

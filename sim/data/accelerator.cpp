@@ -52,6 +52,7 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
   a.vendor = static_cast<Vendor>(r.choice("vendor", kVendorNames));
   a.family = r.string("family");
   a.hbm_bytes = r.number("hbm_bytes", Bound::kPositive);
+  a.runtime_memory_bytes = r.number("runtime_memory_bytes", Bound::kPositive);
   a.hbm_bandwidth_bytes_per_s = r.number("hbm_bandwidth_bytes_per_s", Bound::kPositive);
   a.dense_bf16_flop_per_s = r.number("dense_bf16_flop_per_s", Bound::kPositive);
   a.dense_fp8_flop_per_s = r.number("dense_fp8_flop_per_s", Bound::kNonNegative);
@@ -86,7 +87,7 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
     a.prices.push_back(std::move(g));
   }
   a.unverified = r.string_array("unverified");
-  a.sources = read_sources(r, {"hbm_bytes", "hbm_bandwidth_bytes_per_s", "dense_bf16_flop_per_s",
+  a.sources = read_sources(r, {"hbm_bytes", "runtime_memory_bytes", "hbm_bandwidth_bytes_per_s", "dense_bf16_flop_per_s",
                                "dense_fp8_flop_per_s", "dense_fp4_flop_per_s", "scale_up", "power_watts"});
   if (a.scale_out_bandwidth_bytes_per_s > 0 && !a.sources.contains("scale_out_bandwidth_bytes_per_s")) {
     r.fail("sources", "no source given for 'scale_out_bandwidth_bytes_per_s'");

@@ -35,6 +35,7 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
     put(f, d.hardware->id);
     put(f, d.hardware->hbm_bandwidth_bytes_per_s);
     put(f, d.hardware->hbm_bytes);
+    put(f, d.hardware->runtime_memory_bytes);
   }
   put(f, d.engine ? d.engine->id : std::string("?"));
   put(f, std::int64_t{static_cast<int>(d.precision)});
@@ -64,6 +65,8 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, std::int64_t{static_cast<int>(c.workload.kind)});
   put(f, c.workload.input_tokens);
   put(f, c.workload.output_tokens);
+  put(f, c.workload.input_range_ratio);
+  put(f, c.workload.output_range_ratio);
   put(f, c.workload.trace_path);
   put(f, std::int64_t{static_cast<int>(c.arrival.kind)});
   put(f, std::int64_t{c.arrival.concurrency});
@@ -73,6 +76,8 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, c.num_requests);
   put(f, c.duration_s);
   put(f, c.warmup_s);
+  put(f, c.warmup_requests);
+  put(f, c.arrival.ramp_up_s);
   put(f, static_cast<std::int64_t>(c.seed));
   return f;
 }

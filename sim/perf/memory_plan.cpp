@@ -54,7 +54,8 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
   const auto& m = *d.model;
   const int tp = d.tensor_parallel;
   MemoryPlan p;
-  p.hbm_bytes = d.hardware->hbm_bytes;
+  // What the runtime sees, not the datasheet's marketing figure (H200: 150.1e9 B, not 141e9).
+  p.hbm_bytes = d.hardware->runtime_memory_bytes;
   p.usable_bytes = p.hbm_bytes * d.gpu_memory_utilization;
   p.weight_bytes = weights_per_gpu(d);
   p.runtime_reserve_bytes = kRuntimeReserveBytes + (tp > 1 ? kNcclBufferBytes : 0.0);

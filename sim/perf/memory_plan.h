@@ -10,7 +10,7 @@
 namespace tycoon::perf {
 
 struct MemoryPlan {
-  double hbm_bytes = 0;               // per GPU
+  double hbm_bytes = 0;               // per GPU, as the runtime sees it (Accelerator::runtime_memory_bytes)
   double usable_bytes = 0;            // hbm × gpu_memory_utilization
   double weight_bytes = 0;            // per GPU
   double runtime_reserve_bytes = 0;   // CUDA context, NCCL buffers, graphs

@@ -34,8 +34,15 @@ inline constexpr std::array<std::string_view, 3> kRouterNames = {"round-robin", 
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kRandom;
-  std::int64_t input_tokens = 1024;   // mean (random: nominal ISL; lengths drawn in [0.8, 1.0] x ISL as InferenceX does)
-  std::int64_t output_tokens = 1024;  // mean (random: exact OSL)
+  std::int64_t input_tokens = 1024;   // mean (random: nominal ISL, the top of its range)
+  std::int64_t output_tokens = 1024;  // mean (random: nominal OSL, the top of its range)
+  // Random: lengths uniform on [floor(X * ratio), X], the `--random-range-ratio` of vLLM's
+  // benchmark_serving.py random dataset (`np.random.randint(int(X * ratio), X + 1)`) as InferenceX
+  // runs it: RANDOM_RANGE_RATIO 0.8 for input and output alike (SemiAnalysisAI/InferenceX
+  // benchmarks/benchmark_lib.sh `run_benchmark_serving`, utils/bench_serving/benchmark_serving.py
+  // `sample_random_requests`; its recipes state `random_range_ratio: 0.8`). 1: exact lengths.
+  double input_range_ratio = 0.8;
+  double output_range_ratio = 0.8;
   std::string trace_path;             // kTrace: JSONL file (format in sim/traffic/trace.h)
   bool trace_timestamps = true;       // kTrace: arrive at the file's times (false: in file order,
                                       // paced by `arrival` like any other workload)
@@ -44,6 +51,11 @@ struct WorkloadSpec {
 struct ArrivalSpec {
   ArrivalKind kind = ArrivalKind::kClosedLoop;
   int concurrency = 64;           // closed loop: users, each sends the next request when one ends
+  // Closed loop: user k of n starts at k * ramp_up_s / n instead of all at t = 0 (and again from
+  // the end of a request-count warm-up). 0: all at once, as benchmark_serving.py does with
+  // `--request-rate inf --max-concurrency C` (every request is released at once and C of them
+  // pass the semaphore together).
+  double ramp_up_s = 0;
   double rate_per_s = 0;          // open loop: mean requests (or sessions) per second
   double burst_factor = 4.0;      // bursty: peak rate / mean rate
   double diurnal_amplitude = 0.5; // diurnal: relative swing around the mean over 24 h
@@ -108,6 +120,13 @@ struct ServingConfig {
   std::int64_t num_requests = 0;  // stop after this many arrivals (0: use duration_s)
   double duration_s = 0;          // stop arrivals after this simulated time (0: use num_requests)
   double warmup_s = 0;            // requests arriving before this are not counted in metrics
+  // Closed loop: a warm-up of this many requests before the measured run, left out of every
+  // metric. The users send them, then wait until all of them have ended; the measured run (its
+  // num_requests or duration_s, and the throughput window) starts from that instant with every
+  // user starting afresh. This is benchmark_serving.py's `--num-warmups` as InferenceX runs it
+  // (2 x concurrency, benchmarks/benchmark_lib.sh; the warm-up tasks are gathered before the
+  // timed run starts). Not combinable with warmup_s.
+  std::int64_t warmup_requests = 0;
   std::uint64_t seed = 1;
   // Set: disaggregated serving. `deployment`, `scheduler`, `replicas` and `router` are then the
   // prefill pool's, and this holds the decode pool and the KV link. Unset: aggregated.

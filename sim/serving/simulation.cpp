@@ -66,6 +66,12 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   require(config_.num_requests >= 0, "num_requests must be >= 0");
   require(config_.duration_s >= 0 && std::isfinite(config_.duration_s), "duration must be >= 0 seconds");
   require(config_.warmup_s >= 0 && std::isfinite(config_.warmup_s), "warmup must be >= 0 seconds");
+  require(config_.warmup_requests >= 0, "warm-up requests must be >= 0");
+  require(config_.warmup_requests == 0 || config_.warmup_s == 0,
+          "give a warm-up either in requests or in seconds, not both");
+  require(config_.warmup_requests == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,
+          "a warm-up in requests needs closed-loop users");
+  require(config_.arrival.ramp_up_s >= 0 && std::isfinite(config_.arrival.ramp_up_s), "ramp-up must be >= 0 seconds");
   if (d.spec_decode && k > 0) {
     AcceptanceSampler check(k, d.spec_decode->acceptance_length);  // throws on a bad acceptance length
   }
@@ -96,6 +102,11 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   wp.kind = shape_of(w.kind);
   wp.input_tokens = w.input_tokens;
   wp.output_tokens = w.output_tokens;
+  require(w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 &&
+              w.output_range_ratio <= 1,
+          "random range ratios must be in [0, 1]");
+  wp.input_range_ratio = w.input_range_ratio;
+  wp.output_range_ratio = w.output_range_ratio;
   wp.max_context_tokens = d.model->max_context_tokens;
   require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
   if (w.kind == WorkloadKind::kRandom) {
@@ -140,12 +151,38 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   routed_.assign(replicas_.size(), 0);
   metrics_.warmup_end = core::Time{core::from_seconds(config_.warmup_s)};
   if (config_.duration_s > 0) duration_end_ = core::Time{core::from_seconds(config_.duration_s)};
+  if (config_.warmup_requests > 0 && !trace_times) {
+    // Nothing counts until the warm-up ended (end_warmup sets both).
+    in_warmup_ = true;
+    metrics_.warmup_end = core::kNever;
+    duration_end_ = core::kNever;
+  }
   queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
   if (config_.num_requests > 0) requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
 }
 
 bool Simulation::can_issue(core::Time now) const {
-  return (config_.num_requests == 0 || issued_ < config_.num_requests) && now < duration_end_;
+  if (in_warmup_) return issued_ < config_.warmup_requests;
+  const std::int64_t measured = issued_ - (config_.warmup_requests > 0 ? config_.warmup_requests : 0);
+  return (config_.num_requests == 0 || measured < config_.num_requests) && now < duration_end_;
+}
+
+void Simulation::start_users(core::Time t0, int users) {
+  const double ramp = config_.arrival.ramp_up_s;
+  const int n = config_.arrival.concurrency;
+  for (int u = 0; u < users; ++u) {
+    const core::Time at = ramp > 0 ? t0 + core::from_seconds(ramp * u / n) : t0;
+    events_.push(at, Phase::kArrival, UserStart{});
+  }
+}
+
+void Simulation::end_warmup(core::Time now) {
+  in_warmup_ = false;
+  metrics_.warmup_end = now;
+  if (config_.duration_s > 0) duration_end_ = now + core::from_seconds(config_.duration_s);
+  const int users = parked_users_;
+  parked_users_ = 0;
+  start_users(now, users);
 }
 
 void Simulation::kick(core::Time now, std::uint32_t replica) {
@@ -190,7 +227,13 @@ bool Simulation::start_session(core::Time now, bool closed_loop) {
 void Simulation::end_session(core::Time now, std::uint32_t session) {
   const bool closed_loop = sessions_[session].closed_loop;
   free_sessions_.push_back(session);
-  if (closed_loop) events_.push(now, Phase::kArrival, UserStart{});  // the user starts the next task
+  if (!closed_loop) return;
+  if (in_warmup_ && !can_issue(now)) {
+    ++parked_users_;  // the warm-up is sent: wait for it to end
+    if (warmup_live_ == 0) end_warmup(now);
+    return;
+  }
+  events_.push(now, Phase::kArrival, UserStart{});  // the user starts the next task
 }
 
 void Simulation::issue_turn(core::Time now, std::uint32_t session) {
@@ -212,6 +255,7 @@ void Simulation::issue_turn(core::Time now, std::uint32_t session) {
   r.session = session;
   r.arrived_at = now;
   r.counted = now >= metrics_.warmup_end;
+  if (in_warmup_) ++warmup_live_;
   ++issued_;
   ++arrived_;
 
@@ -242,6 +286,7 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
   ++num_terminal_transitions_;
   r.state = state;
   r.finished_at = now;
+  if (static_cast<std::int64_t>(id) < config_.warmup_requests) --warmup_live_;
   last_terminal_at_ = std::max(last_terminal_at_, now);
   switch (state) {
     case RequestState::kCompleted:
@@ -307,7 +352,14 @@ void Simulation::on_session_start(core::Time now) {
   }
 }
 
-void Simulation::on_user_start(core::Time now) { start_session(now, true); }
+void Simulation::on_user_start(core::Time now) {
+  if (in_warmup_ && !can_issue(now)) {  // the warm-up was sent while this user waited to start
+    ++parked_users_;
+    if (warmup_live_ == 0) end_warmup(now);
+    return;
+  }
+  start_session(now, true);
+}
 
 void Simulation::on_turn_arrival(core::Time now, std::uint32_t session) { issue_turn(now, session); }
 
@@ -444,7 +496,7 @@ void Simulation::start() {
     core::Time first = arrivals_->next();
     if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
   } else {
-    for (int u = 0; u < config_.arrival.concurrency; ++u) events_.push(core::kSimStart, Phase::kArrival, UserStart{});
+    start_users(core::kSimStart, config_.arrival.concurrency);
   }
 }
 

@@ -96,6 +96,10 @@ class Simulation {
   // end join while each could run on its own. Pushes each one's IterationEnd at the end.
   void run_replicas(core::Time now, std::uint32_t first, core::Time first_end);
   void count_unrunnable_sessions(core::Time now);
+  // Closed-loop users start at `t0`, spread over the ramp-up (ArrivalSpec::ramp_up_s).
+  void start_users(core::Time t0, int users);
+  // The last warm-up request ended: the measured run starts now with the parked users.
+  void end_warmup(core::Time now);
 
   ServingConfig config_;
   perf::CalibrationProfile calibration_;
@@ -119,6 +123,11 @@ class Simulation {
   core::Time duration_end_ = core::kNever;
   core::Duration queue_timeout_{0};
   std::int64_t issued_ = 0;
+  // Request-count warm-up (ServingConfig::warmup_requests): requests 0 .. warmup_requests - 1
+  // are the warm-up; while it lasts, users whose session ends wait (parked) for its end.
+  bool in_warmup_ = false;
+  std::int64_t warmup_live_ = 0;
+  int parked_users_ = 0;
   bool ran_ = false;
   bool summarised_ = false;  // finish() ran
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it

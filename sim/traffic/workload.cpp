@@ -23,6 +23,9 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadParams& params, std::uint64_t
   if (params_.input_tokens < 1 || params_.output_tokens < 1) {
     throw std::invalid_argument("workload input and output tokens must be at least 1");
   }
+  for (double r : {params_.input_range_ratio, params_.output_range_ratio}) {
+    if (!(r >= 0 && r <= 1)) throw std::invalid_argument("random range ratio must be in [0, 1]");
+  }
   if (params_.kind == ShapeKind::kTrace && params_.trace == nullptr) {
     throw std::invalid_argument("trace workload without a trace");
   }
@@ -54,10 +57,17 @@ Turn WorkloadGenerator::single_turn(Session& s) {
   const std::int64_t isl = params_.input_tokens, osl = params_.output_tokens;
   switch (params_.kind) {
     case ShapeKind::kRandom: {
-      // InferenceX: input uniform in [0.8, 1.0] x ISL, output exactly OSL (EOS ignored).
-      std::int64_t lo = std::max<std::int64_t>(1, (isl * 8 + 9) / 10);
-      t.input_tokens = lengths_.uniform_int(lo, isl);
-      t.output_tokens = osl;
+      // The random dataset of vLLM's benchmark_serving.py as InferenceX runs it: input and output
+      // lengths each uniform on [floor(X * ratio), X] (input at least 1), EOS ignored so the
+      // answer is exactly the drawn length. Exact lengths (ratio 1) make closed-loop users finish
+      // in lock-step waves; the jitter is what spreads them out.
+      auto draw = [&](std::int64_t x, double ratio) {
+        if (ratio >= 1) return x;
+        const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(static_cast<double>(x) * ratio)));
+        return lengths_.uniform_int(lo, x);
+      };
+      t.input_tokens = draw(isl, params_.input_range_ratio);
+      t.output_tokens = draw(osl, params_.output_range_ratio);
       break;
     }
     case ShapeKind::kInputHeavy:

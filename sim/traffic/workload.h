@@ -54,9 +54,13 @@ struct WorkloadParams {
   ShapeKind kind = ShapeKind::kRandom;
   std::int64_t input_tokens = 1024;   // random: nominal ISL; chat: mean new user tokens per turn;
                                       // input/output-heavy: mean prompt length
-  std::int64_t output_tokens = 1024;  // random: exact OSL; others: mean answer length
+  std::int64_t output_tokens = 1024;  // random: nominal OSL; others: mean answer length
   std::int64_t max_context_tokens = 131072;  // the model's window: agentic sessions beyond it cannot run
   const Trace* trace = nullptr;       // kTrace
+  // Random: lengths uniform on the integers [max(1, floor(X * ratio)), X] for X = ISL and OSL, as
+  // the benchmark client InferenceX runs does (serving::WorkloadSpec cites it); 1 gives exact lengths.
+  double input_range_ratio = 0.8;
+  double output_range_ratio = 0.8;
 };
 
 // One request of a session, as the client sends it.
