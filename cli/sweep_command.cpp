@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,6 +25,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "sim/analysis/sweep_journal.h"
 #include "sim/analysis/sweep_report.h"
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
@@ -150,24 +152,6 @@ void write_pngs(const std::vector<fs::path>& svgs) {
   }
 }
 
-// Finished points of an earlier run of the same spec, by point hash. A torn last line (the run
-// was killed while writing it) is ignored: that point is simply run again.
-std::map<std::string, PointPerf> read_journal(const fs::path& path) {
-  std::map<std::string, PointPerf> out;
-  std::ifstream f(path);
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty()) continue;
-    try {
-      auto j = data::parse_json_text(line, path.string());
-      out[j.at("hash").get<std::string>()] = PointPerf::from_json(j.at("perf"));
-    } catch (const std::exception&) {
-      // a torn line
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
@@ -189,14 +173,8 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 
     // Output paths are input too: refuse them before any work.
-    if (!o->report.empty()) {
-      const fs::path parent = fs::absolute(o->report).parent_path();
-      if (!fs::is_directory(parent)) throw std::invalid_argument("--report: no folder " + parent.string());
-      if (fs::is_directory(o->report)) throw std::invalid_argument("--report: " + o->report + " is a folder, not a file");
-    }
-    if (fs::exists(out) && !fs::is_directory(out)) {
-      throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
-    }
+    if (!o->report.empty()) check_output_file("--report", o->report);
+    check_output_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
     std::vector<std::optional<PointPerf>> results(sweep.points.size());
     std::size_t resumed = 0;
     const fs::path journal = out / kJournal;
@@ -216,7 +194,14 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                     " started (spec hash " + earlier_hash + ", now " + sweep.spec_hash +
                                     "): use another --out, or drop --resume to start over");
       }
-      auto done = read_journal(journal);
+      std::string journal_text;
+      if (fs::exists(journal)) {
+        std::ifstream f(journal, std::ios::binary);
+        journal_text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        if (!f && !f.eof()) throw std::invalid_argument("--resume: cannot read " + journal.string());
+      }
+      // Checked, not trusted: a line of another sweep or with impossible figures is refused.
+      auto done = parse_sweep_journal(journal_text, journal.string(), sweep, spec).points;
       for (std::size_t i = 0; i < sweep.points.size(); ++i) {
         if (auto it = done.find(sweep.points[i].hash); it != done.end()) {
           results[i] = it->second;
