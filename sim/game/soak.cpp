@@ -57,21 +57,29 @@ void check_game(const Run& run, const GameState& s, const Scenario& sc, const st
 
 // One random command line: mostly well-formed with plausible values, some with hostile values,
 // some not a command at all.
-std::string random_command(core::RngStream& r, const data::Catalog& catalog, std::int64_t hour) {
+std::string random_command(core::RngStream& r, const data::Catalog& catalog, const Scenario& sc, std::int64_t hour) {
   auto pick = [&](const std::vector<std::string>& v) { return v[static_cast<std::size_t>(r.uniform_int(0, static_cast<std::int64_t>(v.size()) - 1))]; };
+  // The scenario's own chips and models come up most (commands that can apply), every catalog
+  // id sometimes (locked or not offered), and ids that do not exist.
   std::vector<std::string> chips{"h999", ""};
   for (const auto& a : catalog.accelerators) chips.push_back(a.id);
+  for (int k = 0; k < 4; ++k) {
+    for (const auto& o : sc.offers) chips.push_back(o.offer.chip);
+  }
   std::vector<std::string> models{"no-such-model"};
   for (const auto& m : catalog.models) models.push_back(m.id);
-  const std::vector<std::string> counts{"1", "1", "2", "4", "8", "16", "0", "-3", "100000", "2147483648", "1.5", "\"8\""};
-  const std::vector<std::string> ids{"1", "1", "2", "3", "0", "-1", "999999999999", "\"1\""};
+  for (int k = 0; k < 4; ++k) {
+    for (const auto& seg : sc.segments) models.push_back(seg.model);
+  }
+  const std::vector<std::string> counts{"1", "1", "1", "2", "2", "4", "8", "16", "0", "-3", "100000", "2147483648", "1.5", "\"8\""};
+  const std::vector<std::string> ids{"1", "1", "1", "2", "2", "3", "0", "-1", "999999999999", "\"1\""};
   const std::vector<std::string> prices{"0.1", "0.5", "2", "10", "0", "-1", "1e300", "\"free\""};
   const std::string head = "{\"at_hour\": " + std::to_string(hour) + ", \"type\": ";
   switch (r.uniform_int(0, 11)) {
     case 0:
     case 1:
       return head + "\"rent_gpus\", \"chip\": \"" + pick(chips) + "\", \"contract\": \"" +
-             pick({"on_demand", "on_demand", "reserved", "spot", "weekly"}) + "\", \"num_gpus\": " + pick(counts) + "}";
+             pick({"on_demand", "on_demand", "on_demand", "reserved", "spot", "weekly"}) + "\", \"num_gpus\": " + pick(counts) + "}";
     case 2:
       return head + "\"release_gpus\", \"contract_id\": " + pick(ids) + (r.uniform_int(0, 1) ? ", \"num_gpus\": " + pick(counts) : "") + "}";
     case 3:
@@ -122,8 +130,8 @@ void game_run(const Run& run, const data::Catalog& catalog, const std::vector<Sc
   while (!g->finished()) {
     const auto roll = r.uniform_int(0, 9);
     std::string what;
-    if (roll <= 4) {
-      const std::string line = random_command(r, catalog, g->state().hour);
+    if (roll <= 5) {  // 60%: a command (about 20 per game day)
+      const std::string line = random_command(r, catalog, g->scenario(), g->state().hour);
       what = "after command " + line;
       std::vector<LoggedCommand> parsed;
       try {
@@ -139,13 +147,13 @@ void game_run(const Run& run, const data::Catalog& catalog, const std::vector<Sc
           ++rep.commands_refused;
         }
       }
-    } else if (roll <= 8) {
-      const auto hours = r.uniform_int(1, 8);
+    } else if (roll <= 8) {  // 30%: the clock
+      const auto hours = r.uniform_int(1, 4);
       what = "after advancing " + std::to_string(hours) + " h";
       const auto before = g->state().hour;
       g->advance(hours);
       rep.game_hours += g->state().hour - before;
-    } else {
+    } else {  // 10%: save and load (about 3 per game day)
       what = "after a save and load";
       const std::string text = save_text(*g);
       std::optional<SaveData> loaded;
