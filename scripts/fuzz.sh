@@ -77,7 +77,8 @@ for t in "${targets[@]}"; do
   esac
   case $t in save | sweep_journal)
     mkdir -p "$out/seeds/$t"
-    TYCOON_FUZZ_WRITE_SEEDS="$out/seeds/$t" "$out/bin/fuzz_$t" > /dev/null 2>&1 ;;
+    TYCOON_FUZZ_WRITE_SEEDS="$out/seeds/$t" "$out/bin/fuzz_$t" > "$out/seeds-$t.log" 2>&1 ||
+      { tail -5 "$out/seeds-$t.log"; echo "fuzz: writing the seeds of $t failed"; exit 1; } ;;
   esac
 done
 
@@ -101,7 +102,7 @@ run_one() {
   added=$(grep -o 'stat::new_units_added: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo "?")
   local result=ok
   if [ "$rc" != 0 ]; then
-    result="FAILED (exit $rc; $(ls "$dir" | grep -E '^(crash|timeout|leak|oom|slow-unit)-' | head -1); log: $dir/log)"
+    result="FAILED (exit $rc; $(ls "$dir" | grep -E '^(crash|timeout|leak|oom)-' | head -1 || true); log: $dir/log)"
   fi
   printf '%-14s %10s executions %7s/s %6s new inputs %5ss  %s\n' "$t" "$execs" "$rate" "$added" "$((SECONDS - start))" "$result"
   [ "$rc" = 0 ]

@@ -100,3 +100,21 @@ TEST_CASE("journal: lines of another sweep, impossible figures and damage before
             .find("points.jsonl:1: /perf: not a point's figures") == 0);
   CHECK(f.error("") == "");
 }
+
+TEST_CASE("sweep grid: axes that multiply past the point limit are refused before the grid is built") {
+  // Six axes of 20 values: 6.4e7 configurations x 2 concurrencies. Building them first (as the
+  // expansion did) takes gigabytes and minutes before the point count is checked; the count now
+  // comes first. Found by reading the expansion while writing the sweep-spec fuzz target.
+  auto j = analysis_test::tiny_spec({1});
+  nlohmann::json values = nlohmann::json::array();
+  for (int v = 1; v <= 20; ++v) values.push_back(v);
+  j["axes"] = {{"max_num_seqs", values},     {"max_num_batched_tokens", values}, {"spec_tokens", values},
+               {"tensor_parallel", values},  {"expert_parallel", values},        {"acceptance_length", values}};
+  std::string msg;
+  try {
+    expand_sweep(parse_sweep_spec(j, "big.json"), analysis_test::catalog());
+  } catch (const data::LoadError& e) {
+    msg = e.what();
+  }
+  CHECK(msg == "big.json: /: the grid has 1.28e+08 points (at most 1000000)");
+}
