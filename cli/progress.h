@@ -12,7 +12,7 @@ namespace tycoon::cli {
 
 class ProgressMeter {
  public:
-  static constexpr double kQuietS = 3.0;    // runs shorter than this print nothing
+  static constexpr double kQuietS = 3.0;     // runs shorter than this print nothing
   static constexpr double kIntervalS = 2.0;  // at most one line per interval
 
   // `what`: the command ("benchmark"); `unit`: what is counted ("requests", "hours").

@@ -27,8 +27,9 @@ struct SoakCliOptions {
 CommandRunner add_soak_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<SoakCliOptions>();
   auto* sub = app.add_subcommand(
-      "soak", "Random games (commands, bad commands, save/load mid-run) and serving runs, checking that requests, "
-              "tokens, money and KV blocks are conserved");
+      "soak",
+      "Random games (commands, bad commands, save/load mid-run) and serving runs, checking that requests, "
+      "tokens, money and KV blocks are conserved");
   sub->add_option("--runs", o->runs, "Number of runs (half games, half serving runs)")->check(CLI::Range(1, 1000000));
   sub->add_option("--first", o->first, "Index of the first run (to rerun one reported run alone)")
       ->check(CLI::Range(0, 1000000000));
@@ -56,12 +57,12 @@ CommandRunner add_soak_command(CLI::App& app, const GlobalOptions& global) {
                 static_cast<long long>(o->first), static_cast<long long>(o->first + o->runs - 1),
                 static_cast<long long>(r.runs), static_cast<long long>(r.game_runs),
                 static_cast<long long>(r.serving_runs), wall);
-    std::printf("  games: %lld hours, %lld commands applied, %lld refused by the game, %lld refused by the parser, "
-                "%lld save/load round trips (%lld lost), %lld log replays\n",
-                static_cast<long long>(r.game_hours), static_cast<long long>(r.commands_applied),
-                static_cast<long long>(r.commands_refused), static_cast<long long>(r.commands_malformed),
-                static_cast<long long>(r.save_loads), static_cast<long long>(r.saves_lost),
-                static_cast<long long>(r.replays));
+    std::printf(
+        "  games: %lld hours, %lld commands applied, %lld refused by the game, %lld refused by the parser, "
+        "%lld save/load round trips (%lld lost), %lld log replays\n",
+        static_cast<long long>(r.game_hours), static_cast<long long>(r.commands_applied),
+        static_cast<long long>(r.commands_refused), static_cast<long long>(r.commands_malformed),
+        static_cast<long long>(r.save_loads), static_cast<long long>(r.saves_lost), static_cast<long long>(r.replays));
     std::printf("  serving: %lld requests simulated\n", static_cast<long long>(r.requests_simulated));
     std::printf("  invariant checks: %lld, violations: %zu\n", static_cast<long long>(r.invariant_checks),
                 r.violations.size());

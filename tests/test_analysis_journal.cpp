@@ -108,8 +108,8 @@ TEST_CASE("sweep grid: axes that multiply past the point limit are refused befor
   auto j = analysis_test::tiny_spec({1});
   nlohmann::json values = nlohmann::json::array();
   for (int v = 1; v <= 20; ++v) values.push_back(v);
-  j["axes"] = {{"max_num_seqs", values},     {"max_num_batched_tokens", values}, {"spec_tokens", values},
-               {"tensor_parallel", values},  {"expert_parallel", values},        {"acceptance_length", values}};
+  j["axes"] = {{"max_num_seqs", values},    {"max_num_batched_tokens", values}, {"spec_tokens", values},
+               {"tensor_parallel", values}, {"expert_parallel", values},        {"acceptance_length", values}};
   std::string msg;
   try {
     expand_sweep(parse_sweep_spec(j, "big.json"), analysis_test::catalog());

@@ -12,12 +12,11 @@ namespace {
 // The checks of one journal line's "perf"; returns {pointer, reason} of the first problem.
 std::pair<std::string, std::string> check_perf(const PointPerf& p, int expected_gpus) {
   auto bad_double = [](double v) { return !std::isfinite(v) || v < 0; };
-  const std::pair<const char*, double> doubles[] = {
-      {"/perf/output_tok_per_s_per_gpu", p.output_tok_per_s_per_gpu},
-      {"/perf/input_tok_per_s_per_gpu", p.input_tok_per_s_per_gpu},
-      {"/perf/p90_interactivity", p.p90_interactivity_tok_per_s_per_user},
-      {"/perf/simulated_time_s", p.simulated_time_s},
-      {"/perf/mean_batch_size", p.mean_batch_size}};
+  const std::pair<const char*, double> doubles[] = {{"/perf/output_tok_per_s_per_gpu", p.output_tok_per_s_per_gpu},
+                                                    {"/perf/input_tok_per_s_per_gpu", p.input_tok_per_s_per_gpu},
+                                                    {"/perf/p90_interactivity", p.p90_interactivity_tok_per_s_per_user},
+                                                    {"/perf/simulated_time_s", p.simulated_time_s},
+                                                    {"/perf/mean_batch_size", p.mean_batch_size}};
   for (const auto& [ptr, v] : doubles) {
     if (bad_double(v)) return {ptr, "must be a finite number >= 0"};
   }
@@ -30,10 +29,10 @@ std::pair<std::string, std::string> check_perf(const PointPerf& p, int expected_
     if (l->p50 > l->p90 || l->p90 > l->p99) return {ptr, "percentiles out of order (p50 <= p90 <= p99)"};
   }
   const std::pair<const char*, std::int64_t> counts[] = {{"/perf/requests_completed", p.requests_completed},
-                                                          {"/perf/requests_failed", p.requests_failed},
-                                                          {"/perf/input_tokens", p.input_tokens},
-                                                          {"/perf/cached_input_tokens", p.cached_input_tokens},
-                                                          {"/perf/output_tokens", p.output_tokens}};
+                                                         {"/perf/requests_failed", p.requests_failed},
+                                                         {"/perf/input_tokens", p.input_tokens},
+                                                         {"/perf/cached_input_tokens", p.cached_input_tokens},
+                                                         {"/perf/output_tokens", p.output_tokens}};
   for (const auto& [ptr, v] : counts) {
     if (v < 0) return {ptr, "must be >= 0"};
   }
@@ -80,8 +79,9 @@ SweepJournal parse_sweep_journal(std::string_view text, const std::string& name,
     const std::string hash = j["hash"].get<std::string>();
     const auto it = by_hash.find(hash);
     if (it == by_hash.end()) {
-      throw data::LoadError(where, "/hash",
-                            "'" + hash + "' is no point of this sweep (a journal of another spec or of a changed catalog)");
+      throw data::LoadError(
+          where, "/hash",
+          "'" + hash + "' is no point of this sweep (a journal of another spec or of a changed catalog)");
     }
     PointPerf perf;
     try {

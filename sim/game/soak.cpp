@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
-#include <cstdio>
 
 #include "sim/core/rng.h"
 #include "sim/game/command.h"
@@ -28,7 +28,9 @@ namespace fs = std::filesystem;
 constexpr double kCentUsd = 0.01;
 constexpr double kRelativeCount = 1e-9;
 
-bool close_count(double a, double b) { return std::abs(a - b) <= kRelativeCount * std::max({1.0, std::abs(a), std::abs(b)}); }
+bool close_count(double a, double b) {
+  return std::abs(a - b) <= kRelativeCount * std::max({1.0, std::abs(a), std::abs(b)});
+}
 
 struct Run {
   std::int64_t index;
@@ -58,7 +60,9 @@ void check_game(const Run& run, const GameState& s, const Scenario& sc, const st
 // One random command line: mostly well-formed with plausible values, some with hostile values,
 // some not a command at all.
 std::string random_command(core::RngStream& r, const data::Catalog& catalog, const Scenario& sc, std::int64_t hour) {
-  auto pick = [&](const std::vector<std::string>& v) { return v[static_cast<std::size_t>(r.uniform_int(0, static_cast<std::int64_t>(v.size()) - 1))]; };
+  auto pick = [&](const std::vector<std::string>& v) {
+    return v[static_cast<std::size_t>(r.uniform_int(0, static_cast<std::int64_t>(v.size()) - 1))];
+  };
   // The scenario's own chips and models come up most (commands that can apply), every catalog
   // id sometimes (locked or not offered), and ids that do not exist.
   std::vector<std::string> chips{"h999", ""};
@@ -71,7 +75,8 @@ std::string random_command(core::RngStream& r, const data::Catalog& catalog, con
   for (int k = 0; k < 4; ++k) {
     for (const auto& seg : sc.segments) models.push_back(seg.model);
   }
-  const std::vector<std::string> counts{"1", "1", "1", "2", "2", "4", "8", "16", "0", "-3", "100000", "2147483648", "1.5", "\"8\""};
+  const std::vector<std::string> counts{"1",  "1", "1",  "2",      "2",          "4",   "8",
+                                        "16", "0", "-3", "100000", "2147483648", "1.5", "\"8\""};
   const std::vector<std::string> ids{"1", "1", "1", "2", "2", "3", "0", "-1", "999999999999", "\"1\""};
   const std::vector<std::string> prices{"0.1", "0.5", "2", "10", "0", "-1", "1e300", "\"free\""};
   const std::string head = "{\"at_hour\": " + std::to_string(hour) + ", \"type\": ";
@@ -79,9 +84,11 @@ std::string random_command(core::RngStream& r, const data::Catalog& catalog, con
     case 0:
     case 1:
       return head + "\"rent_gpus\", \"chip\": \"" + pick(chips) + "\", \"contract\": \"" +
-             pick({"on_demand", "on_demand", "on_demand", "reserved", "spot", "weekly"}) + "\", \"num_gpus\": " + pick(counts) + "}";
+             pick({"on_demand", "on_demand", "on_demand", "reserved", "spot", "weekly"}) +
+             "\", \"num_gpus\": " + pick(counts) + "}";
     case 2:
-      return head + "\"release_gpus\", \"contract_id\": " + pick(ids) + (r.uniform_int(0, 1) ? ", \"num_gpus\": " + pick(counts) : "") + "}";
+      return head + "\"release_gpus\", \"contract_id\": " + pick(ids) +
+             (r.uniform_int(0, 1) ? ", \"num_gpus\": " + pick(counts) : "") + "}";
     case 3:
     case 4: {
       std::string recipe;
@@ -101,8 +108,8 @@ std::string random_command(core::RngStream& r, const data::Catalog& catalog, con
              (r.uniform_int(0, 1) ? ", \"input_usd_per_mtok\": " + pick(prices) : "") + "}";
     case 8:
       return head + "\"change_recipe\", \"deployment_id\": " + pick(ids) + ", \"recipe\": {\"" +
-             pick({"prefix_caching", "max_num_seqs", "tensor_parallel", "engine"}) + "\": " +
-             pick({"true", "false", "64", "3", "\"vllm\"", "\"sglang\"", "-1"}) + "}";
+             pick({"prefix_caching", "max_num_seqs", "tensor_parallel", "engine"}) +
+             "\": " + pick({"true", "false", "64", "3", "\"vllm\"", "\"sglang\"", "-1"}) + "}";
     case 9:
       return head + "\"" + pick({"accept_advice", "reject_advice"}) + "\", \"advice_id\": \"" +
              pick({"Chien-1", "Chien-2", "nope", ""}) + "\"}";
@@ -170,7 +177,8 @@ void game_run(const Run& run, const data::Catalog& catalog, const std::vector<Sc
       ++rep.save_loads;
       if (save_text(*resumed) != text) {
         ++rep.saves_lost;
-        run.violation(where + ", hour " + std::to_string(g->state().hour) + ": a save did not load back to the same game");
+        run.violation(where + ", hour " + std::to_string(g->state().hour) +
+                      ": a save did not load back to the same game");
       }
       g = std::move(resumed);
     }
@@ -215,7 +223,8 @@ void serving_run(const Run& run, const data::Catalog& catalog,
   if (pick(3) == 0) sc.queue_timeout_s = 0.05 + 5 * r.uniform01();
   if (pick(3) == 0) sc.max_queue = static_cast<int>(r.uniform_int(0, 20));
   if (pick(3) == 0) sc.kv_admission = serving::KvAdmission::kGuaranteedNoEvict;
-  if (c.deployment.spec_decode) sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + c.deployment.spec_decode->num_draft_tokens);
+  if (c.deployment.spec_decode)
+    sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + c.deployment.spec_decode->num_draft_tokens);
   auto it = calibrations.find(chip.id);
   if (it == calibrations.end()) it = calibrations.emplace(chip.id, perf::calibration_for(catalog, chip)).first;
   const std::string where = "serving " + recipe.id;
@@ -271,8 +280,8 @@ void serving_run(const Run& run, const data::Catalog& catalog,
                   std::to_string(in_table) + ")");
     run.check(s.input_tokens == in && s.cached_input_tokens == cached && s.output_tokens == out,
               where + ": summary tokens != the sums over completed requests");
-    run.check(sim->kv_blocks_in_use() == 0,
-              where + ": " + std::to_string(sim->kv_blocks_in_use()) + " KV blocks still held after every request ended");
+    run.check(sim->kv_blocks_in_use() == 0, where + ": " + std::to_string(sim->kv_blocks_in_use()) +
+                                                " KV blocks still held after every request ended");
     run.report.requests_simulated += s.requests_arrived;
   } catch (const std::invalid_argument&) {
     // refused with a reason (e.g. "the workload makes no progress")
@@ -289,7 +298,7 @@ std::vector<std::string> conservation_violations(const GameState& s, const Scena
   const auto& t = s.ledger.totals();
   const double expected_cash = sc.company.starting_cash_usd + t.revenue_usd - t.gpu_cost_usd - t.fixed_cost_usd;
   check(std::isfinite(s.company.cash_usd) && std::abs(s.company.cash_usd - expected_cash) < kCentUsd,
-            std::string{} + "cash " + num(s.company.cash_usd) + " != start + revenue - costs = " + num(expected_cash));
+        std::string{} + "cash " + num(s.company.cash_usd) + " != start + revenue - costs = " + num(expected_cash));
   double by_model = 0;
   econ::TokenCounts tokens;
   for (const auto& [model, r] : s.ledger.by_model()) {
@@ -297,29 +306,28 @@ std::vector<std::string> conservation_violations(const GameState& s, const Scena
     tokens += r.tokens;
   }
   check(std::abs(by_model - t.revenue_usd) < kCentUsd,
-            std::string{} + "revenue " + num(t.revenue_usd) + " != sum by model " + num(by_model));
+        std::string{} + "revenue " + num(t.revenue_usd) + " != sum by model " + num(by_model));
   double by_contract = 0;
   for (double x : s.ledger.gpu_cost_by_contract()) by_contract += x;
   check(std::abs(by_contract - t.gpu_cost_usd) < kCentUsd,
-            std::string{} + "GPU cost " + num(t.gpu_cost_usd) + " != sum by contract " + num(by_contract));
+        std::string{} + "GPU cost " + num(t.gpu_cost_usd) + " != sum by contract " + num(by_contract));
   const auto& v = s.service;
   check(std::isfinite(v.requests_offered) && v.requests_offered >= 0 && v.requests_completed >= 0 &&
-                v.requests_failed >= -kRelativeCount * v.requests_offered &&
-                close_count(v.requests_offered, v.requests_completed + v.requests_failed),
-            std::string{} + "requests offered " + num(v.requests_offered) + " != completed " + num(v.requests_completed) +
-                " + failed " + num(v.requests_failed));
+            v.requests_failed >= -kRelativeCount * v.requests_offered &&
+            close_count(v.requests_offered, v.requests_completed + v.requests_failed),
+        std::string{} + "requests offered " + num(v.requests_offered) + " != completed " + num(v.requests_completed) +
+            " + failed " + num(v.requests_failed));
   check(v.requests_within_slo <= v.requests_completed * (1 + kRelativeCount) + kRelativeCount,
-            std::string{} + "more requests within SLO than completed");
+        std::string{} + "more requests within SLO than completed");
   check(close_count(tokens.input_tokens, v.tokens.input_tokens) &&
-                close_count(tokens.cached_input_tokens, v.tokens.cached_input_tokens) &&
-                close_count(tokens.output_tokens, v.tokens.output_tokens),
-            std::string{} + "tokens billed by model (" + num(tokens.input_tokens) + " in, " + num(tokens.output_tokens) +
-                " out) != tokens served (" + num(v.tokens.input_tokens) + " in, " + num(v.tokens.output_tokens) +
-                " out)");
+            close_count(tokens.cached_input_tokens, v.tokens.cached_input_tokens) &&
+            close_count(tokens.output_tokens, v.tokens.output_tokens),
+        std::string{} + "tokens billed by model (" + num(tokens.input_tokens) + " in, " + num(tokens.output_tokens) +
+            " out) != tokens served (" + num(v.tokens.input_tokens) + " in, " + num(v.tokens.output_tokens) + " out)");
   check(v.tokens.cached_input_tokens <= v.tokens.input_tokens * (1 + kRelativeCount) + kRelativeCount,
-            std::string{} + "more cached input tokens than input tokens");
+        std::string{} + "more cached input tokens than input tokens");
   check(v.gpu_hours_serving <= v.gpu_hours_rented * (1 + kRelativeCount) + kRelativeCount,
-            std::string{} + "GPU-hours serving " + num(v.gpu_hours_serving) + " > rented " + num(v.gpu_hours_rented));
+        std::string{} + "GPU-hours serving " + num(v.gpu_hours_serving) + " > rented " + num(v.gpu_hours_rented));
   return out;
 }
 

@@ -36,9 +36,9 @@ struct SoakOptions {
   std::int64_t runs = 20;
   std::int64_t first_run = 0;  // run indices first_run .. first_run + runs - 1
   std::uint64_t seed = 1;
-  int max_days = 2;                      // game runs last 1..max_days days
+  int max_days = 2;                 // game runs last 1..max_days days
   std::filesystem::path data_root;  // every scenario under <data_root>/scenarios is played
-  std::filesystem::path scratch;         // folder for the file saves (must exist)
+  std::filesystem::path scratch;    // folder for the file saves (must exist)
   // Called after each run (index, runs done so far).
   std::function<void(std::int64_t run, std::int64_t done)> on_run;
 };

@@ -3,7 +3,7 @@
 // the commands that only read and print quickly (list, predict) also run. The others would
 // simulate for as long as their flags ask (bounded by the long-run limits, not by a fuzzer's
 // timeout) or write files, so they stop after the parse. Output goes to /dev/null.
-// Seeds: command lines scripts/fuzz.sh writes from tests/cli_test.sh's.
+// Seeds: command lines of every command, written by scripts/fuzz.sh.
 #include <string>
 #include <vector>
 
@@ -26,9 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const int rc = tycoon::cli::run_tycoon(static_cast<int>(args.size()), argv.data(), [](const std::string& name) {
-    return name == "list" || name == "predict";
-  });
+  const int rc = tycoon::cli::run_tycoon(static_cast<int>(args.size()), argv.data(),
+                                         [](const std::string& name) { return name == "list" || name == "predict"; });
   // Bad input is exit 2 with a message; exit 1 (an internal failure) is a finding too.
   if (rc != 0 && rc != 2) __builtin_trap();
   return 0;

@@ -2,7 +2,7 @@
 // is (most mutations then fail the checksum, as they should); even, the bytes are a payload that
 // gets a correct checksum — what a tamperer who recomputes it hands in, so that the semantic
 // checks after the checksum are what is fuzzed. A save that loads must resume (Game's constructor)
-// and write a save that loads again. Seeds: saves scripts/fuzz.sh has `tycoon run --save` write.
+// and write a save that loads again. Seeds: written by this target (TYCOON_FUZZ_WRITE_SEEDS below).
 #include <cstdlib>
 
 #include "sim/game/command.h"
@@ -11,8 +11,8 @@
 #include "sim/game/scenario.h"
 #include "tests/fuzz/fuzz_common.h"
 
-// TYCOON_FUZZ_WRITE_SEEDS=DIR: writes the seeds (a default game saved at hour 6 after a few
-// commands, in both modes) and exits.
+// TYCOON_FUZZ_WRITE_SEEDS=DIR: writes the seeds (a two-day default game after a few commands,
+// saved at its end, in both modes) and exits.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace tycoon;
   const char* dir = std::getenv("TYCOON_FUZZ_WRITE_SEEDS");
@@ -20,10 +20,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const auto& catalog = fuzz::catalog();
   auto scenario = game::load_scenario(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios/default.json", catalog);
   game::Game g(scenario, catalog, game::GameOptions{std::nullopt, 2, nullptr});
-  game::replay(g, game::parse_command_log(
-                      "{\"at_hour\": 1, \"type\": \"rent_gpus\", \"chip\": \"h200\", \"num_gpus\": 2}\n"
-                      "{\"at_hour\": 2, \"type\": \"set_prices\", \"model\": \"gpt-oss-120b\", \"output_usd_per_mtok\": 0.5}\n",
-                      "seed"));
+  game::replay(
+      g, game::parse_command_log(
+             "{\"at_hour\": 1, \"type\": \"rent_gpus\", \"chip\": \"h200\", \"num_gpus\": 2}\n"
+             "{\"at_hour\": 2, \"type\": \"set_prices\", \"model\": \"gpt-oss-120b\", \"output_usd_per_mtok\": 0.5}\n",
+             "seed"));
   const std::string text = game::save_text(g);
   std::ofstream(std::filesystem::path(dir) / "save-file", std::ios::binary) << '\x01' << text;
   const auto j = data::parse_json_text(text, "seed");

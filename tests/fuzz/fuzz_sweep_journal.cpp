@@ -1,6 +1,6 @@
 // libFuzzer target: a sweep's resume journal (`<out>/points.jsonl`), read against the expanded
-// grid of scenarios/analyst/price-for-40pct-margin.sweep.json. Seeds: a journal scripts/fuzz.sh
-// has a real (small) sweep write.
+// grid of scenarios/analyst/price-for-40pct-margin.sweep.json. Seeds: the journal of the grid's
+// first two points, simulated by this target (TYCOON_FUZZ_WRITE_SEEDS below).
 #include <cstdlib>
 
 #include "sim/analysis/sweep_journal.h"
