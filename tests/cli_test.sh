@@ -272,6 +272,9 @@ check_one_line_error run-out-under-a-file "$tycoon" run tutorial --days 1 --no-c
 check_one_line_error fit-out-missing-folder "$tycoon" fit --hardware h200 --out "$h/missing/p.json"
 check_one_line_error sweep-report-missing-folder "$tycoon" sweep "$h/q.json" --out "$h/rep-out" --report "$h/missing/r.html"
 [ ! -e "$h/rep-out" ] || { echo "FAIL sweep --report: refused only after the sweep ran"; fail=1; }
+# A scenario id becomes the default save name: one that climbs out of the folder is refused.
+sed 's/"id": "tutorial"/"id": "..\/..\/evil"/' "$(cd "$(dirname "$0")/.." && pwd)/scenarios/tutorial.json" >"$h/evil.json"
+check_one_line_error scenario-id-traversal "$tycoon" run "$h/evil.json" --days 1 --no-counterfactuals
 # The soak: random games and serving runs, conservation checked after every step (sim/game/soak.h).
 check soak-short 0 "$tycoon" soak --runs 2 --seed 3 --max-days 1
 # 9. Classroom (issue 18): a class file, submissions, the report; bad input exits 2 naming the field.
