@@ -10,8 +10,6 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/progress.h"
-#include "sim/serving/simulation.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/serving_sim.h"
 
@@ -247,17 +245,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
     check_limits(*o, c, open_loop);
 
-    // Simulated in slices (the same events in the same order as one run: the same summary), with
-    // progress on stderr when it lasts: requests issued so far of those it will send.
-    serving::Simulation sim(c, cal);
-    ProgressMeter meter("benchmark", c.num_requests > 0 ? static_cast<double>(c.num_requests)
-                                     : open_loop && c.duration_s > 0 ? c.arrival.rate_per_s * c.duration_s
-                                                                     : 0.0,
-                        "requests sent");
-    sim.start();
-    while (!sim.advance(200'000)) meter.update(static_cast<double>(sim.requests().size()));
-    serving::ServingSummary r = sim.finish();
-    meter.finish(static_cast<double>(sim.requests().size()));
+    serving::ServingSummary r = serving::simulate(c, cal);
     // Requests that cannot run: longer than the model's context window, or larger than a whole
     // replica's KV cache. With a fixed-length workload that fits the window, it is the cache.
     const std::int64_t longest = c.workload.input_tokens + c.workload.output_tokens;
