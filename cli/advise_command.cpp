@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/persona.h"
 #include "sim/game/game.h"
@@ -107,10 +108,14 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
     {
       auto ranked = pending_ranked();
       std::int64_t ready = g.state().hour;
-      for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < o->verify; ++i) {
+      const std::size_t n = std::min(ranked.size(), static_cast<std::size_t>(std::max(0, o->verify)));
+      ProgressMeter meter("advise", static_cast<double>(n), "proposals verified");
+      for (std::size_t i = 0; i < n; ++i) {
         auto res = g.apply(game::CheckAdvice{ranked[i]->advice_id, kind});
         if (!res.ok) refused.push_back(ranked[i]->advice_id + ": " + res.message);
+        meter.update(static_cast<double>(i + 1));
       }
+      meter.finish(static_cast<double>(n));
       for (const auto& a : g.state().inbox) {
         for (const auto& c : a.checks) ready = std::max(ready, c.ready_at_hour);
       }

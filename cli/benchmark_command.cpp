@@ -350,9 +350,23 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
                                   format_fixed(c.duration_s, 1) + ": nothing would be measured");
     }
+    // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
+    // it cannot be simulated (the clock counts nanoseconds), whatever --allow-long-run says.
+    if (open_loop && c.num_requests > 0 && static_cast<double>(c.num_requests) / c.arrival.rate_per_s > 1e8) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%g", c.arrival.rate_per_s);
+      throw std::invalid_argument(std::string("--rate ") + buf + ": " + std::to_string(c.num_requests) +
+                                  " requests at that rate span about " +
+                                  format_fixed(static_cast<double>(c.num_requests) / c.arrival.rate_per_s, 0) +
+                                  " simulated seconds, more than the simulator's 1e8 s: raise --rate");
+    }
     check_limits(*o, c, open_loop);
 
     serving::ServingSummary r = serving::simulate(c, cal);
+    // Requests that cannot run: longer than the model's context window, or larger than a whole
+    // replica's KV cache. With a fixed-length workload that fits the window, it is the cache.
+    const std::int64_t longest = c.workload.input_tokens + c.workload.output_tokens;
+    const bool cache_is_the_limit = kind == serving::WorkloadKind::kRandom && longest <= d.model->max_context_tokens;
     if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
       throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
                                   "warm-up (the run lasted " + format_fixed(r.simulated_time_s, 1) +
@@ -465,6 +479,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                             {"requests_rejected", r.requests_rejected},
                             {"requests_timed_out", r.requests_timed_out},
                             {"requests_exceeding_context", r.requests_exceeding_context},
+                            {"requests_exceeding_kv_cache", cache_is_the_limit ? r.requests_exceeding_context : 0},
                             {"requests_per_replica", r.requests_per_replica},
                             {"input_tokens", r.input_tokens},
                             {"cached_input_tokens", r.cached_input_tokens},
@@ -523,10 +538,14 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     std::printf("\n  output throughput      %10.1f tok/s/GPU (%d GPUs)\n", r.output_tok_per_s_per_gpu, r.num_gpus);
     std::printf("  P90 interactivity      %10.1f tok/s/user\n", r.p90_interactivity_tok_per_s_per_user);
     std::printf("  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
-                "%lld beyond the context window)\n",
+                "%lld %s)\n",
                 static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
                 static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
-                static_cast<long long>(r.requests_timed_out), static_cast<long long>(r.requests_exceeding_context));
+                static_cast<long long>(r.requests_timed_out), static_cast<long long>(r.requests_exceeding_context),
+                cache_is_the_limit ? ("larger than a replica's whole KV cache of " +
+                                      std::to_string(r.kv_capacity_tokens_per_replica) + " tokens")
+                                         .c_str()
+                                   : "beyond the context window or a replica's whole KV cache");
     std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
     std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
                 100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));

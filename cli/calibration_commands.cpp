@@ -13,6 +13,7 @@
 #include "calibration/fit/fit_profile.h"
 #include "calibration/fit/validate.h"
 #include "cli/commands.h"
+#include "sim/core/atomic_file.h"
 #include "cli/common.h"
 #include "sim/perf/profile_lookup.h"
 
@@ -37,6 +38,29 @@ std::vector<std::filesystem::path> data_folders(const data::Catalog& catalog, co
   }
   if (out.empty()) throw std::invalid_argument("no calibration data for '" + chip + "' (give --data DIR)");
   return out;
+}
+
+// Folder names for messages: "a, b".
+std::string folder_list(const std::vector<std::filesystem::path>& folders) {
+  std::string out;
+  for (const auto& f : folders) {
+    if (!out.empty()) out += ", ";
+    out += f.string();
+  }
+  return out;
+}
+
+// A profile that says its curves were measured must have measured something: one fitted from no
+// rows has a single placeholder point on every curve.
+bool has_measured_curve(const perf::CalibrationProfile& p) {
+  const perf::Curve* curves[] = {&p.gemm_compute_eff[0],       &p.gemm_compute_eff[1],      &p.gemm_compute_eff[2],
+                                 &p.gemm_memory_eff,           &p.moe_compute_eff,          &p.moe_memory_eff,
+                                 &p.attn_prefill_compute_eff,  &p.attn_decode_memory_eff,   &p.elementwise_memory_eff,
+                                 &p.kv_write_memory_eff,       &p.allreduce_bus_eff};
+  for (const auto* c : curves) {
+    if (c->knots().size() > 1) return true;
+  }
+  return false;
 }
 
 struct FitOptions {
@@ -68,23 +92,24 @@ CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--data", o->data, "Folders of *.jsonl rows (default: calibration/data/<chip>*)");
   sub->add_option("--out", o->out, "Write the profile here (default: print it)");
   return [o, &global]() {
+    if (!o->out.empty()) check_output_file("--out", o->out);
     auto catalog = load_catalog_for(global);
     const auto& chip = catalog.accelerator(o->hardware);
     auto folders = data_folders(catalog, chip.id, o->data);
     auto rows = calibration::load_rows(folders);
+    if (rows.empty()) throw std::invalid_argument("--data: no measurement rows in " + folder_list(folders));
     std::string source = "tycoon fit --hardware " + chip.id + " on";
     for (const auto& f : folders) source += " " + std::filesystem::relative(f, catalog.root).generic_string();
     auto rep = calibration::fit_profile(rows, chip, source);
+    if (rep.num_kernel_rows == 0) {
+      throw std::invalid_argument("--data: no kernel rows for " + chip.id + " in " + folder_list(folders) +
+                                  ": nothing to fit");
+    }
     std::string text = perf::to_json(rep.profile).dump(2) + "\n";
     if (o->out.empty()) {
       std::cout << text;
     } else {
-      std::string tmp = o->out + ".tmp";
-      {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!(f << text)) throw std::runtime_error("cannot write " + tmp);
-      }
-      std::filesystem::rename(tmp, o->out);
+      core::write_file_atomically(o->out, text);
     }
     std::fprintf(stderr, "fit %s from %d kernel rows; copy bandwidth %.0f GB/s, kernel floor %.2f us\n",
                  chip.id.c_str(), rep.num_kernel_rows, rep.copy_bandwidth_bytes_per_s / 1e9,
@@ -120,8 +145,15 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
     const auto& chip = catalog.accelerator(o->hardware);
-    auto rows = calibration::load_rows(data_folders(catalog, chip.id, o->data));
+    const auto folders = data_folders(catalog, chip.id, o->data);
+    auto rows = calibration::load_rows(folders);
+    if (rows.empty()) throw std::invalid_argument("--data: no measurement rows in " + folder_list(folders));
     auto profile = o->profile.empty() ? perf::calibration_for(catalog, chip) : perf::load_calibration_profile(o->profile);
+    if (profile.provenance == perf::Provenance::kMeasured && !has_measured_curve(profile)) {
+      throw std::invalid_argument("--profile: " + (o->profile.empty() ? std::string("the catalog's profile") : o->profile) +
+                                  " says its curves were measured, but none has more than one point (fitted from no "
+                                  "rows?)");
+    }
     auto rep = calibration::validate(rows, profile, catalog, chip);
     if (o->json) {
       nlohmann::json pts = nlohmann::json::array();

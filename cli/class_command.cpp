@@ -38,15 +38,6 @@ std::filesystem::path data_root_of(const GlobalOptions& global) {
   return global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
 }
 
-// An output file must be writable where it goes: refused (exit 2) before any game is played.
-void check_output_file(const std::string& flag, const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
-  const auto parent = std::filesystem::absolute(path, ec).parent_path();
-  if (!std::filesystem::is_directory(parent, ec)) throw std::invalid_argument(flag + ": no folder " + parent.string());
-  if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + parent.string());
-}
 
 int run_new(const ClassOptions& o, const GlobalOptions& global) {
   check_output_file("--out", o.out);

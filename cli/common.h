@@ -6,7 +6,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
+
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "sim/data/catalog.h"
@@ -50,6 +54,36 @@ inline CLI::Validator seed_digits() {
         return {};
       },
       "UINT");
+}
+
+// Output paths are input too: refused (exit 2, naming the flag) before any work, not after it.
+// A file: not a folder, in a folder that exists and can be written.
+inline void check_output_file(const std::string& flag, const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
+  const auto parent = std::filesystem::absolute(path, ec).parent_path();
+  if (!std::filesystem::is_directory(parent, ec)) throw std::invalid_argument(flag + ": no folder " + parent.string());
+  if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + parent.string());
+}
+// A folder: one that exists and can be written, or one that can be created (its nearest existing
+// ancestor is a writable folder).
+inline void check_output_folder(const std::string& flag, const std::filesystem::path& path) {
+  std::error_code ec;
+  auto p = std::filesystem::absolute(path, ec);
+  if (std::filesystem::exists(p, ec)) {
+    if (!std::filesystem::is_directory(p, ec)) {
+      throw std::invalid_argument(flag + ": " + path.string() + " exists and is not a folder");
+    }
+    if (::access(p.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + path.string());
+    return;
+  }
+  while (p.has_parent_path() && p != p.parent_path() && !std::filesystem::exists(p, ec)) p = p.parent_path();
+  if (!std::filesystem::is_directory(p, ec)) {
+    throw std::invalid_argument(flag + ": cannot create " + path.string() + " (" + p.string() + " is not a folder)");
+  }
+  if (::access(p.c_str(), W_OK) != 0) {
+    throw std::invalid_argument(flag + ": cannot create " + path.string() + " (cannot write in " + p.string() + ")");
+  }
 }
 
 inline std::string format_fixed(double x, int digits) {

@@ -14,6 +14,7 @@
 #include "sim/advisor/bots.h"
 #include "sim/advisor/persona.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "sim/advisor/advisor.h"
 #include "sim/core/atomic_file.h"
 #include "sim/game/game.h"
@@ -51,9 +52,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) { co
 void check_output_paths(const RunOptions& o) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!o.out_dir.empty() && fs::exists(o.out_dir, ec) && !fs::is_directory(o.out_dir, ec)) {
-    throw std::invalid_argument("--out: " + o.out_dir + " exists and is not a folder");
-  }
+  if (!o.out_dir.empty()) check_output_folder("--out", o.out_dir);
   if (!o.save.empty()) {
     const fs::path save(o.save);
     if (fs::is_directory(save, ec)) throw std::invalid_argument("--save: " + o.save + " is a folder, not a file");
@@ -213,7 +212,17 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                      r.index + 1, static_cast<long long>(r.at_hour), r.message.c_str());
       }
     } else {
-      g->run_to_end();
+      // Hour by hour (what run_to_end does: step() until finished), with progress when it lasts.
+      ProgressMeter meter("run", static_cast<double>(g->state().end_hour - g->state().hour), "game hours");
+      const auto first = g->state().hour;
+      while (!g->finished()) {
+        g->step();
+        meter.update(static_cast<double>(g->state().hour - first));
+      }
+      meter.finish(static_cast<double>(g->state().hour - first));
+      if (meter.printed() && !o->no_counterfactuals) {
+        std::fprintf(stderr, "run: now the two comparison games (--no-counterfactuals skips them)\n");
+      }
     }
     std::optional<game::Counterfactuals> cf;
     if (g->finished() && !o->no_counterfactuals) cf = game::run_counterfactuals(g->scenario(), g->state(), catalog);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "sim/analysis/sweep_journal.h"
 #include "sim/analysis/sweep_report.h"
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
@@ -194,24 +196,6 @@ void write_pngs(const std::vector<std::pair<fs::path, std::string>>& svgs) {
       return;
     }
   }
-}
-
-// Finished points of an earlier run of the same spec, by point hash. A torn last line (the run
-// was killed while writing it) is ignored: that point is simply run again.
-std::map<std::string, PointPerf> read_journal(const fs::path& path) {
-  std::map<std::string, PointPerf> out;
-  std::ifstream f(path);
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty()) continue;
-    try {
-      auto j = data::parse_json_text(line, path.string());
-      out[j.at("hash").get<std::string>()] = PointPerf::from_json(j.at("perf"));
-    } catch (const std::exception&) {
-      // a torn line
-    }
-  }
-  return out;
 }
 
 // "i/n" with 0 <= i < n.
@@ -490,10 +474,8 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 
     // Output paths are input too: refuse them before any work.
-    check_report_path(o->report);
-    if (fs::exists(out) && !fs::is_directory(out)) {
-      throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
-    }
+    if (!o->report.empty()) check_output_file("--report", o->report);
+    check_output_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
     if (shard) {
       // Every n-th point from i (strided, so each shard gets its share of every configuration),
       // written as one self-describing part: the spec, its hash, the shard and each point's result.
@@ -553,7 +535,14 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                     " started (spec hash " + earlier_hash + ", now " + sweep.spec_hash +
                                     "): use another --out, or drop --resume to start over");
       }
-      auto done = read_journal(journal);
+      std::string journal_text;
+      if (fs::exists(journal)) {
+        std::ifstream f(journal, std::ios::binary);
+        journal_text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        if (!f && !f.eof()) throw std::invalid_argument("--resume: cannot read " + journal.string());
+      }
+      // Checked, not trusted: a line of another sweep or with impossible figures is refused.
+      auto done = parse_sweep_journal(journal_text, journal.string(), sweep, spec).points;
       for (std::size_t i = 0; i < sweep.points.size(); ++i) {
         if (auto it = done.find(sweep.points[i].hash); it != done.end()) {
           results[i] = it->second;

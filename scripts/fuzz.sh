@@ -1,26 +1,122 @@
 #!/usr/bin/env bash
-# Builds the loader fuzz target with clang + libFuzzer + ASan/UBSan and runs it for N seconds,
-# seeded with the real catalog files and a trace. Usage: scripts/fuzz.sh [seconds] [extra libFuzzer flags]
+# Fuzzes every input kind: builds the libFuzzer targets (tests/fuzz/fuzz_<kind>.cpp) with clang,
+# ASan and UBSan into build/fuzz, seeds each with the repository's own files, and runs them.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   all targets (or the named ones) for SECONDS in total
+#                                            (default 120), two at a time (one per core)
+#   TYCOON_FUZZ_RUNS=1000000 scripts/fuzz.sh 0 [TARGET...]
+#                                            each target for that many executions instead (the
+#                                            README's long run; -jobs 1, one target per core)
+#
+# Targets: hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli.
+# A crash, a hang (an input running over 10 s), a leak, undefined behaviour or an exception other
+# than the input errors fails the run; the input that did it is left in build/fuzz/<target>/ as
+# crash-*, timeout-* or leak-* (replay it: build/fuzz/bin/fuzz_<target> FILE). One line per target
+# goes to stdout and build/fuzz/summary.txt: executions, rate, new inputs, seconds, result.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-secs=${1:-30}
-out=build/fuzz
-mkdir -p "$out" "$out/corpus"
-srcs=(sim/data/*.cpp sim/perf/calibration_profile.cpp sim/traffic/trace.cpp tests/fuzz/fuzz_loaders.cpp)
-bin="$out/fuzz_loaders"
-newest=$(ls -t "${srcs[@]}" sim/data/*.h sim/perf/calibration_profile.h sim/traffic/trace.h | head -1)
-if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
-  clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I. "${srcs[@]}" -o "$bin"
-fi
-# Seeds: each catalog file, prefixed with the byte that selects its loader.
-i=0
-for f in hardware_db/accelerators/*.json; do { printf '\x00'; cat "$f"; } > "$out/corpus/acc$((i++))"; done
-for f in hardware_db/engines/*.json; do { printf '\x01'; cat "$f"; } > "$out/corpus/eng$((i++))"; done
-for f in models/*.json; do { printf '\x02'; cat "$f"; } > "$out/corpus/mod$((i++))"; done
-for f in models/recipes/*.json; do { printf '\x03'; cat "$f"; } > "$out/corpus/rec$((i++))"; done
-for f in hardware_db/calibrated/*.json; do [ -f "$f" ] && { printf '\x04'; cat "$f"; } > "$out/corpus/cal$((i++))"; done
-{ printf '\x05'; printf '{"arrival_s": 0, "input_tokens": 10, "output_tokens": 2, "session_id": "a"}\n{"arrival_s": 1.5, "input_tokens": 7, "output_tokens": 1, "prefix_id": "p", "prefix_tokens": 4}\n'; } > "$out/corpus/trace0"
+total=${1:-120}
 shift || true
-"$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -print_final_stats=1 "$@" "$out/corpus" 2>&1 | tail -4
+all=(hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+out=build/fuzz
+bld=build/fuzz-build
+mkdir -p "$out"
+
+# Build (ccache keeps rebuilds cheap; the flags stay fixed so its cache hits).
+flags="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B "$bld" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DTYCOON_BUILD_FUZZ=ON -DTYCOON_BUILD_TESTS=OFF -DTYCOON_BUILD_BENCH=OFF \
+  -DTYCOON_BUILD_UI=OFF "-DCMAKE_CXX_FLAGS_DEBUG=$flags" > "$out/cmake.log"
+nice cmake --build "$bld" -j2 --target $(printf 'fuzz_%s ' "${targets[@]}") > "$out/build.log" 2>&1 ||
+  { tail -30 "$out/build.log"; echo "fuzz: build failed (log: $out/build.log)"; exit 1; }
+mkdir -p "$out/bin"
+for t in "${targets[@]}"; do cp "$bld/fuzz_$t" "$out/bin/"; done
+
+# Seeds: the repository's files, each prefixed with the byte that selects its loader where a
+# target has several; saves and a sweep journal are made by the targets themselves
+# (TYCOON_FUZZ_WRITE_SEEDS=DIR: write seeds and exit).
+seed() {  # seed TARGET NAME [PREFIX_BYTE] < file
+  local dir=$out/seeds/$1
+  mkdir -p "$dir"
+  if [ -n "${3:-}" ]; then { printf "$3"; cat; } > "$dir/$2"; else cat > "$dir/$2"; fi
+}
+rm -rf "$out/seeds"
+i=0
+for t in "${targets[@]}"; do
+  case $t in
+    hardware_card)
+      for f in hardware_db/accelerators/*.json; do seed $t acc$((i++)) '\x00' < "$f"; done
+      for f in hardware_db/engines/*.json; do seed $t eng$((i++)) '\x01' < "$f"; done
+      for f in hardware_db/calibrated/*.json; do [ -f "$f" ] && seed $t cal$((i++)) '\x02' < "$f"; done ;;
+    model_card)
+      for f in models/*.json; do seed $t mod$((i++)) '\x00' < "$f"; done
+      for f in models/recipes/*.json; do seed $t rec$((i++)) '\x01' < "$f"; done ;;
+    trace)
+      printf '%s\n' '{"arrival_s": 0, "input_tokens": 10, "output_tokens": 2, "session_id": "a"}' \
+        '{"arrival_s": 1.5, "input_tokens": 7, "output_tokens": 1, "prefix_id": "p", "prefix_tokens": 4}' | seed $t t0
+      printf '%s\n' '# comment' '{"arrival_s": 0.25, "input_tokens": 4000, "output_tokens": 300}' | seed $t t1 ;;
+    scenario)
+      while IFS= read -r f; do seed $t "sc$((i++))" < "$f"; done < <(find scenarios tests/ui/fixtures -name '*.json' ! -name '*.sweep.json' 2>/dev/null | sort) ;;
+    commands)
+      while IFS= read -r f; do seed $t "log$((i++))" < "$f"; done < <(find scenarios tests/web -name '*.jsonl' | sort) ;;
+    sweep_spec)
+      for f in scenarios/analyst/*.sweep.json; do seed $t "spec$((i++))" < "$f"; done ;;
+    cli)
+      printf '%s\n' list hardware | seed $t a0
+      printf '%s\n' predict --model llama-3.1-8b --hardware h200 --decode-batch 8 --context 2048 | seed $t a1
+      printf '%s\n' predict --model gpt-oss-120b --hardware h200 --tp 2 --prefill-tokens 1024 --json | seed $t a2
+      printf '%s\n' benchmark --model llama-3.1-8b --hardware h200 --arrival poisson --rate 5 --num-requests 20 | seed $t a3
+      printf '%s\n' run default --days 2 --seed 7 --out /nonexistent/x | seed $t a4
+      printf '%s\n' sweep scenarios/analyst/price-for-40pct-margin.sweep.json --jobs 2 --resume | seed $t a5
+      printf '%s\n' advise default --verify 3 --search-seeds 2 | seed $t a6
+      printf '%s\n' list models --data /nonexistent | seed $t a7
+      printf '%s\n' validate --hardware h200 --max-error nan | seed $t a8 ;;
+  esac
+  case $t in save | sweep_journal)
+    mkdir -p "$out/seeds/$t"
+    TYCOON_FUZZ_WRITE_SEEDS="$out/seeds/$t" "$out/bin/fuzz_$t" > "$out/seeds-$t.log" 2>&1 ||
+      { tail -5 "$out/seeds-$t.log"; echo "fuzz: writing the seeds of $t failed"; exit 1; } ;;
+  esac
+done
+
+# Run: two targets at a time, each with its own growing corpus (build/fuzz/<target>/corpus).
+if [ -n "${TYCOON_FUZZ_RUNS:-}" ]; then
+  limit=(-runs="$TYCOON_FUZZ_RUNS")
+else
+  per=$(( total * 2 / ${#targets[@]} ))
+  [ "$per" -ge 5 ] || per=5
+  limit=(-max_total_time="$per")
+fi
+run_one() {
+  local t=$1 dir=$out/$1
+  mkdir -p "$dir/corpus"
+  local start=$SECONDS rc=0
+  (cd "$dir" && exec ../bin/fuzz_$t "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=3 \
+      -print_final_stats=1 corpus "../seeds/$t") > "$dir/log" 2>&1 || rc=$?
+  local execs rate added
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo "?")
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo "?")
+  added=$(grep -o 'stat::new_units_added: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo "?")
+  local result=ok
+  if [ "$rc" != 0 ]; then
+    result="FAILED (exit $rc; $(ls "$dir" | grep -E '^(crash|timeout|leak|oom)-' | head -1 || true); log: $dir/log)"
+  fi
+  printf '%-14s %10s executions %7s/s %6s new inputs %5ss  %s\n' "$t" "$execs" "$rate" "$added" "$((SECONDS - start))" "$result"
+  [ "$rc" = 0 ]
+}
+status=0
+: > "$out/summary.txt"
+n=${#targets[@]}
+for ((k = 0; k < n; k += 2)); do
+  pids=()
+  for t in "${targets[@]:k:2}"; do
+    run_one "$t" > "$out/$t.line" & pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+  for t in "${targets[@]:k:2}"; do cat "$out/$t.line" | tee -a "$out/summary.txt"; done
+done
+[ "$status" = 0 ] && echo "fuzz: ${#targets[@]} targets, 0 crashes, 0 hangs" || echo "fuzz: FAILED (see above)"
+exit $status

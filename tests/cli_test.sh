@@ -306,6 +306,46 @@ printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_dema
 out=$("$tycoon" run --resume "$h/day1.json" --days 2 --no-counterfactuals --commands "$h/log.jsonl" --json 2>"$h/err")
 echo "$out" | grep -q '"commands_refused": 2' && grep -q "before the game's hour 24" "$h/err" && grep -q "game ended at hour 48" "$h/err" ||
   { echo "FAIL resume replay: $(cat "$h/err")"; fail=1; }
+# 10. Leftovers of items 9-10: fit on an empty folder wrote a profile from 0 rows that validate
+# accepted; sweep --resume trusted its journal; --kv-capacity-tokens 2^35 read as "no whole page";
+# --rate 1e-9 named no flag; a KV cache too small for a request was called the context window;
+# unwritable outputs failed (exit 1) after the work instead of being refused (exit 2) before it.
+mkdir -p "$h/empty"
+check_one_line_error fit-empty-folder "$tycoon" fit --hardware h200 --data "$h/empty" --out "$h/p.json"
+[ ! -e "$h/p.json" ] || { echo "FAIL fit on an empty folder wrote a profile"; fail=1; }
+if command -v python3 >/dev/null; then  # a "measured" profile whose curves are one placeholder point each
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(json.dumps({k: (v[:1] if isinstance(v, list) and v and isinstance(v[0], list) else v) for k, v in p.items()}))' \
+    "$(cd "$(dirname "$0")/.." && pwd)/hardware_db/calibrated/h200.json" >"$h/zero-rows.json"
+  check_one_line_error validate-zero-row-profile "$tycoon" validate --hardware h200 --profile "$h/zero-rows.json"
+  "$tycoon" validate --hardware h200 --profile "$h/zero-rows.json" 2>&1 | grep -q "none has more than one point" ||
+    { echo "FAIL validate: a profile fitted from nothing not named"; fail=1; }
+fi
+"$tycoon" sweep "$h/q.json" --out "$h/jr" --no-png >/dev/null 2>&1 || { echo "FAIL small sweep"; fail=1; }
+sed -i '1s/"output_tok_per_s_per_gpu":[0-9.e+-]*/"output_tok_per_s_per_gpu":-1/' "$h/jr/points.jsonl"
+check_one_line_error journal-tampered "$tycoon" sweep "$h/q.json" --out "$h/jr" --resume --no-png
+"$tycoon" sweep "$h/q.json" --out "$h/jr" --resume --no-png 2>&1 |
+  grep -q "points.jsonl:1: /perf/output_tok_per_s_per_gpu: must be a finite number >= 0" ||
+  { echo "FAIL a tampered journal line not named"; fail=1; }
+check_one_line_error kv-capacity-2e35 "$tycoon" "${bench[@]}" --kv-capacity-tokens 34359738368
+"$tycoon" "${bench[@]}" --kv-capacity-tokens 34359738368 2>&1 | grep -q "more pages of 16 tokens than a replica can index" ||
+  { echo "FAIL --kv-capacity-tokens 2^35: wrong reason"; fail=1; }
+check_one_line_error rate-1e-9 "$tycoon" "${bench[@]}" --arrival poisson --rate 1e-9 --num-requests 8
+"$tycoon" "${bench[@]}" --arrival poisson --rate 1e-9 --num-requests 8 2>&1 | grep -q -- "--rate 1e-09" ||
+  { echo "FAIL --rate 1e-9 names no flag"; fail=1; }
+out=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 8 --kv-capacity-tokens 1200 --json) ||
+  { echo "FAIL a small KV cache"; fail=1; }
+echo "$out" | grep -q '"requests_exceeding_kv_cache": [1-9]' ||
+  { echo "FAIL requests larger than the KV cache not counted as such: $(echo "$out" | grep exceeding)"; fail=1; }
+echo x >"$h/a-file"
+check_one_line_error run-out-under-a-file "$tycoon" run tutorial --days 1 --no-counterfactuals --out "$h/a-file/out"
+check_one_line_error fit-out-missing-folder "$tycoon" fit --hardware h200 --out "$h/missing/p.json"
+check_one_line_error sweep-report-missing-folder "$tycoon" sweep "$h/q.json" --out "$h/rep-out" --report "$h/missing/r.html"
+[ ! -e "$h/rep-out" ] || { echo "FAIL sweep --report: refused only after the sweep ran"; fail=1; }
+# A scenario id becomes the default save name: one that climbs out of the folder is refused.
+sed 's/"id": "tutorial"/"id": "..\/..\/evil"/' "$(cd "$(dirname "$0")/.." && pwd)/scenarios/tutorial.json" >"$h/evil.json"
+check_one_line_error scenario-id-traversal "$tycoon" run "$h/evil.json" --days 1 --no-counterfactuals
+# The soak: random games and serving runs, conservation checked after every step (sim/game/soak.h).
+check soak-short 0 "$tycoon" soak --runs 2 --seed 3 --max-days 1
 # 9. Classroom (issue 18): a class file, submissions, the report; bad input exits 2 naming the field.
 "$tycoon" class new --id cli-class --scenario prices-only --seed 7 --days 1 --out "$h/class.json" >/dev/null ||
   { echo "FAIL class new"; fail=1; }

@@ -453,6 +453,20 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     p.fields.merge(c.fields);
     partials.push_back(std::move(p));
   }
+  // The grid's size before it is built: axes of 10 values each multiply into 10^8 configurations
+  // (memory and minutes) long before the points are counted below.
+  constexpr std::size_t kMaxPoints = 1000000;
+  {
+    double size = static_cast<double>(partials.size()) * static_cast<double>(spec.workloads.size()) *
+                  static_cast<double>(spec.concurrency.size()) * static_cast<double>(spec.seeds.size());
+    for (const auto& axis : spec.axes) size *= static_cast<double>(axis.size());
+    if (size > static_cast<double>(kMaxPoints)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3g", size);
+      throw LoadError(spec.file, "", std::string("the grid has ") + buf + " points (at most " +
+                                         std::to_string(kMaxPoints) + ")");
+    }
+  }
   for (const auto& axis : spec.axes) {
     std::vector<Partial> next;
     for (const auto& p : partials) {
@@ -466,7 +480,6 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     }
     partials = std::move(next);
   }
-  constexpr std::size_t kMaxPoints = 1000000;
   const std::size_t num_points = partials.size() * spec.workloads.size() * spec.concurrency.size() * spec.seeds.size();
   if (num_points > kMaxPoints) {
     throw LoadError(

@@ -83,8 +83,11 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   kv_capacity_tokens_ = sc.kv_capacity_tokens > 0 ? sc.kv_capacity_tokens : plan.kv_capacity_tokens;
   replica_params_.page_tokens = d.kv_page_tokens;
   const std::int64_t num_blocks = kv_capacity_tokens_ / d.kv_page_tokens;
-  require(num_blocks >= 1 && num_blocks < (std::int64_t{1} << 31),
-          "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens holds no whole page");
+  require(num_blocks >= 1, "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens holds no whole page of " +
+                               std::to_string(d.kv_page_tokens) + " tokens");
+  require(num_blocks < (std::int64_t{1} << 31),
+          "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens is more pages of " +
+              std::to_string(d.kv_page_tokens) + " tokens than a replica can index (2^31 - 1)");
   replica_params_.num_blocks = static_cast<std::int32_t>(num_blocks);
   const double page_bytes = plan.kv_bytes_per_token * d.kv_page_tokens;
   replica_params_.fixed_blocks_per_seq = static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));

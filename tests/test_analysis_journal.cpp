@@ -1,0 +1,120 @@
+// The sweep's resume journal is input: `sweep --resume` checks each line against the sweep it
+// resumes instead of trusting it (issue 20, item 9: "sweep --resume trusts journal values").
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/analysis/sweep_journal.h"
+#include "sim/data/json_reader.h"
+#include "tests/test_analysis_support.h"
+
+using namespace tycoon;
+using namespace tycoon::analysis;
+
+namespace {
+
+struct Fixture {
+  SweepSpec spec = parse_sweep_spec(analysis_test::tiny_spec({1}), "tiny.json");
+  ExpandedSweep sweep = expand_sweep(spec, analysis_test::catalog());
+
+  // A plausible finished point: what the simulator writes for the first point (1 GPU).
+  static PointPerf good_perf() {
+    PointPerf p;
+    p.output_tok_per_s_per_gpu = 900;
+    p.input_tok_per_s_per_gpu = 3600;
+    p.p90_interactivity_tok_per_s_per_user = 120;
+    p.ttft_s = {0.02, 0.018, 0.03, 0.05};
+    p.tpot_s = {0.008, 0.008, 0.009, 0.01};
+    p.e2e_s = {0.5, 0.5, 0.6, 0.7};
+    p.requests_completed = 8;
+    p.input_tokens = 2048;
+    p.cached_input_tokens = 0;
+    p.output_tokens = 512;
+    p.simulated_time_s = 2.5;
+    p.mean_batch_size = 1.9;
+    p.num_gpus = 1;
+    return p;
+  }
+  std::string line(const PointPerf& p, std::size_t point = 0) const {
+    return nlohmann::json{{"hash", sweep.points[point].hash}, {"perf", p.to_json()}}.dump();
+  }
+  // The error's text for a journal, "" when it is accepted.
+  std::string error(const std::string& text) const {
+    try {
+      parse_sweep_journal(text, "points.jsonl", sweep, spec);
+    } catch (const data::LoadError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("journal: finished points are read back exactly; a torn last line is dropped, not an error") {
+  Fixture f;
+  REQUIRE(f.sweep.points.size() >= 2);
+  const auto p = Fixture::good_perf();
+  const std::string full = f.line(p, 0) + "\n" + f.line(p, 1) + "\n";
+  auto j = parse_sweep_journal(full, "points.jsonl", f.sweep, f.spec);
+  CHECK(j.points.size() == 2);
+  CHECK_FALSE(j.torn_tail);
+  CHECK(j.points.at(f.sweep.points[1].hash).output_tok_per_s_per_gpu == 900);  // exact: doubles round-trip
+  // The run was killed while writing the second line: the first stays, the second runs again.
+  const std::string torn = f.line(p, 0) + "\n" + f.line(p, 1).substr(0, 40);
+  j = parse_sweep_journal(torn, "points.jsonl", f.sweep, f.spec);
+  CHECK(j.points.size() == 1);
+  CHECK(j.torn_tail);
+}
+
+TEST_CASE("journal: lines of another sweep, impossible figures and damage before the last line are refused") {
+  Fixture f;
+  const auto good = Fixture::good_perf();
+  // A point this sweep does not have (another spec's journal copied in).
+  std::string other = f.line(good);
+  other.replace(other.find(f.sweep.points[0].hash), 16, "0123456789abcdef");
+  CHECK(f.error(other + "\n").find("points.jsonl:1: /hash: '0123456789abcdef' is no point of this sweep") == 0);
+
+  auto with = [&](auto change) {
+    PointPerf p = good;
+    change(p);
+    return f.error(f.line(good, 1) + "\n" + f.line(p) + "\n");
+  };
+  CHECK(with([](PointPerf& p) { p.output_tok_per_s_per_gpu = -5; }) ==
+        "points.jsonl:2: /perf/output_tok_per_s_per_gpu: must be a finite number >= 0");
+  CHECK(with([](PointPerf& p) { p.cached_input_tokens = p.input_tokens + 1; }) ==
+        "points.jsonl:2: /perf/cached_input_tokens: more cached input tokens than input tokens");
+  CHECK(with([](PointPerf& p) { p.ttft_s.p90 = 10; }) ==
+        "points.jsonl:2: /perf/ttft_s: percentiles out of order (p50 <= p90 <= p99)");
+  CHECK(with([](PointPerf& p) { p.num_gpus = 64; }) ==
+        "points.jsonl:2: /perf/num_gpus: is 64, the point's deployment has 1");
+  CHECK(with([](PointPerf& p) { p.requests_failed = -1; }) == "points.jsonl:2: /perf/requests_failed: must be >= 0");
+  // JSON has no NaN or infinity: 1e400 is how one gets in, and the parser refuses it.
+  std::string huge = f.line(good);
+  huge.replace(huge.find("\"simulated_time_s\":2.5"), 22, "\"simulated_time_s\":1e400");
+  CHECK(f.error(huge + "\n").find("points.jsonl:1") == 0);
+  // A broken line that is not the last is damage, not a torn write.
+  CHECK(f.error("{\"hash\": \n" + f.line(good) + "\n").find("points.jsonl:1") == 0);
+  // Missing figures.
+  CHECK(f.error("{\"hash\": \"" + f.sweep.points[0].hash + "\", \"perf\": {}}\n")
+            .find("points.jsonl:1: /perf: not a point's figures") == 0);
+  CHECK(f.error("") == "");
+}
+
+TEST_CASE("sweep grid: axes that multiply past the point limit are refused before the grid is built") {
+  // Six axes of 20 values: 6.4e7 configurations x 2 concurrencies. Building them first (as the
+  // expansion did) takes gigabytes and minutes before the point count is checked; the count now
+  // comes first. Found by reading the expansion while writing the sweep-spec fuzz target.
+  auto j = analysis_test::tiny_spec({1});
+  nlohmann::json values = nlohmann::json::array();
+  for (int v = 1; v <= 20; ++v) values.push_back(v);
+  j["axes"] = {{"max_num_seqs", values},    {"max_num_batched_tokens", values}, {"spec_tokens", values},
+               {"tensor_parallel", values}, {"expert_parallel", values},        {"acceptance_length", values}};
+  std::string msg;
+  try {
+    expand_sweep(parse_sweep_spec(j, "big.json"), analysis_test::catalog());
+  } catch (const data::LoadError& e) {
+    msg = e.what();
+  }
+  CHECK(msg == "big.json: /: the grid has 1.28e+08 points (at most 1000000)");
+}
