@@ -224,7 +224,16 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(result.num_runs == 1 + static_cast<int>(result.evaluated.size()) +
                                (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
                                (result.leader ? 2 * o.repeats : 0));
-  if (result.best) REQUIRE(result.leader);
+  // The outcome on this market is pinned, not skipped when absent (issue 19, fault 9): seed 3 with
+  // two 20 s repeats screens "spec_draft_tokens 1" as the leader (x1.44, lower bound x1.43 on the
+  // two screening seeds, measured), and its re-measurement on two fresh seeds does not clear both
+  // bars (with two seeds the lower bound is gain - 6.31 sd / sqrt(2)): no proposal. A change to the
+  // search or the simulator that flips either shows up here.
+  REQUIRE(result.leader);
+  CHECK(result.leader->move.label == "spec_draft_tokens 1");
+  CHECK(result.leader->gain >= 1.0 + o.min_gain);
+  CHECK(result.leader->gain_low > 1.0);
+  CHECK_FALSE(result.best);
   CHECK(result.baseline_goodput_per_gpu > 0);
   // The same search again (the next day at the same load) reuses every run and decides the same.
   auto again = advisor::search_recipes(test::catalog(), r.game->scenario(), d, cal,
@@ -232,10 +241,8 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(again.num_reused == again.num_runs);
   CHECK(again.baseline_goodput_per_gpu == result.baseline_goodput_per_gpu);
   CHECK(again.best.has_value() == result.best.has_value());
-  if (result.best) {
-    CHECK(result.best->gain >= 1.0 + o.min_gain);
-    CHECK(result.best->gain_low > 1.0);
-  }
+  REQUIRE(again.leader);
+  CHECK(again.leader->gain == result.leader->gain);
 }
 
 TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op change measures exactly x1") {
