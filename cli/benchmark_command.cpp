@@ -12,6 +12,7 @@
 #include "cli/common.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/serving_sim.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -56,22 +57,22 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
   if (o.allow_long_run) return;
   const std::string why = " (add --allow-long-run to run it anyway)";
   if (c.num_requests > kMaxRequests) {
-    throw std::invalid_argument("--num-requests " + std::to_string(c.num_requests) + " is more than " +
+    throw core::InputError("--num-requests " + std::to_string(c.num_requests) + " is more than " +
                                 std::to_string(kMaxRequests) + " requests" + why);
   }
   const std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
   if (gpus > kMaxGpus) {
-    throw std::invalid_argument("--replicas " + std::to_string(c.replicas) + " x " +
+    throw core::InputError("--replicas " + std::to_string(c.replicas) + " x " +
                                 std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
                                 std::to_string(kMaxGpus) + " GPUs" + why);
   }
   if (c.duration_s > kMaxDurationS) {
-    throw std::invalid_argument("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
+    throw core::InputError("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
                                 format_fixed(kMaxDurationS, 0) + " s)" + why);
   }
   if (open_loop && c.num_requests == 0 && c.duration_s > 0 &&
       c.arrival.rate_per_s * c.duration_s > static_cast<double>(kMaxRequests)) {
-    throw std::invalid_argument("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
+    throw core::InputError("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
                                 " requests, more than " + std::to_string(kMaxRequests) + why);
   }
 }
@@ -164,21 +165,21 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     auto kind = *parse_enum<serving::WorkloadKind>(o->workload, serving::kWorkloadNames);
     if (!o->trace.empty()) {
       if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
-        throw std::invalid_argument("--trace replays a file: it cannot be combined with --workload " + o->workload);
+        throw core::InputError("--trace replays a file: it cannot be combined with --workload " + o->workload);
       }
       kind = serving::WorkloadKind::kTrace;
     } else if (kind == serving::WorkloadKind::kTrace) {
-      throw std::invalid_argument("--workload trace needs --trace FILE");
+      throw core::InputError("--workload trace needs --trace FILE");
     }
     c.workload.kind = kind;
     auto [def_isl, def_osl] = default_lengths(kind);
     c.workload.input_tokens = isl->count() ? o->isl : def_isl;
     c.workload.output_tokens = osl->count() ? o->osl : def_osl;
     if (kind == serving::WorkloadKind::kTrace && (isl->count() || osl->count())) {
-      throw std::invalid_argument("--isl/--osl do not apply to a trace (its lines give the lengths)");
+      throw core::InputError("--isl/--osl do not apply to a trace (its lines give the lengths)");
     }
     if (kind == serving::WorkloadKind::kAgenticCoding && (isl->count() || osl->count())) {
-      throw std::invalid_argument("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
+      throw core::InputError("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
     }
     c.workload.trace_path = o->trace;
     c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !arrival->count();
@@ -191,11 +192,11 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     c.arrival.burst_factor = o->burst_factor;
     c.arrival.diurnal_amplitude = o->diurnal_amplitude;
     const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-    if (open_loop && !rate->count()) throw std::invalid_argument("--arrival " + o->arrival + " needs --rate R");
-    if (!open_loop && rate->count()) throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
-    if (open_loop && conc->count()) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
+    if (open_loop && !rate->count()) throw core::InputError("--arrival " + o->arrival + " needs --rate R");
+    if (!open_loop && rate->count()) throw core::InputError("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
+    if (open_loop && conc->count()) throw core::InputError("--concurrency applies to closed-loop arrivals only");
     if (c.workload.trace_timestamps && conc->count()) {
-      throw std::invalid_argument("--concurrency does not apply to a trace replayed at its own times "
+      throw core::InputError("--concurrency does not apply to a trace replayed at its own times "
                                   "(add --arrival closed-loop to replay it with that many users)");
     }
 
@@ -230,14 +231,14 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                                                 : serving::KvAdmission::kOptimistic;
 
     if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
-      throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
+      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
                                   format_fixed(c.duration_s, 1) + ": nothing would be measured");
     }
     check_limits(*o, c, open_loop);
 
     serving::ServingSummary r = serving::simulate(c, cal);
     if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
-      throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
+      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
                                   "warm-up (the run lasted " + format_fixed(r.simulated_time_s, 1) +
                                   " s): nothing was measured");
     }

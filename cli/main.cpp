@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "sim/core/input_error.h"
 #include "sim/core/atomic_file.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
@@ -63,7 +64,12 @@ int main(int argc, char** argv) {
   } catch (const tycoon::game::SaveError& e) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const tycoon::core::InputError& e) {  // bad input, named by sim/ or the CLI
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
   } catch (const std::invalid_argument& e) {
+    // The older convention for bad input, kept for checks not yet converted to core::InputError;
+    // sim/ throws std::logic_error / std::runtime_error for its own faults (exit 1 below).
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/perf/memory_plan.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::serving {
 
@@ -31,7 +32,7 @@ traffic::ShapeKind shape_of(WorkloadKind k) {
 }
 
 void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
+  if (!ok) throw core::InputError(what);
 }
 
 LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
@@ -452,7 +453,7 @@ bool Simulation::advance(std::int64_t max_events) {
     auto ev = events_.pop();
     if (ev.at == last_at_) {
       if (++same_instant_ > kMaxEventsAtOneInstant) {
-        throw std::invalid_argument("the workload makes no progress: every request fails at once");
+        throw core::InputError("the workload makes no progress: every request fails at once");
       }
     } else {
       last_at_ = ev.at;
