@@ -18,6 +18,7 @@
 #include "sim/game/game.h"
 #include "sim/game/rng.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -67,7 +68,7 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
   return [o, &global]() {
     const int seeds = o->search_seeds > 0 ? o->search_seeds : 3;
     if (o->verify * seeds > kMaxVerifyTimesSeeds && !o->allow_long_run) {
-      throw std::invalid_argument("--verify " + std::to_string(o->verify) + " x --search-seeds " +
+      throw core::InputError("--verify " + std::to_string(o->verify) + " x --search-seeds " +
                                   std::to_string(seeds) + " is more than " + std::to_string(kMaxVerifyTimesSeeds) +
                                   " runs (add --allow-long-run to run it anyway)");
     }
@@ -92,7 +93,7 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
     // Rank what is pending now by claimed gain and pay for checks of the top ones.
     auto pending_ranked = [&]() {
       std::vector<const advisor::ProposalRecord*> out;
-      for (const auto& r : advisor->records()) {
+      for (const auto& r : g.state().advisor.records) {
         const auto& inbox = g.state().inbox;
         auto a = std::find_if(inbox.begin(), inbox.end(), [&](const game::Advice& x) { return x.id == r.advice_id; });
         if (a != inbox.end() && a->status == game::AdviceStatus::kPending) out.push_back(&r);

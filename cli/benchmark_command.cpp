@@ -13,6 +13,7 @@
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -71,12 +72,12 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
   if (o.allow_long_run) return;
   const std::string why = " (add --allow-long-run to run it anyway)";
   if (c.num_requests > kMaxRequests) {
-    throw std::invalid_argument("--num-requests " + std::to_string(c.num_requests) + " is more than " +
+    throw core::InputError("--num-requests " + std::to_string(c.num_requests) + " is more than " +
                                 std::to_string(kMaxRequests) + " requests" + why);
   }
   const std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
   if (gpus > kMaxGpus) {
-    throw std::invalid_argument("--replicas " + std::to_string(c.replicas) + " x " +
+    throw core::InputError("--replicas " + std::to_string(c.replicas) + " x " +
                                 std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
                                 std::to_string(kMaxGpus) + " GPUs" + why);
   }
@@ -89,12 +90,12 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
     }
   }
   if (c.duration_s > kMaxDurationS) {
-    throw std::invalid_argument("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
+    throw core::InputError("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
                                 format_fixed(kMaxDurationS, 0) + " s)" + why);
   }
   if (open_loop && c.num_requests == 0 && c.duration_s > 0 &&
       c.arrival.rate_per_s * c.duration_s > static_cast<double>(kMaxRequests)) {
-    throw std::invalid_argument("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
+    throw core::InputError("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
                                 " requests, more than " + std::to_string(kMaxRequests) + why);
   }
 }
@@ -222,21 +223,21 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     auto kind = *parse_enum<serving::WorkloadKind>(o->workload, serving::kWorkloadNames);
     if (!o->trace.empty()) {
       if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
-        throw std::invalid_argument("--trace replays a file: it cannot be combined with --workload " + o->workload);
+        throw core::InputError("--trace replays a file: it cannot be combined with --workload " + o->workload);
       }
       kind = serving::WorkloadKind::kTrace;
     } else if (kind == serving::WorkloadKind::kTrace) {
-      throw std::invalid_argument("--workload trace needs --trace FILE");
+      throw core::InputError("--workload trace needs --trace FILE");
     }
     c.workload.kind = kind;
     auto [def_isl, def_osl] = default_lengths(kind);
     c.workload.input_tokens = isl->count() ? o->isl : def_isl;
     c.workload.output_tokens = osl->count() ? o->osl : def_osl;
     if (kind == serving::WorkloadKind::kTrace && (isl->count() || osl->count())) {
-      throw std::invalid_argument("--isl/--osl do not apply to a trace (its lines give the lengths)");
+      throw core::InputError("--isl/--osl do not apply to a trace (its lines give the lengths)");
     }
     if (kind == serving::WorkloadKind::kAgenticCoding && (isl->count() || osl->count())) {
-      throw std::invalid_argument("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
+      throw core::InputError("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
     }
     if ((range_ratio->count() || out_ratio->count()) && kind != serving::WorkloadKind::kRandom) {
       throw std::invalid_argument("--random-range-ratio and --output-range-ratio apply to --workload random only");
@@ -265,7 +266,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
     c.arrival.ramp_up_s = o->ramp_up_s;
     if (c.workload.trace_timestamps && conc->count()) {
-      throw std::invalid_argument("--concurrency does not apply to a trace replayed at its own times "
+      throw core::InputError("--concurrency does not apply to a trace replayed at its own times "
                                   "(add --arrival closed-loop to replay it with that many users)");
     }
 
@@ -347,7 +348,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
 
     if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
-      throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
+      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
                                   format_fixed(c.duration_s, 1) + ": nothing would be measured");
     }
     // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
@@ -368,7 +369,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     const std::int64_t longest = c.workload.input_tokens + c.workload.output_tokens;
     const bool cache_is_the_limit = kind == serving::WorkloadKind::kRandom && longest <= d.model->max_context_tokens;
     if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
-      throw std::invalid_argument("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
+      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
                                   "warm-up (the run lasted " + format_fixed(r.simulated_time_s, 1) +
                                   " s): nothing was measured");
     }

@@ -16,6 +16,7 @@
 #include "sim/core/atomic_file.h"
 #include "cli/common.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -36,7 +37,7 @@ std::vector<std::filesystem::path> data_folders(const data::Catalog& catalog, co
     }
     std::sort(out.begin(), out.end());
   }
-  if (out.empty()) throw std::invalid_argument("no calibration data for '" + chip + "' (give --data DIR)");
+  if (out.empty()) throw core::InputError("no calibration data for '" + chip + "' (give --data DIR)");
   return out;
 }
 

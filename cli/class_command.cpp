@@ -17,6 +17,7 @@
 #include "sim/core/atomic_file.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -67,7 +68,7 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
 
 int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   if (auto why = classroom::student_name_problem(o.student); !why.empty()) {
-    throw std::invalid_argument("--student: the name " + why);
+    throw core::InputError("--student: the name " + why);
   }
   check_output_file("--out", o.out);
   auto catalog = load_catalog_for(global);
@@ -75,14 +76,14 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
   std::vector<game::RefusedCommand> refused;
   if (o.commands.empty() == o.save.empty())
-    throw std::invalid_argument("submit needs --commands or --save (one of them)");
+    throw core::InputError("submit needs --commands or --save (one of them)");
   std::vector<game::LoggedCommand> log;
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
     // replayed on the class's world, so a game started with the class code replays as played.
     auto saved = game::load_save(o.save, catalog);
     if (saved.scenario.id != spec.scenario) {
-      throw std::invalid_argument("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
+      throw core::InputError("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
                                   spec.scenario);
     }
     log = std::move(saved.state.log);

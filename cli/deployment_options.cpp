@@ -2,6 +2,7 @@
 
 #include "cli/common.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -34,7 +35,7 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
   } else if (!o.model.empty()) {
     model = &catalog.model(o.model);
   } else {
-    throw std::invalid_argument("give --model ID or --model-file PATH");
+    throw core::InputError("give --model ID or --model-file PATH");
   }
   const auto& hw = catalog.accelerator(o.hardware);
   const data::Recipe* recipe = catalog.find_recipe(model->id, hw.id);
@@ -75,10 +76,10 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
     sd.num_draft_tokens = o.spec_tokens;
     if (o.acceptance > 0) sd.acceptance_length = o.acceptance;
     if (sd.acceptance_length > sd.num_draft_tokens + 1) {
-      throw std::invalid_argument("--acceptance cannot exceed --spec-tokens + 1");
+      throw core::InputError("--acceptance cannot exceed --spec-tokens + 1");
     }
     if (o.acceptance == 0 && sd.acceptance_length == 1.0) {
-      throw std::invalid_argument("--spec-tokens needs --acceptance (no recipe gives one for this pair)");
+      throw core::InputError("--spec-tokens needs --acceptance (no recipe gives one for this pair)");
     }
     d.spec_decode = sd;
   }

@@ -10,6 +10,7 @@
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -42,11 +43,11 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
     ResolvedDeployment rd = resolve_deployment(catalog, o->deployment);
     const auto& d = rd.deployment;
     if (o->decode_batch == 0 && o->prefill_tokens == 0) {
-      throw std::invalid_argument("predict needs --decode-batch N or --prefill-tokens N");
+      throw core::InputError("predict needs --decode-batch N or --prefill-tokens N");
     }
     const std::int64_t longest = o->context + o->prefill_tokens;
     if (d.model->max_context_tokens > 0 && longest > d.model->max_context_tokens) {
-      throw std::invalid_argument("--context " + std::to_string(o->context) +
+      throw core::InputError("--context " + std::to_string(o->context) +
                                   (o->prefill_tokens > 0 ? " + --prefill-tokens " + std::to_string(o->prefill_tokens) : "") +
                                   " exceeds " + d.model->name + "'s context window of " +
                                   std::to_string(d.model->max_context_tokens) + " tokens");

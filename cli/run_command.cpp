@@ -20,6 +20,7 @@
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -55,10 +56,10 @@ void check_output_paths(const RunOptions& o) {
   if (!o.out_dir.empty()) check_output_folder("--out", o.out_dir);
   if (!o.save.empty()) {
     const fs::path save(o.save);
-    if (fs::is_directory(save, ec)) throw std::invalid_argument("--save: " + o.save + " is a folder, not a file");
+    if (fs::is_directory(save, ec)) throw core::InputError("--save: " + o.save + " is a folder, not a file");
     const fs::path parent = fs::absolute(save, ec).parent_path();
-    if (!fs::is_directory(parent, ec)) throw std::invalid_argument("--save: no folder " + parent.string());
-    if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument("--save: cannot write in " + parent.string());
+    if (!fs::is_directory(parent, ec)) throw core::InputError("--save: no folder " + parent.string());
+    if (::access(parent.c_str(), W_OK) != 0) throw core::InputError("--save: cannot write in " + parent.string());
   }
 }
 
@@ -165,8 +166,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
     std::unique_ptr<game::Game> g;
     if (!o->resume.empty()) {
-      if (!o->scenario.empty()) throw std::invalid_argument("give a scenario or --resume, not both");
-      if (o->has_seed) throw std::invalid_argument("--seed cannot change a saved game");
+      if (!o->scenario.empty()) throw core::InputError("give a scenario or --resume, not both");
+      if (o->has_seed) throw core::InputError("--seed cannot change a saved game");
       auto saved = game::load_save(o->resume, catalog);
       if (o->days > 0) {
         saved.scenario.days = o->days;
@@ -178,7 +179,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       }
       g = std::make_unique<game::Game>(std::move(saved.scenario), std::move(saved.state), catalog);
     } else {
-      if (o->scenario.empty()) throw std::invalid_argument("run needs a scenario (try: tycoon run default)");
+      if (o->scenario.empty()) throw core::InputError("run needs a scenario (try: tycoon run default)");
       auto path = game::find_scenario(o->scenario, root);
       game::GameOptions opts;
       if (o->has_seed) opts.seed = o->seed;
@@ -186,19 +187,18 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       g = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     }
     if (g->scenario().days > kMaxDaysWithoutOverride && !o->allow_long_run) {
-      throw std::invalid_argument("a game of " + std::to_string(g->scenario().days) + " days is longer than " +
+      throw core::InputError("a game of " + std::to_string(g->scenario().days) + " days is longer than " +
                                   std::to_string(kMaxDaysWithoutOverride) +
                                   " (add --allow-long-run to play it anyway)");
     }
     std::vector<game::RefusedCommand> refused;
     std::shared_ptr<advisor::Chien> chien;
     if (!o->advisor.empty()) {
-      if (!o->resume.empty()) throw std::invalid_argument("--advisor cannot join a saved game (its records are not saved)");
       chien = std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
       g->set_advisor(chien);
     }
     if (chien && o->advisor != "on") {
-      if (!o->commands.empty()) throw std::invalid_argument("--advisor " + o->advisor + " plays alone: no --commands");
+      if (!o->commands.empty()) throw core::InputError("--advisor " + o->advisor + " plays alone: no --commands");
       auto policy = static_cast<advisor::BotPolicy>(
           std::find(advisor::kBotPolicyNames.begin(), advisor::kBotPolicyNames.end(), o->advisor) -
           advisor::kBotPolicyNames.begin());
@@ -228,14 +228,14 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     if (g->finished() && !o->no_counterfactuals) cf = game::run_counterfactuals(g->scenario(), g->state(), catalog);
     auto summary = game::summarize(*g, cf ? &*cf : nullptr);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    auto j = advisor::run_summary_json(*g, chien.get(), refused.size(), cf ? &*cf : nullptr);
+    auto j = advisor::run_summary_json(*g, chien != nullptr, refused.size(), cf ? &*cf : nullptr);
     j["wall_time_s"] = wall_s;
 
     if (!o->out_dir.empty()) {
       std::filesystem::path dir(o->out_dir);
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
-      if (ec) throw std::invalid_argument("--out: cannot create " + dir.string() + ": " + ec.message());
+      if (ec) throw core::InputError("--out: cannot create " + dir.string() + ": " + ec.message());
       write_file(dir / "hourly.csv", game::history_csv(g->state()));
       write_file(dir / "deployments.csv", game::deployments_csv(g->state()));
       write_file(dir / "scenario.resolved.json", game::to_json(g->scenario()).dump(2) + "\n");
@@ -249,12 +249,12 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     } else {
       print_human(summary, *g, wall_s);
       if (chien) {
-        auto d = advisor::make_debrief(*chien, g->state());
+        auto d = advisor::make_debrief(g->state());
         std::printf("Advisor %s: %zu proposals, %d accepted, %d rejected, %d right calls, %d quality incidents, "
                     "%d regressions, checks $%.0f\n",
                     std::string(advisor::kPersonaName).c_str(), d.rows.size(), d.num_accepted, d.num_rejected,
                     d.num_right, d.num_incidents, d.num_regressions, d.checks_usd);
-        for (const auto& row : d.rows) std::printf("  %-10s %s: %s\n", row.record->advice_id.c_str(), row.record->title.c_str(), row.verdict.c_str());
+        for (const auto& row : d.rows) std::printf("  %-10s %s: %s\n", row.record.advice_id.c_str(), row.record.title.c_str(), row.verdict.c_str());
       }
     }
     std::fflush(stdout);

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "sim/core/atomic_file.h"
+#include "sim/core/input_error.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
@@ -67,7 +68,12 @@ int run_tycoon(int argc, char** argv, const std::function<bool(const std::string
   } catch (const tycoon::game::SaveError& e) {
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const tycoon::core::InputError& e) {  // bad input, named by sim/ or the CLI
+    std::cerr << "tycoon: error: " << e.what() << "\n";
+    return kExitBadInput;
   } catch (const std::invalid_argument& e) {
+    // The older convention for bad input, kept for checks not yet converted to core::InputError;
+    // sim/ throws std::logic_error / std::runtime_error for its own faults (exit 1 below).
     std::cerr << "tycoon: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {

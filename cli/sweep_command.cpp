@@ -32,6 +32,7 @@
 #include "sim/analysis/sweep_spec.h"
 #include "sim/core/atomic_file.h"
 #include "sim/data/json_reader.h"
+#include "sim/core/input_error.h"
 
 extern char** environ;
 
@@ -521,17 +522,17 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const fs::path journal = out / kJournal;
     if (o->resume) {
       if (!fs::exists(out / kResolved)) {
-        throw std::invalid_argument("--resume: " + out.string() + " holds no sweep (no " + kResolved + ")");
+        throw core::InputError("--resume: " + out.string() + " holds no sweep (no " + kResolved + ")");
       }
       nlohmann::json earlier;
       try {
         earlier = data::parse_json_file(out / kResolved);
       } catch (const std::exception&) {
-        throw std::invalid_argument("--resume: " + (out / kResolved).string() + " is not valid JSON");
+        throw core::InputError("--resume: " + (out / kResolved).string() + " is not valid JSON");
       }
       const std::string earlier_hash = earlier.value("spec_hash", "");
       if (earlier_hash != sweep.spec_hash) {
-        throw std::invalid_argument("--resume: the spec changed since the sweep in " + out.string() +
+        throw core::InputError("--resume: the spec changed since the sweep in " + out.string() +
                                     " started (spec hash " + earlier_hash + ", now " + sweep.spec_hash +
                                     "): use another --out, or drop --resume to start over");
       }

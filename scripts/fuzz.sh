@@ -25,10 +25,12 @@ out=build/fuzz
 bld=build/fuzz-build
 mkdir -p "$out"
 
-# Build (ccache keeps rebuilds cheap; the flags stay fixed so its cache hits).
+# Build (ccache, where installed, keeps rebuilds cheap; the flags stay fixed so its cache hits).
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 flags="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S . -B "$bld" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DTYCOON_BUILD_FUZZ=ON -DTYCOON_BUILD_TESTS=OFF -DTYCOON_BUILD_BENCH=OFF \
+  "${launcher[@]}" -DTYCOON_BUILD_FUZZ=ON -DTYCOON_BUILD_TESTS=OFF -DTYCOON_BUILD_BENCH=OFF \
   -DTYCOON_BUILD_UI=OFF "-DCMAKE_CXX_FLAGS_DEBUG=$flags" > "$out/cmake.log"
 nice cmake --build "$bld" -j2 --target $(printf 'fuzz_%s ' "${targets[@]}") > "$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; echo "fuzz: build failed (log: $out/build.log)"; exit 1; }

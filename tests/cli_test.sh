@@ -153,6 +153,11 @@ LOG
 "$tycoon" run tutorial --days 1 --advisor on --commands "$out_dir/advice.jsonl" --save "$out_dir/advised.json" --json >/dev/null ||
   { echo "FAIL run --advisor"; fail=1; }
 grep -q '"status": *"accepted"' "$out_dir/advised.json" || { echo "FAIL run --advisor: no accepted proposal in the save"; fail=1; }
+# The advisor's memory is in the save (issue 19): resuming with it continues its numbering.
+"$tycoon" run --resume "$out_dir/advised.json" --days 2 --advisor on --no-counterfactuals --save "$out_dir/resumed.json" >/dev/null ||
+  { echo "FAIL run --resume --advisor on"; fail=1; }
+[ "$(grep -c '"id": *"Chien-1"' "$out_dir/resumed.json")" = 1 ] || { echo "FAIL resume with the advisor: Chien-1 posted twice"; fail=1; }
+! grep -q 'true_speedup' "$out_dir/resumed.json" || { echo "FAIL a save shows the advisor's truth"; fail=1; }
 rm -rf "$out_dir"
 # sweep: analyst what-if grids (issue 10)
 check sweep-help 0 "$tycoon" sweep --help

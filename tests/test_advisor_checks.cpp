@@ -80,7 +80,7 @@ TEST_CASE("profile: routed experts dominate GPT-OSS-120B decode on H200, and sha
 
 TEST_CASE("a real win: claimed = true (Amdahl on the profile), the benchmark agrees within its noise") {
   auto r = first_round("moe-sort-small-decode");
-  const auto& rec = *r.advisor->find(r.advice_id);
+  const auto rec = *r.game->state().advisor.find(r.advice_id);  // a copy: later hours may grow the records
   // 1 / (1 - s + s / 1.25) with s the MoE share
   double s = rec.op_share;
   CHECK(rec.claimed_speedup == doctest::Approx(1 / (1 - s + s / 1.25)).epsilon(1e-9));
@@ -104,7 +104,7 @@ TEST_CASE("fast_mode: the component test says faster, the benchmark and the cana
   CHECK(bench.measured_speedup < 0.95);
   CHECK(canary.measured_speedup < 0.95);
   CHECK(canary.ready_at_hour == st.hour + 6);
-  CHECK(r.advisor->find(r.advice_id)->true_speedup < 0.9);
+  CHECK(r.game->state().advisor.find(r.advice_id)->true_speedup < 0.9);
 }
 
 TEST_CASE("the panel's quotes are what the checks charge (a canary's quote is its setup fee only)") {
@@ -135,7 +135,7 @@ TEST_CASE("scorer gaming: the benchmark on the player's traffic shows no gain, o
   SUBCASE("caching the benchmark") {
     auto r = first_round("borrowed-gpus-benchmark");
     auto bench = check(r, CheckKind::kBenchmark);
-    CHECK(r.advisor->find(r.advice_id)->claimed_speedup > 1.3);
+    CHECK(r.game->state().advisor.find(r.advice_id)->claimed_speedup > 1.3);
     CHECK(bench.measured_speedup == doctest::Approx(1.0).epsilon(0.04));  // ±3.5% noise around no change
   }
   SUBCASE("rejecting requests") {
@@ -149,7 +149,7 @@ TEST_CASE("scorer gaming: the benchmark on the player's traffic shows no gain, o
 TEST_CASE("accepting a quality-drift change: the code is faster, and reputation falls at once") {
   auto r = first_round("truncated-vocab-sampling");
   auto& g = *r.game;
-  const auto& rec = *r.advisor->find(r.advice_id);
+  const auto rec = *r.game->state().advisor.find(r.advice_id);  // a copy: later hours may grow the records
   auto canary = check(r, CheckKind::kCanary);
   CHECK(canary.quality_flag);
   const double before = g.state().world.segments[0].reputation;
@@ -178,7 +178,7 @@ TEST_CASE("same seed, same proposals; the checks' stream does not change what is
 
 TEST_CASE("a change tuned for chat keeps part of its gain on random traffic") {
   auto r = first_round("fused-moe-scatter");
-  const auto& rec = *r.advisor->find(r.advice_id);
+  const auto rec = *r.game->state().advisor.find(r.advice_id);  // a copy: later hours may grow the records
   // 1 + 0.18 x 0.4 = 1.072 on the MoE share instead of 1.18
   double s = rec.op_share;
   CHECK(rec.true_speedup == doctest::Approx(1 / (1 - s + s / 1.072)).epsilon(1e-9));
@@ -224,7 +224,16 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(result.num_runs == 1 + static_cast<int>(result.evaluated.size()) +
                                (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
                                (result.leader ? 2 * o.repeats : 0));
-  if (result.best) REQUIRE(result.leader);
+  // The outcome on this market is pinned, not skipped when absent (issue 19, fault 9): seed 3 with
+  // two 20 s repeats screens "spec_draft_tokens 1" as the leader (x1.44, lower bound x1.43 on the
+  // two screening seeds, measured), and its re-measurement on two fresh seeds does not clear both
+  // bars (with two seeds the lower bound is gain - 6.31 sd / sqrt(2)): no proposal. A change to the
+  // search or the simulator that flips either shows up here.
+  REQUIRE(result.leader);
+  CHECK(result.leader->move.label == "spec_draft_tokens 1");
+  CHECK(result.leader->gain >= 1.0 + o.min_gain);
+  CHECK(result.leader->gain_low > 1.0);
+  CHECK_FALSE(result.best);
   CHECK(result.baseline_goodput_per_gpu > 0);
   // The same search again (the next day at the same load) reuses every run and decides the same.
   auto again = advisor::search_recipes(test::catalog(), r.game->scenario(), d, cal,
@@ -232,10 +241,8 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(again.num_reused == again.num_runs);
   CHECK(again.baseline_goodput_per_gpu == result.baseline_goodput_per_gpu);
   CHECK(again.best.has_value() == result.best.has_value());
-  if (result.best) {
-    CHECK(result.best->gain >= 1.0 + o.min_gain);
-    CHECK(result.best->gain_low > 1.0);
-  }
+  REQUIRE(again.leader);
+  CHECK(again.leader->gain == result.leader->gain);
 }
 
 TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op change measures exactly x1") {
@@ -321,7 +328,7 @@ TEST_CASE("checks are commands: paid from cash, on the ledger, in the log, and a
 TEST_CASE("the player sees claims and measurements, never the truth; a running check shows no number") {
   auto r = first_round("moe-fast-mode");
   auto bench = check(r, CheckKind::kBenchmark);
-  const auto& rec = *r.advisor->find(r.advice_id);
+  const auto rec = *r.game->state().advisor.find(r.advice_id);  // a copy: later hours may grow the records
   const auto& advice = r.game->state().inbox[0];
   auto running = advisor::player_view_json(rec, advice, r.game->state().hour);
   CHECK_FALSE(running.contains("truth"));
@@ -343,7 +350,7 @@ TEST_CASE("debrief: an accepted change's outcome is tracked from the game's own 
   g.advance(3);
   REQUIRE(g.apply(game::AcceptAdvice{r.advice_id}).ok);
   g.advance(advisor::kOutcomeHours);
-  auto d = advisor::make_debrief(*r.advisor, g.state());
+  auto d = advisor::make_debrief(g.state());
   REQUIRE(d.rows.size() >= 1);
   const auto& row = d.rows[0];
   CHECK(row.decision == game::AdviceStatus::kAccepted);

@@ -12,7 +12,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 // An advisor stand-in that posts one fixed proposal after the first hour.
 struct OneProposal : game::Advisor {
-  std::vector<game::Advice> propose(const game::GameState& s) override {
+  std::vector<game::Advice> propose(const game::GameState& s, game::AdvisorState&) override {
     if (s.hour != 1) return {};
     game::Advice a;
     a.id = "fuse-moe-1";

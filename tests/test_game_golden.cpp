@@ -1,7 +1,7 @@
 // Golden scenarios: small scenarios run with their fixed seeds (and scripted commands) and their
 // summaries compared with committed files in tests/golden/. A behaviour change anywhere in the
 // simulator shows up here; updating a golden is a deliberate, reviewed act:
-//   TYCOON_UPDATE_GOLDEN=1 build/tycoon_tests -tc='golden*'
+//   TYCOON_UPDATE_GOLDEN=1 build/tycoon_tests -tc='golden*'   (writes the files and fails on purpose)
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -59,7 +59,9 @@ void check_golden(const std::string& scenario, const std::string& strategy) {
   if (std::getenv("TYCOON_UPDATE_GOLDEN")) {
     fs::create_directories(file.parent_path());
     std::ofstream(file) << got.dump(2) << "\n";
-    MESSAGE("updated " << file.string());
+    // Update mode never passes: a run with TYCOON_UPDATE_GOLDEN set (a stray variable in CI) would
+    // otherwise rewrite every golden and report success. Review the diff, then run without it.
+    FAIL_CHECK("updated " << file.string() << ": review the diff, then rerun without TYCOON_UPDATE_GOLDEN");
     return;
   }
   REQUIRE_MESSAGE(fs::exists(file), "no golden file " << file.string() << " (run with TYCOON_UPDATE_GOLDEN=1)");

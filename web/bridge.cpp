@@ -221,7 +221,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
     }
     std::optional<game::Counterfactuals> cf;
     if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog);
-    return hold(out, advisor::run_summary_json(g, chien.get(), refused, cf ? &*cf : nullptr).dump());
+    return hold(out, advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr).dump());
   } catch (const std::exception& e) {
     return hold(out, json{{"error", e.what()}}.dump());
   }

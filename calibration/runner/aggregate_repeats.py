@@ -5,8 +5,12 @@ median_s becomes the median over all fresh processes that timed it (the run_all 
 repeats); `process_medians_s` lists them, `processes` counts them, and `single_process_median_s`
 keeps the run_all value. Other rows are copied unchanged.
 
-usage: python3 aggregate_repeats.py REPEAT_DIR DATA_DIR [DATA_DIR_TP2]
-  e.g. python3 aggregate_repeats.py /tmp/repeats ../data/h200 ../data/h200x2
+Committed measurements are never rewritten in place: the folded rows go to a new file in OUT_DIR
+(which must not be the data folder, and whose files must not exist yet); review the diff, then
+replace the committed file by hand in its own commit.
+
+usage: python3 aggregate_repeats.py REPEAT_DIR DATA_DIR OUT_DIR [DATA_DIR_TP2 OUT_DIR_TP2]
+  e.g. python3 aggregate_repeats.py /tmp/repeats ../data/h200 /tmp/agg ../data/h200x2 /tmp/agg_tp2
 """
 
 import glob
@@ -21,7 +25,7 @@ def key(r):
             bool(r["cuda_graph"]))
 
 
-def fold(path, samples):
+def fold(path, out_path, samples):
     rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     changed = 0
     for r in rows:
@@ -36,20 +40,32 @@ def fold(path, samples):
         r["median_s"] = statistics.median(meds)
         r["aggregate"] = "median over fresh processes (run_all + eager_repeat.py)"
         changed += 1
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    # "x": never replaces a file (a committed measurement or an earlier aggregate).
+    with open(out_path, "x", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
-    os.replace(tmp, path)
     return changed
 
 
+def output_path(data_dir, out_dir, name):
+    if os.path.realpath(out_dir) == os.path.realpath(data_dir):
+        raise SystemExit(f"aggregate_repeats: OUT_DIR {out_dir} is the data folder: committed measurements "
+                         "are never rewritten in place")
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, name)
+    if os.path.exists(out):
+        raise SystemExit(f"aggregate_repeats: {out} exists: choose a new OUT_DIR")
+    return out
+
+
 def main():
-    rep_dir, data = sys.argv[1], sys.argv[2]
-    data2 = sys.argv[3] if len(sys.argv) > 3 else None
-    for pattern, target in (("tp1_r*/e2e.jsonl", os.path.join(data, "e2e.jsonl")),
-                            ("tp2_r*/e2e_tp2.jsonl",
-                             os.path.join(data2, "e2e_tp2.jsonl") if data2 else None)):
+    args = sys.argv[1:]
+    if len(args) not in (3, 5):
+        raise SystemExit(__doc__)
+    rep_dir, data, out = args[0], args[1], args[2]
+    data2, out2 = (args[3], args[4]) if len(args) == 5 else (None, None)
+    for pattern, target, out_dir, name in (("tp1_r*/e2e.jsonl", data, out, "e2e.jsonl"),
+                                           ("tp2_r*/e2e_tp2.jsonl", data2, out2, "e2e_tp2.jsonl")):
         if target is None:
             continue
         samples = {}
@@ -58,7 +74,9 @@ def main():
                 if line.strip():
                     r = json.loads(line)
                     samples.setdefault(key(r), []).append(r["median_s"])
-        print(f"{target}: {fold(target, samples)} rows now medians over fresh processes")
+        src = os.path.join(target, name)
+        dst = output_path(target, out_dir, name)
+        print(f"{dst}: {fold(src, dst, samples)} rows of {src} now medians over fresh processes")
     return 0
 
 

@@ -62,6 +62,8 @@ def e2e_model(out_dir, guard, name, smoke):
     except subprocess.TimeoutExpired:
         rc = "timeout"
     log(f"e2e {name}: process exit {rc}")
+    if rc != 0:
+        raise RuntimeError(f"e2e {name}: process exit {rc}")
 
 
 def multi_gpu_section(out_dir, guard, smoke):
@@ -221,6 +223,8 @@ def main():
     w = {name: Writer(out, name, env) for name in
          ("gemm.jsonl", "attention.jsonl", "memory.jsonl", "moe_grouped.jsonl")}
 
+    failed = []  # sections that raised: the run still writes what the others measured, then fails
+
     def section(name, fn):
         if name in skip:
             log(f"skip {name}: --skip")
@@ -236,6 +240,7 @@ def main():
             fn()
         except Exception:
             log_exc(f"section {name}")
+            failed.append(name)
         free_gpu()
         log(f"-- {name} done in {time.time() - t:.1f} s (global left {guard.left():.0f} s)")
 
@@ -255,6 +260,9 @@ def main():
     for wr in w.values():
         wr.close()
     summary(out, guard, t0)
+    if failed:
+        log("FAILED sections (their rows are missing or partial): " + ", ".join(failed))
+        return 1
     return 0
 
 

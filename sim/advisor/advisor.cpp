@@ -11,6 +11,7 @@
 #include "sim/game/game.h"
 #include "sim/game/summary.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::advisor {
 
@@ -55,13 +56,6 @@ const perf::CalibrationProfile& Chien::calibration(const std::string& chip) {
   return it->second;
 }
 
-const ProposalRecord* Chien::find(std::string_view advice_id) const {
-  for (const auto& r : records_) {
-    if (r.advice_id == advice_id) return &r;
-  }
-  return nullptr;
-}
-
 std::optional<DeploymentProfile> Chien::profile(const game::GameState& state, const game::DeploymentState& d) {
   double rate = last_rate_per_replica(state, d);
   if (rate <= 0 || d.active_replicas <= 0) return std::nullopt;
@@ -84,11 +78,11 @@ std::vector<DeploymentProfile> Chien::profile_all(const game::GameState& state) 
   return out;
 }
 
-std::vector<game::Advice> Chien::propose(const game::GameState& state) {
-  if (!seeded_) {
-    propose_rng_.seed(game::derive_seed(state.seed, "advisor"));
-    check_rng_.seed(game::derive_seed(state.seed, "advisor-checks"));
-    seeded_ = true;
+std::vector<game::Advice> Chien::propose(const game::GameState& state, game::AdvisorState& memory) {
+  if (!memory.seeded) {
+    memory.propose_rng.seed(game::derive_seed(state.seed, "advisor"));
+    memory.check_rng.seed(game::derive_seed(state.seed, "advisor-checks"));
+    memory.seeded = true;
   }
   std::vector<game::Advice> out;
   const std::int64_t since = state.hour - options_.first_proposal_hour;
@@ -105,17 +99,17 @@ std::vector<game::Advice> Chien::propose(const game::GameState& state) {
     auto p = profile(state, d);
     if (!p) continue;
     if (code_due) {
-      if (auto a = propose_code_change(state, d, *p)) out.push_back(std::move(*a));
+      if (auto a = propose_code_change(state, memory, d, *p)) out.push_back(std::move(*a));
     }
     if (recipe_due) {
-      if (auto a = propose_recipe(state, d, p->offered_requests_per_s_per_replica)) out.push_back(std::move(*a));
+      if (auto a = propose_recipe(state, memory, d, p->offered_requests_per_s_per_replica)) out.push_back(std::move(*a));
     }
   }
   return out;
 }
 
-std::optional<game::Advice> Chien::propose_code_change(const game::GameState& state, const game::DeploymentState& d,
-                                                       const DeploymentProfile& p) {
+std::optional<game::Advice> Chien::propose_code_change(const game::GameState& state, game::AdvisorState& memory,
+                                                       const game::DeploymentState& d, const DeploymentProfile& p) {
   // Candidates: changes not yet proposed here, on an op class that matters on this traffic.
   // Chosen at random, weighted by the gain claimed: the biggest claims come up most often.
   std::vector<const CodeChange*> candidates;
@@ -123,7 +117,7 @@ std::optional<game::Advice> Chien::propose_code_change(const game::GameState& st
   double total = 0;
   for (const auto& c : changes_.changes) {
     double share = p.time_share[static_cast<std::size_t>(c.op_class)];
-    if (share < options_.min_op_share || proposed_.contains({d.id, c.id})) continue;
+    if (share < options_.min_op_share || memory.proposed.contains({d.id, c.id})) continue;
     OpTimes claimed = unit_op_times();
     claimed[static_cast<std::size_t>(c.op_class)] = c.claimed_op_time_scale();
     double w = amdahl_speedup(p.time_share, claimed) - 1.0;
@@ -133,15 +127,15 @@ std::optional<game::Advice> Chien::propose_code_change(const game::GameState& st
     total += w;
   }
   if (candidates.empty()) return std::nullopt;
-  double u = game::uniform01(propose_rng_) * total;
+  double u = game::uniform01(memory.propose_rng) * total;
   std::size_t pick = 0;
   while (pick + 1 < candidates.size() && u >= weights[pick]) u -= weights[pick++];
   const CodeChange& c = *candidates[pick];
-  proposed_.insert({d.id, c.id});
+  memory.proposed.insert({d.id, c.id});
 
   const auto op = static_cast<std::size_t>(c.op_class);
   ProposalRecord r;
-  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(next_id_++);
+  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(memory.next_id++);
   r.deployment_id = d.id;
   r.kind = ProposalKind::kCodeChange;
   r.change_id = c.id;
@@ -170,12 +164,12 @@ std::optional<game::Advice> Chien::propose_code_change(const game::GameState& st
   a.claimed_speedup = r.claimed_speedup;
   a.effect.speedup = r.true_speedup;
   a.effect.reputation_hit = r.reputation_hit;
-  records_.push_back(std::move(r));
+  memory.records.push_back(std::move(r));
   return a;
 }
 
-std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, const game::DeploymentState& d,
-                                                  double rate) {
+std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, game::AdvisorState& memory,
+                                                  const game::DeploymentState& d, double rate) {
   // Seeds from the deployment's recipe and load bucket: a search repeated at the same load (the
   // next day's) reuses every run from the memo.
   rate = game::bucket_rate_per_s(rate, scenario_.serving.load_bucket_step);
@@ -188,10 +182,10 @@ std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, 
   if (!result.best) return std::nullopt;
   const auto& best = *result.best;
   const std::string key = "recipe:" + game::to_json(best.move.change).dump();
-  if (proposed_.contains({d.id, key})) return std::nullopt;
-  proposed_.insert({d.id, key});
+  if (memory.proposed.contains({d.id, key})) return std::nullopt;
+  memory.proposed.insert({d.id, key});
   ProposalRecord r;
-  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(next_id_++);
+  r.advice_id = std::string(kPersonaName) + "-" + std::to_string(memory.next_id++);
   r.deployment_id = d.id;
   r.kind = ProposalKind::kRecipe;
   r.change_id = best.move.label;
@@ -220,7 +214,7 @@ std::optional<game::Advice> Chien::propose_recipe(const game::GameState& state, 
   a.claimed_speedup = best.gain;
   a.effect.recipe = best.move.change;
   a.effect.replicas = best.move.replicas;
-  records_.push_back(std::move(r));
+  memory.records.push_back(std::move(r));
   return a;
 }
 
@@ -280,14 +274,14 @@ double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t depl
   return 0;
 }
 
-CheckResult Chien::check(const game::GameState& state, const game::Advice& advice, CheckKind kind) {
+CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memory, const game::Advice& advice,
+                         CheckKind kind) {
   const std::string& advice_id = advice.id;
-  auto it =
-      std::find_if(records_.begin(), records_.end(), [&](const ProposalRecord& r) { return r.advice_id == advice_id; });
-  if (it == records_.end()) throw std::invalid_argument("no proposal '" + advice_id + "'");
-  ProposalRecord& r = *it;
+  ProposalRecord* found = memory.find(advice_id);
+  if (!found) throw core::InputError("no proposal '" + advice_id + "'");
+  ProposalRecord& r = *found;
   const game::DeploymentState* d = state.company.find_deployment(r.deployment_id);
-  if (!d) throw std::invalid_argument("the deployment of '" + advice_id + "' is gone");
+  if (!d) throw core::InputError("the deployment of '" + advice_id + "' is gone");
   CheckResult c;
   c.kind = kind;
   c.requested_at_hour = state.hour;
@@ -298,16 +292,16 @@ CheckResult Chien::check(const game::GameState& state, const game::Advice& advic
     case CheckKind::kComponentTest: {
       c.cost_usd = options_.component_test_usd;
       if (r.kind == ProposalKind::kRecipe) {
-        throw std::invalid_argument("'" + advice_id + "' is a recipe change: it has no component to test");
+        throw core::InputError("'" + advice_id + "' is a recipe change: it has no component to test");
       }
       // The test's fixed shapes: every trait shows its component speedup there.
-      double kernel = noisy(r.component_speedup, options_.component_noise, check_rng_);
+      double kernel = noisy(r.component_speedup, options_.component_noise, memory.check_rng);
       c.measured_component_speedup = kernel;
       auto p = profile(state, *d);
       OpTimes s = unit_op_times();
       s[static_cast<std::size_t>(*r.op_class)] = 1.0 / kernel;
       c.measured_speedup = p ? amdahl_speedup(p->time_share, s) : r.claimed_speedup;
-      c.quality_flag = drifts && game::uniform01(check_rng_) < options_.component_catches_drift;
+      c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.component_catches_drift;
       c.note = "kernel on the component test's fixed shapes; end-to-end value is Amdahl on the profile";
       break;
     }
@@ -316,7 +310,7 @@ CheckResult Chien::check(const game::GameState& state, const game::Advice& advic
       c.cost_usd = options_.benchmark_hours * gpus * gpu_price_usd_per_hour(state, d->chip);
       c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.benchmark_hours));
       double rate = std::max(last_rate_per_replica(state, *d), 0.05);
-      const std::uint64_t seed = check_rng_();
+      const std::uint64_t seed = memory.check_rng();
       double ratio = 1.0;
       if (r.kind == ProposalKind::kCodeChange) {
         DeploymentSetup s(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
@@ -332,15 +326,15 @@ CheckResult Chien::check(const game::GameState& state, const game::Advice& advic
         ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate,
                                    RecipeMove{r.recipe, r.replicas, r.change_id}, options_.search.window_s, seed);
       }
-      c.measured_speedup = noisy(ratio, options_.benchmark_noise, check_rng_);
-      c.quality_flag = drifts && game::uniform01(check_rng_) < options_.benchmark_catches_drift;
+      c.measured_speedup = noisy(ratio, options_.benchmark_noise, memory.check_rng);
+      c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.benchmark_catches_drift;
       c.rejection_flag = refuses;
       c.note = "end-to-end benchmark on your traffic shape (±3.5% run to run), with an accuracy eval";
       break;
     }
     case CheckKind::kCanary: {
       c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.canary_hours));
-      c.measured_speedup = noisy(r.true_speedup, options_.canary_noise, check_rng_);
+      c.measured_speedup = noisy(r.true_speedup, options_.canary_noise, memory.check_rng);
       c.quality_flag = drifts;
       c.rejection_flag = refuses;
       // The slice's customers bear what the change really does for the canary's hours.
@@ -352,16 +346,16 @@ CheckResult Chien::check(const game::GameState& state, const game::Advice& advic
       break;
     }
   }
-  check_spend_usd_ += c.cost_usd;
+  memory.check_spend_usd += c.cost_usd;
   r.checks.push_back(c);
   return c;
 }
 
-Debrief make_debrief(const Chien& advisor, const game::GameState& state) {
+Debrief make_debrief(const game::GameState& state) {
   Debrief out;
-  for (const auto& r : advisor.records()) {
+  for (const auto& r : state.advisor.records) {
     DebriefRow row;
-    row.record = &r;
+    row.record = r;
     for (const auto& a : state.inbox) {
       if (a.id == r.advice_id) {
         row.decision = a.status;
@@ -536,7 +530,7 @@ nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
 nlohmann::json to_json(const Debrief& d) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : d.rows) {
-    auto j = to_json(*row.record, true);
+    auto j = to_json(row.record, true);
     j["decision"] = game::kAdviceStatusNames[static_cast<std::size_t>(row.decision)];
     j["decided_at_hour"] = row.decided_at_hour ? nlohmann::json(*row.decided_at_hour) : nlohmann::json(nullptr);
     j["right_call"] = row.right_call;
@@ -563,13 +557,13 @@ nlohmann::json to_json(const Debrief& d) {
           {"estimated_value_usd", d.value_usd}};
 }
 
-nlohmann::json Chien::debrief_json(const game::GameState& state) const { return to_json(make_debrief(*this, state)); }
+nlohmann::json Chien::debrief_json(const game::GameState& state) const { return to_json(make_debrief(state)); }
 
 std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& state) const {
   game::AdviceJudgement j;
-  for (const auto& row : make_debrief(*this, state).rows) {
+  for (const auto& row : make_debrief(state).rows) {
     const bool too_late = row.decision == game::AdviceStatus::kPending &&
-                          row.record->posted_at_hour + game::kJudgedAfterHours > state.end_hour;
+                          row.record.posted_at_hour + game::kJudgedAfterHours > state.end_hour;
     if (too_late) continue;
     ++j.proposals;
     if (row.right_call) ++j.right_calls;
@@ -578,11 +572,11 @@ std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& sta
   return j;
 }
 
-nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused,
+nlohmann::json run_summary_json(const game::Game& game, bool with_advisor, std::size_t commands_refused,
                                 const game::Counterfactuals* counterfactuals) {
   auto j = game::to_json(game::summarize(game, counterfactuals));
   j["commands_refused"] = commands_refused;
-  if (advisor) j["advisor_debrief"] = to_json(make_debrief(*advisor, game.state()));
+  if (with_advisor) j["advisor_debrief"] = to_json(make_debrief(game.state()));
   return j;
 }
 

@@ -56,8 +56,8 @@ struct AdvisorOptions {
   double truth_window_factor = 1;  // the game's own window length, more seeds than the search
 };
 
-enum class ProposalKind { kCodeChange, kRecipe };
-inline constexpr std::array<std::string_view, 2> kProposalKindNames = {"code_change", "recipe"};
+using game::ProposalKind;
+using game::kProposalKindNames;
 
 // The checks are the game's (sim/game/advice.h): the player pays for them with CheckAdvice, which
 // the command log records, so a replay runs the same checks on the same random stream.
@@ -65,39 +65,13 @@ using CheckKind = game::AdviceCheckKind;
 using CheckResult = game::AdviceCheck;
 inline std::string_view to_string(CheckKind k) { return game::kAdviceCheckKindNames[static_cast<std::size_t>(k)]; }
 
-// Everything the advisor knows about one proposal, hidden truth included.
-struct ProposalRecord {
-  std::string advice_id;
-  std::int64_t deployment_id = 0;
-  ProposalKind kind = ProposalKind::kCodeChange;
-  std::string change_id;  // catalog id, or the recipe change's label
-  std::string title;
-  std::int64_t posted_at_hour = 0;
-  serving::WorkloadKind workload = serving::WorkloadKind::kRandom;
-  // Code changes.
-  std::optional<Trait> trait;
-  std::optional<perf::OpClass> op_class;
-  double op_share = 0;
-  double component_speedup = 1;
-  OpTimes true_op_time_scale = unit_op_times();
-  // Both.
-  double claimed_speedup = 1;
-  double true_speedup = 1;  // end to end on the player's traffic
-  double reputation_hit = 0;
-  game::RecipeOverrides recipe;
-  std::optional<int> replicas;  // a tensor-parallel move: replicas on the same GPUs
-  double claimed_spread = 0;    // recipe: the search's standard deviation of the gain across seeds
-  std::vector<CheckResult> checks;
-
-  // A proposal worth accepting: a real end-to-end gain with no incident.
-  bool good() const { return true_speedup >= 1.01 && reputation_hit == 0; }
-};
+using game::ProposalRecord;  // the records live in the game state (sim/game/advisor_state.h)
 
 class Chien final : public game::Advisor {
  public:
   Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options = {});
 
-  std::vector<game::Advice> propose(const game::GameState& state) override;
+  std::vector<game::Advice> propose(const game::GameState& state, game::AdvisorState& memory) override;
   std::shared_ptr<game::Advisor> clone() const override { return std::make_shared<Chien>(*this); }
   nlohmann::json debrief_json(const game::GameState& state) const override;
   std::optional<game::AdviceJudgement> judgement(const game::GameState& state) const override;
@@ -107,19 +81,18 @@ class Chien final : public game::Advisor {
   // Runs a check of a proposal (the game calls it for CheckAdvice, which charges the cost); its
   // result is known from `ready_at_hour` on. Throws std::invalid_argument for an unknown id or a
   // deployment that is gone. Players go through the game: game.apply(game::CheckAdvice{...}).
-  CheckResult check(const game::GameState& state, const game::Advice& advice, CheckKind kind) override;
+  CheckResult check(const game::GameState& state, game::AdvisorState& memory, const game::Advice& advice,
+                    CheckKind kind) override;
 
-  const std::vector<ProposalRecord>& records() const { return records_; }
-  const ProposalRecord* find(std::string_view advice_id) const;
-  double check_spend_usd() const { return check_spend_usd_; }
   const AdvisorOptions& options() const { return options_; }
 
  private:
   const perf::CalibrationProfile& calibration(const std::string& chip);
   std::optional<DeploymentProfile> profile(const game::GameState& state, const game::DeploymentState& d);
-  std::optional<game::Advice> propose_code_change(const game::GameState& state, const game::DeploymentState& d,
-                                                  const DeploymentProfile& p);
-  std::optional<game::Advice> propose_recipe(const game::GameState& state, const game::DeploymentState& d, double rate);
+  std::optional<game::Advice> propose_code_change(const game::GameState& state, game::AdvisorState& memory,
+                                                  const game::DeploymentState& d, const DeploymentProfile& p);
+  std::optional<game::Advice> propose_recipe(const game::GameState& state, game::AdvisorState& memory,
+                                             const game::DeploymentState& d, double rate);
   double gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const;
   double hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const;
 
@@ -127,21 +100,15 @@ class Chien final : public game::Advisor {
   game::Scenario scenario_;
   CodeChangeCatalog changes_;
   AdvisorOptions options_;
-  bool seeded_ = false;
-  boost::random::mt19937_64 propose_rng_;  // which proposals, recipe-search seeds
-  boost::random::mt19937_64 check_rng_;    // check noise (a separate stream: checking changes no proposal)
+  // Caches only (pure functions of their keys): the advisor's memory is the game's state.advisor.
   std::map<std::string, perf::CalibrationProfile> calibrations_;
   std::map<std::string, DeploymentProfile> profile_cache_;
   GoodputMemo search_memo_;  // recipe-search and truth runs, reused across days at the same load
-  std::set<std::pair<std::int64_t, std::string>> proposed_;  // (deployment, change id)
-  std::vector<ProposalRecord> records_;
-  double check_spend_usd_ = 0;
-  int next_id_ = 1;
 };
 
 // The end-of-game debrief: every proposal, the player's call, what was true, what it cost or earned.
 struct DebriefRow {
-  const ProposalRecord* record = nullptr;
+  ProposalRecord record;  // a copy: a debrief outlives the state it was made from
   game::AdviceStatus decision = game::AdviceStatus::kPending;
   std::optional<std::int64_t> decided_at_hour;
   bool right_call = false;  // accepted a good one or rejected a bad one
@@ -162,7 +129,8 @@ struct Debrief {
   double value_usd = 0;
 };
 inline constexpr int kOutcomeHours = 6;
-Debrief make_debrief(const Chien& advisor, const game::GameState& state);
+// From the records in `state.advisor`.
+Debrief make_debrief(const game::GameState& state);
 
 nlohmann::json to_json(const DeploymentProfile& p);
 nlohmann::json to_json(const CheckResult& c);
@@ -191,7 +159,7 @@ double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameStat
 // The summary of a headless game as `tycoon run --json` prints it and the browser's tycoon_run
 // returns it (the determinism check compares the two): the game's summary, how many commands of
 // the log were refused, and the advisor's debrief when one played.
-nlohmann::json run_summary_json(const game::Game& game, const Chien* advisor, std::size_t commands_refused,
+nlohmann::json run_summary_json(const game::Game& game, bool with_advisor, std::size_t commands_refused,
                                 const game::Counterfactuals* counterfactuals = nullptr);
 
 }  // namespace tycoon::advisor

@@ -58,8 +58,8 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
   }
   BotResult r;
   r.profit_usd = game.state().company.cash_usd - start_cash;
-  r.checks_usd = advisor->check_spend_usd();
-  r.debrief = make_debrief(*advisor, game.state());
+  r.checks_usd = game.state().advisor.check_spend_usd;
+  r.debrief = make_debrief(game.state());
   r.advisor = advisor;
   r.final_state = game.state();
   return r;

@@ -31,7 +31,7 @@ struct BotResult {
   double profit_usd = 0;  // the game's: final cash − starting cash (checks were paid from cash)
   double checks_usd = 0;  // of which paid for checks
   double net_profit_usd() const { return profit_usd; }
-  Debrief debrief;  // rows point into `advisor`
+  Debrief debrief;
   std::shared_ptr<Chien> advisor;
   game::GameState final_state;
 };

@@ -10,21 +10,16 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/game/advisor_state.h"
 #include "sim/perf/op_class.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::advisor {
 
-enum class Trait {
-  kRealWin,                // the component speedup holds on real traffic
-  kShrinksOnOtherTraffic,  // holds on the traffic it was tuned for, shrinks elsewhere
-  kIsolationOnly,          // fast_mode: fast on the test's shapes, slower on real ones
-  kQualityDrift,           // fast, but outputs drift beyond tolerance (reputation incident)
-  kScorerGaming,           // wins only on the benchmark (caches it, borrows GPUs, refuses requests)
-};
-inline constexpr std::array<std::string_view, 5> kTraitNames = {"real_win", "shrinks_on_other_traffic",
-                                                                "isolation_only", "quality_drift", "scorer_gaming"};
-inline std::string_view to_string(Trait t) { return kTraitNames[static_cast<std::size_t>(t)]; }
+// The traits live with the advisor's records in the game state (sim/game/advisor_state.h).
+using Trait = game::Trait;
+using game::kTraitNames;
+using game::to_string;
 
 struct CodeChange {
   std::string id;

@@ -30,7 +30,7 @@ DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scena
       segment_(scenario.find_segment(d.segment)),
       recipe_(recipe),
       rate_per_s_per_replica_(rate_per_s_per_replica) {
-  if (!segment_) throw std::invalid_argument("no segment '" + d.segment + "'");
+  if (!segment_) throw std::logic_error("no segment '" + d.segment + "'");
   deployment_ =
       game::to_perf_deployment(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
   deployment_.hardware = &tuned_.hardware;

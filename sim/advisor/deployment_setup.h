@@ -18,7 +18,7 @@
 
 namespace tycoon::advisor {
 
-using OpTimes = std::array<double, perf::kNumOpClasses>;
+using OpTimes = game::OpTimes;
 
 // The lowest arrival rate an open-loop run simulates (requests per second per replica).
 inline constexpr double kMinOpenLoopRate = 0.05;

@@ -7,6 +7,7 @@
 
 #include "sim/game/rng.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::advisor {
 
@@ -144,8 +145,8 @@ RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scen
                                   const game::DeploymentState& d, const perf::CalibrationProfile& calibration,
                                   double rate, std::uint64_t seed, const RecipeSearchOptions& options,
                                   GoodputMemo* memo) {
-  if (options.repeats < 1) throw std::invalid_argument("recipe search: repeats must be at least 1");
-  if (options.finalists < 1) throw std::invalid_argument("recipe search: finalists must be at least 1");
+  if (options.repeats < 1) throw core::InputError("recipe search: repeats must be at least 1");
+  if (options.finalists < 1) throw core::InputError("recipe search: finalists must be at least 1");
   RecipeSearchResult out;
   out.repeats = options.repeats;
   std::vector<std::uint64_t> seeds(static_cast<std::size_t>(options.repeats));

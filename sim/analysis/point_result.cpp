@@ -77,7 +77,7 @@ PointPerf PointPerf::from_json(const nlohmann::json& j) {
   p.mean_batch_size = j.at("mean_batch_size").get<double>();
   p.num_gpus = j.at("num_gpus").get<int>();
   auto prov = parse_enum<perf::Provenance>(j.at("provenance").get<std::string>(), perf::kProvenanceNames);
-  if (!prov) throw std::invalid_argument("bad provenance");
+  if (!prov) throw std::runtime_error("bad provenance");
   p.provenance = *prov;
   p.error = j.at("error").get<std::string>();
   return p;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/data/json_reader.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::classroom {
 
@@ -21,11 +22,11 @@ double CheckedSubmission::improvement_usd_per_hour() const {
 std::vector<std::filesystem::path> submission_files(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    throw std::invalid_argument(dir.string() + ": not a folder of submissions");
+    throw core::InputError(dir.string() + ": not a folder of submissions");
   }
   std::vector<std::filesystem::path> out;
   std::filesystem::directory_iterator it(dir, ec);
-  if (ec) throw std::invalid_argument(dir.string() + ": cannot read the folder: " + ec.message());
+  if (ec) throw core::InputError(dir.string() + ": cannot read the folder: " + ec.message());
   for (const auto& e : it) {
     if (e.path().extension() == ".json" && e.is_regular_file(ec)) out.push_back(e.path());
   }

@@ -7,6 +7,7 @@
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
 #include "sim/game/save.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::classroom {
 
@@ -31,7 +32,7 @@ bool advice_locked(const game::Scenario& scenario, const std::vector<std::string
 
 ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices) {
   if (!data::is_safe_id(choices.class_id)) {
-    throw std::invalid_argument("class id '" + choices.class_id + "' " + data::safe_id_rule());
+    throw core::InputError("class id '" + choices.class_id + "' " + data::safe_id_rule());
   }
   ClassSpec spec;
   spec.class_id = choices.class_id;
@@ -41,12 +42,12 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   spec.seed = choices.seed.value_or(scenario.seed);
   spec.days = choices.days.value_or(scenario.days);
   if (spec.days < 1 || spec.days > kMaxClassDays) {
-    throw std::invalid_argument("days: " + std::to_string(spec.days) + " is not in [1, " +
+    throw core::InputError("days: " + std::to_string(spec.days) + " is not in [1, " +
                                 std::to_string(kMaxClassDays) + "] (scenario " + scenario.id + ")");
   }
   for (const auto& lever : choices.locked_levers) {
     if (!game::is_known_lever(lever)) {
-      throw std::invalid_argument("lock: unknown lever '" + lever +
+      throw core::InputError("lock: unknown lever '" + lever +
                                   "' (levers: command types such as set_prices or rent_gpus, recipe.<field>, "
                                   "contract.<on_demand|reserved|spot>)");
     }
@@ -54,7 +55,7 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   spec.locked_levers = normalized_levers(choices.locked_levers);
   const bool locked = advice_locked(scenario, spec.locked_levers);
   if (choices.advisor.value_or(false) && locked) {
-    throw std::invalid_argument(
+    throw core::InputError(
         "advisor: the class locks accept_advice" +
         std::string(scenario.lever_locked("accept_advice") ? " (scenario " + scenario.id + ")" : "") +
         ": nobody could act on the advisor's proposals");

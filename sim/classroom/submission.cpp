@@ -5,6 +5,7 @@
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::classroom {
 
@@ -22,18 +23,18 @@ std::string student_name_problem(std::string_view name) {
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                                const game::Counterfactuals& counterfactuals, std::string_view student) {
   if (auto why = student_name_problem(student); !why.empty()) {
-    throw std::invalid_argument("student name '" + std::string(student) + "' " + why);
+    throw core::InputError("student name '" + std::string(student) + "' " + why);
   }
   const auto& st = game.state();
   if (!game.finished()) {
-    throw std::invalid_argument("the game is at hour " + std::to_string(st.hour) + " of " +
+    throw core::InputError("the game is at hour " + std::to_string(st.hour) + " of " +
                                 std::to_string(st.end_hour) + ": only a finished game can be submitted");
   }
   const auto& spec = world.spec;
   if (st.scenario_id != spec.scenario || st.seed != spec.seed ||
       st.end_hour != static_cast<std::int64_t>(spec.days) * 24 ||
       game.scenario().locked_levers != world.scenario.locked_levers) {
-    throw std::invalid_argument("the game (" + st.scenario_id + ", seed " + std::to_string(st.seed) + ", " +
+    throw core::InputError("the game (" + st.scenario_id + ", seed " + std::to_string(st.seed) + ", " +
                                 std::to_string(st.end_hour / 24) + " days) was not played in class " + spec.class_id +
                                 " (" + spec.scenario + ", seed " + std::to_string(spec.seed) + ", " +
                                 std::to_string(spec.days) + " days, its locks)");

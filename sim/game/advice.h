@@ -15,10 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/game/recipe_settings.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::game {
 
 struct GameState;
+struct AdvisorState;  // sim/game/advisor_state.h
 
 // What accepting a proposal changes on its deployment. The truth: front ends show the claim and
 // the checks' measurements, never this (the debrief reveals it after the fact).
@@ -84,15 +86,18 @@ inline constexpr std::int64_t kJudgedAfterHours = 12;
 class Advisor {
  public:
   virtual ~Advisor() = default;
-  // Called after every simulated hour. Must be a deterministic function of the state so that a
-  // command log replays the same game. Returned proposals are appended to the inbox.
-  virtual std::vector<Advice> propose(const GameState& state) = 0;
+  // An advisor keeps no game state of its own: what it must remember (random streams, records,
+  // counters) lives in `memory`, the game's own state.advisor, so that saves hold it. Whatever an
+  // advisor keeps itself is a cache: a pure function of its inputs.
+  //
+  // Called after every simulated hour. Must be a deterministic function of the state (memory
+  // included) so that a command log replays the same game. Returned proposals are appended to the inbox.
+  virtual std::vector<Advice> propose(const GameState& state, AdvisorState& memory) = 0;
   // Runs a check the player pays for (CheckAdvice). Must be a deterministic function of the state
-  // and the checks before it. Throws std::invalid_argument when the check cannot run (by default:
-  // an advisor that sells no checks).
-  virtual AdviceCheck check(const GameState& state, const Advice& advice, AdviceCheckKind kind);
-  // A deep copy with the same internal state (random streams, records, caches): Game::fork runs
-  // an hour on a copy first (sim/game/sim_tape.h), and the copy must decide exactly as the original.
+  // and memory. Throws std::invalid_argument when the check cannot run (by default: an advisor
+  // that sells no checks).
+  virtual AdviceCheck check(const GameState& state, AdvisorState& memory, const Advice& advice, AdviceCheckKind kind);
+  // A copy for Game::fork (sim/game/sim_tape.h): caches may be shared or copied; it holds no state.
   virtual std::shared_ptr<Advisor> clone() const = 0;
   // The truth behind every proposal once the game is over (claim, truth, the call made, what it
   // cost or earned), for the debrief; null when the advisor keeps no such record. Game only
@@ -102,8 +107,8 @@ class Advisor {
   virtual std::optional<AdviceJudgement> judgement(const GameState&) const { return std::nullopt; }
 };
 
-inline AdviceCheck Advisor::check(const GameState&, const Advice&, AdviceCheckKind) {
-  throw std::invalid_argument("this advisor sells no checks");
+inline AdviceCheck Advisor::check(const GameState&, AdvisorState&, const Advice&, AdviceCheckKind) {
+  throw core::InputError("this advisor sells no checks");
 }
 
 }  // namespace tycoon::game

@@ -478,7 +478,7 @@ void Game::step_hour() {
   }
   if (advisor_) {
     std::string titles;
-    for (auto& a : advisor_->propose(s)) {
+    for (auto& a : advisor_->propose(s, s.advisor)) {
       a.posted_at_hour = s.hour;
       a.status = AdviceStatus::kPending;
       titles += (titles.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +

@@ -279,7 +279,7 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
   if (!game.advisor_) return refuse("no advisor in this game to run the check");
   AdviceCheck r;
   try {
-    r = game.advisor_->check(s, *it, c.check);
+    r = game.advisor_->check(s, s.advisor, *it, c.check);
   } catch (const std::invalid_argument& e) {
     return refuse(e.what());
   }

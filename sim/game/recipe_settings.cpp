@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/perf/memory_plan.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::game {
 
@@ -96,11 +97,11 @@ perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::str
   const auto& m = catalog.model(model);
   const auto& hw = catalog.accelerator(chip);
   const auto& engine = catalog.engine(r.engine);
-  if (r.tensor_parallel < 1 || r.expert_parallel < 1) throw std::invalid_argument("parallel sizes must be at least 1");
+  if (r.tensor_parallel < 1 || r.expert_parallel < 1) throw core::InputError("parallel sizes must be at least 1");
   if (r.max_num_batched_tokens < 1 || r.max_num_seqs < 1) {
-    throw std::invalid_argument("max_num_batched_tokens and max_num_seqs must be at least 1");
+    throw core::InputError("max_num_batched_tokens and max_num_seqs must be at least 1");
   }
-  if (r.spec_draft_tokens < 0) throw std::invalid_argument("spec_draft_tokens must not be negative");
+  if (r.spec_draft_tokens < 0) throw core::InputError("spec_draft_tokens must not be negative");
   perf::Deployment d;
   d.model = &m;
   d.hardware = &hw;
@@ -115,7 +116,7 @@ perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::str
   if (r.spec_draft_tokens > 0) {
     double al = r.spec_acceptance_length.value_or(accepted);
     if (al < 1.0 || al > r.spec_draft_tokens + 1.0) {
-      throw std::invalid_argument("acceptance length must lie in [1, draft tokens + 1]");
+      throw core::InputError("acceptance length must lie in [1, draft tokens + 1]");
     }
     d.spec_decode = data::SpecDecode{r.spec_method, r.spec_draft_tokens, al};
   }

@@ -7,6 +7,7 @@
 
 #include "sim/core/atomic_file.h"
 #include "sim/data/json_reader.h"
+#include "sim/game/rng.h"
 #include "sim/game/state_json.h"
 
 namespace tycoon::game {
@@ -22,8 +23,93 @@ std::string checksum_of(std::string_view text) {
   return buf;
 }
 
+namespace {
+
+// The keystream: one mt19937_64 draw per 8 bytes, seeded from the game's seed and a purpose name.
+template <typename F>
+void for_each_key_byte(std::size_t n, std::uint64_t seed, F&& f) {
+  boost::random::mt19937_64 rng(derive_seed(seed, "save-seal"));
+  std::uint64_t word = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 8 == 0) word = rng();
+    f(i, static_cast<unsigned char>(word >> (8 * (i % 8))));
+  }
+}
+
+// Moves the hidden truths out of a state's JSON (see the header): {"advisor": ..., "effects":
+// [[speedup, reputation_hit] per inbox item]}.
+nlohmann::json take_hidden(nlohmann::json& state) {
+  nlohmann::json effects = nlohmann::json::array();
+  for (auto& a : state["inbox"]) {
+    effects.push_back({a["effect"]["speedup"], a["effect"]["reputation_hit"]});
+    a["effect"].erase("speedup");
+    a["effect"].erase("reputation_hit");
+  }
+  nlohmann::json hidden = {{"advisor", state["advisor"]}, {"effects", effects}};
+  state.erase("advisor");
+  return hidden;
+}
+
+// Puts them back; a hidden part that does not fit the state is a corrupted save.
+void restore_hidden(nlohmann::json& state, const nlohmann::json& hidden, const std::string& name) {
+  auto bad = [&](const std::string& why) { throw SaveError("corrupted save: " + name + ": /payload/sealed: " + why); };
+  if (!hidden.is_object() || !hidden.contains("advisor") || !hidden.contains("effects") || hidden.size() != 2) {
+    bad("expected the advisor and the inbox effects");
+  }
+  const auto& effects = hidden["effects"];
+  if (!state.is_object() || !state.contains("inbox") || !state["inbox"].is_array() || !effects.is_array() ||
+      effects.size() != state["inbox"].size()) {
+    bad("one effect per inbox item expected");
+  }
+  for (std::size_t i = 0; i < effects.size(); ++i) {
+    auto& a = state["inbox"][i];
+    if (!effects[i].is_array() || effects[i].size() != 2 || !a.is_object() || !a.contains("effect") ||
+        !a["effect"].is_object()) {
+      bad("effect " + std::to_string(i) + " is not [speedup, reputation_hit]");
+    }
+    a["effect"]["speedup"] = effects[i][0];
+    a["effect"]["reputation_hit"] = effects[i][1];
+  }
+  state["advisor"] = hidden["advisor"];
+}
+
+}  // namespace
+
+std::string seal(std::string_view text, std::uint64_t seed) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(text.size() * 2, '0');
+  for_each_key_byte(text.size(), seed, [&](std::size_t i, unsigned char k) {
+    const auto b = static_cast<unsigned char>(static_cast<unsigned char>(text[i]) ^ k);
+    out[2 * i] = kHex[b >> 4];
+    out[2 * i + 1] = kHex[b & 15];
+  });
+  return out;
+}
+
+std::optional<std::string> unseal(std::string_view hex, std::uint64_t seed) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  std::string out(hex.size() / 2, '\0');
+  bool ok = true;
+  for_each_key_byte(out.size(), seed, [&](std::size_t i, unsigned char k) {
+    const int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) ok = false;
+    out[i] = static_cast<char>(static_cast<unsigned char>((hi << 4 | lo) & 0xff) ^ k);
+  });
+  if (!ok) return std::nullopt;
+  return out;
+}
+
 std::string save_text(const Game& game) {
-  nlohmann::json payload = {{"scenario", to_json(game.scenario())}, {"state", to_json(game.state())}};
+  nlohmann::json state = to_json(game.state());
+  const nlohmann::json hidden = take_hidden(state);
+  nlohmann::json payload = {{"scenario", to_json(game.scenario())},
+                            {"state", state},
+                            {"sealed", seal(hidden.dump(), game.state().seed)}};
   nlohmann::json out = {{"format", kSaveFormat},
                         {"version", kSaveVersion},
                         {"checksum", checksum_of(payload.dump())},
@@ -155,9 +241,29 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
   SaveData out;
   try {
     data::ObjectReader payload(j["payload"], name, "/payload");
+    nlohmann::json state = payload.raw("state");
+    if (version >= 2) {
+      // The seal's key is the game's seed; a seed that is not a number fails in the state's reader.
+      const auto& sealed = payload.raw("sealed");
+      std::uint64_t seed = 0;
+      if (state.is_object() && state.contains("seed") && state["seed"].is_number_unsigned()) {
+        seed = state["seed"].get<std::uint64_t>();
+      }
+      auto text = sealed.is_string() ? unseal(sealed.get<std::string>(), seed) : std::nullopt;
+      if (!text) throw SaveError("corrupted save: " + name + ": /payload/sealed: not a sealed text");
+      nlohmann::json hidden;
+      try {
+        hidden = data::parse_json_text(*text, name + " (sealed)");
+      } catch (const data::LoadError&) {
+        throw SaveError("corrupted save: " + name + ": /payload/sealed: does not unseal to JSON");
+      }
+      restore_hidden(state, hidden, name);
+    }
     out = SaveData{scenario_from_json(payload.raw("scenario"), name, catalog),
-                   game_state_from_json(payload.raw("state"), name, "/payload/state")};
+                   game_state_from_json(state, name, "/payload/state")};
     payload.finish();
+  } catch (const SaveError&) {
+    throw;
   } catch (const data::LoadError& e) {
     throw SaveError(std::string("corrupted save: ") + e.what());
   } catch (const data::UnknownIdError& e) {

@@ -5,6 +5,13 @@
 // ids, prices >= 0, hours within the scenario, cash within bounds) and reports problems as
 // SaveError naming the file and JSON pointer, never by crashing.
 //
+// Hidden truths (the advisor's memory with every proposal's true effect, and the true effect in
+// each inbox item) are not written as readable JSON: they travel in "/payload/sealed", their JSON
+// text XORed with a keystream from the game's seed, in hex. That is obfuscation, not security —
+// the key derivation is in this open source and the player holds the file — but a player who opens
+// the save, or a client that shows it, reads no truth by accident. player_view_json drops the
+// same fields from every live view.
+//
 // The checksum (FNV-1a 64 of the payload) catches damage — a truncated, torn or hand-edited
 // file — not tampering: anyone can recompute it. What protects the game from a tampered save is
 // the validation that follows it, which refuses values the game could never have produced.
@@ -13,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +31,8 @@
 
 namespace tycoon::game {
 
-inline constexpr int kSaveVersion = 1;
+// Version 2: the advisor's memory is saved (GameState::advisor), and the hidden truths are sealed.
+inline constexpr int kSaveVersion = 2;
 inline constexpr std::string_view kSaveFormat = "inference-tycoon-save";
 
 class SaveError : public std::runtime_error {
@@ -46,6 +55,11 @@ struct SaveData {
   Scenario scenario;
   GameState state;
 };
+
+// `text` XORed with the keystream of `seed` (the game's), as lowercase hex; unseal reverses it and
+// returns nullopt for text that is not even-length hex.
+std::string seal(std::string_view text, std::uint64_t seed);
+std::optional<std::string> unseal(std::string_view hex, std::uint64_t seed);
 
 // "fnv1a64:<16 hex digits>" of `text`.
 std::string checksum_of(std::string_view text);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/core/rng.h"
+#include "sim/game/sim_tape.h"
 
 namespace tycoon::game {
 
@@ -19,8 +20,10 @@ std::uint64_t fnv1a(std::string_view s) {
   return h;
 }
 
-// Everything that decides a window's result, as text.
-std::string window_key(const WindowSpec& s, int replicas, double rate_per_s) {
+// The text a window's seed is drawn from (kept as it was so that results do not move). It is not
+// the cache key: it misses fields (KV admission and capacity, trace timestamps), and a cache hit
+// on it could return another configuration's result (issue 19, fault 4).
+std::string seed_key(const WindowSpec& s, int replicas, double rate_per_s) {
   std::ostringstream os;
   os.precision(17);
   const auto& w = s.workload;
@@ -51,11 +54,7 @@ double bucket_rate_per_s(double rate_per_s, double step) {
 ServingWindows::ServingWindows(ServingBackend backend) : backend_(std::move(backend)) {}
 
 const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int replicas, double rate) {
-  std::string key = window_key(spec, replicas, rate);
-  if (auto it = cache_.find(key); it != cache_.end()) {
-    ++cache_hits_;
-    return it->second;
-  }
+  const std::string seed_text = seed_key(spec, replicas, rate);
   const auto& g = spec.settings;
   serving::ServingConfig config;
   config.deployment = spec.deployment;
@@ -70,7 +69,15 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int
   // A window long enough to see min_window_requests arrivals, at most an hour.
   double counted_s = g.full_hour ? 3600.0 : std::min(3600.0, std::max(g.window_s, g.min_window_requests / rate));
   config.duration_s = g.warmup_s + counted_s;
-  config.seed = core::hash_combine(spec.seed, fnv1a(key));
+  config.seed = core::hash_combine(spec.seed, fnv1a(seed_text));
+  // The cache key: the complete configuration simulated, in the one canonical serialization the
+  // simulation tape also uses (sim/game/sim_tape.h), after the deployment key (which names a
+  // tuned chip's speedup, whose changed numbers the fingerprint does not all list).
+  std::string key = spec.deployment_key + "|" + simulation_fingerprint(config, *spec.calibration);
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    ++cache_hits_;
+    return it->second;
+  }
   Window w{backend_(config, *spec.calibration), rate, config.duration_s};
   ++windows_simulated_;
   simulated_seconds_ += config.duration_s;

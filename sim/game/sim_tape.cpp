@@ -68,6 +68,7 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, c.workload.input_range_ratio);
   put(f, c.workload.output_range_ratio);
   put(f, c.workload.trace_path);
+  put(f, std::int64_t{c.workload.trace_timestamps});
   put(f, std::int64_t{static_cast<int>(c.arrival.kind)});
   put(f, std::int64_t{c.arrival.concurrency});
   put(f, c.arrival.rate_per_s);

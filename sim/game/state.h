@@ -17,6 +17,7 @@
 #include "sim/econ/ledger.h"
 #include "sim/econ/prices.h"
 #include "sim/game/advice.h"
+#include "sim/game/advisor_state.h"
 #include "sim/game/command.h"
 #include "sim/game/history.h"
 #include "sim/game/recipe_settings.h"
@@ -136,6 +137,7 @@ struct GameState {
   std::vector<DeploymentHour> deployment_history;
   std::vector<NewsItem> news;
   std::vector<Advice> inbox;
+  AdvisorState advisor;  // the advisor's memory (hidden: never in a client view, sealed in saves)
   std::vector<LoggedCommand> log;  // every command applied, with its hour
   RngStreams rng;
 };

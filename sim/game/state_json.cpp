@@ -50,6 +50,39 @@ void read_rng(ObjectReader& in, std::string_view key, boost::random::mt19937_64&
   if (rng_text(r) != text) in.fail(key, "not a random stream state");
 }
 
+nlohmann::json check_json(const AdviceCheck& c) {
+  nlohmann::json cj = {{"kind", kAdviceCheckKindNames[static_cast<std::size_t>(c.kind)]},
+                       {"requested_at_hour", c.requested_at_hour},
+                       {"ready_at_hour", c.ready_at_hour},
+                       {"measured_speedup", c.measured_speedup},
+                       {"quality_flag", c.quality_flag},
+                       {"rejection_flag", c.rejection_flag},
+                       {"cost_usd", c.cost_usd},
+                       {"reputation_hit", c.reputation_hit},
+                       {"note", c.note}};
+  if (c.measured_component_speedup) cj["measured_component_speedup"] = *c.measured_component_speedup;
+  return cj;
+}
+
+template <typename E, std::size_t N>
+E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names);
+
+AdviceCheck read_check(ObjectReader cj) {
+  AdviceCheck c;
+  c.kind = read_enum<AdviceCheckKind>(cj, "kind", kAdviceCheckKindNames);
+  c.requested_at_hour = cj.integer("requested_at_hour");
+  c.ready_at_hour = cj.integer("ready_at_hour");
+  c.measured_speedup = cj.number("measured_speedup", Bound::kPositive);
+  c.measured_component_speedup = cj.optional_number("measured_component_speedup", Bound::kPositive);
+  c.quality_flag = cj.boolean("quality_flag");
+  c.rejection_flag = cj.boolean("rejection_flag");
+  c.cost_usd = cj.number("cost_usd", Bound::kNonNegative);
+  c.reputation_hit = cj.number("reputation_hit", Bound::kNonNegative);
+  c.note = cj.string("note");
+  cj.finish();
+  return c;
+}
+
 int to_int(ObjectReader& in, std::string_view key, Bound b = Bound::kAny) {
   return static_cast<int>(in.integer(key, b));
 }
@@ -84,6 +117,107 @@ constexpr std::array<std::string_view, 14> kDeploymentHourFields = {"hour",
                                                                     "tpot_p90_s",
                                                                     "output_tok_per_s_per_gpu",
                                                                     "interrupted"};
+
+
+nlohmann::json record_json(const ProposalRecord& r) {
+  nlohmann::json scale = nlohmann::json::array();
+  for (double x : r.true_op_time_scale) scale.push_back(x);
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : r.checks) checks.push_back(check_json(c));
+  nlohmann::json j = {{"advice_id", r.advice_id},
+                      {"deployment_id", r.deployment_id},
+                      {"kind", kProposalKindNames[static_cast<std::size_t>(r.kind)]},
+                      {"change_id", r.change_id},
+                      {"title", r.title},
+                      {"posted_at_hour", r.posted_at_hour},
+                      {"workload", serving::kWorkloadNames[static_cast<std::size_t>(r.workload)]},
+                      {"op_share", r.op_share},
+                      {"component_speedup", r.component_speedup},
+                      {"true_op_time_scale", scale},
+                      {"claimed_speedup", r.claimed_speedup},
+                      {"true_speedup", r.true_speedup},
+                      {"reputation_hit", r.reputation_hit},
+                      {"recipe", to_json(r.recipe)},
+                      {"claimed_spread", r.claimed_spread},
+                      {"checks", checks}};
+  if (r.trait) j["trait"] = kTraitNames[static_cast<std::size_t>(*r.trait)];
+  if (r.op_class) j["op_class"] = perf::kOpClassNames[static_cast<std::size_t>(*r.op_class)];
+  if (r.replicas) j["replicas"] = *r.replicas;
+  return j;
+}
+
+ProposalRecord read_record(ObjectReader in) {
+  ProposalRecord r;
+  r.advice_id = in.string("advice_id");
+  r.deployment_id = in.integer("deployment_id");
+  r.kind = read_enum<ProposalKind>(in, "kind", kProposalKindNames);
+  r.change_id = in.string("change_id");
+  r.title = in.string("title");
+  r.posted_at_hour = in.integer("posted_at_hour");
+  r.workload = read_enum<serving::WorkloadKind>(in, "workload", serving::kWorkloadNames);
+  if (in.has("trait")) r.trait = read_enum<Trait>(in, "trait", kTraitNames);
+  if (in.has("op_class")) r.op_class = read_enum<perf::OpClass>(in, "op_class", perf::kOpClassNames);
+  r.op_share = in.number("op_share", Bound::kNonNegative);
+  r.component_speedup = in.number("component_speedup", Bound::kPositive);
+  {
+    auto scale = in.array("true_op_time_scale");
+    if (scale.size() != r.true_op_time_scale.size()) {
+      in.fail("true_op_time_scale", "expected " + std::to_string(r.true_op_time_scale.size()) + " op-class factors");
+    }
+    for (std::size_t i = 0; i < scale.size(); ++i) r.true_op_time_scale[i] = scale.number(i, Bound::kPositive);
+  }
+  r.claimed_speedup = in.number("claimed_speedup", Bound::kPositive);
+  r.true_speedup = in.number("true_speedup", Bound::kPositive);
+  r.reputation_hit = in.number("reputation_hit", Bound::kNonNegative);
+  {
+    auto rec = in.object("recipe");
+    r.recipe = read_overrides(rec);
+    rec.finish();
+  }
+  if (in.has("replicas")) r.replicas = static_cast<int>(in.integer("replicas", Bound::kPositive));
+  r.claimed_spread = in.number("claimed_spread", Bound::kNonNegative);
+  auto cs = in.array("checks");
+  for (std::size_t k = 0; k < cs.size(); ++k) r.checks.push_back(read_check(cs.object(k)));
+  in.finish();
+  return r;
+}
+
+nlohmann::json advisor_state_json(const AdvisorState& a) {
+  nlohmann::json proposed = nlohmann::json::array();
+  for (const auto& [deployment, change] : a.proposed) proposed.push_back({deployment, change});
+  nlohmann::json records = nlohmann::json::array();
+  for (const auto& r : a.records) records.push_back(record_json(r));
+  return {{"seeded", a.seeded},
+          {"propose_rng", rng_text(a.propose_rng)},
+          {"check_rng", rng_text(a.check_rng)},
+          {"next_id", a.next_id},
+          {"proposed", proposed},
+          {"records", records},
+          {"check_spend_usd", a.check_spend_usd}};
+}
+
+AdvisorState read_advisor_state(ObjectReader in) {
+  AdvisorState a;
+  a.seeded = in.boolean("seeded");
+  read_rng(in, "propose_rng", a.propose_rng);
+  read_rng(in, "check_rng", a.check_rng);
+  a.next_id = in.integer("next_id", Bound::kPositive);
+  const auto& proposed = in.raw("proposed");
+  if (!proposed.is_array()) in.fail("proposed", "expected an array of [deployment id, change id] pairs");
+  for (std::size_t i = 0; i < proposed.size(); ++i) {
+    const auto& p = proposed[i];
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_string()) {
+      throw data::LoadError(in.file(), in.pointer_to("proposed") + "/" + std::to_string(i),
+                            "expected a [deployment id, change id] pair");
+    }
+    a.proposed.insert({p[0].get<std::int64_t>(), p[1].get<std::string>()});
+  }
+  auto rs = in.array("records");
+  for (std::size_t i = 0; i < rs.size(); ++i) a.records.push_back(read_record(rs.object(i)));
+  a.check_spend_usd = in.number("check_spend_usd", Bound::kNonNegative);
+  in.finish();
+  return a;
+}
 
 }  // namespace
 
@@ -193,19 +327,7 @@ nlohmann::json to_json(const GameState& s) {
   nlohmann::json inbox = nlohmann::json::array();
   for (const auto& a : s.inbox) {
     nlohmann::json checks = nlohmann::json::array();
-    for (const auto& c : a.checks) {
-      nlohmann::json cj = {{"kind", kAdviceCheckKindNames[static_cast<std::size_t>(c.kind)]},
-                           {"requested_at_hour", c.requested_at_hour},
-                           {"ready_at_hour", c.ready_at_hour},
-                           {"measured_speedup", c.measured_speedup},
-                           {"quality_flag", c.quality_flag},
-                           {"rejection_flag", c.rejection_flag},
-                           {"cost_usd", c.cost_usd},
-                           {"reputation_hit", c.reputation_hit},
-                           {"note", c.note}};
-      if (c.measured_component_speedup) cj["measured_component_speedup"] = *c.measured_component_speedup;
-      checks.push_back(cj);
-    }
+    for (const auto& c : a.checks) checks.push_back(check_json(c));
     nlohmann::json effect = {{"recipe", to_json(a.effect.recipe)},
                              {"speedup", a.effect.speedup},
                              {"reputation_hit", a.effect.reputation_hit}};
@@ -226,6 +348,7 @@ nlohmann::json to_json(const GameState& s) {
   nlohmann::json log = nlohmann::json::array();
   for (const auto& l : s.log) log.push_back(to_json(l));
   j["log"] = log;
+  j["advisor"] = advisor_state_json(s.advisor);
   j["rng"] = {{"demand", rng_text(s.rng.demand)}, {"market", rng_text(s.rng.market)}};
   return j;
 }
@@ -233,6 +356,7 @@ nlohmann::json to_json(const GameState& s) {
 nlohmann::json player_view_json(const GameState& s) {
   nlohmann::json j = to_json(s);
   j.erase("rng");
+  j.erase("advisor");  // the advisor's records hold every proposal's truth; its streams the coming noise
   for (auto& a : j["inbox"]) {
     // The change proposed is the claim's (the title names it); what it really does is hidden.
     a["effect"].erase("speedup");
@@ -449,22 +573,7 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       x.decided_at_hour = a.optional_integer("decided_at_hour");
       if (a.has("checks")) {
         auto cs = a.array("checks");
-        for (std::size_t k = 0; k < cs.size(); ++k) {
-          auto cj = cs.object(k);
-          AdviceCheck c;
-          c.kind = read_enum<AdviceCheckKind>(cj, "kind", kAdviceCheckKindNames);
-          c.requested_at_hour = cj.integer("requested_at_hour");
-          c.ready_at_hour = cj.integer("ready_at_hour");
-          c.measured_speedup = cj.number("measured_speedup", Bound::kPositive);
-          c.measured_component_speedup = cj.optional_number("measured_component_speedup", Bound::kPositive);
-          c.quality_flag = cj.boolean("quality_flag");
-          c.rejection_flag = cj.boolean("rejection_flag");
-          c.cost_usd = cj.number("cost_usd", Bound::kNonNegative);
-          c.reputation_hit = cj.number("reputation_hit", Bound::kNonNegative);
-          c.note = cj.string("note");
-          cj.finish();
-          x.checks.push_back(std::move(c));
-        }
+        for (std::size_t k = 0; k < cs.size(); ++k) x.checks.push_back(read_check(cs.object(k)));
       }
       a.finish();
       s.inbox.push_back(std::move(x));
@@ -477,6 +586,8 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       s.log.push_back(logged_command_from_json(log[i], file, in.pointer_to("log") + "/" + std::to_string(i)));
     }
   }
+  // Saves of version 1 have no advisor section: the advisor starts afresh (as it did then).
+  if (auto a = in.optional_object("advisor")) s.advisor = read_advisor_state(*a);
   {
     auto r = in.object("rng");
     read_rng(r, "demand", s.rng.demand);

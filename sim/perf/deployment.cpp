@@ -1,4 +1,5 @@
 #include "sim/perf/deployment.h"
+#include "sim/core/input_error.h"
 
 #include <algorithm>
 
@@ -61,21 +62,21 @@ Deployment deployment_from_recipe(const data::Recipe& r, const data::ModelCard& 
 }
 
 void check_deployment(const Deployment& d) {
-  if (!d.model || !d.hardware || !d.engine) throw std::invalid_argument("deployment is missing model, chip or engine");
+  if (!d.model || !d.hardware || !d.engine) throw core::InputError("deployment is missing model, chip or engine");
   if (!d.engine->runs_on(d.hardware->vendor)) {
-    throw std::invalid_argument("engine '" + d.engine->id + "' does not run on " + d.hardware->name);
+    throw core::InputError("engine '" + d.engine->id + "' does not run on " + d.hardware->name);
   }
   if (d.tensor_parallel < 1 || d.expert_parallel < 1 || d.data_parallel < 1) {
-    throw std::invalid_argument("parallel sizes must be at least 1");
+    throw core::InputError("parallel sizes must be at least 1");
   }
   if (d.tensor_parallel > d.hardware->scale_up.domain_size && d.hardware->scale_out_bandwidth_bytes_per_s <= 0) {
-    throw std::invalid_argument("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " +
+    throw core::InputError("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " +
                                 d.hardware->name + " scale-up domain of " +
                                 std::to_string(d.hardware->scale_up.domain_size) +
                                 " GPUs and no scale-out network is listed");
   }
   if (d.tensor_parallel % d.expert_parallel != 0) {
-    throw std::invalid_argument("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");
+    throw core::InputError("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");
   }
   // Attention shards its query heads over the replica's GPUs (KV heads are replicated when there
   // are fewer than GPUs): a tensor-parallel size that does not divide them does not run.
@@ -84,7 +85,7 @@ void check_deployment(const Deployment& d) {
     const auto& m = *g.mixer;
     if ((m.kind == data::MixerKind::kAttention || m.kind == data::MixerKind::kMla) && m.num_q_heads > 0 &&
         m.num_q_heads % d.tensor_parallel != 0) {
-      throw std::invalid_argument("tensor parallel " + std::to_string(d.tensor_parallel) + " does not divide the " +
+      throw core::InputError("tensor parallel " + std::to_string(d.tensor_parallel) + " does not divide the " +
                                   std::to_string(m.num_q_heads) + " attention heads of " + d.model->name);
     }
   }
@@ -93,18 +94,18 @@ void check_deployment(const Deployment& d) {
       return g.ffn && g.ffn->kind == data::FfnKind::kMoe;
     });
     if (!moe) {
-      throw std::invalid_argument("expert parallel " + std::to_string(d.expert_parallel) + " needs a mixture-of-experts "
+      throw core::InputError("expert parallel " + std::to_string(d.expert_parallel) + " needs a mixture-of-experts "
                                   "model; " + d.model->name + " is dense");
     }
     for (const auto& g : d.model->layer_groups) {
       if (g.ffn && g.ffn->kind == data::FfnKind::kMoe && g.ffn->num_experts % d.expert_parallel != 0) {
-        throw std::invalid_argument("expert parallel " + std::to_string(d.expert_parallel) + " does not divide " +
+        throw core::InputError("expert parallel " + std::to_string(d.expert_parallel) + " does not divide " +
                                     std::to_string(g.ffn->num_experts) + " experts");
       }
     }
   }
   if (d.spec_decode && !d.engine->supports_spec_decode) {
-    throw std::invalid_argument("engine '" + d.engine->id + "' has no speculative decoding");
+    throw core::InputError("engine '" + d.engine->id + "' has no speculative decoding");
   }
   if (d.kv_cache_dtype == Precision::kFp8 && !d.hardware->supports(Precision::kFp8)) {
     // fp8 KV is stored as bytes and upcast in the kernel; allowed everywhere.

@@ -55,7 +55,7 @@ KvCache::ZeroedArray& KvCache::ZeroedArray::operator=(ZeroedArray&& o) noexcept 
 
 KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_caching)
     : num_blocks_(num_blocks), page_tokens_(page_tokens), prefix_caching_(prefix_caching) {
-  if (num_blocks < 1 || page_tokens < 1) throw std::invalid_argument("KV cache needs at least one block of one token");
+  if (num_blocks < 1 || page_tokens < 1) throw std::logic_error("KV cache needs at least one block of one token");
   num_free_ = num_blocks;
   anonymous_after_ = num_blocks;  // every block, never used, anonymous
   // Blocks, entries and slots are trivially copyable: all-zero bytes are valid objects (a slot

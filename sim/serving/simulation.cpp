@@ -8,6 +8,7 @@
 
 #include "sim/perf/memory_plan.h"
 #include "sim/serving/disaggregated.h"
+#include "sim/core/input_error.h"
 
 namespace tycoon::serving {
 
@@ -32,7 +33,7 @@ traffic::ShapeKind shape_of(WorkloadKind k) {
 }
 
 void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
+  if (!ok) throw core::InputError(what);
 }
 
 LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
@@ -509,7 +510,7 @@ bool Simulation::advance(std::int64_t max_events) {
     auto ev = events_.pop();
     if (ev.at == last_at_) {
       if (++same_instant_ > kMaxEventsAtOneInstant) {
-        throw std::invalid_argument("the workload makes no progress: every request fails at once");
+        throw core::InputError("the workload makes no progress: every request fails at once");
       }
     } else {
       last_at_ = ev.at;

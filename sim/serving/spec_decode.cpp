@@ -1,4 +1,5 @@
 #include "sim/serving/spec_decode.h"
+#include "sim/core/input_error.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -21,7 +22,7 @@ double mean_for(double p, int k) {
 
 AcceptanceSampler::AcceptanceSampler(int num_draft_tokens, double acceptance_length) : k_(num_draft_tokens) {
   if (k_ < 0 || !(acceptance_length >= 1.0) || acceptance_length > k_ + 1.0) {
-    throw std::invalid_argument("acceptance length " + std::to_string(acceptance_length) +
+    throw core::InputError("acceptance length " + std::to_string(acceptance_length) +
                                 " must lie in [1, draft tokens + 1 = " + std::to_string(k_ + 1) + "]");
   }
   // mean_for is increasing in p on [0, 1]: bisection to double precision.

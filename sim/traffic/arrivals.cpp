@@ -1,4 +1,5 @@
 #include "sim/traffic/arrivals.h"
+#include "sim/core/input_error.h"
 
 #include <cmath>
 #include <numbers>
@@ -9,7 +10,7 @@ namespace tycoon::traffic {
 ArrivalProcess::ArrivalProcess(const ArrivalParams& params, std::uint64_t seed)
     : p_(params), rng_(seed, core::RngPurpose::kArrivals) {
   if (!(p_.rate_per_s > 0) || !std::isfinite(p_.rate_per_s)) {
-    throw std::invalid_argument("arrival rate must be a positive number of requests per second");
+    throw core::InputError("arrival rate must be a positive number of requests per second");
   }
   switch (p_.kind) {
     case ArrivalProcessKind::kPoisson:
@@ -17,7 +18,7 @@ ArrivalProcess::ArrivalProcess(const ArrivalParams& params, std::uint64_t seed)
       break;
     case ArrivalProcessKind::kBursty:
       if (!(p_.burst_factor > 1) || !std::isfinite(p_.burst_factor)) {
-        throw std::invalid_argument("burst factor must be greater than 1");
+        throw core::InputError("burst factor must be greater than 1");
       }
       max_rate_ = p_.rate_per_s * p_.burst_factor;
       burst_ = false;
@@ -26,7 +27,7 @@ ArrivalProcess::ArrivalProcess(const ArrivalParams& params, std::uint64_t seed)
       break;
     case ArrivalProcessKind::kDiurnal:
       if (!(p_.diurnal_amplitude >= 0 && p_.diurnal_amplitude <= 1)) {
-        throw std::invalid_argument("diurnal amplitude must be in [0, 1]");
+        throw core::InputError("diurnal amplitude must be in [0, 1]");
       }
       max_rate_ = p_.rate_per_s * (1 + p_.diurnal_amplitude);
       break;

@@ -1,4 +1,5 @@
 #include "sim/traffic/workload.h"
+#include "sim/core/input_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,13 +22,13 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadParams& params, std::uint64_t
       sessions_(seed, core::RngPurpose::kSessions),
       stream_seed_(core::hash_combine(seed, 0x57BEA11D5ull)) {
   if (params_.input_tokens < 1 || params_.output_tokens < 1) {
-    throw std::invalid_argument("workload input and output tokens must be at least 1");
+    throw core::InputError("workload input and output tokens must be at least 1");
   }
   for (double r : {params_.input_range_ratio, params_.output_range_ratio}) {
     if (!(r >= 0 && r <= 1)) throw std::invalid_argument("random range ratio must be in [0, 1]");
   }
   if (params_.kind == ShapeKind::kTrace && params_.trace == nullptr) {
-    throw std::invalid_argument("trace workload without a trace");
+    throw core::InputError("trace workload without a trace");
   }
 }
 
@@ -133,7 +134,7 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       std::int64_t initial = 0, target = 0;
       for (int attempt = 0;; ++attempt) {
         if (attempt == kMaxConsecutiveSkips) {
-          throw std::invalid_argument("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
+          throw core::InputError("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
                                       " tokens");
         }
         initial = std::clamp<std::int64_t>(

@@ -262,6 +262,10 @@ try {
   const exported = await page.evaluate(() => window.tycoon.exportSave(''));
   check(exported.ok && JSON.parse(exported.text).format === 'inference-tycoon-save', 'export returns the save file');
   fs.writeFileSync(path.join(outDir, 'exported-save.json'), exported.text);
+  // The advisor's memory travels in the save, sealed (issue 19): no truth readable in the file.
+  const savedState = JSON.parse(exported.text).payload.state;
+  check(!('advisor' in savedState) && !exported.text.includes('true_speedup') &&
+        typeof JSON.parse(exported.text).payload.sealed === 'string', 'the save holds the advisor sealed, no truth in plain text');
   // A tampered copy fails its checksum and is refused.
   const tampered = exported.text.replace(/"cash_usd":\s*(-?[0-9.e+-]+)/, (m, v) => `"cash_usd": ${Number(v) + 1000000}`);
   const refusedSave = await page.evaluate((t) => window.tycoon.importText('tampered.json', t), tampered);
@@ -275,6 +279,7 @@ try {
   check(loaded.ok, 'the restored save loads: ' + (loaded.message || loaded.error));
   s = await state(page);
   check(s.hour === hourAtSave && s.summary.scenario === scenarioId, `resumed ${scenarioId} at hour ${s.hour}`);
+  check(!('advisor' in s.state), 'the loaded game\'s state view shows no advisor memory');
   // Import of the exported save (as a player moving it between browsers).
   const reimport = await page.evaluate((t) => window.tycoon.importText('moved.json', t), exported.text);
   check(reimport.ok && reimport.kind === 'save', 'the exported save imports');
