@@ -225,14 +225,20 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
                                (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
                                (result.leader ? 2 * o.repeats : 0));
   // The outcome on this market is pinned, not skipped when absent (issue 19, fault 9): seed 3 with
-  // two 20 s repeats screens "spec_draft_tokens 1" as the leader (x1.44, lower bound x1.43 on the
-  // two screening seeds, measured), and its re-measurement on two fresh seeds does not clear both
-  // bars (with two seeds the lower bound is gain - 6.31 sd / sqrt(2)): no proposal. A change to the
-  // search or the simulator that flips either shows up here.
-  REQUIRE(result.leader);
-  CHECK(result.leader->move.label == "spec_draft_tokens 1");
-  CHECK(result.leader->gain >= 1.0 + o.min_gain);
-  CHECK(result.leader->gain_low > 1.0);
+  // two 20 s repeats (InferenceX's client: lengths in [0.8, 1], warm-up first; runtime-visible
+  // memory) screens three finalists at x1.19-x1.20 on one seed -- "spec_draft_tokens 1",
+  // "max_num_seqs 512", "precision fp8" -- and none keeps a lower bound above 1 over the two
+  // screening seeds (with two seeds the bound is gain - 6.31 sd / sqrt(2)): no leader, no proposal.
+  // A change to the search or the simulator that flips any of this shows up here.
+  std::vector<std::string> finalist_labels;
+  for (const auto& c : result.evaluated) {
+    if (c.seeds == o.repeats) finalist_labels.push_back(c.move.label);
+  }
+  CHECK(finalist_labels == std::vector<std::string>{"spec_draft_tokens 1", "max_num_seqs 512", "precision fp8"});
+  for (const auto& c : result.evaluated) {
+    if (c.seeds == o.repeats) CHECK(c.gain_low < 1.0);
+  }
+  CHECK_FALSE(result.leader);
   CHECK_FALSE(result.best);
   CHECK(result.baseline_goodput_per_gpu > 0);
   // The same search again (the next day at the same load) reuses every run and decides the same.
@@ -241,8 +247,7 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(again.num_reused == again.num_runs);
   CHECK(again.baseline_goodput_per_gpu == result.baseline_goodput_per_gpu);
   CHECK(again.best.has_value() == result.best.has_value());
-  REQUIRE(again.leader);
-  CHECK(again.leader->gain == result.leader->gain);
+  CHECK(again.leader.has_value() == result.leader.has_value());
 }
 
 TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op change measures exactly x1") {
