@@ -29,8 +29,8 @@ rows=()
 for ((i = 0; i < n; ++i)); do
   p=$(jq -c ".points[$i]" "$points")
   id=$(jq -r .id <<<"$p")
-  # Stock configuration: random prompts (InferenceX: input in [0.8, 1] x ISL, output = OSL),
-  # fixed concurrency, no speculative decoding, the engine's defaults otherwise.
+  # Stock configuration: the benchmark's client defaults, as InferenceX runs benchmark_serving.py
+  # (input and output lengths uniform in [0.8, 1] x ISL/OSL, 2 x concurrency warm-up requests), fixed concurrency, no speculative decoding, the engine's defaults otherwise.
   args=(benchmark --hardware "$(jq -r .hardware <<<"$p")" --model "$(jq -r .model <<<"$p")"
     --engine "$(jq -r .engine <<<"$p")" --precision "$(jq -r .precision <<<"$p")" --tp "$(jq -r .tp <<<"$p")"
     --spec-tokens 0 --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
