@@ -118,3 +118,21 @@ TEST_CASE("sweep grid: axes that multiply past the point limit are refused befor
   }
   CHECK(msg == "big.json: /: the grid has 1.28e+08 points (at most 1000000)");
 }
+
+TEST_CASE("a journal's counts that no integer can hold are refused, not converted (fuzzer finding)") {
+  // The sweep_journal fuzzer wrote "input_tokens": 5.88e42; converting that double to int64 is
+  // undefined behaviour (UBSan stopped the run). A fraction is no count either.
+  const nlohmann::json good = analysis::PointPerf{}.to_json();
+  CHECK_NOTHROW(analysis::PointPerf::from_json(good));
+  for (const char* key : {"input_tokens", "requests_completed", "num_gpus"}) {
+    auto huge = good;
+    huge[key] = 5.88e42;
+    CHECK_THROWS_AS(analysis::PointPerf::from_json(huge), std::invalid_argument);
+    auto fraction = good;
+    fraction[key] = 2.5;
+    CHECK_THROWS_AS(analysis::PointPerf::from_json(fraction), std::invalid_argument);
+  }
+  auto whole = good;
+  whole["input_tokens"] = 1024.0;  // a whole number written as a float is still a count
+  CHECK(analysis::PointPerf::from_json(whole).input_tokens == 1024);
+}

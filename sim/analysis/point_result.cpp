@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace tycoon::analysis {
 
@@ -60,6 +62,21 @@ nlohmann::json PointPerf::to_json() const {
           {"error", error}};
 }
 
+// A count read from JSON. Converting a float outside the integer's range is undefined behaviour,
+// so such a value (or a fraction) is refused; found by the sweep_journal fuzzer (issue 20).
+template <class Int>
+Int count_from(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    const double lo = static_cast<double>(std::numeric_limits<Int>::min());
+    if (!(d >= lo && d < -lo) || d != std::floor(d)) {
+      throw std::invalid_argument(std::string(key) + ": not a whole number within range");
+    }
+  }
+  return v.get<Int>();
+}
+
 PointPerf PointPerf::from_json(const nlohmann::json& j) {
   PointPerf p;
   p.output_tok_per_s_per_gpu = j.at("output_tok_per_s_per_gpu").get<double>();
@@ -68,14 +85,14 @@ PointPerf PointPerf::from_json(const nlohmann::json& j) {
   p.ttft_s = latency_from(j.at("ttft_s"));
   p.tpot_s = latency_from(j.at("tpot_s"));
   p.e2e_s = latency_from(j.at("e2e_s"));
-  p.requests_completed = j.at("requests_completed").get<std::int64_t>();
-  p.requests_failed = j.at("requests_failed").get<std::int64_t>();
-  p.input_tokens = j.at("input_tokens").get<std::int64_t>();
-  p.cached_input_tokens = j.at("cached_input_tokens").get<std::int64_t>();
-  p.output_tokens = j.at("output_tokens").get<std::int64_t>();
+  p.requests_completed = count_from<std::int64_t>(j, "requests_completed");
+  p.requests_failed = count_from<std::int64_t>(j, "requests_failed");
+  p.input_tokens = count_from<std::int64_t>(j, "input_tokens");
+  p.cached_input_tokens = count_from<std::int64_t>(j, "cached_input_tokens");
+  p.output_tokens = count_from<std::int64_t>(j, "output_tokens");
   p.simulated_time_s = j.at("simulated_time_s").get<double>();
   p.mean_batch_size = j.at("mean_batch_size").get<double>();
-  p.num_gpus = j.at("num_gpus").get<int>();
+  p.num_gpus = count_from<int>(j, "num_gpus");
   auto prov = parse_enum<perf::Provenance>(j.at("provenance").get<std::string>(), perf::kProvenanceNames);
   if (!prov) throw std::runtime_error("bad provenance");
   p.provenance = *prov;
