@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <boost/random/mersenne_twister.hpp>
@@ -409,6 +410,7 @@ TEST_CASE("class report: in a class with the advisor, the advice bots' submissio
   const auto cf = class_counterfactuals(world);
   const auto dir = fresh_dir("class-advisor");
   std::size_t num_decisions = 0;
+  std::map<std::string, nlohmann::json> debriefs;  // each bot's own game's debrief, after its end
   for (auto policy :
        {advisor::BotPolicy::kAcceptAll, advisor::BotPolicy::kRejectAll, advisor::BotPolicy::kVerifyThenDecide}) {
     game::Game g(world.scenario, test::catalog(), world.options);
@@ -421,6 +423,8 @@ TEST_CASE("class report: in a class with the advisor, the advice bots' submissio
                        std::holds_alternative<game::RejectAdvice>(l.command);
     }
     const std::string name(advisor::to_string(policy));
+    REQUIRE(g.finished());
+    debriefs[name] = g.revealed_debrief();
     write(dir / (name + ".json"), classroom::submission_text(classroom::make_submission(world, g, cf, name)));
   }
   const auto report = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir));
@@ -432,5 +436,89 @@ TEST_CASE("class report: in a class with the advisor, the advice bots' submissio
     MESSAGE(s.rank_score << ". " << s.student << ": score " << s.summary.score.points << ", profit $"
                          << s.summary.profit_usd);
   }
+
+  // The per-proposal table: each student's rows are their own game's proposals, in order, with the
+  // call their commands made and the truth the game's debrief revealed when it ended. Pinned: the
+  // first proposal of the verify-then-decide bot, which pays for checks before it decides.
+  for (const auto& s : report.valid) {
+    const auto& proposals = debriefs.at(s.student)["proposals"];
+    REQUIRE(s.advice_calls.size() == proposals.size());
+    CHECK_FALSE(s.advice_calls.empty());  // Chien proposed in a day of campaign level 1
+  }
+  auto it = std::find_if(report.valid.begin(), report.valid.end(),
+                         [](const classroom::CheckedSubmission& s) { return s.student == "verify-then-decide"; });
+  REQUIRE(it != report.valid.end());
+  const auto& row = it->advice_calls.front();
+  const auto& truth = debriefs.at("verify-then-decide")["proposals"][0];
+  CHECK(row.advice_id == truth["id"].get<std::string>());
+  CHECK(row.posted_at_hour == truth["posted_at_hour"].get<std::int64_t>());
+  CHECK(row.proposal == truth["title"].get<std::string>());
+  CHECK(row.decision == truth["decision"].get<std::string>());
+  CHECK(row.decision != "undecided");  // the bot decides every proposal it has time to check
+  CHECK(row.verified());               // it paid for a check before deciding
+  CHECK(row.decision_text().rfind("verified (", 0) == 0);
+  // The truth, to the bit: the report replays the game, it does not estimate it.
+  CHECK(row.true_speedup == truth["truth"]["speedup"].get<double>());
+  CHECK(row.right_call == truth["right_call"].get<bool>());
+  CHECK(truth["verdict"].get<std::string>().find("truth: " + row.truth) != std::string::npos);
+  // The accept-all bot never checks: its first call is a plain accept.
+  auto accept_all = std::find_if(report.valid.begin(), report.valid.end(),
+                                 [](const classroom::CheckedSubmission& s) { return s.student == "accept-all"; });
+  REQUIRE(accept_all != report.valid.end());
+  CHECK(accept_all->advice_calls.front().decision_text() == "accepted");
+  // The HTML debrief carries the table; the JSON carries the rows.
+  const auto html = classroom::report_html(report);
+  CHECK(html.find("Advice calls against the truth") != std::string::npos);
+  CHECK(html.find(row.advice_id) != std::string::npos);
+  const auto j = classroom::to_json(report);
+  CHECK(j["standings"][0]["advice_calls"].size() == report.valid[0].advice_calls.size());
   fs::remove_all(dir);
+}
+
+TEST_CASE("class link: a link's query string and a class file give the same class") {
+  const auto scenario = prices_only();
+  // The instructor's choices, once as `tycoon class new` writes them to a file...
+  classroom::ClassChoices c;
+  c.class_id = "econ-101";
+  c.title = "Econ 101: week 3";
+  c.seed = kClassSeed;
+  c.days = kClassDays;
+  c.locked_levers = {"view_panel", "check_advice"};
+  c.history_days = 3;
+  const auto from_file =
+      classroom::class_from_json(classroom::to_json(classroom::make_class(scenario, c)), "econ-101.json");
+  // ...and once as a link the browser build opens (hand-written, in another order, encoded).
+  const auto link = classroom::parse_class_link(
+      "?scenario=classroom-prices-only&lock=check_advice,view_panel&days=2&seed=4242&history=3"
+      "&title=Econ+101%3A%20week%203&class=econ-101");
+  CHECK(link.scenario == "classroom-prices-only");
+  const auto from_link = classroom::make_class(scenario, link.choices);
+  // Field for field: the class file's JSON of each is the same text.
+  CHECK(classroom::to_json(from_link) == classroom::to_json(from_file));
+  // The link the game writes for a class reads back as the same class.
+  const auto query = classroom::class_link_query(from_file);
+  CHECK(query ==
+        "class=econ-101&scenario=classroom-prices-only&seed=4242&days=2&lock=check_advice,view_panel&history=3"
+        "&advisor=off&title=Econ%20101%3A%20week%203");
+  const auto back = classroom::parse_class_link(query);
+  CHECK(classroom::to_json(classroom::make_class(scenario, back.choices)) == classroom::to_json(from_file));
+
+  // A bad link is a clear message naming the parameter, never a crash or a guess.
+  auto refused = [&](const char* q, const char* why) {
+    CAPTURE(q);
+    CHECK_THROWS_WITH_AS(classroom::make_class(scenario, classroom::parse_class_link(q).choices),
+                         doctest::Contains(why), std::invalid_argument);
+  };
+  refused("scenario=classroom-prices-only", "'class' is missing");
+  refused("class=econ-101", "'scenario' is missing");
+  refused("class=econ-101&scenario=classroom-prices-only&sede=1", "'sede' is not a class parameter");
+  refused("class=econ-101&scenario=classroom-prices-only&seed=1&seed=2", "'seed' given twice");
+  refused("class=econ-101&scenario=classroom-prices-only&seed=-4", "'-4' is not a whole number");
+  refused("class=econ-101&scenario=classroom-prices-only&days=0", "'days': at least 1");
+  refused("class=econ-101&scenario=classroom-prices-only&days=61", "more than 60");
+  refused("class=econ-101&scenario=classroom-prices-only&history=61", "more than 60");
+  refused("class=econ-101&scenario=classroom-prices-only&advisor=maybe", "not on or off");
+  refused("class=econ-101&scenario=classroom-prices-only&title=50%", "two hex digits");
+  refused("class=Econ 101&scenario=classroom-prices-only", "class id 'Econ 101'");         // make_class's rule
+  refused("class=econ-101&scenario=classroom-prices-only&lock=fleet", "unknown lever 'fleet'");  // make_class's rule
 }

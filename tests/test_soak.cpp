@@ -62,7 +62,7 @@ TEST_CASE("soak: the same seed gives the same soak") {
 TEST_CASE("soak: the conservation checks catch a cent missing, a lost request and unbilled tokens") {
   const auto& cat = catalog();
   auto sc = game::load_scenario(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios/default.json", cat);
-  game::Game g(sc, cat, game::GameOptions{std::nullopt, 1, nullptr});
+  game::Game g(sc, cat, game::GameOptions{std::nullopt, 1, std::nullopt, nullptr});
   g.advance(3);
   CHECK(game::conservation_violations(g.state(), g.scenario()).empty());
 

@@ -405,6 +405,7 @@ Debrief make_debrief(const game::GameState& state) {
     } else {
       truth = "real gain " + factor(r.true_speedup);
     }
+    row.truth = truth;
     row.verdict = std::string(game::kAdviceStatusNames[static_cast<std::size_t>(row.decision)]) + "; truth: " + truth +
                   (row.decision == game::AdviceStatus::kPending ? ""
                    : row.right_call                             ? " — right call"

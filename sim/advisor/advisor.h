@@ -118,6 +118,7 @@ struct DebriefRow {
   // tok/s per serving GPU and its segment's reputation over up to `kOutcomeHours` before and after.
   std::optional<double> tok_per_gpu_before, tok_per_gpu_after;
   std::optional<double> reputation_before, reputation_after;
+  std::string truth;     // what the proposal really does, one phrase (the debrief's truth)
   std::string verdict;   // one line
 };
 struct Debrief {

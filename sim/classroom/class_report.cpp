@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/advisor/advisor.h"
 #include "sim/data/json_reader.h"
 #include "sim/core/input_error.h"
 
@@ -17,6 +18,15 @@ double CheckedSubmission::improvement_usd_per_hour() const {
   if (hours < 2) return 0;
   const double first_hours = std::floor(hours / 2), second_hours = hours - first_hours;
   return second_half_profit_usd / second_hours - first_half_profit_usd / first_hours;
+}
+
+std::string AdviceCall::decision_text() const {
+  if (checks.empty()) return decision;
+  std::string s = "verified (";
+  for (std::size_t i = 0; i < checks.size(); ++i) s += (i ? ", " : "") + checks[i];
+  s += ")";
+  if (decision == "undecided") return s + ", never decided";
+  return s + ", then " + decision;
 }
 
 std::vector<std::filesystem::path> submission_files(const std::filesystem::path& dir) {
@@ -85,6 +95,45 @@ void fill_series(CheckedSubmission& c, const game::GameState& st) {
     sum += profit[h];
     c.cumulative_profit_usd.push_back(sum);
     (h < half ? c.first_half_profit_usd : c.second_half_profit_usd) += profit[h];
+  }
+}
+
+// The advisor's proposals in a finished game and the player's calls on them, with the truth (the
+// game is over: the debrief may reveal it).
+std::vector<AdviceCall> advice_calls_of(const game::Game& g) {
+  std::vector<AdviceCall> out;
+  if (!g.finished() || !g.advisor()) return out;
+  for (const auto& row : advisor::make_debrief(g.state()).rows) {
+    AdviceCall a;
+    a.advice_id = row.record.advice_id;
+    a.posted_at_hour = row.record.posted_at_hour;
+    a.proposal = row.record.title;
+    a.claimed_speedup = row.record.claimed_speedup;
+    a.decision = row.decision == game::AdviceStatus::kAccepted   ? "accepted"
+                 : row.decision == game::AdviceStatus::kRejected ? "rejected"
+                                                                 : "undecided";
+    for (const auto& c : row.record.checks) {
+      a.checks.emplace_back(game::kAdviceCheckKindNames[static_cast<std::size_t>(c.kind)]);
+    }
+    a.decided_at_hour = row.decided_at_hour;
+    a.true_speedup = row.record.true_speedup;
+    a.reputation_hit = row.record.reputation_hit;
+    a.truth = row.truth;
+    a.right_call = row.right_call;
+    a.checks_usd = row.checks_usd;
+    a.value_usd = row.value_usd;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// A JSON file whose "format" is the class report's.
+bool is_class_report_file(const std::filesystem::path& path) {
+  try {
+    const auto j = data::parse_json_file(path);
+    return j.is_object() && j.contains("format") && j["format"] == kClassReportFormat;
+  } catch (const data::LoadError&) {
+    return false;  // not JSON at all: load_submission says why
   }
 }
 
@@ -188,6 +237,9 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     };
     Submission s;
     try {
+      // The report's own JSON, written beside the HTML in the same folder by default, is not a
+      // submission: passed over, not rejected.
+      if (is_class_report_file(path)) continue;
       s = load_submission(path);
     } catch (const data::LoadError& e) {
       reject(e.what());
@@ -216,6 +268,7 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     c.output_price_usd_per_mtok =
         price_by_hour(g->scenario(), report.priced_model, g->state().end_hour, s.commands, refused);
     fill_series(c, g->state());
+    c.advice_calls = advice_calls_of(*g);
     report.valid.push_back(std::move(c));
   }
 
@@ -259,8 +312,30 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   return report;
 }
 
+nlohmann::json to_json(const AdviceCall& a) {
+  return {{"advice_id", a.advice_id},
+          {"posted_at_hour", a.posted_at_hour},
+          {"proposal", a.proposal},
+          {"claimed_speedup", a.claimed_speedup},
+          {"decision", a.decision},
+          {"checks", a.checks},
+          {"verified", a.verified()},
+          {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)},
+          {"true_speedup", a.true_speedup},
+          {"reputation_hit", a.reputation_hit},
+          {"truth", a.truth},
+          {"right_call", a.right_call},
+          {"checks_usd", a.checks_usd},
+          {"estimated_value_usd", a.value_usd}};
+}
+
 nlohmann::json to_json(const ClassReport& r) {
-  auto row = [](const CheckedSubmission& c) {
+  auto calls = [](const CheckedSubmission& c) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& a : c.advice_calls) out.push_back(to_json(a));
+    return out;
+  };
+  auto row = [&calls](const CheckedSubmission& c) {
     return nlohmann::json{{"file", c.file},
                           {"student", c.student},
                           {"rank_score", c.rank_score},
@@ -278,7 +353,8 @@ nlohmann::json to_json(const ClassReport& r) {
                           {"commands_refused", c.num_refused},
                           {"first_half_profit_usd", c.first_half_profit_usd},
                           {"second_half_profit_usd", c.second_half_profit_usd},
-                          {"improvement_usd_per_hour", c.improvement_usd_per_hour()}};
+                          {"improvement_usd_per_hour", c.improvement_usd_per_hour()},
+                          {"advice_calls", calls(c)}};
   };
   nlohmann::json valid = nlohmann::json::array(), rejected = nlohmann::json::array(),
                  benchmarks = nlohmann::json::array(), instructive = nlohmann::json::array();
@@ -295,8 +371,75 @@ nlohmann::json to_json(const ClassReport& r) {
   for (const auto& i : r.instructive) {
     instructive.push_back({{"kind", i.kind}, {"student", r.valid[i.index].student}, {"why", i.why}});
   }
-  return {{"class", to_json(r.spec)}, {"scenario_name", r.scenario_name}, {"standings", valid},
-          {"rejected", rejected},     {"benchmarks", benchmarks},         {"instructive", instructive}};
+  return {{"format", kClassReportFormat}, {"version", kClassReportVersion},   {"class", to_json(r.spec)},
+          {"scenario_name", r.scenario_name}, {"standings", valid},           {"rejected", rejected},
+          {"benchmarks", benchmarks},         {"instructive", instructive}};
+}
+
+const ReportStanding* ClassReportView::find(std::string_view student) const {
+  for (const auto& s : standings) {
+    if (s.student == student) return &s;
+  }
+  return nullptr;
+}
+
+ClassReportView class_report_view_from_json(const nlohmann::json& j, const std::string& file) {
+  if (!j.is_object()) throw data::LoadError(file, "", "a class report is a JSON object");
+  data::ObjectReader in(j, file, "");
+  if (!in.has("format") || !in.raw("format").is_string() || in.raw("format").get<std::string>() != kClassReportFormat) {
+    in.fail("format", "not a class report (expected \"" + std::string(kClassReportFormat) +
+                          "\": `tycoon class report` writes it beside the HTML)");
+  }
+  const auto version = in.integer("version");
+  if (version != kClassReportVersion) {
+    in.fail("version", "version " + std::to_string(version) + " is not supported (this build reads version " +
+                           std::to_string(kClassReportVersion) + ")");
+  }
+  ClassReportView v;
+  v.spec = class_from_json(in.raw("class"), file);
+  v.scenario_name = in.string("scenario_name");
+  // Rows are read for what the screen shows; the rest of each row (series, calls) is the HTML's.
+  auto rows = in.array("standings");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto r = rows.object(i);
+    ReportStanding s;
+    s.student = r.string("student");
+    s.rank_score = static_cast<int>(r.integer("rank_score", data::Bound::kPositive));
+    s.rank_profit = static_cast<int>(r.integer("rank_profit", data::Bound::kPositive));
+    s.rank_slo = static_cast<int>(r.integer("rank_slo", data::Bound::kPositive));
+    s.score = r.number("score");
+    s.stars = static_cast<int>(r.integer("stars", data::Bound::kNonNegative));
+    s.profit_usd = r.number("profit_usd");
+    s.slo_attainment = r.number("slo_attainment", data::Bound::kNonNegative);
+    s.bankrupt = r.boolean("bankrupt");
+    s.commands = r.integer("commands", data::Bound::kNonNegative);
+    const auto& calls = r.raw("advice_calls");
+    if (!calls.is_array()) r.fail("advice_calls", "must be an array");
+    s.advice_calls = static_cast<std::int64_t>(calls.size());
+    for (const auto& c : calls) s.right_calls += c.is_object() && c.value("right_call", false);
+    v.standings.push_back(std::move(s));
+  }
+  auto benches = in.array("benchmarks");
+  for (std::size_t i = 0; i < benches.size(); ++i) {
+    auto b = benches.object(i);
+    v.benchmarks.push_back({b.string("id"), b.string("name"), b.number("score"), b.number("profit_usd"),
+                            b.number("slo_attainment", data::Bound::kNonNegative)});
+  }
+  auto picks = in.array("instructive");
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    auto p = picks.object(i);
+    v.instructive.push_back({p.string("kind"), p.string("student"), p.string("why")});
+  }
+  auto rej = in.array("rejected");
+  for (std::size_t i = 0; i < rej.size(); ++i) {
+    auto p = rej.object(i);
+    v.rejected.push_back({p.string("file"), p.string("student"), p.string("reason")});
+  }
+  return v;
+}
+
+ClassReportView load_class_report_view(const std::filesystem::path& path) {
+  return class_report_view_from_json(data::parse_json_file(path), path.string());
 }
 
 }  // namespace tycoon::classroom

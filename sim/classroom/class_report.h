@@ -26,6 +26,31 @@ inline constexpr double kReproduceProfitTolUsd = 0.01;
 inline constexpr double kReproduceScoreTolPoints = 1e-3;
 inline constexpr double kReproduceSloTol = 1e-6;
 
+// One advisor proposal in a student's game and the call the student made on it, beside the truth
+// the debrief reveals. The report is the instructor's, made from finished games, so the truth may
+// appear here; it never reaches a player's view while a game is played (Game::revealed_debrief).
+struct AdviceCall {
+  std::string advice_id;
+  std::int64_t posted_at_hour = 0;
+  std::string proposal;        // what the advisor proposed (its title)
+  double claimed_speedup = 1;  // what the advisor claimed
+  // The student's call: accepted | rejected | undecided, and the checks paid for before it (in
+  // order: component_test, benchmark, canary); a call with checks was verified.
+  std::string decision;
+  std::vector<std::string> checks;
+  std::optional<std::int64_t> decided_at_hour;
+  double true_speedup = 1;  // end to end on the student's traffic
+  double reputation_hit = 0;
+  std::string truth;        // one phrase: "real gain x1.120", "games the scorer: ...", ...
+  bool right_call = false;  // accepted a good one or rejected a bad one (undecided: never right)
+  double checks_usd = 0;
+  double value_usd = 0;  // the debrief's estimate of GPU time saved (or lost) while live
+
+  bool verified() const { return !checks.empty(); }
+  // "accepted", "verified (benchmark), then rejected", "undecided", ...
+  std::string decision_text() const;
+};
+
 // One submission, checked.
 struct CheckedSubmission {
   std::string file;     // file name within the folder
@@ -42,6 +67,7 @@ struct CheckedSubmission {
   std::vector<double> cumulative_profit_usd;      // at the end of each hour
   double first_half_profit_usd = 0;               // hours [0, end/2)
   double second_half_profit_usd = 0;              // hours [end/2, end)
+  std::vector<AdviceCall> advice_calls;           // every proposal of the advisor, in order (none without one)
   // Ranks among the valid submissions (1 = first).
   int rank_score = 0, rank_profit = 0, rank_slo = 0;
 
@@ -93,7 +119,52 @@ std::vector<std::filesystem::path> submission_files(const std::filesystem::path&
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
                                const std::vector<std::filesystem::path>& files);
 
+// The report as JSON (`tycoon class report` writes it beside the HTML, and prints it with --json):
+// {"format": "inference-tycoon-class-report", "version": 1, "class": {…class file…}, "standings":
+// [{student, ranks, score, profit, SLO, …, "advice_calls": […]}], "rejected", "benchmarks",
+// "instructive"}.
+inline constexpr std::string_view kClassReportFormat = "inference-tycoon-class-report";
+inline constexpr int kClassReportVersion = 1;
+nlohmann::json to_json(const AdviceCall& call);
 nlohmann::json to_json(const ClassReport& report);
+
+// What the game's "Class report" screen shows of a report: the class, its standings, the
+// benchmarks beside them, the picked runs and the rejections, read back from the report's JSON.
+struct ReportStanding {
+  std::string student;
+  int rank_score = 0, rank_profit = 0, rank_slo = 0;
+  double score = 0;
+  int stars = 0;
+  double profit_usd = 0;
+  double slo_attainment = 0;
+  bool bankrupt = false;
+  std::int64_t commands = 0;
+  std::int64_t advice_calls = 0, right_calls = 0;
+};
+struct ReportBenchmark {
+  std::string id, name;
+  double score = 0, profit_usd = 0, slo_attainment = 0;
+};
+struct ReportNote {
+  std::string what;  // instructive: best | worst | most_improved; rejected: the file
+  std::string student;
+  std::string why;
+};
+struct ClassReportView {
+  ClassSpec spec;
+  std::string scenario_name;
+  std::vector<ReportStanding> standings;  // by score, best first
+  std::vector<ReportBenchmark> benchmarks;
+  std::vector<ReportNote> instructive;
+  std::vector<ReportNote> rejected;
+
+  // A student's own row (exact name); null when they are not ranked.
+  const ReportStanding* find(std::string_view student) const;
+};
+// Reads a report's JSON back. Throws data::LoadError naming the file and the JSON pointer (not a
+// class report, another version, a missing or mistyped field).
+ClassReportView class_report_view_from_json(const nlohmann::json& j, const std::string& file);
+ClassReportView load_class_report_view(const std::filesystem::path& path);
 // A self-contained HTML page (inline CSS and SVG, no scripts, nothing fetched).
 std::string report_html(const ClassReport& report);
 

@@ -173,6 +173,29 @@ void instructive(std::ostringstream& o, const ClassReport& r) {
   }
 }
 
+// Every student's calls on the advisor's proposals beside what each proposal really did.
+void advice_calls(std::ostringstream& o, const ClassReport& r) {
+  o << "<table class=advice><tr><th>Student</th><th>Proposal</th><th>Posted</th><th>What it proposed</th>"
+       "<th>Claimed</th><th>The student's call</th><th>The truth</th><th>True speed-up</th><th>Call</th>"
+       "<th>Checks</th><th>Value (est.)</th></tr>\n";
+  for (const auto& c : r.valid) {
+    if (c.advice_calls.empty()) {
+      o << "<tr><td>" << xml_escape(c.student) << "</td><td colspan=10 class=muted>no proposals</td></tr>\n";
+      continue;
+    }
+    for (const auto& a : c.advice_calls) {
+      o << "<tr><td>" << xml_escape(c.student) << "</td><td>" << xml_escape(a.advice_id) << "</td><td class=n>h"
+        << a.posted_at_hour << "</td><td>" << xml_escape(a.proposal) << "</td><td class=n>×"
+        << fixed(a.claimed_speedup, 3) << "</td><td>" << xml_escape(a.decision_text())
+        << (a.decided_at_hour ? " at h" + std::to_string(*a.decided_at_hour) : std::string()) << "</td><td>"
+        << xml_escape(a.truth) << "</td><td class=n>×" << fixed(a.true_speedup, 3) << "</td><td>"
+        << (a.decision == "undecided" ? "—" : a.right_call ? "right" : "<b>wrong</b>") << "</td><td class=n>"
+        << money(a.checks_usd) << "</td><td class=n>" << money(a.value_usd) << "</td></tr>\n";
+    }
+  }
+  o << "</table>\n";
+}
+
 }  // namespace
 
 std::string report_html(const ClassReport& r) {
@@ -217,6 +240,12 @@ std::string report_html(const ClassReport& r) {
        "in profit per hour from the first half of the game to the second, among the others.</p>\n";
   instructive(o, r);
 
+  if (r.spec.advisor) {
+    o << "<h2>Advice calls against the truth</h2>\n<p class=muted>Every proposal the advisor made in each "
+         "student's game, the student's call (verified: checks paid for first) and what the proposal really did, "
+         "revealed now that the games are over. Right: accepted a real gain or rejected a bad change.</p>\n";
+    advice_calls(o, r);
+  }
   o << "<h2>Rejected submissions</h2>\n";
   if (r.rejected.empty()) {
     o << "<p>None.</p>\n";

@@ -1,6 +1,9 @@
 #include "sim/classroom/class_spec.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "sim/advisor/advisor.h"
@@ -61,14 +64,174 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
         ": nobody could act on the advisor's proposals");
   }
   spec.advisor = choices.advisor.value_or(!locked);
+  if (choices.history_days) {
+    if (*choices.history_days < 0 || *choices.history_days > game::kMaxHistoryDays) {
+      throw core::InputError("history days: " + std::to_string(*choices.history_days) + " is not in [0, " +
+                             std::to_string(game::kMaxHistoryDays) + "]");
+    }
+    spec.history_days = *choices.history_days;
+  }
   return spec;
 }
 
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// %XX and '+' decoded; a '%' not followed by two hex digits is an error naming the parameter.
+std::string url_decode(std::string_view text, std::string_view param) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%') {
+      const bool two = i + 2 < text.size();
+      const int hi = two ? hex_digit(text[i + 1]) : -1;
+      const int lo = two ? hex_digit(text[i + 2]) : -1;
+      if (hi < 0 || lo < 0) {
+        throw core::InputError("link parameter '" + std::string(param) + "': a '%' not followed by two hex digits");
+      }
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::string url_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == '~' || c == ',') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// A whole number of at most 19 digits (no sign, no spaces): the link's seed, days and history.
+std::uint64_t link_number(const std::string& value, std::string_view param, std::uint64_t max) {
+  if (value.empty() || value.size() > 19 ||
+      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    throw core::InputError("link parameter '" + std::string(param) + "': '" + value + "' is not a whole number");
+  }
+  const auto v = std::stoull(value);
+  if (v > max) {
+    throw core::InputError("link parameter '" + std::string(param) + "': " + value + " is more than " +
+                           std::to_string(max));
+  }
+  return v;
+}
+
+}  // namespace
+
+ClassLink parse_class_link(std::string_view query) {
+  if (!query.empty() && query.front() == '?') query.remove_prefix(1);
+  std::map<std::string, std::string> params;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const auto part = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (part.empty()) continue;
+    const auto eq = part.find('=');
+    const std::string key = url_decode(part.substr(0, eq), part.substr(0, eq));
+    const std::string value = eq == std::string_view::npos ? std::string() : url_decode(part.substr(eq + 1), key);
+    static const std::set<std::string> kKnown = {"class", "scenario", "seed", "days", "lock", "history", "advisor", "title"};
+    if (!kKnown.count(key)) {
+      throw core::InputError("link parameter '" + key +
+                             "' is not a class parameter (class, scenario, seed, days, lock, history, advisor, title)");
+    }
+    if (!params.emplace(key, value).second) throw core::InputError("link parameter '" + key + "' given twice");
+  }
+  ClassLink link;
+  auto required = [&](const char* key) {
+    auto it = params.find(key);
+    if (it == params.end() || it->second.empty()) {
+      throw core::InputError(std::string("link parameter '") + key + "' is missing");
+    }
+    return it->second;
+  };
+  link.choices.class_id = required("class");
+  link.scenario = required("scenario");
+  if (!data::is_safe_id(link.scenario)) {
+    throw core::InputError("link parameter 'scenario': '" + link.scenario + "' is not a scenario id");
+  }
+  if (auto it = params.find("title"); it != params.end()) link.choices.title = it->second;
+  if (auto it = params.find("seed"); it != params.end()) {
+    link.choices.seed = link_number(it->second, "seed", std::numeric_limits<std::uint64_t>::max());
+  }
+  if (auto it = params.find("days"); it != params.end()) {
+    link.choices.days = static_cast<int>(link_number(it->second, "days", kMaxClassDays));
+    if (*link.choices.days < 1) throw core::InputError("link parameter 'days': at least 1");
+  }
+  if (auto it = params.find("history"); it != params.end()) {
+    link.choices.history_days = static_cast<int>(link_number(it->second, "history", game::kMaxHistoryDays));
+  }
+  if (auto it = params.find("lock"); it != params.end()) {
+    std::string_view rest = it->second;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const auto lever = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      if (!lever.empty()) link.choices.locked_levers.emplace_back(lever);
+    }
+  }
+  if (auto it = params.find("advisor"); it != params.end()) {
+    if (it->second != "on" && it->second != "off") {
+      throw core::InputError("link parameter 'advisor': '" + it->second + "' is not on or off");
+    }
+    link.choices.advisor = it->second == "on";
+  }
+  return link;
+}
+
+std::string class_link_query(const ClassSpec& spec) {
+  std::string q = "class=";
+  q += url_encode(spec.class_id);
+  q += "&scenario=";
+  q += url_encode(spec.scenario);
+  q += "&seed=";
+  q += std::to_string(spec.seed);
+  q += "&days=";
+  q += std::to_string(spec.days);
+  if (!spec.locked_levers.empty()) {
+    q += "&lock=";
+    for (std::size_t i = 0; i < spec.locked_levers.size(); ++i) {
+      if (i) q += ',';
+      q += url_encode(spec.locked_levers[i]);
+    }
+  }
+  if (spec.history_days) {
+    q += "&history=";
+    q += std::to_string(*spec.history_days);
+  }
+  q += spec.advisor ? "&advisor=on" : "&advisor=off";
+  if (!spec.title.empty()) {
+    q += "&title=";
+    q += url_encode(spec.title);
+  }
+  return q;
+}
+
 nlohmann::json to_json(const ClassSpec& spec) {
-  return {{"format", kClassFormat}, {"version", kClassVersion},  {"class_id", spec.class_id},
-          {"title", spec.title},    {"scenario", spec.scenario}, {"scenario_hash", spec.scenario_hash},
-          {"seed", spec.seed},      {"days", spec.days},         {"locked_levers", spec.locked_levers},
-          {"advisor", spec.advisor}};
+  nlohmann::json j = {{"format", kClassFormat}, {"version", kClassVersion},  {"class_id", spec.class_id},
+                      {"title", spec.title},    {"scenario", spec.scenario}, {"scenario_hash", spec.scenario_hash},
+                      {"seed", spec.seed},      {"days", spec.days},         {"locked_levers", spec.locked_levers},
+                      {"advisor", spec.advisor}};
+  if (spec.history_days) j["history_days"] = *spec.history_days;
+  return j;
 }
 
 ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
@@ -112,6 +275,13 @@ ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
   if (s.advisor &&
       std::find(s.locked_levers.begin(), s.locked_levers.end(), "accept_advice") != s.locked_levers.end()) {
     in.fail("advisor", "true while the class locks accept_advice");
+  }
+  if (in.has("history_days")) {
+    const auto hd = in.integer("history_days", data::Bound::kNonNegative);
+    if (hd > game::kMaxHistoryDays) {
+      in.fail("history_days", std::to_string(hd) + " is more than " + std::to_string(game::kMaxHistoryDays) + " days");
+    }
+    s.history_days = static_cast<int>(hd);
   }
   in.finish();
   return s;
@@ -158,6 +328,7 @@ ClassWorld class_world(const ClassSpec& spec, const std::string& class_file, con
   }
   w.options.seed = spec.seed;
   w.options.days = spec.days;
+  if (spec.history_days) w.scenario.history_days = *spec.history_days;
   w.options.windows = windows ? std::move(windows) : std::make_shared<game::ServingWindows>();
   if (spec.advisor) w.code_changes = advisor::load_code_change_catalog_from_root(data_root);
   return w;

@@ -7,7 +7,9 @@
 //   {"format": "inference-tycoon-class", "version": 1, "class_id": "econ-101",
 //    "title": "Econ 101, week 3", "scenario": "classroom-prices-only",
 //    "scenario_hash": "fnv1a64:…", "seed": 2026, "days": 2,
-//    "locked_levers": ["set_prices"], "advisor": false}
+//    "locked_levers": ["set_prices"], "advisor": false, "history_days": 3}
+//
+// history_days is optional (absent: the scenario's own history, if any).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,9 @@ struct ClassSpec {
   int days = 1;
   std::vector<std::string> locked_levers;  // added to the scenario's own (sorted, no duplicates)
   bool advisor = false;                    // Chien plays; only when accept_advice is not locked
+  // Days of past traffic, prices and market on the charts at hour 0 (Scenario::history_days);
+  // unset: the scenario's own.
+  std::optional<int> history_days;
 };
 
 // "fnv1a64:<16 hex digits>" of the scenario's canonical JSON (game::to_json(scenario).dump()):
@@ -56,12 +61,33 @@ struct ClassChoices {
   std::optional<int> days;            // default: the scenario's
   std::vector<std::string> locked_levers;
   std::optional<bool> advisor;  // default: on when the scenario and the class leave accept_advice open
+  std::optional<int> history_days;  // default: the scenario's; 0 to kMaxHistoryDays
 };
 
 // A new class on `scenario`. Throws std::invalid_argument naming the choice at fault: an unsafe
 // id, days outside [1, kMaxClassDays], an unknown lever, an advisor in a class that locks
 // accept_advice.
 ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices);
+
+// A class as the query string of a link to the browser build, the class file's choices in a URL:
+//
+//   class=econ-101&scenario=classroom-prices-only&seed=2026&days=2&lock=set_prices,view_panel&history=3
+//     &advisor=off&title=Econ%20101
+//
+// class and scenario are required; the rest default as in `tycoon class new`. The scenario's hash is
+// not in the link: the browser computes it from the scenario it carries (make_class), so a link
+// and a class file made from the same choices on the same scenario give the same ClassSpec.
+struct ClassLink {
+  std::string scenario;  // the scenario's id
+  ClassChoices choices;
+};
+// Parses a query string (with or without its leading '?'; %XX and '+' decoded). Throws
+// core::InputError naming the parameter and why: an unknown or repeated parameter, a missing
+// class or scenario, a seed, days or history that is not a whole number, an advisor other than
+// on/off. The choices themselves are checked by make_class, as a class file's are.
+ClassLink parse_class_link(std::string_view query);
+// The query string (without '?') of `spec`'s link: parse_class_link gives back its choices.
+std::string class_link_query(const ClassSpec& spec);
 
 nlohmann::json to_json(const ClassSpec& spec);
 // Strict load. Throws data::LoadError naming the file and the JSON pointer.

@@ -25,6 +25,7 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
       cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }), cs.end());
     }
   }
+  if (options.history_days) scenario_.history_days = *options.history_days;
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
   auto& s = state_;
   s.scenario_id = scenario_.id;
@@ -72,6 +73,68 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     ++s.world.tutorial_step;
   }
   announce_tutorial_step();
+  if (scenario_.history_days > 0) s.past = make_past(scenario_, catalog, windows_);
+}
+
+namespace {
+// The past company's cash: enough that no run of days can bankrupt it (the chart shows its trade;
+// bankruptcy would end the past early). Its cash line is shifted to end at the starting cash.
+constexpr double kPastCashUsd = 1e12;
+}  // namespace
+
+PastHistory make_past(const Scenario& scenario, const data::Catalog& catalog, std::shared_ptr<ServingWindows> windows) {
+  PastHistory out;
+  if (scenario.history_days <= 0) return out;
+  Scenario past = scenario;
+  past.history_days = 0;
+  past.days = scenario.history_days;
+  past.seed = derive_seed(scenario.seed, "history");
+  past.events.clear();
+  past.hints.clear();
+  past.tutorial_steps.clear();
+  past.briefing.clear();
+  past.reference_strategy.reset();
+  past.company.starting_cash_usd = kPastCashUsd;
+  GameOptions options;
+  options.windows = std::move(windows);
+  Game g(std::move(past), catalog, std::move(options));
+  const auto& st = g.state();
+  if (!scenario.segments.empty()) {
+    out.priced_model = scenario.segments.front().model;
+  } else if (!scenario.starting_prices.empty()) {
+    out.priced_model = scenario.starting_prices.begin()->first;
+  }
+  for (const auto& o : scenario.offers) {
+    if (o.offer.contract == Contract::kOnDemand) {
+      out.rent_chip = o.offer.chip;
+      break;
+    }
+  }
+  while (!g.finished()) {
+    // The hour's prices are the ones in effect while it is simulated.
+    if (!out.priced_model.empty()) {
+      auto p = st.company.prices.find(out.priced_model);
+      out.output_price_usd_per_mtok.push_back(p == st.company.prices.end() ? 0 : p->second.output_usd_per_mtok);
+      auto r = scenario.reference_prices.find(out.priced_model);
+      auto m = st.world.reference_price_multiplier.find(out.priced_model);
+      out.market_output_price_usd_per_mtok.push_back(
+          r == scenario.reference_prices.end()
+              ? 0
+              : r->second.output_usd_per_mtok * (m == st.world.reference_price_multiplier.end() ? 1.0 : m->second));
+    }
+    if (!out.rent_chip.empty()) {
+      const auto* o = st.world.market.find(out.rent_chip, Contract::kOnDemand);
+      out.rent_usd_per_gpu_hour.push_back(o ? o->price_usd_per_gpu_hour() : 0);
+    }
+    g.step();
+  }
+  out.series = st.history;
+  auto& cash = out.series.series[static_cast<std::size_t>(Series::kCashUsd)];
+  if (!cash.empty()) {
+    const double shift = scenario.company.starting_cash_usd - cash.back();
+    for (double& c : cash) c += shift;
+  }
+  return out;
 }
 
 bool tutorial_holds_clock(const Scenario& scenario, const GameState& state) {

@@ -23,10 +23,21 @@ namespace tycoon::game {
 struct GameOptions {
   std::optional<std::uint64_t> seed;  // overrides the scenario's seed
   std::optional<int> days;            // overrides the scenario's length
+  std::optional<int> history_days;    // overrides the scenario's history_days
   // Sample-window runner and cache; games of the same scenario may share one. Default: a fresh
   // one on the serving simulator.
   std::shared_ptr<ServingWindows> windows;
 };
+
+// The days before hour 0 of `scenario` (Scenario::history_days of them; empty for none): the
+// scenario's world played with its starting company, prices and market and no player — no
+// commands, no scheduled events, hints or tutorial — on a demand stream of its own (the seed
+// derived from the scenario's for "history", so the past is not a copy of the days to come). A
+// pure function of the scenario and its seed. The past company cannot go bankrupt (the chart shows
+// its trade, not its survival); its cash is shifted to end at the starting cash, so the line
+// joins hour 0.
+PastHistory make_past(const Scenario& scenario, const data::Catalog& catalog,
+                      std::shared_ptr<ServingWindows> windows = nullptr);
 
 class Game {
  public:

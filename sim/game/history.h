@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +45,26 @@ struct History {
     for (std::size_t i = 0; i < kNumSeries; ++i) series[i].push_back(row[i]);
   }
   bool operator==(const History&) const = default;
+};
+
+// The days before hour 0 that a scenario puts on the charts (Scenario::history_days), so players
+// plan from data: the world run with the scenario's starting company, prices and market and no
+// player (Game generates it; see make_past). Hour −num_hours() + i is at index i. Shown, never
+// counted: the score, the profit and every total are the played period's alone.
+struct PastHistory {
+  History series;
+  // Per past hour: the company's output price of `priced_model` (USD per million output tokens),
+  // the market's list output price of the same model (competitors' price), and the on-demand rent
+  // of the first offered chip (USD per GPU-hour).
+  std::string priced_model;
+  std::vector<double> output_price_usd_per_mtok;
+  std::vector<double> market_output_price_usd_per_mtok;
+  std::string rent_chip;
+  std::vector<double> rent_usd_per_gpu_hour;
+
+  std::int64_t num_hours() const { return static_cast<std::int64_t>(series.num_hours()); }
+  bool empty() const { return series.num_hours() == 0; }
+  bool operator==(const PastHistory&) const = default;
 };
 
 // One deployment's hour, for the per-deployment CSV and the UI.

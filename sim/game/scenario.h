@@ -171,6 +171,8 @@ struct Scenario {
   std::string briefing;
   std::uint64_t seed = 1;
   int days = 7;
+  // Days of past traffic, prices and market on the charts at hour 0 (GameState::past); 0: none.
+  int history_days = 0;
   CompanySpec company;
   std::vector<OfferSpec> offers;
   std::vector<SegmentSpec> segments;
@@ -191,6 +193,9 @@ struct Scenario {
   bool lever_locked(std::string_view lever) const;
   std::int64_t end_hour() const { return static_cast<std::int64_t>(days) * 24; }
 };
+
+// The most days of history a scenario may put before hour 0.
+inline constexpr int kMaxHistoryDays = 60;
 
 // Levers a scenario may lock: every command type, `recipe.<field>` for each recipe field, and
 // `contract.<on_demand|reserved|spot>`.

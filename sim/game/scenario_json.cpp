@@ -58,6 +58,7 @@ nlohmann::json to_json(const Scenario& s) {
   j["briefing"] = s.briefing;
   j["seed"] = s.seed;
   j["days"] = s.days;
+  if (s.history_days > 0) j["history_days"] = s.history_days;  // absent: none (older files hash the same)
   j["company"] = {{"starting_cash_usd", s.company.starting_cash_usd},
                   {"fixed_cost_usd_per_day", s.company.fixed_cost_usd_per_day},
                   {"credit_line_usd", s.company.credit_line_usd},

@@ -237,6 +237,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
   s.briefing = in.optional_string("briefing").value_or("");
   s.seed = static_cast<std::uint64_t>(in.integer("seed", Bound::kNonNegative));
   s.days = read_int(in, "days", Bound::kPositive, 3650);
+  if (in.has("history_days")) s.history_days = read_int(in, "history_days", Bound::kNonNegative, kMaxHistoryDays);
   read_company(in.object("company"), s.company);
 
   auto offers = in.array("market");

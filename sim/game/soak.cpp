@@ -129,7 +129,10 @@ void game_run(const Run& run, const data::Catalog& catalog, const std::vector<Sc
   const Scenario& sc = scenarios[which];
   auto& win = windows[which];
   if (!win) win = std::make_shared<ServingWindows>();
-  GameOptions opts{r.next_u64() % 1000, static_cast<int>(r.uniform_int(1, std::max(1, o.max_days))), win};
+  GameOptions opts;
+  opts.seed = r.next_u64() % 1000;
+  opts.days = static_cast<int>(r.uniform_int(1, std::max(1, o.max_days)));
+  opts.windows = win;
   auto g = std::make_unique<Game>(sc, catalog, opts);
   const std::string where = "scenario " + sc.id;
   check_game(run, g->state(), g->scenario(), where + ", hour 0");
@@ -173,7 +176,7 @@ void game_run(const Run& run, const data::Catalog& catalog, const std::vector<Sc
         loaded = load_save_text(text, "soak", catalog);
       }
       auto resumed = std::make_unique<Game>(std::move(loaded->scenario), std::move(loaded->state), catalog,
-                                            GameOptions{std::nullopt, std::nullopt, win});
+                                            GameOptions{std::nullopt, std::nullopt, std::nullopt, win});
       ++rep.save_loads;
       if (save_text(*resumed) != text) {
         ++rep.saves_lost;

@@ -134,6 +134,7 @@ struct GameState {
   econ::Ledger ledger;
   ServiceTotals service;
   History history;
+  PastHistory past;  // the days before hour 0 (empty unless the scenario has history_days)
   std::vector<DeploymentHour> deployment_history;
   std::vector<NewsItem> news;
   std::vector<Advice> inbox;

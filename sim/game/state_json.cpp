@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "sim/data/json_reader.h"
+#include "sim/game/scenario.h"
 
 namespace tycoon::game {
 
@@ -310,6 +311,17 @@ nlohmann::json to_json(const GameState& s) {
   nlohmann::json history = nlohmann::json::object();
   for (std::size_t i = 0; i < kNumSeries; ++i) history[std::string(kSeriesNames[i])] = s.history.series[i];
   j["history"] = history;
+  if (!s.past.empty()) {
+    // Only when the scenario has history: saves of every other game read and hash as before.
+    nlohmann::json past = nlohmann::json::object();
+    for (std::size_t i = 0; i < kNumSeries; ++i) past[std::string(kSeriesNames[i])] = s.past.series.series[i];
+    j["past"] = {{"series", past},
+                 {"priced_model", s.past.priced_model},
+                 {"output_price_usd_per_mtok", s.past.output_price_usd_per_mtok},
+                 {"market_output_price_usd_per_mtok", s.past.market_output_price_usd_per_mtok},
+                 {"rent_chip", s.past.rent_chip},
+                 {"rent_usd_per_gpu_hour", s.past.rent_usd_per_gpu_hour}};
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : s.deployment_history) {
     rows.push_back({r.hour, r.deployment_id, r.gpus_serving, r.offered_requests_per_s, r.requests_offered,
@@ -507,6 +519,33 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       if (s.history.series[i].size() != s.history.series[0].size()) h.fail(key, "series lengths differ");
     }
     h.finish();
+  }
+  if (in.has("past")) {
+    auto p = in.object("past");
+    auto ser = p.object("series");
+    for (std::size_t i = 0; i < kNumSeries; ++i) {
+      std::string key(kSeriesNames[i]);
+      s.past.series.series[i] = read_doubles(ser.raw(key), file, ser.pointer_to(key));
+      if (s.past.series.series[i].size() != s.past.series.series[0].size()) ser.fail(key, "series lengths differ");
+    }
+    ser.finish();
+    if (s.past.series.num_hours() == 0 || s.past.series.num_hours() % 24 != 0 ||
+        s.past.series.num_hours() > static_cast<std::size_t>(kMaxHistoryDays) * 24) {
+      p.fail("series", "the past is whole days, 1 to " + std::to_string(kMaxHistoryDays) + " of them");
+    }
+    s.past.priced_model = p.string("priced_model");
+    s.past.rent_chip = p.string("rent_chip");
+    auto hourly = [&](const char* key, bool wanted) {
+      auto v = read_doubles(p.raw(key), file, p.pointer_to(key));
+      if (v.size() != (wanted ? s.past.series.num_hours() : 0)) {
+        p.fail(key, wanted ? "one value per past hour" : "no values without its name");
+      }
+      return v;
+    };
+    s.past.output_price_usd_per_mtok = hourly("output_price_usd_per_mtok", !s.past.priced_model.empty());
+    s.past.market_output_price_usd_per_mtok = hourly("market_output_price_usd_per_mtok", !s.past.priced_model.empty());
+    s.past.rent_usd_per_gpu_hour = hourly("rent_usd_per_gpu_hour", !s.past.rent_chip.empty());
+    p.finish();
   }
   {
     auto dh = in.object("deployment_history");

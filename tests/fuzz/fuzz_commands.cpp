@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const game::Scenario scenario =
       game::load_scenario(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios/default.json", catalog);
   // One window cache for every execution: the same loads are simulated once.
-  static const game::GameOptions options{std::nullopt, 1, std::make_shared<game::ServingWindows>()};
+  static const game::GameOptions options{std::nullopt, 1, std::nullopt, std::make_shared<game::ServingWindows>()};
   std::vector<game::LoggedCommand> log;
   try {
     log = game::parse_command_log(fuzz::as_text(data, size), "c.jsonl");

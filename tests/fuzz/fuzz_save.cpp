@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (dir == nullptr) return 0;
   const auto& catalog = fuzz::catalog();
   auto scenario = game::load_scenario(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios/default.json", catalog);
-  game::Game g(scenario, catalog, game::GameOptions{std::nullopt, 2, nullptr});
+  game::Game g(scenario, catalog, game::GameOptions{std::nullopt, 2, std::nullopt, nullptr});
   game::replay(
       g, game::parse_command_log(
              "{\"at_hour\": 1, \"type\": \"rent_gpus\", \"chip\": \"h200\", \"contract\": \"on_demand\", \"num_gpus\": 2}\n"
