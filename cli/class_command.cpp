@@ -29,9 +29,10 @@ struct ClassOptions {
   std::uint64_t seed = 0;
   bool has_seed = false;
   int days = 0;
+  int history_days = -1;  // unset: the scenario's
   std::vector<std::string> locks;
   // submit / report
-  std::string class_file, commands, save, student, dir;
+  std::string class_file, commands, save, student, dir, json_out;
   bool json = false;
 };
 
@@ -50,6 +51,7 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   if (o.has_seed) c.seed = o.seed;
   if (o.days > 0) c.days = o.days;
   c.locked_levers = o.locks;
+  if (o.history_days >= 0) c.history_days = o.history_days;
   if (!o.advisor.empty()) c.advisor = o.advisor == "on";
   auto spec = classroom::make_class(scenario, c);
   core::write_file_atomically(o.out, classroom::to_json(spec).dump(2) + "\n");
@@ -61,8 +63,12 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   for (const auto& l : spec.locked_levers) {
     if (!scenario.lever_locked(l)) locks += (locks.empty() ? "" : ", ") + l + " (class)";
   }
+  const int history = spec.history_days.value_or(scenario.history_days);
+  if (history > 0) std::printf("  history: %d day%s of past traffic, prices and market before hour 0\n", history,
+                               history == 1 ? "" : "s");
   std::printf("  locked: %s\n  written to %s (scenario hash %s)\n", locks.empty() ? "nothing" : locks.c_str(),
               o.out.c_str(), spec.scenario_hash.c_str());
+  std::printf("  browser link: ?%s\n", classroom::class_link_query(spec).c_str());
   return kExitOk;
 }
 
@@ -111,15 +117,21 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
   const std::string out = o.out.empty() ? (std::filesystem::path(o.dir) / "report.html").string() : o.out;
   auto files = classroom::submission_files(o.dir);  // the folder first: a missing one is bad input
   check_output_file("--out", out);
+  // The report's data beside the HTML (the game's Class report screen reads it).
+  const std::string json_out =
+      o.json_out.empty() ? std::filesystem::path(out).replace_extension(".json").string() : o.json_out;
+  check_output_file("--json-out", json_out);
   auto catalog = load_catalog_for(global);
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
   auto report = classroom::build_class_report(world, catalog, files);
   core::write_file_atomically(out, classroom::report_html(report));
+  core::write_file_atomically(json_out, classroom::to_json(report).dump(1) + "\n");
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.json) {
     auto j = classroom::to_json(report);
     j["report_html"] = out;
+    j["report_json"] = json_out;
     j["wall_time_s"] = wall_s;
     std::cout << j.dump(2) << "\n";
     return kExitOk;
@@ -140,7 +152,7 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
     std::printf("  %s: %s — %s\n", i.kind.c_str(), report.valid[i.index].student.c_str(), i.why.c_str());
   }
   for (const auto& c : report.rejected) std::printf("  REJECTED %s: %s\n", c.file.c_str(), c.reason.c_str());
-  std::printf("  report written to %s (%.1f s)\n", out.c_str(), wall_s);
+  std::printf("  report written to %s and %s (%.1f s)\n", out.c_str(), json_out.c_str(), wall_s);
   return kExitOk;
 }
 
@@ -162,6 +174,9 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
       ->each([o](const std::string&) { o->has_seed = true; });
   nw->add_option("--days", o->days, "Game days (default: the scenario's)")
       ->check(CLI::Range(1, classroom::kMaxClassDays));
+  nw->add_option("--history-days", o->history_days,
+                 "Days of past traffic, prices and market on the charts at hour 0 (default: the scenario's)")
+      ->check(CLI::Range(0, game::kMaxHistoryDays));
   nw->add_option("--lock", o->locks,
                  "A lever to lock on top of the scenario's (repeatable): set_prices, rent_gpus, recipe.<field>, "
                  "contract.spot, ...");
@@ -181,6 +196,8 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   rp->add_option("class", o->class_file, "The class file")->required();
   rp->add_option("dir", o->dir, "The folder of submissions (*.json)")->required();
   rp->add_option("--out", o->out, "The HTML report to write (default: DIR/report.html)");
+  rp->add_option("--json-out", o->json_out,
+                 "The report's data as JSON, for the game's Class report screen (default: --out with .json)");
   rp->add_flag("--json", o->json, "Standings, rejections and benchmarks as JSON on stdout");
 
   return [o, &global, nw, sb]() {

@@ -374,6 +374,16 @@ sed 's/"score": /"score": 9/' "$h/subs/ada.json" >"$h/subs/forged.json"
 out=$("$tycoon" class report "$h/class.json" "$h/subs" --json) || { echo "FAIL class report"; fail=1; }
 echo "$out" | grep -q '"student": "Ada"' && echo "$out" | grep -q "checksum: does not match" && [ -s "$h/subs/report.html" ] ||
   { echo "FAIL class report: $(echo "$out" | head -20)"; fail=1; }
+# The report's data beside the HTML; a second report passes over it (it is no submission).
+grep -q '"format": "inference-tycoon-class-report"' "$h/subs/report.json" || { echo "FAIL class report json"; fail=1; }
+out=$("$tycoon" class report "$h/class.json" "$h/subs" --json) || { echo "FAIL class report again"; fail=1; }
+echo "$out" | grep -q '"file": "report.json"' && { echo "FAIL class report read its own json"; fail=1; }
+# History before play and the browser link.
+out=$("$tycoon" class new --id hist --scenario prices-only --days 1 --history-days 2 --out "$h/hist.json") ||
+  { echo "FAIL class new --history-days"; fail=1; }
+grep -q '"history_days": 2' "$h/hist.json" && echo "$out" | grep -q 'browser link: ?class=hist&scenario=classroom-prices-only&.*&history=2' ||
+  { echo "FAIL class history/link: $out"; fail=1; }
+check_one_line_error class-history-too-long "$tycoon" class new --id c --scenario prices-only --history-days 61 --out "$h/x.json"
 rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail
