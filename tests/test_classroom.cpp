@@ -472,6 +472,24 @@ TEST_CASE("class report: in a class with the advisor, the advice bots' submissio
   CHECK(html.find(row.advice_id) != std::string::npos);
   const auto j = classroom::to_json(report);
   CHECK(j["standings"][0]["advice_calls"].size() == report.valid[0].advice_calls.size());
+  // The game's Class report screen reads that JSON back: the standings in order, each student's
+  // own row with their calls counted, the benchmarks.
+  const auto view = classroom::class_report_view_from_json(nlohmann::json::parse(j.dump()), "report.json");
+  REQUIRE(view.standings.size() == report.valid.size());
+  CHECK(view.spec.class_id == "ops-201");
+  CHECK(view.standings[0].student == report.valid[0].student);
+  CHECK(view.benchmarks.size() == report.benchmarks.size());
+  const auto* mine = view.find("verify-then-decide");
+  REQUIRE(mine != nullptr);
+  CHECK(mine->rank_score == it->rank_score);
+  CHECK(mine->score == it->summary.score.points);
+  CHECK(mine->advice_calls == static_cast<std::int64_t>(it->advice_calls.size()));
+  CHECK(mine->right_calls == std::count_if(it->advice_calls.begin(), it->advice_calls.end(),
+                                           [](const classroom::AdviceCall& a) { return a.right_call; }));
+  CHECK(view.find("nobody") == nullptr);
+  // A submission or a class file is not a report: refused naming /format.
+  CHECK_THROWS_WITH_AS(classroom::class_report_view_from_json(classroom::to_json(spec), "class.json"),
+                       doctest::Contains("/format"), data::LoadError);
   fs::remove_all(dir);
 }
 
