@@ -15,6 +15,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <system_error>
 
@@ -215,6 +216,18 @@ int main() {
     return 1;
   }
   sh.app_at_ms = emscripten_get_now();
+  // A class link (?class=econ-101&scenario=…&seed=…&days=…&lock=…&history=…): start that exact
+  // class. sim/classroom checks the parameters as it checks a class file; a bad link leaves the
+  // start screen up with the reason (App::start_class_link).
+  {
+    char* query = reinterpret_cast<char*>(EM_ASM_INT({ return Module.newUtf8(window.location.search || ''); }));
+    const std::string q = query ? query : "";
+    std::free(query);
+    if (q.find("class=") != std::string::npos) {
+      const bool ok = sh.app->start_class_link(q);
+      std::printf("tycoon_web: class link %s\n", ok ? "started" : "refused");
+    }
+  }
   emscripten_set_main_loop(frame, 0, true);
   return 0;
 }

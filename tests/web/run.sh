@@ -6,6 +6,9 @@
 #      bridge command, top speed to the end, the debrief's comparison runs, save / reload /
 #      import, budgets (screenshots and report.json under build-web/web-test/); then the save it
 #      exported is handed in to a class and replayed natively (tycoon class new / submit / report);
+#   1b. class_link_test.mjs: the page opened with a class link (?class=…&scenario=…&seed=…&days=…
+#      &history=…) starts that class and shows its id; a bad link shows its reason; the class is
+#      played to the end and its export is submitted to the same class made by `tycoon class new`;
 #   2. layout_test.mjs: every main screen at three window sizes, checked for labels that do not
 #      fit (tycoon.textFit()) and controls under the page's buttons or the status strip; Menu's
 #      save is listed on the start screen, also after a reload;
@@ -75,6 +78,20 @@ if "$native" class new --id web-class --scenario tutorial --out "$cls/class.json
   grep -q "1 ranked, 0 rejected" "$cls/report.txt" || { echo "FAIL: the browser's submission was not ranked"; status=1; }
 else
   echo "FAIL: the browser's exported save is not a valid class submission"
+  status=1
+fi
+
+echo "== classroom: a class link opens that exact class; its export is a valid submission of the same class"
+link="class=web-link&scenario=classroom-prices-only&seed=31&days=1&history=2"
+if node tests/web/class_link_test.mjs "$url" "$out" "$link" &&
+  "$native" class new --id web-link --scenario prices-only --seed 31 --days 1 --history-days 2 --out "$cls/link-class.json" >/dev/null &&
+  mkdir -p "$cls/link-subs" &&
+  "$native" class submit "$cls/link-class.json" --save "$out/class-link-save.json" --student browser --out "$cls/link-subs/browser.json" &&
+  "$native" class report "$cls/link-class.json" "$cls/link-subs" >"$cls/link-report.txt"; then
+  cat "$cls/link-report.txt"
+  grep -q "1 ranked, 0 rejected" "$cls/link-report.txt" || { echo "FAIL: the class link's submission was not ranked"; status=1; }
+else
+  echo "FAIL: the class link test"
   status=1
 fi
 
