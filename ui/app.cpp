@@ -4,6 +4,9 @@
 #include <cmath>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/class_report.h"
+#include "sim/classroom/class_spec.h"
+#include "sim/core/atomic_file.h"
 #include "sim/game/save.h"
 #include "sim/game/scoring.h"
 #include "sim/game/state_json.h"
@@ -184,9 +187,90 @@ void App::handle(const SessionRequest& r) {
           view_.screen = Screen::kStart;
         } else if constexpr (std::is_same_v<T, QuitApp>) {
           quit_ = true;
+        } else if constexpr (std::is_same_v<T, SetUpClass>) {
+          set_up_class(x);
+        } else if constexpr (std::is_same_v<T, StartClass>) {
+          if (x.file.empty()) {
+            start_class_link(x.link_query);
+          } else {
+            start_class_file(x.file);
+          }
+        } else if constexpr (std::is_same_v<T, LoadClassReport>) {
+          try {
+            class_report_ = classroom::load_class_report_view(x.path);
+            class_report_error_.clear();
+          } catch (const std::exception& e) {
+            class_report_.reset();
+            class_report_error_ = std::string("Could not load the class report: ") + e.what();
+          }
         }
       },
       r);
+}
+
+void App::set_up_class(const SetUpClass& r) {
+  class_setup_ = ClassSetupOutcome{};
+  try {
+    const auto scenario = game::load_scenario(r.scenario, catalog_);
+    const auto spec = classroom::make_class(scenario, r.choices);
+    class_setup_.link_query = classroom::class_link_query(spec);
+    if (!r.out.empty()) {
+      core::write_file_atomically(r.out, classroom::to_json(spec).dump(2) + "\n");
+      class_setup_.message = "Class " + spec.class_id + " written to " + r.out.string() +
+                             ": share the file, or the link below (the browser game opens it).";
+    } else {
+      class_setup_.message = "Class " + spec.class_id + ": share the link below; it opens this exact class.";
+    }
+    class_setup_.ok = true;
+  } catch (const std::exception& e) {
+    class_setup_.message = std::string("Could not set up the class: ") + e.what();
+  }
+}
+
+bool App::start_class(const classroom::ClassSpec& spec, const std::string& source) {
+  try {
+    auto world = classroom::class_world(spec, source, catalog_, options_.data_root);
+    auto g = world.new_game(catalog_);
+    // The class's advisor is the class's (on or off), not the app's default.
+    if (!spec.advisor) g->set_advisor(nullptr);
+    end_game();
+    previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
+    runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
+    label_ = "class " + spec.class_id;
+    start_error_.clear();
+    reset_view_for_game();
+    view_.message("Class " + spec.class_id + (spec.title.empty() ? "" : " (" + spec.title + ")") + ": seed " +
+                      std::to_string(spec.seed) + ", " + std::to_string(spec.days) + " days.",
+                  true, 0);
+    return true;
+  } catch (const std::exception& e) {
+    start_error_ = "Could not start the class from " + source + ": " + e.what();
+    view_.message(start_error_, false, hour() < 0 ? 0 : hour());
+    return false;
+  }
+}
+
+bool App::start_class_file(const std::filesystem::path& file) {
+  try {
+    return start_class(classroom::load_class(file), file.string());
+  } catch (const std::exception& e) {
+    start_error_ = std::string("Could not start the class: ") + e.what();
+    view_.message(start_error_, false, hour() < 0 ? 0 : hour());
+    return false;
+  }
+}
+
+bool App::start_class_link(std::string_view query) {
+  try {
+    const auto link = classroom::parse_class_link(query);
+    const auto scenario = game::load_scenario(game::find_scenario(link.scenario, options_.data_root), catalog_);
+    const auto spec = classroom::make_class(scenario, link.choices);
+    return start_class(spec, "the class link");
+  } catch (const std::exception& e) {
+    start_error_ = std::string("The class link does not open a class: ") + e.what();
+    view_.message(start_error_, false, hour() < 0 ? 0 : hour());
+    return false;
+  }
 }
 
 void App::take_outcomes() {
@@ -232,7 +316,15 @@ void App::frame(double dt_s) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     CommandQueue out;
-    draw_start_screen(StartScreenData{scenarios_, progress_, saves_, start_error_, options_.load_by_path}, view_, out);
+    StartScreenData data{scenarios_,
+                         progress_,
+                         saves_,
+                         start_error_,
+                         options_.load_by_path,
+                         &class_setup_,
+                         class_report_ ? &*class_report_ : nullptr,
+                         class_report_error_};
+    draw_start_screen(data, view_, out);
     ImGui::End();
     draw_messages(view_, options_.status_right_inset);
     for (const auto& r : out.requests) handle(r);
@@ -442,7 +534,8 @@ nlohmann::json App::dump() const {
              {"speed", runner_ ? std::string(kSpeedNames[static_cast<std::size_t>(runner_->speed())]) : "paused"},
              {"auto_pause", options_.auto_pause},
              {"messages", messages},
-             {"start_error", start_error_}};
+             {"start_error", start_error_},
+             {"label", label_}};
   auto snap = runner_ ? runner_->snapshot() : last_state_;
   if (!snap) return j;
   const auto& s = *snap;
@@ -454,6 +547,7 @@ nlohmann::json App::dump() const {
                   {"seed", s.seed},
                   {"hour", s.hour},
                   {"finished", s.finished},
+                  {"past_hours", s.past.num_hours()},
                   {"cash_usd", s.company.cash_usd},
                   {"contracts", s.company.contracts.size()},
                   {"gpus", gpus},

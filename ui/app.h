@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "sim/data/catalog.h"
 #include "ui/command_queue.h"
 #include "ui/game_runner.h"
+#include "sim/classroom/class_report.h"
 #include "ui/library.h"
 #include "ui/previews.h"
 #include "ui/view_state.h"
@@ -62,6 +64,11 @@ class App {
   // screen would. On failure the start screen shows why; returns false.
   bool start(const std::string& scenario, std::optional<std::uint64_t> seed, const std::string& label);
   bool load(const std::filesystem::path& save);
+  // Starts a class: from a class file, or from a link's query string (the browser's
+  // ?class=…&scenario=… link). Checked by sim/classroom as `tycoon class` checks it; a bad one
+  // leaves the start screen up with the reason.
+  bool start_class_file(const std::filesystem::path& file);
+  bool start_class_link(std::string_view query);
   void set_speed(Speed s);
   void set_auto_pause(bool on) { options_.auto_pause = on; }
   // Queues a game command for the running game, as a panel would (applied at the next hour
@@ -87,6 +94,8 @@ class App {
 
  private:
   void handle(const SessionRequest& r);
+  void set_up_class(const SetUpClass& r);
+  bool start_class(const classroom::ClassSpec& spec, const std::string& source);
   void draw_game(double dt_s);
   // The tutorial's highlight on its step's control, and the ViewPanel a reading step waits for.
   void draw_tutorial_overlay(const GameView& game, CommandQueue& out);
@@ -119,6 +128,9 @@ class App {
   TaggedRect tutorial_target_;     // where the tutorial's highlight was last drawn
   std::size_t news_seen_ = 0;  // news items of the running game already checked for alarms
   bool finish_seen_ = false;
+  ClassSetupOutcome class_setup_;
+  std::optional<classroom::ClassReportView> class_report_;
+  std::string class_report_error_;
 };
 
 }  // namespace tycoon::ui

@@ -236,6 +236,21 @@ std::string format_value(Unit unit, double v, bool compact) {
       return fmt_seconds(v);
     case Unit::kGameHour: {
       auto h = static_cast<long long>(std::llround(v));
+      if (h < 0) {
+        // Before play (history): whole days back from hour 0, "−2 d", or the hour of the day.
+        char buf[48];
+        const long long day = (h - 23) / 24, hod = ((h % 24) + 24) % 24;
+        if (compact) {
+          if (hod == 0) {
+            std::snprintf(buf, sizeof buf, "%lld d", day);
+          } else {
+            std::snprintf(buf, sizeof buf, "%02lld:00", hod);
+          }
+        } else {
+          std::snprintf(buf, sizeof buf, "history: %lld d, %02lld:00", day, hod);
+        }
+        return buf;
+      }
       if (compact) {
         char buf[32];
         if (h % 24 == 0) {
@@ -308,6 +323,14 @@ void time_series(const char* id, std::span<const Line> lines, const Axis& x_axis
     return;
   }
   clip_push(f);
+  if (x_axis.history_before && *x_axis.history_before > xrr.lo) {
+    // The past before play: a shaded band up to hour 0, labelled.
+    const float x1 = std::min(map_x(f, xrr, *x_axis.history_before), f.plot_max.x);
+    f.dl->AddRectFilled(ImVec2(f.plot_min.x, f.plot_min.y), ImVec2(x1, f.plot_max.y),
+                        theme::with_alpha(theme::kMuted, 0.14f));
+    f.dl->AddLine(ImVec2(x1, f.plot_min.y), ImVec2(x1, f.plot_max.y), theme::with_alpha(theme::kText, 0.5f), 1.5f);
+    f.dl->AddText(ImVec2(f.plot_min.x + 4, f.plot_min.y + 2), theme::kMuted, "history");
+  }
   std::vector<ImVec2> pts;
   for (const auto& l : lines) {
     const std::size_t n = l.values.size();

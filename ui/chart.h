@@ -24,6 +24,9 @@ struct Axis {
   std::optional<double> min = std::nullopt;  // fixed range ends; otherwise from the data
   std::optional<double> max = std::nullopt;
   bool include_zero = true;        // the automatic range reaches down (or up) to zero
+  // Time series: x below this is the past before play (GameState::past), shaded and labelled
+  // "history" so it is never mistaken for the game's own hours.
+  std::optional<double> history_before = std::nullopt;
 };
 
 // y values at x = x0 + i·dx.

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "sim/classroom/class_spec.h"
 #include "sim/game/command.h"
 #include "ui/game_runner.h"
 
@@ -30,7 +31,32 @@ struct SetSpeed {
 };
 struct ToMenu {};
 struct QuitApp {};
-using SessionRequest = std::variant<StartGame, LoadGame, SaveGame, SetSpeed, ToMenu, QuitApp>;
+// Class setup (an instructor's): the class's choices on a scenario; the app makes the class
+// (sim/classroom's make_class checks it), writes the class file when `out` is set, and shows the
+// class's browser link either way.
+struct SetUpClass {
+  std::filesystem::path scenario;
+  classroom::ClassChoices choices;
+  std::filesystem::path out;  // empty: only the link (the browser cannot write files)
+};
+// What class setup last did: a message ("class econ-101 written to …", or why not) and the class's
+// browser link (without '?') when it worked.
+struct ClassSetupOutcome {
+  bool ok = false;
+  std::string message;
+  std::string link_query;
+};
+// Starts the class of a class file, or of a link's query string (exactly one is set).
+struct StartClass {
+  std::filesystem::path file;
+  std::string link_query;
+};
+// Loads the JSON `tycoon class report` wrote beside its HTML, for the Class report screen.
+struct LoadClassReport {
+  std::filesystem::path path;
+};
+using SessionRequest =
+    std::variant<StartGame, LoadGame, SaveGame, SetSpeed, ToMenu, QuitApp, SetUpClass, StartClass, LoadClassReport>;
 
 struct CommandQueue {
   std::vector<game::Command> commands;

@@ -20,6 +20,15 @@ std::vector<double> per_day(const std::vector<double>& hourly, double sign) {
   return out;
 }
 
+// An hourly series with the days before play (GameState::past) in front of it: index 0 is hour
+// −past_hours. Empty past: the series as it is.
+std::vector<double> with_past(const game::GameState& s, game::Series k) {
+  std::vector<double> out = s.past.series[k];
+  const auto& now = s.history[k];
+  out.insert(out.end(), now.begin(), now.end());
+  return out;
+}
+
 }  // namespace
 
 void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/) {
@@ -84,12 +93,22 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
   const float chart_h = std::max(170.0f, (ImGui::GetContentRegionAvail().y - 110) / 2);
 
+  // The days before play, when the scenario has them, come first on the time charts, shaded.
+  const double past_hours = static_cast<double>(s.past.num_hours());
+  const auto time_axis = [&] {
+    chart::Axis x{"game time", chart::Unit::kGameHour};
+    x.min = -past_hours;
+    x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+    if (past_hours > 0) x.history_before = 0;
+    return x;
+  };
+  const auto cash_v = with_past(s, game::Series::kCashUsd), slo_v = with_past(s, game::Series::kSloAttainment),
+             rep_v = with_past(s, game::Series::kReputation), out_v = with_past(s, game::Series::kOutputTokens),
+             in_v = with_past(s, game::Series::kInputTokens), cached_v = with_past(s, game::Series::kCachedInputTokens);
   // Cash over time, and the daily profit and loss.
   {
-    chart::Line cash{"cash", h[game::Series::kCashUsd], theme::kCash, 1, 1, true};
-    chart::Axis x{"game time", chart::Unit::kGameHour};
-    x.min = 0;
-    x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+    chart::Line cash{"cash", cash_v, theme::kCash, 1 - past_hours, 1, true};
+    chart::Axis x = time_axis();
     chart::Axis cash_axis{"cash", chart::Unit::kUsd};
     cash_axis.include_zero = false;  // movements matter more than the distance from zero
     chart::time_series("##cash", std::span(&cash, 1), x, cash_axis, ImVec2(half, chart_h));
@@ -104,19 +123,17 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   }
   // Service quality and volume.
   {
-    chart::Axis x{"game time", chart::Unit::kGameHour};
-    x.min = 0;
-    x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
-    chart::Line quality[] = {{"SLO met", h[game::Series::kSloAttainment], theme::kRevenue, 0, 1},
-                             {"reputation", h[game::Series::kReputation], theme::kPurple, 0, 1}};
+    chart::Axis x = time_axis();
+    chart::Line quality[] = {{"SLO met", slo_v, theme::kRevenue, -past_hours, 1},
+                             {"reputation", rep_v, theme::kPurple, -past_hours, 1}};
     chart::Axis share{"service", chart::Unit::kShare};
     share.min = 0;
     share.max = 1.05;
     chart::time_series("##quality", quality, x, share, ImVec2(half, chart_h));
     ImGui::SameLine();
-    chart::Line tokens[] = {{"output", h[game::Series::kOutputTokens], theme::kAccent, 0, 1, true},
-                            {"input (cached incl.)", h[game::Series::kInputTokens], theme::series_color(0), 0, 1},
-                            {"cached input", h[game::Series::kCachedInputTokens], theme::series_color(3), 0, 1}};
+    chart::Line tokens[] = {{"output", out_v, theme::kAccent, -past_hours, 1, true},
+                            {"input (cached incl.)", in_v, theme::series_color(0), -past_hours, 1},
+                            {"cached input", cached_v, theme::series_color(3), -past_hours, 1}};
     chart::time_series("##tokens", tokens, x, {"tokens per hour", chart::Unit::kTokens}, ImVec2(half, chart_h));
   }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/classroom/class_report.h"
 #include "sim/data/catalog.h"
 #include "sim/game/scenario.h"
 #include "sim/game/state.h"
@@ -64,6 +65,11 @@ struct StartScreenData {
   const std::vector<std::filesystem::path>& saves;
   std::string error;  // the last start or load that failed
   bool load_by_path = true;  // offer a path field (not in the browser: its saves are listed)
+  // Class setup's last outcome (a message, the class's link), and the class report loaded (null:
+  // none yet) or why it did not load.
+  const ClassSetupOutcome* class_setup = nullptr;
+  const classroom::ClassReportView* class_report = nullptr;
+  std::string class_report_error;
 };
 // Tutorial, campaign (levels unlock), sandbox, classroom code or seed, load a saved game.
 void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueue& out);

@@ -58,6 +58,28 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
   heading_with_help("Prices and demand", Concept::kPriceElasticity);
   muted_wrapped("Prices are per million tokens. Customers compare the price of an average request with the market's: "
                 "cut it and demand grows (up to 3×), raise it and they leave, more so the more elastic they are.");
+  if (!s.past.empty() && !s.past.output_price_usd_per_mtok.empty()) {
+    // The days before play: what the company charged, what the market charged, and the traffic it
+    // got, so a price is set from data (shaded: history, not the game's own hours).
+    const double past_hours = static_cast<double>(s.past.num_hours());
+    chart::Axis x{"game time", chart::Unit::kGameHour};
+    x.min = -past_hours;
+    x.max = 0;
+    x.history_before = 0;
+    const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    chart::Line prices[] = {{"your output price", s.past.output_price_usd_per_mtok, theme::kAccent, -past_hours, 1},
+                            {"market output price", s.past.market_output_price_usd_per_mtok, theme::kMuted,
+                             -past_hours, 1}};
+    chart::time_series("##pastprices", prices, x,
+                       {"history: " + model_name(game.catalog, s.past.priced_model) + " price", chart::Unit::kUsd},
+                       ImVec2(w, 170));
+    ImGui::SameLine();
+    std::vector<double> offered;
+    for (double v : s.past.series[game::Series::kRequestsOffered]) offered.push_back(v / 3600);
+    chart::Line traffic{"requests offered", offered, theme::kCash, -past_hours, 1, true};
+    chart::time_series("##pasttraffic", std::span(&traffic, 1), x, {"history: traffic", chart::Unit::kReqPerS},
+                       ImVec2(w, 170));
+  }
   for (const auto& [model, current] : s.company.prices) {
     ImGui::PushID(model.c_str());
     ImGui::Spacing();

@@ -78,17 +78,27 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   ImGui::Spacing();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
-  chart::Axis x{"game time", chart::Unit::kGameHour};
+  // The days before play (GameState::past), when the scenario has them, lead the requests chart, shaded.
+  const double past_hours = static_cast<double>(s.past.num_hours());
+  chart::Axis x_all{"game time", chart::Unit::kGameHour};
+  x_all.min = -past_hours;
+  x_all.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+  if (past_hours > 0) x_all.history_before = 0;
+  chart::Axis x = x_all;
   x.min = 0;
-  x.max = static_cast<double>(std::max<std::int64_t>(24, s.hour));
+  x.history_before = std::nullopt;
   std::vector<double> offered, completed, failed;
-  for (double v : s.history[game::Series::kRequestsOffered]) offered.push_back(v / 3600);
-  for (double v : s.history[game::Series::kRequestsCompleted]) completed.push_back(v / 3600);
-  for (double v : s.history[game::Series::kRequestsFailed]) failed.push_back(v / 3600);
-  chart::Line all[] = {{"offered", offered, theme::kCash, 0, 1},
-                       {"completed", completed, theme::kRevenue, 0, 1, true},
-                       {"failed", failed, theme::kCost, 0, 1}};
-  chart::time_series("##requests", all, x, {"requests, all segments", chart::Unit::kReqPerS}, ImVec2(half, 190));
+  auto per_s = [](std::vector<double>& out, const std::vector<double>& past, const std::vector<double>& now) {
+    for (double v : past) out.push_back(v / 3600);
+    for (double v : now) out.push_back(v / 3600);
+  };
+  per_s(offered, s.past.series[game::Series::kRequestsOffered], s.history[game::Series::kRequestsOffered]);
+  per_s(completed, s.past.series[game::Series::kRequestsCompleted], s.history[game::Series::kRequestsCompleted]);
+  per_s(failed, s.past.series[game::Series::kRequestsFailed], s.history[game::Series::kRequestsFailed]);
+  chart::Line all[] = {{"offered", offered, theme::kCash, -past_hours, 1},
+                       {"completed", completed, theme::kRevenue, -past_hours, 1, true},
+                       {"failed", failed, theme::kCost, -past_hours, 1}};
+  chart::time_series("##requests", all, x_all, {"requests, all segments", chart::Unit::kReqPerS}, ImVec2(half, 190));
   ImGui::SameLine();
   // Offered load per current deployment, from its hourly records.
   std::map<std::int64_t, std::vector<double>> per_dep;

@@ -53,6 +53,22 @@ struct StartForm {
   std::string classroom_scenario;  // scenario id
   std::string classroom_code;
   std::string load_path;
+  // Class setup (instructors): the choices of a new class, as `tycoon class new` takes them.
+  std::string setup_scenario;  // scenario id
+  std::string setup_class_id;
+  std::string setup_title;
+  std::string setup_seed;  // digits; empty: the scenario's
+  int setup_days = 0;      // 0: the scenario's
+  int setup_history_days = 0;
+  std::map<std::string, bool> setup_locks;  // lever -> locked by the class
+  int setup_advisor = 0;                    // 0: the default, 1: on, 2: off
+  std::string setup_out;  // the class file to write; empty: only the link
+  // Starting a class: a class file, or a link (its query string).
+  std::string class_file;
+  std::string class_link;
+  // Class report: the JSON `tycoon class report` writes beside its HTML, and the student to find.
+  std::string report_path;
+  std::string report_student;
 };
 
 struct ViewState {

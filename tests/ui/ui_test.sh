@@ -28,6 +28,12 @@ run() {  # name script
 
 run tutorial tutorial.script
 run bad_input bad_input.script
+# The classroom screens (issue 18): class setup shows the class's link; the Class report screen
+# loads a report's JSON and finds a student's row. From the source root: the script types the
+# fixture's path relative to it.
+pushd "$here/../.." >/dev/null
+run class class.script
+popd >/dev/null
 
 # Layout at three window sizes (issue 15): every main screen (start, dashboard, market, deploy
 # form, deployments, pricing, advisor, debrief) is screenshotted under $out/layout-WxH/, and each

@@ -47,6 +47,8 @@ struct Options {
   std::string data;
   std::vector<std::string> scenario_dirs;
   std::string scenario;
+  std::string class_file;  // --class: a class file (tycoon class new)
+  std::string class_link;  // --class-link: a class link's query string
   std::optional<std::uint64_t> seed;
   std::string load;
   std::string save_dir;
@@ -160,6 +162,9 @@ int main(int argc, char** argv) {
   cli.add_option("--scenario", o.scenario, "Start this scenario (a file, id or name) instead of the start screen");
   cli.add_option("--seed", o.seed, "Seed for --scenario (classroom: same seed, same world)");
   cli.add_option("--load", o.load, "Resume a saved game");
+  cli.add_option("--class", o.class_file, "Start the class of this class file (tycoon class new)");
+  cli.add_option("--class-link", o.class_link,
+                 "Start the class of this link query (class=...&scenario=...&seed=...&days=...)");
   cli.add_option("--save-dir", o.save_dir, "Folder for saves and campaign progress (default: ~/.local/share/inference-tycoon)");
   cli.add_option("--progress", o.progress, "Campaign progress file (default: <save-dir>/progress.json)");
   cli.add_option("--script", o.script, "Scripted input, one step per line (ui/automation.h)");
@@ -262,6 +267,10 @@ int main(int argc, char** argv) {
     }
     if (!o.load.empty()) {
       if (!app->load(o.load)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+    } else if (!o.class_file.empty()) {
+      if (!app->start_class_file(o.class_file)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+    } else if (!o.class_link.empty()) {
+      if (!app->start_class_link(o.class_link)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
     } else if (!o.scenario.empty()) {
       if (!app->start(o.scenario, o.seed, o.seed ? "seed " + std::to_string(*o.seed) : "")) {
         std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
