@@ -105,8 +105,7 @@ TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks c
       CHECK(t->input_tokens > prev_context);
       CHECK(t->input_tokens + t->output_tokens <= p.max_context_tokens);
       CHECK(t->content.stream_id == s.stream_id);
-      // AgentX busts each conversation's cache: no prefix is shared with another session.
-      CHECK(t->content.shared_prefix_tokens == 0);
+      CHECK(t->content.shared_prefix_tokens == traffic::AgenticModel::kSharedSystemPromptTokens);
       prev_context = t->input_tokens + t->output_tokens;
       t = g.next_turn(s);
       if (t) CHECK(t->think_before.count() > 0);
@@ -123,12 +122,7 @@ TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks c
   INFO("median request input tokens: " << median << ", sessions fitting: " << fit);
   CHECK(median > 50000);
   CHECK(median < 85000);
-  // Replays start mid-trajectory and each turn appends ~16.5% of the context (the mean share,
-  // AgenticModel::kAppendPerContext), so a replay runs a handful of turns: ~5.8 here. The recorded
-  // corpora have far more requests per conversation (kv-cache-tester: 112,176 over 642), most of
-  // them with small appends: a gap of this shape, documented in docs/fidelity.md.
-  CHECK(requests > 4 * sessions);
-  CHECK(requests < 10 * sessions);
+  CHECK(requests > 20 * sessions);  // tens of turns per task
 }
 
 TEST_CASE("agentic coding with no window large enough is an error, not a hang") {
@@ -213,57 +207,4 @@ TEST_CASE("trace sessions map to one content stream, so resent prefixes can hit"
   CHECK(a->content.stream_id != c->content.stream_id);
   CHECK(*b->trace_arrival_s == 1.0);
   CHECK_FALSE(g.start_session(s4));
-}
-
-TEST_CASE("agentic coding follows the published AgentX shape: answers, pauses, appends, replay start") {
-  // Sources in sim/traffic/workload.h (AgenticModel): AA-AgentPerf answers (median ~150, P95
-  // ~2,000 tokens) and pauses (median 1 s, capped at kv-cache-tester's 60 s); appends of
-  // 0.142/0.858 of the context (AgentX v0.2's 85.8% uncapped hit rate, InferenceX #1632).
-  using M = traffic::AgenticModel;
-  WorkloadGenerator g(WorkloadParams{ShapeKind::kAgenticCoding, 1024, 1024, 131072}, 21);
-  std::vector<double> outputs, pauses, append_ratios, firsts;
-  double reused = 0, prompted = 0;  // an unbounded per-session cache: the theoretical hit rate
-  for (int i = 0; i < 2000; ++i) {
-    traffic::Session s;
-    auto t = g.start_session(s);
-    REQUIRE(t);
-    firsts.push_back(static_cast<double>(t->input_tokens));
-    std::int64_t context = 0;
-    while (t) {
-      outputs.push_back(static_cast<double>(t->output_tokens));
-      prompted += static_cast<double>(t->input_tokens);
-      if (context > 0) {
-        pauses.push_back(core::to_seconds(t->think_before));
-        append_ratios.push_back(static_cast<double>(t->input_tokens - context) / static_cast<double>(context));
-        reused += static_cast<double>(context);
-      }
-      context = t->input_tokens + t->output_tokens;
-      t = g.next_turn(s);
-    }
-  }
-  auto quantile = [](std::vector<double> v, double q) {
-    std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
-  };
-  constexpr double kSampleTol = 0.10;  // sampling noise over tens of thousands of draws, with margin
-  CHECK(quantile(outputs, 0.5) == doctest::Approx(M::kOutputMedian).epsilon(kSampleTol));
-  CHECK(quantile(outputs, 0.95) == doctest::Approx(M::kOutputP95).epsilon(0.15));  // tail: wider
-  CHECK(quantile(pauses, 0.5) == doctest::Approx(M::kThinkMedianS).epsilon(kSampleTol));
-  CHECK(quantile(pauses, 1.0) <= M::kThinkMaxS);
-  double mean_ratio = 0;
-  for (double r : append_ratios) mean_ratio += r;
-  mean_ratio /= static_cast<double>(append_ratios.size());
-  // Appends are drawn with the mean ratio, then cut where a task ends: slightly below it.
-  CHECK(mean_ratio == doctest::Approx(M::kAppendPerContext).epsilon(0.15));
-  // A replay opens mid-trajectory (t* in 25-75% of its turns) with its whole history as one
-  // uncached request: the median first request lies well above the published median starting
-  // prompt (20,160, kv-cache-tester); at t* = 0 it would be about that median.
-  CHECK(quantile(firsts, 0.5) > 1.5 * M::kInitialPromptQuantiles[2]);
-  // The hit rate an unbounded per-session cache could reach, for the record: ~0.76 at this
-  // commit. InferenceX #1632 measures 0.656-0.699 for the corpus capped at 131,072 tokens, so this
-  // shape is ~6 points high (docs/fidelity.md, "AgentX"); the bounds only catch a gross change.
-  const double hit = reused / prompted;
-  INFO("theoretical hit rate: " << hit);
-  CHECK(hit > 0.70);
-  CHECK(hit < 0.80);
 }

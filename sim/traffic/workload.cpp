@@ -9,6 +9,7 @@ namespace tycoon::traffic {
 
 namespace {
 
+constexpr std::uint64_t kAgenticSystemPromptId = 0xA6E27C0DE5157E3Dull;
 constexpr std::uint64_t kChatSystemPromptId = 0xC4A75157E3DB0A7Dull;
 
 core::Duration seconds(double s) { return core::from_seconds(s); }
@@ -39,13 +40,6 @@ std::int64_t WorkloadGenerator::draw_length(double mean, double sigma, std::int6
 std::int64_t WorkloadGenerator::draw_median_length(double median, double sigma, std::int64_t lo, std::int64_t hi) {
   double x = lengths_.lognormal_with_median(median, sigma);
   return std::clamp(static_cast<std::int64_t>(std::llround(x)), lo, hi);
-}
-
-std::int64_t WorkloadGenerator::agentic_output() {
-  // Lognormal through the published median and P95: sigma = ln(P95 / median) / z(0.95).
-  constexpr double kZ95 = 1.6448536269514722;
-  const double sigma = std::log(AgenticModel::kOutputP95 / AgenticModel::kOutputMedian) / kZ95;
-  return draw_median_length(AgenticModel::kOutputMedian, sigma, 1, 32768);
 }
 
 bool WorkloadGenerator::exhausted() const {
@@ -143,11 +137,9 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
           throw core::InputError("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
                                       " tokens");
         }
-        // First request: interpolate log-linearly between the published quantiles.
-        const double u = lengths_.uniform01() * 4.0;
-        const auto k = std::min<std::size_t>(3, static_cast<std::size_t>(u));
-        const double lo = std::log(M::kInitialPromptQuantiles[k]), hi = std::log(M::kInitialPromptQuantiles[k + 1]);
-        initial = std::llround(std::exp(lo + (hi - lo) * (u - static_cast<double>(k))));
+        initial = std::clamp<std::int64_t>(
+            std::llround(lengths_.lognormal_with_median(M::kInitialPromptMedian, M::kInitialPromptSigma)),
+            M::kSharedSystemPromptTokens + 1024, 60000);
         target = std::max<std::int64_t>(
             std::llround(lengths_.lognormal_with_median(M::kTargetContextMedian, M::kTargetContextSigma)),
             initial + 2048);
@@ -157,20 +149,14 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
         ++skipped_;
       }
       s.target_tokens = target;
-      // AgentX starts the replay at a random 25-75% point t* of the recorded trajectory: the
-      // history up to there goes out as one request, which no other session shares (per-
-      // conversation cache busting), so it is prefilled in full. Turns grow the context by a
-      // fixed share on average (kAppendPerContext), so a fraction u of the turns (and, with pauses
-      // drawn alike, of the time) lies at initial * (target / initial)^u.
-      const double start = M::kStartMin + (M::kStartMax - M::kStartMin) * sessions_.uniform01();
-      const std::int64_t at = std::llround(static_cast<double>(initial) *
-                                           std::pow(static_cast<double>(target) / static_cast<double>(initial), start));
       Turn t;
       t.content.stream_id = s.stream_id;
-      t.input_tokens = std::max<std::int64_t>(1, at);
-      t.output_tokens = std::max<std::int64_t>(1, std::min(agentic_output(), target - t.input_tokens));
+      t.content.shared_prefix_id = kAgenticSystemPromptId;
+      t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
+      t.input_tokens = initial;
+      t.output_tokens = std::min(draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192), target - initial);
       s.num_turns = 1;
-      s.context_tokens = t.input_tokens + t.output_tokens;
+      s.context_tokens = initial + t.output_tokens;
       return t;
     }
   }
@@ -218,20 +204,20 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
     }
     case ShapeKind::kAgenticCoding: {
       using M = AgenticModel;
-      const double mean_append = M::kAppendPerContext * static_cast<double>(s.context_tokens);
-      std::int64_t append = draw_length(std::max(1.0, mean_append), M::kAppendSigma, 1, s.target_tokens);
-      std::int64_t out = agentic_output();
-      std::int64_t input = s.context_tokens + append;
+      std::int64_t tool = draw_median_length(M::kToolResultMedian, M::kToolResultSigma, 16, 60000);
+      std::int64_t out = draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192);
+      std::int64_t input = s.context_tokens + tool;
       if (input + out > s.target_tokens) {  // the task is done once its context reached the target
         s.done = true;
         return std::nullopt;
       }
       Turn t;
       t.content.stream_id = s.stream_id;
+      t.content.shared_prefix_id = kAgenticSystemPromptId;
+      t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
       t.input_tokens = input;
       t.output_tokens = out;
-      t.think_before = seconds(
-          std::clamp(sessions_.lognormal_with_median(M::kThinkMedianS, M::kThinkSigma), 0.05, M::kThinkMaxS));
+      t.think_before = seconds(std::clamp(sessions_.lognormal_with_median(M::kThinkMedianS, M::kThinkSigma), 0.05, 120.0));
       ++s.num_turns;
       s.context_tokens = input + out;
       return t;

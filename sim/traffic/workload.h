@@ -113,7 +113,6 @@ class WorkloadGenerator {
   // Lognormal token counts, rounded and clamped to [lo, hi].
   std::int64_t draw_length(double mean, double sigma, std::int64_t lo, std::int64_t hi);
   std::int64_t draw_median_length(double median, double sigma, std::int64_t lo, std::int64_t hi);
-  std::int64_t agentic_output();  // one answer of the agentic shape (AgenticModel)
 
   WorkloadParams params_;
   core::RngStream lengths_;
@@ -124,59 +123,24 @@ class WorkloadGenerator {
   std::int64_t skipped_ = 0;
 };
 
-// The AgentX-like session model: InferenceX's AgentX replays recorded coding-agent sessions
-// (SemiAnalysis/WEKA Claude Code traces) with synthetic text. Each number below is a published
-// figure with its source; where no figure was found the comment says so. Sources:
-//  [seed]  shared/seeds/000 §8: GPT-OSS's 131,072-token window fits 82 of AgentX's 393 sessions;
-//          the fitting sessions' median request is ~67,000 input tokens, the full set's ~142,000.
-//  [kvct]  callanjfox/kv-cache-tester docs/trace_replay_tester.md ("Included Traces", 642
-//          Claude Code conversations): starting input tokens min 8,832 / P25 16,512 / median
-//          20,160 / P75 71,168 / max 639,552; default --max-delay 60 s between requests.
-//  [ix1201] SemiAnalysisAI/InferenceX PR #1201 and issue #1632: the replay scopes cache hits to
-//          one conversation (hash_id_scope local, first prefix cache-busted per conversation), so
-//          no prefix is shared across sessions; #1632 puts the v0.2 dataset's theoretical hit
-//          rate at ~65.6-69.9% once the context is capped at 131,072 (85.8% uncapped).
-//  [ix1391] SemiAnalysisAI/InferenceX PR #1391: `--trajectory-start-{min,max}-ratio 0.25/0.75`:
-//          a replayed session starts at a random 25-75% point of its trajectory, its history
-//          sent as one warm-up request; the AgentX scenario replays 393 traces for 3,600 s with
-//          the cache busted on each first-turn prefix (aiperf's `inferencex-agentx-mvp` checks).
-//  [aa]    artificialanalysis.ai/methodology/agentperf (AA-AgentPerf): ISL ~5k-131k, mean ~27k;
-//          OSL median ~150, P95 ~2k (DeepSeek V3.2); frontiernews.ai's report of the launch
-//          (secondary) gives a median tool-call delay of one second.
-//  [weka]  Callan Fox (WEKA), NVIDIA GTC 2026 Dynamo session, as summarised by R. Cheerla,
-//          "Token Composition of Agentic Workloads" (secondary): per request ~94% cached prior
-//          context, ~5% new prefill, ~1% decode (unlimited cache, ~20B Claude Code tokens).
-//  The Georgia Tech agentic-workloads study was not found in the reference corpora; the closest
-//  (arXiv 2605.26297, "Agentic AI Workload Characteristics") publishes no number used here.
+// The AgentX-like session model (seed 000; InferenceX's AgentX replays real coding-agent
+// sessions). Numbers are estimates chosen to reproduce what the seed states: GPT-OSS's 131,072-
+// token window fits ~21% of sessions (82 of 393), the full set's median request is ~142k input
+// tokens and the fitting sessions' ~67k; prefix reuse ~95% (InferenceX#1632: ~96% theoretical).
 struct AgenticModel {
-  // [kvct] starting input tokens: quantiles (0, .25, .5, .75, 1) of a session's first request;
-  // drawn by interpolating log-linearly between them.
-  static constexpr std::array<double, 5> kInitialPromptQuantiles = {8832, 16512, 20160, 71168, 639552};
-  // [seed] the context a task grows to: lognormal chosen so that ~21% of tasks fit 131,072
-  // tokens (82 of 393) and the fitting ones' median request is ~67k (tests pin both).
-  static constexpr double kTargetContextMedian = 200000;
+  // A coding agent's first request carries its system prompt and tool definitions (~10-20k
+  // tokens in today's agents) plus the task and the files it opens first.
+  static constexpr double kInitialPromptMedian = 30000;
+  static constexpr double kInitialPromptSigma = 0.35;
+  static constexpr std::int64_t kSharedSystemPromptTokens = 16000;  // identical across sessions
+  static constexpr double kTargetContextMedian = 200000;  // context a task grows to
   static constexpr double kTargetContextSigma = 0.6;
-  // [aa] answers: median ~150 tokens, P95 ~2,000: sigma = ln(2000/150) / 1.645.
-  static constexpr double kOutputMedian = 150;
-  static constexpr double kOutputP95 = 2000;
-  // New tokens a turn appends (tool results, user text) per token of context it resends, from
-  // the replayed corpus's theoretical hit rate with an unbounded per-conversation cache:
-  // [ix1201] #1632 gives 85.8% for AgentX v0.2's corpus (cc-traces-weka-no-subagents-051226),
-  // so 14.2 new tokens per 85.8 reused: 0.142 / 0.858. (The same figure includes each trace's
-  // first request, so this slightly overstates the appends.) [weka]'s ~5 new per ~94 cached was
-  // measured on the with-subagents corpus (AgentX v0.1's, 96.8% in #1632); docs/fidelity.md
-  // gives the headline under both. Spread: not published; a lognormal sigma of 1.0 is ours.
-  static constexpr double kAppendPerContext = (1.0 - 0.858) / 0.858;
-  static constexpr double kAppendSigma = 1.0;
-  // [ix1391] where a replayed session starts: a fraction of its trajectory's recorded timeline
-  // (aiperf calls the point t*), hence of its turns (workload.cpp maps it to a context).
-  static constexpr double kStartMin = 0.25;
-  static constexpr double kStartMax = 0.75;
-  // [aa] median pause between turns (tool execution) 1 s; [kvct] at most 60 s. Spread: not
-  // published; sigma 1.0 is our assumption.
-  static constexpr double kThinkMedianS = 1.0;
+  static constexpr double kOutputMedian = 250;  // tool calls, edits, short explanations
+  static constexpr double kOutputSigma = 1.0;
+  static constexpr double kToolResultMedian = 1500;  // new tokens per turn: file reads, test logs
+  static constexpr double kToolResultSigma = 1.2;
+  static constexpr double kThinkMedianS = 1.5;  // tool execution between turns
   static constexpr double kThinkSigma = 1.0;
-  static constexpr double kThinkMaxS = 60.0;
 };
 
 // Chat: multi-turn conversations resending their history.
