@@ -43,6 +43,7 @@ struct BenchmarkOptions {
   int max_num_seqs = 0;
   int max_num_batched_tokens = 0;
   bool no_prefix_caching = false;
+  bool offline = false;
   bool no_chunked_prefill = false;
   double queue_timeout_s = 600;
   int max_queue = 100000;
@@ -174,6 +175,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "Token budget per step (default: the recipe's)")
       ->check(CLI::Range(1, 1 << 24));
   sub->add_flag("--no-prefix-caching", o->no_prefix_caching, "Disable the prefix cache");
+  sub->add_flag("--offline", o->offline,
+                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "
+                "per-request front-end latency or tokenization");
   sub->add_flag("--no-chunked-prefill", o->no_chunked_prefill, "Prefill whole prompts only");
   sub->add_option("--queue-timeout-s", o->queue_timeout_s, "A request still waiting this long times out (0: never)")
       ->check(finite_range(0.0, 1e8));
@@ -300,6 +304,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     if (o->max_num_seqs > 0) s.max_num_seqs = o->max_num_seqs;
     if (o->max_num_batched_tokens > 0) s.max_num_batched_tokens = o->max_num_batched_tokens;
     if (o->no_prefix_caching) s.prefix_caching = false;
+    c.api_server = !o->offline;
     if (o->no_chunked_prefill) s.chunked_prefill = false;
     s.queue_timeout_s = o->queue_timeout_s;
     s.max_queue = o->max_queue;
@@ -412,6 +417,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"duration_s", c.duration_s},
         {"warmup_s", c.warmup_s},
         {"warmup_requests", c.warmup_requests},
+        {"api_server", c.api_server},
         {"ramp_up_s", c.arrival.ramp_up_s},
         {"random_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio)
                                                                       : nlohmann::json(nullptr)},
@@ -524,6 +530,12 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                 ", 1] x " + std::to_string(c.workload.output_tokens) + " out";
     }
     if (!client.empty()) std::printf("client: %s\n", client.c_str());
+    if (!c.api_server) {
+      std::printf("front end: none (--offline: token ids straight to the engine)\n");
+    } else if (d.engine->frontend_request_s > 0 || d.engine->tokenize_s_per_input_token > 0) {
+      std::printf("front end: %.1f ms per request, tokenization %.2f us per input token on one lane (engine card)\n",
+                  d.engine->frontend_request_s * 1e3, d.engine->tokenize_s_per_input_token * 1e6);
+    }
     if (spec.is_object()) {
       std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
                   d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);

@@ -95,12 +95,13 @@ done
 #    1,024 concurrent requests, 5 per user, batch up to 1,024 sequences and 8,192 tokens
 #    (trtllm-bench's default max_num_tokens), guaranteed-no-evict admission (TRT-LLM's default).
 #    Its synthetic dataset has exact lengths (--random-range-ratio 1); measured from the first
-#    request (no warm-up stated).
+#    request (no warm-up stated). trtllm-bench feeds token ids to the executor (no API server):
+#    --offline.
 trt() {
   local name=$1
   shift
   bench "$name" --engine trtllm --concurrency 1024 --num-requests 5120 --max-num-seqs 1024 \
-    --max-num-batched-tokens 8192 --random-range-ratio 1 --warmup-requests 0 "$@"
+    --max-num-batched-tokens 8192 --random-range-ratio 1 --warmup-requests 0 --offline "$@"
 }
 trt trt-h200-llama8b-1k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 1000 --osl 1000
 trt trt-h200-llama8b-2k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 2048 --osl 2048

@@ -1,6 +1,9 @@
 // The performance model's accounting against closed-form expectations. An "ideal" profile
 // (every efficiency 1, no fixed costs) makes each op exactly its roofline, so the expected
 // numbers below follow from the model card and the datasheet alone.
+#include <cmath>
+#include <utility>
+
 #include <doctest/doctest.h>
 
 #include "sim/data/catalog.h"
@@ -218,8 +221,65 @@ TEST_CASE("speculative decoding verifies k+1 tokens per sequence and pays for th
     double base = perf::predict_decode(d, cal, 4, 2048).op(OpClass::kMoeExperts).bytes;
     d.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
     double spec = perf::predict_decode(d, cal, 4, 2048).op(OpClass::kMoeExperts).bytes;
-    // 4 tokens touch 128(1-(1-4/128)^4) = 15.3 experts per layer; 16 tokens touch 50.9.
-    CHECK(spec / base == doctest::Approx(50.9 / 15.3).epsilon(0.03));
+    // 4 tokens touch 128(1-(1-4/128)^4) = 15.3 experts per layer. With k = 3, each of the 4
+    // sequences verifies 4 positions that touch 4 x (1 + 3 x 0.5) = 10 distinct experts (the
+    // card's sequence_new_expert_fraction 0.5), as many as ln(1 - 10/128) / ln(1 - 4/128) = 2.56
+    // independent tokens; 4 x 2.56 = 10.25 independent tokens touch 35.6 (16 independent
+    // tokens, the model before the reuse, would touch 50.9).
+    CHECK(spec / base == doctest::Approx(35.6 / 15.3).epsilon(0.03));
+  }
+}
+
+TEST_CASE("speculative decoding on MoE: one sequence's verified positions reuse experts") {
+  // Issue 16 item 7. GPT-OSS-120B (128 experts, top-4), one sequence, k = 4 drafts: the 5
+  // verified positions touch 4 x (1 + 4 x 0.5) = 12 experts per layer (Cohere's measured reuse,
+  // models/gpt-oss-120b.json), not the 128(1 - (1 - 4/128)^5) = 18.6 of independent draws.
+  // Each expert is 2,880 x 2,880 x 3 matrices of MXFP4 (4 bits per value plus one 8-bit scale
+  // per 32 values: 0.53125 B) in 36 layers.
+  auto cal = ideal_profile("h200");
+  auto d = reference("gpt-oss-120b", "h200", Precision::kFp4);
+  d.spec_decode = data::SpecDecode{"eagle3", 4, 2.42};
+  const double reuse_bytes = perf::predict_decode(d, cal, 1, 1024).op(OpClass::kMoeExperts).bytes;
+  data::ModelCard independent = *d.model;
+  independent.sequence_new_expert_fraction = 1.0;
+  d.model = &independent;
+  const double independent_bytes = perf::predict_decode(d, cal, 1, 1024).op(OpClass::kMoeExperts).bytes;
+  const double per_expert = 2880.0 * 2880.0 * 3 * (0.5 + 1.0 / 32) * 36;
+  const double independent_touched = 128 * (1 - std::pow(1 - 4.0 / 128, 5));
+  CHECK(independent_bytes - reuse_bytes == doctest::Approx((independent_touched - 12) * per_expert).epsilon(kExact));
+  // Without speculative decoding there is one position per sequence: nothing to reuse.
+  d.spec_decode.reset();
+  const double plain_independent = perf::predict_decode(d, cal, 8, 1024).op(OpClass::kMoeExperts).bytes;
+  d.model = &catalog().model("gpt-oss-120b");
+  CHECK(perf::predict_decode(d, cal, 8, 1024).op(OpClass::kMoeExperts).bytes == plain_independent);
+}
+
+TEST_CASE("the drafter's passes sample and read the context at every batch size") {
+  // Issue 16 item 7: each of the k draft passes samples its token from a 32,000-entry draft
+  // vocabulary (fp32 logits read and written: 32,000 x 4 x 2 B per sequence) and attends over
+  // the sequence's whole context in the drafter's one layer, shaped like GPT-OSS's full-attention
+  // layer (8 KV heads x 64 x (K + V) x 2 B = 2,048 B per token).
+  auto cal = ideal_profile("h200");
+  auto d = reference("gpt-oss-120b", "h200", Precision::kFp4);
+  d.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+  for (int batch : {1, 64}) {
+    CAPTURE(batch);
+    auto short_ctx = perf::predict_decode(d, cal, batch, 1024);
+    auto long_ctx = perf::predict_decode(d, cal, batch, 33792);
+    // The drafter's op class: per pass, its five bf16 GEMMs (weights n x k x 2 B, inputs m x k
+    // x 2 B, outputs m x n x 2 B for m = batch rows) and the sampling of its 32,000 logits.
+    const double h = 2880, m = batch;
+    double gemms = 0;
+    for (auto [n, k] : {std::pair{4 * h, 2 * h}, {h, h}, {6 * h, h}, {h, 3 * h}, {32000.0, h}}) {
+      gemms += n * k * 2 + m * k * 2 + m * n * 2;
+    }
+    const double sampling_bytes = m * 32000 * 4 * 2;
+    CHECK(short_ctx.op(OpClass::kDrafter).bytes == doctest::Approx(3 * (gemms + sampling_bytes)).epsilon(kExact));
+    // The drafter's attention: 3 passes x batch x 32,768 more keys x 2,048 B more read at the
+    // long context, on top of the target's 18 full-attention layers reading the same.
+    const double target_and_drafter = (18.0 + 3.0) * batch * 32768 * 2048;
+    CHECK(long_ctx.op(OpClass::kAttentionDecode).bytes - short_ctx.op(OpClass::kAttentionDecode).bytes ==
+          doctest::Approx(target_and_drafter).epsilon(0.001));
   }
 }
 

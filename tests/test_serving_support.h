@@ -33,6 +33,9 @@ inline serving::ServingConfig gpt_oss_h200(bool spec_decode = false) {
   if (!spec_decode) cfg.deployment.spec_decode.reset();
   cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
   cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+  // Token ids straight to the engine: the closed forms of the scheduler's specifications are
+  // GPU steps; the API server's latency and tokenization have their own (test_serving_frontend).
+  cfg.api_server = false;
   cfg.seed = 1;
   return cfg;
 }

@@ -37,6 +37,8 @@ Engine load_engine(const std::filesystem::path& path) {
   e.supports_spec_decode = r.boolean("supports_spec_decode");
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
   e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
+  e.frontend_request_s = r.optional_number("frontend_request_s", Bound::kNonNegative).value_or(0);
+  e.tokenize_s_per_input_token = r.optional_number("tokenize_s_per_input_token", Bound::kNonNegative).value_or(0);
   e.kernels_per_dense_layer = r.optional_number("kernels_per_dense_layer", Bound::kNonNegative).value_or(0);
   e.kernels_per_moe_layer = r.optional_number("kernels_per_moe_layer", Bound::kNonNegative).value_or(0);
   e.fused_rotary = r.optional_boolean("fused_rotary").value_or(true);
@@ -55,7 +57,8 @@ Engine load_engine(const std::filesystem::path& path) {
     k.finish();
   }
   e.sources = read_sources(r, {"iteration_overhead_s", "per_sequence_overhead_s", "kernel_efficiency"});
-  for (const char* key : {"kernels_per_dense_layer", "kernels_per_moe_layer"}) {
+  for (const char* key :
+       {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

@@ -21,6 +21,14 @@ struct Engine {
   bool supports_spec_decode = false;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
+  // What a request pays in the engine's front end (API server) before the scheduler sees it,
+  // outside the GPU step. frontend_request_s: fixed CPU latency per request (HTTP parsing,
+  // request object and sampling parameters, hand-off to the engine core), concurrent across
+  // requests (asyncio). tokenize_s_per_input_token: tokenization of the prompt on one CPU lane
+  // shared by all requests of a replica group (one API-server process), first come first served,
+  // overlapping the GPU steps (a separate process from the scheduler). 0 = not charged.
+  double frontend_request_s = 0;
+  double tokenize_s_per_input_token = 0;
   // GPU kernels one transformer layer launches (dense FFN / MoE layer) on one GPU, without QK-norm
   // (those layers launch 2 more) and without tensor-parallel collectives; 0 = only the modelled
   // ops. Measured for torch-reference (torch.profiler), estimated for production engines.

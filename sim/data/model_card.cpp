@@ -147,6 +147,10 @@ ModelCard load_model_card(const std::filesystem::path& path, bool expect_id_from
     m.layer_groups.push_back(lg);
   }
   if (m.num_layers() > 100000) r.fail("layer_groups", "implausibly many layers");
+  if (auto f = r.optional_number("sequence_new_expert_fraction", Bound::kUnit)) {
+    if (!m.is_moe()) r.fail("sequence_new_expert_fraction", "only a mixture-of-experts model routes to experts");
+    m.sequence_new_expert_fraction = *f;
+  }
   {
     auto p = r.object("market_price");
     m.market_price.input_usd_per_mtok = p.number("input_usd_per_mtok", Bound::kNonNegative);
@@ -159,6 +163,9 @@ ModelCard load_model_card(const std::filesystem::path& path, bool expect_id_from
   m.unverified = r.string_array("unverified");
   m.sources = read_sources(r, {"total_params", "active_params", "layer_groups", "hidden_size", "vocab_size",
                                "max_context_tokens"});
+  if (r.has("sequence_new_expert_fraction") && !m.sources.contains("sequence_new_expert_fraction")) {
+    r.fail("sources", "no source given for 'sequence_new_expert_fraction'");
+  }
   check_unverified_keys(r, m.unverified);
   if (auto n = r.optional_string("notes")) m.notes = *n;
   r.finish();

@@ -91,6 +91,11 @@ struct ModelCard {
   Precision native_precision = Precision::kBf16;
   std::optional<Precision> expert_precision;
   std::vector<LayerGroup> layer_groups;
+  // MoE routing along one sequence: the share of a token's routed experts that the sequence's
+  // earlier positions of the same step did not already use. Speculative decoding verifies
+  // 1 + k positions of one sequence together; they touch top_k x (1 + k x this) distinct experts
+  // rather than independent draws. 1: independent draws (no published figure for the model).
+  double sequence_new_expert_fraction = 1.0;
   MarketPrice market_price;
   std::vector<std::string> unverified;
   std::map<std::string, std::string> sources;

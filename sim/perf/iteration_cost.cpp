@@ -489,8 +489,19 @@ bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationP
             b.gemm(OpClass::kMoeShared, T, mats_in * inter, h, dense_p, L);
             b.gemm(OpClass::kMoeShared, T, h, inter, dense_p, L);
           }
-          // Expected distinct experts touched by T tokens choosing k of E uniformly.
-          double touched = E * (1.0 - std::pow(1.0 - k / E, T));
+          // Expected distinct experts touched by T tokens choosing k of E uniformly, except that
+          // the q_per_seq positions one sequence verifies together (speculative decoding) reuse
+          // experts: they touch k x (1 + (q - 1) x f) distinct ones (f: the model card's
+          // sequence_new_expert_fraction), counted as the number of independent tokens that
+          // would touch as many.
+          double independent_tokens = T;
+          const double f_new = model.sequence_new_expert_fraction;
+          if (q_per_seq > 1 && num_decode > 0 && f_new < 1.0 && k < E) {
+            const double per_seq = k * (1.0 + (q_per_seq - 1.0) * f_new);
+            const double n_eff = per_seq < E ? std::log1p(-per_seq / E) / std::log1p(-k / E) : q_per_seq;
+            independent_tokens = prefill_tokens + num_decode * std::min(n_eff, q_per_seq);
+          }
+          double touched = E * (1.0 - std::pow(1.0 - k / E, independent_tokens));
           // Each GPU holds E/ep experts, each split over tp/ep ranks.
           double shard = static_cast<double>(tp) / ep;
           double touched_gpu = touched / ep;
@@ -542,8 +553,19 @@ bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationP
     b.gemm(OpClass::kDrafter, num_decode, h, h / tp, Precision::kBf16, k);
     b.gemm(OpClass::kDrafter, num_decode, 2 * 3 * h / tp, h, Precision::kBf16, k);
     b.gemm(OpClass::kDrafter, num_decode, h, 3 * h / tp, Precision::kBf16, k);
-    b.gemm(OpClass::kDrafter, num_decode, std::min(32000.0, static_cast<double>(model.vocab_size)) / tp, h,
-           Precision::kBf16, k);
+    const double draft_vocab = std::min(32000.0, static_cast<double>(model.vocab_size));
+    b.gemm(OpClass::kDrafter, num_decode, draft_vocab / tp, h, Precision::kBf16, k);
+    // Each pass samples its draft token from its own logits (as the target's sampler does below
+    // the LM head), and its one attention layer reads the sequence's whole context from the
+    // drafter's own KV cache, shaped as the target's full-attention layer it is built on.
+    b.elementwise(OpClass::kDrafter, num_decode * draft_vocab / tp * 4.0 * 2, k, 2);
+    for (const auto& g : model.layer_groups) {
+      if (g.mixer && g.mixer->kind == MixerKind::kAttention && g.mixer->sliding_window_tokens == 0 &&
+          g.mixer->chunk_tokens == 0) {
+        decode_attention(b, *g.mixer, mixer_dims(*g.mixer, tp), k);
+        break;
+      }
+    }
   }
 
   frame.T = T;

@@ -127,6 +127,10 @@ struct ServingConfig {
   // (2 x concurrency, benchmarks/benchmark_lib.sh; the warm-up tasks are gathered before the
   // timed run starts). Not combinable with warmup_s.
   std::int64_t warmup_requests = 0;
+  // Requests come through the engine's API server (text in: the engine card's per-request
+  // front-end latency and tokenization lane apply). False: an offline benchmark that feeds token
+  // ids to the engine directly (trtllm-bench, vLLM's benchmark_throughput), no front end.
+  bool api_server = true;
   std::uint64_t seed = 1;
   // Set: disaggregated serving. `deployment`, `scheduler`, `replicas` and `router` are then the
   // prefill pool's, and this holds the decode pool and the KV link. Unset: aggregated.

@@ -269,6 +269,22 @@ void Simulation::issue_turn(core::Time now, std::uint32_t session) {
     terminate(now, id, RequestState::kFailed);
     return;
   }
+  // The front end (engine card): a fixed per-request latency, and the prompt's tokenization on
+  // one first-come-first-served CPU lane; the engine sees the request when both are done.
+  const data::Engine& engine = *config_.deployment.engine;
+  if (config_.api_server && (engine.frontend_request_s > 0 || engine.tokenize_s_per_input_token > 0)) {
+    const core::Time tokenize_start = std::max(now, tokenizer_free_at_);
+    tokenizer_free_at_ =
+        tokenize_start + core::from_seconds(engine.tokenize_s_per_input_token * static_cast<double>(r.input_tokens));
+    const core::Time ready = std::max(tokenizer_free_at_, now + core::from_seconds(engine.frontend_request_s));
+    events_.push(ready, Phase::kArrival, FrontendDone{id});
+    return;
+  }
+  dispatch(now, id);
+}
+
+void Simulation::dispatch(core::Time now, RequestId id) {
+  Request& r = requests_[id];
   const auto target = static_cast<std::uint32_t>(router_.route(r, replicas_));
   r.replica = static_cast<std::int32_t>(target);
   ++routed_[target];
@@ -474,6 +490,7 @@ void Simulation::handle(core::Time now, const Payload& p) {
     void operator()(const UserStart&) const { sim.on_user_start(now); }
     void operator()(const TurnArrival& e) const { sim.on_turn_arrival(now, e.session); }
     void operator()(const QueueTimeout& e) const { sim.on_timeout(now, e.id); }
+    void operator()(const FrontendDone& e) const { sim.dispatch(now, e.id); }
     void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.replica); }
     void operator()(const Schedule& e) const { sim.on_schedule(now, e.replica); }
   };

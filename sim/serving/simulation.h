@@ -59,13 +59,17 @@ class Simulation {
   struct QueueTimeout {
     RequestId id;
   };
+  struct FrontendDone {  // the request leaves the API server (tokenized) for the engine
+    RequestId id;
+  };
   struct IterationEnd {
     std::uint32_t replica;
   };
   struct Schedule {
     std::uint32_t replica;
   };
-  using Payload = std::variant<SessionStart, UserStart, TurnArrival, QueueTimeout, IterationEnd, Schedule>;
+  using Payload =
+      std::variant<SessionStart, UserStart, TurnArrival, QueueTimeout, FrontendDone, IterationEnd, Schedule>;
 
   struct SessionSlot {
     traffic::Session state;
@@ -85,6 +89,8 @@ class Simulation {
   // Starts a session; false when no session could start (limits reached, trace exhausted).
   bool start_session(core::Time now, bool closed_loop);
   void issue_turn(core::Time now, std::uint32_t session);
+  // Routes a request that left the front end to a replica's queue.
+  void dispatch(core::Time now, RequestId id);
   void end_session(core::Time now, std::uint32_t session);
   void terminate(core::Time now, RequestId id, RequestState state);
   void kick(core::Time now, std::uint32_t replica);
@@ -122,6 +128,7 @@ class Simulation {
   ServingMetrics metrics_;
   core::Time duration_end_ = core::kNever;
   core::Duration queue_timeout_{0};
+  core::Time tokenizer_free_at_{};  // the front end's tokenization lane is busy until then
   std::int64_t issued_ = 0;
   // Request-count warm-up (ServingConfig::warmup_requests): requests 0 .. warmup_requests - 1
   // are the warm-up; while it lasts, users whose session ends wait (parked) for its end.
