@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
@@ -386,22 +387,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
       if (r.time_by_op_s[i] > 0) by_op[name(perf::kOpClassNames[i])] = r.time_by_op_s[i];
     }
-    nlohmann::json spec = nullptr;
-    if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
-      spec = {{"method", d.spec_decode->method},
-              {"num_draft_tokens", d.spec_decode->num_draft_tokens},
-              {"acceptance_length", d.spec_decode->acceptance_length}};
-    }
-    nlohmann::json config = {
-        {"model", d.model->id},
-        {"hardware", d.hardware->id},
-        {"engine", d.engine->id},
-        {"precision", name(to_string(d.precision))},
-        {"kv_cache_dtype", name(to_string(d.kv_cache_dtype))},
-        {"tensor_parallel", d.tensor_parallel},
-        {"expert_parallel", d.expert_parallel},
-        {"cuda_graphs", d.cuda_graphs},
-        {"spec_decode", spec},
+    // The deployment as the sweep writes it (perf::describe_deployment), then the run's settings.
+    nlohmann::json config = perf::describe_deployment(d);
+    config.update(nlohmann::json{
         {"replicas", c.replicas},
         {"router", o->router},
         {"num_gpus", r.num_gpus},
@@ -428,11 +416,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"max_num_batched_tokens", s.max_num_batched_tokens},
         {"chunked_prefill", s.chunked_prefill},
         {"prefix_caching", s.prefix_caching},
-        {"kv_page_tokens", d.kv_page_tokens},
         {"kv_capacity_tokens_per_replica", r.kv_capacity_tokens_per_replica},
         {"kv_admission", name(serving::kKvAdmissionNames[static_cast<std::size_t>(s.kv_admission)])},
         {"queue_timeout_s", s.queue_timeout_s},
-        {"max_queue", s.max_queue}};
+        {"max_queue", s.max_queue}});
     if (c.disaggregated) {
       const auto& dis = *c.disaggregated;
       const auto& dd = dis.decode.deployment;
@@ -536,7 +523,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       std::printf("front end: %.1f ms per request, tokenization %.2f us per input token on one lane (engine card)\n",
                   d.engine->frontend_request_s * 1e3, d.engine->tokenize_s_per_input_token * 1e6);
     }
-    if (spec.is_object()) {
+    if (config["spec_decode"].is_object()) {
       std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
                   d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);
     }

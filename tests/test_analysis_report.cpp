@@ -189,3 +189,31 @@ TEST_CASE("axis ticks step by 1, 2 or 5 times a power of ten and cover the range
   CHECK(u.back() >= 0.61);
   CHECK(u[1] - u[0] == doctest::Approx(0.2));
 }
+
+TEST_CASE("one tick rule for every chart: 1, 2 or 5 times a power of ten, never 2.5") {
+  // Issue 19, fault 3: the ImGui charts had their own nice_ticks with a 2.5 step. Over [0, 12.5]
+  // with 5 intervals the raw step is 2.5: the 1-2-5 rule rounds it up to 5 (the old UI gave 2.5).
+  CHECK(nice_step(0, 12.5, 5) == doctest::Approx(5));
+  CHECK(nice_step(0, 1, 5) == doctest::Approx(0.2));   // raw 0.2 is a 2 step already
+  CHECK(nice_step(0, 937, 6) == doctest::Approx(200));  // raw 156 → 200
+  // Within the range (the UI's axes): 0, 5, 10 — not 12.5 or 15, which lie outside.
+  CHECK(nice_ticks_within(0, 12.5, 5) == std::vector<double>{0, 5, 10});
+  // Covering the range (the SVG axes): one more tick past each end where needed.
+  CHECK(nice_ticks(0, 12.5, 5) == std::vector<double>{0, 5, 10, 15});
+  // Ticks inside [0.05, 0.95] at step 0.1: 0.1 ... 0.9, nine of them (0 and 1 lie outside).
+  const auto t = nice_ticks_within(0.05, 0.95, 9);
+  REQUIRE(t.size() == 9);
+  CHECK(t.front() == doctest::Approx(0.1));
+  CHECK(t.back() == doctest::Approx(0.9));
+  // Nothing for an empty, inverted or infinite range.
+  CHECK(nice_ticks_within(1, 1, 5).empty());
+  CHECK(nice_ticks_within(2, 1, 5).empty());
+  CHECK(nice_ticks_within(0, std::numeric_limits<double>::infinity(), 5).empty());
+}
+
+TEST_CASE("the Pareto filter drops dominated and non-finite points, keeps the front ordered by x") {
+  // Issue 19, fault 3: the ImGui scatter and the sweep report share this filter. (2, 1) is beaten
+  // by (3, 2); (1, 3) and (3, 2) trade off; the NaN point is left out; the front is by x.
+  const std::vector<XY> pts = {{3, 2}, {2, 1}, {1, 3}, {std::nan(""), 9}, {0.5, 3}};
+  CHECK(pareto_frontier(pts) == std::vector<std::size_t>{2, 0});
+}

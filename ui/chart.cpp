@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "sim/analysis/chart_scale.h"
+#include "sim/analysis/pareto.h"
 #include "ui/format.h"
 #include "ui/theme.h"
 
@@ -145,7 +147,7 @@ float map_y(const Frame& f, const Range& r, double y) {
 }
 
 void draw_y_axis(const Frame& f, const Axis& axis, const Range& r) {
-  for (double t : nice_ticks(r.lo, r.hi, 5)) {
+  for (double t : analysis::nice_ticks_within(r.lo, r.hi, 5)) {
     float y = map_y(f, r, t);
     if (y < f.plot_min.y - 1 || y > f.plot_max.y + 1) continue;
     f.dl->AddLine(ImVec2(f.plot_min.x, y), ImVec2(f.plot_max.x, y), t == 0 ? theme::with_alpha(theme::kText, 0.25f) : theme::kGrid);
@@ -171,7 +173,7 @@ std::vector<double> hour_ticks(double lo, double hi) {
 }
 
 void draw_x_axis(const Frame& f, const Axis& axis, const Range& r, bool vertical_grid) {
-  std::vector<double> ticks = axis.unit == Unit::kGameHour ? hour_ticks(r.lo, r.hi) : nice_ticks(r.lo, r.hi, 6);
+  std::vector<double> ticks = axis.unit == Unit::kGameHour ? hour_ticks(r.lo, r.hi) : analysis::nice_ticks_within(r.lo, r.hi, 6);
   float last_right = -1e9f;
   for (double t : ticks) {
     float x = map_x(f, r, t);
@@ -273,23 +275,6 @@ std::string format_value(Unit unit, double v, bool compact) {
       return fmt_bytes(v);
   }
   return "";
-}
-
-std::vector<double> nice_ticks(double lo, double hi, int target) {
-  std::vector<double> out;
-  if (!(hi > lo) || target < 1) return out;
-  double raw = (hi - lo) / target;
-  double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = mag;
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    step = m * mag;
-    if (raw <= step) break;
-  }
-  for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-6; t += step) {
-    out.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
-    if (out.size() > 50) break;
-  }
-  return out;
 }
 
 void time_series(const char* id, std::span<const Line> lines, const Axis& x_axis, const Axis& y_axis, ImVec2 size) {
@@ -470,28 +455,6 @@ void stacked_bars(const char* id, std::span<const std::string> categories, std::
   }
 }
 
-std::vector<std::size_t> pareto_front(std::span<const Point> points) {
-  std::vector<std::size_t> idx;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (std::isfinite(points[i].x) && std::isfinite(points[i].y)) idx.push_back(i);
-  }
-  // Sort by x descending (ties: y descending); keep a point when its y beats every point to its right.
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    if (points[a].x != points[b].x) return points[a].x > points[b].x;
-    return points[a].y > points[b].y;
-  });
-  std::vector<std::size_t> front;
-  double best_y = -std::numeric_limits<double>::infinity();
-  for (std::size_t i : idx) {
-    if (points[i].y > best_y) {
-      front.push_back(i);
-      best_y = points[i].y;
-    }
-  }
-  std::reverse(front.begin(), front.end());
-  return front;
-}
-
 void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x_axis, const Axis& y_axis, ImVec2 size,
              bool pareto) {
   Legend legend;
@@ -499,12 +462,12 @@ void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x_axi
   auto rows = plan_legend(legend, y_axis.label + unit_suffix(y_axis.unit), size);
   Frame f = begin_frame(id, size, static_cast<int>(rows.size()) - 1);
   Range xr, yr;
-  std::vector<Point> all;
+  std::vector<analysis::XY> all;
   for (const auto& s : sets) {
     for (const auto& p : s.points) {
       xr.add(p.x);
       yr.add(p.y);
-      if (!s.marker_star) all.push_back(p);
+      if (!s.marker_star) all.push_back({p.x, p.y});
     }
   }
   Range xrr = resolve(x_axis, xr);
@@ -514,7 +477,7 @@ void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x_axi
   draw_legend(f, rows);
   clip_push(f);
   if (pareto && all.size() >= 2) {
-    auto front = pareto_front(all);
+    auto front = analysis::pareto_frontier(all);
     // Dashed step line through the front (the best y reachable at each x).
     ImU32 col = theme::with_alpha(theme::kText, 0.55f);
     for (std::size_t k = 1; k < front.size(); ++k) {

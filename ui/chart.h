@@ -67,15 +67,9 @@ struct ScatterSet {
   bool marker_star = false;  // a single highlighted operating point
 };
 
-// Scatter plot; with `pareto` the upper-right front over all sets is drawn as a dashed step line.
+// Scatter plot; with `pareto` the upper-right front over all sets (analysis::pareto_frontier, the
+// sweep report's filter) is drawn as a dashed step line.
 void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x, const Axis& y, ImVec2 size, bool pareto);
-
-// Indices of the points no other point beats in both x and y (higher is better in both),
-// sorted by increasing x.
-std::vector<std::size_t> pareto_front(std::span<const Point> points);
-
-// "Nice" tick positions covering [lo, hi]: steps of 1, 2 or 5 × 10^k, about `target` of them.
-std::vector<double> nice_ticks(double lo, double hi, int target);
 
 // A horizontal bar split into shares (e.g. memory per GPU), with a legend underneath.
 struct Segment {

@@ -119,30 +119,12 @@ void reset_deploy_form(const GameView& game, ViewState& view, const std::string&
   }
 }
 
-void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) {
+namespace {
+
+// The customer segment (and so the model): fixed while editing a deployment.
+void draw_segment_choice(const GameView& game, ViewState& view) {
   auto& f = view.deploy;
   const auto& sc = game.scenario;
-  const auto chips = market_chips(game);
-  if (f.editing && !game.state.company.find_deployment(*f.editing)) f.editing.reset();
-  if (!sc.find_segment(f.segment) && !sc.segments.empty()) f.segment = sc.segments.front().id;
-  if (std::find(chips.begin(), chips.end(), f.chip) == chips.end() && !chips.empty()) {
-    // Prefer a chip the player already rents.
-    f.chip = game.state.company.contracts.empty() ? chips.front() : game.state.company.contracts.front().chip;
-  }
-  const auto* seg = form_segment(game, view);
-  if (!seg || chips.empty()) {
-    muted_wrapped("This scenario has no customers or no GPUs to deploy on.");
-    return;
-  }
-  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
-
-  if (f.editing) {
-    const auto* d = game.state.company.find_deployment(*f.editing);
-    theme::heading("Change recipe of " + deployment_label(*d));
-  } else {
-    theme::heading("New deployment");
-  }
-
   // Customer segment (and so the model).
   ImGui::TextUnformatted("Customers");
   ImGui::SameLine(150);
@@ -165,7 +147,10 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   }
   if (f.editing) ImGui::EndDisabled();
   ImGui::EndGroup();
+}
 
+void draw_chip_choice(const GameView& game, ViewState& view, const std::vector<std::string>& chips) {
+  auto& f = view.deploy;
   // Chip.
   ImGui::TextUnformatted("Chip");
   ImGui::SameLine(150);
@@ -184,12 +169,11 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   }
   if (f.editing) ImGui::EndDisabled();
   ImGui::EndGroup();
-  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
+}
 
-  const auto* acc = game.catalog.find_accelerator(f.chip);
-  const auto* model = game.catalog.find_model(seg->model);
-  auto& r = f.recipe;
-
+void draw_replicas_row(ViewState& view) {
+  auto& f = view.deploy;
+  const auto& r = f.recipe;
   // Replicas.
   ImGui::TextUnformatted("Replicas");
   ImGui::SameLine(150);
@@ -204,7 +188,10 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
     flow(false, ImGui::CalcTextSize(each).x);
     ImGui::TextDisabled("%s", each);
   }
+}
 
+void draw_engine_row(const GameView& game, ViewState& view, const data::Accelerator* acc) {
+  auto& r = view.deploy.recipe;
   // Engine.
   ImGui::TextUnformatted("Engine");
   ImGui::SameLine(150);
@@ -218,8 +205,11 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
     ImGui::EndCombo();
   }
   if (locked_field(game, "engine")) ImGui::EndDisabled();
-  const auto* engine = game.catalog.find_engine(r.engine);
+}
 
+// Weight and KV-cache precision.
+void draw_precision_rows(const GameView& game, ViewState& view, const data::Accelerator* acc) {
+  auto& r = view.deploy.recipe;
   // Precision.
   ImGui::TextUnformatted("Weights");
   help_marker(Concept::kPrecision);
@@ -249,7 +239,12 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   }
   if (locked_field(game, "kv_cache_dtype")) ImGui::EndDisabled();
   ImGui::NewLine();
+}
 
+// GPUs per replica (up to the scale-up domain) and, for MoE models, expert parallelism.
+void draw_parallel_rows(const GameView& game, ViewState& view, const data::Accelerator* acc,
+                        const data::ModelCard* model) {
+  auto& r = view.deploy.recipe;
   const int domain = acc ? acc->scale_up.domain_size : 8;
   int_choice(game, view, "GPUs per replica", "tensor_parallel", "deploy.tp", &r.tensor_parallel, {1, 2, 4, 8, 16},
              domain, Concept::kTensorParallel);
@@ -258,7 +253,10 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
                r.tensor_parallel, Concept::kTensorParallel);
   }
   r.expert_parallel = std::min(r.expert_parallel, r.tensor_parallel);
+}
 
+void draw_spec_decode_row(const GameView& game, ViewState& view, const data::Engine* engine) {
+  auto& r = view.deploy.recipe;
   // Speculative decoding.
   ImGui::TextUnformatted("Draft tokens");
   help_marker(Concept::kSpeculativeDecoding);
@@ -284,7 +282,10 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
                   acceptance_length_for(game.scenario, game.catalog, form_what_if(game, view)));
     note(buf);
   }
+}
 
+void draw_batch_limit_rows(const GameView& game, ViewState& view) {
+  auto& r = view.deploy.recipe;
   // Batch limits.
   ImGui::TextUnformatted("Max sequences");
   help_marker(Concept::kBatchingTradeoff);
@@ -299,7 +300,11 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   input_int_steps("##budget", &r.max_num_batched_tokens, 1024, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_batched_tokens")) ImGui::EndDisabled();
   r.max_num_batched_tokens = std::clamp(r.max_num_batched_tokens, 64, 1 << 20);
+}
 
+// Prefix caching, CUDA graphs and the router.
+void draw_option_rows(const GameView& game, ViewState& view, const data::Engine* engine) {
+  auto& r = view.deploy.recipe;
   ImGui::TextUnformatted("Options");
   ImGui::SameLine(150);
   const bool pc_ok = engine && engine->supports_prefix_caching;
@@ -331,12 +336,21 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   }
   if (locked_field(game, "router")) ImGui::EndDisabled();
   ImGui::EndGroup();
+}
 
-  // Commit, after the same checks the game makes (the game checks again and explains).
-  ImGui::Spacing();
-  std::string problem;
-  bool blocking = true;  // false: only GPUs are missing (a warning, not an error)
-  WhatIf w = form_what_if(game, view);
+// What stops the form from being submitted, after the same checks the game makes (the game checks
+// again and explains). Not blocking: only GPUs are missing (a warning, not an error).
+struct FormProblem {
+  std::string text;
+  bool blocking = true;
+};
+
+FormProblem form_problem(const GameView& game, const ViewState& view, const WhatIf& w) {
+  const auto& f = view.deploy;
+  const auto& r = f.recipe;
+  FormProblem out;
+  auto& problem = out.text;
+  auto& blocking = out.blocking;
   std::string error;
   auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
   if (!plan) {
@@ -355,6 +369,17 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
       blocking = false;
     }
   }
+  return out;
+}
+
+// The Deploy / Apply button (or why not), Cancel or Default recipe, and the outcome.
+void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const game::SegmentSpec& seg_spec,
+                 const data::ModelCard* model, const data::Accelerator* acc, const WhatIf& w, const FormProblem& p) {
+  auto& f = view.deploy;
+  const auto* seg = &seg_spec;
+  auto& r = f.recipe;
+  std::string problem = p.text;
+  const bool blocking = p.blocking;
   // Just deployed with this very form: its GPUs are now the deployment's, which is success, not a
   // shortage. Say so, until the player changes the form to deploy something more.
   const std::string form_key = what_if_key(w, f.editing ? "edit" : "new");
@@ -411,6 +436,52 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
     }
     tag(view.tags, "deploy.problem");
   }
+}
+
+}  // namespace
+
+void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) {
+  auto& f = view.deploy;
+  const auto& sc = game.scenario;
+  const auto chips = market_chips(game);
+  if (f.editing && !game.state.company.find_deployment(*f.editing)) f.editing.reset();
+  if (!sc.find_segment(f.segment) && !sc.segments.empty()) f.segment = sc.segments.front().id;
+  if (std::find(chips.begin(), chips.end(), f.chip) == chips.end() && !chips.empty()) {
+    // Prefer a chip the player already rents.
+    f.chip = game.state.company.contracts.empty() ? chips.front() : game.state.company.contracts.front().chip;
+  }
+  const auto* seg = form_segment(game, view);
+  if (!seg || chips.empty()) {
+    muted_wrapped("This scenario has no customers or no GPUs to deploy on.");
+    return;
+  }
+  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
+
+  if (f.editing) {
+    const auto* d = game.state.company.find_deployment(*f.editing);
+    theme::heading("Change recipe of " + deployment_label(*d));
+  } else {
+    theme::heading("New deployment");
+  }
+
+  draw_segment_choice(game, view);
+  draw_chip_choice(game, view, chips);
+  if (f.recipe_for != seg->model + "|" + f.chip) reset_deploy_form(game, view, f.segment, f.chip, f.editing);
+
+  const auto* acc = game.catalog.find_accelerator(f.chip);
+  const auto* model = game.catalog.find_model(seg->model);
+  draw_replicas_row(view);
+  draw_engine_row(game, view, acc);
+  const auto* engine = game.catalog.find_engine(f.recipe.engine);
+  draw_precision_rows(game, view, acc);
+  draw_parallel_rows(game, view, acc, model);
+  draw_spec_decode_row(game, view, engine);
+  draw_batch_limit_rows(game, view);
+  draw_option_rows(game, view, engine);
+
+  ImGui::Spacing();
+  const WhatIf w = form_what_if(game, view);
+  draw_submit(game, view, out, *seg, model, acc, w, form_problem(game, view, w));
 }
 
 void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previews) {

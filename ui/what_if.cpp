@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "sim/game/game.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::ui {
@@ -13,14 +14,7 @@ WhatIf what_if_of(const game::DeploymentState& d) {
 }
 
 double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
-  const game::SegmentSpec* seg = scenario.find_segment(w.segment);
-  if (seg && seg->spec_acceptance_per_token) {
-    return game::acceptance_length(*seg->spec_acceptance_per_token, w.recipe.spec_draft_tokens);
-  }
-  if (const data::Recipe* r = catalog.find_recipe(w.model, w.chip); r && r->spec_decode) {
-    return std::min(r->spec_decode->acceptance_length, w.recipe.spec_draft_tokens + 1.0);
-  }
-  return 1.0;
+  return game::acceptance_for(catalog, scenario, w.segment, w.model, w.chip, w.recipe);
 }
 
 std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
@@ -129,9 +123,7 @@ double deployment_load_share(const game::GameState& state, const data::Catalog& 
     const auto* hw = catalog.find_accelerator(x.chip);
     const auto* engine = catalog.find_engine(x.recipe.engine);
     if (!hw || !engine) return 0.0;
-    int replicas = x.active_replicas > 0 ? x.active_replicas : x.replicas;
-    return replicas * x.recipe.tensor_parallel * hw->hbm_bandwidth_bytes_per_s * engine->efficiency_on(hw->vendor) *
-           x.speedup;
+    return game::capacity_weight(*hw, *engine, x, x.active_replicas > 0 ? x.active_replicas : x.replicas);
   };
   double total = 0;
   for (const auto& x : state.company.deployments) {

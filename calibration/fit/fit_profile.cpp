@@ -76,23 +76,30 @@ perf::Curve monotone_curve(std::vector<std::pair<double, double>> samples, doubl
   return perf::Curve(std::move(knots));
 }
 
-FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chip, const std::string& source,
-                      const std::string& prefill_backend) {
-  FitReport rep;
-  auto& p = rep.profile;
-  p.chip = chip.id;
-  p.provenance = perf::Provenance::kMeasured;
-  p.source = source;
-  const double bw = chip.hbm_bandwidth_bytes_per_s;
-  const double peak_bf16 = chip.peak_flop_per_s(Precision::kBf16);
-  const double peak_fp8 = chip.peak_flop_per_s(Precision::kFp8);
+namespace {
 
+// What every section of the fit shares: the rows, the chip's datasheet rates, and the kernel's
+// own time (a kernel timed alone pays `overhead` that one inside a CUDA graph, or behind a queue
+// of launches, does not: the efficiencies are of t - overhead, never less than a third of t).
+struct FitContext {
+  const std::vector<Row>& rows;
+  const data::Accelerator& chip;
+  double bw = 0, peak_bf16 = 0, peak_fp8 = 0;
+  double overhead = 0;  // fixed cost of timing one kernel in isolation (launch latency + events)
+  double own(double t, int kernels = 1) const { return std::max(t - kernels * overhead, t / 3.0); }
+};
+
+// Launch floors from the launch probes, else the copy regression's intercept; returns that
+// intercept (the isolated-kernel overhead).
+double fit_fixed_costs(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
   // --- fixed costs: launch probes, else the copy regression's intercept ---
   for (const auto& r : rows) {
     if (r.op() == "launch_graph" && r.number_or("num_kernels", 0) >= 1000) p.kernel_floor_s = r.number("per_kernel_s");
     if (r.op() == "launch_eager" && r.number_or("num_kernels", 0) >= 1000) p.eager_launch_s = r.number("per_kernel_s");
   }
-  double overhead = 0;  // fixed cost of timing one kernel in isolation (launch latency + events)
+  double overhead = 0;
   {
     // t = a + bytes / bandwidth, least squares over the copy rows (Eigen).
     std::vector<std::pair<double, double>> pts;
@@ -115,12 +122,13 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
       if (p.kernel_floor_s == 0) p.kernel_floor_s = overhead;
     }
   }
-  rep.isolated_kernel_overhead_s = overhead;
-  // A kernel timed alone pays `overhead` that a kernel inside a CUDA graph (or behind a queue of
-  // launches) does not: the efficiencies below are of the kernel's own duration, t - overhead,
-  // and a kernel is never credited with less than a third of its measured time.
-  auto own = [overhead](double t, int kernels = 1) { return std::max(t - kernels * overhead, t / 3.0); };
-  if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  return overhead;
+}
+
+void fit_host_launch(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const auto& chip = f.chip;
   // CPU cost per kernel of the reference engine's PyTorch eager ops at real shapes: rows
   // host_layer_real (one layer's Python call, 3 layers minus 1, over the kernels that layer
   // launches), median and slowest over models and modes, separately for one process and for each
@@ -144,14 +152,19 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
         multi.empty() ? p.python_op_launch_slowest_s : *std::max_element(multi.begin(), multi.end());
     rep.eager_launch_rows = static_cast<int>(one.size() + multi.size());
   }
-  p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
+}
 
+// Elementwise ops, the unfused rotary embedding and gated activation, QK-norm, KV write.
+void fit_elementwise(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const double bw = f.bw;
   // --- elementwise: norms, residual adds, activations, copies ---
   std::vector<std::pair<double, double>> ew;
   for (const auto& r : rows) {
     auto op = r.op();
     if (op == "copy_d2d" || op == "rmsnorm" || op == "residual_add") {
-      ew.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"))));
+      ew.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"))));
     }
   }
   p.elementwise_memory_eff = monotone_curve(ew);
@@ -161,7 +174,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   std::vector<std::pair<double, double>> rope;
   for (const auto& r : rows) {
     // engine.rope launches 7 kernels (6 elementwise + cat), each timed-alone overhead included.
-    if (r.op() == "rope") rope.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"), 7)));
+    if (r.op() == "rope") rope.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 7)));
   }
   p.rotary_unfused_memory_eff = rope.empty() ? p.elementwise_memory_eff : monotone_curve(rope);
   rep.curves.push_back(residuals("rotary_unfused_memory_eff", p.rotary_unfused_memory_eff, rope));
@@ -171,7 +184,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // norms and adds above, so it gets its own curve rather than dragging theirs down) ---
   std::vector<std::pair<double, double>> act;
   for (const auto& r : rows) {
-    if (r.op() == "silu_mul") act.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"), 2)));
+    if (r.op() == "silu_mul") act.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 2)));
   }
   p.activation_unfused_memory_eff = act.empty() ? p.elementwise_memory_eff : monotone_curve(act);
   rep.curves.push_back(residuals("activation_unfused_memory_eff", p.activation_unfused_memory_eff, act));
@@ -182,12 +195,17 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
                                     std::tuple{"kv_write", &p.kv_write_memory_eff, 1}}) {
     std::vector<std::pair<double, double>> pts;
     for (const auto& r : rows) {
-      if (r.op() == op) pts.emplace_back(r.number("bytes"), r.number("bytes") / (bw * own(r.number("median_s"), kernels)));
+      if (r.op() == op) pts.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), kernels)));
     }
     *curve = pts.empty() ? p.elementwise_memory_eff : monotone_curve(pts);
     rep.curves.push_back(residuals(std::string(op) + "_memory_eff", *curve, pts));
   }
+}
 
+void fit_dense_gemm(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const double bw = f.bw, peak_bf16 = f.peak_bf16, peak_fp8 = f.peak_fp8;
   // --- dense GEMMs: memory efficiency from clearly memory-bound rows, then compute efficiency ---
   auto gemm_bytes = [](const Row& r, double weight_bytes_per_value) {
     double m = r.number("M"), n = r.number("N"), k = r.number("K");
@@ -200,7 +218,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     double peak = is_fp8(r) ? peak_fp8 : peak_bf16;
     double flop = 2.0 * r.number("M") * r.number("N") * r.number("K");
     double bytes = gemm_bytes(r, wb);
-    if (flop / peak < 0.25 * bytes / bw) gm.emplace_back(bytes, bytes / (bw * own(r.number("median_s"))));
+    if (flop / peak < 0.25 * bytes / bw) gm.emplace_back(bytes, bytes / (bw * f.own(r.number("median_s"))));
   }
   p.gemm_memory_eff = monotone_curve(gm);
   rep.curves.push_back(residuals("gemm_memory_eff", p.gemm_memory_eff, gm));
@@ -208,7 +226,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     std::vector<std::pair<double, double>> bound, lower;
     for (const auto& r : rows) {
       if (r.op() != "gemm" || is_fp8(r) != static_cast<bool>(fp8)) continue;
-      double m = r.number("M"), t = own(r.number("median_s"));
+      double m = r.number("M"), t = f.own(r.number("median_s"));
       double flop = 2.0 * m * r.number("N") * r.number("K");
       double bytes = gemm_bytes(r, fp8 ? 1.0 : 2.0);
       double mem_t = bytes / (bw * p.gemm_memory_eff(bytes));
@@ -246,7 +264,12 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
   // No fp4 tensor cores on the calibrated chip: fp4 shares the fp8 curve (transferred chips
   // with fp4 units scale it by their fp4 peak; labelled extrapolated there).
   p.gemm_compute_eff[2] = p.gemm_compute_eff[1];
+}
 
+void fit_moe_gemm(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const double bw = f.bw, peak_bf16 = f.peak_bf16;
   // --- MoE grouped GEMMs: gate_up + down at the same token count and expert shape form one
   // sample; rows timed eagerly (moe_gate_up / moe_down) and replayed from a CUDA graph
   // (moe_*_graph, which also cover the tensor-parallel shard of each expert) alike ---
@@ -271,7 +294,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
         inter = gate_up ? n / 2 : k;
       }
       auto& acc = by_tokens[{graph, r.number("tokens"), inter}];
-      acc[0] += own(r.number("median_s"));
+      acc[0] += f.own(r.number("median_s"));
       acc[1] += 2.0 * rows_n * n * k;
       acc[2] += touched * n * k * 2.0 + rows_n * (n + k) * 2.0;
       acc[3] = rows_n / touched;
@@ -291,7 +314,12 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     rep.curves.push_back(residuals("moe_memory_eff", p.moe_memory_eff, mem));
     rep.curves.push_back(residuals("moe_compute_eff", p.moe_compute_eff, comp));
   }
+}
 
+void fit_moe_route(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const double bw = f.bw, peak_bf16 = f.peak_bf16;
   // --- MoE dispatch and combine of an engine without fused routing (the reference engine's
   // moe.moe_forward: top-k, softmax, sort, gather of the routed rows, weighting, scatter-add
   // into the output): the whole expert block replayed from a CUDA graph minus its two grouped
@@ -308,7 +336,7 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
       if (slot < 0) continue;
       Key key{r.number("tokens"), r.number("expert_dim")};
       auto& a = by_tokens.try_emplace(key, std::array<double, 5>{-1, -1, -1, 0, 0}).first->second;
-      a[static_cast<std::size_t>(slot)] = own(r.number("median_s"));
+      a[static_cast<std::size_t>(slot)] = f.own(r.number("median_s"));
       a[3] = r.number("hidden");
       a[4] = r.number("expert_dim");
       shape[key] = {r.number("rows"), r.number("num_experts"), r.number("top_k")};
@@ -331,7 +359,12 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     p.moe_route_memory_eff = route.empty() ? p.elementwise_memory_eff : monotone_curve(route);
     rep.curves.push_back(residuals("moe_route_memory_eff", p.moe_route_memory_eff, route));
   }
+}
 
+void fit_attention(const FitContext& f, const std::string& prefill_backend, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const double bw = f.bw, peak_bf16 = f.peak_bf16;
   // --- attention ---
   {
     std::vector<std::pair<double, double>> pre, dec;
@@ -342,13 +375,13 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
         double b = r.number_or("batch", 1);
         // causal: s(s+1)/2 scores per head, QK^T and PV each 2*d flop per score (as predict counts)
         double flop = b * 2.0 * hq * (2 * d) * (s * (s + 1) / 2.0);
-        pre.emplace_back(s, flop / (peak_bf16 * own(r.number("median_s"))));
+        pre.emplace_back(s, flop / (peak_bf16 * f.own(r.number("median_s"))));
         p.max_measured_context = std::max(p.max_measured_context, s);
       } else if (r.op() == "attn_decode") {
         double b = r.number("batch"), c = r.number("context"), hq = r.number("num_q_heads");
         double hkv = r.number("num_kv_heads"), d = r.number("head_dim");
         double bytes = b * c * hkv * 2 * d * 2.0 + b * hq * 2 * d * 2.0;
-        dec.emplace_back(bytes, bytes / (bw * own(r.number("median_s"))));
+        dec.emplace_back(bytes, bytes / (bw * f.own(r.number("median_s"))));
         p.max_measured_context = std::max(p.max_measured_context, c);
       }
     }
@@ -357,7 +390,12 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
     rep.curves.push_back(residuals("attn_prefill_compute_eff", p.attn_prefill_compute_eff, pre));
     rep.curves.push_back(residuals("attn_decode_memory_eff", p.attn_decode_memory_eff, dec));
   }
+}
 
+void fit_allreduce(const FitContext& f, FitReport& rep) {
+  const auto& rows = f.rows;
+  auto& p = rep.profile;
+  const auto& chip = f.chip;
   // --- all-reduce over the scale-up link: latency + bytes / (link x efficiency) ---
   {
     // Rows replayed from a CUDA graph give the latency and bandwidth a graphed step sees; eager
@@ -385,7 +423,30 @@ FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chi
                                      : monotone_curve(ar);
     rep.curves.push_back(residuals("allreduce_bus_eff", p.allreduce_bus_eff, ar));
   }
+}
 
+}  // namespace
+
+FitReport fit_profile(const std::vector<Row>& rows, const data::Accelerator& chip, const std::string& source,
+                      const std::string& prefill_backend) {
+  FitReport rep;
+  auto& p = rep.profile;
+  p.chip = chip.id;
+  p.provenance = perf::Provenance::kMeasured;
+  p.source = source;
+  FitContext f{rows, chip, chip.hbm_bandwidth_bytes_per_s, chip.peak_flop_per_s(Precision::kBf16),
+               chip.peak_flop_per_s(Precision::kFp8)};
+  f.overhead = fit_fixed_costs(f, rep);
+  rep.isolated_kernel_overhead_s = f.overhead;
+  if (p.eager_launch_s == 0) p.eager_launch_s = perf::CalibrationProfile::datasheet(chip.id).eager_launch_s;
+  fit_host_launch(f, rep);
+  p.graph_kernel_gap_s = 0;  // included in the floor measured from graph-replayed kernels
+  fit_elementwise(f, rep);
+  fit_dense_gemm(f, rep);
+  fit_moe_gemm(f, rep);
+  fit_moe_route(f, rep);
+  fit_attention(f, prefill_backend, rep);
+  fit_allreduce(f, rep);
   for (const auto& r : rows) {
     if (r.is_end_to_end()) continue;
     ++rep.num_kernel_rows;

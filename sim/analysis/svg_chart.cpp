@@ -69,24 +69,6 @@ std::string tick_label(double v, double step, bool percent) {
   return buf;
 }
 
-std::vector<double> nice_ticks(double lo, double hi, int target) {
-  if (!(hi > lo)) hi = lo + 1;
-  const double raw = (hi - lo) / std::max(1, target);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = mag;
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    step = m * mag;
-    if (step >= raw) break;
-  }
-  // Integer multiples of the step (no accumulated rounding), the last one at or above `hi`.
-  const auto first = static_cast<long long>(std::floor(lo / step + 1e-9));
-  auto last = static_cast<long long>(std::ceil(hi / step - 1e-9));
-  if (last <= first) last = first + 1;
-  std::vector<double> ticks;
-  for (long long k = first; k <= last; ++k) ticks.push_back(static_cast<double>(k) * step);
-  return ticks;
-}
-
 std::vector<std::string> wrap_text(const std::string& text, std::size_t width) {
   std::vector<std::string> lines;
   std::string line;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/analysis/chart_scale.h"
+
 namespace tycoon::analysis {
 
 struct ChartPoint {
@@ -65,8 +67,6 @@ std::string xml_escape(std::string_view s);
 // width gets a line of its own): nothing is cut.
 std::vector<std::string> wrap_text(const std::string& text, std::size_t width);
 
-// Tick positions: a 1-2-5 step covering [lo, hi] with about `target` intervals.
-std::vector<double> nice_ticks(double lo, double hi, int target = 6);
 // A tick's label with as many decimals as the step needs ("0.25", "40%" with `percent`).
 std::string tick_label(double v, double step, bool percent);
 

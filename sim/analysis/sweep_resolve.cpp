@@ -3,6 +3,7 @@
 
 #include "sim/analysis/sweep_spec.h"
 #include "sim/data/json_reader.h"
+#include "sim/perf/deployment_json.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/serving/disaggregated.h"
 
@@ -11,30 +12,14 @@ namespace tycoon::analysis {
 using data::LoadError;
 
 nlohmann::json ResolvedConfig::describe() const {
-  const auto& d = deployment;
-  nlohmann::json spec = nullptr;
-  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
-    spec = {{"method", d.spec_decode->method},
-            {"num_draft_tokens", d.spec_decode->num_draft_tokens},
-            {"acceptance_length", d.spec_decode->acceptance_length}};
-  }
-  nlohmann::json j = {{"label", label},
-          {"model", d.model->id},
-          {"hardware", d.hardware->id},
-          {"engine", d.engine->id},
-          {"precision", std::string(to_string(d.precision))},
-          {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
-          {"tensor_parallel", d.tensor_parallel},
-          {"expert_parallel", d.expert_parallel},
-          {"cuda_graphs", d.cuda_graphs},
-          {"kv_page_tokens", d.kv_page_tokens},
-          {"spec_decode", spec},
+  nlohmann::json j = perf::describe_deployment(deployment);
+  j.update(nlohmann::json{{"label", label},
           {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
           {"max_num_seqs", scheduler.max_num_seqs},
           {"prefix_caching", scheduler.prefix_caching},
           {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
           {"gpu_usd_per_hour", gpu_usd_per_hour},
-          {"gpu_price_source", gpu_price_source}};
+          {"gpu_price_source", gpu_price_source}});
   // Only disaggregated configurations carry the key: aggregated ones hash as before.
   if (disaggregation) {
     const auto& dd = disaggregation->decode.deployment;

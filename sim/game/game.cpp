@@ -178,21 +178,40 @@ const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
   return it->second;
 }
 
-double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d) {
-  const SegmentSpec* seg = scenario.find_segment(d.segment);
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const std::string& segment,
+                      const std::string& model, const std::string& chip, const RecipeSettings& recipe) {
+  const SegmentSpec* seg = scenario.find_segment(segment);
   if (seg && seg->spec_acceptance_per_token)
-    return acceptance_length(*seg->spec_acceptance_per_token, d.recipe.spec_draft_tokens);
-  if (const data::Recipe* r = catalog.find_recipe(d.model, d.chip); r && r->spec_decode) {
-    return std::min(r->spec_decode->acceptance_length, d.recipe.spec_draft_tokens + 1.0);
+    return acceptance_length(*seg->spec_acceptance_per_token, recipe.spec_draft_tokens);
+  if (const data::Recipe* r = catalog.find_recipe(model, chip); r && r->spec_decode) {
+    return std::min(r->spec_decode->acceptance_length, recipe.spec_draft_tokens + 1.0);
   }
   return 1.0;
 }
 
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d) {
+  return acceptance_for(catalog, scenario, d.segment, d.model, d.chip, d.recipe);
+}
+
 double Game::acceptance_for(const DeploymentState& d) const { return game::acceptance_for(*catalog_, scenario_, d); }
 
-double Game::segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices, double cached_share) const {
-  return econ::price_per_request_usd(prices, static_cast<double>(seg.workload.input_tokens), cached_share,
-                                     static_cast<double>(seg.workload.output_tokens));
+double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d,
+                       int replicas) {
+  return replicas * d.recipe.tensor_parallel * hw.hbm_bandwidth_bytes_per_s * engine.efficiency_on(hw.vendor) *
+         d.speedup;
+}
+
+RequestPrices request_prices(const Scenario& scenario, const GameState& state, std::size_t segment_index,
+                             const econ::TokenPrices& prices) {
+  const auto& seg = scenario.segments.at(segment_index);
+  const auto& seg_state = state.world.segments.at(segment_index);
+  const auto mult = state.world.reference_price_multiplier.find(seg.model);
+  const auto reference = econ::scaled(scenario.reference_prices.at(seg.model),
+                                      mult != state.world.reference_price_multiplier.end() ? mult->second : 1.0);
+  const double isl = static_cast<double>(seg.workload.input_tokens);
+  const double osl = static_cast<double>(seg.workload.output_tokens);
+  return {econ::price_per_request_usd(prices, isl, seg_state.billed_cached_share, osl),
+          econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl)};
 }
 
 void Game::apply_due_events() {
@@ -258,28 +277,47 @@ void Game::announce_tutorial_step() {
                                       ": " + steps[i].text);
 }
 
+// One game hour, phase by phase. The phases run in this order and draw from the random streams in
+// this order (spot interruptions from `market`, then each segment's demand noise), so the split
+// leaves every result byte for byte as it was.
 void Game::step_hour() {
-  auto& s = state_;
-  const std::int64_t h = s.hour;
-  auto& company = s.company;
+  const std::int64_t h = state_.hour;
+  end_reserved_terms(h);
+  const auto allocation = assign_replicas(h);
+  const SpotReclaims interrupted = draw_spot_interruptions(h);
+  HourTotals totals;
+  for (std::size_t si = 0; si < scenario_.segments.size(); ++si) serve_segment(si, h, allocation, interrupted, totals);
+  pay_costs(h, interrupted, totals);
+  record_hour(h, totals);
+  if (close_hour()) return;
+  apply_due_events();
+  announce_ready_checks();
+  advisor_tick();
+}
 
-  // Reserved terms that have run out.
-  std::erase_if(company.contracts, [&](const GpuContract& c) {
+void Game::end_reserved_terms(std::int64_t h) {
+  std::erase_if(state_.company.contracts, [&](const GpuContract& c) {
     bool expired = c.contract == Contract::kReserved && h >= c.term_ends_at_hour;
     if (expired)
       news("Reserved contract " + std::to_string(c.id) + " (" + std::to_string(c.num_gpus) + " x " + c.chip +
            ") ended its term");
     return expired;
   });
+}
 
+std::vector<DeploymentAllocation> Game::assign_replicas(std::int64_t h) {
+  auto& company = state_.company;
   auto allocation = allocate_gpus(company, h);
   for (std::size_t i = 0; i < company.deployments.size(); ++i) {
     company.deployments[i].active_replicas = allocation[i].active_replicas;
   }
+  return allocation;
+}
 
-  // Spot interruptions this hour: which contracts, and when (fraction of the hour served first).
-  std::map<std::int64_t, double> interrupted;
-  for (const auto& c : company.contracts) {
+Game::SpotReclaims Game::draw_spot_interruptions(std::int64_t h) {
+  auto& s = state_;
+  SpotReclaims interrupted;
+  for (const auto& c : s.company.contracts) {
     if (c.contract != Contract::kSpot || !c.ready(h)) continue;
     const auto* offer = s.world.market.find(c.chip, Contract::kSpot);
     double p = offer ? offer->interruptions_per_hour : 0.0;
@@ -287,171 +325,197 @@ void Game::step_hour() {
     double at = uniform01(s.rng.market);
     if (u < p) interrupted[c.id] = at;
   }
+  return interrupted;
+}
 
-  std::array<double, kNumSeries> row{};
-  double revenue = 0, within_total = 0, offered_total = 0, completed_total = 0, failed_total = 0;
-  econ::TokenCounts tokens_total;
-  int gpus_serving = 0;
+double Game::segment_demand_per_s(std::size_t si, std::int64_t h) {
+  auto& s = state_;
+  const auto& seg = scenario_.segments[si];
+  auto& seg_state = s.world.segments[si];
+  // Customers compare their bill with the market's list price (request_prices).
+  const auto bill = request_prices(scenario_, s, si, s.company.prices.at(seg.model));
+  double rate = econ::offered_requests_per_s(seg.demand, static_cast<double>(h), bill.price_usd, bill.reference_usd,
+                                             seg_state.reputation) *
+                seg_state.demand_multiplier;
+  double noise = uniform01(s.rng.demand);
+  rate *= 1.0 + seg.demand_noise * (2.0 * noise - 1.0);
+  seg_state.last_offered_requests_per_s = rate;
+  return rate;
+}
 
-  for (std::size_t si = 0; si < scenario_.segments.size(); ++si) {
-    const auto& seg = scenario_.segments[si];
-    auto& seg_state = s.world.segments[si];
-    const auto& prices = company.prices.at(seg.model);
-    auto reference =
-        econ::scaled(scenario_.reference_prices.at(seg.model), s.world.reference_price_multiplier[seg.model]);
-    // Customers compare their bill (with the share of input we actually billed as cached) with
-    // the market's list price for the traffic they expect (the scenario's cached share).
-    double rate = econ::offered_requests_per_s(
-                      seg.demand, static_cast<double>(h), segment_price_usd(seg, prices, seg_state.billed_cached_share),
-                      segment_price_usd(seg, reference, seg.cached_input_share), seg_state.reputation) *
-                  seg_state.demand_multiplier;
-    double noise = uniform01(s.rng.demand);
-    rate *= 1.0 + seg.demand_noise * (2.0 * noise - 1.0);
-    seg_state.last_offered_requests_per_s = rate;
+void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<DeploymentAllocation>& allocation,
+                         const SpotReclaims& interrupted, HourTotals& totals) {
+  auto& s = state_;
+  auto& company = s.company;
+  const auto& seg = scenario_.segments[si];
+  auto& seg_state = s.world.segments[si];
+  const auto& prices = company.prices.at(seg.model);
+  const double rate = segment_demand_per_s(si, h);
 
-    // Split the segment's load over its serving deployments by estimated capacity: GPUs ×
-    // bandwidth × engine efficiency × speedup (the router's view; decode is bandwidth-bound).
-    std::vector<std::size_t> serving_idx;
-    double weight_sum = 0;
-    std::vector<double> weights(company.deployments.size(), 0.0);
-    for (std::size_t di = 0; di < company.deployments.size(); ++di) {
-      const auto& d = company.deployments[di];
-      if (d.segment != seg.id || d.active_replicas <= 0) continue;
-      const auto& hw = catalog_->accelerator(d.chip);
-      weights[di] = d.active_replicas * d.recipe.tensor_parallel * hw.hbm_bandwidth_bytes_per_s *
-                    catalog_->engine(d.recipe.engine).efficiency_on(hw.vendor) * d.speedup;
-      weight_sum += weights[di];
-      serving_idx.push_back(di);
-    }
-    // Requests offered: the windows' (for multi-turn workloads a request is a turn); with no
-    // deployment serving, the sessions that found no one.
-    double offered = serving_idx.empty() ? rate * 3600.0 : 0.0, within = 0, completed = 0;
-    econ::TokenCounts seg_tokens;
-    for (std::size_t di : serving_idx) {
-      auto& d = company.deployments[di];
-      const auto& alloc = allocation[di];
-      double d_rate = rate * weights[di] / weight_sum;
-      const auto& hw = catalog_->accelerator(d.chip);
-      const auto& engine = catalog_->engine(d.recipe.engine);
-      const auto& cal = calibration(d.chip);
-      std::optional<TunedHardware> tuned;
-      if (d.speedup != 1.0) tuned = tuned_hardware(hw, engine, cal, d.speedup);
-      WindowSpec spec;
-      spec.deployment = to_perf_deployment(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
-      if (tuned) {
-        spec.deployment.hardware = &tuned->hardware;
-        spec.deployment.engine = &tuned->engine;
-      }
-      spec.calibration = tuned ? &tuned->calibration : &cal;
-      spec.workload = seg.workload;
-      spec.scheduler.max_num_batched_tokens = d.recipe.max_num_batched_tokens;
-      spec.scheduler.max_num_seqs = d.recipe.max_num_seqs;
-      spec.scheduler.chunked_prefill = engine.supports_chunked_prefill;
-      spec.scheduler.prefix_caching = d.recipe.prefix_caching && engine.supports_prefix_caching;
-      spec.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
-      spec.scheduler.max_queue = scenario_.serving.max_queue;
-      spec.router = d.recipe.router;
-      spec.rate_per_s = d_rate;
-      spec.settings = scenario_.serving;
-      spec.seed = s.seed;
-      spec.deployment_key = d.model + "|" + d.chip + "|" + to_json(d.recipe).dump() + "|" +
-                            std::to_string(acceptance_for(d)) + "|x" + std::to_string(d.speedup);
-      spec.replicas = alloc.active_replicas;
-      HourServing out = windows_->serve_hour(spec);
-      double in_slo = out.requests_completed * share_within_slo(out.ttft_s, out.tpot_s, seg.slo);
-
-      // A reclaimed spot contract: the hour is served by all replicas until it goes, then by the
-      // rest; requests in flight on the lost replicas fail (Little's law: rate × mean latency).
-      int lost = 0;
-      double at = 1.0;
-      for (const auto& replica : alloc.replica_contracts) {
-        double first = 1.0;
-        for (auto id : replica) {
-          if (auto it = interrupted.find(id); it != interrupted.end()) first = std::min(first, it->second);
-        }
-        if (first < 1.0) {
-          ++lost;
-          at = std::min(at, first);
-        }
-      }
-      if (lost > 0) {
-        spec.replicas = alloc.active_replicas - lost;
-        HourServing after = windows_->serve_hour(spec);
-        double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
-        double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost / alloc.active_replicas;
-        double tokens_per_completed = out.requests_completed > 0 ? 1.0 / out.requests_completed : 0.0;
-        econ::TokenCounts lost_tokens = out.tokens.scaled(in_flight * tokens_per_completed);
-        out.tokens = out.tokens.scaled(at);
-        out.tokens += after.tokens.scaled(1.0 - at);
-        out.tokens.input_tokens = std::max(0.0, out.tokens.input_tokens - lost_tokens.input_tokens);
-        out.tokens.cached_input_tokens =
-            std::max(0.0, out.tokens.cached_input_tokens - lost_tokens.cached_input_tokens);
-        out.tokens.output_tokens = std::max(0.0, out.tokens.output_tokens - lost_tokens.output_tokens);
-        out.requests_completed =
-            std::max(0.0, at * out.requests_completed + (1.0 - at) * after.requests_completed - in_flight);
-        out.requests_failed = out.requests_offered - out.requests_completed;
-        in_slo = std::max(0.0, at * in_slo + (1.0 - at) * after_slo - in_flight);
-        out.ttft_s = at >= 0.5 ? out.ttft_s : after.ttft_s;
-        out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
-        news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
-             " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
-             "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) +
-             " requests in flight failed");
-      }
-      double d_revenue = econ::revenue_usd(out.tokens, prices);
-      s.ledger.add_revenue(d.model, out.tokens, prices);
-      revenue += d_revenue;
-      tokens_total += out.tokens;
-      seg_tokens += out.tokens;
-      within += in_slo;
-      offered += out.requests_offered;
-      completed += out.requests_completed;
-      int gpus = alloc.active_replicas * d.recipe.tensor_parallel;
-      gpus_serving += gpus;
-      DeploymentHour rec;
-      rec.hour = h;
-      rec.deployment_id = d.id;
-      rec.gpus_serving = gpus;
-      rec.offered_requests_per_s = d_rate;
-      rec.requests_offered = out.requests_offered;
-      rec.requests_completed = out.requests_completed;
-      rec.requests_failed = out.requests_failed;
-      rec.requests_within_slo = in_slo;
-      rec.output_tokens = out.tokens.output_tokens;
-      rec.revenue_usd = d_revenue;
-      rec.ttft_p90_s = out.ttft_s.p90;
-      rec.tpot_p90_s = out.tpot_s.p90;
-      rec.output_tok_per_s_per_gpu = out.tokens.output_tokens / 3600.0 / gpus;
-      rec.interrupted = lost > 0;
-      s.deployment_history.push_back(rec);
-    }
-    // Deployments of this model with no GPUs still count for the per-deployment view.
-    for (std::size_t di = 0; di < company.deployments.size(); ++di) {
-      const auto& d = company.deployments[di];
-      if (d.segment != seg.id || d.active_replicas > 0) continue;
-      DeploymentHour rec;
-      rec.hour = h;
-      rec.deployment_id = d.id;
-      s.deployment_history.push_back(rec);
-    }
-    if (seg_tokens.input_tokens > 0) {
-      seg_state.billed_cached_share = seg_tokens.cached_input_tokens / seg_tokens.input_tokens;
-    }
-    double attainment = offered > 0 ? within / offered : seg_state.last_slo_attainment;
-    if (offered > 0) {
-      seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment, seg.reputation_half_life_hours);
-      seg_state.last_slo_attainment = attainment;
-    }
-    offered_total += offered;
-    within_total += within;
-    completed_total += completed;
-    failed_total += offered - completed;
+  // Split the segment's load over its serving deployments by estimated capacity: GPUs ×
+  // bandwidth × engine efficiency × speedup (the router's view; decode is bandwidth-bound).
+  std::vector<std::size_t> serving_idx;
+  double weight_sum = 0;
+  std::vector<double> weights(company.deployments.size(), 0.0);
+  for (std::size_t di = 0; di < company.deployments.size(); ++di) {
+    const auto& d = company.deployments[di];
+    if (d.segment != seg.id || d.active_replicas <= 0) continue;
+    weights[di] = capacity_weight(catalog_->accelerator(d.chip), catalog_->engine(d.recipe.engine), d, d.active_replicas);
+    weight_sum += weights[di];
+    serving_idx.push_back(di);
   }
+  // Requests offered: the windows' (for multi-turn workloads a request is a turn); with no
+  // deployment serving, the sessions that found no one.
+  SegmentHour sh;
+  sh.requests_offered = serving_idx.empty() ? rate * 3600.0 : 0.0;
+  for (std::size_t di : serving_idx) {
+    auto& d = company.deployments[di];
+    const auto& alloc = allocation[di];
+    double d_rate = rate * weights[di] / weight_sum;
+    DeploymentServed served = serve_deployment(seg, d, alloc, d_rate, interrupted, h);
+    book_deployment_hour(d, alloc, d_rate, served, prices, h, sh, totals);
+  }
+  // Deployments of this model with no GPUs still count for the per-deployment view.
+  for (std::size_t di = 0; di < company.deployments.size(); ++di) {
+    const auto& d = company.deployments[di];
+    if (d.segment != seg.id || d.active_replicas > 0) continue;
+    DeploymentHour rec;
+    rec.hour = h;
+    rec.deployment_id = d.id;
+    s.deployment_history.push_back(rec);
+  }
+  if (sh.tokens.input_tokens > 0) {
+    seg_state.billed_cached_share = sh.tokens.cached_input_tokens / sh.tokens.input_tokens;
+  }
+  double attainment = sh.requests_offered > 0 ? sh.requests_within_slo / sh.requests_offered : seg_state.last_slo_attainment;
+  if (sh.requests_offered > 0) {
+    seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment, seg.reputation_half_life_hours);
+    seg_state.last_slo_attainment = attainment;
+  }
+  totals.requests_offered += sh.requests_offered;
+  totals.requests_within_slo += sh.requests_within_slo;
+  totals.requests_completed += sh.requests_completed;
+  totals.requests_failed += sh.requests_offered - sh.requests_completed;
+}
 
+Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const DeploymentState& d,
+                                              const DeploymentAllocation& alloc, double d_rate,
+                                              const SpotReclaims& interrupted, std::int64_t h) {
+  const auto& hw = catalog_->accelerator(d.chip);
+  const auto& engine = catalog_->engine(d.recipe.engine);
+  const auto& cal = calibration(d.chip);
+  std::optional<TunedHardware> tuned;
+  if (d.speedup != 1.0) tuned = tuned_hardware(hw, engine, cal, d.speedup);
+  WindowSpec spec;
+  spec.deployment = to_perf_deployment(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
+  if (tuned) {
+    spec.deployment.hardware = &tuned->hardware;
+    spec.deployment.engine = &tuned->engine;
+  }
+  spec.calibration = tuned ? &tuned->calibration : &cal;
+  spec.workload = seg.workload;
+  spec.scheduler.max_num_batched_tokens = d.recipe.max_num_batched_tokens;
+  spec.scheduler.max_num_seqs = d.recipe.max_num_seqs;
+  spec.scheduler.chunked_prefill = engine.supports_chunked_prefill;
+  spec.scheduler.prefix_caching = d.recipe.prefix_caching && engine.supports_prefix_caching;
+  spec.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
+  spec.scheduler.max_queue = scenario_.serving.max_queue;
+  spec.router = d.recipe.router;
+  spec.rate_per_s = d_rate;
+  spec.settings = scenario_.serving;
+  spec.seed = state_.seed;
+  spec.deployment_key = d.model + "|" + d.chip + "|" + to_json(d.recipe).dump() + "|" +
+                        std::to_string(acceptance_for(d)) + "|x" + std::to_string(d.speedup);
+  spec.replicas = alloc.active_replicas;
+  DeploymentServed served;
+  served.out = windows_->serve_hour(spec);
+  served.in_slo = served.out.requests_completed * share_within_slo(served.out.ttft_s, served.out.tpot_s, seg.slo);
+  served.replicas_lost = serve_spot_reclaim(spec, seg, d, alloc, interrupted, h, served);
+  return served;
+}
+
+int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const DeploymentState& d,
+                             const DeploymentAllocation& alloc, const SpotReclaims& interrupted, std::int64_t h,
+                             DeploymentServed& served) {
+  // A reclaimed spot contract: the hour is served by all replicas until it goes, then by the
+  // rest; requests in flight on the lost replicas fail (Little's law: rate × mean latency).
+  auto& out = served.out;
+  auto& in_slo = served.in_slo;
+  int lost = 0;
+  double at = 1.0;
+  for (const auto& replica : alloc.replica_contracts) {
+    double first = 1.0;
+    for (auto id : replica) {
+      if (auto it = interrupted.find(id); it != interrupted.end()) first = std::min(first, it->second);
+    }
+    if (first < 1.0) {
+      ++lost;
+      at = std::min(at, first);
+    }
+  }
+  if (lost == 0) return 0;
+  spec.replicas = alloc.active_replicas - lost;
+  HourServing after = windows_->serve_hour(spec);
+  double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
+  double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost / alloc.active_replicas;
+  double tokens_per_completed = out.requests_completed > 0 ? 1.0 / out.requests_completed : 0.0;
+  econ::TokenCounts lost_tokens = out.tokens.scaled(in_flight * tokens_per_completed);
+  out.tokens = out.tokens.scaled(at);
+  out.tokens += after.tokens.scaled(1.0 - at);
+  out.tokens.input_tokens = std::max(0.0, out.tokens.input_tokens - lost_tokens.input_tokens);
+  out.tokens.cached_input_tokens = std::max(0.0, out.tokens.cached_input_tokens - lost_tokens.cached_input_tokens);
+  out.tokens.output_tokens = std::max(0.0, out.tokens.output_tokens - lost_tokens.output_tokens);
+  out.requests_completed =
+      std::max(0.0, at * out.requests_completed + (1.0 - at) * after.requests_completed - in_flight);
+  out.requests_failed = out.requests_offered - out.requests_completed;
+  in_slo = std::max(0.0, at * in_slo + (1.0 - at) * after_slo - in_flight);
+  out.ttft_s = at >= 0.5 ? out.ttft_s : after.ttft_s;
+  out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
+  news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
+       " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
+       "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) +
+       " requests in flight failed");
+  return lost;
+}
+
+void Game::book_deployment_hour(const DeploymentState& d, const DeploymentAllocation& alloc, double d_rate,
+                                const DeploymentServed& served, const econ::TokenPrices& prices, std::int64_t h,
+                                SegmentHour& sh, HourTotals& totals) {
+  auto& s = state_;
+  const auto& out = served.out;
+  double d_revenue = econ::revenue_usd(out.tokens, prices);
+  s.ledger.add_revenue(d.model, out.tokens, prices);
+  totals.revenue_usd += d_revenue;
+  totals.tokens += out.tokens;
+  sh.tokens += out.tokens;
+  sh.requests_within_slo += served.in_slo;
+  sh.requests_offered += out.requests_offered;
+  sh.requests_completed += out.requests_completed;
+  int gpus = alloc.active_replicas * d.recipe.tensor_parallel;
+  totals.gpus_serving += gpus;
+  DeploymentHour rec;
+  rec.hour = h;
+  rec.deployment_id = d.id;
+  rec.gpus_serving = gpus;
+  rec.offered_requests_per_s = d_rate;
+  rec.requests_offered = out.requests_offered;
+  rec.requests_completed = out.requests_completed;
+  rec.requests_failed = out.requests_failed;
+  rec.requests_within_slo = served.in_slo;
+  rec.output_tokens = out.tokens.output_tokens;
+  rec.revenue_usd = d_revenue;
+  rec.ttft_p90_s = out.ttft_s.p90;
+  rec.tpot_p90_s = out.tpot_s.p90;
+  rec.output_tok_per_s_per_gpu = out.tokens.output_tokens / 3600.0 / gpus;
+  rec.interrupted = served.replicas_lost > 0;
+  s.deployment_history.push_back(rec);
+}
+
+void Game::pay_costs(std::int64_t h, const SpotReclaims& interrupted, HourTotals& totals) {
+  auto& s = state_;
+  auto& company = s.company;
   // Rent: reserved at the signed price, on-demand and spot at today's market price; a reclaimed
   // spot contract pays for the part of the hour it ran.
-  double gpu_cost = 0;
-  int gpus_rented = 0;
   for (const auto& c : company.contracts) {
     if (!c.ready(h)) continue;
     double price = c.signed_price_usd_per_gpu_hour;
@@ -462,8 +526,8 @@ void Game::step_hour() {
     if (auto it = interrupted.find(c.id); it != interrupted.end()) hours = it->second;
     double usd = econ::rent_usd(c.num_gpus, price, hours);
     s.ledger.add_gpu_cost(c.contract, usd);
-    gpu_cost += usd;
-    gpus_rented += c.num_gpus;
+    totals.gpu_cost_usd += usd;
+    totals.gpus_rented += c.num_gpus;
   }
   for (const auto& [id, at] : interrupted) {
     auto it = std::find_if(company.contracts.begin(), company.contracts.end(),
@@ -473,37 +537,41 @@ void Game::step_hour() {
     company.contracts.erase(it);
     ++s.service.spot_interruptions;
   }
-  double fixed = scenario_.company.fixed_cost_usd_per_day / 24.0;
-  s.ledger.add_fixed_cost(fixed);
-  company.cash_usd += revenue - gpu_cost - fixed;
+  totals.fixed_cost_usd = scenario_.company.fixed_cost_usd_per_day / 24.0;
+  s.ledger.add_fixed_cost(totals.fixed_cost_usd);
+  company.cash_usd += totals.revenue_usd - totals.gpu_cost_usd - totals.fixed_cost_usd;
+}
 
-  s.service.requests_offered += offered_total;
-  s.service.requests_completed += completed_total;
-  s.service.requests_failed += failed_total;
-  s.service.requests_within_slo += within_total;
-  s.service.tokens += tokens_total;
-  s.service.gpu_hours_rented += gpus_rented;
-  s.service.gpu_hours_serving += gpus_serving;
+void Game::record_hour(std::int64_t h, const HourTotals& t) {
+  auto& s = state_;
+  s.service.requests_offered += t.requests_offered;
+  s.service.requests_completed += t.requests_completed;
+  s.service.requests_failed += t.requests_failed;
+  s.service.requests_within_slo += t.requests_within_slo;
+  s.service.tokens += t.tokens;
+  s.service.gpu_hours_rented += t.gpus_rented;
+  s.service.gpu_hours_serving += t.gpus_serving;
 
   double reputation = 0;
   for (const auto& seg : s.world.segments) reputation += seg.reputation;
   reputation /= static_cast<double>(std::max<std::size_t>(1, s.world.segments.size()));
+  std::array<double, kNumSeries> row{};
   auto set = [&](Series k, double v) { row[static_cast<std::size_t>(k)] = v; };
-  set(Series::kCashUsd, company.cash_usd);
-  set(Series::kRevenueUsd, revenue);
-  set(Series::kGpuCostUsd, gpu_cost);
-  set(Series::kFixedCostUsd, fixed);
-  set(Series::kProfitUsd, revenue - gpu_cost - fixed);
-  set(Series::kInputTokens, tokens_total.input_tokens);
-  set(Series::kCachedInputTokens, tokens_total.cached_input_tokens);
-  set(Series::kOutputTokens, tokens_total.output_tokens);
-  set(Series::kRequestsOffered, offered_total);
-  set(Series::kRequestsCompleted, completed_total);
-  set(Series::kRequestsFailed, failed_total);
-  set(Series::kSloAttainment, offered_total > 0 ? within_total / offered_total : 1.0);
+  set(Series::kCashUsd, s.company.cash_usd);
+  set(Series::kRevenueUsd, t.revenue_usd);
+  set(Series::kGpuCostUsd, t.gpu_cost_usd);
+  set(Series::kFixedCostUsd, t.fixed_cost_usd);
+  set(Series::kProfitUsd, t.revenue_usd - t.gpu_cost_usd - t.fixed_cost_usd);
+  set(Series::kInputTokens, t.tokens.input_tokens);
+  set(Series::kCachedInputTokens, t.tokens.cached_input_tokens);
+  set(Series::kOutputTokens, t.tokens.output_tokens);
+  set(Series::kRequestsOffered, t.requests_offered);
+  set(Series::kRequestsCompleted, t.requests_completed);
+  set(Series::kRequestsFailed, t.requests_failed);
+  set(Series::kSloAttainment, t.requests_offered > 0 ? t.requests_within_slo / t.requests_offered : 1.0);
   set(Series::kReputation, reputation);
-  set(Series::kGpusRented, gpus_rented);
-  set(Series::kGpusServing, gpus_serving);
+  set(Series::kGpusRented, t.gpus_rented);
+  set(Series::kGpusServing, t.gpus_serving);
   std::optional<double> prev_slo, prev_reputation;
   if (s.history.num_hours() > 0) {
     prev_slo = s.history[Series::kSloAttainment][s.history.num_hours() - 1];
@@ -511,24 +579,30 @@ void Game::step_hour() {
   }
   s.history.push(row);
   raise_alarms(h, row, prev_slo ? &*prev_slo : nullptr, prev_reputation ? &*prev_reputation : nullptr);
+}
 
-  s.hour = h + 1;
-  if (company.cash_usd < -scenario_.company.credit_line_usd) {
-    company.bankrupt = true;
-    company.bankrupt_at_hour = s.hour;
+bool Game::close_hour() {
+  auto& s = state_;
+  s.hour += 1;
+  if (s.company.cash_usd < -scenario_.company.credit_line_usd) {
+    s.company.bankrupt = true;
+    s.company.bankrupt_at_hour = s.hour;
     s.finished = true;
     news("Bankrupt: cash fell below the credit line at hour " + std::to_string(s.hour));
-    return;
+    return true;
   }
   if (s.hour >= s.end_hour) {
     s.finished = true;
     news("The scenario is over");
-    return;
+    return true;
   }
-  apply_due_events();
-  for (const auto& a : s.inbox) {
+  return false;
+}
+
+void Game::announce_ready_checks() {
+  for (const auto& a : state_.inbox) {
     for (const auto& c : a.checks) {
-      if (c.ready_at_hour != s.hour) continue;
+      if (c.ready_at_hour != state_.hour) continue;
       char buf[160];
       std::snprintf(buf, sizeof buf, "The %s of %s is ready: measured x%.3f%s%s. Decide on it in the Advisor tab.",
                     c.kind == AdviceCheckKind::kComponentTest ? "component test"
@@ -539,19 +613,22 @@ void Game::step_hour() {
       alarm(AlarmKind::kCheckReady, buf);
     }
   }
-  if (advisor_) {
-    std::string titles;
-    for (auto& a : advisor_->propose(s, s.advisor)) {
-      a.posted_at_hour = s.hour;
-      a.status = AdviceStatus::kPending;
-      titles += (titles.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +
-                std::to_string(a.claimed_speedup).substr(0, 5) + ")";
-      s.inbox.push_back(std::move(a));
-    }
-    if (!titles.empty()) {
-      alarm(AlarmKind::kNewProposal, "New advice from the advisor: " + titles +
-                                         ". A claim is not a measurement: check it before you accept.");
-    }
+}
+
+void Game::advisor_tick() {
+  if (!advisor_) return;
+  auto& s = state_;
+  std::string titles;
+  for (auto& a : advisor_->propose(s, s.advisor)) {
+    a.posted_at_hour = s.hour;
+    a.status = AdviceStatus::kPending;
+    titles += (titles.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +
+              std::to_string(a.claimed_speedup).substr(0, 5) + ")";
+    s.inbox.push_back(std::move(a));
+  }
+  if (!titles.empty()) {
+    alarm(AlarmKind::kNewProposal, "New advice from the advisor: " + titles +
+                                       ". A claim is not a measurement: check it before you accept.");
   }
 }
 

@@ -80,8 +80,56 @@ class Game {
   friend struct CommandApplier;
   Game(const Game&) = default;
 
-  void apply_due_events();
+  // The hour's phases, in the order step_hour runs them (see game.cpp).
+  using SpotReclaims = std::map<std::int64_t, double>;  // contract id -> share of the hour served first
+  // What one segment served this hour (requests; for multi-turn workloads a request is a turn).
+  struct SegmentHour {
+    double requests_offered = 0, requests_completed = 0, requests_within_slo = 0;
+    econ::TokenCounts tokens;
+  };
+  // The hour's totals over all segments, and its costs.
+  struct HourTotals {
+    double revenue_usd = 0, gpu_cost_usd = 0, fixed_cost_usd = 0;
+    double requests_offered = 0, requests_completed = 0, requests_failed = 0, requests_within_slo = 0;
+    econ::TokenCounts tokens;
+    int gpus_rented = 0, gpus_serving = 0;
+  };
+  // One deployment's hour: its window results, requests within the SLO, replicas lost to spot.
+  struct DeploymentServed {
+    HourServing out;
+    double in_slo = 0;
+    int replicas_lost = 0;
+  };
   void step_hour();
+  void end_reserved_terms(std::int64_t h);
+  // GPUs to deployments for hour `h`; sets each deployment's active replicas.
+  std::vector<DeploymentAllocation> assign_replicas(std::int64_t h);
+  SpotReclaims draw_spot_interruptions(std::int64_t h);
+  // Requests per second segment `si` offers this hour (price, reputation, events, noise).
+  double segment_demand_per_s(std::size_t si, std::int64_t h);
+  void serve_segment(std::size_t si, std::int64_t h, const std::vector<DeploymentAllocation>& allocation,
+                     const SpotReclaims& interrupted, HourTotals& totals);
+  DeploymentServed serve_deployment(const SegmentSpec& seg, const DeploymentState& d, const DeploymentAllocation& alloc,
+                                    double d_rate, const SpotReclaims& interrupted, std::int64_t h);
+  // Replaces the served hour by the part before a spot reclaim plus the rest on fewer replicas;
+  // returns the replicas lost (0: nothing reclaimed, `served` unchanged).
+  int serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const DeploymentState& d,
+                         const DeploymentAllocation& alloc, const SpotReclaims& interrupted, std::int64_t h,
+                         DeploymentServed& served);
+  // Revenue, ledger, totals and the per-deployment record of one served deployment.
+  void book_deployment_hour(const DeploymentState& d, const DeploymentAllocation& alloc, double d_rate,
+                            const DeploymentServed& served, const econ::TokenPrices& prices, std::int64_t h,
+                            SegmentHour& sh, HourTotals& totals);
+  // Rent (a reclaimed spot contract pays for the part of the hour it ran), reclaimed contracts
+  // removed, the fixed cost; cash updated.
+  void pay_costs(std::int64_t h, const SpotReclaims& interrupted, HourTotals& totals);
+  // Service counters, the history row and its alarms.
+  void record_hour(std::int64_t h, const HourTotals& totals);
+  // Advances the clock; true when the game ended (bankrupt, or the scenario's last hour).
+  bool close_hour();
+  void apply_due_events();
+  void announce_ready_checks();
+  void advisor_tick();
   // Moves past every tutorial step now done and announces the next (an alarm: the clock stops).
   void update_tutorial();
   void announce_tutorial_step();
@@ -95,8 +143,6 @@ class Game {
   std::string recent_cause(std::int64_t hours) const;
   const perf::CalibrationProfile& calibration(const std::string& chip);
   double acceptance_for(const DeploymentState& d) const;
-  // What an average request of `seg` costs at `prices` with `cached_share` of its input cached.
-  double segment_price_usd(const SegmentSpec& seg, const econ::TokenPrices& prices, double cached_share) const;
 
   Scenario scenario_;
   const data::Catalog* catalog_;
@@ -117,9 +163,28 @@ struct RefusedCommand {
   std::string message;
 };
 
-// Mean tokens per target forward of `d`'s recipe on its segment's traffic (the segment's
-// acceptance curve, else the catalog recipe's acceptance capped at draft tokens + 1).
+// Mean tokens per target forward of `recipe` for `model` on `chip` serving `segment`'s traffic
+// (the segment's acceptance curve, else the catalog recipe's acceptance capped at draft tokens + 1).
+double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const std::string& segment,
+                      const std::string& model, const std::string& chip, const RecipeSettings& recipe);
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
+
+// The router's estimate of a deployment's capacity, by which a segment's load is split over its
+// serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
+// vendor × speedup (bytes per second; decode is bandwidth-bound).
+double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d,
+                       int replicas);
+
+// What customers of segment `segment_index` compare, per average request (USD): their bill at
+// `prices` with the share of input billed as cached last hour, and the market's list price (the
+// scenario's reference, times competitors' moves) for the traffic they expect (the scenario's
+// cached share). Game::step's demand and the pricing panel's curve both use it.
+struct RequestPrices {
+  double price_usd = 0;
+  double reference_usd = 0;
+};
+RequestPrices request_prices(const Scenario& scenario, const GameState& state, std::size_t segment_index,
+                             const econ::TokenPrices& prices);
 
 // Plays `log` from the game's current hour: before each command the clock advances to its hour;
 // then the game runs to its end. Returns every command not applied, with the reason: those the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/econ/demand.h"
+#include "sim/game/game.h"
 
 namespace tycoon::game {
 
@@ -11,14 +12,10 @@ PriceResponse price_response(const Scenario& scenario, const GameState& s, std::
   PriceResponse out;
   const auto& seg = scenario.segments.at(segment_index);
   const auto& st = s.world.segments.at(segment_index);
-  auto mult = s.world.reference_price_multiplier.find(seg.model);
-  const auto reference = econ::scaled(scenario.reference_prices.at(seg.model),
-                                      mult != s.world.reference_price_multiplier.end() ? mult->second : 1.0);
-  const double isl = static_cast<double>(seg.workload.input_tokens), osl = static_cast<double>(seg.workload.output_tokens);
-  // As Game::step: customers compare their bill (the cached share we billed) with the list price
-  // of the traffic they expect (the scenario's cached share).
-  const double ref_req = econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl);
-  const double draft_req = econ::price_per_request_usd(draft, isl, st.billed_cached_share, osl);
+  // What Game::step's customers compare: their bill and the market's list price.
+  const auto bill = request_prices(scenario, s, segment_index, draft);
+  const double ref_req = bill.reference_usd;
+  const double draft_req = bill.price_usd;
   if (ref_req <= 0 || draft_req <= 0) return out;
   out.now_ratio = draft_req / ref_req;
 

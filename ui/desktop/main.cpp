@@ -152,10 +152,8 @@ bool save_screenshot(const sf::Window& window, const std::filesystem::path& path
   return tex.copyToImage().saveToFile(path.string());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Options o;
+// Options from the command line; nothing when parsed, else the exit code (--help, a bad option).
+std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App cli{"Inference Tycoon: the game (SFML + Dear ImGui)"};
   cli.add_option("--data", o.data, "Folder holding models/, hardware_db/ and scenarios/ (default: the source tree)");
   cli.add_option("--scenario-dir", o.scenario_dirs, "More scenario folders for the start screen (repeatable)");
@@ -197,42 +195,41 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
   }
+  return std::nullopt;
+}
 
-  std::optional<tycoon::ui::ScriptPlayer> script;
-  if (!o.script.empty()) {
-    std::ifstream in(o.script);
-    if (!in) {
-      std::cerr << "tycoon_game: cannot read script " << o.script << "\n";
-      return 2;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    try {
-      script = tycoon::ui::ScriptPlayer::parse(ss.str(), o.script);
-    } catch (const std::exception& e) {
-      std::cerr << "tycoon_game: " << e.what() << "\n";
-      return 2;
-    }
+// The --script file, parsed into `script`; nothing when fine, else exit code 2 (unreadable, bad step).
+std::optional<int> load_script(const std::string& path, std::optional<tycoon::ui::ScriptPlayer>& script) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "tycoon_game: cannot read script " << path << "\n";
+    return 2;
   }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    script = tycoon::ui::ScriptPlayer::parse(ss.str(), path);
+  } catch (const std::exception& e) {
+    std::cerr << "tycoon_game: " << e.what() << "\n";
+    return 2;
+  }
+  return std::nullopt;
+}
 
-  sf::ContextSettings gl(24, 8, 0, 3, 0);
-  sf::Window window(sf::VideoMode(static_cast<unsigned>(o.width), static_cast<unsigned>(o.height)), "Inference Tycoon",
-                    sf::Style::Default, gl);
-  window.setVerticalSyncEnabled(false);
-  window.setFramerateLimit(0);  // paced below, also on frames that present nothing
-  window.setActive(true);
+void set_antialias(bool on) {
+  ImGui::GetStyle().AntiAliasedFill = on;
+  ImGui::GetStyle().AntiAliasedLines = on;
+}
 
+// The ImGui context, style and fonts (--font, else DejaVu Sans when installed).
+void setup_imgui(const Options& o) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is fixed; nothing to remember
   tycoon::ui::theme::apply_style();
-  auto set_antialias = [](bool on) {
-    ImGui::GetStyle().AntiAliasedFill = on;
-    ImGui::GetStyle().AntiAliasedLines = on;
-  };
   set_antialias(o.antialias != "off");
-  bool antialias_auto = o.antialias == "auto";
   std::string font = o.font;
   std::string bold;
   if (font.empty() && std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) {
@@ -242,253 +239,358 @@ int main(int argc, char** argv) {
     }
   }
   tycoon::ui::theme::load_fonts(font.c_str(), bold.empty() ? nullptr : bold.c_str(), 15.0f);
-  tycoon::ui::desktop::SfmlImGui glue(window);
-  ImGui_ImplOpenGL3_Init("#version 130");
+}
 
-  int exit_code = 0;
-  {
-    tycoon::ui::AppOptions ao;
-    ao.data_root = o.data.empty() ? tycoon::data::default_data_root() : std::filesystem::path(o.data);
-    for (const auto& d : o.scenario_dirs) ao.scenario_dirs.emplace_back(d);
-    const auto base = o.save_dir.empty() ? user_dir() : std::filesystem::path(o.save_dir);
-    ao.save_dir = base / "saves";
-    ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
-    ao.threaded = !o.no_threads;
-    ao.auto_pause = !o.no_auto_pause;
-    ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
-    std::optional<tycoon::ui::App> app;
-    try {
-      app.emplace(ao);
-    } catch (const std::exception& e) {
-      std::cerr << "tycoon_game: " << e.what() << "\n";
-      ImGui_ImplOpenGL3_Shutdown();
-      ImGui::DestroyContext();
-      return 1;
+// The app with the options' data, save folders and start (a save, a scenario, the start screen);
+// false when it cannot be made (the reason printed).
+bool make_app(const Options& o, std::optional<tycoon::ui::App>& app) {
+  tycoon::ui::AppOptions ao;
+  ao.data_root = o.data.empty() ? tycoon::data::default_data_root() : std::filesystem::path(o.data);
+  for (const auto& d : o.scenario_dirs) ao.scenario_dirs.emplace_back(d);
+  const auto base = o.save_dir.empty() ? user_dir() : std::filesystem::path(o.save_dir);
+  ao.save_dir = base / "saves";
+  ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
+  ao.threaded = !o.no_threads;
+  ao.auto_pause = !o.no_auto_pause;
+  ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
+  try {
+    app.emplace(ao);
+  } catch (const std::exception& e) {
+    std::cerr << "tycoon_game: " << e.what() << "\n";
+    return false;
+  }
+  if (!o.load.empty()) {
+    if (!app->load(o.load)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+  } else if (!o.class_file.empty()) {
+    if (!app->start_class_file(o.class_file)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+  } else if (!o.class_link.empty()) {
+    if (!app->start_class_link(o.class_link)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+  } else if (!o.scenario.empty()) {
+    if (!app->start(o.scenario, o.seed, o.seed ? "seed " + std::to_string(*o.seed) : "")) {
+      std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
     }
-    if (!o.load.empty()) {
-      if (!app->load(o.load)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
-    } else if (!o.class_file.empty()) {
-      if (!app->start_class_file(o.class_file)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
-    } else if (!o.class_link.empty()) {
-      if (!app->start_class_link(o.class_link)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
-    } else if (!o.scenario.empty()) {
-      if (!app->start(o.scenario, o.seed, o.seed ? "seed " + std::to_string(*o.seed) : "")) {
-        std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+  }
+  if (!o.speed.empty()) {
+    auto s = tycoon::parse_enum<tycoon::ui::Speed>(o.speed, tycoon::ui::kSpeedNames);
+    if (s) app->set_speed(*s);
+  }
+  return true;
+}
+
+// The --check-text-fit report: screens checked, problems found, problems tolerated (--text-fit-known).
+struct TextFitLog {
+  nlohmann::json report = {{"checked", nlohmann::json::array()},
+                           {"problems", nlohmann::json::array()},
+                           {"known", nlohmann::json::array()}};
+  std::vector<tycoon::ui::KnownFitProblem> known;
+
+  explicit TextFitLog(const std::string& known_file) {
+    if (known_file.empty()) return;
+    std::ifstream in(known_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (!in) std::cerr << "tycoon_game: cannot read " << known_file << "\n";
+    known = tycoon::ui::parse_known_fit_problems(ss.str());
+  }
+
+  // Checks the frame just built (screen `name`).
+  void check(const std::string& name) {
+    report["checked"].push_back(name);
+    for (const auto& problem : tycoon::ui::check_text_fit()) {
+      auto p = tycoon::ui::to_json({problem})[0];
+      p["screen"] = name;
+      if (const auto* k = tycoon::ui::find_known(known, problem)) {
+        std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line << "): " << p["what"].get<std::string>() << "\n";
+        report["known"].push_back(std::move(p));
+      } else {
+        std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
+        report["problems"].push_back(std::move(p));
       }
     }
-    if (!o.speed.empty()) {
-      auto s = tycoon::parse_enum<tycoon::ui::Speed>(o.speed, tycoon::ui::kSpeedNames);
-      if (s) app->set_speed(*s);
-    }
+  }
+};
 
-    std::vector<double> work_ms, interval_ms, ui_ms, gl_ms, triangles;
-    nlohmann::json text_fit = {{"checked", nlohmann::json::array()},
-                               {"problems", nlohmann::json::array()},
-                               {"known", nlohmann::json::array()}};
-    std::vector<tycoon::ui::KnownFitProblem> known_fit;
-    if (!o.text_fit_known.empty()) {
-      std::ifstream in(o.text_fit_known);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      if (!in) std::cerr << "tycoon_game: cannot read " << o.text_fit_known << "\n";
-      known_fit = tycoon::ui::parse_known_fit_problems(ss.str());
-    }
-    int antialias_dropped_at = -1;
-    double first_frame_ms = 0;
-    bool last_frame_shot = false;
-    std::uint64_t shown_hash = 0;  // the frame on screen
-    int renders = 0;
-    int frames_since_render = 0;
-    bool force_render = true;
-    const auto period = std::chrono::duration<double>(o.fps > 0 ? 1.0 / o.fps : 0.0);
+// Frame times, in milliseconds, of the frames that were neither the first nor a screenshot.
+struct FrameLog {
+  std::vector<double> work_ms, interval_ms, ui_ms, gl_ms, triangles;
+  int frames = 0;
+  int renders = 0;
+  int antialias_dropped_at = -1;
+  double first_frame_ms = 0;
+  double wall_s = 0;
+};
+
+// The frame loop: input (window and script), the app's frame, the text-fit check, rendering only
+// frames that changed, screenshots, pacing to --fps. Returns the exit code so far (3: the script
+// failed).
+class FrameLoop {
+ public:
+  FrameLoop(const Options& o, sf::Window& window, tycoon::ui::desktop::SfmlImGui& glue, tycoon::ui::App& app,
+            std::optional<tycoon::ui::ScriptPlayer>& script, TextFitLog& text_fit, FrameLog& log)
+      : o_(o), window_(window), glue_(glue), app_(app), script_(script), text_fit_(text_fit), log_(log),
+        antialias_auto_(o.antialias == "auto") {}
+
+  int run() {
+    const auto period = std::chrono::duration<double>(o_.fps > 0 ? 1.0 / o_.fps : 0.0);
     auto last = Clock::now();
     const auto started = last;
-    int frame = 0;
-    bool quit = false;
-    while (window.isOpen() && !quit) {
+    while (window_.isOpen() && !quit_) {
       const auto t0 = Clock::now();
       const double dt = std::chrono::duration<double>(t0 - last).count();
-      if (frame > 1 && !last_frame_shot) interval_ms.push_back(dt * 1e3);
+      if (frame_ > 1 && !last_frame_shot_) log_.interval_ms.push_back(dt * 1e3);
       last = t0;
-
-      sf::Event e;
-      while (window.pollEvent(e)) {
-        if (e.type == sf::Event::Closed) quit = true;
-        if (e.type == sf::Event::Resized) glViewport(0, 0, static_cast<GLsizei>(e.size.width), static_cast<GLsizei>(e.size.height));
-        if (e.type == sf::Event::Resized || e.type == sf::Event::GainedFocus) force_render = true;
-        glue.process(e);
-      }
-      std::optional<std::string> shot;
-      if (script) {
-        tycoon::ui::ScriptContext ctx{app->tags(), app->hour(), app->busy()};
-        auto actions = script->next(ctx);
-        for (const auto& ev : actions.events) {
-          if (auto se = to_sfml(ev)) glue.process(*se);
-        }
-        shot = actions.screenshot;
-        if (actions.quit) quit = true;
-        if (script->failed()) {
-          std::cerr << "tycoon_game: script failed: " << script->error() << "\n";
-          exit_code = 3;
-          shot = "failure";
-          quit = true;
-        }
-      }
-
-      glue.new_frame(static_cast<float>(dt));
+      std::optional<std::string> shot = read_input();
+      glue_.new_frame(static_cast<float>(dt));
       ImGui_ImplOpenGL3_NewFrame();
       ImGui::NewFrame();
-      app->frame(frame == 0 ? 1.0 / 60 : dt);
-      if (app->quit_requested()) quit = true;
+      app_.frame(frame_ == 0 ? 1.0 / 60 : dt);
+      if (app_.quit_requested()) quit_ = true;
       ImGui::Render();
       const auto t_ui = Clock::now();
-      const bool shot_frame = shot || (!o.screenshot.empty() && o.frames > 0 && frame + 1 >= o.frames);
-      if (o.check_text_fit && shot_frame) {
-        const std::string name = shot ? *shot : std::filesystem::path(o.screenshot).stem().string();
-        text_fit["checked"].push_back(name);
-        for (const auto& problem : tycoon::ui::check_text_fit()) {
-          auto p = tycoon::ui::to_json({problem})[0];
-          p["screen"] = name;
-          if (const auto* k = tycoon::ui::find_known(known_fit, problem)) {
-            std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line << "): " << p["what"].get<std::string>() << "\n";
-            text_fit["known"].push_back(std::move(p));
-          } else {
-            std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
-            text_fit["problems"].push_back(std::move(p));
-          }
-        }
+      const bool shot_frame = shot || (!o_.screenshot.empty() && o_.frames > 0 && frame_ + 1 >= o_.frames);
+      if (o_.check_text_fit && shot_frame) {
+        text_fit_.check(shot ? *shot : std::filesystem::path(o_.screenshot).stem().string());
       }
-      // Rasterize and present only a frame that differs from the one on screen (or once a
-      // second, and whenever a screenshot is due): software GL spends nearly all of a frame
-      // there, and a paused game or an idle mouse draws the same pixels again.
-      const std::uint64_t hash = tycoon::ui::draw_data_hash(*ImGui::GetDrawData());
-      const bool screenshot_due = shot_frame;
-      const bool render = force_render || screenshot_due || hash != shown_hash || frames_since_render >= std::max(1, o.fps);
-      if (render) {
-        const auto size = window.getSize();
-        glViewport(0, 0, static_cast<GLsizei>(size.x), static_cast<GLsizei>(size.y));
-        const ImVec4 bg = tycoon::ui::theme::vec4(tycoon::ui::theme::kBackground);
-        glClearColor(bg.x, bg.y, bg.z, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        glFinish();  // count the rasterizing in this frame's time
-        shown_hash = hash;
-        force_render = false;
-        frames_since_render = 0;
-        ++renders;
-      } else {
-        ++frames_since_render;
-      }
-      // The frame's own work; screenshots (PNG encoding) and the first frame (font atlas,
-      // shaders) are reported apart.
-      const double work = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-      if (frame == 0) {
-        first_frame_ms = work;
-      } else if (!shot && o.screenshot.empty()) {
-        work_ms.push_back(work);
-        ui_ms.push_back(std::chrono::duration<double, std::milli>(t_ui - t0).count());
-        if (render) {
-          gl_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_ui).count());
-          triangles.push_back(ImGui::GetDrawData()->TotalIdxCount / 3.0);
-        }
-        // Auto quality: when rasterizing takes most of a 60 Hz frame, drop anti-aliasing (a
-        // software rasterizer pays per triangle, and AA edges add a third of them).
-        if (antialias_auto && gl_ms.size() >= 20) {
-          auto recent = std::vector<double>(gl_ms.end() - 20, gl_ms.end());
-          if (percentiles(recent).median > 10.0) {
-            set_antialias(false);
-            antialias_auto = false;
-            antialias_dropped_at = frame;
-          }
-        }
-      }
-      ++frame;
-      if (!o.screenshot.empty() && o.frames > 0 && frame >= o.frames) {
-        if (!save_screenshot(window, o.screenshot)) std::cerr << "tycoon_game: cannot save " << o.screenshot << "\n";
-      }
-      if (shot) {
-        auto path = std::filesystem::path(o.screenshot_dir) / (*shot + ".png");
-        if (!save_screenshot(window, path)) std::cerr << "tycoon_game: cannot save " << path << "\n";
-      }
-      if (render) window.display();
-      glue.end_frame();
-      last_frame_shot = shot.has_value();
+      const bool rendered = render_if_changed(shot_frame);
+      record_times(t0, t_ui, rendered, shot.has_value());
+      ++frame_;
+      save_screenshots(shot);
+      if (rendered) window_.display();
+      glue_.end_frame();
+      last_frame_shot_ = shot.has_value();
       // Pace to --fps.
       const auto next = t0 + std::chrono::duration_cast<Clock::duration>(period);
       if (const auto now = Clock::now(); now < next) {
         sf::sleep(sf::microseconds(std::chrono::duration_cast<std::chrono::microseconds>(next - now).count()));
       }
-      if (o.frames > 0 && frame >= o.frames) quit = true;
+      if (o_.frames > 0 && frame_ >= o_.frames) quit_ = true;
     }
-    if (script && !script->done() && exit_code == 0) {
-      std::cerr << "tycoon_game: script did not finish: stopped at " << script->current() << "\n";
-      exit_code = 3;
+    if (script_ && !script_->done() && exit_code_ == 0) {
+      std::cerr << "tycoon_game: script did not finish: stopped at " << script_->current() << "\n";
+      exit_code_ = 3;
     }
-    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    log_.frames = frame_;
+    log_.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
+    return exit_code_;
+  }
 
-    nlohmann::json stats;
-    auto w = percentiles(work_ms), iv = percentiles(interval_ms);
-    stats["frames"] = frame;
-    stats["wall_s"] = elapsed;
-    stats["fps"] = elapsed > 0 ? frame / elapsed : 0;
-    stats["frame_work_ms"] = to_json(w);
-    stats["frame_interval_ms"] = to_json(iv);
-    stats["frames_over_50ms"] = std::count_if(work_ms.begin(), work_ms.end(), [](double x) { return x > 50; });
-    stats["first_frame_ms"] = first_frame_ms;
-    stats["renders"] = renders;
-    stats["antialias"] = ImGui::GetStyle().AntiAliasedLines;
-    if (antialias_dropped_at >= 0) stats["antialias_dropped_at_frame"] = antialias_dropped_at;
-    stats["triangles_per_frame"] = to_json(percentiles(triangles));
-    stats["ui_build_ms"] = to_json(percentiles(ui_ms));
-    stats["gl_render_ms"] = to_json(percentiles(gl_ms));
-    if (auto rs = app->runner_stats()) {
-      stats["game_hours_simulated"] = rs->hours_simulated;
-      stats["sim_step_ms"] = to_json(percentiles(rs->step_ms));
-      stats["simulations_sliced"] = rs->simulations_sliced;
-      stats["tick_ms_max"] = rs->tick_ms_max;
+ private:
+  // The window's events, then the script's; the screenshot the script asks for this frame.
+  std::optional<std::string> read_input() {
+    sf::Event e;
+    while (window_.pollEvent(e)) {
+      if (e.type == sf::Event::Closed) quit_ = true;
+      if (e.type == sf::Event::Resized) glViewport(0, 0, static_cast<GLsizei>(e.size.width), static_cast<GLsizei>(e.size.height));
+      if (e.type == sf::Event::Resized || e.type == sf::Event::GainedFocus) force_render_ = true;
+      glue_.process(e);
     }
-    if (o.frame_stats) {
-      std::printf("frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
-                  "frame interval median %.2f ms, worst %.2f ms",
-                  frame, elapsed, stats["fps"].get<double>(), w.median, w.p99, w.max,
-                  static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
-      std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms, "
-                  "median %.0f triangles)",
-                  stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), renders,
-                  stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>(),
-                  stats["triangles_per_frame"]["median"].get<double>());
-      if (stats.contains("sim_step_ms")) {
-        std::printf("; %lld game hours simulated off-frame, step median %.1f ms, worst %.1f ms",
-                    static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
-                    stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
+    std::optional<std::string> shot;
+    if (script_) {
+      tycoon::ui::ScriptContext ctx{app_.tags(), app_.hour(), app_.busy()};
+      auto actions = script_->next(ctx);
+      for (const auto& ev : actions.events) {
+        if (auto se = to_sfml(ev)) glue_.process(*se);
       }
-      if (antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", antialias_dropped_at);
-      std::printf("\n");
+      shot = actions.screenshot;
+      if (actions.quit) quit_ = true;
+      if (script_->failed()) {
+        std::cerr << "tycoon_game: script failed: " << script_->error() << "\n";
+        exit_code_ = 3;
+        shot = "failure";
+        quit_ = true;
+      }
     }
+    return shot;
+  }
+
+  // Rasterize and present only a frame that differs from the one on screen (or once a
+  // second, and whenever a screenshot is due): software GL spends nearly all of a frame
+  // there, and a paused game or an idle mouse draws the same pixels again.
+  bool render_if_changed(bool screenshot_due) {
+    const std::uint64_t hash = tycoon::ui::draw_data_hash(*ImGui::GetDrawData());
+    const bool render = force_render_ || screenshot_due || hash != shown_hash_ || frames_since_render_ >= std::max(1, o_.fps);
+    if (!render) {
+      ++frames_since_render_;
+      return false;
+    }
+    const auto size = window_.getSize();
+    glViewport(0, 0, static_cast<GLsizei>(size.x), static_cast<GLsizei>(size.y));
+    const ImVec4 bg = tycoon::ui::theme::vec4(tycoon::ui::theme::kBackground);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glFinish();  // count the rasterizing in this frame's time
+    shown_hash_ = hash;
+    force_render_ = false;
+    frames_since_render_ = 0;
+    ++log_.renders;
+    return true;
+  }
+
+  // The frame's own work; screenshots (PNG encoding) and the first frame (font atlas,
+  // shaders) are reported apart.
+  void record_times(Clock::time_point t0, Clock::time_point t_ui, bool rendered, bool shot) {
+    const double work = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (frame_ == 0) {
+      log_.first_frame_ms = work;
+      return;
+    }
+    if (shot || !o_.screenshot.empty()) return;
+    log_.work_ms.push_back(work);
+    log_.ui_ms.push_back(std::chrono::duration<double, std::milli>(t_ui - t0).count());
+    if (rendered) {
+      log_.gl_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t_ui).count());
+      log_.triangles.push_back(ImGui::GetDrawData()->TotalIdxCount / 3.0);
+    }
+    // Auto quality: when rasterizing takes most of a 60 Hz frame, drop anti-aliasing (a
+    // software rasterizer pays per triangle, and AA edges add a third of them).
+    if (antialias_auto_ && log_.gl_ms.size() >= 20) {
+      auto recent = std::vector<double>(log_.gl_ms.end() - 20, log_.gl_ms.end());
+      if (percentiles(recent).median > 10.0) {
+        set_antialias(false);
+        antialias_auto_ = false;
+        log_.antialias_dropped_at = frame_;
+      }
+    }
+  }
+
+  // --screenshot after --frames, and the script's screenshot of this frame.
+  void save_screenshots(const std::optional<std::string>& shot) {
+    if (!o_.screenshot.empty() && o_.frames > 0 && frame_ >= o_.frames) {
+      if (!save_screenshot(window_, o_.screenshot)) std::cerr << "tycoon_game: cannot save " << o_.screenshot << "\n";
+    }
+    if (shot) {
+      auto path = std::filesystem::path(o_.screenshot_dir) / (*shot + ".png");
+      if (!save_screenshot(window_, path)) std::cerr << "tycoon_game: cannot save " << path << "\n";
+    }
+  }
+
+  const Options& o_;
+  sf::Window& window_;
+  tycoon::ui::desktop::SfmlImGui& glue_;
+  tycoon::ui::App& app_;
+  std::optional<tycoon::ui::ScriptPlayer>& script_;
+  TextFitLog& text_fit_;
+  FrameLog& log_;
+  bool antialias_auto_;
+  bool last_frame_shot_ = false;
+  std::uint64_t shown_hash_ = 0;  // the frame on screen
+  int frames_since_render_ = 0;
+  bool force_render_ = true;
+  int frame_ = 0;
+  bool quit_ = false;
+  int exit_code_ = 0;
+};
+
+// The frame statistics of --frame-stats and --dump-state.
+nlohmann::json frame_stats_json(const FrameLog& log, const tycoon::ui::App& app) {
+  nlohmann::json stats;
+  const auto w = percentiles(log.work_ms);
+  stats["frames"] = log.frames;
+  stats["wall_s"] = log.wall_s;
+  stats["fps"] = log.wall_s > 0 ? log.frames / log.wall_s : 0;
+  stats["frame_work_ms"] = to_json(w);
+  stats["frame_interval_ms"] = to_json(percentiles(log.interval_ms));
+  stats["frames_over_50ms"] = std::count_if(log.work_ms.begin(), log.work_ms.end(), [](double x) { return x > 50; });
+  stats["first_frame_ms"] = log.first_frame_ms;
+  stats["renders"] = log.renders;
+  stats["antialias"] = ImGui::GetStyle().AntiAliasedLines;
+  if (log.antialias_dropped_at >= 0) stats["antialias_dropped_at_frame"] = log.antialias_dropped_at;
+  stats["triangles_per_frame"] = to_json(percentiles(log.triangles));
+  stats["ui_build_ms"] = to_json(percentiles(log.ui_ms));
+  stats["gl_render_ms"] = to_json(percentiles(log.gl_ms));
+  if (auto rs = app.runner_stats()) {
+    stats["game_hours_simulated"] = rs->hours_simulated;
+    stats["sim_step_ms"] = to_json(percentiles(rs->step_ms));
+    stats["simulations_sliced"] = rs->simulations_sliced;
+    stats["tick_ms_max"] = rs->tick_ms_max;
+  }
+  return stats;
+}
+
+void print_frame_stats(const FrameLog& log, const nlohmann::json& stats) {
+  const auto w = percentiles(log.work_ms), iv = percentiles(log.interval_ms);
+  std::printf("frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
+              "frame interval median %.2f ms, worst %.2f ms",
+              log.frames, log.wall_s, stats["fps"].get<double>(), w.median, w.p99, w.max,
+              static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
+  std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms, "
+              "median %.0f triangles)",
+              stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), log.renders,
+              stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>(),
+              stats["triangles_per_frame"]["median"].get<double>());
+  if (stats.contains("sim_step_ms")) {
+    std::printf("; %lld game hours simulated off-frame, step median %.1f ms, worst %.1f ms",
+                static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
+                stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
+  }
+  if (log.antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", log.antialias_dropped_at);
+  std::printf("\n");
+}
+
+// --dump-state: the app's state and what it showed, the frame statistics, the text-fit report
+// and how the script went.
+void write_dump(const Options& o, tycoon::ui::App& app, const nlohmann::json& stats, const TextFitLog& text_fit,
+                const std::optional<tycoon::ui::ScriptPlayer>& script) {
+  nlohmann::json j = app.dump();
+  j["frame_stats"] = stats;
+  if (o.check_text_fit) j["text_fit"] = text_fit.report;
+  j["script"] = {{"ran", static_cast<bool>(script)},
+                 {"ok", script ? !script->failed() && script->done() : true},
+                 {"error", script ? script->error() : ""},
+                 {"steps_run", script ? script->steps_run() : 0}};
+  std::filesystem::path p(o.dump_state);
+  std::error_code ec;
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  std::ofstream out(p);
+  out << j.dump(1) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (auto code = parse_options(argc, argv, o)) return *code;
+  std::optional<tycoon::ui::ScriptPlayer> script;
+  if (auto code = load_script(o.script, script)) return *code;
+
+  sf::ContextSettings gl(24, 8, 0, 3, 0);
+  sf::Window window(sf::VideoMode(static_cast<unsigned>(o.width), static_cast<unsigned>(o.height)), "Inference Tycoon",
+                    sf::Style::Default, gl);
+  window.setVerticalSyncEnabled(false);
+  window.setFramerateLimit(0);  // paced below, also on frames that present nothing
+  window.setActive(true);
+  setup_imgui(o);
+  tycoon::ui::desktop::SfmlImGui glue(window);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  int exit_code = 0;
+  {
+    std::optional<tycoon::ui::App> app;
+    if (!make_app(o, app)) {
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui::DestroyContext();
+      return 1;
+    }
+    TextFitLog text_fit(o.text_fit_known);
+    FrameLog log;
+    exit_code = FrameLoop(o, window, glue, *app, script, text_fit, log).run();
+
+    const nlohmann::json stats = frame_stats_json(log, *app);
+    if (o.frame_stats) print_frame_stats(log, stats);
     if (o.check_text_fit) {
       std::printf("text-fit: %zu screen(s) checked at %dx%d, %zu problem(s), %zu known and tolerated\n",
-                  text_fit["checked"].size(), o.width, o.height, text_fit["problems"].size(), text_fit["known"].size());
-      if (!text_fit["problems"].empty() && exit_code == 0) exit_code = 5;
+                  text_fit.report["checked"].size(), o.width, o.height, text_fit.report["problems"].size(),
+                  text_fit.report["known"].size());
+      if (!text_fit.report["problems"].empty() && exit_code == 0) exit_code = 5;
     }
-    if (o.max_frame_gap_ms > 0 && iv.max > o.max_frame_gap_ms) {
-      std::fprintf(stderr, "tycoon_game: a frame gap of %.1f ms exceeds --max-frame-gap-ms %.1f\n", iv.max,
+    const double max_gap_ms = percentiles(log.interval_ms).max;
+    if (o.max_frame_gap_ms > 0 && max_gap_ms > o.max_frame_gap_ms) {
+      std::fprintf(stderr, "tycoon_game: a frame gap of %.1f ms exceeds --max-frame-gap-ms %.1f\n", max_gap_ms,
                    o.max_frame_gap_ms);
       if (exit_code == 0) exit_code = 4;
     }
-    if (!o.dump_state.empty()) {
-      nlohmann::json j = app->dump();
-      j["frame_stats"] = stats;
-      if (o.check_text_fit) j["text_fit"] = text_fit;
-      j["script"] = {{"ran", static_cast<bool>(script)},
-                     {"ok", script ? !script->failed() && script->done() : true},
-                     {"error", script ? script->error() : ""},
-                     {"steps_run", script ? script->steps_run() : 0}};
-      std::filesystem::path p(o.dump_state);
-      std::error_code ec;
-      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-      std::ofstream out(p);
-      out << j.dump(1) << "\n";
-    }
+    if (!o.dump_state.empty()) write_dump(o, *app, stats, text_fit, script);
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
