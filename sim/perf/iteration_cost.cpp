@@ -162,9 +162,12 @@ class CostBuilder {
     memory_op(c, bytes, cal_.elementwise_memory_eff, layers, kernels);
   }
 
-  void attention_prefill(double flop, double bytes, double query_tokens, double layers) {
+  // Prefill attention of `flop` and `bytes` whose efficiency is that of a causal prefill of
+  // `equivalent_tokens` from an empty cache (equivalent_prefill_tokens says which).
+  void attention_prefill(double flop, double bytes, double equivalent_tokens, double layers) {
     if (flop <= 0) return;
-    double comp = flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * cal_.attn_prefill_compute_eff(query_tokens));
+    double comp =
+        flop / (d_.hardware->peak_flop_per_s(Precision::kBf16) * cal_.attn_prefill_compute_eff(equivalent_tokens));
     double mem = bytes / (bw_ * cal_.elementwise_memory_eff(bytes));
     add(OpClass::kAttentionPrefill, flop, bytes, comp, mem, layers, 1);
   }
@@ -393,6 +396,15 @@ void add_mla_projections(const StepShape& s, const data::Mixer& m, double L) {
   }
 }
 
+// The length of the causal prefill from an empty cache that attends to `keys` query-key pairs per
+// head (n(n+1)/2 = keys): the size at which a chunk's attention efficiency is looked up. The
+// measured curve (calibration/data/h200/attention.jsonl, attn_prefill rows) is of prefills from an
+// empty cache by length, and a flash kernel's efficiency follows the work of its tiles: a chunk
+// of n new tokens over c cached ones attends to n*c + n(n+1)/2 keys, so a 2k-token chunk over a
+// 60k context runs like a 16k-token prefill, not a 2k one (issue 16, item 5). Exactly n when
+// c = 0 (sqrt(1 + 4n(n+1)) = 2n + 1).
+double equivalent_prefill_tokens(double keys) { return (std::sqrt(1.0 + 8.0 * keys) - 1.0) / 2.0; }
+
 // Prefill attention (flash, causal, varlen): one kernel per layer over every chunk of the batch.
 void add_prefill_attention(const StepShape& s, const data::Mixer& m, const MixerDims& dims, double L) {
   for (const auto& p : s.batch.prefills) {
@@ -406,7 +418,7 @@ void add_prefill_attention(const StepShape& s, const data::Mixer& m, const Mixer
     if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) {
       flop += 2.0 * m.indexer_num_heads * m.indexer_head_dim * (n * c + n * (n + 1) / 2.0);
     }
-    s.b.attention_prefill(flop, bytes, n, L);
+    s.b.attention_prefill(flop, bytes, equivalent_prefill_tokens(keys), L);
   }
 }
 
