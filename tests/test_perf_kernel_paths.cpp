@@ -1,0 +1,148 @@
+// Which kernel a chip runs and how measured curves move between chips (issue 16, items 5 and 6):
+// prefill attention over a cached context, the latency and throughput terms of a curve measured
+// on another chip, and 4-bit weights on chips with and without FP4 tensor cores.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/data/catalog.h"
+#include "sim/perf/iteration_cost.h"
+#include "sim/perf/profile_lookup.h"
+
+using namespace tycoon;
+using perf::OpClass;
+
+namespace {
+
+constexpr double kExact = 1e-9;     // the same arithmetic, reordered
+constexpr double kScaleTol = 0.03;  // a saturated op is within a few % of the curve's best efficiency
+
+const data::Catalog& catalog() {
+  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
+  return c;
+}
+
+// Every efficiency 1 and no fixed costs: each op is its roofline (as in test_perf_model.cpp).
+perf::CalibrationProfile ideal_profile(const std::string& chip) {
+  perf::CalibrationProfile p;
+  p.chip = chip;
+  p.provenance = perf::Provenance::kInterpolated;
+  p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
+  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff =
+      p.attn_decode_memory_eff = p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
+  p.max_measured_tokens = 1e9;
+  p.max_measured_context = 1e9;
+  return p;
+}
+
+perf::Deployment reference(const char* model, const char* chip, Precision p = Precision::kBf16) {
+  perf::Deployment d;
+  d.model = &catalog().model(model);
+  d.hardware = &catalog().accelerator(chip);
+  d.engine = &catalog().engine("torch-reference");  // no CPU overhead, kernel efficiency 1
+  d.precision = p;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("prefill attention efficiency follows the context already cached, not only the new tokens") {
+  auto d = reference("llama-3.1-8b", "h200");
+  auto cal = ideal_profile("h200");
+  // Efficiency 0.2 at a 512-token prefill rising to 0.8 at 16k (linear in log2 length).
+  cal.attn_prefill_compute_eff = perf::Curve({{512, 0.2}, {16384, 0.8}});
+  const double n = 2048, c = 61440;
+  // A 2k chunk over a 60k context attends to n*c + n(n+1)/2 = 127,927,296 keys per head: the
+  // work of a causal prefill of 15,994.6 tokens from empty, where the curve gives
+  // 0.2 + 0.6 * (log2(15994.6) - 9) / 5 = 0.796, not eff(2048) = 0.44.
+  const double keys = n * c + n * (n + 1) / 2;
+  const double n_eq = (std::sqrt(1 + 8 * keys) - 1) / 2;
+  CHECK(n_eq == doctest::Approx(15994.6).epsilon(1e-4));
+  const double eff = 0.2 + 0.6 * (std::log2(n_eq) - 9) / 5;
+  const double flop = 32 * 2.0 * 32 * (128 + 128) * keys;  // layers x 2 x heads x (qk + v dims) x keys
+  auto cost = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n), static_cast<std::int64_t>(c));
+  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(flop).epsilon(kExact));
+  CHECK(cost.op(OpClass::kAttentionPrefill).compute_s == doctest::Approx(flop / (989e12 * eff)).epsilon(kExact));
+  // From an empty cache the equivalent length is the chunk itself: eff(2048) = 0.44.
+  auto fresh = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n));
+  const double fresh_flop = 32 * 2.0 * 32 * 256 * (n * (n + 1) / 2);
+  CHECK(fresh.op(OpClass::kAttentionPrefill).compute_s == doctest::Approx(fresh_flop / (989e12 * 0.44)).epsilon(kExact));
+}
+
+TEST_CASE("curves borrowed from another chip: the latency term stays, only the throughput term scales") {
+  // An H100 borrows the H200's measured curves (same 989 TFLOP/s bf16 peak; 3.35 instead of
+  // 4.8 TB/s of HBM). An elementwise kernel moving s bytes at efficiency e took
+  // t = s / (4.8e12 e) on the H200. Its fixed latency is that of the smallest measured kernel
+  // beyond moving its bytes at the best efficiency e_max: t0 = s_min / (4.8e12 e(s_min)) -
+  // s_min / (4.8e12 e_max) (at most a kernel's own excess over e_max). On the H100 the kernel
+  // takes t0 + (t - t0) * 4.8 / 3.35, i.e. efficiency s / (3.35e12 * that).
+  const auto& h100 = catalog().accelerator("h100");
+  const auto& h200 = catalog().accelerator("h200");
+  auto own = perf::calibration_for(catalog(), h200);
+  auto borrowed = perf::calibration_for(catalog(), h100);
+  REQUIRE(own.provenance != perf::Provenance::kExtrapolated);
+  REQUIRE(borrowed.provenance == perf::Provenance::kExtrapolated);
+  const double bw = h100.hbm_bandwidth_bytes_per_s, bw_m = h200.hbm_bandwidth_bytes_per_s;
+  const auto& measured = own.elementwise_memory_eff.knots();
+  const auto& moved = borrowed.elementwise_memory_eff.knots();
+  REQUIRE(measured.size() > 1);
+  REQUIRE(moved.size() == measured.size());
+  double e_max = 0;
+  for (const auto& k : measured) e_max = std::max(e_max, k.second);
+  const double s_min = std::exp2(measured.front().first);
+  const double t0 = s_min / (bw_m * measured.front().second) - s_min / (bw_m * e_max);
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    CAPTURE(i);
+    const double s = std::exp2(measured[i].first), e = measured[i].second;
+    const double t = s / (bw_m * e);
+    const double latency = std::max(0.0, std::min(t0, t - s / (bw_m * e_max)));
+    CHECK(moved[i].first == doctest::Approx(measured[i].first).epsilon(kExact));
+    CHECK(moved[i].second == doctest::Approx(s / (bw * (latency + (t - latency) * bw_m / bw))).epsilon(kExact));
+  }
+  // Compute curves scale by the peak ratio whole (their small-size values are memory-bound time,
+  // which the memory term carries): a B200 uses the H200's compute curves as they are.
+  auto on_b200 = perf::calibration_for(catalog(), catalog().accelerator("b200"));
+  CHECK(on_b200.gemm_compute_eff[0].knots() == own.gemm_compute_eff[0].knots());
+}
+
+TEST_CASE("a launch-bound op predicted on another chip keeps its fixed latency") {
+  // Llama-3.1-8B decoding one sequence on an H100 with the H200's curves, against the H200
+  // itself. The norms, rotary, activation and cache writes of one token move 16-86 kB each:
+  // on the H200 they run far below the curve's best bandwidth (launch and ramp-up dominate), so
+  // on the H100 they take about the same time, not 4.8 / 3.35 = 1.43x as long. The FFN's weight
+  // read (235 MB per layer; its few microseconds of latency are a small share) scales by about
+  // 1.43x.
+  auto d200 = reference("llama-3.1-8b", "h200");
+  auto d100 = reference("llama-3.1-8b", "h100");
+  data::Engine vllm = catalog().engine("vllm");  // one fused kernel per elementwise step
+  d200.engine = d100.engine = &vllm;
+  auto on_h200 = perf::predict_decode(d200, perf::calibration_for(catalog(), *d200.hardware), 1, 128);
+  auto on_h100 = perf::predict_decode(d100, perf::calibration_for(catalog(), *d100.hardware), 1, 128);
+  const double bw_ratio = 4.8 / 3.35;
+  const double small = on_h100.op(OpClass::kNormElementwise).memory_s / on_h200.op(OpClass::kNormElementwise).memory_s;
+  const double large = on_h100.op(OpClass::kDenseFfn).memory_s / on_h200.op(OpClass::kDenseFfn).memory_s;
+  CHECK(small < 1.1);  // latency kept (scaling the whole time would give 1.43)
+  CHECK(small >= 1.0);
+  CHECK(large == doctest::Approx(bw_ratio).epsilon(kScaleTol));
+}
+
+TEST_CASE("4-bit experts: W4A16 on Hopper (bf16 tensor cores), native FP4 on Blackwell") {
+  // gpt-oss-120b's MXFP4 experts, a long prefill (compute-bound expert GEMMs). Weights are read
+  // at 4 bits plus one 8-bit scale per 32 values on both chips.
+  const double tokens = 16384;
+  const double expert_flop = 2 * tokens * 4 * 2880.0 * 2880 * 3 * 36;  // pairs x width x inter x 3 mats x layers
+  SUBCASE("H200: no FP4 tensor cores, the kernel dequantises to bf16 and multiplies at the bf16 peak") {
+    auto d = reference("gpt-oss-120b", "h200", Precision::kFp4);
+    REQUIRE_FALSE(d.hardware->supports(Precision::kFp4));
+    CHECK(d.math_precision(Precision::kFp4) == Precision::kBf16);
+    auto cost = perf::predict_prefill(d, ideal_profile("h200"), static_cast<std::int64_t>(tokens));
+    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 989e12).epsilon(kExact));
+  }
+  SUBCASE("B200: FP4 tensor cores at the datasheet's 9 PFLOP/s dense") {
+    auto d = reference("gpt-oss-120b", "b200", Precision::kFp4);
+    REQUIRE(d.hardware->supports(Precision::kFp4));
+    CHECK(d.math_precision(Precision::kFp4) == Precision::kFp4);
+    auto cost = perf::predict_prefill(d, ideal_profile("b200"), static_cast<std::int64_t>(tokens));
+    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 9e15).epsilon(kExact));
+  }
+}
