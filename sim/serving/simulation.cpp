@@ -429,15 +429,29 @@ SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::Cali
   try {
     const auto& d = config.deployment;
     require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
-    require(!config.disaggregated, "the sliced simulation runs aggregated deployments only (call simulate())");
     model_ = *d.model;
     hardware_ = *d.hardware;
     engine_ = *d.engine;
     config_.deployment.model = &model_;
     config_.deployment.hardware = &hardware_;
     config_.deployment.engine = &engine_;
-    sim_ = std::make_unique<Simulation>(config_, calibration_);
-    sim_->start();
+    if (config_.disaggregated) {
+      // The decode pool's chip and engine are copied too; its model is the prefill pool's.
+      auto& dd = config_.disaggregated->decode.deployment;
+      require(dd.model && dd.hardware && dd.engine, "the decode pool needs a model, a chip and an engine");
+      require(dd.model->id == model_.id, "the prefill pool serves " + model_.id + " but the decode pool " +
+                                             dd.model->id + ": both pools serve one model");
+      decode_hardware_ = *dd.hardware;
+      decode_engine_ = *dd.engine;
+      dd.model = &model_;
+      dd.hardware = &decode_hardware_;
+      dd.engine = &decode_engine_;
+      disaggregated_ = std::make_unique<DisaggregatedSimulation>(config_, calibration_);
+      disaggregated_->start();
+    } else {
+      sim_ = std::make_unique<Simulation>(config_, calibration_);
+      sim_->start();
+    }
   } catch (...) {
     error_ = std::current_exception();
     done_ = true;
@@ -449,15 +463,17 @@ SlicedSimulation::~SlicedSimulation() = default;
 bool SlicedSimulation::advance(std::int64_t max_events) {
   if (done_) return true;
   try {
-    if (sim_->advance(max_events)) {
-      summary_ = sim_->finish();
+    if (disaggregated_ ? disaggregated_->advance(max_events) : sim_->advance(max_events)) {
+      summary_ = disaggregated_ ? disaggregated_->finish() : sim_->finish();
       done_ = true;
       sim_.reset();
+      disaggregated_.reset();
     }
   } catch (...) {
     error_ = std::current_exception();
     done_ = true;
     sim_.reset();
+    disaggregated_.reset();
   }
   return done_;
 }
