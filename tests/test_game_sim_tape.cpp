@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/game/sim_tape.h"
+#include "sim/serving/disaggregated.h"
 #include "sim/game/state_json.h"
 #include "tests/advisor_test_util.h"
 #include "tests/test_serving_support.h"
@@ -35,6 +36,46 @@ TEST_CASE("a simulation run in slices of events returns the bytes of simulate()"
     CHECK(sliced.itl_s.p99 == whole.itl_s.p99);
     CHECK(sliced.simulated_time_s == whole.simulated_time_s);
   }
+}
+
+TEST_CASE("a disaggregated deployment runs in slices to the bytes of simulate(), and is fingerprinted apart") {
+  // GPT-OSS-120B, one H200 prefill replica feeding two H200 decode replicas over InfiniBand: the
+  // game's sliced runner must take the disaggregated simulation (not refuse it), and its tape must
+  // never hand an aggregated result to a disaggregated call of otherwise equal settings.
+  auto cfg = serving_test::gpt_oss_h200();
+  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
+  cfg.arrival.rate_per_s = 6;
+  cfg.duration_s = 20;
+  cfg.workload.input_tokens = 2000;
+  cfg.workload.output_tokens = 300;
+  const auto aggregated_fingerprint = game::simulation_fingerprint(cfg, serving_test::h200_calibration());
+  serving::Disaggregation d;
+  d.decode.deployment = cfg.deployment;
+  d.decode.scheduler = cfg.scheduler;
+  d.decode.replicas = 2;
+  const auto& chip = serving_test::catalog().accelerator("h200");
+  d.link = serving::resolve_kv_link(serving::KvLinkKind::kInfiniband, chip, chip, serving_test::catalog().kv_links);
+  cfg.disaggregated = d;
+  const auto& cal = serving_test::h200_calibration();
+  const auto whole = serving::simulate(cfg, cal);
+  REQUIRE(whole.disaggregated.has_value());
+  for (std::int64_t slice : {1, 100000}) {
+    CAPTURE(slice);
+    serving::SlicedSimulation job(cfg, cal);
+    while (!job.advance(slice)) {
+    }
+    const auto sliced = job.result();
+    REQUIRE(sliced.disaggregated.has_value());
+    CHECK(sliced.requests_completed == whole.requests_completed);
+    CHECK(sliced.output_tokens == whole.output_tokens);
+    CHECK(sliced.ttft_s.p90 == whole.ttft_s.p90);  // exact: same events in the same order
+    CHECK(sliced.disaggregated->num_transfers == whole.disaggregated->num_transfers);
+    CHECK(sliced.num_gpus == 3);  // both pools' GPUs
+  }
+  const auto disaggregated_fingerprint = game::simulation_fingerprint(cfg, cal);
+  CHECK(disaggregated_fingerprint != aggregated_fingerprint);
+  cfg.disaggregated->link = serving::resolve_kv_link(serving::KvLinkKind::kEthernet, chip, chip, serving_test::catalog().kv_links);
+  CHECK(game::simulation_fingerprint(cfg, cal) != disaggregated_fingerprint);  // the link is part of it
 }
 
 TEST_CASE("a configuration the simulator refuses is refused the same way in slices") {

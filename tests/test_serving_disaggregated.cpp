@@ -1,6 +1,7 @@
 // Disaggregated prefill/decode serving (sim/serving/disaggregated.h): closed forms for one
 // request, conservation of requests and KV blocks across the pools, and the interference the
 // technique exists to remove.
+#include <algorithm>
 #include <fstream>
 
 #include "sim/data/json_reader.h"
@@ -232,4 +233,97 @@ TEST_CASE("decode steps no longer wait behind prefill chunks once the pools are 
   CHECK(a.itl_s.p99 >= shortest_prompt_chunk * (1 - kHistogramTol));
   CHECK(s.itl_s.p99 <= longest_decode_step * (1 + kHistogramTol));
   CHECK(s.itl_s.p99 < a.itl_s.p99);
+}
+
+TEST_CASE("the aggregated and the disaggregated run see one request stream from one seed") {
+  // Both simulations draw their requests from one client (sim/serving/clients.h). With open-loop
+  // Poisson arrivals the stream does not depend on how fast it is served: request i has the same
+  // arrival instant and lengths in both runs. Random lengths in [0.5 x 2,048, 2,048] and
+  // [0.3 x 512, 512] (the range ratios must reach the disaggregated run too).
+  auto dis = disaggregated(1, 2);
+  dis.workload.kind = serving::WorkloadKind::kRandom;
+  dis.workload.input_tokens = 2048;
+  dis.workload.output_tokens = 512;
+  dis.workload.input_range_ratio = 0.5;
+  dis.workload.output_range_ratio = 0.3;
+  dis.arrival.kind = serving::ArrivalKind::kPoisson;
+  dis.arrival.rate_per_s = 6;
+  dis.num_requests = 80;
+  auto agg = dis;
+  agg.disaggregated.reset();
+  serving::DisaggregatedSimulation d(dis, h200_calibration());
+  d.run();
+  serving::Simulation a(agg, h200_calibration());
+  a.run();
+  REQUIRE(d.requests().size() == 80);
+  REQUIRE(a.requests().size() == 80);
+  bool lengths_vary = false;
+  for (std::size_t i = 0; i < 80; ++i) {
+    const auto& x = a.requests()[i];
+    const auto& y = d.requests()[i];
+    CHECK(x.arrived_at == y.arrived_at);
+    CHECK(x.input_tokens == y.input_tokens);
+    CHECK(x.output_tokens == y.output_tokens);
+    CHECK(y.num_output == y.output_tokens);  // completed with the request's own length
+    lengths_vary = lengths_vary || x.output_tokens != 512;
+  }
+  CHECK(lengths_vary);  // the output range ratio drew shorter answers
+}
+
+TEST_CASE("a disaggregated warm-up of requests ends before the measured run and counts nowhere") {
+  // 8 closed-loop users, a warm-up of 16 requests (InferenceX: 2 x concurrency), then 40 measured
+  // ones; as in the aggregated run (test_serving_client.cpp), the measured run starts when the
+  // last warm-up request ended, every user at once, and only measured requests enter the metrics.
+  auto cfg = disaggregated(1, 1);
+  cfg.workload.kind = serving::WorkloadKind::kRandom;
+  cfg.workload.input_tokens = 1024;
+  cfg.workload.output_tokens = 256;
+  cfg.workload.output_range_ratio = 0.8;
+  cfg.arrival.concurrency = 8;
+  cfg.warmup_requests = 16;
+  cfg.num_requests = 40;
+  serving::DisaggregatedSimulation sim(cfg, h200_calibration());
+  auto s = sim.run();
+  const auto& rs = sim.requests();
+  REQUIRE(rs.size() == 16 + 40);
+  core::Time warmup_end{}, first_measured = core::kNever, last{};
+  std::int64_t measured_output = 0;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    if (i < 16) {
+      CHECK_FALSE(rs[i].counted);
+      warmup_end = std::max(warmup_end, rs[i].finished_at);
+    } else {
+      CHECK(rs[i].counted);
+      first_measured = std::min(first_measured, rs[i].arrived_at);
+      measured_output += rs[i].num_output;
+      last = std::max(last, rs[i].finished_at);
+    }
+  }
+  CHECK(first_measured == warmup_end);
+  CHECK(std::count_if(rs.begin(), rs.end(), [&](const serving::Request& r) { return r.arrived_at == warmup_end; }) == 8);
+  CHECK(s.requests_arrived == 56);
+  CHECK(s.output_tokens == measured_output);
+  constexpr double kRoundoff = 1e-12;
+  CHECK(s.output_tok_per_s_per_gpu ==
+        doctest::Approx(static_cast<double>(measured_output) / core::to_seconds(last - warmup_end) / s.num_gpus)
+            .epsilon(kRoundoff));
+}
+
+TEST_CASE("a disaggregated ramp-up spreads the users' first requests evenly") {
+  // User k of 4 starts at k x 0.4 / 4 s; each request has over 200 decode steps of over a
+  // millisecond, so the first four requests are the four users' first.
+  auto cfg = disaggregated(1, 1);
+  cfg.workload.kind = serving::WorkloadKind::kRandom;
+  cfg.workload.input_tokens = 1024;
+  cfg.workload.output_tokens = 256;
+  cfg.arrival.concurrency = 4;
+  cfg.arrival.ramp_up_s = 0.4;
+  cfg.num_requests = 8;
+  serving::DisaggregatedSimulation sim(cfg, h200_calibration());
+  sim.run();
+  const auto& rs = sim.requests();
+  REQUIRE(rs.size() == 8);
+  for (int k = 0; k < 4; ++k) {
+    CHECK(rs[static_cast<std::size_t>(k)].arrived_at - core::kSimStart == core::from_seconds(0.1 * k));
+  }
 }

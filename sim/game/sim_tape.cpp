@@ -24,12 +24,7 @@ void put(std::string& out, const std::string& x) {
   out += ',';
 }
 
-}  // namespace
-
-std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) {
-  std::string f;
-  f.reserve(512);
-  const auto& d = c.deployment;
+void put_deployment(std::string& f, const perf::Deployment& d) {
   put(f, d.model ? d.model->id : std::string("?"));
   if (d.hardware) {
     put(f, d.hardware->id);
@@ -50,8 +45,9 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
     put(f, d.spec_decode->acceptance_length);
   }
   for (double x : d.op_time_scale) put(f, x);
-  put(f, cal.chip);
-  const auto& s = c.scheduler;
+}
+
+void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
   put(f, std::int64_t{s.max_num_batched_tokens});
   put(f, std::int64_t{s.max_num_seqs});
   put(f, std::int64_t{s.chunked_prefill});
@@ -60,6 +56,16 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, std::int64_t{s.max_queue});
   put(f, s.kv_capacity_tokens);
   put(f, std::int64_t{static_cast<int>(s.kv_admission)});
+}
+
+}  // namespace
+
+std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) {
+  std::string f;
+  f.reserve(512);
+  put_deployment(f, c.deployment);
+  put(f, cal.chip);
+  put_scheduler(f, c.scheduler);
   put(f, std::int64_t{c.replicas});
   put(f, std::int64_t{static_cast<int>(c.router)});
   put(f, std::int64_t{static_cast<int>(c.workload.kind)});
@@ -80,6 +86,18 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, c.warmup_requests);
   put(f, c.arrival.ramp_up_s);
   put(f, static_cast<std::int64_t>(c.seed));
+  if (c.disaggregated) {
+    // Only disaggregated configurations carry this part: aggregated fingerprints are unchanged.
+    const auto& dp = c.disaggregated->decode;
+    put(f, std::string("disaggregated"));
+    put_deployment(f, dp.deployment);
+    put(f, dp.calibration ? dp.calibration->chip : cal.chip);
+    put_scheduler(f, dp.scheduler);
+    put(f, std::int64_t{dp.replicas});
+    put(f, std::int64_t{static_cast<int>(c.disaggregated->link.kind)});
+    put(f, c.disaggregated->link.bandwidth_bytes_per_s);
+    put(f, c.disaggregated->link.latency_s);
+  }
   return f;
 }
 

@@ -20,23 +20,6 @@ LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
   return LatencyStats{s.mean * scale, s.p50 * scale, s.p90 * scale, s.p99 * scale};
 }
 
-traffic::ShapeKind shape_of(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kRandom:
-      return traffic::ShapeKind::kRandom;
-    case WorkloadKind::kChat:
-      return traffic::ShapeKind::kChat;
-    case WorkloadKind::kAgenticCoding:
-      return traffic::ShapeKind::kAgenticCoding;
-    case WorkloadKind::kInputHeavy:
-      return traffic::ShapeKind::kInputHeavy;
-    case WorkloadKind::kOutputHeavy:
-      return traffic::ShapeKind::kOutputHeavy;
-    case WorkloadKind::kTrace:
-      return traffic::ShapeKind::kTrace;
-  }
-  return traffic::ShapeKind::kRandom;
-}
 
 constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
 
@@ -120,7 +103,7 @@ void DisaggregatedSimulation::setup_pool(PoolState& pool, const perf::Deployment
   pool.schedule_pending.assign(pool.replicas.size(), false);
   pool.routed.assign(pool.replicas.size(), 0);
   pool.busy_ns.assign(pool.replicas.size(), 0);
-  pool.metrics.warmup_end = core::Time{core::from_seconds(config_.warmup_s)};
+  pool.metrics.warmup_end = clients_.warmup_end();  // kNever while a request-count warm-up lasts
 }
 
 DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
@@ -130,6 +113,7 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
       decode_cal_(config.disaggregated && config.disaggregated->decode.calibration
                       ? *config.disaggregated->decode.calibration
                       : prefill_calibration),
+      clients_(config),
       router_(config.router),
       acceptance_rng_(config.seed, core::RngPurpose::kAcceptance) {
   require(config_.disaggregated.has_value(), "DisaggregatedSimulation needs a disaggregated configuration");
@@ -142,9 +126,6 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
   require(dis.link.bandwidth_bytes_per_s > 0 && std::isfinite(dis.link.bandwidth_bytes_per_s),
           "the KV link needs a bandwidth > 0 bytes/s");
   require(dis.link.latency_s >= 0 && std::isfinite(dis.link.latency_s), "the KV link latency must be >= 0 seconds");
-  require(config_.num_requests >= 0, "num_requests must be >= 0");
-  require(config_.duration_s >= 0 && std::isfinite(config_.duration_s), "duration must be >= 0 seconds");
-  require(config_.warmup_s >= 0 && std::isfinite(config_.warmup_s), "warmup must be >= 0 seconds");
   setup_pool(prefill_, pd, config_.scheduler, config_.replicas, prefill_cal_);
   setup_pool(decode_, dd, dis.decode.scheduler, dis.decode.replicas, decode_cal_);
   if (dis.link.kind == KvLinkKind::kNvlink) {
@@ -154,64 +135,17 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
                 pd.hardware->id + " domain holds " + std::to_string(pd.hardware->scale_up.domain_size));
   }
 
-  const auto& w = config_.workload;
-  traffic::WorkloadParams wp;
-  wp.kind = shape_of(w.kind);
-  wp.input_tokens = w.input_tokens;
-  wp.output_tokens = w.output_tokens;
-  wp.max_context_tokens = pd.model->max_context_tokens;
-  require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
-  if (w.kind == WorkloadKind::kRandom) {
-    require(w.input_tokens + w.output_tokens <= pd.model->max_context_tokens,
-            "input + output tokens (" + std::to_string(w.input_tokens + w.output_tokens) + ") exceed " + pd.model->id +
-                "'s context window of " + std::to_string(pd.model->max_context_tokens) + " tokens");
-  }
-  const bool trace_times = w.kind == WorkloadKind::kTrace && w.trace_timestamps;
-  if (w.kind == WorkloadKind::kTrace) {
-    require(!w.trace_path.empty(), "the trace workload needs a trace file");
-    trace_ = traffic::load_trace(w.trace_path);
-    wp.trace = &*trace_;
-  } else {
-    require(config_.num_requests > 0 || config_.duration_s > 0, "give a number of requests or a duration");
-  }
-  workload_ = std::make_unique<traffic::WorkloadGenerator>(wp, config_.seed);
-  const auto& a = config_.arrival;
-  if (!trace_times) {
-    switch (a.kind) {
-      case ArrivalKind::kClosedLoop:
-        require(a.concurrency >= 1, "closed-loop concurrency must be at least 1 user");
-        break;
-      case ArrivalKind::kPoisson:
-      case ArrivalKind::kBursty:
-      case ArrivalKind::kDiurnal: {
-        traffic::ArrivalParams ap;
-        ap.kind = a.kind == ArrivalKind::kPoisson  ? traffic::ArrivalProcessKind::kPoisson
-                  : a.kind == ArrivalKind::kBursty ? traffic::ArrivalProcessKind::kBursty
-                                                   : traffic::ArrivalProcessKind::kDiurnal;
-        ap.rate_per_s = a.rate_per_s;
-        ap.burst_factor = a.burst_factor;
-        ap.diurnal_amplitude = a.diurnal_amplitude;
-        arrivals_.emplace(ap, config_.seed);
-        break;
-      }
-    }
-  }
   kv_queue_.resize(decode_.replicas.size());
   landed_.resize(decode_.replicas.size());
   bound_.assign(decode_.replicas.size(), 0);
   sender_free_at_.assign(prefill_.replicas.size(), core::kSimStart);
   receiver_free_at_.assign(decode_.replicas.size(), core::kSimStart);
-  if (config_.duration_s > 0) duration_end_ = core::Time{core::from_seconds(config_.duration_s)};
   queue_timeout_ = core::from_seconds(config_.scheduler.queue_timeout_s);
 }
 
 double DisaggregatedSimulation::transfer_s(std::int64_t prompt_tokens) const {
   return kv_transfer_s(prompt_tokens, prefill_.kv_bytes_per_token_per_gpu, prefill_.fixed_bytes_per_gpu,
                        decode_.kv_bytes_per_token_per_gpu, decode_.fixed_bytes_per_gpu, config_.disaggregated->link);
-}
-
-bool DisaggregatedSimulation::can_issue(core::Time now) const {
-  return (config_.num_requests == 0 || issued_ < config_.num_requests) && now < duration_end_;
 }
 
 void DisaggregatedSimulation::kick(core::Time now, Pool p, std::uint32_t replica) {
@@ -221,48 +155,30 @@ void DisaggregatedSimulation::kick(core::Time now, Pool p, std::uint32_t replica
   events_.push(now, Phase::kSchedule, Schedule{p, replica});
 }
 
-void DisaggregatedSimulation::count_unrunnable_sessions() {
-  const std::int64_t n = workload_->take_skipped_sessions();
+void DisaggregatedSimulation::schedule_session_start(core::Time at) {
+  events_.push(at, Phase::kArrival, SessionStart{});
+}
+
+void DisaggregatedSimulation::schedule_user_start(core::Time at) { events_.push(at, Phase::kArrival, UserStart{}); }
+
+void DisaggregatedSimulation::schedule_turn(core::Time at, std::uint32_t session) {
+  events_.push(at, Phase::kArrival, TurnArrival{session});
+}
+
+void DisaggregatedSimulation::on_warmup_end(core::Time now) {
+  prefill_.metrics.warmup_end = now;
+  decode_.metrics.warmup_end = now;
+}
+
+void DisaggregatedSimulation::count_unrunnable(std::int64_t n) {
+  // Each is a request that fails at once: counted as arrived and failed, never routed.
   arrived_ += n;
   failed_other_ += n;
   exceeding_context_ += n;
   num_terminal_transitions_ += n;
 }
 
-bool DisaggregatedSimulation::start_session(core::Time now, bool closed_loop) {
-  if (!can_issue(now)) return false;
-  std::uint32_t slot;
-  if (!free_sessions_.empty()) {
-    slot = free_sessions_.back();
-    free_sessions_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(sessions_.size());
-    sessions_.emplace_back();
-  }
-  auto turn = workload_->start_session(sessions_[slot].state);
-  count_unrunnable_sessions();
-  if (!turn) {
-    free_sessions_.push_back(slot);
-    return false;
-  }
-  sessions_[slot].pending = *turn;
-  sessions_[slot].closed_loop = closed_loop;
-  issue_turn(now, slot);
-  return true;
-}
-
-void DisaggregatedSimulation::end_session(core::Time now, std::uint32_t session) {
-  const bool closed_loop = sessions_[session].closed_loop;
-  free_sessions_.push_back(session);
-  if (closed_loop) events_.push(now, Phase::kArrival, UserStart{});
-}
-
-void DisaggregatedSimulation::issue_turn(core::Time now, std::uint32_t session) {
-  if (!can_issue(now)) {
-    end_session(now, session);
-    return;
-  }
-  const traffic::Turn& turn = sessions_[session].pending;
+void DisaggregatedSimulation::admit(core::Time now, std::uint32_t session, const traffic::Turn& turn, bool counted) {
   const auto id = static_cast<RequestId>(requests_.size());
   requests_.emplace_back();
   handoffs_.emplace_back();
@@ -272,8 +188,7 @@ void DisaggregatedSimulation::issue_turn(core::Time now, std::uint32_t session) 
   r.content = turn.content;
   r.session = session;
   r.arrived_at = now;
-  r.counted = now >= prefill_.metrics.warmup_end;
-  ++issued_;
+  r.counted = counted;
   ++arrived_;
 
   // It must fit the context window, and its whole life the decode cache; its prompt (and the
@@ -353,31 +268,9 @@ void DisaggregatedSimulation::terminate(core::Time now, RequestId id, RequestSta
       break;
   }
   r.blocks = {};
-  const std::uint32_t session = r.session;
-  if (state == RequestState::kCompleted) {
-    SessionSlot& s = sessions_[session];
-    if (auto next = workload_->next_turn(s.state)) {
-      s.pending = *next;
-      events_.push(now + next->think_before, Phase::kArrival, TurnArrival{session});
-      return;
-    }
-  }
-  end_session(now, session);
+  // The client: the next turn of the session after a completed one, else the session ends.
+  clients_.on_request_end(now, static_cast<std::int64_t>(id), r.session, state == RequestState::kCompleted, *this);
 }
-
-void DisaggregatedSimulation::on_session_start(core::Time now) {
-  start_session(now, false);
-  if (workload_->exhausted()) return;
-  if (arrivals_) {
-    core::Time next = arrivals_->next();
-    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
-  } else if (auto t = workload_->peek_trace_arrival_s()) {
-    core::Time next{core::from_seconds(*t)};
-    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
-  }
-}
-
-void DisaggregatedSimulation::on_user_start(core::Time now) { start_session(now, true); }
 
 void DisaggregatedSimulation::on_timeout(core::Time now, RequestId id) {
   Request& r = requests_[id];
@@ -507,9 +400,9 @@ void DisaggregatedSimulation::handle(core::Time now, const Payload& p) {
   struct Visitor {
     DisaggregatedSimulation& sim;
     core::Time now;
-    void operator()(const SessionStart&) const { sim.on_session_start(now); }
-    void operator()(const UserStart&) const { sim.on_user_start(now); }
-    void operator()(const TurnArrival& e) const { sim.issue_turn(now, e.session); }
+    void operator()(const SessionStart&) const { sim.clients_.on_session_start(now, sim); }
+    void operator()(const UserStart&) const { sim.clients_.on_user_start(now, sim); }
+    void operator()(const TurnArrival& e) const { sim.clients_.on_turn_arrival(now, e.session, sim); }
     void operator()(const QueueTimeout& e) const { sim.on_timeout(now, e.id); }
     void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.pool, e.replica); }
     void operator()(const Schedule& e) const { sim.on_schedule(now, e.pool, e.replica); }
@@ -528,18 +421,7 @@ ServingSummary DisaggregatedSimulation::run() {
 void DisaggregatedSimulation::start() {
   if (ran_) throw std::logic_error("DisaggregatedSimulation::run() called twice");
   ran_ = true;
-  const bool trace_times = config_.workload.kind == WorkloadKind::kTrace && config_.workload.trace_timestamps;
-  if (trace_times) {
-    if (auto t = workload_->peek_trace_arrival_s()) {
-      core::Time first{core::from_seconds(*t)};
-      if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
-    }
-  } else if (arrivals_) {
-    core::Time first = arrivals_->next();
-    if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
-  } else {
-    for (int u = 0; u < config_.arrival.concurrency; ++u) events_.push(core::kSimStart, Phase::kArrival, UserStart{});
-  }
+  clients_.start(*this);
 }
 
 bool DisaggregatedSimulation::advance(std::int64_t max_events) {

@@ -39,6 +39,7 @@
 #include "sim/core/rng.h"
 #include "sim/data/accelerator.h"
 #include "sim/data/kv_link.h"
+#include "sim/serving/clients.h"
 #include "sim/serving/replica.h"
 #include "sim/serving/router.h"
 #include "sim/serving/serving_metrics.h"
@@ -64,7 +65,7 @@ double kv_transfer_s(std::int64_t prompt_tokens, double prefill_bytes_per_token_
                      double prefill_fixed_bytes_per_gpu, double decode_bytes_per_token_per_gpu,
                      double decode_fixed_bytes_per_gpu, const KvLink& link);
 
-class DisaggregatedSimulation {
+class DisaggregatedSimulation : private ClientHost {
  public:
   // `config.disaggregated` must be set. Validates both pools (std::invalid_argument).
   DisaggregatedSimulation(const ServingConfig& config, const perf::CalibrationProfile& prefill_calibration);
@@ -108,11 +109,6 @@ class DisaggregatedSimulation {
   using Payload =
       std::variant<SessionStart, UserStart, TurnArrival, QueueTimeout, IterationEnd, Schedule, TransferDone>;
 
-  struct SessionSlot {
-    traffic::Session state;
-    traffic::Turn pending;
-    bool closed_loop = false;
-  };
   // Where a request is between the pools.
   struct Handoff {
     std::int64_t output_tokens = 0;  // the request's own (the prefill phase runs with 1)
@@ -137,21 +133,22 @@ class DisaggregatedSimulation {
                   const perf::CalibrationProfile& cal);
   PoolState& pool(Pool p) { return p == Pool::kPrefill ? prefill_ : decode_; }
   void handle(core::Time now, const Payload& p);
-  void on_session_start(core::Time now);
-  void on_user_start(core::Time now);
   void on_timeout(core::Time now, RequestId id);
   void on_iteration_end(core::Time now, Pool p, std::uint32_t replica);
   void on_schedule(core::Time now, Pool p, std::uint32_t replica);
   void on_transfer_done(core::Time now, RequestId id);
 
-  bool can_issue(core::Time now) const;
-  bool start_session(core::Time now, bool closed_loop);
-  void issue_turn(core::Time now, std::uint32_t session);
-  void end_session(core::Time now, std::uint32_t session);
+  // ClientHost: the clients the aggregated simulation uses too (clients.h) schedule arrivals here
+  // and admit requests, so both simulations see the same request stream, warm-up and ramp-up.
+  void schedule_session_start(core::Time at) override;
+  void schedule_user_start(core::Time at) override;
+  void schedule_turn(core::Time at, std::uint32_t session) override;
+  void admit(core::Time now, std::uint32_t session, const traffic::Turn& turn, bool counted) override;
+  void count_unrunnable(std::int64_t n) override;
+  void on_warmup_end(core::Time now) override;
   void terminate(core::Time now, RequestId id, RequestState state);
   void kick(core::Time now, Pool p, std::uint32_t replica);
   core::Time next_event_at();
-  void count_unrunnable_sessions();
   // The prefill of `id` ended at `now`: pick its decode replica and queue it for KV there.
   void hand_off(core::Time now, RequestId id);
   // Starts the transfers whose KV blocks fit on decode replica `d` now, in FIFO order.
@@ -161,26 +158,20 @@ class DisaggregatedSimulation {
   ServingConfig config_;
   perf::CalibrationProfile prefill_cal_;
   perf::CalibrationProfile decode_cal_;
-  std::optional<traffic::Trace> trace_;
-  std::unique_ptr<traffic::WorkloadGenerator> workload_;
-  std::optional<traffic::ArrivalProcess> arrivals_;
+  Clients clients_;
   PoolState prefill_, decode_;
   Router router_;
   core::RngStream acceptance_rng_;
   core::EventQueue<Payload, Phase> events_;
   std::vector<Request> requests_;
   std::vector<Handoff> handoffs_;
-  std::vector<SessionSlot> sessions_;
-  std::vector<std::uint32_t> free_sessions_;
   std::vector<RequestId> finished_;
   std::vector<std::deque<RequestId>> kv_queue_;   // per decode replica: waiting for KV blocks
   std::vector<std::deque<RequestId>> landed_;     // per decode replica: KV landed, not yet admitted
   std::vector<std::int64_t> bound_;               // per decode replica: handed-off requests not yet admitted
   std::vector<core::Time> sender_free_at_;        // per prefill replica
   std::vector<core::Time> receiver_free_at_;      // per decode replica
-  core::Time duration_end_ = core::kNever;
   core::Duration queue_timeout_{0};
-  std::int64_t issued_ = 0;
   bool ran_ = false;
   bool summarised_ = false;
   core::Time last_at_ = core::kSimStart;

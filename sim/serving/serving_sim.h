@@ -223,10 +223,12 @@ class ScopedSimulateInterceptor {
 };
 
 class Simulation;
+class DisaggregatedSimulation;
 
 // One simulate() call run in slices of events, so that a single-threaded front end can spread it
 // over frames. Owns copies of everything the configuration points to (model, chip, engine,
-// calibration), so the caller's objects may go away. The result is the bytes simulate() returns,
+// calibration; for a disaggregated deployment the decode pool's chip and engine too, and it runs
+// DisaggregatedSimulation), so the caller's objects may go away. The result is the bytes simulate() returns,
 // however the work is sliced: the same events run in the same order.
 class SlicedSimulation {
  public:
@@ -247,9 +249,13 @@ class SlicedSimulation {
   data::ModelCard model_;
   data::Accelerator hardware_;
   data::Engine engine_;
+  // The decode pool's chip and engine (disaggregated deployments; the model is the same one).
+  data::Accelerator decode_hardware_;
+  data::Engine decode_engine_;
   perf::CalibrationProfile calibration_;
   ServingConfig config_;
-  std::unique_ptr<Simulation> sim_;
+  std::unique_ptr<Simulation> sim_;                        // aggregated
+  std::unique_ptr<DisaggregatedSimulation> disaggregated_;  // config_.disaggregated set
   std::optional<ServingSummary> summary_;
   std::exception_ptr error_;
   bool done_ = false;

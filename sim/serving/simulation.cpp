@@ -14,24 +14,6 @@ namespace tycoon::serving {
 
 namespace {
 
-traffic::ShapeKind shape_of(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kRandom:
-      return traffic::ShapeKind::kRandom;
-    case WorkloadKind::kChat:
-      return traffic::ShapeKind::kChat;
-    case WorkloadKind::kAgenticCoding:
-      return traffic::ShapeKind::kAgenticCoding;
-    case WorkloadKind::kInputHeavy:
-      return traffic::ShapeKind::kInputHeavy;
-    case WorkloadKind::kOutputHeavy:
-      return traffic::ShapeKind::kOutputHeavy;
-    case WorkloadKind::kTrace:
-      return traffic::ShapeKind::kTrace;
-  }
-  return traffic::ShapeKind::kRandom;
-}
-
 void require(bool ok, const std::string& what) {
   if (!ok) throw core::InputError(what);
 }
@@ -48,6 +30,7 @@ constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
 Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfile& calibration)
     : config_(config),
       calibration_(calibration),
+      clients_(config),
       router_(config.router),
       acceptance_rng_(config.seed, core::RngPurpose::kAcceptance) {
   const auto& d = config_.deployment;
@@ -64,15 +47,6 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   require(sc.max_queue >= 0, "max_queue must be >= 0");
   require(sc.kv_capacity_tokens >= 0, "kv_capacity_tokens must be >= 0");
   require(d.kv_page_tokens >= 1, "KV page size must be at least 1 token");
-  require(config_.num_requests >= 0, "num_requests must be >= 0");
-  require(config_.duration_s >= 0 && std::isfinite(config_.duration_s), "duration must be >= 0 seconds");
-  require(config_.warmup_s >= 0 && std::isfinite(config_.warmup_s), "warmup must be >= 0 seconds");
-  require(config_.warmup_requests >= 0, "warm-up requests must be >= 0");
-  require(config_.warmup_requests == 0 || config_.warmup_s == 0,
-          "give a warm-up either in requests or in seconds, not both");
-  require(config_.warmup_requests == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,
-          "a warm-up in requests needs closed-loop users");
-  require(config_.arrival.ramp_up_s >= 0 && std::isfinite(config_.arrival.ramp_up_s), "ramp-up must be >= 0 seconds");
   if (d.spec_decode && k > 0) {
     AcceptanceSampler check(k, d.spec_decode->acceptance_length);  // throws on a bad acceptance length
   }
@@ -100,94 +74,24 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   replica_params_.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
   replica_params_.fast_forward_decode = sc.fast_forward_decode;
 
-  // Workload and arrivals.
-  const auto& w = config_.workload;
-  traffic::WorkloadParams wp;
-  wp.kind = shape_of(w.kind);
-  wp.input_tokens = w.input_tokens;
-  wp.output_tokens = w.output_tokens;
-  require(w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 &&
-              w.output_range_ratio <= 1,
-          "random range ratios must be in [0, 1]");
-  wp.input_range_ratio = w.input_range_ratio;
-  wp.output_range_ratio = w.output_range_ratio;
-  wp.max_context_tokens = d.model->max_context_tokens;
-  require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
-  if (w.kind == WorkloadKind::kRandom) {
-    require(w.input_tokens + w.output_tokens <= d.model->max_context_tokens,
-            "input + output tokens (" + std::to_string(w.input_tokens + w.output_tokens) + ") exceed " +
-                d.model->id + "'s context window of " + std::to_string(d.model->max_context_tokens) + " tokens");
-  }
-  const bool trace_times = w.kind == WorkloadKind::kTrace && w.trace_timestamps;
-  if (w.kind == WorkloadKind::kTrace) {
-    require(!w.trace_path.empty(), "the trace workload needs a trace file");
-    trace_ = traffic::load_trace(w.trace_path);
-    wp.trace = &*trace_;
-  } else {
-    require(config_.num_requests > 0 || config_.duration_s > 0, "give a number of requests or a duration");
-  }
-  workload_ = std::make_unique<traffic::WorkloadGenerator>(wp, config_.seed);
-  const auto& a = config_.arrival;
-  if (!trace_times) {
-    switch (a.kind) {
-      case ArrivalKind::kClosedLoop:
-        require(a.concurrency >= 1, "closed-loop concurrency must be at least 1 user");
-        break;
-      case ArrivalKind::kPoisson:
-      case ArrivalKind::kBursty:
-      case ArrivalKind::kDiurnal: {
-        traffic::ArrivalParams ap;
-        ap.kind = a.kind == ArrivalKind::kPoisson  ? traffic::ArrivalProcessKind::kPoisson
-                  : a.kind == ArrivalKind::kBursty ? traffic::ArrivalProcessKind::kBursty
-                                                   : traffic::ArrivalProcessKind::kDiurnal;
-        ap.rate_per_s = a.rate_per_s;
-        ap.burst_factor = a.burst_factor;
-        ap.diurnal_amplitude = a.diurnal_amplitude;
-        arrivals_.emplace(ap, config_.seed);
-        break;
-      }
-    }
-  }
-
   replicas_.reserve(static_cast<std::size_t>(config_.replicas));
   for (int i = 0; i < config_.replicas; ++i) replicas_.emplace_back(replica_params_, config_.deployment, calibration_);
   schedule_pending_.assign(replicas_.size(), false);
   routed_.assign(replicas_.size(), 0);
-  metrics_.warmup_end = core::Time{core::from_seconds(config_.warmup_s)};
-  if (config_.duration_s > 0) duration_end_ = core::Time{core::from_seconds(config_.duration_s)};
-  if (config_.warmup_requests > 0 && !trace_times) {
-    // Nothing counts until the warm-up ended (end_warmup sets both).
-    in_warmup_ = true;
-    metrics_.warmup_end = core::kNever;
-    duration_end_ = core::kNever;
-  }
+  metrics_.warmup_end = clients_.warmup_end();  // kNever while a request-count warm-up lasts
   queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
   if (config_.num_requests > 0) requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
 }
 
-bool Simulation::can_issue(core::Time now) const {
-  if (in_warmup_) return issued_ < config_.warmup_requests;
-  const std::int64_t measured = issued_ - (config_.warmup_requests > 0 ? config_.warmup_requests : 0);
-  return (config_.num_requests == 0 || measured < config_.num_requests) && now < duration_end_;
+void Simulation::schedule_session_start(core::Time at) { events_.push(at, Phase::kArrival, SessionStart{}); }
+
+void Simulation::schedule_user_start(core::Time at) { events_.push(at, Phase::kArrival, UserStart{}); }
+
+void Simulation::schedule_turn(core::Time at, std::uint32_t session) {
+  events_.push(at, Phase::kArrival, TurnArrival{session});
 }
 
-void Simulation::start_users(core::Time t0, int users) {
-  const double ramp = config_.arrival.ramp_up_s;
-  const int n = config_.arrival.concurrency;
-  for (int u = 0; u < users; ++u) {
-    const core::Time at = ramp > 0 ? t0 + core::from_seconds(ramp * u / n) : t0;
-    events_.push(at, Phase::kArrival, UserStart{});
-  }
-}
-
-void Simulation::end_warmup(core::Time now) {
-  in_warmup_ = false;
-  metrics_.warmup_end = now;
-  if (config_.duration_s > 0) duration_end_ = now + core::from_seconds(config_.duration_s);
-  const int users = parked_users_;
-  parked_users_ = 0;
-  start_users(now, users);
-}
+void Simulation::on_warmup_end(core::Time now) { metrics_.warmup_end = now; }
 
 void Simulation::kick(core::Time now, std::uint32_t replica) {
   if (replicas_[replica].busy() || schedule_pending_[replica]) return;
@@ -195,57 +99,15 @@ void Simulation::kick(core::Time now, std::uint32_t replica) {
   events_.push(now, Phase::kSchedule, Schedule{replica});
 }
 
-void Simulation::count_unrunnable_sessions(core::Time now) {
-  const std::int64_t n = workload_->take_skipped_sessions();
-  if (n == 0) return;
+void Simulation::count_unrunnable(std::int64_t n) {
   // Each is a request that fails at once: counted as arrived and failed, never routed.
   arrived_ += n;
   failed_other_ += n;
   exceeding_context_ += n;
   num_terminal_transitions_ += n;
-  (void)now;
 }
 
-bool Simulation::start_session(core::Time now, bool closed_loop) {
-  if (!can_issue(now)) return false;
-  std::uint32_t slot;
-  if (!free_sessions_.empty()) {
-    slot = free_sessions_.back();
-    free_sessions_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(sessions_.size());
-    sessions_.emplace_back();
-  }
-  auto turn = workload_->start_session(sessions_[slot].state);
-  count_unrunnable_sessions(now);
-  if (!turn) {
-    free_sessions_.push_back(slot);
-    return false;
-  }
-  sessions_[slot].pending = *turn;
-  sessions_[slot].closed_loop = closed_loop;
-  issue_turn(now, slot);
-  return true;
-}
-
-void Simulation::end_session(core::Time now, std::uint32_t session) {
-  const bool closed_loop = sessions_[session].closed_loop;
-  free_sessions_.push_back(session);
-  if (!closed_loop) return;
-  if (in_warmup_ && !can_issue(now)) {
-    ++parked_users_;  // the warm-up is sent: wait for it to end
-    if (warmup_live_ == 0) end_warmup(now);
-    return;
-  }
-  events_.push(now, Phase::kArrival, UserStart{});  // the user starts the next task
-}
-
-void Simulation::issue_turn(core::Time now, std::uint32_t session) {
-  if (!can_issue(now)) {
-    end_session(now, session);
-    return;
-  }
-  const traffic::Turn& turn = sessions_[session].pending;
+void Simulation::admit(core::Time now, std::uint32_t session, const traffic::Turn& turn, bool counted) {
   const auto id = static_cast<RequestId>(requests_.size());
   requests_.emplace_back();
   Request& r = requests_.back();
@@ -258,9 +120,7 @@ void Simulation::issue_turn(core::Time now, std::uint32_t session) {
   r.content = turn.content;
   r.session = session;
   r.arrived_at = now;
-  r.counted = now >= metrics_.warmup_end;
-  if (in_warmup_) ++warmup_live_;
-  ++issued_;
+  r.counted = counted;
   ++arrived_;
 
   if (r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens ||
@@ -306,7 +166,6 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
   ++num_terminal_transitions_;
   r.state = state;
   r.finished_at = now;
-  if (static_cast<std::int64_t>(id) < config_.warmup_requests) --warmup_live_;
   last_terminal_at_ = std::max(last_terminal_at_, now);
   switch (state) {
     case RequestState::kCompleted:
@@ -346,42 +205,8 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
   }
 
   // The client: the next turn of the session after a completed one, else the session ends.
-  const std::uint32_t session = r.session;
-  if (state == RequestState::kCompleted) {
-    SessionSlot& s = sessions_[session];
-    if (auto next = workload_->next_turn(s.state)) {
-      s.pending = *next;
-      events_.push(now + next->think_before, Phase::kArrival, TurnArrival{session});
-      return;
-    }
-  }
-  end_session(now, session);
+  clients_.on_request_end(now, static_cast<std::int64_t>(id), r.session, state == RequestState::kCompleted, *this);
 }
-
-void Simulation::on_session_start(core::Time now) {
-  start_session(now, false);
-  // A trace replayed on a generated arrival process ends with its last entry: drawing more
-  // arrivals would never end when neither a request count nor a duration stops them.
-  if (workload_->exhausted()) return;
-  if (arrivals_) {
-    core::Time next = arrivals_->next();
-    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
-  } else if (auto t = workload_->peek_trace_arrival_s()) {
-    core::Time next{core::from_seconds(*t)};
-    if (can_issue(next)) events_.push(next, Phase::kArrival, SessionStart{});
-  }
-}
-
-void Simulation::on_user_start(core::Time now) {
-  if (in_warmup_ && !can_issue(now)) {  // the warm-up was sent while this user waited to start
-    ++parked_users_;
-    if (warmup_live_ == 0) end_warmup(now);
-    return;
-  }
-  start_session(now, true);
-}
-
-void Simulation::on_turn_arrival(core::Time now, std::uint32_t session) { issue_turn(now, session); }
 
 void Simulation::on_timeout(core::Time now, RequestId id) {
   Request& r = requests_[id];
@@ -486,9 +311,9 @@ void Simulation::handle(core::Time now, const Payload& p) {
   struct Visitor {
     Simulation& sim;
     core::Time now;
-    void operator()(const SessionStart&) const { sim.on_session_start(now); }
-    void operator()(const UserStart&) const { sim.on_user_start(now); }
-    void operator()(const TurnArrival& e) const { sim.on_turn_arrival(now, e.session); }
+    void operator()(const SessionStart&) const { sim.clients_.on_session_start(now, sim); }
+    void operator()(const UserStart&) const { sim.clients_.on_user_start(now, sim); }
+    void operator()(const TurnArrival& e) const { sim.clients_.on_turn_arrival(now, e.session, sim); }
     void operator()(const QueueTimeout& e) const { sim.on_timeout(now, e.id); }
     void operator()(const FrontendDone& e) const { sim.dispatch(now, e.id); }
     void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.replica); }
@@ -507,18 +332,7 @@ ServingSummary Simulation::run() {
 void Simulation::start() {
   if (ran_) throw std::logic_error("Simulation::run() called twice");
   ran_ = true;
-  const bool trace_times = config_.workload.kind == WorkloadKind::kTrace && config_.workload.trace_timestamps;
-  if (trace_times) {
-    if (auto t = workload_->peek_trace_arrival_s()) {
-      core::Time first{core::from_seconds(*t)};
-      if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
-    }
-  } else if (arrivals_) {
-    core::Time first = arrivals_->next();
-    if (can_issue(first)) events_.push(first, Phase::kArrival, SessionStart{});
-  } else {
-    start_users(core::kSimStart, config_.arrival.concurrency);
-  }
+  clients_.start(*this);
 }
 
 bool Simulation::advance(std::int64_t max_events) {
@@ -632,15 +446,29 @@ SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::Cali
   try {
     const auto& d = config.deployment;
     require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
-    require(!config.disaggregated, "the sliced simulation runs aggregated deployments only (call simulate())");
     model_ = *d.model;
     hardware_ = *d.hardware;
     engine_ = *d.engine;
     config_.deployment.model = &model_;
     config_.deployment.hardware = &hardware_;
     config_.deployment.engine = &engine_;
-    sim_ = std::make_unique<Simulation>(config_, calibration_);
-    sim_->start();
+    if (config_.disaggregated) {
+      // The decode pool's chip and engine are copied too; its model is the prefill pool's.
+      auto& dd = config_.disaggregated->decode.deployment;
+      require(dd.model && dd.hardware && dd.engine, "the decode pool needs a model, a chip and an engine");
+      require(dd.model->id == model_.id, "the prefill pool serves " + model_.id + " but the decode pool " +
+                                             dd.model->id + ": both pools serve one model");
+      decode_hardware_ = *dd.hardware;
+      decode_engine_ = *dd.engine;
+      dd.model = &model_;
+      dd.hardware = &decode_hardware_;
+      dd.engine = &decode_engine_;
+      disaggregated_ = std::make_unique<DisaggregatedSimulation>(config_, calibration_);
+      disaggregated_->start();
+    } else {
+      sim_ = std::make_unique<Simulation>(config_, calibration_);
+      sim_->start();
+    }
   } catch (...) {
     error_ = std::current_exception();
     done_ = true;
@@ -652,15 +480,17 @@ SlicedSimulation::~SlicedSimulation() = default;
 bool SlicedSimulation::advance(std::int64_t max_events) {
   if (done_) return true;
   try {
-    if (sim_->advance(max_events)) {
-      summary_ = sim_->finish();
+    if (disaggregated_ ? disaggregated_->advance(max_events) : sim_->advance(max_events)) {
+      summary_ = disaggregated_ ? disaggregated_->finish() : sim_->finish();
       done_ = true;
       sim_.reset();
+      disaggregated_.reset();
     }
   } catch (...) {
     error_ = std::current_exception();
     done_ = true;
     sim_.reset();
+    disaggregated_.reset();
   }
   return done_;
 }

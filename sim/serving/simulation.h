@@ -11,6 +11,7 @@
 
 #include "sim/core/event_queue.h"
 #include "sim/core/rng.h"
+#include "sim/serving/clients.h"
 #include "sim/serving/replica.h"
 #include "sim/serving/router.h"
 #include "sim/serving/serving_metrics.h"
@@ -21,7 +22,7 @@
 
 namespace tycoon::serving {
 
-class Simulation {
+class Simulation : private ClientHost {
  public:
   // Validates the configuration (std::invalid_argument with the reason; data::LoadError for a
   // bad trace file).
@@ -71,27 +72,20 @@ class Simulation {
   using Payload =
       std::variant<SessionStart, UserStart, TurnArrival, QueueTimeout, FrontendDone, IterationEnd, Schedule>;
 
-  struct SessionSlot {
-    traffic::Session state;
-    traffic::Turn pending;
-    bool closed_loop = false;
-  };
-
   void handle(core::Time now, const Payload& p);
-  void on_session_start(core::Time now);
-  void on_user_start(core::Time now);
-  void on_turn_arrival(core::Time now, std::uint32_t session);
   void on_timeout(core::Time now, RequestId id);
   void on_iteration_end(core::Time now, std::uint32_t replica);
   void on_schedule(core::Time now, std::uint32_t replica);
 
-  bool can_issue(core::Time now) const;
-  // Starts a session; false when no session could start (limits reached, trace exhausted).
-  bool start_session(core::Time now, bool closed_loop);
-  void issue_turn(core::Time now, std::uint32_t session);
+  // ClientHost: the shared clients (clients.h) schedule arrivals here and admit requests.
+  void schedule_session_start(core::Time at) override;
+  void schedule_user_start(core::Time at) override;
+  void schedule_turn(core::Time at, std::uint32_t session) override;
+  void admit(core::Time now, std::uint32_t session, const traffic::Turn& turn, bool counted) override;
+  void count_unrunnable(std::int64_t n) override;
+  void on_warmup_end(core::Time now) override;
   // Routes a request that left the front end to a replica's queue.
   void dispatch(core::Time now, RequestId id);
-  void end_session(core::Time now, std::uint32_t session);
   void terminate(core::Time now, RequestId id, RequestState state);
   void kick(core::Time now, std::uint32_t replica);
   // When the next event that may act happens (kNever when none): first drops queue timeouts at
@@ -101,17 +95,10 @@ class Simulation {
   // `first` just started a step ending at `first_end`; other replicas whose next event is a step
   // end join while each could run on its own. Pushes each one's IterationEnd at the end.
   void run_replicas(core::Time now, std::uint32_t first, core::Time first_end);
-  void count_unrunnable_sessions(core::Time now);
-  // Closed-loop users start at `t0`, spread over the ramp-up (ArrivalSpec::ramp_up_s).
-  void start_users(core::Time t0, int users);
-  // The last warm-up request ended: the measured run starts now with the parked users.
-  void end_warmup(core::Time now);
 
   ServingConfig config_;
   perf::CalibrationProfile calibration_;
-  std::optional<traffic::Trace> trace_;
-  std::unique_ptr<traffic::WorkloadGenerator> workload_;
-  std::optional<traffic::ArrivalProcess> arrivals_;
+  Clients clients_;
   ReplicaParams replica_params_;
   std::int64_t kv_capacity_tokens_ = 0;
   std::vector<Replica> replicas_;
@@ -120,21 +107,12 @@ class Simulation {
   core::RngStream acceptance_rng_;
   core::EventQueue<Payload, Phase> events_;
   std::vector<Request> requests_;
-  std::vector<SessionSlot> sessions_;
-  std::vector<std::uint32_t> free_sessions_;
   std::vector<RequestId> finished_;  // reused by on_iteration_end
   std::vector<std::uint32_t> running_replicas_;  // reused by run_replicas
   std::vector<std::vector<BlockId>> block_tables_;  // emptied block tables of ended requests, for reuse
   ServingMetrics metrics_;
-  core::Time duration_end_ = core::kNever;
   core::Duration queue_timeout_{0};
   core::Time tokenizer_free_at_{};  // the front end's tokenization lane is busy until then
-  std::int64_t issued_ = 0;
-  // Request-count warm-up (ServingConfig::warmup_requests): requests 0 .. warmup_requests - 1
-  // are the warm-up; while it lasts, users whose session ends wait (parked) for its end.
-  bool in_warmup_ = false;
-  std::int64_t warmup_live_ = 0;
-  int parked_users_ = 0;
   bool ran_ = false;
   bool summarised_ = false;  // finish() ran
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
