@@ -8,7 +8,7 @@ cd "$root"
 
 native_pkgs=(cmake g++ pkg-config make libsfml-dev libimgui-dev libeigen3-dev nlohmann-json3-dev
   libboost-dev libboost-random-dev doctest-dev libglfw3-dev libcli11-dev libfmt-dev libbenchmark-dev
-  clang libclang-rt-14-dev xvfb xauth)
+  clang libclang-rt-14-dev clang-format xvfb xauth)
 web_pkgs=(emscripten chromium imagemagick nodejs)
 
 build=1; web=0

@@ -486,7 +486,8 @@ void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x_axi
       const float len = std::hypot(b.x - a.x, b.y - a.y);
       const int dashes = std::max(1, static_cast<int>(len / 8));
       for (int d = 0; d < dashes; d += 2) {
-        float t0 = static_cast<float>(d) / dashes, t1 = std::min(1.0f, static_cast<float>(d + 1) / dashes);
+        float t0 = static_cast<float>(d) / static_cast<float>(dashes),
+              t1 = std::min(1.0f, static_cast<float>(d + 1) / static_cast<float>(dashes));
         f.dl->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
                       ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), col, 2.0f);
       }

@@ -25,7 +25,7 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
   tag(view.tags, "debrief.truth");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
                                 ImGuiTableFlags_ScrollY;
-  const float h = std::min(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * (rows.size() + 2.0f));
+  const float h = std::min(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.0f));
   if (!ImGui::BeginTable("##truth", 6, flags, ImVec2(0, std::max(h, ImGui::GetTextLineHeightWithSpacing() * 3)))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 3.0f);
@@ -384,10 +384,10 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     text_wrapped(line);
     for (const auto& d : s.company.deployments) {
       if (d.speedup == 1.0) continue;
-      char line[96];
-      std::snprintf(line, sizeof line, "#%lld now runs code %s faster", static_cast<long long>(d.id),
+      char speedup_line[96];
+      std::snprintf(speedup_line, sizeof speedup_line, "#%lld now runs code %s faster", static_cast<long long>(d.id),
                     fmt_factor(d.speedup).c_str());
-      muted_wrapped(line);
+      muted_wrapped(speedup_line);
     }
     if (!game.revealed_debrief) {
       muted_wrapped("The truth behind each claim is revealed here when the game is over.");

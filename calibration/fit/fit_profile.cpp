@@ -351,8 +351,8 @@ void fit_moe_route(const FitContext& f, FitReport& rep) {
       double rflop = 2 * tokens * experts * h, rbytes = experts * h * 2.0 + tokens * h * 2.0 + tokens * experts * 2.0;
       double router = std::max(rflop / (peak_bf16 * p.gemm_compute_eff[0](tokens)), rbytes / (bw * p.gemm_memory_eff(rbytes)));
       double abytes = pairs * inter * 2.0 * 3;
-      double act = abytes / (bw * p.activation_unfused_memory_eff(abytes));
-      double t = std::max(rest - router - act, rest / 3.0);
+      double act_s = abytes / (bw * p.activation_unfused_memory_eff(abytes));
+      double t = std::max(rest - router - act_s, rest / 3.0);
       double bytes = perf::moe_route_bytes(tokens, pairs, h);
       if (t > 0) route.emplace_back(bytes, bytes / (bw * t));
     }

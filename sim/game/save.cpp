@@ -249,11 +249,11 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
       if (state.is_object() && state.contains("seed") && state["seed"].is_number_unsigned()) {
         seed = state["seed"].get<std::uint64_t>();
       }
-      auto text = sealed.is_string() ? unseal(sealed.get<std::string>(), seed) : std::nullopt;
-      if (!text) throw SaveError("corrupted save: " + name + ": /payload/sealed: not a sealed text");
+      auto hidden_text = sealed.is_string() ? unseal(sealed.get<std::string>(), seed) : std::nullopt;
+      if (!hidden_text) throw SaveError("corrupted save: " + name + ": /payload/sealed: not a sealed text");
       nlohmann::json hidden;
       try {
-        hidden = data::parse_json_text(*text, name + " (sealed)");
+        hidden = data::parse_json_text(*hidden_text, name + " (sealed)");
       } catch (const data::LoadError&) {
         throw SaveError("corrupted save: " + name + ": /payload/sealed: does not unseal to JSON");
       }

@@ -339,7 +339,7 @@ nlohmann::json to_json(const GameState& s) {
   nlohmann::json inbox = nlohmann::json::array();
   for (const auto& a : s.inbox) {
     nlohmann::json checks = nlohmann::json::array();
-    for (const auto& c : a.checks) checks.push_back(check_json(c));
+    for (const auto& check : a.checks) checks.push_back(check_json(check));
     nlohmann::json effect = {{"recipe", to_json(a.effect.recipe)},
                              {"speedup", a.effect.speedup},
                              {"reputation_hit", a.effect.reputation_hit}};

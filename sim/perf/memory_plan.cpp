@@ -28,7 +28,7 @@ double weights_per_gpu(const Deployment& d) {
     bytes += per_layer * g.count;
   }
   // Embedding and LM head stay bf16 and are vocab-parallel across TP ranks.
-  double table = static_cast<double>(m.vocab_size) * m.hidden_size * 2.0 / tp;
+  double table = static_cast<double>(m.vocab_size) * static_cast<double>(m.hidden_size) * 2.0 / tp;
   bytes += m.tied_embeddings ? table : 2 * table;
   return bytes;
 }
@@ -68,10 +68,10 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
     double inter = g.ffn->kind == data::FfnKind::kDense
                        ? static_cast<double>(g.ffn->intermediate_size)
                        : static_cast<double>(g.ffn->expert_intermediate_size) * g.ffn->top_k;
-    widest = std::max(widest, 2.0 * inter / tp + 2.0 * m.hidden_size);
+    widest = std::max(widest, 2.0 * inter / tp + 2.0 * static_cast<double>(m.hidden_size));
   }
   p.activation_bytes = static_cast<double>(max_num_batched_tokens) * widest * 2.0 +
-                       static_cast<double>(max_num_seqs) * m.vocab_size / tp * 4.0;
+                       static_cast<double>(max_num_seqs) * static_cast<double>(m.vocab_size) / tp * 4.0;
 
   const double kv_b = bytes_per_value(d.kv_cache_dtype);
   for (const auto& g : m.layer_groups) {

@@ -1,0 +1,27 @@
+# Sourced by scripts/check_format.sh and scripts/format_all.sh: the pinned clang-format and the files it owns.
+# Sets $clang_format (the binary) and the array $format_files (our C++: every tracked .cpp/.h; third-party
+# sources are not tracked, /third_party_src/ is ignored).
+# The pin: .clang-format spells out clang-format 14's resolved options; another major version may still
+# format differently (new options, fixed bugs), so it is refused. CLANG_FORMAT=path picks the binary.
+format_major=14
+clang_format=${CLANG_FORMAT:-}
+if [ -z "$clang_format" ]; then
+  for c in clang-format-$format_major clang-format; do
+    if command -v "$c" >/dev/null; then clang_format=$c; break; fi
+  done
+fi
+if [ -z "$clang_format" ] || ! command -v "$clang_format" >/dev/null; then
+  echo "$(basename "$0"): clang-format${CLANG_FORMAT:+ ($CLANG_FORMAT)} not found (apt-get install clang-format, or run scripts/setup.sh)" >&2
+  exit 2
+fi
+version=$("$clang_format" --version 2>/dev/null | head -1 || true)
+if ! [[ "$version" =~ clang-format\ version\ $format_major\. ]]; then
+  echo "$(basename "$0"): $clang_format is '$version'; .clang-format is pinned to clang-format $format_major" >&2
+  echo "  (Debian 12's clang-format package); set CLANG_FORMAT to a clang-format-$format_major binary" >&2
+  exit 2
+fi
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t format_files < <(git ls-files -- '*.cpp' '*.h' ':!:third_party_src/*')
+else
+  mapfile -t format_files < <(find sim cli ui bench tests calibration web -name '*.cpp' -o -name '*.h' | sort)
+fi
