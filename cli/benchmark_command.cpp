@@ -1,6 +1,7 @@
 // `tycoon benchmark`: a simulated serving benchmark, the way vLLM's `bench serve` and InferenceX
 // run one (fixed concurrency or an open-loop rate, ISL/OSL, a workload shape), on the serving
 // simulator. Prints one JSON object (--json) or a table.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -10,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
@@ -369,11 +371,16 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
     check_limits(*o, c, open_loop);
 
-    serving::ServingSummary r = serving::simulate(c, cal);
-    // Requests that cannot run: longer than the model's context window, or larger than a whole
-    // replica's KV cache. With a fixed-length workload that fits the window, it is the cache.
-    const std::int64_t longest = c.workload.input_tokens + c.workload.output_tokens;
-    const bool cache_is_the_limit = kind == serving::WorkloadKind::kRandom && longest <= d.model->max_context_tokens;
+    // Progress on stderr once the run lasts (the simulator reports, the CLI prints): in measured
+    // requests when the run stops on a count, else in simulated seconds when it stops on a span,
+    // else (a trace read to its end) requests so far.
+    const bool by_span = c.num_requests == 0 && c.duration_s > 0;
+    ProgressMeter meter("benchmark", by_span ? c.duration_s : static_cast<double>(c.num_requests + c.warmup_requests),
+                        by_span ? "simulated seconds" : "requests");
+    serving::ServingSummary r = serving::simulate(c, cal, [&](const serving::ServingProgress& p) {
+      meter.update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
+    });
+    meter.finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
     if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
       throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
                                   "warm-up (the run lasted " + format_fixed(r.simulated_time_s, 1) +
@@ -473,7 +480,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                             {"requests_rejected", r.requests_rejected},
                             {"requests_timed_out", r.requests_timed_out},
                             {"requests_exceeding_context", r.requests_exceeding_context},
-                            {"requests_exceeding_kv_cache", cache_is_the_limit ? r.requests_exceeding_context : 0},
+                            {"requests_exceeding_kv_cache", r.requests_exceeding_kv_cache},
                             {"requests_per_replica", r.requests_per_replica},
                             {"input_tokens", r.input_tokens},
                             {"cached_input_tokens", r.cached_input_tokens},
@@ -538,14 +545,13 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     std::printf("\n  output throughput      %10.1f tok/s/GPU (%d GPUs)\n", r.output_tok_per_s_per_gpu, r.num_gpus);
     std::printf("  P90 interactivity      %10.1f tok/s/user\n", r.p90_interactivity_tok_per_s_per_user);
     std::printf("  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
-                "%lld %s)\n",
+                "%lld beyond the context window, %lld larger than a replica's whole KV cache of %lld tokens)\n",
                 static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
                 static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
-                static_cast<long long>(r.requests_timed_out), static_cast<long long>(r.requests_exceeding_context),
-                cache_is_the_limit ? ("larger than a replica's whole KV cache of " +
-                                      std::to_string(r.kv_capacity_tokens_per_replica) + " tokens")
-                                         .c_str()
-                                   : "beyond the context window or a replica's whole KV cache");
+                static_cast<long long>(r.requests_timed_out),
+                static_cast<long long>(r.requests_exceeding_context - r.requests_exceeding_kv_cache),
+                static_cast<long long>(r.requests_exceeding_kv_cache),
+                static_cast<long long>(r.kv_capacity_tokens_per_replica));
     std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
     std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
                 100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));

@@ -7,9 +7,12 @@
 #   TYCOON_FUZZ_RUNS=1000000 scripts/fuzz.sh 0 [TARGET...]
 #                                            each target for that many executions instead (the
 #                                            README's long run; -jobs 1, one target per core)
+#   TYCOON_FUZZ_TIMEOUT=60 scripts/fuzz.sh ...  an input counts as a hang after that many seconds
+#                                            (default 10; on a machine shared with builds, a cold
+#                                            serving window alone can take 10 s of wall time)
 #
 # Targets: hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli.
-# A crash, a hang (an input running over 10 s), a leak, undefined behaviour or an exception other
+# A crash, a hang (an input running over 10 s, or TYCOON_FUZZ_TIMEOUT), a leak, undefined behaviour or an exception other
 # than the input errors fails the run; the input that did it is left in build/fuzz/<target>/ as
 # crash-*, timeout-* or leak-* (replay it: build/fuzz/bin/fuzz_<target> FILE). One line per target
 # goes to stdout and build/fuzz/summary.txt: executions, rate, new inputs, seconds, result.
@@ -96,7 +99,7 @@ run_one() {
   local t=$1 dir=$out/$1
   mkdir -p "$dir/corpus"
   local start=$SECONDS rc=0
-  (cd "$dir" && exec ../bin/fuzz_$t "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=3 \
+  (cd "$dir" && exec ../bin/fuzz_$t "${limit[@]}" -timeout="${TYCOON_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=3 \
       -print_final_stats=1 corpus "../seeds/$t") > "$dir/log" 2>&1 || rc=$?
   local execs rate added
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo "?")

@@ -311,6 +311,10 @@ printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_dema
 out=$("$tycoon" run --resume "$h/day1.json" --days 2 --no-counterfactuals --commands "$h/log.jsonl" --json 2>"$h/err")
 echo "$out" | grep -q '"commands_refused": 2' && grep -q "before the game's hour 24" "$h/err" && grep -q "game ended at hour 48" "$h/err" ||
   { echo "FAIL resume replay: $(cat "$h/err")"; fail=1; }
+# --commands on a folder played an empty log (issue 20, found 9).
+check_one_line_error commands-is-a-folder "$tycoon" run tutorial --days 1 --no-counterfactuals --commands "$h"
+"$tycoon" run tutorial --days 1 --no-counterfactuals --commands "$h" 2>&1 | grep -q "is a folder, not a command log" ||
+  { echo "FAIL --commands on a folder not refused as such"; fail=1; }
 # 10. Leftovers of items 9-10: fit on an empty folder wrote a profile from 0 rows that validate
 # accepted; sweep --resume trusted its journal; --kv-capacity-tokens 2^35 read as "no whole page";
 # --rate 1e-9 named no flag; a KV cache too small for a request was called the context window;

@@ -1,6 +1,8 @@
 // A command log plus the scenario and seed replays a game exactly; logs are strict JSONL.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "sim/data/json_reader.h"
 #include "sim/game/command.h"
 #include "sim/game/game.h"
@@ -79,6 +81,22 @@ TEST_CASE("command logs are strict: errors name the line and the JSON pointer") 
                        "\"num_gpus\": 1}"),
                  "/contract"));
   CHECK(contains(error("{not json"), "log.jsonl:1"));
+}
+
+TEST_CASE("a folder given as a command log is refused, not played as an empty log") {
+  // Issue 20, found 9: `run --commands DIR` read a folder as an empty file and played the game
+  // with no command at all, reporting nothing wrong.
+  const auto dir = std::filesystem::temp_directory_path() / "tycoon-test-log-folder";
+  std::filesystem::create_directories(dir);
+  std::string msg = "no error";
+  try {
+    game::read_command_log(dir);
+  } catch (const data::LoadError& e) {
+    msg = e.what();
+  }
+  CHECK(contains(msg, dir.string()));
+  CHECK(contains(msg, "is a folder, not a command log"));
+  std::filesystem::remove(dir);
 }
 
 TEST_CASE("replaying a game's log on a fresh game reproduces it exactly") {

@@ -53,6 +53,36 @@ TEST_CASE("a request larger than the whole KV cache fails at once instead of blo
   CHECK(s.requests_exceeding_context == 1);
 }
 
+TEST_CASE("the simulator counts requests larger than a replica's whole KV cache apart from those beyond the window") {
+  // The count used to be made by the CLI and was exact only for random traffic (a trace's
+  // failures were all called one or the other). A trace of four on GPT-OSS (131,072-token window)
+  // with 2,000 tokens of KV per replica: 3,000 + 10 fits the window but not the cache; 140,000 +
+  // 10 is beyond the window (and the cache: counted once, as beyond the window); 2,500 + 10 is
+  // again only too large for the cache; 500 + 10 runs. Expected: 3 failed on arrival, 2 of them
+  // for the cache, 1 completed. Counts are exact (no tolerance).
+  auto path = write_trace("kv_vs_window", {R"({"arrival_s": 0, "input_tokens": 3000, "output_tokens": 10})",
+                                           R"({"arrival_s": 0.1, "input_tokens": 140000, "output_tokens": 10})",
+                                           R"({"arrival_s": 0.2, "input_tokens": 2500, "output_tokens": 10})",
+                                           R"({"arrival_s": 0.3, "input_tokens": 500, "output_tokens": 10})"});
+  auto cfg = with_trace(gpt_oss_h200(), path);
+  cfg.scheduler.kv_capacity_tokens = 2000;
+  REQUIRE(cfg.deployment.model->max_context_tokens == 131072);
+  auto s = serving::simulate(cfg, h200_calibration());
+  CHECK(s.requests_arrived == 4);
+  CHECK(s.requests_completed == 1);
+  CHECK(s.requests_failed == 3);
+  CHECK(s.requests_exceeding_context == 3);
+  CHECK(s.requests_exceeding_kv_cache == 2);
+
+  SUBCASE("with the default cache every request within the window fits: only the window is exceeded") {
+    auto roomy = with_trace(gpt_oss_h200(), path);
+    auto r = serving::simulate(roomy, h200_calibration());
+    CHECK(r.requests_completed == 3);
+    CHECK(r.requests_exceeding_context == 1);
+    CHECK(r.requests_exceeding_kv_cache == 0);
+  }
+}
+
 TEST_CASE("queue timeouts and admission limits end requests that cannot be served") {
   // One replica limited to 2 sequences, 40 requests at once. All 40 arrive before the first
   // step is formed, so the queue (limit 10) takes the first 10 and rejects 30; the step admits

@@ -198,9 +198,11 @@ void DisaggregatedSimulation::admit(core::Time now, std::uint32_t session, const
   const bool fits_decode = decode_.replicas[0].blocks_for_lifetime(r) <= decode_.params.num_blocks;
   r.output_tokens = 1;
   const bool fits_prefill = prefill_.replicas[0].blocks_for_lifetime(r) <= prefill_.params.num_blocks;
-  if (r.input_tokens + h.output_tokens > config_.deployment.model->max_context_tokens || !fits_decode || !fits_prefill) {
+  const bool beyond_window = r.input_tokens + h.output_tokens > config_.deployment.model->max_context_tokens;
+  if (beyond_window || !fits_decode || !fits_prefill) {
     r.output_tokens = h.output_tokens;
     ++exceeding_context_;
+    if (!beyond_window) ++exceeding_kv_cache_;
     terminate(now, id, RequestState::kFailed);
     return;
   }
@@ -462,6 +464,15 @@ PoolStats pool_stats(const ServingMetrics& m, int replicas, int gpus_per_replica
 
 }  // namespace
 
+ServingProgress DisaggregatedSimulation::progress() const {
+  ServingProgress p;
+  p.requests_ended = num_terminal_transitions_;
+  p.requests_expected = config_.num_requests > 0 ? config_.num_requests + config_.warmup_requests : 0;
+  p.simulated_s = core::to_seconds(last_at_);
+  p.duration_s = config_.duration_s;
+  return p;
+}
+
 ServingSummary DisaggregatedSimulation::finish() {
   if (!events_.empty()) throw std::logic_error("DisaggregatedSimulation::finish() before the last event");
   if (summarised_) throw std::logic_error("DisaggregatedSimulation::finish() called twice");
@@ -492,6 +503,7 @@ ServingSummary DisaggregatedSimulation::finish() {
   s.requests_timed_out = timed_out_;
   s.requests_failed = rejected_ + timed_out_ + failed_other_;
   s.requests_exceeding_context = exceeding_context_;
+  s.requests_exceeding_kv_cache = exceeding_kv_cache_;
   s.input_tokens = input_tokens_;
   s.cached_input_tokens = cached_input_tokens_;
   s.output_tokens = output_tokens_;

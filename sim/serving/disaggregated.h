@@ -80,6 +80,8 @@ class DisaggregatedSimulation : private ClientHost {
   std::int64_t kv_blocks_in_use() const;
   bool kv_invariants_hold() const;
   std::int64_t num_terminal_transitions() const { return num_terminal_transitions_; }
+  // How far it has got (between advance() calls).
+  ServingProgress progress() const;
   // Seconds one transfer of a `prompt_tokens`-token prompt takes on this deployment's link.
   double transfer_s(std::int64_t prompt_tokens) const;
 
@@ -180,6 +182,7 @@ class DisaggregatedSimulation : private ClientHost {
   std::int64_t num_terminal_transitions_ = 0;
   std::int64_t arrived_ = 0, completed_ = 0, rejected_ = 0, timed_out_ = 0, failed_other_ = 0;
   std::int64_t exceeding_context_ = 0;
+  std::int64_t exceeding_kv_cache_ = 0;  // of exceeding_context_: within the window, not the cache
   std::int64_t input_tokens_ = 0, cached_input_tokens_ = 0, output_tokens_ = 0;
   std::int64_t num_transfers_ = 0;
   double kv_bytes_ = 0, transfer_s_sum_ = 0, link_wait_s_sum_ = 0, kv_wait_s_sum_ = 0;

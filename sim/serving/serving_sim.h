@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -181,6 +182,9 @@ struct ServingSummary {
   std::int64_t requests_failed = 0;  // any terminal state other than completed
   std::int64_t requests_exceeding_context = 0;  // of the failed: longer than the context window or
                                                 // the KV cache (agentic sessions that cannot run)
+  // Of those: requests within the context window that a replica's whole KV cache cannot hold over
+  // their life (prompt + output; in a disaggregated deployment, either pool's), refused on arrival.
+  std::int64_t requests_exceeding_kv_cache = 0;
   std::int64_t input_tokens = 0;          // prompt tokens of completed requests
   std::int64_t cached_input_tokens = 0;   // of which served from the prefix cache
   std::int64_t output_tokens = 0;
@@ -202,6 +206,24 @@ struct ServingSummary {
 };
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);
+
+// How far a running simulation has got, for a front end's progress line (the simulator prints
+// nothing). Requests ended count the warm-up's and the unrunnable sessions too.
+struct ServingProgress {
+  std::int64_t requests_ended = 0;
+  // The requests the run will send (num_requests + warmup_requests); 0 when it stops on
+  // duration_s or when a trace runs out instead.
+  std::int64_t requests_expected = 0;
+  double simulated_s = 0;  // the clock: the instant of the last event handled
+  double duration_s = 0;   // config.duration_s (0: none)
+};
+using ServingProgressObserver = std::function<void(const ServingProgress&)>;
+// As above, calling `progress` (when set) after every kProgressEvents events handled; the result
+// is the same bytes whatever the observer does. An installed SimulateInterceptor gets the call
+// without the observer.
+inline constexpr std::int64_t kProgressEvents = 1 << 14;
+ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration,
+                        const ServingProgressObserver& progress);
 
 // A front end that must not block a frame installs an interceptor around a game hour
 // (sim/game/sim_tape.h): while one is installed on this thread, simulate() hands it every call

@@ -123,9 +123,10 @@ void Simulation::admit(core::Time now, std::uint32_t session, const traffic::Tur
   r.counted = counted;
   ++arrived_;
 
-  if (r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens ||
-      replicas_[0].blocks_for_lifetime(r) > replica_params_.num_blocks) {
+  const bool beyond_window = r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens;
+  if (beyond_window || replicas_[0].blocks_for_lifetime(r) > replica_params_.num_blocks) {
     ++exceeding_context_;
+    if (!beyond_window) ++exceeding_kv_cache_;
     terminate(now, id, RequestState::kFailed);
     return;
   }
@@ -381,6 +382,7 @@ ServingSummary Simulation::finish() {
   s.requests_timed_out = timed_out_;
   s.requests_failed = rejected_ + timed_out_ + failed_other_;
   s.requests_exceeding_context = exceeding_context_;
+  s.requests_exceeding_kv_cache = exceeding_kv_cache_;
   s.input_tokens = input_tokens_;
   s.cached_input_tokens = cached_input_tokens_;
   s.output_tokens = output_tokens_;
@@ -424,6 +426,36 @@ bool Simulation::kv_invariants_hold() const {
 namespace {
 thread_local SimulateInterceptor* t_interceptor = nullptr;
 }  // namespace
+
+ServingProgress Simulation::progress() const {
+  ServingProgress p;
+  p.requests_ended = num_terminal_transitions_;
+  p.requests_expected = config_.num_requests > 0 ? config_.num_requests + config_.warmup_requests : 0;
+  p.simulated_s = core::to_seconds(last_at_);
+  p.duration_s = config_.duration_s;
+  return p;
+}
+
+namespace {
+// start(), advance() in slices with `progress` called after each, finish().
+template <typename Sim>
+ServingSummary run_observed(Sim& sim, const ServingProgressObserver& progress) {
+  sim.start();
+  while (!sim.advance(kProgressEvents)) progress(sim.progress());
+  return sim.finish();
+}
+}  // namespace
+
+ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration,
+                        const ServingProgressObserver& progress) {
+  if (t_interceptor || !progress) return simulate(config, calibration);
+  if (config.disaggregated) {
+    DisaggregatedSimulation sim(config, calibration);
+    return run_observed(sim, progress);
+  }
+  Simulation sim(config, calibration);
+  return run_observed(sim, progress);
+}
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) {
   if (t_interceptor) return t_interceptor->simulate(config, calibration);

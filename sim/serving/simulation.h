@@ -46,6 +46,8 @@ class Simulation : private ClientHost {
   // Reference counts equal the blocks in live block tables, and each cache is consistent.
   bool kv_invariants_hold() const;
   std::int64_t num_terminal_transitions() const { return num_terminal_transitions_; }
+  // How far it has got (between advance() calls).
+  ServingProgress progress() const;
   const ReplicaParams& replica_params() const { return replica_params_; }
 
  private:
@@ -122,6 +124,7 @@ class Simulation : private ClientHost {
   std::int64_t num_terminal_transitions_ = 0;
   std::int64_t arrived_ = 0, completed_ = 0, rejected_ = 0, timed_out_ = 0, failed_other_ = 0;
   std::int64_t exceeding_context_ = 0;
+  std::int64_t exceeding_kv_cache_ = 0;  // of exceeding_context_: within the window, not the cache
   std::int64_t input_tokens_ = 0, cached_input_tokens_ = 0, output_tokens_ = 0;
   std::vector<std::int64_t> routed_;
   core::Time last_terminal_at_{};

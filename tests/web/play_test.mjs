@@ -273,6 +273,21 @@ try {
   const tampered = exported.text.replace(/"cash_usd":\s*(-?[0-9.e+-]+)/, (m, v) => `"cash_usd": ${Number(v) + 1000000}`);
   const refusedSave = await page.evaluate((t) => window.tycoon.importText('tampered.json', t), tampered);
   check(!refusedSave.ok, 'a tampered save is refused: ' + refusedSave.error);
+  // Issue 20 (found 4 and 1): an import named like a save the player has used to be written over
+  // it before the check and deleted when the check failed (from localStorage too); a save nested
+  // 100,000 levels deep threw an uncaught RangeError and stayed in storage. Both are refused
+  // while the player's save keeps its exact text, in the folder and in localStorage.
+  const deep = '{"format": "inference-tycoon-save", "version": 1, "checksum": "x", "payload": ' +
+               '['.repeat(100000) + ']'.repeat(100000) + '}';
+  for (const [what, text] of [['tampered', tampered], ['deeply nested', deep]]) {
+    const r = await page.evaluate(([n, t]) => window.tycoon.importText(n, t), [saves[0], text]);
+    check(!r.ok, `a ${what} save imported under the name ${saves[0]} is refused: ${r.error}`);
+    const kept = await page.evaluate((n) => window.tycoon.exportSave(n), saves[0]);
+    const stored = await page.evaluate((n) => localStorage.getItem('inference-tycoon/v1/saves/' + n), saves[0]);
+    check(kept.ok && kept.text === exported.text && stored === exported.text,
+          `after the refused ${what} import, ${saves[0]} is the same bytes in the save folder and in localStorage`);
+  }
+  check((await page.evaluate(() => window.tycoon.saves())).length === saves.length, 'a refused import adds no save');
 
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => window.tycoonReady === true, null, { timeout: 60000 });
