@@ -20,23 +20,6 @@ LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
   return LatencyStats{s.mean * scale, s.p50 * scale, s.p90 * scale, s.p99 * scale};
 }
 
-traffic::ShapeKind shape_of(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kRandom:
-      return traffic::ShapeKind::kRandom;
-    case WorkloadKind::kChat:
-      return traffic::ShapeKind::kChat;
-    case WorkloadKind::kAgenticCoding:
-      return traffic::ShapeKind::kAgenticCoding;
-    case WorkloadKind::kInputHeavy:
-      return traffic::ShapeKind::kInputHeavy;
-    case WorkloadKind::kOutputHeavy:
-      return traffic::ShapeKind::kOutputHeavy;
-    case WorkloadKind::kTrace:
-      return traffic::ShapeKind::kTrace;
-  }
-  return traffic::ShapeKind::kRandom;
-}
 
 constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
 
@@ -156,7 +139,7 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
 
   const auto& w = config_.workload;
   traffic::WorkloadParams wp;
-  wp.kind = shape_of(w.kind);
+  wp.kind = w.kind;
   wp.input_tokens = w.input_tokens;
   wp.output_tokens = w.output_tokens;
   wp.max_context_tokens = pd.model->max_context_tokens;
@@ -185,9 +168,7 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
       case ArrivalKind::kBursty:
       case ArrivalKind::kDiurnal: {
         traffic::ArrivalParams ap;
-        ap.kind = a.kind == ArrivalKind::kPoisson  ? traffic::ArrivalProcessKind::kPoisson
-                  : a.kind == ArrivalKind::kBursty ? traffic::ArrivalProcessKind::kBursty
-                                                   : traffic::ArrivalProcessKind::kDiurnal;
+        ap.kind = a.kind;
         ap.rate_per_s = a.rate_per_s;
         ap.burst_factor = a.burst_factor;
         ap.diurnal_amplitude = a.diurnal_amplitude;
