@@ -11,6 +11,7 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 
 namespace {
@@ -26,12 +27,11 @@ const data::Catalog& catalog() {
 // on `decode` replicas).
 serving::ServingConfig gpt_oss_h200(int prefill, int decode) {
   const auto& c = catalog();
-  const auto* recipe = c.find_recipe("gpt-oss-120b", "h200");
   serving::ServingConfig cfg;
-  cfg.deployment = perf::deployment_from_recipe(*recipe, c.model("gpt-oss-120b"), c.accelerator("h200"), c.engine("vllm"));
+  auto resolved = serving::resolve_serving(c, c.model("gpt-oss-120b"), c.accelerator("h200"), {});
+  cfg.deployment = resolved.deployment;
   cfg.deployment.spec_decode.reset();
-  cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
-  cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+  cfg.scheduler = resolved.scheduler;
   cfg.workload.input_tokens = 1024;
   cfg.workload.output_tokens = 1024;
   cfg.arrival.concurrency = 64 * decode;

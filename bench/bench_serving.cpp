@@ -15,6 +15,7 @@
 
 #include "sim/data/catalog.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 
 namespace {
@@ -30,12 +31,11 @@ const data::Catalog& catalog() {
 // (InferenceX), `users_per_replica` closed-loop users per replica, 10 requests per user.
 serving::ServingConfig gpt_oss_h200(int replicas, int users_per_replica, bool spec_decode) {
   const auto& c = catalog();
-  const auto* recipe = c.find_recipe("gpt-oss-120b", "h200");
   serving::ServingConfig cfg;
-  cfg.deployment = perf::deployment_from_recipe(*recipe, c.model("gpt-oss-120b"), c.accelerator("h200"), c.engine("vllm"));
+  auto resolved = serving::resolve_serving(c, c.model("gpt-oss-120b"), c.accelerator("h200"), {});
+  cfg.deployment = resolved.deployment;
   if (!spec_decode) cfg.deployment.spec_decode.reset();
-  cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
-  cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+  cfg.scheduler = resolved.scheduler;
   cfg.replicas = replicas;
   cfg.router = serving::RouterKind::kRoundRobin;
   cfg.workload.input_tokens = 1024;

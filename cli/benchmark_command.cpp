@@ -162,17 +162,17 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                                "as benchmark_serving.py with --request-rate inf)")
                    ->check(finite_range(0.0, 1e6));
   sub->add_option("--workload", o->workload, "Traffic shape")
-      ->check(CLI::IsMember({"random", "chat", "agentic-coding", "input-heavy", "output-heavy", "trace"}));
+      ->check(one_of(serving::kWorkloadNames));
   sub->add_option("--trace", o->trace, "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a folder of them (sim/traffic/trace_import.h)");
   auto* arrival = sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
-                      ->check(CLI::IsMember({"closed-loop", "poisson", "bursty", "diurnal"}));
+                      ->check(one_of(serving::kArrivalNames));
   auto* rate = sub->add_option("--rate", o->rate, "Open loop: mean requests (or sessions) per second")
                    ->check(finite_range(1e-9, 1e9));
   sub->add_option("--burst-factor", o->burst_factor, "Bursty: rate inside a burst / mean rate")->check(finite_range(1.0001, 1e3));
   sub->add_option("--diurnal-amplitude", o->diurnal_amplitude, "Diurnal: relative swing over 24 h")->check(finite_range(0.0, 1.0));
   sub->add_option("--replicas", o->replicas, "Engine replicas (data parallel), each of --tp GPUs")->check(CLI::Range(1, 4096));
   sub->add_option("--router", o->router, "How requests are spread over replicas")
-      ->check(CLI::IsMember({"round-robin", "least-outstanding", "prefix-affinity"}));
+      ->check(one_of(serving::kRouterNames));
   sub->add_option("--seed", o->seed, "Random seed (same seed, same output)")->check(seed_digits());
   sub->add_option("--max-num-seqs", o->max_num_seqs, "Sequences per batch (default: the recipe's)")->check(CLI::Range(1, 1 << 20));
   sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "Token budget per step (default: the recipe's)")
@@ -191,13 +191,13 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   sub->add_option("--kv-admission", o->kv_admission,
                   "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
                   "(TensorRT-LLM's default); default: the engine's")
-      ->check(CLI::IsMember({"optimistic", "guaranteed-no-evict"}));
+      ->check(one_of(serving::kKvAdmissionNames));
   sub->add_flag("--disaggregated", o->disaggregated,
                 "Disaggregated prefill/decode serving: --hardware, --tp, --replicas ... describe the prefill pool, "
                 "--decode-* the decode pool, --kv-link the link between them");
   sub->add_option("--decode-hardware", o->decode_hardware, "Decode pool: accelerator id (default: --hardware)");
   sub->add_option("--decode-precision", o->decode_precision, "Decode pool: weight precision (default: its recipe's)")
-      ->check(CLI::IsMember({"bf16", "fp8", "fp4", "int4"}));
+      ->check(one_of(kPrecisionNames));
   sub->add_option("--decode-tp", o->decode_tp, "Decode pool: tensor-parallel GPUs per replica (default: its recipe's)")
       ->check(CLI::Range(1, 1024));
   sub->add_option("--decode-ep", o->decode_ep, "Decode pool: expert-parallel degree")->check(CLI::Range(1, 1024));
@@ -208,7 +208,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                   "Decode pool: token budget per step (default: its recipe's)")
       ->check(CLI::Range(1, 1 << 24));
   sub->add_option("--kv-link", o->kv_link, "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
-      ->check(CLI::IsMember({"nvlink", "infiniband", "ethernet"}));
+      ->check(one_of(serving::kKvLinkNames));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   sub->add_flag("--allow-long-run", o->allow_long_run,
                 "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
@@ -216,7 +216,16 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp]() {
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
-    ResolvedDeployment rd = resolve_deployment(catalog, o->deployment);
+    // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
+    serving::ServingOverrides sched;
+    if (o->max_num_seqs > 0) sched.max_num_seqs = o->max_num_seqs;
+    if (o->max_num_batched_tokens > 0) sched.max_num_batched_tokens = o->max_num_batched_tokens;
+    if (o->no_prefix_caching) sched.prefix_caching = false;
+    if (o->no_chunked_prefill) sched.chunked_prefill = false;
+    if (!o->kv_admission.empty()) {
+      sched.kv_admission = *parse_enum<serving::KvAdmission>(o->kv_admission, serving::kKvAdmissionNames);
+    }
+    ResolvedDeployment rd = resolve_deployment(catalog, o->deployment, sched);
     const auto& d = rd.deployment;
     auto cal = perf::calibration_for(catalog, *d.hardware);
 
@@ -296,28 +305,14 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       c.warmup_requests = 2 * static_cast<std::int64_t>(o->concurrency);
     }
 
-    // Scheduler: the recipe's settings unless overridden.
-    const data::Recipe* recipe = catalog.find_recipe(d.model->id, d.hardware->id);
+    // Scheduler: the resolved one (the recipe's limits, the engine card's admission policy, the
+    // flags above), with this run's queue limits.
     auto& s = c.scheduler;
-    if (recipe) {
-      s.max_num_seqs = recipe->max_num_seqs;
-      s.max_num_batched_tokens = recipe->max_num_batched_tokens;
-      s.prefix_caching = recipe->prefix_caching;
-    }
-    if (o->max_num_seqs > 0) s.max_num_seqs = o->max_num_seqs;
-    if (o->max_num_batched_tokens > 0) s.max_num_batched_tokens = o->max_num_batched_tokens;
-    if (o->no_prefix_caching) s.prefix_caching = false;
+    s = rd.scheduler;
     c.api_server = !o->offline;
-    if (o->no_chunked_prefill) s.chunked_prefill = false;
     s.queue_timeout_s = o->queue_timeout_s;
     s.max_queue = o->max_queue;
     s.kv_capacity_tokens = o->kv_capacity_tokens;
-    // TensorRT-LLM's default capacity scheduler policy is GUARANTEED_NO_EVICT (its "Useful Runtime
-    // Options" guide); vLLM and SGLang admit optimistically and preempt.
-    s.kv_admission = !o->kv_admission.empty()
-                         ? *parse_enum<serving::KvAdmission>(o->kv_admission, serving::kKvAdmissionNames)
-                     : d.engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict
-                                                : serving::KvAdmission::kOptimistic;
 
     // The decode pool: the same model and engine flags on its own chip, parallelism and recipe.
     ResolvedDeployment decode_rd;
@@ -328,21 +323,20 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       dopt.tp = o->decode_tp > 0 ? o->decode_tp : same_chip ? o->deployment.tp : 0;
       dopt.ep = o->decode_ep > 0 ? o->decode_ep : same_chip ? o->deployment.ep : 0;
       dopt.precision = !o->decode_precision.empty() ? o->decode_precision : same_chip ? o->deployment.precision : "";
-      decode_rd = resolve_deployment(catalog, dopt);
+      serving::ServingOverrides dsched = sched;  // chunking, prefix caching, admission: as the prefill pool's
+      dsched.max_num_seqs.reset();
+      dsched.max_num_batched_tokens.reset();
+      if (o->decode_max_num_seqs > 0) dsched.max_num_seqs = o->decode_max_num_seqs;
+      if (o->decode_max_num_batched_tokens > 0) dsched.max_num_batched_tokens = o->decode_max_num_batched_tokens;
+      decode_rd = resolve_deployment(catalog, dopt, dsched);
       const auto& dd = decode_rd.deployment;
       serving::Disaggregation dis;
       dis.decode.deployment = dd;
       dis.decode.replicas = o->decode_replicas;
       auto& ds = dis.decode.scheduler;
-      ds = s;  // timeouts, admission policy, chunking: as the prefill pool's
-      ds.kv_capacity_tokens = 0;
-      if (const data::Recipe* dr = catalog.find_recipe(dd.model->id, dd.hardware->id)) {
-        ds.max_num_seqs = dr->max_num_seqs;
-        ds.max_num_batched_tokens = dr->max_num_batched_tokens;
-        ds.prefix_caching = dr->prefix_caching && !o->no_prefix_caching;
-      }
-      if (o->decode_max_num_seqs > 0) ds.max_num_seqs = o->decode_max_num_seqs;
-      if (o->decode_max_num_batched_tokens > 0) ds.max_num_batched_tokens = o->decode_max_num_batched_tokens;
+      ds = decode_rd.scheduler;  // the decode chip's recipe limits
+      ds.queue_timeout_s = s.queue_timeout_s;
+      ds.max_queue = s.max_queue;
       if (dd.hardware->id != d.hardware->id) dis.decode.calibration = perf::calibration_for(catalog, *dd.hardware);
       if (catalog.kv_links.links.empty()) {
         throw std::invalid_argument("--disaggregated needs hardware_db/kv_links.json under the data root");

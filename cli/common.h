@@ -1,6 +1,7 @@
 // Helpers shared by the CLI commands.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -97,10 +100,18 @@ inline std::string format_fixed(double x, int digits) {
 #include <optional>
 
 #include "sim/perf/deployment.h"
+#include "sim/serving/resolve_config.h"
 
 namespace tycoon::cli {
 
 // Flags that pick a deployment: model (or a card file), chip, engine and recipe fields.
+// A CLI11 validator accepting exactly the names of one of sim/'s names tables (kWorkloadNames,
+// kArrivalNames, ...): the CLI never retypes a vocabulary.
+template <std::size_t N>
+CLI::IsMember one_of(const std::array<std::string_view, N>& names) {
+  return CLI::IsMember(std::vector<std::string>(names.begin(), names.end()));
+}
+
 struct DeploymentOptions {
   std::string hardware;
   std::string model;
@@ -119,11 +130,16 @@ struct DeploymentOptions {
 struct ResolvedDeployment {
   std::unique_ptr<data::ModelCard> own_model;
   perf::Deployment deployment;
+  serving::SchedulerConfig scheduler;  // the recipe's limits and the engine's admission policy
 };
 
 void add_deployment_options(CLI::App& sub, DeploymentOptions& o);
-// Resolves ids against the catalog; a recipe for (model, chip) supplies defaults that flags
-// override. Throws UnknownIdError / LoadError / std::invalid_argument on bad input.
-ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o);
+// Resolves ids against the catalog with serving::resolve_serving: a recipe for (model, chip)
+// supplies defaults that flags override; `scheduler` carries a command's scheduler flags (batch
+// limits, prefix caching, chunked prefill, KV admission; its deployment fields are ignored). A
+// benchmark is a stock configuration: speculative decoding only with --spec-tokens N > 0.
+// Throws UnknownIdError / LoadError / std::invalid_argument on bad input.
+ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o,
+                                      const serving::ServingOverrides& scheduler = {});
 
 }  // namespace tycoon::cli

@@ -13,7 +13,7 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   model->excludes(file);
   file->excludes(model);
   sub.add_option("--engine", o.engine, "Engine id (default: the recipe's, else vllm)");
-  sub.add_option("--precision", o.precision, "Weight precision")->check(CLI::IsMember({"bf16", "fp8", "fp4", "int4"}));
+  sub.add_option("--precision", o.precision, "Weight precision")->check(one_of(kPrecisionNames));
   sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(CLI::IsMember({"bf16", "fp8"}));
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")->check(CLI::Range(1, 1024));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")->check(CLI::Range(1, 1024));
@@ -26,7 +26,8 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
 }
 
-ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o) {
+ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o,
+                                      const serving::ServingOverrides& scheduler) {
   ResolvedDeployment rd;
   const data::ModelCard* model = nullptr;
   if (!o.model_file.empty()) {
@@ -38,52 +39,28 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
     throw core::InputError("give --model ID or --model-file PATH");
   }
   const auto& hw = catalog.accelerator(o.hardware);
-  const data::Recipe* recipe = catalog.find_recipe(model->id, hw.id);
-  std::string engine_id = !o.engine.empty() ? o.engine : recipe ? recipe->engine : "vllm";
-  const auto& engine = catalog.engine(engine_id);
-
-  auto& d = rd.deployment;
-  // A recipe written for another engine lends only what belongs to the model and the chip
-  // (precision, KV precision, parallelism); its engine settings (speculative decoding, CUDA
-  // graphs, page size) stay with its engine.
-  const bool recipe_engine = recipe && recipe->engine == engine.id;
-  if (recipe) {
-    d = perf::deployment_from_recipe(*recipe, *model, hw, engine);
-    if (!recipe_engine) {
-      d.cuda_graphs = engine.supports_cuda_graphs;
-      d.kv_page_tokens = perf::Deployment{}.kv_page_tokens;
-    }
-  } else {
-    d.model = model;
-    d.hardware = &hw;
-    d.engine = &engine;
-    d.precision = model->native_precision;
-    d.cuda_graphs = engine.supports_cuda_graphs;
+  if (o.spec_tokens > 0 && o.acceptance > o.spec_tokens + 1) {
+    throw core::InputError("--acceptance cannot exceed --spec-tokens + 1");
   }
-  if (!o.precision.empty()) d.precision = *parse_enum<Precision>(o.precision, kPrecisionNames);
-  if (!o.kv_dtype.empty()) d.kv_cache_dtype = *parse_enum<Precision>(o.kv_dtype, kPrecisionNames);
-  if (o.tp > 0) d.tensor_parallel = o.tp;
-  if (o.ep > 0) d.expert_parallel = o.ep;
-  if (o.ep == 0 && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
-  if (o.no_cuda_graphs || !engine.supports_cuda_graphs) d.cuda_graphs = false;
-  // A benchmark is a stock configuration unless a flag says otherwise: speculative decoding only
-  // with --spec-tokens N > 0 (the recipe's drafter and acceptance are its defaults, when the recipe
-  // is this engine's).
-  const auto recipe_spec = recipe_engine ? d.spec_decode : std::nullopt;
-  d.spec_decode.reset();
-  if (o.spec_tokens > 0) {
-    data::SpecDecode sd = recipe_spec.value_or(data::SpecDecode{"eagle3", o.spec_tokens, 1.0});
-    sd.num_draft_tokens = o.spec_tokens;
-    if (o.acceptance > 0) sd.acceptance_length = o.acceptance;
-    if (sd.acceptance_length > sd.num_draft_tokens + 1) {
-      throw core::InputError("--acceptance cannot exceed --spec-tokens + 1");
-    }
-    if (o.acceptance == 0 && sd.acceptance_length == 1.0) {
-      throw core::InputError("--spec-tokens needs --acceptance (no recipe gives one for this pair)");
-    }
-    d.spec_decode = sd;
-  }
-  perf::check_deployment(d);
+  serving::ServingOverrides x;
+  if (!o.engine.empty()) x.engine = o.engine;
+  if (!o.precision.empty()) x.precision = *parse_enum<Precision>(o.precision, kPrecisionNames);
+  if (!o.kv_dtype.empty()) x.kv_cache_dtype = *parse_enum<Precision>(o.kv_dtype, kPrecisionNames);
+  if (o.tp > 0) x.tensor_parallel = o.tp;
+  if (o.ep > 0) x.expert_parallel = o.ep;
+  if (o.no_cuda_graphs) x.cuda_graphs = false;
+  // A stock engine unless --spec-tokens says otherwise (the recipe's drafter and acceptance are
+  // then the defaults, when the recipe is this engine's).
+  x.spec_draft_tokens = o.spec_tokens;
+  if (o.spec_tokens > 0 && o.acceptance > 0) x.spec_acceptance_length = o.acceptance;
+  x.max_num_batched_tokens = scheduler.max_num_batched_tokens;
+  x.max_num_seqs = scheduler.max_num_seqs;
+  x.prefix_caching = scheduler.prefix_caching;
+  x.chunked_prefill = scheduler.chunked_prefill;
+  x.kv_admission = scheduler.kv_admission;
+  auto r = serving::resolve_serving(catalog, *model, hw, x);
+  rd.deployment = r.deployment;
+  rd.scheduler = r.scheduler;
   return rd;
 }
 

@@ -128,6 +128,30 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     s.edit(rel, [](auto& j) { j["model"] = "no-such-model"; });
     CHECK(s.error() == s.file(rel) + ": /model: unknown id 'no-such-model'");
   }
+  SUBCASE("engine card without its KV admission policy") {
+    // The admission policy is engine behaviour read from the card (issue 19): no default, no id test.
+    const fs::path e = fs::path("hardware_db") / "engines" / "trtllm.json";
+    s.edit(e, [](auto& j) { j.erase("kv_admission"); });
+    CHECK(s.error() == s.file(e) + ": /kv_admission: missing required field");
+  }
+  SUBCASE("engine card with an unknown KV admission policy") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "trtllm.json";
+    s.edit(e, [](auto& j) { j["kv_admission"] = "max-utilization"; });
+    CHECK(s.error().rfind(s.file(e) + ": /kv_admission: 'max-utilization' is not one of", 0) == 0);
+  }
+  SUBCASE("engine card's KV admission policy without its source") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "vllm.json";
+    s.edit(e, [](auto& j) { j["sources"].erase("kv_admission"); });
+    CHECK(s.error() == s.file(e) + ": /sources: no source given for 'kv_admission'");
+  }
+  SUBCASE("recipe asking for more than one replica") {
+    // A recipe is one replica; replicas are set where it is used. "data_parallel": 1 still loads.
+    const fs::path r = fs::path("models") / "recipes" / "gpt-oss-120b__h200.json";
+    s.edit(r, [](auto& j) { j["data_parallel"] = 2; });
+    CHECK(s.error() == s.file(r) +
+                           ": /data_parallel: a recipe describes one replica: data_parallel must be 1 (set "
+                           "replicas where the recipe is used)");
+  }
   SUBCASE("engine id that does not match its file") {
     const fs::path e = fs::path("hardware_db") / "engines" / "vllm.json";
     s.edit(e, [](auto& j) { j["id"] = "vlm"; });

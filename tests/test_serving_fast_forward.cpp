@@ -286,11 +286,10 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       const auto* recipe = cat().find_recipe(model, chip);
       REQUIRE(recipe != nullptr);
       serving::ServingConfig cfg;
-      cfg.deployment = perf::deployment_from_recipe(*recipe, cat().model(model), cat().accelerator(chip),
-                                                    cat().engine(recipe->engine));
+      auto resolved = serving::resolve_serving(cat(), cat().model(model), cat().accelerator(chip), {});
+      cfg.deployment = resolved.deployment;
       cfg.deployment.spec_decode.reset();
-      cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
-      cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+      cfg.scheduler = resolved.scheduler;
       cfg = random_1k1k(cfg, 32, 64);
       INFO(model << " on " << chip);
       check_fast_equals_steps(cfg);

@@ -13,6 +13,7 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 #include "sim/serving/simulation.h"
 
@@ -29,10 +30,10 @@ inline serving::ServingConfig gpt_oss_h200(bool spec_decode = false) {
   const auto* recipe = c.find_recipe("gpt-oss-120b", "h200");
   REQUIRE(recipe != nullptr);
   serving::ServingConfig cfg;
-  cfg.deployment = perf::deployment_from_recipe(*recipe, c.model("gpt-oss-120b"), c.accelerator("h200"), c.engine("vllm"));
+  auto resolved = serving::resolve_serving(c, c.model("gpt-oss-120b"), c.accelerator("h200"), {});
+  cfg.deployment = resolved.deployment;
   if (!spec_decode) cfg.deployment.spec_decode.reset();
-  cfg.scheduler.max_num_seqs = recipe->max_num_seqs;
-  cfg.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
+  cfg.scheduler = resolved.scheduler;
   // Token ids straight to the engine: the closed forms of the scheduler's specifications are
   // GPU steps; the API server's latency and tokenization have their own (test_serving_frontend).
   cfg.api_server = false;

@@ -9,7 +9,7 @@
 using namespace tycoon;
 using traffic::ArrivalParams;
 using traffic::ArrivalProcess;
-using traffic::ArrivalProcessKind;
+using traffic::ArrivalKind;
 
 namespace {
 
@@ -30,7 +30,7 @@ TEST_CASE("Poisson arrivals: the count over a window has mean and variance rate 
   constexpr double kMeanTol = 5 * 3.2;
   std::vector<double> counts;
   for (int seed = 1; seed <= kSeeds; ++seed) {
-    ArrivalProcess p(ArrivalParams{ArrivalProcessKind::kPoisson, kRate}, static_cast<std::uint64_t>(seed));
+    ArrivalProcess p(ArrivalParams{ArrivalKind::kPoisson, kRate}, static_cast<std::uint64_t>(seed));
     counts.push_back(static_cast<double>(count_until(p, kWindowS)));
   }
   double mean = 0, var = 0;
@@ -44,7 +44,7 @@ TEST_CASE("Poisson arrivals: the count over a window has mean and variance rate 
 TEST_CASE("bursty arrivals keep the mean rate but are over-dispersed") {
   // Bursts at 4x the mean for 1/8 of the time. Over 400,000 s (~5,000 burst cycles of 80 s)
   // the long-run rate is within a few percent of the mean.
-  ArrivalParams a{ArrivalProcessKind::kBursty, 1.0, 4.0};
+  ArrivalParams a{ArrivalKind::kBursty, 1.0, 4.0};
   ArrivalProcess p(a, 11);
   constexpr double kWindowS = 400000;
   double n = static_cast<double>(count_until(p, kWindowS));
@@ -67,7 +67,7 @@ TEST_CASE("bursty arrivals keep the mean rate but are over-dispersed") {
 TEST_CASE("diurnal arrivals average the mean rate over a day and peak at a quarter day") {
   // rate(t) = m (1 + A sin(2 pi t / 86400)): the sine integrates to zero over a day.
   constexpr double kRate = 0.5, kDay = 86400;
-  ArrivalParams a{ArrivalProcessKind::kDiurnal, kRate, 4.0, 0.8};
+  ArrivalParams a{ArrivalKind::kDiurnal, kRate, 4.0, 0.8};
   double total = 0;
   constexpr int kSeeds = 10;
   for (int seed = 1; seed <= kSeeds; ++seed) {
@@ -81,7 +81,7 @@ TEST_CASE("diurnal arrivals average the mean rate over a day and peak at a quart
 }
 
 TEST_CASE("arrival parameters are validated") {
-  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalProcessKind::kPoisson, 0.0}, 1), std::invalid_argument);
-  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalProcessKind::kBursty, 1.0, 0.5}, 1), std::invalid_argument);
-  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalProcessKind::kDiurnal, 1.0, 4.0, 1.5}, 1), std::invalid_argument);
+  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalKind::kPoisson, 0.0}, 1), std::invalid_argument);
+  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalKind::kBursty, 1.0, 0.5}, 1), std::invalid_argument);
+  CHECK_THROWS_AS(ArrivalProcess(ArrivalParams{ArrivalKind::kDiurnal, 1.0, 4.0, 1.5}, 1), std::invalid_argument);
 }

@@ -11,7 +11,7 @@
 #include "sim/traffic/workload.h"
 
 using namespace tycoon;
-using traffic::ShapeKind;
+using traffic::WorkloadKind;
 using traffic::WorkloadGenerator;
 using traffic::WorkloadParams;
 
@@ -31,7 +31,7 @@ std::string trace_error(const std::string& text) {
 TEST_CASE("random traffic: InferenceX lengths, no two prompts share content") {
   // benchmark_serving.py's random dataset as InferenceX runs it (range ratio 0.8): input and
   // output each uniform on [int(0.8 x 1024), 1024] = [819, 1024].
-  WorkloadGenerator g(WorkloadParams{ShapeKind::kRandom, 1024, 1024}, 5);
+  WorkloadGenerator g(WorkloadParams{WorkloadKind::kRandom, 1024, 1024}, 5);
   std::set<std::uint64_t> streams;
   std::int64_t lo = 1 << 30, hi = 0, out_lo = 1 << 30, out_hi = 0;
   double sum = 0, out_sum = 0;
@@ -63,7 +63,7 @@ TEST_CASE("random traffic: InferenceX lengths, no two prompts share content") {
   CHECK(streams.size() == static_cast<std::size_t>(kN));
 
   SUBCASE("range ratio 1: exact lengths; 0.5: [512, 1024]") {
-    WorkloadParams p{ShapeKind::kRandom, 1024, 1000};
+    WorkloadParams p{WorkloadKind::kRandom, 1024, 1000};
     p.input_range_ratio = 0.5;
     p.output_range_ratio = 1.0;
     WorkloadGenerator g2(p, 7);
@@ -79,14 +79,14 @@ TEST_CASE("random traffic: InferenceX lengths, no two prompts share content") {
     CHECK(in_lo < 520);  // 5,000 draws over 513 values: the bottom 8 values are all missed with p ~ 1e-34
   }
   SUBCASE("a range ratio outside [0, 1] is refused") {
-    WorkloadParams p{ShapeKind::kRandom, 1024, 1024};
+    WorkloadParams p{WorkloadKind::kRandom, 1024, 1024};
     p.output_range_ratio = 1.5;
     CHECK_THROWS_WITH_AS(WorkloadGenerator(p, 1), "random range ratio must be in [0, 1]", std::invalid_argument);
   }
 }
 
 TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks cannot run") {
-  WorkloadParams p{ShapeKind::kAgenticCoding, 1024, 1024, 131072};
+  WorkloadParams p{WorkloadKind::kAgenticCoding, 1024, 1024, 131072};
   WorkloadGenerator g(p, 9);
   std::int64_t sessions = 0, skipped = 0, requests = 0;
   std::vector<double> inputs;
@@ -126,13 +126,13 @@ TEST_CASE("agentic coding: growing prefixes resent turn after turn, long tasks c
 }
 
 TEST_CASE("agentic coding with no window large enough is an error, not a hang") {
-  WorkloadGenerator g(WorkloadParams{ShapeKind::kAgenticCoding, 1024, 1024, 4096}, 1);
+  WorkloadGenerator g(WorkloadParams{WorkloadKind::kAgenticCoding, 1024, 1024, 4096}, 1);
   traffic::Session s;
   CHECK_THROWS_AS(g.start_session(s), std::invalid_argument);
 }
 
 TEST_CASE("chat: conversations resend their history and share a system prompt") {
-  WorkloadGenerator g(WorkloadParams{ShapeKind::kChat, 200, 300, 131072}, 3);
+  WorkloadGenerator g(WorkloadParams{WorkloadKind::kChat, 200, 300, 131072}, 3);
   int multi_turn = 0;
   for (int i = 0; i < 200; ++i) {
     traffic::Session s;
@@ -199,7 +199,7 @@ TEST_CASE("trace sessions map to one content stream, so resent prefixes can hit"
       "{\"arrival_s\": 1, \"input_tokens\": 150, \"output_tokens\": 10, \"session_id\": \"a\"}\n"
       "{\"arrival_s\": 2, \"input_tokens\": 150, \"output_tokens\": 10}",
       "t.jsonl");
-  WorkloadGenerator g(WorkloadParams{ShapeKind::kTrace, 1, 1, 131072, &t}, 1);
+  WorkloadGenerator g(WorkloadParams{WorkloadKind::kTrace, 1, 1, 131072, &t}, 1);
   traffic::Session s1, s2, s3, s4;
   auto a = g.start_session(s1), b = g.start_session(s2), c = g.start_session(s3);
   REQUIRE((a && b && c));

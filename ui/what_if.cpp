@@ -17,14 +17,21 @@ double acceptance_length_for(const game::Scenario& scenario, const data::Catalog
   return game::acceptance_for(catalog, scenario, w.segment, w.model, w.chip, w.recipe);
 }
 
-std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                   const WhatIf& w, std::string* error) {
+std::optional<serving::ResolvedServing> resolve_serving(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                        const WhatIf& w, std::string* error) {
   try {
-    return game::to_perf_deployment(catalog, w.model, w.chip, w.recipe, acceptance_length_for(scenario, catalog, w));
+    return game::resolve_recipe(catalog, w.model, w.chip, w.recipe, acceptance_length_for(scenario, catalog, w));
   } catch (const std::exception& e) {
     if (error) *error = e.what();
     return std::nullopt;
   }
+}
+
+std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                   const WhatIf& w, std::string* error) {
+  auto r = resolve_serving(scenario, catalog, w, error);
+  if (!r) return std::nullopt;
+  return r->deployment;
 }
 
 std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
@@ -44,8 +51,9 @@ namespace {
 
 ServingJob base_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
   std::string error;
-  auto d = resolve_deployment(scenario, catalog, w, &error);
-  if (!d) throw std::invalid_argument(error);
+  auto resolved = resolve_serving(scenario, catalog, w, &error);
+  if (!resolved) throw std::invalid_argument(error);
+  auto* d = &resolved->deployment;
   const auto& engine = catalog.engine(w.recipe.engine);
   ServingJob job;
   job.calibration = previews.calibration(w.chip);
@@ -59,14 +67,10 @@ ServingJob base_job(Previews& previews, const game::Scenario& scenario, const da
   }
   auto& c = job.config;
   c.deployment = *d;
-  c.scheduler.max_num_batched_tokens = w.recipe.max_num_batched_tokens;
-  c.scheduler.max_num_seqs = w.recipe.max_num_seqs;
-  c.scheduler.chunked_prefill = engine.supports_chunked_prefill;
-  c.scheduler.prefix_caching = w.recipe.prefix_caching && engine.supports_prefix_caching;
+  c.scheduler = resolved->scheduler;
   c.scheduler.queue_timeout_s = scenario.serving.queue_timeout_s;
   c.scheduler.max_queue = scenario.serving.max_queue;
   c.replicas = std::max(1, w.replicas);
-  c.deployment.data_parallel = c.replicas;
   c.router = w.recipe.router;
   if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
   return job;
@@ -82,7 +86,6 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
   // router see alike traffic, and per-GPU and per-request numbers carry over.
   const int all = std::max(1, w.replicas);
   c.replicas = std::min(all, std::max(1, scenario.serving.max_simulated_replicas));
-  c.deployment.data_parallel = c.replicas;
   c.arrival.kind = serving::ArrivalKind::kPoisson;
   c.arrival.rate_per_s = std::max(rate_per_s, 1e-3) * c.replicas / all;
   // Enough arrivals to see the queue build (the game stretches its windows the same way), but

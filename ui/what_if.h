@@ -10,6 +10,7 @@
 #include "sim/game/scenario.h"
 #include "sim/game/state.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/resolve_config.h"
 #include "ui/previews.h"
 
 namespace tycoon::ui {
@@ -30,7 +31,12 @@ WhatIf what_if_of(const game::DeploymentState& d);
 // computes it): the segment's per-token acceptance if given, else the catalog recipe's, else 1.
 double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w);
 
-// The perf-model deployment; the reason in `error` when the combination cannot run.
+// The serving configuration the game would run (game::resolve_recipe); the reason in `error` when
+// the combination cannot run.
+std::optional<serving::ResolvedServing> resolve_serving(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                        const WhatIf& w, std::string* error);
+
+// resolve_serving's deployment.
 std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
                                                    const WhatIf& w, std::string* error);
 

@@ -31,15 +31,12 @@ DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scena
       recipe_(recipe),
       rate_per_s_per_replica_(rate_per_s_per_replica) {
   if (!segment_) throw std::logic_error("no segment '" + d.segment + "'");
-  deployment_ =
-      game::to_perf_deployment(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
+  auto resolved =
+      game::resolve_recipe(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
+  deployment_ = resolved.deployment;
   deployment_.hardware = &tuned_.hardware;
   deployment_.engine = &tuned_.engine;
-  const auto& engine = catalog.engine(recipe.engine);
-  scheduler_.max_num_batched_tokens = recipe.max_num_batched_tokens;
-  scheduler_.max_num_seqs = recipe.max_num_seqs;
-  scheduler_.chunked_prefill = engine.supports_chunked_prefill;
-  scheduler_.prefix_caching = recipe.prefix_caching && engine.supports_prefix_caching;
+  scheduler_ = resolved.scheduler;
   scheduler_.queue_timeout_s = scenario.serving.queue_timeout_s;
   scheduler_.max_queue = scenario.serving.max_queue;
 }

@@ -6,6 +6,7 @@
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/serving/disaggregated.h"
+#include "sim/serving/resolve_config.h"
 
 namespace tycoon::analysis {
 
@@ -49,61 +50,34 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
   const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
   if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
-  const data::Recipe* recipe = catalog.find_recipe(model->id, hw->id);
-  const std::string engine_id = f.engine ? *f.engine : recipe ? recipe->engine : "vllm";
-  const data::Engine* engine = catalog.find_engine(engine_id);
-  if (!engine) fail("unknown engine '" + engine_id + "' (tycoon list engines)");
+  if (f.engine && !catalog.find_engine(*f.engine)) fail("unknown engine '" + *f.engine + "' (tycoon list engines)");
 
   ResolvedConfig c;
   c.label = std::move(label);
   c.fields = f;
   c.pointer = pointer;
-  auto& d = c.deployment;
-  if (recipe) {
-    d = perf::deployment_from_recipe(*recipe, *model, *hw, *engine);
-    c.scheduler.max_num_seqs = recipe->max_num_seqs;
-    c.scheduler.max_num_batched_tokens = recipe->max_num_batched_tokens;
-    c.scheduler.prefix_caching = recipe->prefix_caching;
-  } else {
-    d.model = model;
-    d.hardware = hw;
-    d.engine = engine;
-    d.precision = model->native_precision;
-    d.cuda_graphs = engine->supports_cuda_graphs;
-  }
-  if (f.precision) d.precision = *f.precision;
-  if (f.kv_cache_dtype) d.kv_cache_dtype = *f.kv_cache_dtype;
-  if (f.tensor_parallel) d.tensor_parallel = *f.tensor_parallel;
-  if (f.expert_parallel) d.expert_parallel = *f.expert_parallel;
-  if (!f.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
-  if (f.cuda_graphs) d.cuda_graphs = *f.cuda_graphs;
-  if (!engine->supports_cuda_graphs) d.cuda_graphs = false;
-  if (f.spec_tokens && *f.spec_tokens == 0) d.spec_decode.reset();
-  if (f.spec_tokens && *f.spec_tokens > 0) {
-    data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", *f.spec_tokens, 1.0});
-    sd.num_draft_tokens = *f.spec_tokens;
-    if (f.acceptance_length) sd.acceptance_length = *f.acceptance_length;
-    if (!f.acceptance_length && sd.acceptance_length == 1.0) {
-      fail("spec_tokens needs acceptance_length (no recipe gives one for this pair)");
-    }
-    d.spec_decode = sd;
-  } else if (f.acceptance_length && d.spec_decode) {
-    d.spec_decode->acceptance_length = *f.acceptance_length;
-  }
-  if (d.spec_decode && d.spec_decode->acceptance_length > d.spec_decode->num_draft_tokens + 1) {
-    fail("acceptance_length cannot exceed spec_tokens + 1");
-  }
-  if (f.max_num_batched_tokens) c.scheduler.max_num_batched_tokens = *f.max_num_batched_tokens;
-  if (f.max_num_seqs) c.scheduler.max_num_seqs = *f.max_num_seqs;
-  if (f.prefix_caching) c.scheduler.prefix_caching = *f.prefix_caching;
-  // TensorRT-LLM's default capacity policy never evicts; vLLM and SGLang admit optimistically.
-  c.scheduler.kv_admission =
-      engine->id == "trtllm" ? serving::KvAdmission::kGuaranteedNoEvict : serving::KvAdmission::kOptimistic;
+  // The one resolver (sim/serving/resolve_config.h): the recipe's settings, the engine card's
+  // admission policy, this configuration's fields on top.
+  serving::ServingOverrides o;
+  o.engine = f.engine;
+  o.precision = f.precision;
+  o.kv_cache_dtype = f.kv_cache_dtype;
+  o.tensor_parallel = f.tensor_parallel;
+  o.expert_parallel = f.expert_parallel;
+  o.cuda_graphs = f.cuda_graphs;
+  o.spec_draft_tokens = f.spec_tokens;
+  o.spec_acceptance_length = f.acceptance_length;
+  o.max_num_batched_tokens = f.max_num_batched_tokens;
+  o.max_num_seqs = f.max_num_seqs;
+  o.prefix_caching = f.prefix_caching;
   try {
-    perf::check_deployment(d);
+    auto r = serving::resolve_serving(catalog, *model, *hw, o);
+    c.deployment = r.deployment;
+    c.scheduler = r.scheduler;
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
+  const auto& d = c.deployment;
   auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
   if (!plan.fits) {
     // The memory plan's reason usually says "does not fit" itself; say it once.

@@ -1,14 +1,23 @@
 // An inference engine (vLLM, SGLang, ...) and what it costs per step beyond the GPU kernels.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/types.h"
 
 namespace tycoon::data {
+
+// When a waiting request may start. Optimistic (vLLM): when its prompt fits now; running
+// requests that later run out of KV blocks are preempted. Guaranteed-no-evict (TensorRT-LLM's
+// default capacity policy): only when its prompt and its whole output fit, so nothing is ever
+// preempted. An engine card names its default; the serving scheduler runs it.
+enum class KvAdmission { kOptimistic, kGuaranteedNoEvict };
+inline constexpr std::array<std::string_view, 2> kKvAdmissionNames = {"optimistic", "guaranteed-no-evict"};
 
 struct Engine {
   std::string id;
@@ -19,6 +28,7 @@ struct Engine {
   bool supports_prefix_caching = false;
   bool supports_chunked_prefill = false;
   bool supports_spec_decode = false;
+  KvAdmission kv_admission = KvAdmission::kOptimistic;  // the engine's default admission policy
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
   // What a request pays in the engine's front end (API server) before the scheduler sees it,

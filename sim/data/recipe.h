@@ -25,7 +25,6 @@ struct Recipe {
   Precision kv_cache_dtype = Precision::kBf16;
   int tensor_parallel = 1;
   int expert_parallel = 1;
-  int data_parallel = 1;
   int kv_page_tokens = 16;
   int max_num_batched_tokens = 8192;
   int max_num_seqs = 256;

@@ -407,17 +407,15 @@ Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const Depl
   std::optional<TunedHardware> tuned;
   if (d.speedup != 1.0) tuned = tuned_hardware(hw, engine, cal, d.speedup);
   WindowSpec spec;
-  spec.deployment = to_perf_deployment(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
+  auto resolved = resolve_recipe(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
+  spec.deployment = resolved.deployment;
   if (tuned) {
     spec.deployment.hardware = &tuned->hardware;
     spec.deployment.engine = &tuned->engine;
   }
   spec.calibration = tuned ? &tuned->calibration : &cal;
   spec.workload = seg.workload;
-  spec.scheduler.max_num_batched_tokens = d.recipe.max_num_batched_tokens;
-  spec.scheduler.max_num_seqs = d.recipe.max_num_seqs;
-  spec.scheduler.chunked_prefill = engine.supports_chunked_prefill;
-  spec.scheduler.prefix_caching = d.recipe.prefix_caching && engine.supports_prefix_caching;
+  spec.scheduler = resolved.scheduler;
   spec.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
   spec.scheduler.max_queue = scenario_.serving.max_queue;
   spec.router = d.recipe.router;

@@ -92,36 +92,28 @@ double acceptance_length(double alpha, int k) {
   return (1.0 - std::pow(alpha, k + 1)) / (1.0 - alpha);
 }
 
+serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model,
+                                        const std::string& chip, const RecipeSettings& r, double accepted) {
+  serving::ServingOverrides o;
+  o.engine = r.engine;
+  o.precision = r.precision;
+  o.kv_cache_dtype = r.kv_cache_dtype;
+  o.tensor_parallel = r.tensor_parallel;
+  o.expert_parallel = r.expert_parallel;
+  o.spec_draft_tokens = r.spec_draft_tokens;
+  o.spec_method = r.spec_method;
+  o.spec_acceptance_length = r.spec_acceptance_length.value_or(accepted);
+  o.kv_page_tokens = r.kv_page_tokens;
+  o.cuda_graphs = r.cuda_graphs;
+  o.max_num_batched_tokens = r.max_num_batched_tokens;
+  o.max_num_seqs = r.max_num_seqs;
+  o.prefix_caching = r.prefix_caching;
+  return serving::resolve_serving(catalog, catalog.model(model), catalog.accelerator(chip), o);
+}
+
 perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::string& model, const std::string& chip,
                                     const RecipeSettings& r, double accepted) {
-  const auto& m = catalog.model(model);
-  const auto& hw = catalog.accelerator(chip);
-  const auto& engine = catalog.engine(r.engine);
-  if (r.tensor_parallel < 1 || r.expert_parallel < 1) throw core::InputError("parallel sizes must be at least 1");
-  if (r.max_num_batched_tokens < 1 || r.max_num_seqs < 1) {
-    throw core::InputError("max_num_batched_tokens and max_num_seqs must be at least 1");
-  }
-  if (r.spec_draft_tokens < 0) throw core::InputError("spec_draft_tokens must not be negative");
-  perf::Deployment d;
-  d.model = &m;
-  d.hardware = &hw;
-  d.engine = &engine;
-  d.precision = r.precision;
-  d.kv_cache_dtype = r.kv_cache_dtype;
-  d.tensor_parallel = r.tensor_parallel;
-  d.expert_parallel = r.expert_parallel;
-  d.data_parallel = 1;
-  d.cuda_graphs = r.cuda_graphs && engine.supports_cuda_graphs;
-  d.kv_page_tokens = r.kv_page_tokens;
-  if (r.spec_draft_tokens > 0) {
-    double al = r.spec_acceptance_length.value_or(accepted);
-    if (al < 1.0 || al > r.spec_draft_tokens + 1.0) {
-      throw core::InputError("acceptance length must lie in [1, draft tokens + 1]");
-    }
-    d.spec_decode = data::SpecDecode{r.spec_method, r.spec_draft_tokens, al};
-  }
-  perf::check_deployment(d);
-  return d;
+  return resolve_recipe(catalog, model, chip, r, accepted).deployment;
 }
 
 std::string describe(const RecipeSettings& r) {

@@ -14,6 +14,7 @@
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/deployment.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::game {
@@ -83,8 +84,15 @@ RecipeSettings apply_overrides(RecipeSettings base, const RecipeOverrides& o);
 // with probability `alpha` given the previous one was: (1 − alpha^(k+1)) / (1 − alpha).
 double acceptance_length(double alpha, int k);
 
-// The perf-model deployment for a recipe (pointers into `catalog`). `acceptance_length` is used
-// when speculative decoding is on. Throws std::invalid_argument when the combination cannot run.
+// The serving configuration a recipe runs with (pointers into `catalog`): serving::resolve_serving
+// with every field of `r` set, so the game, the advisor and the UI's previews resolve a recipe as
+// `tycoon benchmark` and sweeps do (KV admission from the engine card). `acceptance_length` is
+// used when speculative decoding is on and `r` sets none. The queue timeout and limit are the
+// scenario's, set by the caller. Throws std::invalid_argument when the combination cannot run.
+serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model,
+                                        const std::string& chip, const RecipeSettings& r, double acceptance_length);
+
+// resolve_recipe's deployment.
 perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::string& model, const std::string& chip,
                                     const RecipeSettings& r, double acceptance_length);
 

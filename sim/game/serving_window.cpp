@@ -58,7 +58,6 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int
   const auto& g = spec.settings;
   serving::ServingConfig config;
   config.deployment = spec.deployment;
-  config.deployment.data_parallel = replicas;
   config.scheduler = spec.scheduler;
   config.replicas = replicas;
   config.router = spec.router;

@@ -15,6 +15,7 @@
 #include "sim/game/serving_window.h"
 #include "sim/perf/deployment.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/simulation.h"
 
 namespace tycoon::game {
@@ -201,11 +202,11 @@ void serving_run(const Run& run, const data::Catalog& catalog,
   const auto& recipe = catalog.recipes[static_cast<std::size_t>(pick(static_cast<int>(catalog.recipes.size())))];
   const auto& chip = catalog.accelerator(recipe.hardware);
   serving::ServingConfig c;
-  c.deployment = perf::deployment_from_recipe(recipe, catalog.model(recipe.model), chip, catalog.engine(recipe.engine));
+  auto resolved = serving::resolve_serving(catalog, catalog.model(recipe.model), chip, {});
+  c.deployment = resolved.deployment;
   if (pick(2) == 0) c.deployment.spec_decode.reset();
   auto& sc = c.scheduler;
-  sc.max_num_seqs = recipe.max_num_seqs;
-  sc.max_num_batched_tokens = recipe.max_num_batched_tokens;
+  sc = resolved.scheduler;
   c.seed = r.next_u64();
   c.workload.kind = static_cast<serving::WorkloadKind>(pick(5));  // every shape but a trace
   c.workload.input_tokens = r.uniform_int(16, 4000);

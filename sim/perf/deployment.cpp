@@ -44,29 +44,12 @@ Precision Deployment::math_precision(Precision weights) const {
   return Precision::kBf16;
 }
 
-Deployment deployment_from_recipe(const data::Recipe& r, const data::ModelCard& m, const data::Accelerator& a,
-                                  const data::Engine& e) {
-  Deployment d;
-  d.model = &m;
-  d.hardware = &a;
-  d.engine = &e;
-  d.precision = r.precision;
-  d.kv_cache_dtype = r.kv_cache_dtype;
-  d.tensor_parallel = r.tensor_parallel;
-  d.expert_parallel = r.expert_parallel;
-  d.data_parallel = r.data_parallel;
-  d.cuda_graphs = r.cuda_graphs && e.supports_cuda_graphs;
-  d.spec_decode = r.spec_decode;
-  d.kv_page_tokens = r.kv_page_tokens;
-  return d;
-}
-
 void check_deployment(const Deployment& d) {
   if (!d.model || !d.hardware || !d.engine) throw core::InputError("deployment is missing model, chip or engine");
   if (!d.engine->runs_on(d.hardware->vendor)) {
     throw core::InputError("engine '" + d.engine->id + "' does not run on " + d.hardware->name);
   }
-  if (d.tensor_parallel < 1 || d.expert_parallel < 1 || d.data_parallel < 1) {
+  if (d.tensor_parallel < 1 || d.expert_parallel < 1) {
     throw core::InputError("parallel sizes must be at least 1");
   }
   if (d.tensor_parallel > d.hardware->scale_up.domain_size && d.hardware->scale_out_bandwidth_bytes_per_s <= 0) {

@@ -23,7 +23,6 @@ struct Deployment {
   Precision kv_cache_dtype = Precision::kBf16;
   int tensor_parallel = 1;  // GPUs per replica
   int expert_parallel = 1;  // experts sharded over this many of the replica's GPUs
-  int data_parallel = 1;    // replicas
   bool cuda_graphs = true;
   std::optional<data::SpecDecode> spec_decode;
   int kv_page_tokens = 16;
@@ -47,9 +46,7 @@ struct Deployment {
   Precision math_precision(Precision weights) const;
 };
 
-// Builds a deployment from a recipe (ids resolved in the catalog by the caller).
-Deployment deployment_from_recipe(const data::Recipe& r, const data::ModelCard& m, const data::Accelerator& a,
-                                  const data::Engine& e);
+// A deployment from a recipe and overrides: serving::resolve_serving (sim/serving/resolve_config.h).
 
 // Throws std::invalid_argument when the combination cannot run (engine not on this vendor, TP
 // larger than the scale-up domain, EP not dividing TP or the expert count).

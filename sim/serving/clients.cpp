@@ -9,23 +9,6 @@ namespace tycoon::serving {
 
 namespace {
 
-traffic::ShapeKind shape_of(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kRandom:
-      return traffic::ShapeKind::kRandom;
-    case WorkloadKind::kChat:
-      return traffic::ShapeKind::kChat;
-    case WorkloadKind::kAgenticCoding:
-      return traffic::ShapeKind::kAgenticCoding;
-    case WorkloadKind::kInputHeavy:
-      return traffic::ShapeKind::kInputHeavy;
-    case WorkloadKind::kOutputHeavy:
-      return traffic::ShapeKind::kOutputHeavy;
-    case WorkloadKind::kTrace:
-      return traffic::ShapeKind::kTrace;
-  }
-  return traffic::ShapeKind::kRandom;
-}
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw core::InputError(what);
@@ -48,7 +31,7 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
 
   const auto& w = config_.workload;
   traffic::WorkloadParams wp;
-  wp.kind = shape_of(w.kind);
+  wp.kind = w.kind;
   wp.input_tokens = w.input_tokens;
   wp.output_tokens = w.output_tokens;
   require(w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 &&
@@ -87,9 +70,7 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
       case ArrivalKind::kBursty:
       case ArrivalKind::kDiurnal: {
         traffic::ArrivalParams ap;
-        ap.kind = a.kind == ArrivalKind::kPoisson  ? traffic::ArrivalProcessKind::kPoisson
-                  : a.kind == ArrivalKind::kBursty ? traffic::ArrivalProcessKind::kBursty
-                                                   : traffic::ArrivalProcessKind::kDiurnal;
+        ap.kind = a.kind;
         ap.rate_per_s = a.rate_per_s;
         ap.burst_factor = a.burst_factor;
         ap.diurnal_amplitude = a.diurnal_amplitude;

@@ -19,15 +19,16 @@
 #include "sim/perf/calibration_profile.h"
 #include "sim/perf/deployment.h"
 #include "sim/perf/iteration_cost.h"
+#include "sim/traffic/arrivals.h"
+#include "sim/traffic/workload.h"
 
 namespace tycoon::serving {
 
-enum class WorkloadKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHeavy, kTrace };
-inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",      "chat",         "agentic-coding",
-                                                                   "input-heavy", "output-heavy", "trace"};
-
-enum class ArrivalKind { kClosedLoop, kPoisson, kBursty, kDiurnal };
-inline constexpr std::array<std::string_view, 4> kArrivalNames = {"closed-loop", "poisson", "bursty", "diurnal"};
+// Workload shapes and arrival kinds are traffic's (sim/traffic): one enum and one names table each.
+using traffic::kArrivalNames;
+using traffic::kWorkloadNames;
+using traffic::ArrivalKind;
+using traffic::WorkloadKind;
 
 enum class RouterKind { kRoundRobin, kLeastOutstanding, kPrefixAffinity };
 inline constexpr std::array<std::string_view, 3> kRouterNames = {"round-robin", "least-outstanding",
@@ -62,12 +63,9 @@ struct ArrivalSpec {
   double diurnal_amplitude = 0.5; // diurnal: relative swing around the mean over 24 h
 };
 
-// When a waiting request may start. Optimistic (vLLM): when its prompt fits now; running
-// requests that later run out of KV blocks are preempted. Guaranteed-no-evict (TensorRT-LLM's
-// default capacity policy): only when its prompt and its whole output fit, so nothing is ever
-// preempted.
-enum class KvAdmission { kOptimistic, kGuaranteedNoEvict };
-inline constexpr std::array<std::string_view, 2> kKvAdmissionNames = {"optimistic", "guaranteed-no-evict"};
+// The KV admission policy is the engine card's (sim/data/engine.h): one enum, one names table.
+using data::KvAdmission;
+using data::kKvAdmissionNames;
 
 struct SchedulerConfig {
   int max_num_batched_tokens = 8192;

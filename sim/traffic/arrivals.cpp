@@ -9,14 +9,19 @@ namespace tycoon::traffic {
 
 ArrivalProcess::ArrivalProcess(const ArrivalParams& params, std::uint64_t seed)
     : p_(params), rng_(seed, core::RngPurpose::kArrivals) {
+  if (p_.kind == ArrivalKind::kClosedLoop) {
+    throw std::invalid_argument("closed-loop users have no arrival process (the serving simulation runs them)");
+  }
   if (!(p_.rate_per_s > 0) || !std::isfinite(p_.rate_per_s)) {
     throw core::InputError("arrival rate must be a positive number of requests per second");
   }
   switch (p_.kind) {
-    case ArrivalProcessKind::kPoisson:
+    case ArrivalKind::kClosedLoop:
+      break;  // refused above
+    case ArrivalKind::kPoisson:
       max_rate_ = p_.rate_per_s;
       break;
-    case ArrivalProcessKind::kBursty:
+    case ArrivalKind::kBursty:
       if (!(p_.burst_factor > 1) || !std::isfinite(p_.burst_factor)) {
         throw core::InputError("burst factor must be greater than 1");
       }
@@ -25,7 +30,7 @@ ArrivalProcess::ArrivalProcess(const ArrivalParams& params, std::uint64_t seed)
       // Calm periods last (2B - 1) x the burst duration, so bursts hold 1/(2B) of the time.
       state_until_s_ = rng_.exponential(kBurstMeanDurationS * (2 * p_.burst_factor - 1));
       break;
-    case ArrivalProcessKind::kDiurnal:
+    case ArrivalKind::kDiurnal:
       if (!(p_.diurnal_amplitude >= 0 && p_.diurnal_amplitude <= 1)) {
         throw core::InputError("diurnal amplitude must be in [0, 1]");
       }
@@ -46,14 +51,15 @@ bool ArrivalProcess::in_burst_at(double t_s) {
 double ArrivalProcess::rate_at(core::Time t) {
   const double t_s = core::to_seconds(t);
   switch (p_.kind) {
-    case ArrivalProcessKind::kPoisson:
+    case ArrivalKind::kClosedLoop:  // refused by the constructor
+    case ArrivalKind::kPoisson:
       return p_.rate_per_s;
-    case ArrivalProcessKind::kBursty: {
+    case ArrivalKind::kBursty: {
       const double b = p_.burst_factor;
       // Burst share f = 1/(2B): f·B·m + (1 - f)·r_calm = m  =>  r_calm = m·B/(2B - 1).
       return in_burst_at(t_s) ? p_.rate_per_s * b : p_.rate_per_s * b / (2 * b - 1);
     }
-    case ArrivalProcessKind::kDiurnal:
+    case ArrivalKind::kDiurnal:
       return p_.rate_per_s * (1 + p_.diurnal_amplitude * std::sin(2 * std::numbers::pi * t_s / kDiurnalPeriodS));
   }
   return p_.rate_per_s;
@@ -64,7 +70,7 @@ core::Time ArrivalProcess::next() {
   // rate(t) / peak. For Poisson every candidate is kept and no extra draw is made.
   for (;;) {
     now_s_ += rng_.exponential(1.0 / max_rate_);
-    if (p_.kind == ArrivalProcessKind::kPoisson) break;
+    if (p_.kind == ArrivalKind::kPoisson) break;
     const double rate = rate_at(core::Time{core::from_seconds(now_s_)});
     if (rng_.uniform01() * max_rate_ < rate) break;
   }

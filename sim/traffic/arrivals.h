@@ -11,10 +11,14 @@
 
 namespace tycoon::traffic {
 
-enum class ArrivalProcessKind { kPoisson, kBursty, kDiurnal };
+// How requests (or sessions) arrive: closed-loop users, each sending the next request when one
+// ends (run by the serving simulation), or an open-loop process below. The one enum of the
+// concept, used by serving, the game and the CLI; kArrivalNames is its names table.
+enum class ArrivalKind { kClosedLoop, kPoisson, kBursty, kDiurnal };
+inline constexpr std::array<std::string_view, 4> kArrivalNames = {"closed-loop", "poisson", "bursty", "diurnal"};
 
 struct ArrivalParams {
-  ArrivalProcessKind kind = ArrivalProcessKind::kPoisson;
+  ArrivalKind kind = ArrivalKind::kPoisson;  // an open-loop kind
   double rate_per_s = 1;           // mean arrivals per second
   double burst_factor = 4.0;       // bursty: rate inside a burst / mean rate (> 1)
   double diurnal_amplitude = 0.5;  // diurnal: rate(t) = mean (1 + A sin(2 pi t / 24 h)), A in [0, 1]
@@ -27,7 +31,8 @@ inline constexpr double kDiurnalPeriodS = 86400.0;
 
 class ArrivalProcess {
  public:
-  // Throws std::invalid_argument on a non-positive rate or out-of-range shape parameter.
+  // Throws std::invalid_argument on a closed-loop kind (not a process of arrival instants), a
+  // non-positive rate or an out-of-range shape parameter.
   ArrivalProcess(const ArrivalParams& params, std::uint64_t seed);
 
   // The instant of the next arrival after the previous one (the first after time zero).

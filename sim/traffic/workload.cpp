@@ -27,7 +27,7 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadParams& params, std::uint64_t
   for (double r : {params_.input_range_ratio, params_.output_range_ratio}) {
     if (!(r >= 0 && r <= 1)) throw std::invalid_argument("random range ratio must be in [0, 1]");
   }
-  if (params_.kind == ShapeKind::kTrace && params_.trace == nullptr) {
+  if (params_.kind == WorkloadKind::kTrace && params_.trace == nullptr) {
     throw core::InputError("trace workload without a trace");
   }
 }
@@ -43,11 +43,11 @@ std::int64_t WorkloadGenerator::draw_median_length(double median, double sigma, 
 }
 
 bool WorkloadGenerator::exhausted() const {
-  return params_.kind == ShapeKind::kTrace && next_trace_entry_ >= params_.trace->entries.size();
+  return params_.kind == WorkloadKind::kTrace && next_trace_entry_ >= params_.trace->entries.size();
 }
 
 std::optional<double> WorkloadGenerator::peek_trace_arrival_s() const {
-  if (params_.kind != ShapeKind::kTrace || next_trace_entry_ >= params_.trace->entries.size()) return std::nullopt;
+  if (params_.kind != WorkloadKind::kTrace || next_trace_entry_ >= params_.trace->entries.size()) return std::nullopt;
   return params_.trace->entries[next_trace_entry_].arrival_s;
 }
 
@@ -57,7 +57,7 @@ Turn WorkloadGenerator::single_turn(Session& s) {
   t.content.unique = true;  // a fresh stream, one request, no shared prefix
   const std::int64_t isl = params_.input_tokens, osl = params_.output_tokens;
   switch (params_.kind) {
-    case ShapeKind::kRandom: {
+    case WorkloadKind::kRandom: {
       // The random dataset of vLLM's benchmark_serving.py as InferenceX runs it: input and output
       // lengths each uniform on [floor(X * ratio), X] (input at least 1), EOS ignored so the
       // answer is exactly the drawn length. Exact lengths (ratio 1) make closed-loop users finish
@@ -71,14 +71,14 @@ Turn WorkloadGenerator::single_turn(Session& s) {
       t.output_tokens = draw(osl, params_.output_range_ratio);
       break;
     }
-    case ShapeKind::kInputHeavy:
-    case ShapeKind::kOutputHeavy:
+    case WorkloadKind::kInputHeavy:
+    case WorkloadKind::kOutputHeavy:
       t.input_tokens = draw_length(static_cast<double>(isl), kHeavyLengthSigma, 1, 64 * isl);
       t.output_tokens = draw_length(static_cast<double>(osl), kHeavyLengthSigma, 1, 64 * osl);
       break;
-    case ShapeKind::kChat:
-    case ShapeKind::kAgenticCoding:
-    case ShapeKind::kTrace:
+    case WorkloadKind::kChat:
+    case WorkloadKind::kAgenticCoding:
+    case WorkloadKind::kTrace:
       throw std::logic_error("single_turn called for a session shape");
   }
   s.done = true;
@@ -90,13 +90,13 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
   s.stream_id = core::hash_combine(stream_seed_, next_stream_++);
   const std::int64_t max_ctx = params_.max_context_tokens;
   switch (params_.kind) {
-    case ShapeKind::kRandom:
-    case ShapeKind::kInputHeavy:
-    case ShapeKind::kOutputHeavy: {
+    case WorkloadKind::kRandom:
+    case WorkloadKind::kInputHeavy:
+    case WorkloadKind::kOutputHeavy: {
       s.num_turns = 1;
       return single_turn(s);
     }
-    case ShapeKind::kTrace: {
+    case WorkloadKind::kTrace: {
       const auto& entries = params_.trace->entries;
       if (next_trace_entry_ >= entries.size()) return std::nullopt;
       const TraceEntry& e = entries[next_trace_entry_++];
@@ -120,7 +120,7 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       s.done = true;
       return t;
     }
-    case ShapeKind::kChat: {
+    case WorkloadKind::kChat: {
       // Turns: 1 + geometric with mean kMeanExtraTurns (success probability p = 1 / (1 + mean)).
       const double p_stop = 1.0 / (1.0 + ChatModel::kMeanExtraTurns);
       int turns = 1;
@@ -129,7 +129,7 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       s.context_tokens = ChatModel::kSystemPromptTokens;
       return next_turn(s);
     }
-    case ShapeKind::kAgenticCoding: {
+    case WorkloadKind::kAgenticCoding: {
       using M = AgenticModel;
       std::int64_t initial = 0, target = 0;
       for (int attempt = 0;; ++attempt) {
@@ -167,13 +167,13 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
   if (s.done) return std::nullopt;
   const std::int64_t max_ctx = params_.max_context_tokens;
   switch (params_.kind) {
-    case ShapeKind::kRandom:
-    case ShapeKind::kInputHeavy:
-    case ShapeKind::kOutputHeavy:
-    case ShapeKind::kTrace:
+    case WorkloadKind::kRandom:
+    case WorkloadKind::kInputHeavy:
+    case WorkloadKind::kOutputHeavy:
+    case WorkloadKind::kTrace:
       s.done = true;
       return std::nullopt;
-    case ShapeKind::kChat: {
+    case WorkloadKind::kChat: {
       if (s.turns_left <= 0) {
         s.done = true;
         return std::nullopt;
@@ -202,7 +202,7 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
       s.context_tokens = t.input_tokens + t.output_tokens;
       return t;
     }
-    case ShapeKind::kAgenticCoding: {
+    case WorkloadKind::kAgenticCoding: {
       using M = AgenticModel;
       std::int64_t tool = draw_median_length(M::kToolResultMedian, M::kToolResultSigma, 16, 60000);
       std::int64_t out = draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192);

@@ -48,10 +48,14 @@ inline std::uint64_t block_content_key(const Content& c, std::int64_t index, std
   return core::hash_combine(shared ? c.shared_prefix_id : c.stream_id, static_cast<std::uint64_t>(index));
 }
 
-enum class ShapeKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHeavy, kTrace };
+// A traffic shape: the one enum of the concept, used by serving, the game and the CLI;
+// kWorkloadNames is its names table.
+enum class WorkloadKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHeavy, kTrace };
+inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",      "chat",         "agentic-coding",
+                                                                   "input-heavy", "output-heavy", "trace"};
 
 struct WorkloadParams {
-  ShapeKind kind = ShapeKind::kRandom;
+  WorkloadKind kind = WorkloadKind::kRandom;
   std::int64_t input_tokens = 1024;   // random: nominal ISL; chat: mean new user tokens per turn;
                                       // input/output-heavy: mean prompt length
   std::int64_t output_tokens = 1024;  // random: nominal OSL; others: mean answer length

@@ -1,0 +1,115 @@
+#include "sim/serving/resolve_config.h"
+
+#include <cstdio>
+
+#include "sim/core/input_error.h"
+
+namespace tycoon::serving {
+
+namespace {
+
+void check_at_least(std::string_view field, const std::optional<int>& v, int min) {
+  if (v && *v < min) {
+    std::string why(field);
+    why += " must be at least ";
+    why += std::to_string(min);
+    why += " (got ";
+    why += std::to_string(*v);
+    why += ")";
+    throw core::InputError(why);
+  }
+}
+
+}  // namespace
+
+ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelCard& model,
+                                const data::Accelerator& chip, const ServingOverrides& o) {
+  check_at_least("tensor_parallel", o.tensor_parallel, 1);
+  check_at_least("expert_parallel", o.expert_parallel, 1);
+  check_at_least("spec_draft_tokens", o.spec_draft_tokens, 0);
+  check_at_least("kv_page_tokens", o.kv_page_tokens, 1);
+  check_at_least("max_num_batched_tokens", o.max_num_batched_tokens, 1);
+  check_at_least("max_num_seqs", o.max_num_seqs, 1);
+
+  ResolvedServing out;
+  const data::Recipe* recipe = catalog.find_recipe(model.id, chip.id);
+  out.recipe = recipe;
+  const std::string engine_id = o.engine ? *o.engine : recipe ? recipe->engine : std::string("vllm");
+  const data::Engine& engine = catalog.engine(engine_id);
+  // A recipe written for another engine lends only what belongs to the model and the chip
+  // (precision, KV precision, parallelism, batch limits); its engine settings (speculative
+  // decoding, CUDA graphs, page size) stay with its engine.
+  const bool recipe_engine = recipe && recipe->engine == engine.id;
+
+  auto& d = out.deployment;
+  d.model = &model;
+  d.hardware = &chip;
+  d.engine = &engine;
+  d.precision = recipe ? recipe->precision : model.native_precision;
+  if (recipe) {
+    d.kv_cache_dtype = recipe->kv_cache_dtype;
+    d.tensor_parallel = recipe->tensor_parallel;
+    d.expert_parallel = recipe->expert_parallel;
+  }
+  d.cuda_graphs = recipe_engine ? recipe->cuda_graphs : true;
+  if (recipe_engine) {
+    d.kv_page_tokens = recipe->kv_page_tokens;
+    d.spec_decode = recipe->spec_decode;
+  }
+
+  if (o.precision) d.precision = *o.precision;
+  if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
+  if (o.tensor_parallel) d.tensor_parallel = *o.tensor_parallel;
+  if (o.expert_parallel) d.expert_parallel = *o.expert_parallel;
+  if (!o.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
+  if (o.cuda_graphs) d.cuda_graphs = *o.cuda_graphs;
+  d.cuda_graphs = d.cuda_graphs && engine.supports_cuda_graphs;
+  if (o.kv_page_tokens) d.kv_page_tokens = *o.kv_page_tokens;
+
+  // Speculative decoding: the recipe's drafter (for its engine) unless the draft count is set; a
+  // set count keeps the recipe's method and acceptance as defaults.
+  if (o.spec_draft_tokens) {
+    if (*o.spec_draft_tokens == 0) {
+      d.spec_decode.reset();
+    } else {
+      const bool known_acceptance = d.spec_decode.has_value();
+      data::SpecDecode sd = d.spec_decode.value_or(data::SpecDecode{"eagle3", *o.spec_draft_tokens, 1.0});
+      sd.num_draft_tokens = *o.spec_draft_tokens;
+      if (!o.spec_acceptance_length && !known_acceptance) {
+        throw core::InputError("speculative decoding with " + std::to_string(sd.num_draft_tokens) +
+                               " draft tokens needs an acceptance length (no recipe gives one for " + model.id +
+                               " on " + chip.id + " with " + engine.id + ")");
+      }
+      d.spec_decode = sd;
+    }
+  }
+  if (d.spec_decode) {
+    if (o.spec_method) d.spec_decode->method = *o.spec_method;
+    if (o.spec_acceptance_length) d.spec_decode->acceptance_length = *o.spec_acceptance_length;
+    const double al = d.spec_decode->acceptance_length;
+    if (!(al >= 1.0 && al <= d.spec_decode->num_draft_tokens + 1.0)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "acceptance length %g must lie in [1, draft tokens + 1 = %d]", al,
+                    d.spec_decode->num_draft_tokens + 1);
+      throw core::InputError(buf);
+    }
+  }
+
+  auto& s = out.scheduler;
+  if (recipe) {
+    s.max_num_batched_tokens = recipe->max_num_batched_tokens;
+    s.max_num_seqs = recipe->max_num_seqs;
+    s.prefix_caching = recipe->prefix_caching;
+  }
+  if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
+  if (o.max_num_seqs) s.max_num_seqs = *o.max_num_seqs;
+  if (o.prefix_caching) s.prefix_caching = *o.prefix_caching;
+  s.prefix_caching = s.prefix_caching && engine.supports_prefix_caching;
+  s.chunked_prefill = o.chunked_prefill.value_or(true) && engine.supports_chunked_prefill;
+  s.kv_admission = o.kv_admission.value_or(engine.kv_admission);
+
+  perf::check_deployment(d);
+  return out;
+}
+
+}  // namespace tycoon::serving
