@@ -98,10 +98,11 @@ void run(benchmark::State& state, const serving::ServingConfig& cfg) {
   // ... and replica-seconds per wall second: constant when cost grows linearly with replicas.
   state.counters["replica_sim_x_realtime"] =
       benchmark::Counter(simulated_s * cfg.replicas, benchmark::Counter::kIsRate);
-  state.counters["engine_steps_per_s"] = benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+  state.counters["engine_steps_per_s"] =
+      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
   // CPU time / steps, in ns: the rate of (steps x 1e-9), inverted.
-  state.counters["ns_per_engine_step"] = benchmark::Counter(
-      static_cast<double>(iterations) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_engine_step"] = benchmark::Counter(static_cast<double>(iterations) * 1e-9,
+                                                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["users"] = cfg.arrival.concurrency;
 }
 

@@ -15,10 +15,10 @@
 #include "cli/progress.h"
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/persona.h"
+#include "sim/core/input_error.h"
 #include "sim/game/game.h"
 #include "sim/game/rng.h"
 #include "sim/perf/profile_lookup.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -58,7 +58,8 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(0, 100));
   sub->add_option("--check", o->check, "Check to pay for on the top proposals: component_test, benchmark, canary")
       ->check(CLI::IsMember({"component_test", "benchmark", "canary"}));
-  sub->add_option("--search-window", o->search_window_s, "Recipe search: simulated seconds per run (default 120, the game's window)")
+  sub->add_option("--search-window", o->search_window_s,
+                  "Recipe search: simulated seconds per run (default 120, the game's window)")
       ->check(finite_range(5.0, 3600.0));
   sub->add_option("--search-seeds", o->search_seeds, "Recipe search: paired seeds per candidate (default 3)")
       ->check(CLI::Range(1, 50));
@@ -68,9 +69,9 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
   return [o, &global]() {
     const int seeds = o->search_seeds > 0 ? o->search_seeds : 3;
     if (o->verify * seeds > kMaxVerifyTimesSeeds && !o->allow_long_run) {
-      throw core::InputError("--verify " + std::to_string(o->verify) + " x --search-seeds " +
-                                  std::to_string(seeds) + " is more than " + std::to_string(kMaxVerifyTimesSeeds) +
-                                  " runs (add --allow-long-run to run it anyway)");
+      throw core::InputError("--verify " + std::to_string(o->verify) + " x --search-seeds " + std::to_string(seeds) +
+                             " is more than " + std::to_string(kMaxVerifyTimesSeeds) +
+                             " runs (add --allow-long-run to run it anyway)");
     }
     auto catalog = load_catalog_for(global);
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
@@ -134,7 +135,8 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
       auto result = advisor::search_recipes(
           catalog, g.scenario(), *d, perf::calibration_for(catalog, catalog.accelerator(d->chip)),
           p.offered_requests_per_s_per_replica,
-          game::derive_seed(st.seed, "advise-recipe-search|" + std::to_string(p.deployment_id)), advisor->options().search);
+          game::derive_seed(st.seed, "advise-recipe-search|" + std::to_string(p.deployment_id)),
+          advisor->options().search);
       nlohmann::json cands = nlohmann::json::array();
       for (const auto& c : result.evaluated) {
         cands.push_back({{"change", c.move.label},
@@ -144,16 +146,17 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
                          {"gain_low", c.gain_low},
                          {"seeds", c.seeds}});
       }
-      j["recipe_search"] = {{"baseline_goodput_tok_per_s_per_gpu", result.baseline_goodput_per_gpu},
-                            {"runs", result.num_runs},
-                            {"finalists", advisor->options().search.finalists},
-                            {"skipped", result.skipped},
-                            {"seeds_per_candidate", result.repeats},
-                            {"window_s", advisor->options().search.window_s},
-                            {"candidates", cands},
-                            {"leader", result.leader ? nlohmann::json(result.leader->move.label) : nlohmann::json(nullptr)},
-                            {"best", result.best ? nlohmann::json(result.best->move.label) : nlohmann::json(nullptr)},
-                            {"confirmed_gain", result.best ? nlohmann::json(result.best->gain) : nlohmann::json(nullptr)}};
+      j["recipe_search"] = {
+          {"baseline_goodput_tok_per_s_per_gpu", result.baseline_goodput_per_gpu},
+          {"runs", result.num_runs},
+          {"finalists", advisor->options().search.finalists},
+          {"skipped", result.skipped},
+          {"seeds_per_candidate", result.repeats},
+          {"window_s", advisor->options().search.window_s},
+          {"candidates", cands},
+          {"leader", result.leader ? nlohmann::json(result.leader->move.label) : nlohmann::json(nullptr)},
+          {"best", result.best ? nlohmann::json(result.best->move.label) : nlohmann::json(nullptr)},
+          {"confirmed_gain", result.best ? nlohmann::json(result.best->gain) : nlohmann::json(nullptr)}};
       profiles.push_back(j);
     }
     nlohmann::json proposals = nlohmann::json::array();
@@ -195,9 +198,10 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
                     100 * s["time_share"].get<double>());
       }
       const auto& rs = p["recipe_search"];
-      std::printf("    recipe search (%d runs, %d paired seeds per candidate, goodput now %.0f tok/s/GPU within SLO):\n",
-                  rs["runs"].get<int>(), rs["seeds_per_candidate"].get<int>(),
-                  rs["baseline_goodput_tok_per_s_per_gpu"].get<double>());
+      std::printf(
+          "    recipe search (%d runs, %d paired seeds per candidate, goodput now %.0f tok/s/GPU within SLO):\n",
+          rs["runs"].get<int>(), rs["seeds_per_candidate"].get<int>(),
+          rs["baseline_goodput_tok_per_s_per_gpu"].get<double>());
       for (const auto& c : rs["candidates"]) {
         std::printf("      %-50s x%.3f +/- %.3f\n", c["change"].get<std::string>().c_str(), c["gain"].get<double>(),
                     c["gain_stddev"].get<double>());
@@ -207,11 +211,11 @@ CommandRunner add_advise_command(CLI::App& app, const GlobalOptions& global) {
     for (const auto& p : proposals) {
       std::string measured = "not checked";
       for (const auto& c : p["checks"]) {
-        measured = c.contains("measured_speedup")
-                       ? c["kind"].get<std::string>() + " measured x" + format_fixed(c["measured_speedup"].get<double>(), 3) +
-                             (c["quality_flag"].get<bool>() ? " QUALITY FLAG" : "") +
-                             (c["rejection_flag"].get<bool>() ? " REFUSALS" : "")
-                       : c["kind"].get<std::string>() + " running";
+        measured = c.contains("measured_speedup") ? c["kind"].get<std::string>() + " measured x" +
+                                                        format_fixed(c["measured_speedup"].get<double>(), 3) +
+                                                        (c["quality_flag"].get<bool>() ? " QUALITY FLAG" : "") +
+                                                        (c["rejection_flag"].get<bool>() ? " REFUSALS" : "")
+                                                  : c["kind"].get<std::string>() + " running";
       }
       std::printf("    %2d. %-10s claimed x%.3f, %s — %s\n", p["rank"].get<int>(), p["id"].get<std::string>().c_str(),
                   p["claimed_speedup"].get<double>(), measured.c_str(), p["title"].get<std::string>().c_str());

@@ -23,8 +23,9 @@ struct BalanceOptions {
 CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<BalanceOptions>();
   auto* sub = app.add_subcommand(
-      "balance", "Score six strategies (do-nothing, naive, accept-all, reject-all, verify-then-decide, reference) on "
-                 "levels: every campaign level and classroom scenario by default");
+      "balance",
+      "Score six strategies (do-nothing, naive, accept-all, reject-all, verify-then-decide, reference) on "
+      "levels: every campaign level and classroom scenario by default");
   sub->add_option("scenario", o->scenarios, "Scenarios (names or .json files)");
   sub->add_flag("--markdown", o->markdown, "One markdown table (as in the README)");
   sub->add_flag("--json", o->json, "JSON on stdout");
@@ -58,8 +59,8 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
           continue;
         }
         std::printf("  %-20s score %5.1f  %d star%s  profit %10.0f  SLO %5.1f%%%s\n", r.strategy.c_str(),
-                    r.score.points, r.score.stars, r.score.stars == 1 ? " " : "s", r.profit_usd,
-                    100 * r.slo_attainment, r.bankrupt ? "  bankrupt" : "");
+                    r.score.points, r.score.stars, r.score.stars == 1 ? " " : "s", r.profit_usd, 100 * r.slo_attainment,
+                    r.bankrupt ? "  bankrupt" : "");
       }
       std::fflush(stdout);
     }

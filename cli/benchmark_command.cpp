@@ -12,11 +12,11 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "sim/core/input_error.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -77,13 +77,13 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
   const std::string why = " (add --allow-long-run to run it anyway)";
   if (c.num_requests > kMaxRequests) {
     throw core::InputError("--num-requests " + std::to_string(c.num_requests) + " is more than " +
-                                std::to_string(kMaxRequests) + " requests" + why);
+                           std::to_string(kMaxRequests) + " requests" + why);
   }
   const std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
   if (gpus > kMaxGpus) {
     throw core::InputError("--replicas " + std::to_string(c.replicas) + " x " +
-                                std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
-                                std::to_string(kMaxGpus) + " GPUs" + why);
+                           std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
+                           std::to_string(kMaxGpus) + " GPUs" + why);
   }
   if (c.disaggregated) {
     const auto& dp = c.disaggregated->decode;
@@ -95,12 +95,12 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
   }
   if (c.duration_s > kMaxDurationS) {
     throw core::InputError("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
-                                format_fixed(kMaxDurationS, 0) + " s)" + why);
+                           format_fixed(kMaxDurationS, 0) + " s)" + why);
   }
   if (open_loop && c.num_requests == 0 && c.duration_s > 0 &&
       c.arrival.rate_per_s * c.duration_s > static_cast<double>(kMaxRequests)) {
     throw core::InputError("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
-                                " requests, more than " + std::to_string(kMaxRequests) + why);
+                           " requests, more than " + std::to_string(kMaxRequests) + why);
   }
 }
 
@@ -130,29 +130,34 @@ std::string name(std::string_view s) { return std::string(s); }
 
 CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<BenchmarkOptions>();
-  auto* sub = app.add_subcommand("benchmark", "Simulate a serving benchmark: latency percentiles, tok/s/GPU, interactivity");
+  auto* sub =
+      app.add_subcommand("benchmark", "Simulate a serving benchmark: latency percentiles, tok/s/GPU, interactivity");
   add_deployment_options(*sub, o->deployment);
   auto* isl = sub->add_option("--isl", o->isl, "Input tokens per request (random: nominal ISL, drawn in [R, 1] x ISL)")
                   ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
-  auto* osl = sub->add_option("--osl", o->osl, "Output tokens per request")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
-  auto* conc = sub->add_option("--concurrency", o->concurrency, "Closed loop: users, each sending the next request when one ends")
+  auto* osl = sub->add_option("--osl", o->osl, "Output tokens per request")
+                  ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  auto* conc = sub->add_option("--concurrency", o->concurrency,
+                               "Closed loop: users, each sending the next request when one ends")
                    ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--num-requests", o->num_requests, "Requests to send (default: 10 x concurrency, or the whole trace)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   sub->add_option("--duration-s", o->duration_s, "Stop sending after this many simulated seconds")
       ->check(finite_range(0.0, 1e8));
-  auto* warmup_s = sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
-                       ->check(finite_range(0.0, 1e8));
+  auto* warmup_s =
+      sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
+          ->check(finite_range(0.0, 1e8));
   auto* warmup_requests =
       sub->add_option("--warmup-requests", o->warmup_requests,
                       "Closed loop: warm-up requests sent and ended before the measured run, left out of the metrics "
                       "(default: 2 x concurrency for single-request workloads, as InferenceX runs vLLM's "
                       "benchmark_serving.py; 0 for sessions)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
-  auto* range_ratio = sub->add_option("--random-range-ratio", o->random_range_ratio,
-                                      "Random workload: input and output lengths uniform in [R x ISL, ISL] and [R x OSL, "
-                                      "OSL] (default 0.8, InferenceX's; 1: exact lengths)")
-                          ->check(finite_range(0.0, 1.0));
+  auto* range_ratio =
+      sub->add_option("--random-range-ratio", o->random_range_ratio,
+                      "Random workload: input and output lengths uniform in [R x ISL, ISL] and [R x OSL, "
+                      "OSL] (default 0.8, InferenceX's; 1: exact lengths)")
+          ->check(finite_range(0.0, 1.0));
   auto* out_ratio = sub->add_option("--output-range-ratio", o->output_range_ratio,
                                     "Random workload: the output lengths' ratio alone (default: --random-range-ratio; "
                                     "1: exactly OSL, every user in lock-step)")
@@ -161,21 +166,27 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                                "Closed loop: users start spread evenly over this many seconds (default 0: all at once, "
                                "as benchmark_serving.py with --request-rate inf)")
                    ->check(finite_range(0.0, 1e6));
-  sub->add_option("--workload", o->workload, "Traffic shape")
-      ->check(one_of(serving::kWorkloadNames));
-  sub->add_option("--trace", o->trace, "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a folder of them (sim/traffic/trace_import.h)");
-  auto* arrival = sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
-                      ->check(one_of(serving::kArrivalNames));
+  sub->add_option("--workload", o->workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
+  sub->add_option("--trace", o->trace,
+                  "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a "
+                  "folder of them (sim/traffic/trace_import.h)");
+  auto* arrival =
+      sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
+          ->check(one_of(serving::kArrivalNames));
   auto* rate = sub->add_option("--rate", o->rate, "Open loop: mean requests (or sessions) per second")
                    ->check(finite_range(1e-9, 1e9));
-  sub->add_option("--burst-factor", o->burst_factor, "Bursty: rate inside a burst / mean rate")->check(finite_range(1.0001, 1e3));
-  sub->add_option("--diurnal-amplitude", o->diurnal_amplitude, "Diurnal: relative swing over 24 h")->check(finite_range(0.0, 1.0));
-  sub->add_option("--replicas", o->replicas, "Engine replicas (data parallel), each of --tp GPUs")->check(CLI::Range(1, 4096));
-  sub->add_option("--router", o->router, "How requests are spread over replicas")
-      ->check(one_of(serving::kRouterNames));
+  sub->add_option("--burst-factor", o->burst_factor, "Bursty: rate inside a burst / mean rate")
+      ->check(finite_range(1.0001, 1e3));
+  sub->add_option("--diurnal-amplitude", o->diurnal_amplitude, "Diurnal: relative swing over 24 h")
+      ->check(finite_range(0.0, 1.0));
+  sub->add_option("--replicas", o->replicas, "Engine replicas (data parallel), each of --tp GPUs")
+      ->check(CLI::Range(1, 4096));
+  sub->add_option("--router", o->router, "How requests are spread over replicas")->check(one_of(serving::kRouterNames));
   sub->add_option("--seed", o->seed, "Random seed (same seed, same output)")->check(seed_digits());
-  sub->add_option("--max-num-seqs", o->max_num_seqs, "Sequences per batch (default: the recipe's)")->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens, "Token budget per step (default: the recipe's)")
+  sub->add_option("--max-num-seqs", o->max_num_seqs, "Sequences per batch (default: the recipe's)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
+                  "Token budget per step (default: the recipe's)")
       ->check(CLI::Range(1, 1 << 24));
   sub->add_flag("--no-prefix-caching", o->no_prefix_caching, "Disable the prefix cache");
   sub->add_flag("--offline", o->offline,
@@ -186,7 +197,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       ->check(finite_range(0.0, 1e8));
   sub->add_option("--max-queue", o->max_queue, "Waiting requests per replica beyond which arrivals are rejected")
       ->check(CLI::Range(0, 1 << 30));
-  sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens, "KV cache per replica in tokens (default: memory plan)")
+  sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens,
+                  "KV cache per replica in tokens (default: memory plan)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   sub->add_option("--kv-admission", o->kv_admission,
                   "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
@@ -202,16 +214,19 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       ->check(CLI::Range(1, 1024));
   sub->add_option("--decode-ep", o->decode_ep, "Decode pool: expert-parallel degree")->check(CLI::Range(1, 1024));
   sub->add_option("--decode-replicas", o->decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
-  sub->add_option("--decode-max-num-seqs", o->decode_max_num_seqs, "Decode pool: sequences per batch (default: its recipe's)")
+  sub->add_option("--decode-max-num-seqs", o->decode_max_num_seqs,
+                  "Decode pool: sequences per batch (default: its recipe's)")
       ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--decode-max-num-batched-tokens", o->decode_max_num_batched_tokens,
                   "Decode pool: token budget per step (default: its recipe's)")
       ->check(CLI::Range(1, 1 << 24));
-  sub->add_option("--kv-link", o->kv_link, "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
+  sub->add_option("--kv-link", o->kv_link,
+                  "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
       ->check(one_of(serving::kKvLinkNames));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
-  sub->add_flag("--allow-long-run", o->allow_long_run,
-                "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
+  sub->add_flag(
+      "--allow-long-run", o->allow_long_run,
+      "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
 
   return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp]() {
     const auto wall_start = std::chrono::steady_clock::now();
@@ -272,7 +287,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     c.arrival.diurnal_amplitude = o->diurnal_amplitude;
     const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
     if (open_loop && !rate->count()) throw std::invalid_argument("--arrival " + o->arrival + " needs --rate R");
-    if (!open_loop && rate->count()) throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
+    if (!open_loop && rate->count())
+      throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
     if (open_loop && conc->count()) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
     if (open_loop && (ramp->count() || warmup_requests->count())) {
       throw std::invalid_argument("--ramp-up-s and --warmup-requests apply to closed-loop users only");
@@ -282,8 +298,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
     c.arrival.ramp_up_s = o->ramp_up_s;
     if (c.workload.trace_timestamps && conc->count()) {
-      throw core::InputError("--concurrency does not apply to a trace replayed at its own times "
-                                  "(add --arrival closed-loop to replay it with that many users)");
+      throw core::InputError(
+          "--concurrency does not apply to a trace replayed at its own times "
+          "(add --arrival closed-loop to replay it with that many users)");
     }
 
     // Limits: InferenceX sends 10 x concurrency prompts per point.
@@ -341,17 +358,18 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       if (catalog.kv_links.links.empty()) {
         throw std::invalid_argument("--disaggregated needs hardware_db/kv_links.json under the data root");
       }
-      dis.link = serving::resolve_kv_link(*parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames), *d.hardware,
-                                          *dd.hardware, catalog.kv_links);
+      dis.link = serving::resolve_kv_link(*parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames),
+                                          *d.hardware, *dd.hardware, catalog.kv_links);
       c.disaggregated = dis;
     } else if (!o->decode_hardware.empty() || !o->decode_precision.empty() || o->decode_tp > 0 || o->decode_ep > 0 ||
                o->decode_replicas != 1 || o->decode_max_num_seqs > 0 || o->decode_max_num_batched_tokens > 0) {
-      throw std::invalid_argument("--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
+      throw std::invalid_argument(
+          "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
     }
 
     if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
       throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
-                                  format_fixed(c.duration_s, 1) + ": nothing would be measured");
+                             format_fixed(c.duration_s, 1) + ": nothing would be measured");
     }
     // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
     // it cannot be simulated (the clock counts nanoseconds), whatever --allow-long-run says.
@@ -376,9 +394,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     });
     meter.finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
     if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
-      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + ": every request arrived during the "
-                                  "warm-up (the run lasted " + format_fixed(r.simulated_time_s, 1) +
-                                  " s): nothing was measured");
+      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) +
+                             ": every request arrived during the "
+                             "warm-up (the run lasted " +
+                             format_fixed(r.simulated_time_s, 1) + " s): nothing was measured");
     }
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
@@ -398,8 +417,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"isl", c.workload.input_tokens},
         {"osl", c.workload.output_tokens},
         {"trace", o->trace},
-        {"arrival", c.workload.trace_timestamps ? std::string("trace-timestamps")
-                                                : name(serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)])},
+        {"arrival", c.workload.trace_timestamps
+                        ? std::string("trace-timestamps")
+                        : name(serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)])},
         {"concurrency", open_loop ? 0 : c.arrival.concurrency},
         {"rate_per_s", c.arrival.rate_per_s},
         {"num_requests", c.num_requests},
@@ -538,14 +558,15 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     row("E2E", r.e2e_s);
     std::printf("\n  output throughput      %10.1f tok/s/GPU (%d GPUs)\n", r.output_tok_per_s_per_gpu, r.num_gpus);
     std::printf("  P90 interactivity      %10.1f tok/s/user\n", r.p90_interactivity_tok_per_s_per_user);
-    std::printf("  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
-                "%lld beyond the context window, %lld larger than a replica's whole KV cache of %lld tokens)\n",
-                static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
-                static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
-                static_cast<long long>(r.requests_timed_out),
-                static_cast<long long>(r.requests_exceeding_context - r.requests_exceeding_kv_cache),
-                static_cast<long long>(r.requests_exceeding_kv_cache),
-                static_cast<long long>(r.kv_capacity_tokens_per_replica));
+    std::printf(
+        "  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
+        "%lld beyond the context window, %lld larger than a replica's whole KV cache of %lld tokens)\n",
+        static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
+        static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
+        static_cast<long long>(r.requests_timed_out),
+        static_cast<long long>(r.requests_exceeding_context - r.requests_exceeding_kv_cache),
+        static_cast<long long>(r.requests_exceeding_kv_cache),
+        static_cast<long long>(r.kv_capacity_tokens_per_replica));
     std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
     std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
                 100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));
@@ -562,8 +583,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       const auto& dd = c.disaggregated->decode.deployment;
       const auto& st = *r.disaggregated;
       std::printf("\n  disaggregated: %d x %d %s prefill -> %d x %d %s decode over %s\n", st.prefill.replicas,
-                  d.tensor_parallel, d.hardware->id.c_str(), st.decode.replicas, dd.tensor_parallel, dd.hardware->id.c_str(),
-                  o->kv_link.c_str());
+                  d.tensor_parallel, d.hardware->id.c_str(), st.decode.replicas, dd.tensor_parallel,
+                  dd.hardware->id.c_str(), o->kv_link.c_str());
       std::printf("    %-8s %6.1f%% busy, KV %.1f%% used, mean batch %.1f, %lld preemptions\n", "prefill",
                   100 * st.prefill.busy_fraction, 100 * st.prefill.kv_utilization_mean, st.prefill.mean_batch_size,
                   static_cast<long long>(st.prefill.num_preemptions));
@@ -573,10 +594,11 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       std::printf("    KV transfers %lld, %.3f ms each (mean), %.3f ms waiting for the link, %.3f ms for decode KV\n",
                   static_cast<long long>(st.num_transfers), st.transfer_s_mean * 1e3, st.link_wait_s_mean * 1e3,
                   st.kv_wait_s_mean * 1e3);
-      std::printf("    mean TTFT = %.1f ms queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
-                  "%.1f to the first token on decode\n",
-                  st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
-                  st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);
+      std::printf(
+          "    mean TTFT = %.1f ms queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
+          "%.1f to the first token on decode\n",
+          st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
+          st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);
       if (c.disaggregated->decode.calibration) {
         std::printf("    decode calibration: %s\n", c.disaggregated->decode.calibration->source.c_str());
       }

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -13,10 +13,10 @@
 #include "calibration/fit/fit_profile.h"
 #include "calibration/fit/validate.h"
 #include "cli/commands.h"
-#include "sim/core/atomic_file.h"
 #include "cli/common.h"
-#include "sim/perf/profile_lookup.h"
+#include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
+#include "sim/perf/profile_lookup.h"
 
 namespace tycoon::cli {
 
@@ -54,10 +54,10 @@ std::string folder_list(const std::vector<std::filesystem::path>& folders) {
 // A profile that says its curves were measured must have measured something: one fitted from no
 // rows has a single placeholder point on every curve.
 bool has_measured_curve(const perf::CalibrationProfile& p) {
-  const perf::Curve* curves[] = {&p.gemm_compute_eff[0],       &p.gemm_compute_eff[1],      &p.gemm_compute_eff[2],
-                                 &p.gemm_memory_eff,           &p.moe_compute_eff,          &p.moe_memory_eff,
-                                 &p.attn_prefill_compute_eff,  &p.attn_decode_memory_eff,   &p.elementwise_memory_eff,
-                                 &p.kv_write_memory_eff,       &p.allreduce_bus_eff};
+  const perf::Curve* curves[] = {&p.gemm_compute_eff[0],      &p.gemm_compute_eff[1],    &p.gemm_compute_eff[2],
+                                 &p.gemm_memory_eff,          &p.moe_compute_eff,        &p.moe_memory_eff,
+                                 &p.attn_prefill_compute_eff, &p.attn_decode_memory_eff, &p.elementwise_memory_eff,
+                                 &p.kv_write_memory_eff,      &p.allreduce_bus_eff};
   for (const auto* c : curves) {
     if (c->knots().size() > 1) return true;
   }
@@ -137,7 +137,8 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--json", o->json, "JSON on stdout");
   sub->add_option("--max-median-error", o->max_median_error, "Exit 1 when the median |error| exceeds this")
       ->check(finite_range(1e-6, 10.0));
-  sub->add_option("--max-error", o->max_error, "Exit 1 when any GPU-bound row's |error| exceeds this (host-bound rows: "
+  sub->add_option("--max-error", o->max_error,
+                  "Exit 1 when any GPU-bound row's |error| exceeds this (host-bound rows: "
                   "--max-host-bound-error)")
       ->check(finite_range(1e-6, 10.0));
   sub->add_option("--max-host-bound-error", o->max_host_bound_error,
@@ -149,19 +150,29 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
     const auto folders = data_folders(catalog, chip.id, o->data);
     auto rows = calibration::load_rows(folders);
     if (rows.empty()) throw std::invalid_argument("--data: no measurement rows in " + folder_list(folders));
-    auto profile = o->profile.empty() ? perf::calibration_for(catalog, chip) : perf::load_calibration_profile(o->profile);
+    auto profile =
+        o->profile.empty() ? perf::calibration_for(catalog, chip) : perf::load_calibration_profile(o->profile);
     if (profile.provenance == perf::Provenance::kMeasured && !has_measured_curve(profile)) {
-      throw std::invalid_argument("--profile: " + (o->profile.empty() ? std::string("the catalog's profile") : o->profile) +
-                                  " says its curves were measured, but none has more than one point (fitted from no "
-                                  "rows?)");
+      throw std::invalid_argument(
+          "--profile: " + (o->profile.empty() ? std::string("the catalog's profile") : o->profile) +
+          " says its curves were measured, but none has more than one point (fitted from no "
+          "rows?)");
     }
     auto rep = calibration::validate(rows, profile, catalog, chip);
     if (o->json) {
       nlohmann::json pts = nlohmann::json::array();
       for (const auto& p : rep.points) {
-        pts.push_back({{"model", p.model}, {"mode", p.mode}, {"num_layers", p.num_layers}, {"tp", p.tp},
-                       {"moe", p.moe}, {"cuda_graph", p.cuda_graph}, {"batch", p.batch}, {"length", p.length},
-                       {"measured_s", p.measured_s}, {"predicted_s", p.predicted_s}, {"error", p.error()},
+        pts.push_back({{"model", p.model},
+                       {"mode", p.mode},
+                       {"num_layers", p.num_layers},
+                       {"tp", p.tp},
+                       {"moe", p.moe},
+                       {"cuda_graph", p.cuda_graph},
+                       {"batch", p.batch},
+                       {"length", p.length},
+                       {"measured_s", p.measured_s},
+                       {"predicted_s", p.predicted_s},
+                       {"error", p.error()},
                        {"host_bound", p.host_bound}});
       }
       std::cout << nlohmann::json{{"hardware", chip.id},
@@ -192,16 +203,18 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
       std::printf("\n%-32s %5s %10s %10s\n", "group", "rows", "median|e|", "max|e|");
       for (auto& [key, errs] : groups) {
         std::sort(errs.begin(), errs.end());
-        double med = errs.size() % 2 ? errs[errs.size() / 2] : 0.5 * (errs[errs.size() / 2 - 1] + errs[errs.size() / 2]);
+        double med =
+            errs.size() % 2 ? errs[errs.size() / 2] : 0.5 * (errs[errs.size() / 2 - 1] + errs[errs.size() / 2]);
         std::printf("%-32s %5zu %9.1f%% %9.1f%%\n", key.c_str(), errs.size(), 100 * med, 100 * errs.back());
       }
       std::printf("\n%zu end-to-end points: median |error| %.1f%%, max |error| %.1f%% (profile: %s)\n",
                   rep.points.size(), 100 * rep.median_abs_error, 100 * rep.max_abs_error, profile.source.c_str());
       std::printf("  GPU-bound  %3d rows: median |error| %.1f%%, max %.1f%%\n", rep.gpu_bound.rows,
                   100 * rep.gpu_bound.median_abs, 100 * rep.gpu_bound.max_abs);
-      std::printf("  host-bound %3d rows: median |error| %.1f%%, max %.1f%% (eager steps whose kernel launches, at the "
-                  "slowest host speed measured, would outlast the GPU's work)\n",
-                  rep.host_bound.rows, 100 * rep.host_bound.median_abs, 100 * rep.host_bound.max_abs);
+      std::printf(
+          "  host-bound %3d rows: median |error| %.1f%%, max %.1f%% (eager steps whose kernel launches, at the "
+          "slowest host speed measured, would outlast the GPU's work)\n",
+          rep.host_bound.rows, 100 * rep.host_bound.median_abs, 100 * rep.host_bound.max_abs);
     }
     bool bad = (o->max_median_error > 0 && rep.median_abs_error > o->max_median_error) ||
                (o->max_error > 0 && rep.gpu_bound.max_abs > o->max_error) ||

@@ -15,9 +15,9 @@
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/atomic_file.h"
+#include "sim/core/input_error.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -39,7 +39,6 @@ struct ClassOptions {
 std::filesystem::path data_root_of(const GlobalOptions& global) {
   return global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
 }
-
 
 int run_new(const ClassOptions& o, const GlobalOptions& global) {
   check_output_file("--out", o.out);
@@ -64,8 +63,9 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
     if (!scenario.lever_locked(l)) locks += (locks.empty() ? "" : ", ") + l + " (class)";
   }
   const int history = spec.history_days.value_or(scenario.history_days);
-  if (history > 0) std::printf("  history: %d day%s of past traffic, prices and market before hour 0\n", history,
-                               history == 1 ? "" : "s");
+  if (history > 0)
+    std::printf("  history: %d day%s of past traffic, prices and market before hour 0\n", history,
+                history == 1 ? "" : "s");
   std::printf("  locked: %s\n  written to %s (scenario hash %s)\n", locks.empty() ? "nothing" : locks.c_str(),
               o.out.c_str(), spec.scenario_hash.c_str());
   std::printf("  browser link: ?%s\n", classroom::class_link_query(spec).c_str());
@@ -81,8 +81,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
   std::vector<game::RefusedCommand> refused;
-  if (o.commands.empty() == o.save.empty())
-    throw core::InputError("submit needs --commands or --save (one of them)");
+  if (o.commands.empty() == o.save.empty()) throw core::InputError("submit needs --commands or --save (one of them)");
   std::vector<game::LoggedCommand> log;
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
@@ -90,7 +89,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     auto saved = game::load_save(o.save, catalog);
     if (saved.scenario.id != spec.scenario) {
       throw core::InputError("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
-                                  spec.scenario);
+                             spec.scenario);
     }
     log = std::move(saved.state.log);
   } else {

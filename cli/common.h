@@ -63,7 +63,8 @@ inline CLI::Validator seed_digits() {
 // A file: not a folder, in a folder that exists and can be written.
 inline void check_output_file(const std::string& flag, const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
+  if (std::filesystem::is_directory(path, ec))
+    throw std::invalid_argument(flag + ": " + path.string() + " is a folder");
   const auto parent = std::filesystem::absolute(path, ec).parent_path();
   if (!std::filesystem::is_directory(parent, ec)) throw std::invalid_argument(flag + ": no folder " + parent.string());
   if (::access(parent.c_str(), W_OK) != 0) throw std::invalid_argument(flag + ": cannot write in " + parent.string());

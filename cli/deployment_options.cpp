@@ -1,8 +1,8 @@
 #include <memory>
 
 #include "cli/common.h"
-#include "sim/perf/memory_plan.h"
 #include "sim/core/input_error.h"
+#include "sim/perf/memory_plan.h"
 
 namespace tycoon::cli {
 

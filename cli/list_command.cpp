@@ -98,7 +98,8 @@ void list_models(const data::Catalog& c, bool json) {
 
 void list_engines(const data::Catalog& c, bool json) {
   nlohmann::json out = nlohmann::json::array();
-  if (!json) std::printf("%-16s %-26s %-10s %6s %12s  %s\n", "id", "name", "version", "graphs", "step ovh ms", "source");
+  if (!json)
+    std::printf("%-16s %-26s %-10s %6s %12s  %s\n", "id", "name", "version", "graphs", "step ovh ms", "source");
   for (const auto& e : c.engines) {
     if (json) {
       nlohmann::json vendors = nlohmann::json::array();

@@ -7,10 +7,10 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "sim/core/input_error.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/perf/profile_lookup.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -48,9 +48,9 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
     const std::int64_t longest = o->context + o->prefill_tokens;
     if (d.model->max_context_tokens > 0 && longest > d.model->max_context_tokens) {
       throw core::InputError("--context " + std::to_string(o->context) +
-                                  (o->prefill_tokens > 0 ? " + --prefill-tokens " + std::to_string(o->prefill_tokens) : "") +
-                                  " exceeds " + d.model->name + "'s context window of " +
-                                  std::to_string(d.model->max_context_tokens) + " tokens");
+                             (o->prefill_tokens > 0 ? " + --prefill-tokens " + std::to_string(o->prefill_tokens) : "") +
+                             " exceeds " + d.model->name + "'s context window of " +
+                             std::to_string(d.model->max_context_tokens) + " tokens");
     }
     auto cal = perf::calibration_for(catalog, *d.hardware);
     std::vector<perf::PrefillChunk> chunks;
@@ -69,33 +69,33 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
         breakdown[std::string(perf::kOpClassNames[i])] = op.time_s;
         bound[std::string(perf::kOpClassNames[i])] = op.memory_bound() ? "memory" : "compute";
       }
-      nlohmann::json out = {
-          {"model", d.model->id},
-          {"hardware", d.hardware->id},
-          {"engine", d.engine->id},
-          {"precision", to_string(d.precision)},
-          {"tensor_parallel", d.tensor_parallel},
-          {"expert_parallel", d.expert_parallel},
-          {"iteration_s", cost.total_s},
-          {"num_tokens", cost.num_tokens},
-          {"breakdown_s", breakdown},
-          {"bound", bound},
-          {"provenance", perf::to_string(cost.provenance)},
-          {"calibration_source", cal.source},
-          {"memory",
-           {{"weight_bytes_per_gpu", mem.weight_bytes},
-            {"kv_bytes_per_token_per_gpu", mem.kv_bytes_per_token},
-            {"fixed_bytes_per_sequence_per_gpu", mem.fixed_bytes_per_sequence},
-            {"kv_capacity_bytes_per_gpu", mem.kv_capacity_bytes},
-            {"kv_capacity_tokens", mem.kv_capacity_tokens},
-            {"fits", mem.fits}}}};
+      nlohmann::json out = {{"model", d.model->id},
+                            {"hardware", d.hardware->id},
+                            {"engine", d.engine->id},
+                            {"precision", to_string(d.precision)},
+                            {"tensor_parallel", d.tensor_parallel},
+                            {"expert_parallel", d.expert_parallel},
+                            {"iteration_s", cost.total_s},
+                            {"num_tokens", cost.num_tokens},
+                            {"breakdown_s", breakdown},
+                            {"bound", bound},
+                            {"provenance", perf::to_string(cost.provenance)},
+                            {"calibration_source", cal.source},
+                            {"memory",
+                             {{"weight_bytes_per_gpu", mem.weight_bytes},
+                              {"kv_bytes_per_token_per_gpu", mem.kv_bytes_per_token},
+                              {"fixed_bytes_per_sequence_per_gpu", mem.fixed_bytes_per_sequence},
+                              {"kv_capacity_bytes_per_gpu", mem.kv_capacity_bytes},
+                              {"kv_capacity_tokens", mem.kv_capacity_tokens},
+                              {"fits", mem.fits}}}};
       if (!mem.fits) out["memory"]["reason"] = mem.reason;
       std::cout << out.dump(2) << "\n";
     } else {
       std::printf("%s on %d x %s, %s, %s weights — %s\n", d.model->name.c_str(), d.tensor_parallel,
                   d.hardware->name.c_str(), d.engine->name.c_str(), std::string(to_string(d.precision)).c_str(),
                   std::string(perf::to_string(cost.provenance)).c_str());
-      std::printf("iteration: %.3f ms for %lld tokens\n\n", cost.total_s * 1e3, static_cast<long long>(cost.num_tokens));
+      std::printf("iteration: %.3f ms for %lld tokens\n\n", cost.total_s * 1e3,
+                  static_cast<long long>(cost.num_tokens));
       std::printf("  %-18s %10s %6s %8s %12s %12s\n", "op class", "ms", "share", "bound", "GFLOP", "MB");
       for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
         const auto& op = cost.ops[i];

@@ -11,16 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "sim/advisor/bots.h"
-#include "sim/advisor/persona.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "sim/advisor/advisor.h"
+#include "sim/advisor/bots.h"
+#include "sim/advisor/persona.h"
 #include "sim/core/atomic_file.h"
+#include "sim/core/input_error.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::cli {
 
@@ -172,7 +172,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       if (o->days > 0) {
         saved.scenario.days = o->days;
         if (auto& ref = saved.scenario.reference_strategy) {  // as a new game shortened by --days does
-          std::erase_if(ref->commands, [&](const game::LoggedCommand& c) { return c.at_hour >= saved.scenario.end_hour(); });
+          std::erase_if(ref->commands,
+                        [&](const game::LoggedCommand& c) { return c.at_hour >= saved.scenario.end_hour(); });
         }
         saved.state.end_hour = static_cast<std::int64_t>(o->days) * 24;
         saved.state.finished = saved.state.company.bankrupt || saved.state.hour >= saved.state.end_hour;
@@ -188,13 +189,13 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     }
     if (g->scenario().days > kMaxDaysWithoutOverride && !o->allow_long_run) {
       throw core::InputError("a game of " + std::to_string(g->scenario().days) + " days is longer than " +
-                                  std::to_string(kMaxDaysWithoutOverride) +
-                                  " (add --allow-long-run to play it anyway)");
+                             std::to_string(kMaxDaysWithoutOverride) + " (add --allow-long-run to play it anyway)");
     }
     std::vector<game::RefusedCommand> refused;
     std::shared_ptr<advisor::Chien> chien;
     if (!o->advisor.empty()) {
-      chien = std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
+      chien =
+          std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
       g->set_advisor(chien);
     }
     if (chien && o->advisor != "on") {
@@ -250,11 +251,13 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       print_human(summary, *g, wall_s);
       if (chien) {
         auto d = advisor::make_debrief(g->state());
-        std::printf("Advisor %s: %zu proposals, %d accepted, %d rejected, %d right calls, %d quality incidents, "
-                    "%d regressions, checks $%.0f\n",
-                    std::string(advisor::kPersonaName).c_str(), d.rows.size(), d.num_accepted, d.num_rejected,
-                    d.num_right, d.num_incidents, d.num_regressions, d.checks_usd);
-        for (const auto& row : d.rows) std::printf("  %-10s %s: %s\n", row.record.advice_id.c_str(), row.record.title.c_str(), row.verdict.c_str());
+        std::printf(
+            "Advisor %s: %zu proposals, %d accepted, %d rejected, %d right calls, %d quality incidents, "
+            "%d regressions, checks $%.0f\n",
+            std::string(advisor::kPersonaName).c_str(), d.rows.size(), d.num_accepted, d.num_rejected, d.num_right,
+            d.num_incidents, d.num_regressions, d.checks_usd);
+        for (const auto& row : d.rows)
+          std::printf("  %-10s %s: %s\n", row.record.advice_id.c_str(), row.record.title.c_str(), row.verdict.c_str());
       }
     }
     std::fflush(stdout);

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -31,8 +31,8 @@
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
 #include "sim/core/atomic_file.h"
-#include "sim/data/json_reader.h"
 #include "sim/core/input_error.h"
+#include "sim/data/json_reader.h"
 
 extern char** environ;
 
@@ -163,15 +163,15 @@ void write_pngs(const std::vector<std::pair<fs::path, std::string>>& svgs) {
         return std::vector<std::string>{"rsvg-convert", "-o", png.string(), svg.string()};
       case Tool::kChromium:
       case Tool::kChromiumBrowser:
-        return std::vector<std::string>{t == Tool::kChromium ? "chromium" : "chromium-browser",
-                                        "--headless",
-                                        "--no-sandbox",
-                                        "--disable-gpu",
-                                        "--hide-scrollbars",
-                                        "--screenshot=" + fs::absolute(png).string(),
-                                        "--window-size=" + std::to_string(size.first) + "," +
-                                            std::to_string(size.second),
-                                        "file://" + fs::absolute(svg).string()};
+        return std::vector<std::string>{
+            t == Tool::kChromium ? "chromium" : "chromium-browser",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--screenshot=" + fs::absolute(png).string(),
+            "--window-size=" + std::to_string(size.first) + "," + std::to_string(size.second),
+            "file://" + fs::absolute(svg).string()};
       case Tool::kConvert:
         break;
     }
@@ -206,7 +206,9 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
     return std::invalid_argument("--shard: expected i/n with 0 <= i < n (shards count from 0), got '" + text + "'");
   };
   if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) throw bad();
-  auto digits = [](const std::string& s) { return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos; };
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
   const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
   if (!digits(a) || !digits(b)) throw bad();
   const std::size_t i = std::stoul(a), n = std::stoul(b);
@@ -260,8 +262,8 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
       }
       std::printf("  %s\n", std::string(perf::to_string(op.provenance)).c_str());
       if (op.interpolated) {
-        std::printf("  %-44s   interpolated at target between %d and %d users\n", "",
-                    groups[*op.group].concurrency, groups[*op.upper_group].concurrency);
+        std::printf("  %-44s   interpolated at target between %d and %d users\n", "", groups[*op.group].concurrency,
+                    groups[*op.upper_group].concurrency);
       }
       if (spec.target_gross_margin) {
         const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
@@ -385,8 +387,8 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   const SweepSpec spec = parse_sweep_spec(first.j.at("spec"), first.j["spec_file"].get<std::string>());
   const ExpandedSweep sweep = expand_sweep(spec, catalog);
   if (sweep.spec_hash != hash) {
-    throw std::invalid_argument(first.file + ": the spec resolves to hash " + sweep.spec_hash + " against this catalog, not " +
-                                hash + " (the catalog changed since the shards ran)");
+    throw std::invalid_argument(first.file + ": the spec resolves to hash " + sweep.spec_hash +
+                                " against this catalog, not " + hash + " (the catalog changed since the shards ran)");
   }
   std::vector<std::optional<PointPerf>> results(sweep.points.size());
   for (const auto& p : parts) {
@@ -465,7 +467,8 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       throw std::invalid_argument("--shard with --report: a shard holds part of the sweep; ask `sweep merge --report`");
     }
     if (shard && o->resume) {
-      throw std::invalid_argument("--shard with --resume: a shard is rerun whole (its part file is written at the end)");
+      throw std::invalid_argument(
+          "--shard with --resume: a shard is rerun whole (its part file is written at the end)");
     }
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
@@ -533,8 +536,8 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       const std::string earlier_hash = earlier.value("spec_hash", "");
       if (earlier_hash != sweep.spec_hash) {
         throw core::InputError("--resume: the spec changed since the sweep in " + out.string() +
-                                    " started (spec hash " + earlier_hash + ", now " + sweep.spec_hash +
-                                    "): use another --out, or drop --resume to start over");
+                               " started (spec hash " + earlier_hash + ", now " + sweep.spec_hash +
+                               "): use another --out, or drop --resume to start over");
       }
       std::string journal_text;
       if (fs::exists(journal)) {
@@ -596,7 +599,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     std::printf(
         "wrote %s/{points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,ttft_vs_throughput.svg,"
         "margin_vs_price.svg}%s\n",
-                out.string().c_str(), o->report.empty() ? "" : (" and " + o->report).c_str());
+        out.string().c_str(), o->report.empty() ? "" : (" and " + o->report).c_str());
     return kExitOk;
   };
 }

@@ -84,7 +84,8 @@ TEST_CASE("verify-then-decide beats accept-all and reject-all; accept-all gets h
     CHECK(run.reject_all.debrief.num_accepted == 0);
     CHECK(run.reject_all.checks_usd == 0);
     CHECK(run.verify.checks_usd > 0);
-    CHECK(run.verify.final_state.ledger.totals().gpu_cost_usd > run.reject_all.final_state.ledger.totals().gpu_cost_usd);
+    CHECK(run.verify.final_state.ledger.totals().gpu_cost_usd >
+          run.reject_all.final_state.ledger.totals().gpu_cost_usd);
     // Seed by seed, not only on average.
     CHECK(run.verify.net_profit_usd() > run.reject_all.net_profit_usd());
     CHECK(run.verify.net_profit_usd() > run.accept_all.net_profit_usd());

@@ -117,9 +117,8 @@ TEST_CASE("the panel's quotes are what the checks charge (a canary's quote is it
   auto q_canary = quote(CheckKind::kCanary);
   // One H200 on demand at the market's price for benchmark_hours (2): a few dollars.
   const auto& d = r.game->state().company.deployments.front();
-  CHECK(q_bench.cost_usd ==
-        doctest::Approx(opts.benchmark_hours * d.recipe.tensor_parallel *
-                        advisor::gpu_price_usd_per_hour(test::catalog(), r.game->state(), d.chip)));
+  CHECK(q_bench.cost_usd == doctest::Approx(opts.benchmark_hours * d.recipe.tensor_parallel *
+                                            advisor::gpu_price_usd_per_hour(test::catalog(), r.game->state(), d.chip)));
   CHECK(q_bench.hours == 2);
   CHECK(q_canary.hours == 6);
   auto component = check(r, CheckKind::kComponentTest);
@@ -271,7 +270,8 @@ TEST_CASE("recipe search: the same arrivals for every candidate, so a no-op chan
     return advisor::goodput_per_gpu(config, serving::simulate(config, s.calibration()), slo);
   };
   double worst = 0;
-  for (std::uint64_t seed = 1; seed <= 4; ++seed) worst = std::max(worst, std::abs(goodput(seed) / goodput(seed + 100) - 1));
+  for (std::uint64_t seed = 1; seed <= 4; ++seed)
+    worst = std::max(worst, std::abs(goodput(seed) / goodput(seed + 100) - 1));
   std::printf("unpaired no-op change, 20 s windows: worst |ratio - 1| over 4 seed pairs = %.3f\n", worst);
   CHECK(worst > advisor::RecipeSearchOptions{}.min_gain);
 }

@@ -35,8 +35,9 @@ TEST_CASE("disaggregated is a sweep axis: aggregated and disaggregated series of
   j["base"].erase("decode_replicas");
   j["base"].erase("kv_link");
   j["axes"].erase("disaggregated");
-  j["configurations"] = {{{"label", "agg"}},
-                         {{"label", "disagg"}, {"disaggregated", true}, {"decode_replicas", 2}, {"kv_link", "ethernet"}}};
+  j["configurations"] = {
+      {{"label", "agg"}},
+      {{"label", "disagg"}, {"disaggregated", true}, {"decode_replicas", 2}, {"kv_link", "ethernet"}}};
   auto spec = parse_sweep_spec(j, "spec.json");
   auto sweep = expand_sweep(spec, catalog());
   REQUIRE(sweep.configs.size() == 4);  // {agg, disagg} x {bf16, fp8}
@@ -71,18 +72,16 @@ TEST_CASE("disaggregated is a sweep axis: aggregated and disaggregated series of
 TEST_CASE("a decode pool on another chip resolves its own recipe and the rent is GPU-weighted") {
   // GPT-OSS-120B: prefill on 1 H200 (its recipe), decode on 2 B200 (the B200 recipe's FP4, TP1).
   // Rent per GPU = (1 x H200 + 2 x B200) / 3 GPUs.
-  nlohmann::json j = {{"format_version", 1},
-                      {"name", "mixed"},
-                      {"base", {{"model", "gpt-oss-120b"}, {"hardware", "h200"}, {"engine", "vllm"}}},
-                      {"configurations",
-                       {{{"label", "h200 -> b200"},
-                         {"disaggregated", true},
-                         {"decode_hardware", "b200"},
-                         {"decode_replicas", 2}}}},
-                      {"workloads", {{{"name", "short"}, {"kind", "random"}, {"input_tokens", 256}, {"output_tokens", 64}}}},
-                      {"concurrency", {2}},
-                      {"seeds", {1}},
-                      {"prices", {{{"name", "market"}}}}};
+  nlohmann::json j = {
+      {"format_version", 1},
+      {"name", "mixed"},
+      {"base", {{"model", "gpt-oss-120b"}, {"hardware", "h200"}, {"engine", "vllm"}}},
+      {"configurations",
+       {{{"label", "h200 -> b200"}, {"disaggregated", true}, {"decode_hardware", "b200"}, {"decode_replicas", 2}}}},
+      {"workloads", {{{"name", "short"}, {"kind", "random"}, {"input_tokens", 256}, {"output_tokens", 64}}}},
+      {"concurrency", {2}},
+      {"seeds", {1}},
+      {"prices", {{{"name", "market"}}}}};
   auto spec = parse_sweep_spec(j, "spec.json");
   auto sweep = expand_sweep(spec, catalog());
   const auto& c = sweep.configs[0];

@@ -194,7 +194,7 @@ TEST_CASE("one tick rule for every chart: 1, 2 or 5 times a power of ten, never 
   // Issue 19, fault 3: the ImGui charts had their own nice_ticks with a 2.5 step. Over [0, 12.5]
   // with 5 intervals the raw step is 2.5: the 1-2-5 rule rounds it up to 5 (the old UI gave 2.5).
   CHECK(nice_step(0, 12.5, 5) == doctest::Approx(5));
-  CHECK(nice_step(0, 1, 5) == doctest::Approx(0.2));   // raw 0.2 is a 2 step already
+  CHECK(nice_step(0, 1, 5) == doctest::Approx(0.2));    // raw 0.2 is a 2 step already
   CHECK(nice_step(0, 937, 6) == doctest::Approx(200));  // raw 156 → 200
   // Within the range (the UI's axes): 0, 5, 10 — not 12.5 or 15, which lie outside.
   CHECK(nice_ticks_within(0, 12.5, 5) == std::vector<double>{0, 5, 10});

@@ -164,8 +164,8 @@ TEST_CASE("a spec name is a plain id: it names the output folder, so no path or 
 
 TEST_CASE("a deeply nested spec is refused while parsing, before any copy") {
   // The spec used to be copied (recursively) before any check: 100,000 levels crashed.
-  const std::string deep = R"({"format_version": 1, "name": "deep", "base": )" + std::string(100000, '[') +
-                           std::string(100000, ']') + "}";
+  const std::string deep =
+      R"({"format_version": 1, "name": "deep", "base": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
   std::string msg;
   try {
     parse_sweep_spec(data::parse_json_text(deep, "deep.json"), "deep.json");

@@ -18,8 +18,8 @@ using analysis_test::tiny_spec;
 
 namespace {
 
-constexpr double kTight = 1e-9;     // closed forms and bisection to convergence
-constexpr double kPercent = 1e-3;   // a displayed share, to a tenth of a percent
+constexpr double kTight = 1e-9;    // closed forms and bisection to convergence
+constexpr double kPercent = 1e-3;  // a displayed share, to a tenth of a percent
 
 // One synthetic point: the figures an operating point is chosen from (no simulation needed).
 PointPerf synthetic(double tok_s_gpu, double p90_user, double ttft_p90_s, std::int64_t completed = 100,
@@ -43,7 +43,8 @@ struct Fixture {
   SweepSpec spec;
   ExpandedSweep sweep;
   CalibrationSet calibrations;
-  explicit Fixture(const nlohmann::json& j) : spec(parse_sweep_spec(j, "spec.json")), sweep(expand_sweep(spec, catalog())) {}
+  explicit Fixture(const nlohmann::json& j)
+      : spec(parse_sweep_spec(j, "spec.json")), sweep(expand_sweep(spec, catalog())) {}
   // `by_concurrency[k]` for every seed of every series at the k-th concurrency.
   SweepData data(const std::vector<PointPerf>& by_concurrency, const ModelErrors* errors = nullptr) const {
     SweepData d{&spec, &sweep, &calibrations, {}, errors};
@@ -193,8 +194,7 @@ TEST_CASE("intervals carry the model's error for the provenance: never ±0 on a 
   CHECK(tput.total_half_width() == doctest::Approx(200 * errors.of(perf::Provenance::kDatasheet)).epsilon(kTight));
   // A margin moves by e·(1 − margin): rent is fixed, revenue scales with throughput.
   const auto& m = groups[0][Metric::kGrossMargin];
-  CHECK(m.model_half_width ==
-        doctest::Approx(errors.of(perf::Provenance::kDatasheet) * (1 - m.mean)).epsilon(kTight));
+  CHECK(m.model_half_width == doctest::Approx(errors.of(perf::Provenance::kDatasheet) * (1 - m.mean)).epsilon(kTight));
   // Two configurations with the same figures: no lead, inside or outside any interval.
   const auto summary = summary_json(d, groups);
   CHECK(summary["operating_points"][0]["throughput_lead_exceeds_reported_intervals"] == false);
@@ -300,13 +300,13 @@ TEST_CASE("the legend names every recipe difference between compared series") {
 }
 
 TEST_CASE("a deployment that does not fit says so once") {
-  const nlohmann::json j = {{"format_version", 1},
-                            {"name", "too-big"},
-                            {"base", {{"model", "qwen3.5-397b"}, {"hardware", "h200"}, {"precision", "bf16"},
-                                      {"tensor_parallel", 1}}},
-                            {"workloads", {{{"name", "1k/1k"}, {"kind", "random"}}}},
-                            {"concurrency", {4}},
-                            {"prices", {{{"name", "market"}}}}};
+  const nlohmann::json j = {
+      {"format_version", 1},
+      {"name", "too-big"},
+      {"base", {{"model", "qwen3.5-397b"}, {"hardware", "h200"}, {"precision", "bf16"}, {"tensor_parallel", 1}}},
+      {"workloads", {{{"name", "1k/1k"}, {"kind", "random"}}}},
+      {"concurrency", {4}},
+      {"prices", {{{"name", "market"}}}}};
   const auto spec = parse_sweep_spec(j, "spec.json");
   std::string what;
   try {

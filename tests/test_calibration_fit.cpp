@@ -61,7 +61,11 @@ TEST_CASE("fit separates memory-bound and compute-bound GEMMs") {
   for (double m : {1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0}) {
     for (auto [n, k] : {std::pair{6144.0, 4096.0}, {4096.0, 14336.0}, {28672.0, 4096.0}}) {
       double flop = 2 * m * n * k, bytes = n * k * 2 + m * k * 2 + m * n * 2;
-      rows.push_back(row({{"op", "gemm"}, {"dtype", "bf16"}, {"M", m}, {"N", n}, {"K", k},
+      rows.push_back(row({{"op", "gemm"},
+                          {"dtype", "bf16"},
+                          {"M", m},
+                          {"N", n},
+                          {"K", k},
                           {"median_s", std::max(flop / (0.7 * P), bytes / (0.8 * B))}}));
     }
   }
@@ -76,18 +80,20 @@ TEST_CASE("PyTorch eager op cost: median and slowest per-kernel host cost, one p
   // a profiler session slowed the host) does not.
   std::vector<calibration::Row> rows;
   for (double us : {12.0, 14.0, 30.0}) {
-    rows.push_back(row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", us * 1e-6}, {"measured_in", "e2e_proc.py"}}));
+    rows.push_back(
+        row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", us * 1e-6}, {"measured_in", "e2e_proc.py"}}));
   }
   for (double us : {16.0, 20.0}) {
-    rows.push_back(row({{"op", "host_layer_real"}, {"tp", 2}, {"per_kernel_s", us * 1e-6}, {"measured_in", "multi_gpu.py"}}));
+    rows.push_back(
+        row({{"op", "host_layer_real"}, {"tp", 2}, {"per_kernel_s", us * 1e-6}, {"measured_in", "multi_gpu.py"}}));
   }
   rows.push_back(row({{"op", "host_layer_real"}, {"tp", 1}, {"per_kernel_s", 99e-6}}));
   rows.push_back(row({{"op", "launch_eager"}, {"num_kernels", 1000}, {"per_kernel_s", 9.8e-6}}));
   auto rep = calibration::fit_profile(rows, h200(), "synthetic");
   const auto& p = rep.profile;
-  CHECK(p.python_op_launch_s == doctest::Approx(14e-6));          // median of 12, 14, 30
+  CHECK(p.python_op_launch_s == doctest::Approx(14e-6));  // median of 12, 14, 30
   CHECK(p.python_op_launch_slowest_s == doctest::Approx(30e-6));
-  CHECK(p.python_op_launch_tp_s == doctest::Approx(18e-6));       // median of 16, 20
+  CHECK(p.python_op_launch_tp_s == doctest::Approx(18e-6));  // median of 16, 20
   CHECK(p.python_op_launch_tp_slowest_s == doctest::Approx(20e-6));
   CHECK(rep.eager_launch_rows == 5);
   // Engines that launch their own kernels pay the trivial-kernel probe, not Python's op cost.
@@ -116,8 +122,15 @@ TEST_CASE("unfused MoE routing: the graphed expert block minus its grouped GEMMs
   // and the activation as the fitted curves predict them.
   std::vector<calibration::Row> rows;
   auto moe_row = [](const char* op, double s) {
-    return row({{"op", op}, {"tokens", 4096}, {"rows", 16384}, {"num_experts", 128}, {"top_k", 4},
-                {"hidden", 2880}, {"expert_dim", 2880}, {"experts_touched", 128}, {"median_s", s}});
+    return row({{"op", op},
+                {"tokens", 4096},
+                {"rows", 16384},
+                {"num_experts", 128},
+                {"top_k", 4},
+                {"hidden", 2880},
+                {"expert_dim", 2880},
+                {"experts_touched", 128},
+                {"median_s", s}});
   };
   rows.push_back(moe_row("moe_layer_graph", 3.9e-3));
   rows.push_back(moe_row("moe_gate_up_graph", 2.0e-3));
@@ -125,9 +138,10 @@ TEST_CASE("unfused MoE routing: the graphed expert block minus its grouped GEMMs
   auto rep = calibration::fit_profile(rows, h200(), "synthetic");
   const auto& p = rep.profile;
   const double bw = h200().hbm_bandwidth_bytes_per_s;
-  double router = std::max(2.0 * 4096 * 128 * 2880 / (h200().peak_flop_per_s(Precision::kBf16) * p.gemm_compute_eff[0](4096)),
-                           (128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0) /
-                               (bw * p.gemm_memory_eff(128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0)));
+  double router =
+      std::max(2.0 * 4096 * 128 * 2880 / (h200().peak_flop_per_s(Precision::kBf16) * p.gemm_compute_eff[0](4096)),
+               (128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0) /
+                   (bw * p.gemm_memory_eff(128 * 2880 * 2.0 + 4096 * 2880 * 2.0 + 4096 * 128 * 2.0)));
   double act_bytes = 16384.0 * 2880 * 2 * 3;
   double act = act_bytes / (bw * p.activation_unfused_memory_eff(act_bytes));
   double bytes = perf::moe_route_bytes(4096, 16384, 2880);
@@ -141,10 +155,20 @@ TEST_CASE("validation: a row is host-bound when launches at the slowest measured
   // do not. The measured times are placeholders: the classification never reads them.
   static const data::Catalog catalog = data::load_catalog(TYCOON_SOURCE_DIR);
   auto e2e = [](double prompt, double measured) {
-    return row({{"op", "e2e_prefill"}, {"model", "llama-3.1-8b"}, {"hidden", 4096}, {"vocab", 128256},
-                {"num_layers", 32}, {"num_q_heads", 32}, {"num_kv_heads", 8}, {"head_dim", 128},
-                {"intermediate", 14336}, {"tp", 1}, {"cuda_graph", false}, {"batch", 1},
-                {"prompt_len", prompt}, {"median_s", measured}});
+    return row({{"op", "e2e_prefill"},
+                {"model", "llama-3.1-8b"},
+                {"hidden", 4096},
+                {"vocab", 128256},
+                {"num_layers", 32},
+                {"num_q_heads", 32},
+                {"num_kv_heads", 8},
+                {"head_dim", 128},
+                {"intermediate", 14336},
+                {"tp", 1},
+                {"cuda_graph", false},
+                {"batch", 1},
+                {"prompt_len", prompt},
+                {"median_s", measured}});
   };
   auto profile = calibration::fit_profile({}, h200(), "synthetic").profile;
   profile.python_op_launch_s = 14e-6;

@@ -24,7 +24,8 @@ struct ScratchCatalog {
     root = fs::temp_directory_path() / ("tycoon-catalog-" + std::to_string(::getpid()));
     fs::remove_all(root);
     fs::create_directories(root / "hardware_db");
-    fs::copy(kRoot / "hardware_db" / "accelerators", root / "hardware_db" / "accelerators", fs::copy_options::recursive);
+    fs::copy(kRoot / "hardware_db" / "accelerators", root / "hardware_db" / "accelerators",
+             fs::copy_options::recursive);
     fs::copy(kRoot / "hardware_db" / "engines", root / "hardware_db" / "engines", fs::copy_options::recursive);
     fs::copy(kRoot / "models", root / "models", fs::copy_options::recursive);
   }

@@ -537,6 +537,6 @@ TEST_CASE("class link: a link's query string and a class file give the same clas
   refused("class=econ-101&scenario=classroom-prices-only&history=61", "more than 60");
   refused("class=econ-101&scenario=classroom-prices-only&advisor=maybe", "not on or off");
   refused("class=econ-101&scenario=classroom-prices-only&title=50%", "two hex digits");
-  refused("class=Econ 101&scenario=classroom-prices-only", "class id 'Econ 101'");         // make_class's rule
+  refused("class=Econ 101&scenario=classroom-prices-only", "class id 'Econ 101'");               // make_class's rule
   refused("class=econ-101&scenario=classroom-prices-only&lock=fleet", "unknown lever 'fleet'");  // make_class's rule
 }

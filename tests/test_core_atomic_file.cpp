@@ -51,8 +51,9 @@ TEST_CASE("a failure before the rename keeps the old file and removes the temp f
   TempDir dir;
   const auto file = dir.path / "game.save";
   core::write_file_atomically(file, "old");
-  CHECK_THROWS_AS(core::write_file_atomically(file, "new", [](const fs::path&) { throw std::runtime_error("power cut"); }),
-                  core::FileWriteError);
+  CHECK_THROWS_AS(
+      core::write_file_atomically(file, "new", [](const fs::path&) { throw std::runtime_error("power cut"); }),
+      core::FileWriteError);
   CHECK(read(file) == "old");
   CHECK(dir.num_entries() == 1);
 }

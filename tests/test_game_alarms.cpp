@@ -21,8 +21,8 @@ std::unique_ptr<game::Game> advised_market(std::uint64_t seed) {
   o.seed = seed;
   auto g = std::make_unique<game::Game>(test::advisor_market(), test::catalog(), o);
   g->set_advisor(std::make_shared<advisor::Chien>(test::catalog(), g->scenario(),
-                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
-                                                 test::fast_advisor_options()));
+                                                  advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                                  test::fast_advisor_options()));
   return g;
 }
 

@@ -35,7 +35,8 @@ std::vector<game::Scenario> balanced_levels() {
   std::vector<game::Scenario> out;
   for (const auto& f : game::list_scenarios(TYCOON_SOURCE_DIR)) {
     auto s = game::load_scenario(f, test::catalog());
-    if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom) out.push_back(std::move(s));
+    if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom)
+      out.push_back(std::move(s));
   }
   return out;
 }
@@ -47,7 +48,8 @@ TEST_CASE("balance: on every level the score orders the six strategies as the le
   REQUIRE(levels.size() >= 8);
   const auto strategies = fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies";
   for (const auto& s : levels) {
-    auto t = advisor::balance_table(s, test::catalog(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR), strategies);
+    auto t = advisor::balance_table(s, test::catalog(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                    strategies);
     std::printf("%s", advisor::balance_markdown({t}).c_str());
     CAPTURE(s.id);
     const auto* nothing = t.find("do-nothing");

@@ -14,7 +14,8 @@ TEST_CASE("campaign and classroom scenarios ask a question and keep internal ref
   const std::regex internal(R"((seed 000|blooper|section [0-9]))", std::regex::icase);
   int checked = 0;
   for (const char* dir : {"campaign", "classroom"}) {
-    for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios" / dir)) {
+    for (const auto& f :
+         std::filesystem::directory_iterator(std::filesystem::path(TYCOON_SOURCE_DIR) / "scenarios" / dir)) {
       if (f.path().extension() != ".json") continue;
       CAPTURE(f.path().string());
       const auto s = game::load_scenario(f.path(), test::catalog());

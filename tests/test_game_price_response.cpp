@@ -12,7 +12,8 @@ TEST_CASE("campaign level 1 is saturated: the curve says raise the price, not cu
   // Eight H200s serve about half of level 1's demand within the SLO at the starting prices, so
   // past the price where demand falls to capacity every extra dollar is margin: the most profit
   // lies above today's price. The old chart (revenue if all served) peaked below it.
-  auto scenario = game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
+  auto scenario =
+      game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
   game::Game g(scenario, test::catalog());
   g.advance(12);
   const auto& s = g.state();
@@ -28,13 +29,14 @@ TEST_CASE("campaign level 1 is saturated: the curve says raise the price, not cu
   }
   // Demand at today's prices is the game's own: the formula of Game::step, without the hour's noise.
   const auto& seg = scenario.segments[0];
-  const double isl = static_cast<double>(seg.workload.input_tokens), osl = static_cast<double>(seg.workload.output_tokens);
+  const double isl = static_cast<double>(seg.workload.input_tokens),
+               osl = static_cast<double>(seg.workload.output_tokens);
   const auto reference = scenario.reference_prices.at(seg.model);
   const double expected =
-      econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour),
-                                   econ::price_per_request_usd(prices, isl, s.world.segments[0].billed_cached_share, osl),
-                                   econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl),
-                                   s.world.segments[0].reputation) *
+      econ::offered_requests_per_s(
+          seg.demand, static_cast<double>(s.hour),
+          econ::price_per_request_usd(prices, isl, s.world.segments[0].billed_cached_share, osl),
+          econ::price_per_request_usd(reference, isl, seg.cached_input_share, osl), s.world.segments[0].reputation) *
       s.world.segments[0].demand_multiplier;
   CHECK(curve.now.offered_per_s == doctest::Approx(expected).epsilon(1e-12));
 }
@@ -47,7 +49,8 @@ TEST_CASE("the pricing panel's demand at your price is Game::step's, with the ca
   // with the scenario's share (the old UI rule) misses by the price difference of the cached
   // input: at elasticity > 0 that is far outside the tolerance.
   constexpr double kSameFormulaTol = 1e-12;  // the same doubles in the same order: only rounding
-  auto scenario = game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
+  auto scenario =
+      game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
   for (auto& seg : scenario.segments) seg.demand_noise = 0;
   game::Game warm(scenario, test::catalog());
   warm.advance(6);

@@ -128,7 +128,8 @@ TEST_CASE("replaying a game's log on a fresh game reproduces it exactly") {
     INFO(refused[i].message);
     CHECK(refused[i].index < original.state().log.size());
     CHECK(contains(refused_news[i], refused[i].message.substr(refused[i].message.find(": ") + 2)));
-    b200_reported = b200_reported || (contains(refused[i].message, "rent_gpus") && contains(refused[i].message, "b200"));
+    b200_reported =
+        b200_reported || (contains(refused[i].message, "rent_gpus") && contains(refused[i].message, "b200"));
   }
   CHECK(b200_reported);
 
@@ -207,8 +208,8 @@ TEST_CASE("every command of a replayed log is applied or refused with a reason, 
     CHECK(contains(refused[0].message, "rent_gpus: hour 0 is before the game's hour 48 (already played"));
     CHECK(refused[1].index == 1);
     CHECK(refused[2].index == 3);
-    CHECK(g.state().company.contracts.empty());          // the hour-0 rental was not re-applied
-    CHECK(g.state().log.size() == log_before + 1);       // only the hour-48 price was applied
+    CHECK(g.state().company.contracts.empty());     // the hour-0 rental was not re-applied
+    CHECK(g.state().log.size() == log_before + 1);  // only the hour-48 price was applied
     CHECK(g.state().company.prices.at("gpt-oss-120b").input_usd_per_mtok == 0.4);
   }
 }

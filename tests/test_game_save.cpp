@@ -4,8 +4,8 @@
 
 #include <unistd.h>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "sim/game/save.h"
@@ -202,10 +202,10 @@ TEST_CASE("a tampered save with a recomputed checksum is refused for values the 
   auto state = [](nlohmann::json& p) -> nlohmann::json& { return p["state"]; };
 
   SUBCASE("a negative price") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) {
-      state(p)["company"]["prices"]["gpt-oss-120b"]["output_usd_per_mtok"] = -5.0;
-    }));
-    CHECK(contains(msg, "game.save: /payload/state/company/prices/gpt-oss-120b/output_usd_per_mtok: must not be negative"));
+    auto msg = load_error(tampered(
+        g, [&](nlohmann::json& p) { state(p)["company"]["prices"]["gpt-oss-120b"]["output_usd_per_mtok"] = -5.0; }));
+    CHECK(contains(msg,
+                   "game.save: /payload/state/company/prices/gpt-oss-120b/output_usd_per_mtok: must not be negative"));
   }
   SUBCASE("an hour past the scenario's end (2 days: hour 48)") {
     auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["hour"] = 100000; }));
@@ -216,11 +216,13 @@ TEST_CASE("a tampered save with a recomputed checksum is refused for values the 
     CHECK(contains(msg, "/payload/state/end_hour: 100000 is not the scenario's end"));
   }
   SUBCASE("a chip the catalog does not have") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["chip"] = "h999"; }));
+    auto msg =
+        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["chip"] = "h999"; }));
     CHECK(contains(msg, "/payload/state/company/contracts/0/chip: unknown chip 'h999'"));
   }
   SUBCASE("a model the catalog does not have, with file and pointer") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["deployments"][0]["model"] = "gpt-9"; }));
+    auto msg =
+        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["deployments"][0]["model"] = "gpt-9"; }));
     CHECK(contains(msg, "game.save: /payload/state/company/deployments/0/model: unknown model 'gpt-9'"));
   }
   SUBCASE("cash of +-1e308 (finite, and absurd)") {
@@ -237,7 +239,8 @@ TEST_CASE("a tampered save with a recomputed checksum is refused for values the 
     CHECK(contains(msg, "/id: '../../etc/x' must be 1 to 64 characters of a-z, 0-9 and '-'"));
   }
   SUBCASE("segments that are not the scenario's") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["world"]["segments"] = nlohmann::json::array(); }));
+    auto msg =
+        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["world"]["segments"] = nlohmann::json::array(); }));
     CHECK(contains(msg, "/payload/state/world/segments: 0 segments, the scenario has 1"));
   }
 }

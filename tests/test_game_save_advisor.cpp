@@ -22,7 +22,8 @@ namespace {
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::shared_ptr<advisor::Chien> chien_for(const game::Game& g) {
-  return std::make_shared<advisor::Chien>(test::catalog(), g.scenario(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+  return std::make_shared<advisor::Chien>(test::catalog(), g.scenario(),
+                                          advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
                                           test::fast_advisor_options());
 }
 

@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "sim/game/sim_tape.h"
-#include "sim/serving/disaggregated.h"
 #include "sim/game/state_json.h"
+#include "sim/serving/disaggregated.h"
 #include "tests/advisor_test_util.h"
 #include "tests/test_serving_support.h"
 
@@ -74,7 +74,8 @@ TEST_CASE("a disaggregated deployment runs in slices to the bytes of simulate(),
   }
   const auto disaggregated_fingerprint = game::simulation_fingerprint(cfg, cal);
   CHECK(disaggregated_fingerprint != aggregated_fingerprint);
-  cfg.disaggregated->link = serving::resolve_kv_link(serving::KvLinkKind::kEthernet, chip, chip, serving_test::catalog().kv_links);
+  cfg.disaggregated->link =
+      serving::resolve_kv_link(serving::KvLinkKind::kEthernet, chip, chip, serving_test::catalog().kv_links);
   CHECK(game::simulation_fingerprint(cfg, cal) != disaggregated_fingerprint);  // the link is part of it
 }
 
@@ -123,9 +124,9 @@ TEST_CASE("hours run through forks and the tape equal hours run blocking, advice
   game::GameOptions o;
   o.seed = 11;
   game::Game plain(test::advisor_market(), test::catalog(), o);
-  plain.set_advisor(std::make_shared<advisor::Chien>(
-      test::catalog(), plain.scenario(), advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
-      test::fast_advisor_options()));
+  plain.set_advisor(std::make_shared<advisor::Chien>(test::catalog(), plain.scenario(),
+                                                     advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR),
+                                                     test::fast_advisor_options()));
   plain.advance(kHours);
   std::int64_t sliced = 0;
   const auto taped = play_taped(kHours, 64, sliced);

@@ -19,7 +19,7 @@ game::Scenario tutorial() {
 std::unique_ptr<game::Game> advised(const game::Scenario& s) {
   auto g = std::make_unique<game::Game>(s, test::catalog());
   g->set_advisor(std::make_shared<advisor::Chien>(test::catalog(), s,
-                                                 advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR)));
+                                                  advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR)));
   return g;
 }
 

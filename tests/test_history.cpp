@@ -81,7 +81,8 @@ TEST_CASE("history: the past is shown, not counted: the played period is the sam
   auto play = [&](game::Game& g) {
     std::size_t next = 0;
     while (!g.finished()) {
-      for (; next < commands.size() && commands[next].at_hour <= g.state().hour; ++next) g.apply(commands[next].command);
+      for (; next < commands.size() && commands[next].at_hour <= g.state().hour; ++next)
+        g.apply(commands[next].command);
       g.step();
     }
   };

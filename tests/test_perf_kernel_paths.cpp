@@ -28,8 +28,8 @@ perf::CalibrationProfile ideal_profile(const std::string& chip) {
   p.chip = chip;
   p.provenance = perf::Provenance::kInterpolated;
   p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
-  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff =
-      p.attn_decode_memory_eff = p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
+  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
+      p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
   p.max_measured_tokens = 1e9;
   p.max_measured_context = 1e9;
   return p;
@@ -66,7 +66,8 @@ TEST_CASE("prefill attention efficiency follows the context already cached, not 
   // From an empty cache the equivalent length is the chunk itself: eff(2048) = 0.44.
   auto fresh = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n));
   const double fresh_flop = 32 * 2.0 * 32 * 256 * (n * (n + 1) / 2);
-  CHECK(fresh.op(OpClass::kAttentionPrefill).compute_s == doctest::Approx(fresh_flop / (989e12 * 0.44)).epsilon(kExact));
+  CHECK(fresh.op(OpClass::kAttentionPrefill).compute_s ==
+        doctest::Approx(fresh_flop / (989e12 * 0.44)).epsilon(kExact));
 }
 
 TEST_CASE("curves borrowed from another chip: the latency term stays, only the throughput term scales") {

@@ -16,8 +16,8 @@ using perf::OpClass;
 
 namespace {
 
-constexpr double kExact = 1e-9;       // pure arithmetic on the same numbers
-constexpr double kPerfModelTol = 0.02; // activations and small ops ride on top of the dominant term
+constexpr double kExact = 1e-9;         // pure arithmetic on the same numbers
+constexpr double kPerfModelTol = 0.02;  // activations and small ops ride on top of the dominant term
 
 const data::Catalog& catalog() {
   static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
@@ -29,8 +29,8 @@ perf::CalibrationProfile ideal_profile(const std::string& chip) {
   p.chip = chip;
   p.provenance = perf::Provenance::kInterpolated;
   p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
-  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff =
-      p.attn_decode_memory_eff = p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
+  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
+      p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
   p.max_measured_tokens = 1e9;
   p.max_measured_context = 1e9;
   return p;

@@ -67,7 +67,8 @@ TEST_CASE("a warm-up of requests ends before the measured run starts, and counts
   }
   // The barrier: the measured run starts when the last warm-up request ended, all 32 users at once.
   CHECK(first_measured == warmup_end);
-  CHECK(std::count_if(rs.begin(), rs.end(), [&](const serving::Request& r) { return r.arrived_at == warmup_end; }) == 32);
+  CHECK(std::count_if(rs.begin(), rs.end(), [&](const serving::Request& r) { return r.arrived_at == warmup_end; }) ==
+        32);
   // Only the measured requests enter the metrics, and the throughput window starts at the barrier.
   std::int64_t measured_output = 0;
   core::Time last{};
@@ -108,7 +109,8 @@ TEST_CASE("client settings that cannot run are refused with the reason") {
   cfg.warmup_s = 0;
   cfg.arrival.kind = serving::ArrivalKind::kPoisson;
   cfg.arrival.rate_per_s = 1;
-  CHECK_THROWS_WITH_AS(serving::Simulation(cfg, cal), "a warm-up in requests needs closed-loop users", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(serving::Simulation(cfg, cal), "a warm-up in requests needs closed-loop users",
+                       std::invalid_argument);
   cfg = closed_loop(1.5);
   CHECK_THROWS_WITH_AS(serving::Simulation(cfg, cal), "random range ratios must be in [0, 1]", std::invalid_argument);
 }

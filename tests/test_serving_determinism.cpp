@@ -71,7 +71,8 @@ TEST_CASE("a progress observer sees the run advance and changes nothing in its r
   cfg.num_requests = 20000;
   REQUIRE(cfg.num_requests > serving::kProgressEvents);
   std::vector<serving::ServingProgress> seen;
-  auto observed = serving::simulate(cfg, h200_calibration(), [&](const serving::ServingProgress& p) { seen.push_back(p); });
+  auto observed =
+      serving::simulate(cfg, h200_calibration(), [&](const serving::ServingProgress& p) { seen.push_back(p); });
   auto plain = serving::simulate(cfg, h200_calibration());
   check_identical(observed, plain);
   REQUIRE(!seen.empty());

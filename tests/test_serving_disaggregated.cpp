@@ -20,7 +20,8 @@ constexpr double kNsExact = 1e-12;
 
 // GPT-OSS-120B: `prefill` H200 replicas feed `decode` H200 replicas (the recipe's settings in both
 // pools) over `link`.
-serving::ServingConfig disaggregated(int prefill, int decode, serving::KvLinkKind link = serving::KvLinkKind::kInfiniband) {
+serving::ServingConfig disaggregated(int prefill, int decode,
+                                     serving::KvLinkKind link = serving::KvLinkKind::kInfiniband) {
   auto cfg = gpt_oss_h200();
   cfg.replicas = prefill;
   serving::Disaggregation d;
@@ -44,7 +45,8 @@ TEST_CASE("KV links: latency from hardware_db/kv_links.json, bandwidth from the 
   // InfiniBand runs at the scale-out NIC rate of the slower chip: 400 Gb/s NDR = 50e9 B/s per GPU
   // on both cards; 1 us latency (Dynamo's transport table).
   auto ib = serving::resolve_kv_link(serving::KvLinkKind::kInfiniband, h200, b200, c.kv_links);
-  CHECK(ib.bandwidth_bytes_per_s == doctest::Approx(std::min(h200.scale_out_bandwidth_bytes_per_s, b200.scale_out_bandwidth_bytes_per_s)));
+  CHECK(ib.bandwidth_bytes_per_s ==
+        doctest::Approx(std::min(h200.scale_out_bandwidth_bytes_per_s, b200.scale_out_bandwidth_bytes_per_s)));
   CHECK(ib.latency_s == doctest::Approx(1e-6));
   // NVLink within one H200 HGX: the card's 450e9 B/s per GPU per direction.
   auto nv = serving::resolve_kv_link(serving::KvLinkKind::kNvlink, h200, h200, c.kv_links);
@@ -54,7 +56,8 @@ TEST_CASE("KV links: latency from hardware_db/kv_links.json, bandwidth from the 
   CHECK(eth.bandwidth_bytes_per_s == doctest::Approx(10e9));
   CHECK(eth.latency_s == doctest::Approx(50e-6));
   // An NVLink domain does not span two chip types.
-  CHECK_THROWS_AS(serving::resolve_kv_link(serving::KvLinkKind::kNvlink, h200, b200, c.kv_links), std::invalid_argument);
+  CHECK_THROWS_AS(serving::resolve_kv_link(serving::KvLinkKind::kNvlink, h200, b200, c.kv_links),
+                  std::invalid_argument);
 }
 
 TEST_CASE("the KV link file is strict: an unknown key names its pointer") {
@@ -223,7 +226,8 @@ TEST_CASE("decode steps no longer wait behind prefill chunks once the pools are 
       std::max(step_s(perf::predict_decode(d, cal, 16, 8256)),
                step_s(perf::predict_iteration(perf::BatchShape{std::span(&first, 1), decodes}, d, cal)));
   perf::PrefillChunk chunk{6400, 0, true};  // the shortest prompt (0.8 x 8,000) in one chunk
-  const double shortest_prompt_chunk = step_s(perf::predict_iteration(perf::BatchShape{std::span(&chunk, 1), {}}, d, cal));
+  const double shortest_prompt_chunk =
+      step_s(perf::predict_iteration(perf::BatchShape{std::span(&chunk, 1), {}}, d, cal));
   REQUIRE(shortest_prompt_chunk > 2 * longest_decode_step);
 
   auto a = serving::simulate(agg, cal);
@@ -300,7 +304,8 @@ TEST_CASE("a disaggregated warm-up of requests ends before the measured run and 
     }
   }
   CHECK(first_measured == warmup_end);
-  CHECK(std::count_if(rs.begin(), rs.end(), [&](const serving::Request& r) { return r.arrived_at == warmup_end; }) == 8);
+  CHECK(std::count_if(rs.begin(), rs.end(), [&](const serving::Request& r) { return r.arrived_at == warmup_end; }) ==
+        8);
   CHECK(s.requests_arrived == 56);
   CHECK(s.output_tokens == measured_output);
   constexpr double kRoundoff = 1e-12;

@@ -30,7 +30,8 @@ SummedKeys summed_keys(const perf::DecodeStepModel& model, const std::vector<std
     const auto& m = model.mixer(g);
     for (auto c : contexts) {
       out.keys[g] += model.keys_of(g, c);
-      if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0) out.index[g] += static_cast<double>(c) + model.q_per_seq();
+      if (m.sparse_top_k_tokens > 0 && m.indexer_num_heads > 0)
+        out.index[g] += static_cast<double>(c) + model.q_per_seq();
     }
   }
   return out;
@@ -239,10 +240,18 @@ TEST_CASE("metrics::sort_samples sorts as std::sort") {
       std::vector<double> v(n);
       for (auto& x : v) {
         switch (kind) {
-          case 0: x = rng.uniform01(); break;  // latencies
-          case 1: x = static_cast<double>(rng.uniform_int(0, 50)) * 0.125; break;  // many ties, zeros
-          case 2: x = std::ldexp(0.5 + 0.5 * rng.uniform01(), static_cast<int>(rng.uniform_int(-60, 60))); break;
-          default: x = 2 * rng.uniform01() - 1; break;  // negatives: std::sort
+          case 0:
+            x = rng.uniform01();
+            break;  // latencies
+          case 1:
+            x = static_cast<double>(rng.uniform_int(0, 50)) * 0.125;
+            break;  // many ties, zeros
+          case 2:
+            x = std::ldexp(0.5 + 0.5 * rng.uniform01(), static_cast<int>(rng.uniform_int(-60, 60)));
+            break;
+          default:
+            x = 2 * rng.uniform01() - 1;
+            break;  // negatives: std::sort
         }
       }
       if (kind == 3 && n > 0) v[n / 2] = -0.0;
@@ -278,9 +287,9 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
   SUBCASE("other model families from their recipes (MLA, sparse, chunked, hybrid linear attention)") {
     // The fast path runs, or stands aside where attended keys are not closed-form; either way the
     // same bytes.
-    const std::pair<const char*, const char*> recipes[] = {
-        {"deepseek-v3.2", "h200"}, {"kimi-k2.6", "h200"},      {"qwen3.5-397b", "h200"},
-        {"minimax-m2.7", "h200"},  {"llama-4-scout", "h100"}, {"gemma-4-31b", "h100"}};
+    const std::pair<const char*, const char*> recipes[] = {{"deepseek-v3.2", "h200"}, {"kimi-k2.6", "h200"},
+                                                           {"qwen3.5-397b", "h200"},  {"minimax-m2.7", "h200"},
+                                                           {"llama-4-scout", "h100"}, {"gemma-4-31b", "h100"}};
     int num_ran = 0;
     for (const auto& [model, chip] : recipes) {
       const auto* recipe = cat().find_recipe(model, chip);
@@ -452,8 +461,8 @@ TEST_CASE("the decode fast path matches the steps over 100 random configurations
     const int k = c.deployment.spec_decode ? c.deployment.spec_decode->num_draft_tokens : 0;
     sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + k);
     INFO("seed " << seed << ": " << c.deployment.model->id << ", "
-                 << serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)] << " "
-                 << c.workload.input_tokens << "/" << c.workload.output_tokens << ", "
+                 << serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)] << " " << c.workload.input_tokens
+                 << "/" << c.workload.output_tokens << ", "
                  << serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)] << ", " << c.replicas
                  << " replicas, kv " << sc.kv_capacity_tokens << ", drafts " << k);
     try {

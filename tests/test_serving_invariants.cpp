@@ -54,8 +54,8 @@ Drawn draw_config(std::uint64_t seed) {
                     std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)]) + " " +
                     std::to_string(c.workload.input_tokens) + "/" + std::to_string(c.workload.output_tokens) + ", " +
                     std::string(serving::kArrivalNames[static_cast<std::size_t>(c.arrival.kind)]) + ", " +
-                    std::to_string(c.replicas) + " replicas, kv " + std::to_string(sc.kv_capacity_tokens) +
-                    ", seqs " + std::to_string(sc.max_num_seqs) + ", spec " + (c.deployment.spec_decode ? "on" : "off") + ", " +
+                    std::to_string(c.replicas) + " replicas, kv " + std::to_string(sc.kv_capacity_tokens) + ", seqs " +
+                    std::to_string(sc.max_num_seqs) + ", spec " + (c.deployment.spec_decode ? "on" : "off") + ", " +
                     std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(sc.kv_admission)]);
   return out;
 }
@@ -104,7 +104,8 @@ TEST_CASE("invariants hold over 60 random seeds and configurations") {
     CHECK(sim.kv_invariants_hold());
     CHECK(all_finite(s));
     CHECK(s.prefix_cache_hit_rate <= 1.0);
-    if (drawn.config.num_requests > 0) CHECK(s.requests_arrived - s.requests_exceeding_context <= drawn.config.num_requests);
+    if (drawn.config.num_requests > 0)
+      CHECK(s.requests_arrived - s.requests_exceeding_context <= drawn.config.num_requests);
     with_preemption += s.num_preemptions > 0;
     with_failures += s.requests_failed > 0;
   }

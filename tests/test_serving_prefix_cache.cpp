@@ -19,8 +19,9 @@ TEST_CASE("an identical prompt sent again hits every full block but the last tok
   // Two 1,000-token prompts of one session, 100 s apart (the first long finished). vLLM keeps
   // at least one prompt token to compute, so the hit is floor((1000 - 1) / 16) = 62 blocks =
   // 992 tokens, and the hit rate over both prompts is 992 / 2000.
-  auto path = write_trace("prefix_same", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})",
-                                          R"({"arrival_s": 100, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})"});
+  auto path = write_trace("prefix_same",
+                          {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})",
+                           R"({"arrival_s": 100, "input_tokens": 1000, "output_tokens": 10, "session_id": "s"})"});
   auto cfg = with_trace(gpt_oss_h200(), path);
   auto s = serving::simulate(cfg, h200_calibration());
   CHECK(s.requests_completed == 2);
@@ -29,7 +30,8 @@ TEST_CASE("an identical prompt sent again hits every full block but the last tok
   // The second prompt prefilled only 8 tokens after 992 cached ones.
   const auto& cal = h200_calibration();
   const double short_prefill = step_s(perf::predict_prefill(cfg.deployment, cal, 8, 992));
-  CHECK(s.ttft_s.p50 == doctest::Approx(0.5 * (short_prefill + step_s(perf::predict_prefill(cfg.deployment, cal, 1000)))));
+  CHECK(s.ttft_s.p50 ==
+        doctest::Approx(0.5 * (short_prefill + step_s(perf::predict_prefill(cfg.deployment, cal, 1000)))));
 
   SUBCASE("no reuse with prefix caching off") {
     cfg.scheduler.prefix_caching = false;
@@ -43,9 +45,10 @@ TEST_CASE("the next turn of a conversation hits the blocks the previous turn fil
   // Turn 1: 1,000 prompt + 50 output tokens; the KV cache then holds 1,049 computed tokens
   // (the last sampled token is never fed back), i.e. 65 full blocks = 1,040 tokens. Turn 2
   // resends them plus 151 new tokens (1,200 in all): 1,040 cached.
-  auto path = write_trace("prefix_turns", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 50, "session_id": "c"})",
-                                           R"({"arrival_s": 60, "input_tokens": 1200, "output_tokens": 50, "session_id": "c"})",
-                                           R"({"arrival_s": 120, "input_tokens": 1200, "output_tokens": 50})"});
+  auto path =
+      write_trace("prefix_turns", {R"({"arrival_s": 0, "input_tokens": 1000, "output_tokens": 50, "session_id": "c"})",
+                                   R"({"arrival_s": 60, "input_tokens": 1200, "output_tokens": 50, "session_id": "c"})",
+                                   R"({"arrival_s": 120, "input_tokens": 1200, "output_tokens": 50})"});
   auto s = serving::simulate(with_trace(gpt_oss_h200(), path), h200_calibration());
   CHECK(s.cached_input_tokens == 1040);
   CHECK(s.prefix_cache_hit_rate == doctest::Approx(1040.0 / 3400.0));
@@ -53,9 +56,10 @@ TEST_CASE("the next turn of a conversation hits the blocks the previous turn fil
 
 TEST_CASE("a shared system prompt hits across sessions") {
   // Both prompts begin with the same 512-token prefix (32 blocks); their tails differ.
-  auto path = write_trace("prefix_system",
-                          {R"({"arrival_s": 0, "input_tokens": 900, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})",
-                           R"({"arrival_s": 30, "input_tokens": 700, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})"});
+  auto path = write_trace(
+      "prefix_system",
+      {R"({"arrival_s": 0, "input_tokens": 900, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})",
+       R"({"arrival_s": 30, "input_tokens": 700, "output_tokens": 5, "prefix_id": "sys", "prefix_tokens": 512})"});
   auto s = serving::simulate(with_trace(gpt_oss_h200(), path), h200_calibration());
   CHECK(s.cached_input_tokens == 512);
 }
@@ -66,7 +70,7 @@ TEST_CASE("freed cached blocks are evicted least recently freed first") {
   kv.allocate(2, a);
   kv.register_hash(a[0], 101);
   kv.register_hash(a[1], 102);
-  kv.release(a);  // a's tail (102) joins the free queue before its head (101)
+  kv.release(a);      // a's tail (102) joins the free queue before its head (101)
   kv.allocate(2, b);  // takes the two never-used blocks first
   CHECK(kv.find(101).has_value());
   CHECK(kv.find(102).has_value());
@@ -116,7 +120,8 @@ TEST_CASE("the block pool matches a naive model under random operations") {
         auto& t = tables[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(tables.size()) - 1))];
         BlockId b = t[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(t.size()) - 1))];
         std::uint64_t h = static_cast<std::uint64_t>(rng.uniform_int(1, 40));
-        bool block_has_hash = std::any_of(cached.begin(), cached.end(), [&](const auto& kvp) { return kvp.second == b; });
+        bool block_has_hash =
+            std::any_of(cached.begin(), cached.end(), [&](const auto& kvp) { return kvp.second == b; });
         if (!block_has_hash && !cached.count(h)) cached[h] = b;
         kv.register_hash(b, h);
       } else if (op == 2 && !tables.empty()) {

@@ -7,9 +7,9 @@
 #include "sim/traffic/arrivals.h"
 
 using namespace tycoon;
+using traffic::ArrivalKind;
 using traffic::ArrivalParams;
 using traffic::ArrivalProcess;
-using traffic::ArrivalKind;
 
 namespace {
 

@@ -108,7 +108,8 @@ TEST_CASE("an AgentX conversation trace: turns reuse their own history, never an
 
   SUBCASE("one pretty-printed conversation per file, as kv-cache-tester stores them") {
     auto one = traffic::parse_any_trace(
-        "{\n  \"id\": \"x\",\n  \"block_size\": 64,\n  \"requests\": [\n    {\"t\": 0, \"in\": 100, \"out\": 5}\n  ]\n}\n",
+        "{\n  \"id\": \"x\",\n  \"block_size\": 64,\n  \"requests\": [\n    {\"t\": 0, \"in\": 100, \"out\": 5}\n  "
+        "]\n}\n",
         "x.json");
     CHECK(one.format == "agentx");
     REQUIRE(one.entries.size() == 1);
@@ -146,13 +147,18 @@ TEST_CASE("imported traces are read strictly: file, line, field and reason") {
     CHECK(import_error("TIMESTAMP,ContextTokens,GeneratedTokens\n", "a.csv") == "a.csv: /: the trace holds no request");
   }
   SUBCASE("AgentX") {
-    CHECK(import_error(R"({"id": "c", "block_size": 64, "requests": [{"t": 0, "type": "subagent", "in": 1, "out": 1}]})") ==
+    CHECK(import_error(
+              R"({"id": "c", "block_size": 64, "requests": [{"t": 0, "type": "subagent", "in": 1, "out": 1}]})") ==
           "t.jsonl:1: /requests/0/type: sub-agent markers are not replayed (use a trace without sub-agents, e.g. "
           "AgentX v0.2's)");
-    CHECK(import_error(R"({"id": "c", "block_size": 64, "requests": [{"t": 3, "in": 1, "out": 1}, {"t": 2, "in": 1, "out": 1}]})") ==
-          "t.jsonl:1: /requests/1/t: goes back in time within the conversation");
-    CHECK(import_error(R"({"id": "c", "block_size": 64, "requests": [{"t": 0, "in": 100, "out": 1, "hash_ids": [1, 2, 3]}]})") ==
-          "t.jsonl:1: /requests/0/hash_ids: holds 3 block ids, more than the 2 blocks of 64 tokens that the prompt fills");
+    CHECK(
+        import_error(
+            R"({"id": "c", "block_size": 64, "requests": [{"t": 3, "in": 1, "out": 1}, {"t": 2, "in": 1, "out": 1}]})") ==
+        "t.jsonl:1: /requests/1/t: goes back in time within the conversation");
+    CHECK(import_error(
+              R"({"id": "c", "block_size": 64, "requests": [{"t": 0, "in": 100, "out": 1, "hash_ids": [1, 2, 3]}]})") ==
+          "t.jsonl:1: /requests/0/hash_ids: holds 3 block ids, more than the 2 blocks of 64 tokens that the prompt "
+          "fills");
     CHECK(import_error(R"({"id": "c", "requests": [{"t": 0, "in": 1, "out": 1}]})") ==
           "t.jsonl:1: /block_size: missing required field");
   }

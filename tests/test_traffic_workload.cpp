@@ -11,8 +11,8 @@
 #include "sim/traffic/workload.h"
 
 using namespace tycoon;
-using traffic::WorkloadKind;
 using traffic::WorkloadGenerator;
+using traffic::WorkloadKind;
 using traffic::WorkloadParams;
 
 namespace {
@@ -161,7 +161,8 @@ TEST_CASE("trace files are read strictly, errors name the file and line") {
         "{\"arrival_s\": 0, \"input_tokens\": 100, \"output_tokens\": 10}\n"
         "\n"
         "{\"arrival_s\": 1.5, \"input_tokens\": 200, \"output_tokens\": 20, \"session_id\": \"a\"}\n"
-        "{\"arrival_s\": 1.5, \"input_tokens\": 300, \"output_tokens\": 5, \"prefix_id\": \"sys\", \"prefix_tokens\": 64}",
+        "{\"arrival_s\": 1.5, \"input_tokens\": 300, \"output_tokens\": 5, \"prefix_id\": \"sys\", \"prefix_tokens\": "
+        "64}",
         "t.jsonl");
     REQUIRE(t.entries.size() == 3);
     CHECK(t.entries[1].line == 3);
@@ -188,9 +189,7 @@ TEST_CASE("trace files are read strictly, errors name the file and line") {
     CHECK(trace_error("[1, 2]").starts_with("t.jsonl:1: /: expected an object"));
     CHECK(trace_error("\n\n") == "t.jsonl: /: the trace holds no request");
   }
-  SUBCASE("a missing file") {
-    CHECK_THROWS_AS(traffic::load_trace("/nonexistent/trace.jsonl"), data::LoadError);
-  }
+  SUBCASE("a missing file") { CHECK_THROWS_AS(traffic::load_trace("/nonexistent/trace.jsonl"), data::LoadError); }
 }
 
 TEST_CASE("trace sessions map to one content stream, so resent prefixes can hit") {

@@ -26,9 +26,12 @@ std::string effect_text(const game::Advice& a) {
 
 const char* check_label(game::AdviceCheckKind k) {
   switch (k) {
-    case game::AdviceCheckKind::kComponentTest: return "Component test";
-    case game::AdviceCheckKind::kBenchmark: return "Benchmark";
-    case game::AdviceCheckKind::kCanary: return "Canary";
+    case game::AdviceCheckKind::kComponentTest:
+      return "Component test";
+    case game::AdviceCheckKind::kBenchmark:
+      return "Benchmark";
+    case game::AdviceCheckKind::kCanary:
+      return "Canary";
   }
   return "Check";
 }
@@ -40,8 +43,8 @@ void check_results(const GameView& game, const game::Advice& a) {
   ImGui::TextDisabled("Checks");
   for (const auto& c : a.checks) {
     if (!c.ready(game.state.hour)) {
-      ImGui::TextDisabled("%s: running, result %s · paid %s", check_label(c.kind), fmt_game_time(c.ready_at_hour).c_str(),
-                          fmt_usd(c.cost_usd).c_str());
+      ImGui::TextDisabled("%s: running, result %s · paid %s", check_label(c.kind),
+                          fmt_game_time(c.ready_at_hour).c_str(), fmt_usd(c.cost_usd).c_str());
       continue;
     }
     std::string line = std::string(check_label(c.kind)) + ": " + fmt_factor(c.measured_speedup) + " end to end";
@@ -58,8 +61,8 @@ void check_results(const GameView& game, const game::Advice& a) {
 void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
   static const advisor::AdvisorOptions kOptions{};  // the advisor the front ends attach runs with these
   const bool locked = lever_locked(game.scenario, "check_advice");
-  for (auto kind : {game::AdviceCheckKind::kComponentTest, game::AdviceCheckKind::kBenchmark,
-                    game::AdviceCheckKind::kCanary}) {
+  for (auto kind :
+       {game::AdviceCheckKind::kComponentTest, game::AdviceCheckKind::kBenchmark, game::AdviceCheckKind::kCanary}) {
     auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind);
     const bool running = std::any_of(a.checks.begin(), a.checks.end(), [&](const game::AdviceCheck& c) {
       return c.kind == kind && !c.ready(game.state.hour);
@@ -72,7 +75,8 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
     if (disabled) ImGui::BeginDisabled();
     if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind});
     if (disabled) ImGui::EndDisabled();
-    tag(view.tags, "advisor.check." + std::string(game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) + "." + a.id);
+    tag(view.tags,
+        "advisor.check." + std::string(game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) + "." + a.id);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip("%s%s", q.what.c_str(), running ? " (one is running)" : "");
     }
@@ -94,11 +98,14 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
   ImGui::TextUnformatted(a.title.c_str());
   ImGui::PopFont();
   const auto* d = game.state.company.find_deployment(a.deployment_id);
-  ImGui::TextDisabled("For %s · posted %s", d ? deployment_label(*d).c_str() : ("deployment #" + std::to_string(a.deployment_id) + " (gone)").c_str(),
-                      fmt_game_time(a.posted_at_hour).c_str());
+  ImGui::TextDisabled(
+      "For %s · posted %s",
+      d ? deployment_label(*d).c_str() : ("deployment #" + std::to_string(a.deployment_id) + " (gone)").c_str(),
+      fmt_game_time(a.posted_at_hour).c_str());
   theme::text_colored(theme::kPurple, "Claimed gain " + fmt_factor(a.claimed_speedup));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("What the advisor claims. The simulator, on your traffic, decides what is true: check before you trust.");
+    ImGui::SetTooltip(
+        "What the advisor claims. The simulator, on your traffic, decides what is true: check before you trust.");
   }
   ImGui::TextDisabled("Evidence");
   ImGui::TextUnformatted(a.rationale.empty() ? "(none given)" : a.rationale.c_str());
@@ -147,11 +154,13 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
 void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   view.advisor_opened = true;
   const auto& inbox = game.state.inbox;
-  const auto pending = std::count_if(inbox.begin(), inbox.end(), [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
+  const auto pending = std::count_if(inbox.begin(), inbox.end(),
+                                     [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
   theme::heading("Inbox");
-  muted_wrapped("The advisor profiles your deployments on your traffic, proposes recipe and code changes with a claimed "
-                "gain, and you decide. Some proposals are real wins, some only win in isolation or on other traffic, "
-                "and some break output quality: accepting blindly does worse than checking.");
+  muted_wrapped(
+      "The advisor profiles your deployments on your traffic, proposes recipe and code changes with a claimed "
+      "gain, and you decide. Some proposals are real wins, some only win in isolation or on other traffic, "
+      "and some break output quality: accepting blindly does worse than checking.");
   ImGui::Spacing();
   if (pending == 0) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kPanelRaised);
@@ -159,8 +168,9 @@ void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out
     ImGui::PushFont(theme::font_bold());
     ImGui::TextUnformatted("No proposals");
     ImGui::PopFont();
-    ImGui::TextDisabled(inbox.empty() ? "The advisor has not posted anything yet. It looks at your deployments every game hour."
-                                      : "Every proposal has been decided. New ones arrive as your traffic changes.");
+    ImGui::TextDisabled(inbox.empty()
+                            ? "The advisor has not posted anything yet. It looks at your deployments every game hour."
+                            : "Every proposal has been decided. New ones arrive as your traffic changes.");
     ImGui::EndChild();
     ImGui::PopStyleColor();
     tag(view.tags, "advisor.empty");
@@ -173,7 +183,8 @@ void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out
   ImGui::Spacing();
   theme::heading("History");
   bool any = false;
-  if (ImGui::BeginTable("history", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+  if (ImGui::BeginTable("history", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
     ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 0.8f);
     ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthStretch, 0.7f);

@@ -47,9 +47,7 @@ App::~App() {
 
 std::int64_t App::hour() const { return runner_ ? runner_->snapshot()->hour : -1; }
 
-bool App::busy() const {
-  return (runner_ && runner_->busy()) || (previews_ && previews_->pending() > 0);
-}
+bool App::busy() const { return (runner_ && runner_->busy()) || (previews_ && previews_->pending() > 0); }
 
 std::optional<RunnerStats> App::runner_stats() const {
   if (!runner_) return last_runner_stats_;
@@ -171,9 +169,9 @@ void App::handle(const SessionRequest& r) {
                 std::error_code ec;
                 std::filesystem::create_directories(path.parent_path(), ec);
                 game::save_game(game::Game(runner_->scenario(), *snap, catalog_), path);
-                view_.message("Your game is saved as " + path.filename().string() +
-                                  ": continue it from the start screen.",
-                              true, snap->hour);
+                view_.message(
+                    "Your game is saved as " + path.filename().string() + ": continue it from the start screen.", true,
+                    snap->hour);
               } catch (const std::exception& e) {
                 view_.message(std::string("Could not save your game, so it stays open: ") + e.what(), false,
                               snap->hour);
@@ -347,9 +345,8 @@ void App::draw_game(double dt_s) {
     if (!n.alarm) continue;
     const bool pause = options_.auto_pause && runner_->speed() != Speed::kPaused && !s.finished;
     if (pause) runner_->set_speed(Speed::kPaused);
-    view_.message((pause ? "Paused: " : "") + n.text, n.alarm == game::AlarmKind::kNewProposal ||
-                                                         n.alarm == game::AlarmKind::kCheckReady,
-                  n.at_hour);
+    view_.message((pause ? "Paused: " : "") + n.text,
+                  n.alarm == game::AlarmKind::kNewProposal || n.alarm == game::AlarmKind::kCheckReady, n.at_hour);
   }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   auto revealed = runner_->revealed_debrief();

@@ -16,10 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/advisor/code_change_catalog.h"
+#include "sim/classroom/class_report.h"
 #include "sim/data/catalog.h"
 #include "ui/command_queue.h"
 #include "ui/game_runner.h"
-#include "sim/classroom/class_report.h"
 #include "ui/library.h"
 #include "ui/previews.h"
 #include "ui/view_state.h"
@@ -27,7 +27,7 @@
 namespace tycoon::ui {
 
 struct AppOptions {
-  std::filesystem::path data_root;                  // catalogs and scenarios/
+  std::filesystem::path data_root;                   // catalogs and scenarios/
   std::vector<std::filesystem::path> scenario_dirs;  // more scenario folders
   std::filesystem::path save_dir = "saves";
   std::filesystem::path progress_file = "saves/progress.json";
@@ -126,7 +126,7 @@ class App {
   bool progress_recorded_ = false;
   std::string viewed_panel_sent_;  // the tutorial step whose ViewPanel was submitted
   TaggedRect tutorial_target_;     // where the tutorial's highlight was last drawn
-  std::size_t news_seen_ = 0;  // news items of the running game already checked for alarms
+  std::size_t news_seen_ = 0;      // news items of the running game already checked for alarms
   bool finish_seen_ = false;
   ClassSetupOutcome class_setup_;
   std::optional<classroom::ClassReportView> class_report_;

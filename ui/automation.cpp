@@ -57,7 +57,8 @@ ScriptPlayer ScriptPlayer::parse(std::string_view text, const std::string& name)
     while (words >> w) s.args.push_back(w);
     const std::string where = name + ":" + std::to_string(n);
     auto need = [&](std::size_t lo, std::size_t hi) {
-      if (s.args.size() < lo || s.args.size() > hi) throw std::runtime_error(where + ": wrong number of arguments to " + s.op);
+      if (s.args.size() < lo || s.args.size() > hi)
+        throw std::runtime_error(where + ": wrong number of arguments to " + s.op);
     };
     if (s.op == "wait" || s.op == "wait_hour") {
       need(1, 2);
@@ -108,9 +109,7 @@ ScriptActions ScriptPlayer::next(const ScriptContext& ctx) {
   for (int guard = 0; guard < 64 && !done(); ++guard) {
     const Step& s = steps_[pc_];
     ++frames_;
-    auto timeout = [&](std::size_t index, int def) {
-      return s.args.size() > index ? std::stoi(s.args[index]) : def;
-    };
+    auto timeout = [&](std::size_t index, int def) { return s.args.size() > index ? std::stoi(s.args[index]) : def; };
     if (s.op == "wait") {
       if (frames_ >= std::stoi(s.args[0])) advance();
       return out;
@@ -198,7 +197,8 @@ ScriptActions ScriptPlayer::next(const ScriptContext& ctx) {
         advance();
         continue;
       }
-      if (frames_ > timeout(1, 6000)) fail("the game did not reach hour " + s.args[0] + " (at " + std::to_string(ctx.hour) + ")");
+      if (frames_ > timeout(1, 6000))
+        fail("the game did not reach hour " + s.args[0] + " (at " + std::to_string(ctx.hour) + ")");
       return out;
     }
     if (s.op == "wait_idle") {

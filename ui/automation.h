@@ -37,9 +37,9 @@ void tag(WidgetTags& tags, std::string_view name);
 struct InputEvent {
   enum class Kind { kMove, kPress, kRelease, kWheel, kKeyDown, kKeyUp, kText };
   Kind kind = Kind::kMove;
-  float x = 0, y = 0;  // kMove: position; kWheel: y = wheel steps
-  int button = 0;      // kPress / kRelease
-  std::string key;     // kKeyDown / kKeyUp: "Enter", "Escape", "Tab", "Backspace", "A".."Z", ...
+  float x = 0, y = 0;      // kMove: position; kWheel: y = wheel steps
+  int button = 0;          // kPress / kRelease
+  std::string key;         // kKeyDown / kKeyUp: "Enter", "Escape", "Tab", "Backspace", "A".."Z", ...
   unsigned codepoint = 0;  // kText
 };
 

@@ -150,7 +150,8 @@ void draw_y_axis(const Frame& f, const Axis& axis, const Range& r) {
   for (double t : analysis::nice_ticks_within(r.lo, r.hi, 5)) {
     float y = map_y(f, r, t);
     if (y < f.plot_min.y - 1 || y > f.plot_max.y + 1) continue;
-    f.dl->AddLine(ImVec2(f.plot_min.x, y), ImVec2(f.plot_max.x, y), t == 0 ? theme::with_alpha(theme::kText, 0.25f) : theme::kGrid);
+    f.dl->AddLine(ImVec2(f.plot_min.x, y), ImVec2(f.plot_max.x, y),
+                  t == 0 ? theme::with_alpha(theme::kText, 0.25f) : theme::kGrid);
     std::string s = format_value(axis.unit, t, true);
     ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     f.dl->AddText(ImVec2(f.plot_min.x - ts.x - 6, y - ts.y * 0.5f), theme::kMuted, s.c_str());
@@ -173,7 +174,8 @@ std::vector<double> hour_ticks(double lo, double hi) {
 }
 
 void draw_x_axis(const Frame& f, const Axis& axis, const Range& r, bool vertical_grid) {
-  std::vector<double> ticks = axis.unit == Unit::kGameHour ? hour_ticks(r.lo, r.hi) : analysis::nice_ticks_within(r.lo, r.hi, 6);
+  std::vector<double> ticks =
+      axis.unit == Unit::kGameHour ? hour_ticks(r.lo, r.hi) : analysis::nice_ticks_within(r.lo, r.hi, 6);
   float last_right = -1e9f;
   for (double t : ticks) {
     float x = map_x(f, r, t);
@@ -346,7 +348,8 @@ void time_series(const char* id, std::span<const Line> lines, const Axis& x_axis
 
   if (f.hovered && f.mouse.x >= f.plot_min.x && f.mouse.x <= f.plot_max.x) {
     double xv = xrr.lo + (f.mouse.x - f.plot_min.x) / (f.plot_max.x - f.plot_min.x) * (xrr.hi - xrr.lo);
-    f.dl->AddLine(ImVec2(f.mouse.x, f.plot_min.y), ImVec2(f.mouse.x, f.plot_max.y), theme::with_alpha(theme::kText, 0.4f));
+    f.dl->AddLine(ImVec2(f.mouse.x, f.plot_min.y), ImVec2(f.mouse.x, f.plot_max.y),
+                  theme::with_alpha(theme::kText, 0.4f));
     ImGui::BeginTooltip();
     bool header = false;
     for (const auto& l : lines) {
@@ -428,7 +431,8 @@ void stacked_bars(const char* id, std::span<const std::string> categories, std::
       float y0 = map_y(f, yrr, base);
       float y1 = map_y(f, yrr, base + v);
       base += v;
-      f.dl->AddRectFilled(ImVec2(cx - bar * 0.5f, std::min(y0, y1)), ImVec2(cx + bar * 0.5f, std::max(y0, y1)), l.color);
+      f.dl->AddRectFilled(ImVec2(cx - bar * 0.5f, std::min(y0, y1)), ImVec2(cx + bar * 0.5f, std::max(y0, y1)),
+                          l.color);
     }
     if (show_net) f.dl->AddCircleFilled(ImVec2(cx, map_y(f, yrr, net[c])), 3.0f, theme::kText);
     ImVec2 ts = ImGui::CalcTextSize(categories[c].c_str());
@@ -502,7 +506,8 @@ void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x_axi
   for (const auto& s : sets) {
     std::vector<ImVec2> pts;
     for (const auto& p : s.points) pts.emplace_back(map_x(f, xrr, p.x), map_y(f, yrr, p.y));
-    if (s.connect && pts.size() >= 2) f.dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, ImDrawFlags_None, 1.8f);
+    if (s.connect && pts.size() >= 2)
+      f.dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, ImDrawFlags_None, 1.8f);
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (s.marker_star) {
         const ImVec2 c = pts[i];

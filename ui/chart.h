@@ -13,7 +13,20 @@
 namespace tycoon::ui::chart {
 
 // How axis ticks and hover values are written.
-enum class Unit { kNone, kUsd, kShare, kTokens, kTokPerS, kTokPerSPerUser, kReqPerS, kSeconds, kGameHour, kGameDay, kGpus, kBytes };
+enum class Unit {
+  kNone,
+  kUsd,
+  kShare,
+  kTokens,
+  kTokPerS,
+  kTokPerSPerUser,
+  kReqPerS,
+  kSeconds,
+  kGameHour,
+  kGameDay,
+  kGpus,
+  kBytes
+};
 
 // A value in `unit`, short (for ticks) or full (for hover).
 std::string format_value(Unit unit, double v, bool compact);
@@ -23,7 +36,7 @@ struct Axis {
   Unit unit = Unit::kNone;
   std::optional<double> min = std::nullopt;  // fixed range ends; otherwise from the data
   std::optional<double> max = std::nullopt;
-  bool include_zero = true;        // the automatic range reaches down (or up) to zero
+  bool include_zero = true;  // the automatic range reaches down (or up) to zero
   // Time series: x below this is the past before play (GameState::past), shaded and labelled
   // "history" so it is never mistaken for the game's own hours.
   std::optional<double> history_before = std::nullopt;
@@ -63,7 +76,7 @@ struct ScatterSet {
   std::string name;
   std::vector<Point> points;
   ImU32 color = 0;
-  bool connect = true;  // join points in order (a sweep)
+  bool connect = true;       // join points in order (a sweep)
   bool marker_star = false;  // a single highlighted operating point
 };
 

@@ -43,8 +43,9 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   ImGui::PushFont(theme::font_big());
   const float value_w = ImGui::CalcTextSize("$888,888").x;
   ImGui::PopFont();
-  const float min_card_w = std::max({ImGui::CalcTextSize("Output tokens, 24 h").x, ImGui::CalcTextSize("100.0% of requests failed").x,
-                                     value_w}) + 2 * ImGui::GetStyle().WindowPadding.x + 4;
+  const float min_card_w = std::max({ImGui::CalcTextSize("Output tokens, 24 h").x,
+                                     ImGui::CalcTextSize("100.0% of requests failed").x, value_w}) +
+                           2 * ImGui::GetStyle().WindowPadding.x + 4;
   const int per_row = (avail - gap * 5) / 6 >= min_card_w ? 6 : (avail - gap * 2) / 3 >= min_card_w ? 3 : 2;
   const float card_w = (avail - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
   int card = 0;
@@ -57,7 +58,8 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const auto& totals = s.ledger.totals();
   const double cash_day_ago = n > 24 ? h[game::Series::kCashUsd][n - 25] : game.scenario.company.starting_cash_usd;
 
-  kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd), fmt_usd_signed(s.company.cash_usd - cash_day_ago) + " in 24 h",
+  kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd),
+           fmt_usd_signed(s.company.cash_usd - cash_day_ago) + " in 24 h",
            s.company.cash_usd >= cash_day_ago ? theme::kRevenue : theme::kCost, card_w,
            "Cash now, and how it moved over the last 24 game hours.");
   tag(view.tags, "dashboard.cash");
@@ -70,12 +72,15 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   next_card();
   std::string margin = revenue24 > 0 ? fmt_pct((revenue24 - gpu24) / revenue24) : "—";
   auto total_margin = totals.gross_margin();
-  kpi_card("kpi.margin", "Gross margin, 24 h", margin, "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
-           revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w, std::string(concept_sentence(Concept::kGrossMargin)).c_str());
+  kpi_card("kpi.margin", "Gross margin, 24 h", margin,
+           "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
+           revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w,
+           std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_card();
   const double out24 = sum_last(h, game::Series::kOutputTokens, 24);
-  kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(out24), "total " + fmt_tokens(s.service.tokens.output_tokens),
-           theme::kMuted, card_w, "Tokens generated for customers (input tokens are billed too, see Pricing).");
+  kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(out24),
+           "total " + fmt_tokens(s.service.tokens.output_tokens), theme::kMuted, card_w,
+           "Tokens generated for customers (input tokens are billed too, see Pricing).");
   next_card();
   const double offered24 = sum_last(h, game::Series::kRequestsOffered, 24);
   double within24 = 0;
@@ -86,8 +91,10 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   kpi_card("kpi.slo", "SLO met, 24 h", offered24 > 0 ? fmt_pct(slo24) : "—",
            offered24 > 0 ? fmt_pct(sum_last(h, game::Series::kRequestsFailed, 24) / offered24) + " of requests failed"
                          : std::string("no requests yet"),
-           slo24 >= 0.9 ? theme::kRevenue : slo24 >= 0.7 ? theme::kWarn : theme::kCost, card_w,
-           std::string(concept_sentence(Concept::kSlo)).c_str());
+           slo24 >= 0.9   ? theme::kRevenue
+           : slo24 >= 0.7 ? theme::kWarn
+                          : theme::kCost,
+           card_w, std::string(concept_sentence(Concept::kSlo)).c_str());
 
   ImGui::Spacing();
   const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;
@@ -113,13 +120,13 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
     cash_axis.include_zero = false;  // movements matter more than the distance from zero
     chart::time_series("##cash", std::span(&cash, 1), x, cash_axis, ImVec2(half, chart_h));
     ImGui::SameLine();
-    std::vector<chart::BarLayer> layers = {
-        {"revenue", per_day(h[game::Series::kRevenueUsd], 1), theme::kRevenue},
-        {"GPU rent", per_day(h[game::Series::kGpuCostUsd], -1), theme::kCost},
-        {"fixed", per_day(h[game::Series::kFixedCostUsd], -1), theme::kFixedCost}};
+    std::vector<chart::BarLayer> layers = {{"revenue", per_day(h[game::Series::kRevenueUsd], 1), theme::kRevenue},
+                                           {"GPU rent", per_day(h[game::Series::kGpuCostUsd], -1), theme::kCost},
+                                           {"fixed", per_day(h[game::Series::kFixedCostUsd], -1), theme::kFixedCost}};
     std::vector<std::string> days;
     for (std::size_t d = 0; d < layers[0].values.size(); ++d) days.push_back("day " + std::to_string(d + 1));
-    chart::stacked_bars("##pnl", days, layers, {"profit and loss per day", chart::Unit::kUsd}, ImVec2(half, chart_h), true);
+    chart::stacked_bars("##pnl", days, layers, {"profit and loss per day", chart::Unit::kUsd}, ImVec2(half, chart_h),
+                        true);
   }
   // Service quality and volume.
   {
@@ -144,20 +151,23 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
     const double profit = revenue24 - gpu24 - fixed24;
     const double faster = revenue24 - gpu24 / 1.1 - fixed24;  // same tokens on 1/1.1 of the GPU time
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "Last 24 h: revenue %s, GPU rent %s, fixed %s, profit %s. Serving the same tokens 10%% faster needs "
-                  "1/1.1 of the GPUs: profit would be %s (%s). The thinner the margin, the more a speedup is worth.",
-                  fmt_usd(revenue24).c_str(), fmt_usd(gpu24).c_str(), fmt_usd(fixed24).c_str(), fmt_usd(profit).c_str(),
-                  fmt_usd(faster).c_str(),
-                  std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
+    std::snprintf(
+        buf, sizeof buf,
+        "Last 24 h: revenue %s, GPU rent %s, fixed %s, profit %s. Serving the same tokens 10%% faster needs "
+        "1/1.1 of the GPUs: profit would be %s (%s). The thinner the margin, the more a speedup is worth.",
+        fmt_usd(revenue24).c_str(), fmt_usd(gpu24).c_str(), fmt_usd(fixed24).c_str(), fmt_usd(profit).c_str(),
+        fmt_usd(faster).c_str(),
+        std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
     muted_wrapped(buf);
   } else if (!s.company.deployments.empty() && s.hour == 0) {
     muted_wrapped("No revenue yet: your deployments start earning once the clock runs (press 1x, or +1 h).");
   } else if (!s.company.deployments.empty()) {
-    muted_wrapped("No revenue in the last 24 h although models are deployed: see Deployments (do they have GPUs, do "
-                  "they serve?) and Pricing.");
+    muted_wrapped(
+        "No revenue in the last 24 h although models are deployed: see Deployments (do they have GPUs, do "
+        "they serve?) and Pricing.");
   } else {
-    muted_wrapped("No revenue yet. Rent GPUs in the market, deploy a model for a customer segment, then run the clock.");
+    muted_wrapped(
+        "No revenue yet. Rent GPUs in the market, deploy a model for a customer segment, then run the clock.");
   }
 }
 

@@ -23,10 +23,12 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
               d.value("right_calls", 0), rows.size(), d.value("quality_incidents", 0), d.value("regressions", 0),
               fmt_usd(d.value("checks_usd", 0.0)).c_str());
   tag(view.tags, "debrief.truth");
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp |
-                                ImGuiTableFlags_ScrollY;
-  const float h = std::min(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.0f));
-  if (!ImGui::BeginTable("##truth", 6, flags, ImVec2(0, std::max(h, ImGui::GetTextLineHeightWithSpacing() * 3)))) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  const float h = std::min(ImGui::GetContentRegionAvail().y,
+                           ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.0f));
+  if (!ImGui::BeginTable("##truth", 6, flags, ImVec2(0, std::max(h, ImGui::GetTextLineHeightWithSpacing() * 3))))
+    return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthStretch, 0.8f);
@@ -72,7 +74,8 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
   const float half = wide ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2
                           : ImGui::GetContentRegionAvail().x;
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("##cf", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH,
+  if (ImGui::BeginTable("##cf", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH,
                         ImVec2(half, 0))) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("Profit", ImGuiTableColumnFlags_WidthFixed);
@@ -136,7 +139,9 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
       ImGui::TextUnformatted(g.name.c_str());
       ImGui::TableNextColumn();
       // Positive: profit left there (a cost to you); negative: where you did better.
-      theme::text_colored(g.usd > 0.5 ? theme::kCost : g.usd < -0.5 ? theme::kRevenue : theme::kMuted,
+      theme::text_colored(g.usd > 0.5    ? theme::kCost
+                          : g.usd < -0.5 ? theme::kRevenue
+                                         : theme::kMuted,
                           fmt_usd_signed(-g.usd));
       ImGui::TableNextColumn();
       ImGui::PushTextWrapPos(0);
@@ -174,7 +179,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   } else if (!s.finished) {
     ImGui::TextUnformatted("The debrief so far (the game is still running)");
   } else {
-    theme::text_colored(score.passed ? theme::kRevenue : theme::kWarn, score.passed ? "Scenario passed" : "Scenario not passed");
+    theme::text_colored(score.passed ? theme::kRevenue : theme::kWarn,
+                        score.passed ? "Scenario passed" : "Scenario not passed");
   }
   ImGui::PopFont();
   ImGui::Text("%.0f of %.0f points%s · %s · %.1f of %d days played", score.points, score.max_points,
@@ -206,7 +212,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   const float half = wide ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2
                           : ImGui::GetContentRegionAvail().x;
   ImGui::BeginGroup();
-  if (ImGui::BeginTable("score", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
+  if (ImGui::BeginTable("score", 3,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH,
                         ImVec2(half, 0))) {
     // Fixed widths from the widest content (an auto-fit column keeps the width of its first frame,
     // before the judgement row exists).
@@ -237,7 +244,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   if (wide) ImGui::SameLine();
-  if (ImGui::BeginTable("goals", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+  if (ImGui::BeginTable("goals", 3,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("Goal", ImGuiTableColumnFlags_WidthStretch, 2.5f);
     ImGui::TableSetupColumn("Achieved", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.4f);
@@ -337,14 +345,15 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     row("GPU-hours rented", fmt_count(s.service.gpu_hours_rented), theme::kText, "");
     row("GPU-hours serving", fmt_count(s.service.gpu_hours_serving), theme::kText,
         "Rented GPU-hours that ran a replica; the rest sat idle and still cost rent.");
-    if (s.service.spot_interruptions > 0) row("Spot interruptions", std::to_string(s.service.spot_interruptions), theme::kWarn, "");
+    if (s.service.spot_interruptions > 0)
+      row("Spot interruptions", std::to_string(s.service.spot_interruptions), theme::kWarn, "");
     ImGui::EndTable();
   }
   ImGui::EndChild();
   ImGui::SameLine();
   {
-    std::vector<chart::BarLayer> layers = {{"revenue", {}, theme::kRevenue}, {"GPU rent", {}, theme::kCost},
-                                           {"fixed", {}, theme::kFixedCost}};
+    std::vector<chart::BarLayer> layers = {
+        {"revenue", {}, theme::kRevenue}, {"GPU rent", {}, theme::kCost}, {"fixed", {}, theme::kFixedCost}};
     const std::size_t days = (h.num_hours() + 23) / 24;
     for (auto& l : layers) l.values.assign(days, 0.0);
     for (std::size_t i = 0; i < h.num_hours(); ++i) {

@@ -141,8 +141,9 @@ void draw_segment_choice(const GameView& game, ViewState& view) {
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s traffic: %lld input → %lld output tokens per request; SLO TTFT ≤ %s, TPOT ≤ %s",
                         std::string(serving::kWorkloadNames[static_cast<std::size_t>(sg.workload.kind)]).c_str(),
-                        static_cast<long long>(sg.workload.input_tokens), static_cast<long long>(sg.workload.output_tokens),
-                        fmt_seconds(sg.slo.ttft_s).c_str(), fmt_seconds(sg.slo.tpot_s).c_str());
+                        static_cast<long long>(sg.workload.input_tokens),
+                        static_cast<long long>(sg.workload.output_tokens), fmt_seconds(sg.slo.ttft_s).c_str(),
+                        fmt_seconds(sg.slo.tpot_s).c_str());
     }
   }
   if (f.editing) ImGui::EndDisabled();
@@ -364,8 +365,9 @@ FormProblem form_problem(const GameView& game, const ViewState& view, const What
     const int want = f.replicas * r.tensor_parallel;
     const int idle = game::unclaimed_gpus(game.state.company, f.chip, f.editing);
     if (want > idle) {
-      problem = "Needs " + std::to_string(want) + " × " + f.chip + "; your fleet has " + std::to_string(std::max(idle, 0)) +
-                " idle. Rent " + std::to_string(want - std::max(idle, 0)) + " more in the GPU market first.";
+      problem = "Needs " + std::to_string(want) + " × " + f.chip + "; your fleet has " +
+                std::to_string(std::max(idle, 0)) + " idle. Rent " + std::to_string(want - std::max(idle, 0)) +
+                " more in the GPU market first.";
       blocking = false;
     }
   }
@@ -389,7 +391,7 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
   const char* action = f.editing ? "Apply recipe" : "Deploy";
   const bool locked = lever_locked(game.scenario, f.editing ? "change_recipe" : "deploy");
   if (locked) ImGui::BeginDisabled();
-  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(just_deployed    ? ImGui::GetColorU32(ImGuiCol_Button)
+  ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(just_deployed     ? ImGui::GetColorU32(ImGuiCol_Button)
                                                      : problem.empty() ? IM_COL32(38, 130, 120, 255)
                                                                        : IM_COL32(90, 60, 60, 255)));
   if (ImGui::Button(action, ImVec2(140, 0))) {
@@ -424,8 +426,9 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
   }
   if (just_deployed) {
     ImGui::Spacing();
-    muted_wrapped("Deployed: it is listed under Running deployments. To deploy another, change the form (and rent "
-                  "GPUs for it in the GPU market if none are idle).");
+    muted_wrapped(
+        "Deployed: it is listed under Running deployments. To deploy another, change the form (and rent "
+        "GPUs for it in the GPU market if none are idle).");
     tag(view.tags, "deploy.done");
   } else if (!problem.empty()) {
     ImGui::Spacing();
@@ -498,17 +501,18 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     return;
   }
   const double unusable = plan->hbm_bytes - plan->usable_bytes;
-  chart::Segment segs[] = {
-      {"weights", plan->weight_bytes, theme::series_color(0)},
-      {"activations", plan->activation_bytes, theme::series_color(3)},
-      {"runtime", plan->runtime_reserve_bytes, theme::series_color(7)},
-      {"KV cache", std::max(0.0, plan->kv_capacity_bytes), theme::kRevenue},
-      {"reserved", unusable, IM_COL32(70, 76, 92, 255)}};
+  chart::Segment segs[] = {{"weights", plan->weight_bytes, theme::series_color(0)},
+                           {"activations", plan->activation_bytes, theme::series_color(3)},
+                           {"runtime", plan->runtime_reserve_bytes, theme::series_color(7)},
+                           {"KV cache", std::max(0.0, plan->kv_capacity_bytes), theme::kRevenue},
+                           {"reserved", unusable, IM_COL32(70, 76, 92, 255)}};
   chart::split_bar("##membar", segs, plan->hbm_bytes, chart::Unit::kBytes, ImVec2(0, 20));
   const std::int64_t context = seg->workload.input_tokens + seg->workload.output_tokens;
   if (plan->fits) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "Fits. KV cache holds %s tokens of context per replica: about %lld requests of %lld tokens at once (batch limit %d).",
+    std::snprintf(buf, sizeof buf,
+                  "Fits. KV cache holds %s tokens of context per replica: about %lld requests of %lld tokens at once "
+                  "(batch limit %d).",
                   fmt_count(static_cast<double>(plan->kv_capacity_tokens)).c_str(),
                   static_cast<long long>(plan->max_sequences(context)), static_cast<long long>(context),
                   f.recipe.max_num_seqs);
@@ -531,13 +535,16 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   theme::heading("What-if preview");
   double rate = current_rate_per_s(game.scenario, game.state, seg->id);
   if (f.editing) {
-    if (const auto* d = game.state.company.find_deployment(*f.editing)) rate *= deployment_load_share(game.state, game.catalog, *d);
+    if (const auto* d = game.state.company.find_deployment(*f.editing))
+      rate *= deployment_load_share(game.state, game.catalog, *d);
   }
   const double bucket = game::bucket_rate_per_s(rate, 0.05);
   const std::uint64_t seed = game.state.seed;
   auto key = what_if_key(w, "open|" + std::to_string(bucket));
-  auto result = previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
-  ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas);
+  auto result =
+      previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
+  ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(),
+                      w.replicas);
   if (!result) {
     ImGui::TextDisabled("computing…");
     return;
@@ -556,7 +563,8 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     }
   }
   const auto* base = current && current->summary ? &*current->summary : nullptr;
-  const auto& prices = game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
+  const auto& prices =
+      game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
   // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
   const int gpus = w.replicas * w.recipe.tensor_parallel;
   auto revenue_per_hour = [&](const serving::ServingSummary& x) {
@@ -600,8 +608,11 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
         sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
     row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(slo_share(*base, seg->slo)) : "",
-        slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost);
-    row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu), base ? fmt_tok_per_s(base->output_tok_per_s_per_gpu) : "");
+        slo >= 0.9   ? theme::kRevenue
+        : slo >= 0.7 ? theme::kWarn
+                     : theme::kCost);
+    row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu),
+        base ? fmt_tok_per_s(base->output_tok_per_s_per_gpu) : "");
     row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
         base ? fmt_count(base->p90_interactivity_tok_per_s_per_user) + " tok/s" : "");
     row("Mean batch", fmt_count(sm.mean_batch_size), base ? fmt_count(base->mean_batch_size) : "");

@@ -15,8 +15,9 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
   theme::heading("Running deployments");
   if (s.company.deployments.empty()) {
     muted_wrapped("Nothing deployed yet: customers are turned away. Pick a customer segment and a chip below.");
-  } else if (ImGui::BeginTable("deployments", 8,
-                               ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+  } else if (ImGui::BeginTable(
+                 "deployments", 8,
+                 ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     // Numbers and buttons as wide as they are; the names and the recipe share the rest, wrapped.
     ImGui::TableSetupColumn("Deployment", ImGuiTableColumnFlags_WidthStretch, 1.2f);
     ImGui::TableSetupColumn("Recipe", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -78,28 +79,32 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
                      fmt_factor(claimed));
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("What the advisor claimed for the code changes you accepted. What they really do shows in "
-                            "this deployment's tokens per GPU, and in the debrief.");
+          ImGui::SetTooltip(
+              "What the advisor claimed for the code changes you accepted. What they really do shows in "
+              "this deployment's tokens per GPU, and in the debrief.");
         }
       }
       ImGui::TableNextColumn();
       const int want = d.gpus_wanted();
       const int active = d.active_replicas * d.recipe.tensor_parallel;
-      theme::text_colored(active < want ? theme::kWarn : theme::kText, std::to_string(active) + "/" + std::to_string(want));
+      theme::text_colored(active < want ? theme::kWarn : theme::kText,
+                          std::to_string(active) + "/" + std::to_string(want));
       ImGui::TextDisabled("%s", d.chip.c_str());
       if (ImGui::IsItemHovered() || active < want) {
         if (active < want && ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("Only %d of %d replicas have GPUs: rent more %s or scale down", d.active_replicas, d.replicas,
-                            d.chip.c_str());
+          ImGui::SetTooltip("Only %d of %d replicas have GPUs: rent more %s or scale down", d.active_replicas,
+                            d.replicas, d.chip.c_str());
         }
       }
       ImGui::TableNextColumn();
       if (last && last->gpus_serving > 0) {
         ImGui::TextUnformatted(fmt_req_per_s(last->offered_requests_per_s).c_str());
         ImGui::TableNextColumn();
-        theme::text_colored(seg && last->ttft_p90_s > seg->slo.ttft_s ? theme::kCost : theme::kText, fmt_seconds(last->ttft_p90_s));
+        theme::text_colored(seg && last->ttft_p90_s > seg->slo.ttft_s ? theme::kCost : theme::kText,
+                            fmt_seconds(last->ttft_p90_s));
         ImGui::TableNextColumn();
-        theme::text_colored(seg && last->tpot_p90_s > seg->slo.tpot_s ? theme::kCost : theme::kText, fmt_seconds(last->tpot_p90_s));
+        theme::text_colored(seg && last->tpot_p90_s > seg->slo.tpot_s ? theme::kCost : theme::kText,
+                            fmt_seconds(last->tpot_p90_s));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(fmt_count(last->output_tok_per_s_per_gpu).c_str());
         ImGui::TableNextColumn();

@@ -42,7 +42,8 @@ std::uint64_t draw_data_hash(const ImDrawData& data) {
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
       h.bytes(&cmd.ClipRect, sizeof cmd.ClipRect);
       h.word(reinterpret_cast<std::uintptr_t>(cmd.TextureId));
-      h.word((static_cast<std::uint64_t>(cmd.ElemCount) << 32) ^ cmd.IdxOffset ^ (static_cast<std::uint64_t>(cmd.VtxOffset) << 16));
+      h.word((static_cast<std::uint64_t>(cmd.ElemCount) << 32) ^ cmd.IdxOffset ^
+             (static_cast<std::uint64_t>(cmd.VtxOffset) << 16));
     }
   }
   return h.h;

@@ -136,8 +136,8 @@ void GameRunner::tick_sliced() {
           g.step();
         }
       };
-      const std::string id = std::to_string(game_->state().hour) +
-                             (command ? "|" + game::to_json(*command).dump() : std::string("|step"));
+      const std::string id =
+          std::to_string(game_->state().hour) + (command ? "|" + game::to_json(*command).dump() : std::string("|step"));
       bool ready = false;
       while (!(ready = taped_->prepare(*game_, id, work, kEventsPerSlice))) {
         if (Clock::now() >= deadline) break;
@@ -235,9 +235,8 @@ void GameRunner::wait_idle() {
     return;
   }
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] {
-    return stop_ || (!working_ && tasks_.empty() && hours_due_ == 0 && (!finished_ || final_));
-  });
+  idle_cv_.wait(lock,
+                [&] { return stop_ || (!working_ && tasks_.empty() && hours_due_ == 0 && (!finished_ || final_)); });
 }
 
 void GameRunner::worker_loop() {
@@ -254,7 +253,8 @@ void GameRunner::worker_loop() {
         play_counterfactuals(nullptr);
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex_);
-        outcomes_.push_back({snapshot_->hour, "debrief", {false, std::string("the comparison runs failed: ") + e.what()}});
+        outcomes_.push_back(
+            {snapshot_->hour, "debrief", {false, std::string("the comparison runs failed: ") + e.what()}});
         final_ = std::make_shared<const game::GameSummary>(game::summarize(*game_));
       }
       continue;

@@ -124,7 +124,8 @@ std::vector<std::filesystem::path> list_saves(const std::filesystem::path& dir) 
 std::uint64_t seed_from_code(const std::string& code) {
   std::string trimmed;
   for (char c : code) {
-    if (!std::isspace(static_cast<unsigned char>(c))) trimmed += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      trimmed += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
   if (!trimmed.empty() && trimmed.size() <= 15 &&
       std::all_of(trimmed.begin(), trimmed.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {

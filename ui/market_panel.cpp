@@ -89,7 +89,8 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       }
       ImGui::TableNextColumn();
       if (chip) {
-        ImGui::Text("%s · %s", fmt_bytes(chip->hbm_bytes).c_str(), fmt_bytes_per_s(chip->hbm_bandwidth_bytes_per_s).c_str());
+        ImGui::Text("%s · %s", fmt_bytes(chip->hbm_bytes).c_str(),
+                    fmt_bytes_per_s(chip->hbm_bandwidth_bytes_per_s).c_str());
       }
       int rented = 0;
       for (const auto& c : company.contracts) {
@@ -97,7 +98,8 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       }
       const int left = std::max(0, o.available_gpus - rented);
       ImGui::TableNextColumn();
-      theme::text_colored(left > 0 ? theme::kText : theme::kMuted, std::to_string(left) + " / " + std::to_string(o.available_gpus));
+      theme::text_colored(left > 0 ? theme::kText : theme::kMuted,
+                          std::to_string(left) + " / " + std::to_string(o.available_gpus));
       ImGui::TableNextColumn();
       std::string lead = o.lead_time_hours > 0 ? std::to_string(o.lead_time_hours) + " h" : "now";
       if (o.contract == Contract::kReserved) lead += " · " + std::to_string(o.term_hours / 24) + " d";
@@ -126,8 +128,9 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         const double day_cost = econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24);
         const double can_spend = company.cash_usd + game.scenario.company.credit_line_usd;
         if (count > left) {
-          view.message("Cannot rent " + std::to_string(count) + " × " + o.chip + " " + std::string(to_string(o.contract)) +
-                           ": only " + std::to_string(left) + " available in the market.",
+          view.message("Cannot rent " + std::to_string(count) + " × " + o.chip + " " +
+                           std::string(to_string(o.contract)) + ": only " + std::to_string(left) +
+                           " available in the market.",
                        false, s.hour);
         } else if (can_spend < day_cost) {
           view.message("Not enough cash to rent " + std::to_string(count) + " × " + o.chip + " " +
@@ -160,7 +163,8 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
   ImGui::Spacing();
   theme::heading("Your fleet");
   if (company.contracts.empty()) {
-    muted_wrapped("No GPUs yet. Rent some above: on-demand GPUs serve from the next hour and can be released any time.");
+    muted_wrapped(
+        "No GPUs yet. Rent some above: on-demand GPUs serve from the next hour and can be released any time.");
     return;
   }
   double rent_per_hour = 0;
@@ -188,7 +192,8 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::TableNextColumn();
       ImGui::Text("#%lld", static_cast<long long>(c.id));
       ImGui::TableNextColumn();
-      ImGui::Text("%d × %s, %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(), contract_label(c.contract).c_str());
+      ImGui::Text("%d × %s, %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(),
+                  contract_label(c.contract).c_str());
       ImGui::TableNextColumn();
       double price = c.signed_price_usd_per_gpu_hour;
       if (c.contract != Contract::kReserved) {
@@ -203,7 +208,9 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       }
       ImGui::TableNextColumn();
       const int idle = game::unclaimed_gpus(company, c.chip, std::nullopt);
-      theme::text_colored(idle > 0 ? theme::kWarn : idle < 0 ? theme::kCost : theme::kMuted,
+      theme::text_colored(idle > 0   ? theme::kWarn
+                          : idle < 0 ? theme::kCost
+                                     : theme::kMuted,
                           idle >= 0 ? std::to_string(idle) + " idle" : std::to_string(-idle) + " short");
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("GPUs of this chip under contract that no deployment wants. Idle GPUs still cost rent.");

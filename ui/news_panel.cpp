@@ -53,8 +53,8 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 16);
     ImGui::PushFont(theme::font_bold());
-    theme::text_colored(theme::kAccent, !step_title.empty() ? step_title.c_str()
-                                        : hint                ? "Next step"
+    theme::text_colored(theme::kAccent, !step_title.empty()              ? step_title.c_str()
+                                        : hint                           ? "Next step"
                                         : game.scenario.question.empty() ? "Lesson"
                                                                          : "Your question");
     ImGui::PopFont();

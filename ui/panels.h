@@ -63,7 +63,7 @@ struct StartScreenData {
   const std::vector<ScenarioEntry>& scenarios;
   const Progress& progress;
   const std::vector<std::filesystem::path>& saves;
-  std::string error;  // the last start or load that failed
+  std::string error;         // the last start or load that failed
   bool load_by_path = true;  // offer a path field (not in the browser: its saves are listed)
   // Class setup's last outcome (a message, the class's link), and the class report loaded (null:
   // none yet) or why it did not load.

@@ -87,8 +87,9 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     return;
   }
   heading_with_help("Throughput per GPU against speed per user", Concept::kPareto);
-  muted_wrapped("Each line sweeps the number of concurrent users from 1 to 256 on one replica with this segment's "
-                "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
+  muted_wrapped(
+      "Each line sweeps the number of concurrent users from 1 to 256 on one replica with this segment's "
+      "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
 
   auto alts = alternatives(game, *d);
   std::vector<chart::ScatterSet> sets;
@@ -112,8 +113,11 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
   }
   // Where the deployment actually ran last hour (speed per user ≈ 1 / P90 time per token).
   if (const auto* last = last_hour_of(s, d->id); last && last->gpus_serving > 0 && last->tpot_p90_s > 0) {
-    sets.push_back({"last hour", {{1.0 / last->tpot_p90_s, last->output_tok_per_s_per_gpu, "the game's last hour"}},
-                    theme::kWarn, false, true});
+    sets.push_back({"last hour",
+                    {{1.0 / last->tpot_p90_s, last->output_tok_per_s_per_gpu, "the game's last hour"}},
+                    theme::kWarn,
+                    false,
+                    true});
   }
   chart::Axis x{"P90 interactivity", chart::Unit::kTokPerSPerUser};
   chart::Axis y{"output per GPU", chart::Unit::kTokPerS};

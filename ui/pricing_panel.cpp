@@ -5,10 +5,10 @@
 #include <tuple>
 
 #include "sim/econ/demand.h"
+#include "sim/game/price_response.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
-#include "sim/game/price_response.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 #include "ui/widgets.h"
@@ -21,7 +21,8 @@ econ::TokenPrices reference_now(const GameView& game, const std::string& model) 
   auto it = game.scenario.reference_prices.find(model);
   if (it == game.scenario.reference_prices.end()) return {};
   double m = 1.0;
-  if (auto r = game.state.world.reference_price_multiplier.find(model); r != game.state.world.reference_price_multiplier.end()) {
+  if (auto r = game.state.world.reference_price_multiplier.find(model);
+      r != game.state.world.reference_price_multiplier.end()) {
     m = r->second;
   }
   return econ::scaled(it->second, m);
@@ -56,8 +57,9 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
   const auto& s = game.state;
   const bool locked = lever_locked(game.scenario, "set_prices");
   heading_with_help("Prices and demand", Concept::kPriceElasticity);
-  muted_wrapped("Prices are per million tokens. Customers compare the price of an average request with the market's: "
-                "cut it and demand grows (up to 3×), raise it and they leave, more so the more elastic they are.");
+  muted_wrapped(
+      "Prices are per million tokens. Customers compare the price of an average request with the market's: "
+      "cut it and demand grows (up to 3×), raise it and they leave, more so the more elastic they are.");
   if (!s.past.empty() && !s.past.output_price_usd_per_mtok.empty()) {
     // The days before play: what the company charged, what the market charged, and the traffic it
     // got, so a price is set from data (shaded: history, not the game's own hours).
@@ -67,9 +69,9 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     x.max = 0;
     x.history_before = 0;
     const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
-    chart::Line prices[] = {{"your output price", s.past.output_price_usd_per_mtok, theme::kAccent, -past_hours, 1},
-                            {"market output price", s.past.market_output_price_usd_per_mtok, theme::kMuted,
-                             -past_hours, 1}};
+    chart::Line prices[] = {
+        {"your output price", s.past.output_price_usd_per_mtok, theme::kAccent, -past_hours, 1},
+        {"market output price", s.past.market_output_price_usd_per_mtok, theme::kMuted, -past_hours, 1}};
     chart::time_series("##pastprices", prices, x,
                        {"history: " + model_name(game.catalog, s.past.priced_model) + " price", chart::Unit::kUsd},
                        ImVec2(w, 170));
@@ -91,7 +93,8 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     // The price table beside the demand curves, or above them where both do not fit in a row.
     constexpr float kTableMinW = 410, kCurvesMinW = 320;
     const float avail = ImGui::GetContentRegionAvail().x;
-    const bool side_by_side = avail - std::max(kTableMinW, avail * 0.46f) - ImGui::GetStyle().ItemSpacing.x >= kCurvesMinW;
+    const bool side_by_side =
+        avail - std::max(kTableMinW, avail * 0.46f) - ImGui::GetStyle().ItemSpacing.x >= kCurvesMinW;
     const float left_w = side_by_side ? std::max(kTableMinW, avail * 0.46f) : avail;
     ImGui::BeginGroup();
     if (ImGui::BeginTable("prices", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, ImVec2(left_w, 0))) {
@@ -106,15 +109,16 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
                 locked, view, "pricing." + model + ".input");
       price_row("cached input", "##cached", &draft.cached_input_usd_per_mtok, current.cached_input_usd_per_mtok,
                 reference.cached_input_usd_per_mtok, locked, view, "pricing." + model + ".cached");
-      price_row("output", "##out", &draft.output_usd_per_mtok, current.output_usd_per_mtok, reference.output_usd_per_mtok,
-                locked, view, "pricing." + model + ".output");
+      price_row("output", "##out", &draft.output_usd_per_mtok, current.output_usd_per_mtok,
+                reference.output_usd_per_mtok, locked, view, "pricing." + model + ".output");
       ImGui::EndTable();
     }
     if (locked) ImGui::BeginDisabled();
     const bool dirty = !(draft == current);
     if (!dirty) ImGui::BeginDisabled();
     if (ImGui::Button("Set prices")) {
-      out.push(game::SetPrices{model, draft.input_usd_per_mtok, draft.cached_input_usd_per_mtok, draft.output_usd_per_mtok});
+      out.push(
+          game::SetPrices{model, draft.input_usd_per_mtok, draft.cached_input_usd_per_mtok, draft.output_usd_per_mtok});
     }
     tag(view.tags, "pricing." + model + ".apply");
     ImGui::SameLine();
@@ -197,10 +201,11 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       x.max = 3.0;
       ImGui::TextUnformatted(seg.name.c_str());
       char facts[256];
-      std::snprintf(facts, sizeof facts, "elasticity %.2f · reputation %s · %s offered now · %s", seg.demand.price_elasticity,
-                    fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(curve.now.offered_per_s).c_str(),
-                    curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
-                                         : "fleet not saturated last hour");
+      std::snprintf(
+          facts, sizeof facts, "elasticity %.2f · reputation %s · %s offered now · %s", seg.demand.price_elasticity,
+          fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(curve.now.offered_per_s).c_str(),
+          curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
+                               : "fleet not saturated last hour");
       muted_wrapped(facts);
       if (curve.best_ratio) {
         char best[192];
@@ -209,8 +214,7 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
                       fmt_usd(curve.rent_usd_per_hour).c_str());
         muted_wrapped(best);
       }
-      chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd},
-                         ImVec2(0, 170));
+      chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd}, ImVec2(0, 170));
     }
     ImGui::EndGroup();
     ImGui::PopID();

@@ -20,7 +20,7 @@ namespace {
 // One color per op class, the same in the bars, the table and the run's split.
 ImU32 op_color(std::size_t i) {
   constexpr ImU32 kOpColors[perf::kNumOpClasses] = {
-      IM_COL32(86, 156, 255, 255),  IM_COL32(46, 196, 182, 255), IM_COL32(255, 190, 80, 255),
+      IM_COL32(86, 156, 255, 255),  IM_COL32(46, 196, 182, 255),  IM_COL32(255, 190, 80, 255),
       IM_COL32(150, 200, 90, 255),  IM_COL32(120, 120, 235, 255), IM_COL32(239, 99, 99, 255),
       IM_COL32(240, 150, 90, 255),  IM_COL32(150, 160, 180, 255), IM_COL32(200, 130, 200, 255),
       IM_COL32(90, 205, 120, 255),  IM_COL32(230, 120, 170, 255), IM_COL32(178, 128, 255, 255),
@@ -55,7 +55,8 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   const perf::CalibrationProfile* cal = &previews.calibration(d->chip);
   std::optional<game::TunedHardware> tuned;
   if (d->speedup != 1.0) {
-    tuned = game::tuned_hardware(game.catalog.accelerator(d->chip), game.catalog.engine(d->recipe.engine), *cal, d->speedup);
+    tuned = game::tuned_hardware(game.catalog.accelerator(d->chip), game.catalog.engine(d->recipe.engine), *cal,
+                                 d->speedup);
     dep->hardware = &tuned->hardware;
     dep->engine = &tuned->engine;
     cal = &tuned->calibration;
@@ -79,7 +80,8 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
 
   heading_with_help("Where the time goes", Concept::kMemoryBoundDecode);
   ImGui::TextDisabled("%s · decode step of %d sequences at %lld tokens of context; prefill of %lld prompt tokens",
-                      game::describe(d->recipe).c_str(), batch, static_cast<long long>(context), static_cast<long long>(chunk));
+                      game::describe(d->recipe).c_str(), batch, static_cast<long long>(context),
+                      static_cast<long long>(chunk));
   ImGui::SameLine();
   theme::provenance_badge(perf::weaker(decode.provenance, prefill.provenance));
 
@@ -98,7 +100,8 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
 
   // The table: per op class, time in each step, and what bounds it.
   ImGui::BeginChild("##optable", ImVec2(0, 300), false);
-  if (ImGui::BeginTable("ops", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+  if (ImGui::BeginTable("ops", 5,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("Op class", ImGuiTableColumnFlags_WidthStretch, 1.5f);
     ImGui::TableSetupColumn("Decode", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthStretch, 0.9f);
@@ -157,7 +160,8 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   for (double t : sm->time_by_op_s) total += t;
   std::vector<chart::Segment> segs;
   for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-    if (sm->time_by_op_s[i] > 0) segs.push_back({op_label(static_cast<perf::OpClass>(i)), sm->time_by_op_s[i], op_color(i)});
+    if (sm->time_by_op_s[i] > 0)
+      segs.push_back({op_label(static_cast<perf::OpClass>(i)), sm->time_by_op_s[i], op_color(i)});
   }
   std::sort(segs.begin(), segs.end(), [](const auto& a, const auto& b) { return a.value > b.value; });
   if (segs.size() > 6) segs.resize(6);  // the legend shows the biggest; the bar shows their share
@@ -169,14 +173,17 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   const double weights_s = decode.op(perf::OpClass::kDenseFfn).time_s + decode.op(perf::OpClass::kMoeExperts).time_s +
                            decode.op(perf::OpClass::kAttentionProj).time_s;
   std::string hint;
-  if (decode.op(perf::OpClass::kLaunchOverhead).time_s + decode.op(perf::OpClass::kEngineOverhead).time_s > 0.3 * decode.total_s) {
+  if (decode.op(perf::OpClass::kLaunchOverhead).time_s + decode.op(perf::OpClass::kEngineOverhead).time_s >
+      0.3 * decode.total_s) {
     hint = "Overheads dominate the decode step: CUDA graphs, a leaner engine or bigger batches help most.";
   } else if (attn.time_s > weights_s) {
-    hint = "Reading the KV cache dominates decode: shorter contexts, an fp8 KV cache or prefix reuse help; more "
-           "sequences per batch will not.";
+    hint =
+        "Reading the KV cache dominates decode: shorter contexts, an fp8 KV cache or prefix reuse help; more "
+        "sequences per batch will not.";
   } else {
-    hint = "Reading the weights dominates decode: a bigger batch shares each read among more users; fp8/fp4 weights "
-           "or speculative decoding make each read produce more tokens.";
+    hint =
+        "Reading the weights dominates decode: a bigger batch shares each read among more users; fp8/fp4 weights "
+        "or speculative decoding make each read produce more tokens.";
   }
   muted_wrapped(hint);
 }

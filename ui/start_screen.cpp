@@ -21,7 +21,8 @@ bool scenario_button(const ScenarioEntry& e, ViewState& view, bool locked, int s
   if (e.level) {
     // "3. Agentic coding" -> "Level 3 · Agentic coding".
     auto dot = label.find(". ");
-    if (dot != std::string::npos && dot <= 3 && std::isdigit(static_cast<unsigned char>(label[0]))) label = label.substr(dot + 2);
+    if (dot != std::string::npos && dot <= 3 && std::isdigit(static_cast<unsigned char>(label[0])))
+      label = label.substr(dot + 2);
     label = "Level " + std::to_string(*e.level) + " · " + label;
   }
   if (locked) label = "Locked · " + label;
@@ -37,9 +38,9 @@ bool scenario_button(const ScenarioEntry& e, ViewState& view, bool locked, int s
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float text_w = width - 20 - (stars > 0 ? 48 : 0);
   dl->AddText(ImVec2(p.x + 10, p.y + 6), locked || broken ? theme::kMuted : theme::kText, elide(label, text_w).c_str());
-  std::string sub = broken ? "does not load: " + e.error
-                           : locked ? "pass the level before to unlock"
-                                    : (e.lesson.empty() ? std::to_string(e.days) + " days" : e.lesson);
+  std::string sub = broken   ? "does not load: " + e.error
+                    : locked ? "pass the level before to unlock"
+                             : (e.lesson.empty() ? std::to_string(e.days) + " days" : e.lesson);
   ImGui::PushClipRect(p, ImGui::GetItemRectMax(), true);
   dl->AddText(ImVec2(p.x + 10, p.y + 8 + ImGui::GetTextLineHeight()), broken ? theme::kCost : theme::kMuted,
               elide(sub, width - 20).c_str());
@@ -152,7 +153,8 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
     }
     const bool can = chosen && !f.setup_class_id.empty();
     if (!can) ImGui::BeginDisabled();
-    if (ImGui::Button(data.load_by_path && !f.setup_out.empty() ? "Write the class file and link" : "Make the class link")) {
+    if (ImGui::Button(data.load_by_path && !f.setup_out.empty() ? "Write the class file and link"
+                                                                : "Make the class link")) {
       SetUpClass r;
       r.scenario = chosen->path;
       r.choices.class_id = f.setup_class_id;
@@ -200,7 +202,8 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
       ImGui::InputTextWithHint("##classfile", "path/to/class.json", &f.class_file);
       tag(view.tags, "start.class_start.file");
       ImGui::SameLine();
-      if (ImGui::Button("Start from the class file") && !f.class_file.empty()) out.request(StartClass{f.class_file, {}});
+      if (ImGui::Button("Start from the class file") && !f.class_file.empty())
+        out.request(StartClass{f.class_file, {}});
     }
     ImGui::SetNextItemWidth(field_w);
     ImGui::InputTextWithHint("##classlinkin", "?class=econ-101&scenario=...&seed=...", &f.class_link);
@@ -303,9 +306,10 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   ImGui::PushFont(theme::font_title());
   theme::text_colored(theme::kAccent, "Inference Tycoon");
   ImGui::PopFont();
-  muted_wrapped("Run an LLM inference business: rent GPUs, pick models, engines and recipes, set token prices, serve "
-                "real traffic shapes — and keep the margin. Under the game runs a calibrated simulator of inference "
-                "serving.");
+  muted_wrapped(
+      "Run an LLM inference business: rent GPUs, pick models, engines and recipes, set token prices, serve "
+      "real traffic shapes — and keep the margin. Under the game runs a calibrated simulator of inference "
+      "serving.");
   ImGui::Spacing();
   if (!data.error.empty()) {
     error_box("##start_error", data.error);
@@ -315,7 +319,8 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   const float w = (avail - 3 * gap) / 4;
   column("Learn", "Short guided games that teach one idea each.", data, view, out, {game::ScenarioKind::kTutorial}, w);
   ImGui::SameLine();
-  column("Campaign", "Levels in order; pass one to unlock the next.", data, view, out, {game::ScenarioKind::kCampaign}, w);
+  column("Campaign", "Levels in order; pass one to unlock the next.", data, view, out, {game::ScenarioKind::kCampaign},
+         w);
   ImGui::SameLine();
   column("Sandbox", "Open worlds to try anything.", data, view, out,
          {game::ScenarioKind::kSandbox, game::ScenarioKind::kAnalyst}, w);
@@ -326,8 +331,9 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   ImGui::PushFont(theme::font_bold());
   ImGui::TextUnformatted("Classroom");
   ImGui::PopFont();
-  muted_wrapped("Type the code your teacher gave you (or a seed number): everyone with the same code plays the same "
-                "random world.");
+  muted_wrapped(
+      "Type the code your teacher gave you (or a seed number): everyone with the same code plays the same "
+      "random world.");
   ImGui::Spacing();
   std::vector<const ScenarioEntry*> choices;
   for (const auto& e : data.scenarios) {
@@ -368,7 +374,8 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   const bool can = chosen && !view.start.classroom_code.empty();
   if (!can) ImGui::BeginDisabled();
   if (ImGui::Button("Start class game", ImVec2(-1, 0))) {
-    out.request(StartGame{chosen->path, seed_from_code(view.start.classroom_code), "class code " + view.start.classroom_code});
+    out.request(
+        StartGame{chosen->path, seed_from_code(view.start.classroom_code), "class code " + view.start.classroom_code});
   }
   if (!can) ImGui::EndDisabled();
   tag(view.tags, "start.classroom.start");

@@ -9,19 +9,19 @@ namespace tycoon::ui::theme {
 
 namespace {
 
-constexpr std::array<ImU32, 8> kSeries = {IM_COL32(86, 156, 255, 255),  IM_COL32(92, 205, 120, 255),
-                                          IM_COL32(255, 190, 80, 255),  IM_COL32(178, 128, 255, 255),
-                                          IM_COL32(46, 196, 182, 255),  IM_COL32(239, 99, 99, 255),
-                                          IM_COL32(240, 150, 90, 255),  IM_COL32(200, 200, 210, 255)};
+constexpr std::array<ImU32, 8> kSeries = {IM_COL32(86, 156, 255, 255), IM_COL32(92, 205, 120, 255),
+                                          IM_COL32(255, 190, 80, 255), IM_COL32(178, 128, 255, 255),
+                                          IM_COL32(46, 196, 182, 255), IM_COL32(239, 99, 99, 255),
+                                          IM_COL32(240, 150, 90, 255), IM_COL32(200, 200, 210, 255)};
 
 // Latin-1, punctuation (dashes, bullets), arrows, math minus, geometric shapes, stars. ImGui keeps
 // the pointer until the atlas is built, so it lives for the program.
-constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190, 0x21FF, 0x2212,
-                                    0x2212, 0x2248, 0x2265, 0x25A0, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190, 0x21FF, 0x2212, 0x2212,
+                                    0x2248, 0x2265, 0x25A0, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
 // The big-number and title fonts draw numbers, units, names and rating stars only: a short range
 // keeps the atlas (rasterized at start-up, in the browser too) small.
-constexpr ImWchar kLargeGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190, 0x2199,
-                                         0x2212, 0x2212, 0x2605, 0x2606, 0};
+constexpr ImWchar kLargeGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2030, 0x203A, 0x2190,
+                                         0x2199, 0x2212, 0x2212, 0x2605, 0x2606, 0};
 
 }  // namespace
 
@@ -107,10 +107,10 @@ void load_fonts(const char* ttf_path, const char* bold_ttf_path, float base_px) 
   };
   const bool has_bold = bold_ttf_path && *bold_ttf_path;
   const char* heavy = has_bold ? bold_ttf_path : ttf_path;
-  add(ttf_path, base_px, kGlyphRanges);                       // 0: regular
-  if (has_bold) add(bold_ttf_path, base_px, kGlyphRanges);    // 1: bold (else regular serves)
-  add(heavy, base_px * 1.6f, kLargeGlyphRanges);              // big numbers
-  add(heavy, base_px * 2.4f, kLargeGlyphRanges);              // titles
+  add(ttf_path, base_px, kGlyphRanges);                     // 0: regular
+  if (has_bold) add(bold_ttf_path, base_px, kGlyphRanges);  // 1: bold (else regular serves)
+  add(heavy, base_px * 1.6f, kLargeGlyphRanges);            // big numbers
+  add(heavy, base_px * 2.4f, kLargeGlyphRanges);            // titles
 }
 
 namespace {

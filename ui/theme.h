@@ -17,13 +17,13 @@ inline constexpr ImU32 kBorder = IM_COL32(52, 58, 76, 255);
 inline constexpr ImU32 kText = IM_COL32(226, 230, 238, 255);
 inline constexpr ImU32 kMuted = IM_COL32(140, 149, 168, 255);
 inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 22);
-inline constexpr ImU32 kAccent = IM_COL32(46, 196, 182, 255);    // teal: actions, selection
-inline constexpr ImU32 kRevenue = IM_COL32(92, 205, 120, 255);   // green: money in, good
-inline constexpr ImU32 kCost = IM_COL32(239, 99, 99, 255);       // red: money out, errors
-inline constexpr ImU32 kFixedCost = IM_COL32(240, 150, 90, 255); // orange: fixed costs
-inline constexpr ImU32 kCash = IM_COL32(86, 156, 255, 255);      // blue: cash
-inline constexpr ImU32 kWarn = IM_COL32(255, 190, 80, 255);      // amber: warnings
-inline constexpr ImU32 kPurple = IM_COL32(178, 128, 255, 255);   // advisor, quality
+inline constexpr ImU32 kAccent = IM_COL32(46, 196, 182, 255);     // teal: actions, selection
+inline constexpr ImU32 kRevenue = IM_COL32(92, 205, 120, 255);    // green: money in, good
+inline constexpr ImU32 kCost = IM_COL32(239, 99, 99, 255);        // red: money out, errors
+inline constexpr ImU32 kFixedCost = IM_COL32(240, 150, 90, 255);  // orange: fixed costs
+inline constexpr ImU32 kCash = IM_COL32(86, 156, 255, 255);       // blue: cash
+inline constexpr ImU32 kWarn = IM_COL32(255, 190, 80, 255);       // amber: warnings
+inline constexpr ImU32 kPurple = IM_COL32(178, 128, 255, 255);    // advisor, quality
 
 // Series colors for charts with many lines, in order.
 ImU32 series_color(int i);

@@ -63,7 +63,8 @@ BarLayout bar_layout(float window_width) {
   const float avail = window_width - 2 * st.WindowPadding.x;
   BarLayout l;
   const float sp = st.ItemSpacing.x;
-  l.controls_w = 4 * kSpeedButtonW + kStepHourW + kStepDayW + 5 * sp + 16 + button_w("Save / load") + sp + button_w("Menu");
+  l.controls_w =
+      4 * kSpeedButtonW + kStepHourW + kStepDayW + 5 * sp + 16 + button_w("Save / load") + sp + button_w("Menu");
   ImGui::PushFont(theme::font_bold());
   const float value_w = ImGui::CalcTextSize("-$88,888").x;
   ImGui::PopFont();
@@ -95,12 +96,14 @@ BarLayout bar_layout(float window_width) {
 }
 
 void draw_menu_confirmation(const GameView& game, ViewState& view, CommandQueue& out) {
-  if (!ImGui::BeginPopupModal("Leave this game?", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+  if (!ImGui::BeginPopupModal("Leave this game?", nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
     return;
   }
   const std::string file = "autosave-" + game.state.scenario_id + ".json";
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
-  text_wrapped("Your game is saved first as " + file + ": continue it from the start screen under \"Continue a saved game\".");
+  text_wrapped("Your game is saved first as " + file +
+               ": continue it from the start screen under \"Continue a saved game\".");
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
   if (ImGui::Button("Save and leave")) {
@@ -187,7 +190,8 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
     }
   }
   tag(view.tags, "topbar.menu");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the start screen (a game in progress is saved first as autosave-<scenario>.json)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Back to the start screen (a game in progress is saved first as autosave-<scenario>.json)");
   draw_menu_confirmation(game, view, out);
   ImGui::EndGroup();
 
@@ -222,7 +226,10 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
     for (std::size_t i = att.size() > 24 ? att.size() - 24 : 0; i < att.size(); ++i) within += att[i] * off[i];
     slo = within / offered;
   }
-  stat(labels[3], offered > 0 ? fmt_pct(slo) : "—", slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost,
+  stat(labels[3], offered > 0 ? fmt_pct(slo) : "—",
+       slo >= 0.9   ? theme::kRevenue
+       : slo >= 0.7 ? theme::kWarn
+                    : theme::kCost,
        std::string(concept_sentence(Concept::kSlo)).c_str());
 }
 

@@ -30,7 +30,8 @@ void gauge(const char* label, double share, const std::string& text, ImU32 color
 void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/, Previews& previews) {
   const auto& s = game.state;
   theme::heading("Customer segments");
-  if (ImGui::BeginTable("segments", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("segments", 7,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("Segment", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("Workload shape", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("Offered now", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -51,14 +52,16 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
       // Multi-turn shapes resend the conversation: a request's input is the history plus the new turn.
       const bool multi_turn = seg.workload.kind == serving::WorkloadKind::kChat ||
                               seg.workload.kind == serving::WorkloadKind::kAgenticCoding;
-      ImGui::TextDisabled(multi_turn ? "%lld new in per turn (+ the history resent) → %lld out" : "%lld in → %lld out tokens",
-                          static_cast<long long>(seg.workload.input_tokens),
-                          static_cast<long long>(seg.workload.output_tokens));
+      ImGui::TextDisabled(
+          multi_turn ? "%lld new in per turn (+ the history resent) → %lld out" : "%lld in → %lld out tokens",
+          static_cast<long long>(seg.workload.input_tokens), static_cast<long long>(seg.workload.output_tokens));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(st.last_offered_requests_per_s > 0 ? fmt_req_per_s(st.last_offered_requests_per_s).c_str() : "—");
+      ImGui::TextUnformatted(st.last_offered_requests_per_s > 0 ? fmt_req_per_s(st.last_offered_requests_per_s).c_str()
+                                                                : "—");
       ImGui::TableNextColumn();
       if (st.demand_multiplier != 1.0) {
-        theme::text_colored(st.demand_multiplier > 1 ? theme::kRevenue : theme::kCost, fmt_factor(st.demand_multiplier));
+        theme::text_colored(st.demand_multiplier > 1 ? theme::kRevenue : theme::kCost,
+                            fmt_factor(st.demand_multiplier));
       } else {
         ImGui::TextDisabled("—");
       }
@@ -66,7 +69,9 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
       ImGui::Text("TTFT ≤ %s", fmt_seconds(seg.slo.ttft_s).c_str());
       ImGui::TextDisabled("TPOT ≤ %s", fmt_seconds(seg.slo.tpot_s).c_str());
       ImGui::TableNextColumn();
-      theme::text_colored(st.last_slo_attainment >= 0.9 ? theme::kRevenue : st.last_slo_attainment >= 0.7 ? theme::kWarn : theme::kCost,
+      theme::text_colored(st.last_slo_attainment >= 0.9   ? theme::kRevenue
+                          : st.last_slo_attainment >= 0.7 ? theme::kWarn
+                                                          : theme::kCost,
                           fmt_pct(st.last_slo_attainment, 0));
       ImGui::TableNextColumn();
       ImGui::ProgressBar(static_cast<float>(st.reputation), ImVec2(-1, 0), fmt_pct(st.reputation, 0).c_str());
@@ -118,7 +123,8 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
     if (d) name.append(" ").append(d->segment);
     dep_lines.push_back({name, v, theme::series_color(color++), 0, 1});
   }
-  chart::time_series("##perdep", dep_lines, x, {"offered load per deployment", chart::Unit::kReqPerS}, ImVec2(half, 190));
+  chart::time_series("##perdep", dep_lines, x, {"offered load per deployment", chart::Unit::kReqPerS},
+                     ImVec2(half, 190));
 
   // Inside a deployment.
   ImGui::Spacing();
@@ -135,9 +141,10 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   auto result = previews.get(what_if_key(w, "open|" + std::to_string(bucket)),
                              [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
-  ImGui::TextDisabled("Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "
-                      "latencies and throughput).",
-                      fmt_req_per_s(bucket).c_str(), w.replicas);
+  ImGui::TextDisabled(
+      "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "
+      "latencies and throughput).",
+      fmt_req_per_s(bucket).c_str(), w.replicas);
   if (!result) {
     ImGui::TextDisabled("simulating…");
     return;
@@ -152,8 +159,9 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   gauge("Batch occupancy", batch_share,
         fmt_count(sm.mean_batch_size) + " of " + std::to_string(d->recipe.max_num_seqs) + " sequences", theme::kAccent,
         Concept::kBatchingTradeoff);
-  gauge("KV-cache utilization", sm.kv_utilization_mean, fmt_pct(sm.kv_utilization_mean, 0) + " of " +
-                                                             fmt_count(static_cast<double>(sm.kv_capacity_tokens_per_replica)) + " tokens",
+  gauge("KV-cache utilization", sm.kv_utilization_mean,
+        fmt_pct(sm.kv_utilization_mean, 0) + " of " +
+            fmt_count(static_cast<double>(sm.kv_capacity_tokens_per_replica)) + " tokens",
         sm.kv_utilization_mean > 0.9 ? theme::kCost : theme::kCash, Concept::kKvCache);
   gauge("Prefix-cache hit rate", sm.prefix_cache_hit_rate, fmt_pct(sm.prefix_cache_hit_rate, 0) + " of input tokens",
         theme::kRevenue, Concept::kPrefixCaching);

@@ -19,9 +19,8 @@
 namespace tycoon::ui {
 
 enum class Tab { kDashboard, kMarket, kDeployments, kPricing, kTraffic, kProfiler, kPareto, kAdvisor, kDebrief };
-inline constexpr std::array<std::string_view, 9> kTabNames = {"Dashboard", "GPU market", "Deployments",
-                                                              "Pricing",   "Traffic",    "Profiler",
-                                                              "Pareto",    "Advisor",    "Debrief"};
+inline constexpr std::array<std::string_view, 9> kTabNames = {
+    "Dashboard", "GPU market", "Deployments", "Pricing", "Traffic", "Profiler", "Pareto", "Advisor", "Debrief"};
 // The tabs' tags are the game's panel names (a ViewPanel command names one).
 inline constexpr const auto& kTabTags = game::kPanelNames;
 static_assert(kTabTags.size() == kTabNames.size());
@@ -62,7 +61,7 @@ struct StartForm {
   int setup_history_days = 0;
   std::map<std::string, bool> setup_locks;  // lever -> locked by the class
   int setup_advisor = 0;                    // 0: the default, 1: on, 2: off
-  std::string setup_out;  // the class file to write; empty: only the link
+  std::string setup_out;                    // the class file to write; empty: only the link
   // Starting a class: a class file, or a link (its query string).
   std::string class_file;
   std::string class_link;
@@ -80,7 +79,7 @@ struct ViewState {
   std::map<std::string, int> rent_counts;  // "chip|contract" -> GPUs to rent
   DeployForm deploy;
   std::map<std::string, econ::TokenPrices> price_drafts;  // per model, while editing
-  std::optional<std::int64_t> selected_deployment;     // traffic, profiler, Pareto
+  std::optional<std::int64_t> selected_deployment;        // traffic, profiler, Pareto
   int pareto_alternatives = 3;
 
   std::vector<Message> messages;

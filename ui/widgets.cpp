@@ -12,8 +12,8 @@ namespace tycoon::ui {
 void kpi_card(const char* id, std::string_view label, const std::string& value, const std::string& sub, ImU32 sub_color,
               float width, const char* tooltip) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float height = st.WindowPadding.y * 2 + ImGui::GetTextLineHeight() * 2 + theme::font_big()->FontSize +
-                       st.ItemSpacing.y * 2 + 4;
+  const float height =
+      st.WindowPadding.y * 2 + ImGui::GetTextLineHeight() * 2 + theme::font_big()->FontSize + st.ItemSpacing.y * 2 + 4;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kPanelRaised);
   ImGui::BeginChild(id, ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
   ImGui::TextDisabled("%.*s", static_cast<int>(label.size()), label.data());
@@ -101,7 +101,8 @@ std::vector<std::string_view> wrap_lines(std::string_view text, float width, con
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t nl = text.find('\n', start);
-    const std::string_view para = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    const std::string_view para =
+        text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
     // Greedy: add words while the line fits.
     std::size_t line_begin = 0;
     while (true) {
@@ -155,7 +156,8 @@ void boxed(const char* id, const std::string& text, ImU32 color) {
   const float pad = ImGui::GetStyle().WindowPadding.x;
   const float wrap = ImGui::GetContentRegionAvail().x - 2 * pad - 2;
   const float text_h = static_cast<float>(wrap_lines(text, wrap).size()) * ImGui::GetTextLineHeight();
-  ImGui::BeginChild(id, ImVec2(0, text_h + 2 * ImGui::GetStyle().WindowPadding.y + 2), true, ImGuiWindowFlags_NoScrollbar);
+  ImGui::BeginChild(id, ImVec2(0, text_h + 2 * ImGui::GetStyle().WindowPadding.y + 2), true,
+                    ImGuiWindowFlags_NoScrollbar);
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   text_wrapped(text);
@@ -197,7 +199,8 @@ std::string elide(const std::string& text, float width) {
   std::string out = text;
   while (!out.empty() && ImGui::CalcTextSize((out + "…").c_str()).x > width) {
     out.pop_back();
-    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();  // whole UTF-8 characters
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
+      out.pop_back();  // whole UTF-8 characters
   }
   return out + "…";
 }

@@ -240,11 +240,10 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
       // The same window as the frame statistics: since the last reset (a new game restarts them).
       const std::size_t from = std::min(sh.step_index_at_reset, rs->step_ms.size());
       j["game_hours_simulated"] = rs->hours_simulated;
-      j["sim_step_ms"] = percentiles_json(std::vector<double>(rs->step_ms.begin() + static_cast<std::ptrdiff_t>(from),
-                                                              rs->step_ms.end()));
-      j["runner"] = {{"simulations_sliced", rs->simulations_sliced},
-                     {"forks", rs->forks},
-                     {"tick_ms_max", rs->tick_ms_max}};
+      j["sim_step_ms"] = percentiles_json(
+          std::vector<double>(rs->step_ms.begin() + static_cast<std::ptrdiff_t>(from), rs->step_ms.end()));
+      j["runner"] = {
+          {"simulations_sliced", rs->simulations_sliced}, {"forks", rs->forks}, {"tick_ms_max", rs->tick_ms_max}};
     }
   }
   j["startup_ms"] = {{"main", sh.main_at_ms},

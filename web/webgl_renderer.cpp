@@ -129,8 +129,8 @@ void WebGlRenderer::setup_state(const ImDrawData& data, int fb_width, int fb_hei
   // ImGui's coordinates (DisplayPos at the top left) to clip space.
   const float l = data.DisplayPos.x, r = data.DisplayPos.x + data.DisplaySize.x;
   const float t = data.DisplayPos.y, b = data.DisplayPos.y + data.DisplaySize.y;
-  const float projection[16] = {2.0f / (r - l), 0, 0, 0, 0, 2.0f / (t - b), 0, 0, 0, 0, -1, 0,
-                                (r + l) / (l - r), (t + b) / (b - t), 0, 1};
+  const float projection[16] = {2.0f / (r - l),    0, 0, 0, 0, 2.0f / (t - b), 0, 0, 0, 0, -1, 0, (r + l) / (l - r),
+                                (t + b) / (b - t), 0, 1};
   glUseProgram(program_);
   glUniformMatrix4fv(projection_at_, 1, GL_FALSE, projection);
   glUniform1i(texture_at_, 0);
@@ -155,7 +155,8 @@ void WebGlRenderer::render(const ImDrawData& data, int fb_width, int fb_height) 
     const ImDrawList* list = data.CmdLists[n];
     const std::size_t vb = static_cast<std::size_t>(list->VtxBuffer.Size) * sizeof(ImDrawVert);
     const std::size_t ib = static_cast<std::size_t>(list->IdxBuffer.Size) * sizeof(ImDrawIdx);
-    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(vertex_at), static_cast<GLsizeiptr>(vb), list->VtxBuffer.Data);
+    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(vertex_at), static_cast<GLsizeiptr>(vb),
+                    list->VtxBuffer.Data);
     glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLintptr>(index_at), static_cast<GLsizeiptr>(ib),
                     list->IdxBuffer.Data);
     // WebGL2 has no base-vertex draw: point the attributes at this list's vertices instead.

@@ -174,7 +174,8 @@ void fit_elementwise(const FitContext& f, FitReport& rep) {
   std::vector<std::pair<double, double>> rope;
   for (const auto& r : rows) {
     // engine.rope launches 7 kernels (6 elementwise + cat), each timed-alone overhead included.
-    if (r.op() == "rope") rope.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 7)));
+    if (r.op() == "rope")
+      rope.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 7)));
   }
   p.rotary_unfused_memory_eff = rope.empty() ? p.elementwise_memory_eff : monotone_curve(rope);
   rep.curves.push_back(residuals("rotary_unfused_memory_eff", p.rotary_unfused_memory_eff, rope));
@@ -184,18 +185,20 @@ void fit_elementwise(const FitContext& f, FitReport& rep) {
   // norms and adds above, so it gets its own curve rather than dragging theirs down) ---
   std::vector<std::pair<double, double>> act;
   for (const auto& r : rows) {
-    if (r.op() == "silu_mul") act.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 2)));
+    if (r.op() == "silu_mul")
+      act.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), 2)));
   }
   p.activation_unfused_memory_eff = act.empty() ? p.elementwise_memory_eff : monotone_curve(act);
   rep.curves.push_back(residuals("activation_unfused_memory_eff", p.activation_unfused_memory_eff, act));
 
   // --- per-head QK-norm and the KV-cache write: one curve each (kernels over short rows or
   // strided views, well below the contiguous elementwise curve) ---
-  for (auto [op, curve, kernels] : {std::tuple{"qk_norm", &p.qk_norm_memory_eff, 1},
-                                    std::tuple{"kv_write", &p.kv_write_memory_eff, 1}}) {
+  for (auto [op, curve, kernels] :
+       {std::tuple{"qk_norm", &p.qk_norm_memory_eff, 1}, std::tuple{"kv_write", &p.kv_write_memory_eff, 1}}) {
     std::vector<std::pair<double, double>> pts;
     for (const auto& r : rows) {
-      if (r.op() == op) pts.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), kernels)));
+      if (r.op() == op)
+        pts.emplace_back(r.number("bytes"), r.number("bytes") / (bw * f.own(r.number("median_s"), kernels)));
     }
     *curve = pts.empty() ? p.elementwise_memory_eff : monotone_curve(pts);
     rep.curves.push_back(residuals(std::string(op) + "_memory_eff", *curve, pts));
@@ -327,9 +330,9 @@ void fit_moe_route(const FitContext& f, FitReport& rep) {
   // above predict them. What is left is expressed as an efficiency over the nominal routing
   // bytes predict_iteration counts (moe_route_bytes). ---
   {
-    using Key = std::pair<double, double>;             // (tokens, expert intermediate)
-    std::map<Key, std::array<double, 5>> by_tokens;    // -> {layer, gate_up, down, hidden, expert_dim}
-    std::map<Key, std::array<double, 3>> shape;        // -> {rows, experts, top_k}
+    using Key = std::pair<double, double>;           // (tokens, expert intermediate)
+    std::map<Key, std::array<double, 5>> by_tokens;  // -> {layer, gate_up, down, hidden, expert_dim}
+    std::map<Key, std::array<double, 3>> shape;      // -> {rows, experts, top_k}
     for (const auto& r : rows) {
       auto op = r.op();
       int slot = op == "moe_layer_graph" ? 0 : op == "moe_gate_up_graph" ? 1 : op == "moe_down_graph" ? 2 : -1;
@@ -349,7 +352,8 @@ void fit_moe_route(const FitContext& f, FitReport& rep) {
       double rest = a[0] - a[1] - a[2];
       // the router GEMM [tokens x h] . [h x experts] and the unfused activation, as predicted
       double rflop = 2 * tokens * experts * h, rbytes = experts * h * 2.0 + tokens * h * 2.0 + tokens * experts * 2.0;
-      double router = std::max(rflop / (peak_bf16 * p.gemm_compute_eff[0](tokens)), rbytes / (bw * p.gemm_memory_eff(rbytes)));
+      double router =
+          std::max(rflop / (peak_bf16 * p.gemm_compute_eff[0](tokens)), rbytes / (bw * p.gemm_memory_eff(rbytes)));
       double abytes = pairs * inter * 2.0 * 3;
       double act_s = abytes / (bw * p.activation_unfused_memory_eff(abytes));
       double t = std::max(rest - router - act_s, rest / 3.0);
@@ -419,8 +423,8 @@ void fit_allreduce(const FitContext& f, FitReport& rep) {
       ar.emplace_back(size, wire / (chip.scale_up.bandwidth_bytes_per_s * (t - latency)));
     }
     p.allreduce_latency_s = latency;
-    p.allreduce_bus_eff = ar.empty() ? perf::CalibrationProfile::datasheet(chip.id).allreduce_bus_eff
-                                     : monotone_curve(ar);
+    p.allreduce_bus_eff =
+        ar.empty() ? perf::CalibrationProfile::datasheet(chip.id).allreduce_bus_eff : monotone_curve(ar);
     rep.curves.push_back(residuals("allreduce_bus_eff", p.allreduce_bus_eff, ar));
   }
 }

@@ -7,11 +7,11 @@
 #include <stdexcept>
 
 #include "sim/advisor/persona.h"
-#include "sim/game/rng.h"
+#include "sim/core/input_error.h"
 #include "sim/game/game.h"
+#include "sim/game/rng.h"
 #include "sim/game/summary.h"
 #include "sim/perf/profile_lookup.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::advisor {
 
@@ -102,7 +102,8 @@ std::vector<game::Advice> Chien::propose(const game::GameState& state, game::Adv
       if (auto a = propose_code_change(state, memory, d, *p)) out.push_back(std::move(*a));
     }
     if (recipe_due) {
-      if (auto a = propose_recipe(state, memory, d, p->offered_requests_per_s_per_replica)) out.push_back(std::move(*a));
+      if (auto a = propose_recipe(state, memory, d, p->offered_requests_per_s_per_replica))
+        out.push_back(std::move(*a));
     }
   }
   return out;
@@ -238,8 +239,9 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
   switch (kind) {
     case game::AdviceCheckKind::kComponentTest:
       q.cost_usd = o.component_test_usd;
-      q.what = "the changed kernel alone on fixed shapes: cheap and instant, but a kernel can win there and lose on "
-               "your traffic";
+      q.what =
+          "the changed kernel alone on fixed shapes: cheap and instant, but a kernel can win there and lose on "
+          "your traffic";
       if (recipe) {
         q.available = false;
         q.what = "a recipe change has no component to test";
@@ -256,7 +258,8 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
     case game::AdviceCheckKind::kCanary:
       q.cost_usd = o.canary_setup_usd;
       q.hours = static_cast<std::int64_t>(std::ceil(o.canary_hours));
-      q.what = "on " + pct(o.canary_share) + " of real traffic: the truth, but that slice's customers live with it (lost "
+      q.what = "on " + pct(o.canary_share) +
+               " of real traffic: the truth, but that slice's customers live with it (lost "
                "revenue if slower, their share of any incident)";
       break;
   }

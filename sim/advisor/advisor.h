@@ -56,8 +56,8 @@ struct AdvisorOptions {
   double truth_window_factor = 1;  // the game's own window length, more seeds than the search
 };
 
-using game::ProposalKind;
 using game::kProposalKindNames;
+using game::ProposalKind;
 
 // The checks are the game's (sim/game/advice.h): the player pays for them with CheckAdvice, which
 // the command log records, so a replay runs the same checks on the same random stream.
@@ -118,8 +118,8 @@ struct DebriefRow {
   // tok/s per serving GPU and its segment's reputation over up to `kOutcomeHours` before and after.
   std::optional<double> tok_per_gpu_before, tok_per_gpu_after;
   std::optional<double> reputation_before, reputation_after;
-  std::string truth;     // what the proposal really does, one phrase (the debrief's truth)
-  std::string verdict;   // one line
+  std::string truth;    // what the proposal really does, one phrase (the debrief's truth)
+  std::string verdict;  // one line
 };
 struct Debrief {
   std::vector<DebriefRow> rows;

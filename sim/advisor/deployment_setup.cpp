@@ -31,8 +31,7 @@ DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scena
       recipe_(recipe),
       rate_per_s_per_replica_(rate_per_s_per_replica) {
   if (!segment_) throw std::logic_error("no segment '" + d.segment + "'");
-  auto resolved =
-      game::resolve_recipe(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
+  auto resolved = game::resolve_recipe(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
   deployment_ = resolved.deployment;
   deployment_.hardware = &tuned_.hardware;
   deployment_.engine = &tuned_.engine;

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "sim/core/input_error.h"
 #include "sim/game/rng.h"
 #include "sim/perf/memory_plan.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::advisor {
 
@@ -61,8 +61,9 @@ void set_gain(RecipeCandidate& c, const std::vector<double>& ratios) {
   c.gain = sum / n;
   for (double x : ratios) sq += (x - c.gain) * (x - c.gain);
   c.gain_stddev = ratios.size() > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
-  c.gain_low = ratios.size() > 1 ? c.gain - t_critical_95(static_cast<int>(ratios.size()) - 1) * c.gain_stddev / std::sqrt(n)
-                                 : 0.0;
+  c.gain_low = ratios.size() > 1
+                   ? c.gain - t_critical_95(static_cast<int>(ratios.size()) - 1) * c.gain_stddev / std::sqrt(n)
+                   : 0.0;
   c.seeds = static_cast<int>(ratios.size());
 }
 
@@ -187,8 +188,9 @@ RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scen
   // Finalists: the best screened gains above 1, on every seed.
   std::vector<std::size_t> order(screened.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return screened[a].candidate.gain > screened[b].candidate.gain; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return screened[a].candidate.gain > screened[b].candidate.gain;
+  });
   std::vector<std::size_t> finalists;
   for (std::size_t i : order) {
     if (static_cast<int>(finalists.size()) >= options.finalists || screened[i].candidate.gain <= 1.0) break;

@@ -74,15 +74,15 @@ struct RecipeCandidate {
 };
 
 struct RecipeSearchResult {
-  double baseline_goodput_per_gpu = 0;  // mean over the seeds
+  double baseline_goodput_per_gpu = 0;     // mean over the seeds
   std::vector<RecipeCandidate> evaluated;  // in search order
   std::optional<RecipeCandidate> leader;   // the best gain that passes both bars in the search
   std::optional<RecipeCandidate> best;     // the leader re-measured on fresh seeds, if it still passes
   // Candidates not run because they provably cannot gain: raising max_num_seqs above a limit the
   // baseline never reached (admission never stopped at it; the KV cache only shrinks).
   std::vector<std::string> skipped;
-  int num_runs = 0;     // simulations this search needed
-  int num_reused = 0;   // of which answered by the memo
+  int num_runs = 0;    // simulations this search needed
+  int num_reused = 0;  // of which answered by the memo
   int repeats = 0;
 };
 

@@ -165,7 +165,8 @@ std::string render_svg(const Chart& c, bool standalone) {
       }
     }
     if (!(hi > 0)) lo = hi = 1;
-    const int d0 = static_cast<int>(std::floor(std::log10(lo))), d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(hi))));
+    const int d0 = static_cast<int>(std::floor(std::log10(lo))),
+              d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(hi))));
     for (int d = d0; d <= d1; ++d) {
       yt.push_back(std::pow(10.0, d));
       if (d < d1 && d1 - d0 <= 3) {
@@ -188,8 +189,8 @@ std::string render_svg(const Chart& c, bool standalone) {
 
   std::ostringstream o;
   if (standalone) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << H
-    << "\" viewBox=\"0 0 " << c.width << " " << H << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << H << "\" viewBox=\"0 0 "
+    << c.width << " " << H << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
   o << "<rect x=\"0\" y=\"0\" width=\"" << c.width << "\" height=\"" << H << "\" fill=\"#ffffff\"/>\n";
   o << "<text x=\"" << left << "\" y=\"28\" font-size=\"18\" font-weight=\"bold\">" << xml_escape(shorten(c.title, 80))
     << "</text>\n";
@@ -276,8 +277,8 @@ std::string render_svg(const Chart& c, bool standalone) {
         o << "<rect x=\"" << num(px(p->x) - 4.5) << "\" y=\"" << num(py(p->y) - 4.5)
           << "\" width=\"9\" height=\"9\" stroke-width=\"1.8\" fill=\"" << fill << "\">";
       } else {
-        o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y)) << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\""
-          << fill << "\">";
+        o << "<circle cx=\"" << num(px(p->x)) << "\" cy=\"" << num(py(p->y))
+          << "\" r=\"4.5\" stroke-width=\"1.8\" fill=\"" << fill << "\">";
       }
       if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
       o << (p->square ? "</rect>\n" : "</circle>\n");
@@ -314,8 +315,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     ly += 19;
   }
   if (c.provenance_key) {
-    o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
-      << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
+    o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"#555555\" stroke=\"#555555\"/>";
     o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">measured curves (interpolated)</text>\n";
     ly += 17;
     o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
@@ -335,8 +335,8 @@ std::string render_svg(const Chart& c, bool standalone) {
   // Notes, wrapped: every word shown.
   double ny = H - 14 - 14.0 * static_cast<double>(notes.size() > 0 ? notes.size() - 1 : 0);
   for (const auto& n : notes) {
-    o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">"
-      << xml_escape(n) << "</text>\n";
+    o << "<text x=\"" << num(left) << "\" y=\"" << num(ny) << "\" font-size=\"10\" fill=\"#555555\">" << xml_escape(n)
+      << "</text>\n";
     ny += 14;
   }
   o << "</svg>\n";

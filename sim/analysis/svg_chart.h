@@ -14,7 +14,8 @@ namespace tycoon::analysis {
 
 struct ChartPoint {
   ChartPoint() = default;
-  ChartPoint(double x_, double y_, double x_err_ = 0, double y_err_ = 0, bool hollow_ = false, std::string tooltip_ = {})
+  ChartPoint(double x_, double y_, double x_err_ = 0, double y_err_ = 0, bool hollow_ = false,
+             std::string tooltip_ = {})
       : x(x_), y(y_), x_err(x_err_), y_err(y_err_), hollow(hollow_), tooltip(std::move(tooltip_)) {}
   double x = 0, y = 0;
   double x_err = 0, y_err = 0;  // half widths of the 95% interval; 0 draws no bar
@@ -43,7 +44,7 @@ struct Chart {
   std::string x_label;  // with its unit: "P90 interactivity (tok/s/user)"
   std::string y_label;
   std::vector<ChartSeries> series;
-  std::vector<ChartPoint> frontier;  // drawn as a thick line under the series
+  std::vector<ChartPoint> frontier;                // drawn as a thick line under the series
   std::vector<std::vector<ChartPoint>> frontiers;  // more of them, each its own line (one per workload)
   std::string frontier_label = "Pareto frontier";
   std::vector<ReferenceLine> references;

@@ -143,8 +143,8 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kP90InteractivityTokPerSPerUser];
       const auto& y = (*g)[Metric::kOutputTokPerSPerGpu];
-      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
-                   point_tip(d, *g)};
+      ChartPoint p{x.mean, y.mean,          finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()),
+                   false,  point_tip(d, *g)};
       p.label = std::to_string(g->concurrency);
       cs.points.push_back(marked(p, g->provenance));
     }
@@ -172,19 +172,24 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
 Chart cost_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
   c.title = "Cost per million output tokens vs interactivity";
-  c.subtitle = d.spec->title + " — USD/Mtok output-only: GPU rent per hour / output tokens per GPU-hour (all rent "
-                               "on output); labels: users.";
+  c.subtitle = d.spec->title +
+               " — USD/Mtok output-only: GPU rent per hour / output tokens per GPU-hour (all rent "
+               "on output); labels: users.";
   c.x_label = "P90 interactivity (output tok/s per user)";
   c.y_label = "USD/Mtok output-only (log scale)";
   c.y_log = true;  // one user costs tens of times the batched operating point
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
     ChartSeries cs;
-    cs.name = series_legend(d, s) + " ($" +
-              fixed(d.sweep->configs[d.sweep->series[s].config].gpu_usd_per_hour, 2) + "/GPU-h)";
+    cs.name = series_legend(d, s) + " ($" + fixed(d.sweep->configs[d.sweep->series[s].config].gpu_usd_per_hour, 2) +
+              "/GPU-h)";
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kP90InteractivityTokPerSPerUser];
       const auto& y = (*g)[Metric::kCostOutputOnlyUsdPerMtok];
-      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
+      ChartPoint p{x.mean,
+                   y.mean,
+                   finite_or_zero(x.total_half_width()),
+                   finite_or_zero(y.total_half_width()),
+                   false,
                    point_tip(d, *g) + ", $" + fixed(y.mean, 3) + "/Mtok output-only"};
       p.label = std::to_string(g->concurrency);
       cs.points.push_back(marked(p, g->provenance));
@@ -212,7 +217,11 @@ Chart ttft_chart(const SweepData& d, const std::vector<Group>& groups) {
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kOutputTokPerSPerGpu];
       const auto& y = (*g)[Metric::kTtftP90Ms];
-      ChartPoint p{x.mean, y.mean, finite_or_zero(x.total_half_width()), finite_or_zero(y.total_half_width()), false,
+      ChartPoint p{x.mean,
+                   y.mean,
+                   finite_or_zero(x.total_half_width()),
+                   finite_or_zero(y.total_half_width()),
+                   false,
                    point_tip(d, *g) + ", P90 TTFT " + fixed(y.mean, 1) + " ms"};
       p.label = std::to_string(g->concurrency);
       cs.points.push_back(marked(p, g->provenance));
@@ -229,12 +238,12 @@ Chart ttft_chart(const SweepData& d, const std::vector<Group>& groups) {
 Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
   Chart c;
   c.title = "Gross margin vs price";
-  c.subtitle = d.spec->title + (d.spec->target_p90_tok_per_s_per_user
-                                    ? " — each configuration at its operating point (best throughput meeting P90 >= " +
-                                          fixed(*d.spec->target_p90_tok_per_s_per_user, 0) +
-                                          " tok/s/user and every other target)"
-                                    : " — each configuration at its operating point (best throughput meeting every "
-                                      "target)") +
+  c.subtitle = d.spec->title +
+               (d.spec->target_p90_tok_per_s_per_user
+                    ? " — each configuration at its operating point (best throughput meeting P90 >= " +
+                          fixed(*d.spec->target_p90_tok_per_s_per_user, 0) + " tok/s/user and every other target)"
+                    : " — each configuration at its operating point (best throughput meeting every "
+                      "target)") +
                ". Curves: margin 1 − R/(k·V) as every price is scaled by k; markers: the spec's prices.";
   c.x_label = "Output token price (USD/Mtok; input priced at the same ratio as quoted)";
   c.y_label = "Gross margin (revenue − GPU rent) / revenue";
@@ -280,7 +289,11 @@ Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
     for (std::size_t pr = 0; pr < d.spec->prices.size(); ++pr) {
       const auto tp = resolve_prices(d.spec->prices[pr], model);
       const auto& m = op.at(Metric::kGrossMargin, pr);
-      ChartPoint p{tp.output_usd_per_mtok, m.mean, 0, finite_or_zero(m.total_half_width()), false,
+      ChartPoint p{tp.output_usd_per_mtok,
+                   m.mean,
+                   0,
+                   finite_or_zero(m.total_half_width()),
+                   false,
                    cs.name + " at " + d.spec->prices[pr].name + ": margin " + fixed(100 * m.mean, 1) + "%"};
       cs.points.push_back(marked(p, op.provenance));
     }
@@ -341,11 +354,13 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
        "target (";
   {
     std::vector<std::string> t;
-    if (spec.target_p90_tok_per_s_per_user) t.push_back("P90 interactivity ≥ " + fixed(*spec.target_p90_tok_per_s_per_user, 1) + " tok/s/user");
+    if (spec.target_p90_tok_per_s_per_user)
+      t.push_back("P90 interactivity ≥ " + fixed(*spec.target_p90_tok_per_s_per_user, 1) + " tok/s/user");
     if (spec.target_max_p90_ttft_ms) t.push_back("P90 TTFT ≤ " + fixed(*spec.target_max_p90_ttft_ms, 0) + " ms");
     if (spec.target_max_p99_ttft_ms) t.push_back("P99 TTFT ≤ " + fixed(*spec.target_max_p99_ttft_ms, 0) + " ms");
     if (spec.target_max_p90_tpot_ms) t.push_back("P90 TPOT ≤ " + fixed(*spec.target_max_p90_tpot_ms, 1) + " ms");
-    if (spec.target_max_failed_share) t.push_back("failed requests ≤ " + fixed(100 * *spec.target_max_failed_share, 1) + "%");
+    if (spec.target_max_failed_share)
+      t.push_back("failed requests ≤ " + fixed(100 * *spec.target_max_failed_share, 1) + "%");
     if (t.empty()) t.push_back("none set");
     for (std::size_t i = 0; i < t.size(); ++i) o << (i ? ", " : "") << xml_escape(t[i]);
   }
@@ -397,15 +412,15 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
          "the point's provenance, combined in quadrature (<code>"
       << xml_escape(d.errors->file) << "</code>):</p>\n<ul class=\"small\">\n";
     for (std::size_t p = 1; p < perf::kProvenanceNames.size(); ++p) {
-      o << "<li><b>" << perf::kProvenanceNames[p] << "</b> ±" << fixed(100 * d.errors->relative[p], 1) << "%: "
-        << xml_escape(d.errors->source[p]) << "</li>\n";
+      o << "<li><b>" << perf::kProvenanceNames[p] << "</b> ±" << fixed(100 * d.errors->relative[p], 1)
+        << "%: " << xml_escape(d.errors->source[p]) << "</li>\n";
     }
     o << "</ul>\n";
   }
 
   o << "<h2>Charts</h2>\n";
-  for (const auto& chart : {pareto_chart(d, groups), cost_chart(d, groups), ttft_chart(d, groups),
-                            margin_chart(d, groups)}) {
+  for (const auto& chart :
+       {pareto_chart(d, groups), cost_chart(d, groups), ttft_chart(d, groups), margin_chart(d, groups)}) {
     o << "<div>" << render_svg(chart, false) << "</div>\n";
   }
 

@@ -365,8 +365,9 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   j["calibrations"] = cals;
   if (d.errors) {
     nlohmann::json me = {{"file", d.errors->file},
-                         {"combination", "half_width_total = sqrt(half_width_95^2 + model_error_half_width^2); model "
-                                         "error: e x |mean| (e x |1 - mean| for gross margin), e by provenance"}};
+                         {"combination",
+                          "half_width_total = sqrt(half_width_95^2 + model_error_half_width^2); model "
+                          "error: e x |mean| (e x |1 - mean| for gross margin), e by provenance"}};
     for (std::size_t p = 0; p < perf::kProvenanceNames.size(); ++p) {
       me[std::string(perf::kProvenanceNames[p])] = {{"relative_error", d.errors->relative[p]},
                                                     {"source", d.errors->source[p]}};
@@ -439,9 +440,8 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   nlohmann::json oj = nlohmann::json::array();
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const auto& op = ops[k];
-    nlohmann::json o = {{"series", sw.series[op.series].label},
-                        {"meets_target", op.found()},
-                        {"rejected_concurrencies", op.rejected}};
+    nlohmann::json o = {
+        {"series", sw.series[op.series].label}, {"meets_target", op.found()}, {"rejected_concurrencies", op.rejected}};
     if (op.found()) {
       o["concurrency"] = op.concurrency;
       o["interpolated_at_target"] = op.interpolated;
@@ -457,7 +457,8 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       }
       nlohmann::json per_price = nlohmann::json::array();
       for (std::size_t p = 0; p < spec.prices.size(); ++p) {
-        per_price.push_back({{"price", spec.prices[p].name}, {"gross_margin", estimate_json(op.at(Metric::kGrossMargin, p))}});
+        per_price.push_back(
+            {{"price", spec.prices[p].name}, {"gross_margin", estimate_json(op.at(Metric::kGrossMargin, p))}});
       }
       o["gross_margin_by_price"] = per_price;
       if (k + 1 < ops.size() && ops[k + 1].found()) {

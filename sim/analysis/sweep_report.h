@@ -5,8 +5,8 @@
 
 #include <array>
 #include <optional>
-#include <span>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +25,7 @@ struct SweepData {
   const SweepSpec* spec = nullptr;
   const ExpandedSweep* sweep = nullptr;
   const CalibrationSet* calibrations = nullptr;
-  std::vector<PointPerf> perf;  // by point index
+  std::vector<PointPerf> perf;          // by point index
   const ModelErrors* errors = nullptr;  // the model's error per provenance class; null: seeds only
 };
 
@@ -73,9 +73,9 @@ double pchip(std::span<const double> xs, std::span<const double> ys, double x);
 struct OperatingPoint {
   std::size_t series = 0;
   std::optional<std::size_t> group;  // the measured group picked (first price); the lower bracket when interpolated
-  std::optional<std::size_t> upper_group;  // the upper bracket when interpolated
-  bool interpolated = false;               // interpolated at the interactivity target
-  double concurrency = 0;                  // users; fractional when interpolated
+  std::optional<std::size_t> upper_group;                // the upper bracket when interpolated
+  bool interpolated = false;                             // interpolated at the interactivity target
+  double concurrency = 0;                                // users; fractional when interpolated
   std::vector<std::array<Estimate, kNumMetrics>> stats;  // by price index
   perf::Provenance provenance = perf::Provenance::kMeasured;
   double failed_share = 0;  // failed / (completed + failed) requests

@@ -14,13 +14,14 @@ using data::LoadError;
 
 nlohmann::json ResolvedConfig::describe() const {
   nlohmann::json j = perf::describe_deployment(deployment);
-  j.update(nlohmann::json{{"label", label},
-          {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
-          {"max_num_seqs", scheduler.max_num_seqs},
-          {"prefix_caching", scheduler.prefix_caching},
-          {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
-          {"gpu_usd_per_hour", gpu_usd_per_hour},
-          {"gpu_price_source", gpu_price_source}});
+  j.update(nlohmann::json{
+      {"label", label},
+      {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
+      {"max_num_seqs", scheduler.max_num_seqs},
+      {"prefix_caching", scheduler.prefix_caching},
+      {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
+      {"gpu_usd_per_hour", gpu_usd_per_hour},
+      {"gpu_price_source", gpu_price_source}});
   // Only disaggregated configurations carry the key: aggregated ones hash as before.
   if (disaggregation) {
     const auto& dd = disaggregation->decode.deployment;
@@ -83,7 +84,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     // The memory plan's reason usually says "does not fit" itself; say it once.
     const std::string_view prefix = "does not fit";
     fail(std::string_view(plan.reason).substr(0, prefix.size()) == prefix ? plan.reason
-                                                                            : "does not fit: " + plan.reason);
+                                                                          : "does not fit: " + plan.reason);
   }
 
   if (f.gpu_usd_per_hour) {
@@ -140,7 +141,8 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     try {
       dis.link = serving::resolve_kv_link(*link, *hw, *dc.deployment.hardware, catalog.kv_links);
       if (dis.link.kind == serving::KvLinkKind::kNvlink &&
-          c.replicas * d.tensor_parallel + dis.decode.replicas * dc.deployment.tensor_parallel > hw->scale_up.domain_size) {
+          c.replicas * d.tensor_parallel + dis.decode.replicas * dc.deployment.tensor_parallel >
+              hw->scale_up.domain_size) {
         throw std::invalid_argument("an NVLink KV link needs both pools in one NVLink domain of " +
                                     std::to_string(hw->scale_up.domain_size) + " GPUs");
       }

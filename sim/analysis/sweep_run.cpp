@@ -28,7 +28,8 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
   const auto& cal = calibrations.at(config.deployment.hardware->id);
   if (config.disaggregated) {
     const auto& decode_hw = config.disaggregated->decode.deployment.hardware->id;
-    if (decode_hw != config.deployment.hardware->id) config.disaggregated->decode.calibration = calibrations.at(decode_hw);
+    if (decode_hw != config.deployment.hardware->id)
+      config.disaggregated->decode.calibration = calibrations.at(decode_hw);
   }
   try {
     return PointPerf::from_summary(serving::simulate(config, cal));

@@ -463,8 +463,8 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     if (size > static_cast<double>(kMaxPoints)) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.3g", size);
-      throw LoadError(spec.file, "", std::string("the grid has ") + buf + " points (at most " +
-                                         std::to_string(kMaxPoints) + ")");
+      throw LoadError(spec.file, "",
+                      std::string("the grid has ") + buf + " points (at most " + std::to_string(kMaxPoints) + ")");
     }
   }
   for (const auto& axis : spec.axes) {

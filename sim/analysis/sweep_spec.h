@@ -93,7 +93,7 @@ struct SweepSpec {
   // Service-level targets: a point that misses any of them is flagged and never picked.
   std::optional<double> target_max_p90_ttft_ms, target_max_p99_ttft_ms, target_max_p90_tpot_ms;
   std::optional<double> target_max_failed_share;  // in [0, 1]: failed / (completed + failed) requests
-  nlohmann::json canonical;                             // the parsed spec, for hashing and the resolved copy
+  nlohmann::json canonical;                       // the parsed spec, for hashing and the resolved copy
 };
 
 // Parses a spec; throws data::LoadError (`file: /pointer: reason`) on the first problem.

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "sim/advisor/advisor.h"
-#include "sim/data/json_reader.h"
 #include "sim/core/input_error.h"
+#include "sim/data/json_reader.h"
 
 namespace tycoon::classroom {
 
@@ -371,9 +371,10 @@ nlohmann::json to_json(const ClassReport& r) {
   for (const auto& i : r.instructive) {
     instructive.push_back({{"kind", i.kind}, {"student", r.valid[i.index].student}, {"why", i.why}});
   }
-  return {{"format", kClassReportFormat}, {"version", kClassReportVersion},   {"class", to_json(r.spec)},
-          {"scenario_name", r.scenario_name}, {"standings", valid},           {"rejected", rejected},
-          {"benchmarks", benchmarks},         {"instructive", instructive}};
+  return {{"format", kClassReportFormat}, {"version", kClassReportVersion},
+          {"class", to_json(r.spec)},     {"scenario_name", r.scenario_name},
+          {"standings", valid},           {"rejected", rejected},
+          {"benchmarks", benchmarks},     {"instructive", instructive}};
 }
 
 const ReportStanding* ClassReportView::find(std::string_view student) const {

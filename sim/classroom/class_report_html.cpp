@@ -189,8 +189,10 @@ void advice_calls(std::ostringstream& o, const ClassReport& r) {
         << fixed(a.claimed_speedup, 3) << "</td><td>" << xml_escape(a.decision_text())
         << (a.decided_at_hour ? " at h" + std::to_string(*a.decided_at_hour) : std::string()) << "</td><td>"
         << xml_escape(a.truth) << "</td><td class=n>×" << fixed(a.true_speedup, 3) << "</td><td>"
-        << (a.decision == "undecided" ? "—" : a.right_call ? "right" : "<b>wrong</b>") << "</td><td class=n>"
-        << money(a.checks_usd) << "</td><td class=n>" << money(a.value_usd) << "</td></tr>\n";
+        << (a.decision == "undecided" ? "—"
+            : a.right_call            ? "right"
+                                      : "<b>wrong</b>")
+        << "</td><td class=n>" << money(a.checks_usd) << "</td><td class=n>" << money(a.value_usd) << "</td></tr>\n";
     }
   }
   o << "</table>\n";

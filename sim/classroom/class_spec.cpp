@@ -7,10 +7,10 @@
 #include <stdexcept>
 
 #include "sim/advisor/advisor.h"
+#include "sim/core/input_error.h"
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
 #include "sim/game/save.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::classroom {
 
@@ -45,14 +45,14 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   spec.seed = choices.seed.value_or(scenario.seed);
   spec.days = choices.days.value_or(scenario.days);
   if (spec.days < 1 || spec.days > kMaxClassDays) {
-    throw core::InputError("days: " + std::to_string(spec.days) + " is not in [1, " +
-                                std::to_string(kMaxClassDays) + "] (scenario " + scenario.id + ")");
+    throw core::InputError("days: " + std::to_string(spec.days) + " is not in [1, " + std::to_string(kMaxClassDays) +
+                           "] (scenario " + scenario.id + ")");
   }
   for (const auto& lever : choices.locked_levers) {
     if (!game::is_known_lever(lever)) {
       throw core::InputError("lock: unknown lever '" + lever +
-                                  "' (levers: command types such as set_prices or rent_gpus, recipe.<field>, "
-                                  "contract.<on_demand|reserved|spot>)");
+                             "' (levers: command types such as set_prices or rent_gpus, recipe.<field>, "
+                             "contract.<on_demand|reserved|spot>)");
     }
   }
   spec.locked_levers = normalized_levers(choices.locked_levers);
@@ -148,7 +148,8 @@ ClassLink parse_class_link(std::string_view query) {
     const auto eq = part.find('=');
     const std::string key = url_decode(part.substr(0, eq), part.substr(0, eq));
     const std::string value = eq == std::string_view::npos ? std::string() : url_decode(part.substr(eq + 1), key);
-    static const std::set<std::string> kKnown = {"class", "scenario", "seed", "days", "lock", "history", "advisor", "title"};
+    static const std::set<std::string> kKnown = {"class", "scenario", "seed",    "days",
+                                                 "lock",  "history",  "advisor", "title"};
     if (!kKnown.count(key)) {
       throw core::InputError("link parameter '" + key +
                              "' is not a class parameter (class, scenario, seed, days, lock, history, advisor, title)");

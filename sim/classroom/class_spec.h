@@ -60,7 +60,7 @@ struct ClassChoices {
   std::optional<std::uint64_t> seed;  // default: the scenario's
   std::optional<int> days;            // default: the scenario's
   std::vector<std::string> locked_levers;
-  std::optional<bool> advisor;  // default: on when the scenario and the class leave accept_advice open
+  std::optional<bool> advisor;      // default: on when the scenario and the class leave accept_advice open
   std::optional<int> history_days;  // default: the scenario's; 0 to kMaxHistoryDays
 };
 

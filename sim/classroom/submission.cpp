@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
+#include "sim/core/input_error.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::classroom {
 
@@ -27,17 +27,17 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
   }
   const auto& st = game.state();
   if (!game.finished()) {
-    throw core::InputError("the game is at hour " + std::to_string(st.hour) + " of " +
-                                std::to_string(st.end_hour) + ": only a finished game can be submitted");
+    throw core::InputError("the game is at hour " + std::to_string(st.hour) + " of " + std::to_string(st.end_hour) +
+                           ": only a finished game can be submitted");
   }
   const auto& spec = world.spec;
   if (st.scenario_id != spec.scenario || st.seed != spec.seed ||
       st.end_hour != static_cast<std::int64_t>(spec.days) * 24 ||
       game.scenario().locked_levers != world.scenario.locked_levers) {
     throw core::InputError("the game (" + st.scenario_id + ", seed " + std::to_string(st.seed) + ", " +
-                                std::to_string(st.end_hour / 24) + " days) was not played in class " + spec.class_id +
-                                " (" + spec.scenario + ", seed " + std::to_string(spec.seed) + ", " +
-                                std::to_string(spec.days) + " days, its locks)");
+                           std::to_string(st.end_hour / 24) + " days) was not played in class " + spec.class_id + " (" +
+                           spec.scenario + ", seed " + std::to_string(spec.seed) + ", " + std::to_string(spec.days) +
+                           " days, its locks)");
   }
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : st.log) commands.push_back(game::to_json(c));

@@ -16,7 +16,7 @@ namespace tycoon::core {
 // What a stream is used for. Streams of different purposes are independent, so adding draws for
 // one purpose never shifts another's sequence.
 enum class RngPurpose { kArrivals, kLengths, kSessions, kAcceptance, kFailures, kAdvisor };
-inline constexpr std::array<std::string_view, 6> kRngPurposeNames = {"arrivals",   "lengths", "sessions",
+inline constexpr std::array<std::string_view, 6> kRngPurposeNames = {"arrivals",   "lengths",  "sessions",
                                                                      "acceptance", "failures", "advisor"};
 
 // SplitMix64 finaliser: a bijective 64-bit mix with good avalanche (Steele et al., 2014).
@@ -28,7 +28,9 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
 }
 
 // Combines two 64-bit values into one well-mixed value (order matters).
-constexpr std::uint64_t hash_combine(std::uint64_t a, std::uint64_t b) { return mix64(a ^ mix64(b + 0x632BE59BD9B4E019ull)); }
+constexpr std::uint64_t hash_combine(std::uint64_t a, std::uint64_t b) {
+  return mix64(a ^ mix64(b + 0x632BE59BD9B4E019ull));
+}
 
 class RngStream {
  public:

@@ -87,8 +87,9 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
     a.prices.push_back(std::move(g));
   }
   a.unverified = r.string_array("unverified");
-  a.sources = read_sources(r, {"hbm_bytes", "runtime_memory_bytes", "hbm_bandwidth_bytes_per_s", "dense_bf16_flop_per_s",
-                               "dense_fp8_flop_per_s", "dense_fp4_flop_per_s", "scale_up", "power_watts"});
+  a.sources =
+      read_sources(r, {"hbm_bytes", "runtime_memory_bytes", "hbm_bandwidth_bytes_per_s", "dense_bf16_flop_per_s",
+                       "dense_fp8_flop_per_s", "dense_fp4_flop_per_s", "scale_up", "power_watts"});
   if (a.scale_out_bandwidth_bytes_per_s > 0 && !a.sources.contains("scale_out_bandwidth_bytes_per_s")) {
     r.fail("sources", "no source given for 'scale_out_bandwidth_bytes_per_s'");
   }

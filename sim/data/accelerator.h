@@ -31,7 +31,7 @@ struct Accelerator {
   std::string name;
   Vendor vendor = Vendor::kNvidia;
   std::string family;
-  double hbm_bytes = 0;             // the datasheet's capacity (marketing GB)
+  double hbm_bytes = 0;  // the datasheet's capacity (marketing GB)
   // What the runtime sees (torch.cuda.get_device_properties / mem_get_info total), which engines
   // multiply by gpu_memory_utilization: sized memory plans and KV caches use this one.
   double runtime_memory_bytes = 0;

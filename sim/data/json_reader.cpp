@@ -61,9 +61,7 @@ ObjectReader::ObjectReader(const nlohmann::json& value, std::string file, std::s
   }
 }
 
-std::string ObjectReader::pointer_to(std::string_view key) const {
-  return pointer_ + "/" + escape_pointer_token(key);
-}
+std::string ObjectReader::pointer_to(std::string_view key) const { return pointer_ + "/" + escape_pointer_token(key); }
 
 void ObjectReader::fail(std::string_view key, const std::string& reason) const {
   throw LoadError(file_, pointer_to(key), reason);
@@ -232,9 +230,9 @@ namespace {
 // the duplicate-key check. The parser itself is iterative; this keeps it bounded too.
 struct OpenValue {
   bool is_array = false;
-  std::size_t index = 0;           // arrays: the element being read
-  std::string key;                 // objects: the key being read
-  std::set<std::string> keys;      // objects: keys seen so far
+  std::size_t index = 0;       // arrays: the element being read
+  std::string key;             // objects: the key being read
+  std::set<std::string> keys;  // objects: keys seen so far
 };
 
 std::string pointer_of(const std::vector<OpenValue>& open) {

@@ -26,9 +26,10 @@ KvLinkCatalog load_kv_links(const std::filesystem::path& path) {
     k.name = l.string("name");
     if (c.find(k.id)) l.fail("id", "link '" + k.id + "' is listed twice");
     if (l.has("bandwidth_from")) {
-      if (l.has("bandwidth_bytes_per_s")) l.fail("bandwidth_bytes_per_s", "give bandwidth_from or a bandwidth, not both");
+      if (l.has("bandwidth_bytes_per_s"))
+        l.fail("bandwidth_bytes_per_s", "give bandwidth_from or a bandwidth, not both");
       k.bandwidth_from = l.choice("bandwidth_from", kKvLinkBandwidthFromNames) == 0 ? KvLinkBandwidthFrom::kScaleUp
-                                                                                   : KvLinkBandwidthFrom::kScaleOut;
+                                                                                    : KvLinkBandwidthFrom::kScaleOut;
     } else {
       k.bandwidth_bytes_per_s = l.number("bandwidth_bytes_per_s", Bound::kPositive);
     }

@@ -36,7 +36,8 @@ Mixer read_mixer(ObjectReader r) {
       m.kv_compression_ratio = r.optional_number("kv_compression_ratio", Bound::kPositive).value_or(1.0);
       if (m.kv_compression_ratio < 1.0) r.fail("kv_compression_ratio", "must be at least 1");
       m.kv_shared = r.optional_boolean("kv_shared").value_or(false);
-      if (m.kv_shared && m.v_head_dim != m.head_dim) r.fail("kv_shared", "keys and values of different sizes cannot be shared");
+      if (m.kv_shared && m.v_head_dim != m.head_dim)
+        r.fail("kv_shared", "keys and values of different sizes cannot be shared");
       m.qk_norm = r.optional_boolean("qk_norm").value_or(false);
       break;
     case MixerKind::kMla:
@@ -161,8 +162,8 @@ ModelCard load_model_card(const std::filesystem::path& path, bool expect_id_from
     p.finish();
   }
   m.unverified = r.string_array("unverified");
-  m.sources = read_sources(r, {"total_params", "active_params", "layer_groups", "hidden_size", "vocab_size",
-                               "max_context_tokens"});
+  m.sources = read_sources(
+      r, {"total_params", "active_params", "layer_groups", "hidden_size", "vocab_size", "max_context_tokens"});
   if (r.has("sequence_new_expert_fraction") && !m.sources.contains("sequence_new_expert_fraction")) {
     r.fail("sources", "no source given for 'sequence_new_expert_fraction'");
   }

@@ -15,17 +15,16 @@
 namespace tycoon::data {
 
 enum class MixerKind { kAttention, kMla, kLinearAttention, kMamba2 };
-inline constexpr std::array<std::string_view, 4> kMixerKindNames = {"attention", "mla", "linear_attention",
-                                                                    "mamba2"};
+inline constexpr std::array<std::string_view, 4> kMixerKindNames = {"attention", "mla", "linear_attention", "mamba2"};
 
 // The token-mixing block of a layer. Fields not used by `kind` stay zero.
 struct Mixer {
   MixerKind kind = MixerKind::kAttention;
   // attention / mla
   int num_q_heads = 0;
-  int num_kv_heads = 0;  // attention only
-  int head_dim = 0;      // attention: q/k head dim; linear_attention: q/k head dim; mamba2: head dim
-  int v_head_dim = 0;    // defaults to head_dim for attention
+  int num_kv_heads = 0;                    // attention only
+  int head_dim = 0;                        // attention: q/k head dim; linear_attention: q/k head dim; mamba2: head dim
+  int v_head_dim = 0;                      // defaults to head_dim for attention
   std::int64_t sliding_window_tokens = 0;  // 0: full attention
   std::int64_t chunk_tokens = 0;           // chunked local attention (Llama 4)
   std::int64_t sparse_top_k_tokens = 0;    // DSA-style top-k token selection
@@ -54,7 +53,7 @@ inline constexpr std::array<std::string_view, 2> kFfnKindNames = {"dense", "moe"
 
 struct Ffn {
   FfnKind kind = FfnKind::kDense;
-  bool gated = true;  // SwiGLU/GeGLU: gate and up projections
+  bool gated = true;                   // SwiGLU/GeGLU: gate and up projections
   std::int64_t intermediate_size = 0;  // dense
   int num_experts = 0;
   int top_k = 0;

@@ -29,7 +29,8 @@ Recipe load_recipe(const std::filesystem::path& path) {
   // A recipe describes one replica; how many replicas run is the caller's (`--replicas`, the
   // game's rentals). Older files carry "data_parallel": 1, still accepted; any other value is not.
   if (r.has("data_parallel") && r.integer("data_parallel", Bound::kPositive) != 1) {
-    r.fail("data_parallel", "a recipe describes one replica: data_parallel must be 1 (set replicas where the recipe is used)");
+    r.fail("data_parallel",
+           "a recipe describes one replica: data_parallel must be 1 (set replicas where the recipe is used)");
   }
   x.kv_page_tokens = small_positive("kv_page_tokens", 4096);
   x.max_num_batched_tokens = small_positive("max_num_batched_tokens", 1 << 22);

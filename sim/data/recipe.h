@@ -10,8 +10,8 @@
 namespace tycoon::data {
 
 struct SpecDecode {
-  std::string method;        // "eagle3", "mtp", ...
-  int num_draft_tokens = 0;  // k: tokens proposed per step
+  std::string method;              // "eagle3", "mtp", ...
+  int num_draft_tokens = 0;        // k: tokens proposed per step
   double acceptance_length = 1.0;  // mean tokens emitted per target forward, bonus token included
 };
 

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/game/recipe_settings.h"
 #include "sim/core/input_error.h"
+#include "sim/game/recipe_settings.h"
 
 namespace tycoon::game {
 
@@ -27,7 +27,7 @@ struct AdvisorState;  // sim/game/advisor_state.h
 struct AdviceEffect {
   RecipeOverrides recipe;       // recipe fields to change (as ChangeRecipe)
   std::optional<int> replicas;  // with a tensor-parallel change: the replicas on the same GPUs
-  double speedup = 1.0;    // code change: every GPU op and engine step runs this many times faster
+  double speedup = 1.0;         // code change: every GPU op and engine step runs this many times faster
   // Share of the deployment's segment reputation lost when accepted, in [0, 1]: outputs that
   // drift beyond tolerance, or a change that games the benchmark by rejecting requests.
   double reputation_hit = 0.0;

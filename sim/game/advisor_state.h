@@ -76,12 +76,12 @@ struct ProposalRecord {
 };
 
 struct AdvisorState {
-  bool seeded = false;                      // the streams are seeded at the advisor's first round
-  boost::random::mt19937_64 propose_rng;    // which proposals, recipe-search seeds
-  boost::random::mt19937_64 check_rng;      // check noise (a separate stream: checking changes no proposal)
-  std::int64_t next_id = 1;                 // the next proposal is "<persona>-<next_id>"
+  bool seeded = false;                    // the streams are seeded at the advisor's first round
+  boost::random::mt19937_64 propose_rng;  // which proposals, recipe-search seeds
+  boost::random::mt19937_64 check_rng;    // check noise (a separate stream: checking changes no proposal)
+  std::int64_t next_id = 1;               // the next proposal is "<persona>-<next_id>"
   std::set<std::pair<std::int64_t, std::string>> proposed;  // (deployment, change id): never proposed twice
-  std::vector<ProposalRecord> records;      // in posting order
+  std::vector<ProposalRecord> records;                      // in posting order
   double check_spend_usd = 0;
 
   const ProposalRecord* find(std::string_view advice_id) const {

@@ -83,8 +83,8 @@ struct ViewPanel {
 using Command = std::variant<RentGpus, ReleaseGpus, Deploy, Undeploy, ChangeRecipe, ScaleReplicas, SetPrices,
                              AcceptAdvice, RejectAdvice, Advance, CheckAdvice, ViewPanel>;
 inline constexpr std::array<std::string_view, 12> kCommandNames = {
-    "rent_gpus",     "release_gpus",  "deploy",  "undeploy",    "change_recipe", "scale_replicas",
-    "set_prices",    "accept_advice", "reject_advice", "advance", "check_advice", "view_panel"};
+    "rent_gpus",  "release_gpus",  "deploy",        "undeploy", "change_recipe", "scale_replicas",
+    "set_prices", "accept_advice", "reject_advice", "advance",  "check_advice",  "view_panel"};
 inline std::string_view command_name(const Command& c) { return kCommandNames[c.index()]; }
 
 // What applying a command did: ok, or why it was refused (with the numbers).

@@ -57,9 +57,12 @@ std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const G
   o.days = static_cast<int>(state.end_hour / 24);
   o.windows = windows ? windows : std::make_shared<ServingWindows>();
   std::vector<ScriptedPlay> plays;
-  plays.push_back({"do_nothing", "Had you done nothing",
+  plays.push_back({"do_nothing",
+                   "Had you done nothing",
                    "The level as it starts, left alone: no command at all, no advice taken.",
-                   std::make_unique<Game>(scenario, catalog, o), {}, 0});
+                   std::make_unique<Game>(scenario, catalog, o),
+                   {},
+                   0});
   if (scenario.reference_strategy) {
     plays.push_back({"reference", "The reference strategy", scenario.reference_strategy->description,
                      std::make_unique<Game>(scenario, catalog, o), scenario.reference_strategy->commands, 0});
@@ -121,7 +124,8 @@ std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures
                 money(ref.gpu_cost_usd).c_str());
   out.push_back({"gpu_spend", "GPUs in use", gpu_rest, buf});
   const double checks = you.checks_usd - ref.checks_usd;
-  std::snprintf(buf, sizeof buf, "%s paid for component tests, benchmarks and canaries of advice", money(you.checks_usd).c_str());
+  std::snprintf(buf, sizeof buf, "%s paid for component tests, benchmarks and canaries of advice",
+                money(you.checks_usd).c_str());
   out.push_back({"checks", "Checks of advice", checks, buf});
   const double fixed_you = you.fixed_cost_usd - (you.checks_usd - you.benchmark_checks_usd);
   const double fixed_ref = ref.fixed_cost_usd - (ref.checks_usd - ref.benchmark_checks_usd);
@@ -135,7 +139,8 @@ std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const Outc
   double total = 0;
   for (const auto& g : gap) total += g.usd;
   if (total <= 0) {
-    out.push_back("You beat the reference strategy on the same customers: try a harder level, or this one with fewer GPUs.");
+    out.push_back(
+        "You beat the reference strategy on the same customers: try a harder level, or this one with fewer GPUs.");
     return out;
   }
   // Items worth a sentence: at least 5% of the reference's profit (or $50).
@@ -148,24 +153,29 @@ std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const Outc
   for (const auto* g : big) {
     if (out.size() == 3) break;
     if (g->id == "pricing") {
-      out.push_back("Pricing: the Pricing tab's profit-versus-price curve shows where your price sits against your capacity; "
-                    "with customers turned away, a higher price costs only those you could not serve.");
+      out.push_back(
+          "Pricing: the Pricing tab's profit-versus-price curve shows where your price sits against your capacity; "
+          "with customers turned away, a higher price costs only those you could not serve.");
     } else if (g->id == "customers_served") {
-      out.push_back("Customers served: more served tokens from the same GPUs (a faster recipe: the Profiler and Pareto "
-                    "tabs), or more replicas before the peak, if the extra revenue beats their rent.");
+      out.push_back(
+          "Customers served: more served tokens from the same GPUs (a faster recipe: the Profiler and Pareto "
+          "tabs), or more replicas before the peak, if the extra revenue beats their rent.");
     } else if (g->id == "idle_gpu_hours") {
       out.push_back("Idle GPU-hours: GPUs rented but not serving still cost rent; release them, or deploy on them.");
     } else if (g->id == "gpu_spend") {
-      out.push_back("GPUs in use: cheaper GPUs for the same tokens (another chip, a reserved or spot contract, fewer "
-                    "replicas off-peak).");
+      out.push_back(
+          "GPUs in use: cheaper GPUs for the same tokens (another chip, a reserved or spot contract, fewer "
+          "replicas off-peak).");
     } else if (g->id == "checks") {
-      out.push_back("Checks: a benchmark is cheap next to a wrong call, but a component test or canary on every "
-                    "proposal adds up; check the ones whose claims would matter.");
+      out.push_back(
+          "Checks: a benchmark is cheap next to a wrong call, but a component test or canary on every "
+          "proposal adds up; check the ones whose claims would matter.");
     } else if (g->id == "fixed_costs") {
       out.push_back("Fixed costs: these run every day; a game that ends sooner in profit pays fewer of them.");
     }
   }
-  if (out.empty()) out.push_back("Close to the reference: small changes now (a price step, one replica) decide the rest.");
+  if (out.empty())
+    out.push_back("Close to the reference: small changes now (a price step, one replica) decide the rest.");
   return out;
 }
 

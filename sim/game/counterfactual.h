@@ -39,7 +39,9 @@ struct OutcomeFigures {
   double checks_usd = 0;  // paid for checks of advice (benchmarks are in the GPU bill, the rest in fixed costs)
   double benchmark_checks_usd = 0;
   bool bankrupt = false;
-  double idle_gpu_hours() const { return gpu_hours_rented > gpu_hours_serving ? gpu_hours_rented - gpu_hours_serving : 0; }
+  double idle_gpu_hours() const {
+    return gpu_hours_rented > gpu_hours_serving ? gpu_hours_rented - gpu_hours_serving : 0;
+  }
   // Revenue per million output tokens: the price customers paid per answer (their input included).
   double revenue_per_output_mtok() const { return output_tokens > 0 ? revenue_usd / output_tokens * 1e6 : 0; }
   double gpu_usd_per_hour() const { return gpu_hours_rented > 0 ? gpu_cost_usd / gpu_hours_rented : 0; }

@@ -22,7 +22,8 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     if (scenario_.reference_strategy) {
       auto& cs = scenario_.reference_strategy->commands;
       const std::int64_t end = scenario_.end_hour();
-      cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }), cs.end());
+      cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }),
+               cs.end());
     }
   }
   if (options.history_days) scenario_.history_days = *options.history_days;
@@ -273,8 +274,8 @@ void Game::announce_tutorial_step() {
     news("Tutorial complete: you did every step. Play on to the end and read the debrief.");
     return;
   }
-  alarm(AlarmKind::kTutorialStep, "Tutorial, step " + std::to_string(i + 1) + " of " + std::to_string(steps.size()) +
-                                      ": " + steps[i].text);
+  alarm(AlarmKind::kTutorialStep,
+        "Tutorial, step " + std::to_string(i + 1) + " of " + std::to_string(steps.size()) + ": " + steps[i].text);
 }
 
 // One game hour, phase by phase. The phases run in this order and draw from the random streams in
@@ -360,7 +361,8 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   for (std::size_t di = 0; di < company.deployments.size(); ++di) {
     const auto& d = company.deployments[di];
     if (d.segment != seg.id || d.active_replicas <= 0) continue;
-    weights[di] = capacity_weight(catalog_->accelerator(d.chip), catalog_->engine(d.recipe.engine), d, d.active_replicas);
+    weights[di] =
+        capacity_weight(catalog_->accelerator(d.chip), catalog_->engine(d.recipe.engine), d, d.active_replicas);
     weight_sum += weights[di];
     serving_idx.push_back(di);
   }
@@ -387,7 +389,8 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   if (sh.tokens.input_tokens > 0) {
     seg_state.billed_cached_share = sh.tokens.cached_input_tokens / sh.tokens.input_tokens;
   }
-  double attainment = sh.requests_offered > 0 ? sh.requests_within_slo / sh.requests_offered : seg_state.last_slo_attainment;
+  double attainment =
+      sh.requests_offered > 0 ? sh.requests_within_slo / sh.requests_offered : seg_state.last_slo_attainment;
   if (sh.requests_offered > 0) {
     seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment, seg.reputation_half_life_hours);
     seg_state.last_slo_attainment = attainment;
@@ -470,9 +473,8 @@ int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const Dep
   out.ttft_s = at >= 0.5 ? out.ttft_s : after.ttft_s;
   out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
   news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
-       " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
-       "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) +
-       " requests in flight failed");
+       " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) + "; about " +
+       std::to_string(static_cast<long long>(std::llround(in_flight))) + " requests in flight failed");
   return lost;
 }
 
@@ -528,8 +530,9 @@ void Game::pay_costs(std::int64_t h, const SpotReclaims& interrupted, HourTotals
     totals.gpus_rented += c.num_gpus;
   }
   for (const auto& [id, at] : interrupted) {
-    auto it = std::find_if(company.contracts.begin(), company.contracts.end(),
-                           [&, id = id](const GpuContract& c) { return c.id == id; });  // clang < 16: no capture of a binding
+    auto it = std::find_if(company.contracts.begin(), company.contracts.end(), [&, id = id](const GpuContract& c) {
+      return c.id == id;
+    });  // clang < 16: no capture of a binding
     news("Spot contract " + std::to_string(id) + " (" + std::to_string(it->num_gpus) + " x " + it->chip +
          ") was reclaimed by the provider");
     company.contracts.erase(it);
@@ -625,14 +628,12 @@ void Game::advisor_tick() {
     s.inbox.push_back(std::move(a));
   }
   if (!titles.empty()) {
-    alarm(AlarmKind::kNewProposal, "New advice from the advisor: " + titles +
-                                       ". A claim is not a measurement: check it before you accept.");
+    alarm(AlarmKind::kNewProposal,
+          "New advice from the advisor: " + titles + ". A claim is not a measurement: check it before you accept.");
   }
 }
 
-void Game::alarm(AlarmKind kind, std::string text) {
-  state_.news.push_back({state_.hour, std::move(text), kind});
-}
+void Game::alarm(AlarmKind kind, std::string text) { state_.news.push_back({state_.hour, std::move(text), kind}); }
 
 std::string Game::recent_cause(std::int64_t hours) const {
   const auto& s = state_;
@@ -664,7 +665,8 @@ void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& ro
   if (prev_slo && offered > 0) {
     // Through 90% or 50%, or more than halved (by at least ten points), in one hour.
     // A fall of under 5 points is noise around a threshold, not news.
-    const bool through = *prev_slo - slo >= 0.05 && ((*prev_slo >= 0.9 && slo < 0.9) || (*prev_slo >= 0.5 && slo < 0.5));
+    const bool through =
+        *prev_slo - slo >= 0.05 && ((*prev_slo >= 0.9 && slo < 0.9) || (*prev_slo >= 0.5 && slo < 0.5));
     const bool halved = slo < 0.5 * *prev_slo && *prev_slo - slo >= 0.1;
     if (through || halved) {
       alarm(AlarmKind::kSloDrop, "SLO attainment fell to " + pct(slo) + " (from " + pct(*prev_slo) + ") in hour " +

@@ -172,8 +172,7 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
 // The router's estimate of a deployment's capacity, by which a segment's load is split over its
 // serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
 // vendor × speedup (bytes per second; decode is bandwidth-bound).
-double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d,
-                       int replicas);
+double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d, int replicas);
 
 // What customers of segment `segment_index` compare, per average request (USD): their bill at
 // `prices` with the share of input billed as cached last hour, and the market's list price (the

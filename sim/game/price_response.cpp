@@ -44,8 +44,9 @@ PriceResponse price_response(const Scenario& scenario, const GameState& s, std::
     PricePoint p;
     p.price_ratio = ratio;
     const double price = ratio * ref_req;
-    p.offered_per_s = econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), price, ref_req, st.reputation) *
-                      st.demand_multiplier;
+    p.offered_per_s =
+        econ::offered_requests_per_s(seg.demand, static_cast<double>(s.hour), price, ref_req, st.reputation) *
+        st.demand_multiplier;
     p.served_per_s = out.capacity_per_s ? std::min(p.offered_per_s, *out.capacity_per_s) : p.offered_per_s;
     p.revenue_usd_per_hour = p.served_per_s * 3600.0 * price;
     p.profit_usd_per_hour = p.revenue_usd_per_hour - out.rent_usd_per_hour;

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/perf/memory_plan.h"
 #include "sim/core/input_error.h"
+#include "sim/perf/memory_plan.h"
 
 namespace tycoon::game {
 
@@ -92,8 +92,8 @@ double acceptance_length(double alpha, int k) {
   return (1.0 - std::pow(alpha, k + 1)) / (1.0 - alpha);
 }
 
-serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model,
-                                        const std::string& chip, const RecipeSettings& r, double accepted) {
+serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model, const std::string& chip,
+                                        const RecipeSettings& r, double accepted) {
   serving::ServingOverrides o;
   o.engine = r.engine;
   o.precision = r.precision;

@@ -89,8 +89,8 @@ double acceptance_length(double alpha, int k);
 // `tycoon benchmark` and sweeps do (KV admission from the engine card). `acceptance_length` is
 // used when speculative decoding is on and `r` sets none. The queue timeout and limit are the
 // scenario's, set by the caller. Throws std::invalid_argument when the combination cannot run.
-serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model,
-                                        const std::string& chip, const RecipeSettings& r, double acceptance_length);
+serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model, const std::string& chip,
+                                        const RecipeSettings& r, double acceptance_length);
 
 // resolve_recipe's deployment.
 perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::string& model, const std::string& chip,

@@ -107,9 +107,8 @@ std::optional<std::string> unseal(std::string_view hex, std::uint64_t seed) {
 std::string save_text(const Game& game) {
   nlohmann::json state = to_json(game.state());
   const nlohmann::json hidden = take_hidden(state);
-  nlohmann::json payload = {{"scenario", to_json(game.scenario())},
-                            {"state", state},
-                            {"sealed", seal(hidden.dump(), game.state().seed)}};
+  nlohmann::json payload = {
+      {"scenario", to_json(game.scenario())}, {"state", state}, {"sealed", seal(hidden.dump(), game.state().seed)}};
   nlohmann::json out = {{"format", kSaveFormat},
                         {"version", kSaveVersion},
                         {"checksum", checksum_of(payload.dump())},
@@ -144,7 +143,8 @@ void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::s
                                " days = hour " + std::to_string(sc.end_hour()) + ")");
   }
   if (s.hour > s.end_hour) {
-    fail(st + "/hour", std::to_string(s.hour) + " is past the scenario's end (hour " + std::to_string(s.end_hour) + ")");
+    fail(st + "/hour",
+         std::to_string(s.hour) + " is past the scenario's end (hour " + std::to_string(s.end_hour) + ")");
   }
   const double cash = s.company.cash_usd;
   if (!std::isfinite(cash) || std::fabs(cash) > kMaxSaveCashUsd) {
@@ -157,7 +157,8 @@ void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::s
     if (!catalog.find_model(model)) fail(pointer, "unknown model '" + model + "'");
   };
   auto within_game = [&](const std::string& pointer, std::int64_t hour) {
-    if (hour < 0 || hour > s.end_hour + 24 * 3650) fail(pointer, "hour " + std::to_string(hour) + " is outside the game");
+    if (hour < 0 || hour > s.end_hour + 24 * 3650)
+      fail(pointer, "hour " + std::to_string(hour) + " is outside the game");
   };
   for (std::size_t i = 0; i < s.company.contracts.size(); ++i) {
     const auto& k = s.company.contracts[i];
@@ -186,14 +187,13 @@ void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::s
     }
   }
   if (s.world.segments.size() != sc.segments.size()) {
-    fail(st + "/world/segments", std::to_string(s.world.segments.size()) + " segments, the scenario has " +
-                                     std::to_string(sc.segments.size()));
+    fail(st + "/world/segments",
+         std::to_string(s.world.segments.size()) + " segments, the scenario has " + std::to_string(sc.segments.size()));
   }
   for (std::size_t i = 0; i < s.world.segments.size(); ++i) {
     if (s.world.segments[i].id != sc.segments[i].id) {
-      fail(st + "/world/segments/" + std::to_string(i) + "/id", "'" + s.world.segments[i].id +
-                                                                    "' is not the scenario's segment '" +
-                                                                    sc.segments[i].id + "'");
+      fail(st + "/world/segments/" + std::to_string(i) + "/id",
+           "'" + s.world.segments[i].id + "' is not the scenario's segment '" + sc.segments[i].id + "'");
     }
   }
   auto index_within = [&](const std::string& pointer, std::size_t index, std::size_t size) {

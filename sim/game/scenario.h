@@ -163,7 +163,7 @@ struct Scenario {
   std::string name;
   ScenarioKind kind = ScenarioKind::kSandbox;
   std::optional<int> level;
-  std::string lesson;    // the lesson's answer: shown in the debrief (and in play when there is no question)
+  std::string lesson;  // the lesson's answer: shown in the debrief (and in play when there is no question)
   // The lesson asked as a question to answer by playing ("Can you ...?"): shown in play; the
   // debrief reveals `lesson` beside it. Player-facing text: no internal references.
   std::string question;

@@ -391,8 +391,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
       c.command = command_from_json(o);
       o.finish();
       if (!r.commands.empty() && c.at_hour < r.commands.back().at_hour) {
-        throw data::LoadError(file, where + "/at_hour", "goes back in time (" + std::to_string(c.at_hour) + " after " +
-                                                            std::to_string(r.commands.back().at_hour) + ")");
+        throw data::LoadError(file, where + "/at_hour",
+                              "goes back in time (" + std::to_string(c.at_hour) + " after " +
+                                  std::to_string(r.commands.back().at_hour) + ")");
       }
       if (c.at_hour >= s.end_hour()) throw data::LoadError(file, where + "/at_hour", "is past the scenario's end");
       r.commands.push_back(std::move(c));

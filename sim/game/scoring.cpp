@@ -70,9 +70,9 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
         break;
       case GoalKind::kTutorialComplete:
         // The share of steps done.
-        r.achieved = scenario.tutorial_steps.empty()
-                         ? 1.0
-                         : static_cast<double>(s.world.tutorial_step) / static_cast<double>(scenario.tutorial_steps.size());
+        r.achieved = scenario.tutorial_steps.empty() ? 1.0
+                                                     : static_cast<double>(s.world.tutorial_step) /
+                                                           static_cast<double>(scenario.tutorial_steps.size());
         break;
     }
     if (g.kind == GoalKind::kTutorialComplete) {
@@ -116,13 +116,15 @@ double slo_target(const Scenario& scenario) {
 
 }  // namespace
 
-Score score(const Scenario& scenario, const GameState& s, const std::vector<GoalResult>& goals,
-            const ScoreInputs& in) {
+Score score(const Scenario& scenario, const GameState& s, const std::vector<GoalResult>& goals, const ScoreInputs& in) {
   Score sc;
   sc.passed = std::all_of(goals.begin(), goals.end(), [](const GoalResult& r) { return r.met; });
   const double profit = s.ledger.totals().profit_usd();
 
-  ScoreComponent p{"profit", "Profit", 0, kProfitPointsMax, false, "known at the end: measured against doing nothing and the reference strategy on the same customers"};
+  ScoreComponent p{
+      "profit", "Profit",
+      0,        kProfitPointsMax,
+      false,    "known at the end: measured against doing nothing and the reference strategy on the same customers"};
   if (in.do_nothing_profit_usd && in.reference_profit_usd) {
     p.known = true;
     const double p0 = *in.do_nothing_profit_usd, pref = *in.reference_profit_usd;
@@ -155,14 +157,18 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   solv.detail = s.company.bankrupt ? fmt("bankrupt after %.0f%% of the game", 100 * lived) : "solvent throughout";
   sc.components.push_back(solv);
 
-  ScoreComponent j{"judgement", "Advice calls", 0, kJudgementPoints, false, "known at the end: your calls on the advisor's proposals against the truth"};
+  ScoreComponent j{"judgement", "Advice calls",
+                   0,           kJudgementPoints,
+                   false,       "known at the end: your calls on the advisor's proposals against the truth"};
   if (in.judgement) {
     j.known = true;
     if (in.judgement->proposals > 0) {
       const auto& jd = *in.judgement;
-      j.points = std::clamp(kJudgementPoints * (jd.right_calls - jd.bad_accepted) / jd.proposals, 0.0, kJudgementPoints);
+      j.points =
+          std::clamp(kJudgementPoints * (jd.right_calls - jd.bad_accepted) / jd.proposals, 0.0, kJudgementPoints);
       j.detail = fmt("%.0f of %.0f proposals called right", jd.right_calls, jd.proposals);
-      if (jd.bad_accepted > 0) j.detail += fmt(", %.0f bad one(s) accepted (each takes one right call back)", jd.bad_accepted);
+      if (jd.bad_accepted > 0)
+        j.detail += fmt(", %.0f bad one(s) accepted (each takes one right call back)", jd.bad_accepted);
       sc.components.push_back(j);
     }
   } else {

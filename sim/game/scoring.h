@@ -42,8 +42,8 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 // scores out of 90, scaled to 100.
 // Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 55; 3 every goal met
 // and at least 75.
-inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25, kSolvencyPoints = 15,
-                        kJudgementPoints = 10;
+inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25,
+                        kSolvencyPoints = 15, kJudgementPoints = 10;
 inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75;
 
 struct ScoreComponent {
@@ -63,10 +63,10 @@ struct ScoreInputs {
 };
 
 struct Score {
-  double points = 0;      // out of 100 once final
+  double points = 0;  // out of 100 once final
   double max_points = 100;
-  bool passed = false;    // every goal met
-  bool final = false;     // every component known
+  bool passed = false;  // every goal met
+  bool final = false;   // every component known
   int stars = 0;
   std::vector<ScoreComponent> components;
 };

@@ -138,7 +138,7 @@ struct GameState {
   std::vector<DeploymentHour> deployment_history;
   std::vector<NewsItem> news;
   std::vector<Advice> inbox;
-  AdvisorState advisor;  // the advisor's memory (hidden: never in a client view, sealed in saves)
+  AdvisorState advisor;            // the advisor's memory (hidden: never in a client view, sealed in saves)
   std::vector<LoggedCommand> log;  // every command applied, with its hour
   RngStreams rng;
 };

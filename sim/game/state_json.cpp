@@ -119,7 +119,6 @@ constexpr std::array<std::string_view, 14> kDeploymentHourFields = {"hour",
                                                                     "output_tok_per_s_per_gpu",
                                                                     "interrupted"};
 
-
 nlohmann::json record_json(const ProposalRecord& r) {
   nlohmann::json scale = nlohmann::json::array();
   for (double x : r.true_op_time_scale) scale.push_back(x);

@@ -29,7 +29,7 @@ enum class StepCondition {
   kFinished,         // the game is over
 };
 inline constexpr std::array<std::string_view, 11> kStepConditionNames = {
-    "gpus_rented", "deployments",       "replicas",    "prices_set",  "panel_viewed", "hour",
+    "gpus_rented",     "deployments",      "replicas",    "prices_set",      "panel_viewed", "hour",
     "proposal_posted", "proposal_checked", "check_ready", "checked_decided", "finished"};
 
 // Panels a ViewPanel command may name (the front ends' tabs).
@@ -42,8 +42,8 @@ struct TutorialStep {
   std::string tab;     // the panel the step happens in ("" = anywhere)
   std::string target;  // the widget to highlight (a front-end tag; a trailing '.' matches a prefix)
   StepCondition when = StepCondition::kHour;
-  double count = 1;    // kGpusRented, kDeployments, kReplicas, kHour
-  std::string panel;   // kPanelViewed
+  double count = 1;   // kGpusRented, kDeployments, kReplicas, kHour
+  std::string panel;  // kPanelViewed
   // An action step holds the clock; a step that waits for time to pass does not.
   bool holds_clock() const {
     return when != StepCondition::kHour && when != StepCondition::kProposalPosted &&

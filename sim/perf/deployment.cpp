@@ -53,10 +53,9 @@ void check_deployment(const Deployment& d) {
     throw core::InputError("parallel sizes must be at least 1");
   }
   if (d.tensor_parallel > d.hardware->scale_up.domain_size && d.hardware->scale_out_bandwidth_bytes_per_s <= 0) {
-    throw core::InputError("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " +
-                                d.hardware->name + " scale-up domain of " +
-                                std::to_string(d.hardware->scale_up.domain_size) +
-                                " GPUs and no scale-out network is listed");
+    throw core::InputError("tensor parallel " + std::to_string(d.tensor_parallel) + " exceeds the " + d.hardware->name +
+                           " scale-up domain of " + std::to_string(d.hardware->scale_up.domain_size) +
+                           " GPUs and no scale-out network is listed");
   }
   if (d.tensor_parallel % d.expert_parallel != 0) {
     throw core::InputError("expert parallel must divide tensor parallel (experts shard over the replica's GPUs)");
@@ -69,21 +68,22 @@ void check_deployment(const Deployment& d) {
     if ((m.kind == data::MixerKind::kAttention || m.kind == data::MixerKind::kMla) && m.num_q_heads > 0 &&
         m.num_q_heads % d.tensor_parallel != 0) {
       throw core::InputError("tensor parallel " + std::to_string(d.tensor_parallel) + " does not divide the " +
-                                  std::to_string(m.num_q_heads) + " attention heads of " + d.model->name);
+                             std::to_string(m.num_q_heads) + " attention heads of " + d.model->name);
     }
   }
   if (d.expert_parallel > 1) {
-    const bool moe = std::any_of(d.model->layer_groups.begin(), d.model->layer_groups.end(), [](const auto& g) {
-      return g.ffn && g.ffn->kind == data::FfnKind::kMoe;
-    });
+    const bool moe = std::any_of(d.model->layer_groups.begin(), d.model->layer_groups.end(),
+                                 [](const auto& g) { return g.ffn && g.ffn->kind == data::FfnKind::kMoe; });
     if (!moe) {
-      throw core::InputError("expert parallel " + std::to_string(d.expert_parallel) + " needs a mixture-of-experts "
-                                  "model; " + d.model->name + " is dense");
+      throw core::InputError("expert parallel " + std::to_string(d.expert_parallel) +
+                             " needs a mixture-of-experts "
+                             "model; " +
+                             d.model->name + " is dense");
     }
     for (const auto& g : d.model->layer_groups) {
       if (g.ffn && g.ffn->kind == data::FfnKind::kMoe && g.ffn->num_experts % d.expert_parallel != 0) {
         throw core::InputError("expert parallel " + std::to_string(d.expert_parallel) + " does not divide " +
-                                    std::to_string(g.ffn->num_experts) + " experts");
+                               std::to_string(g.ffn->num_experts) + " experts");
       }
     }
   }

@@ -188,7 +188,7 @@ class CostBuilder {
     double wire = factor * 2.0 * (ranks - 1) / ranks * message_bytes;
     // A ring spanning nodes runs at its slowest hop: the scale-out network.
     double link_bw = ranks > d_.hardware->scale_up.domain_size ? d_.hardware->scale_out_bandwidth_bytes_per_s
-                                                                : d_.hardware->scale_up.bandwidth_bytes_per_s;
+                                                               : d_.hardware->scale_up.bandwidth_bytes_per_s;
     double link = link_bw * cal_.allreduce_bus_eff(message_bytes);
     double t = (eager_ ? cal_.allreduce_eager_latency_s : cal_.allreduce_latency_s) + wire / link;
     auto& o = out_.ops[static_cast<std::size_t>(c)];
@@ -266,9 +266,9 @@ double keys_for_span(const data::Mixer& m, double c, double n) {
 }
 
 struct MixerDims {
-  double qk_dim = 0;  // per head, for scores
-  double v_dim = 0;   // per head, for the weighted sum
-  double heads = 0;   // query heads on this GPU
+  double qk_dim = 0;             // per head, for scores
+  double v_dim = 0;              // per head, for the weighted sum
+  double heads = 0;              // query heads on this GPU
   double kv_values_per_key = 0;  // KV values read per attended key per GPU
 };
 
@@ -411,8 +411,8 @@ void add_prefill_attention(const StepShape& s, const data::Mixer& m, const Mixer
   for (const auto& p : s.batch.prefills) {
     double n = static_cast<double>(p.num_new_tokens), c = static_cast<double>(p.num_context_tokens);
     double keys = keys_for_span(m, c, n);
-    double pre_dims = m.kind == MixerKind::kMla ? (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
-                                                : dims.qk_dim + dims.v_dim;
+    double pre_dims =
+        m.kind == MixerKind::kMla ? (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) : dims.qk_dim + dims.v_dim;
     double flop = 2.0 * dims.heads * pre_dims * keys;
     double kv_read = std::min(c, keys_for_span(m, c, 1)) * dims.kv_values_per_key * s.kv_b;
     double bytes = n * (dims.heads * (dims.qk_dim + dims.v_dim)) * kAct + n * dims.kv_values_per_key * s.kv_b + kv_read;
@@ -709,8 +709,8 @@ FinishedTimes finish_times(std::array<double, kNumOpClasses>& time_s, const Step
   for (double t : time_s) {
     if (t != 0.0) f.gpu_s += t;
   }
-  double per_kernel = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
-                                                 : cal.eager_launch_s;
+  double per_kernel =
+      d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s) : cal.eager_launch_s;
   f.host_launch_s = frame.graphed ? 0.0 : frame.kernels * per_kernel;
   f.extra_launch_s = frame.graphed ? frame.kernels * cal.graph_kernel_gap_s : std::max(0.0, f.host_launch_s - f.gpu_s);
   time_s[lo] += f.extra_launch_s;
@@ -814,8 +814,8 @@ DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& 
   constexpr auto lo = static_cast<std::size_t>(OpClass::kLaunchOverhead);
   constexpr auto eo = static_cast<std::size_t>(OpClass::kEngineOverhead);
   const int tp = d.tensor_parallel;
-  per_kernel_launch_s_ = d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s)
-                                                    : cal.eager_launch_s;
+  per_kernel_launch_s_ =
+      d.engine->python_eager_ops ? (tp > 1 ? cal.python_op_launch_tp_s : cal.python_op_launch_s) : cal.eager_launch_s;
   gpu_terms_ = fixed_time_s_;
   for (std::size_t i = 0; i < kNumOpClasses; ++i) {
     if (i != lo && i != eo) gpu_terms_[i] *= d.op_time_scale[i];
@@ -846,7 +846,8 @@ void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<con
   CostBuilder b(*d_, *cal_, out, !graphed_, engine_eff_);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& x = groups_[g];
-    auto w = decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    auto w =
+        decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     b.attention_decode(w.flop, w.bytes, x.layers);
   }
   StepFrame frame;
@@ -868,7 +869,8 @@ void DecodeStepModel::step_times(std::span<const double> keys_total, std::span<c
   double attention = fixed_time_s_[ad];
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& x = groups_[g];
-    auto w = decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
+    auto w =
+        decode_attention_work(*x.mixer, dims_of(x), keys_total[g], index_total[g], q_per_seq_, decode_tokens_, kv_b_);
     if (w.bytes <= 0) continue;  // as CostBuilder::attention_decode
     double mem = w.bytes / (bw_ * curve_at(cal_->attn_decode_memory_eff, w.bytes, curve_hint_));
     // The compute term only enters through the max. Decode attention is memory-bound: when an

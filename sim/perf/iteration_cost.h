@@ -40,7 +40,7 @@ struct OpCost {
 struct IterationCost {
   std::array<OpCost, kNumOpClasses> ops{};
   double total_s = 0;
-  std::int64_t num_tokens = 0;        // tokens through the target model this step
+  std::int64_t num_tokens = 0;  // tokens through the target model this step
   std::int64_t num_decode_seqs = 0;
   Provenance provenance = Provenance::kDatasheet;
   // The GPU's own work this step, and (launched eagerly) the CPU time to issue its kernels; the
@@ -118,7 +118,7 @@ class DecodeStepModel {
   double peak_half_ = 0, inv_peak_half_ = 0, bw_ = 0;
   std::array<double, kNumOpClasses> done_time_s_{};
   std::array<double, kNumOpClasses> gpu_terms_{};  // time_s as finish_times sums it into gpu_s
-  double gpu_prefix_ = 0, total_prefix_ = 0;  // those sums over the op classes before decode attention
+  double gpu_prefix_ = 0, total_prefix_ = 0;       // those sums over the op classes before decode attention
   double per_kernel_launch_s_ = 0;
   mutable std::size_t curve_hint_ = 0;  // the attention-efficiency segment of the last step
 };

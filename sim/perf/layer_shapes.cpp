@@ -16,8 +16,8 @@ LayerParams layer_params_per_gpu(const data::LayerGroup& g, std::int64_t hidden_
       case MixerKind::kAttention: {
         double q = heads_per_gpu(m.num_q_heads, tp);
         double kv = heads_per_gpu(m.num_kv_heads, tp);
-        p.mixer = h * q * m.head_dim + h * kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim) +
-                  q * m.v_head_dim * h;
+        p.mixer =
+            h * q * m.head_dim + h * kv * (m.kv_shared ? m.head_dim : m.head_dim + m.v_head_dim) + q * m.v_head_dim * h;
         break;
       }
       case MixerKind::kMla: {
@@ -27,10 +27,10 @@ LayerParams layer_params_per_gpu(const data::LayerGroup& g, std::int64_t hidden_
         double kv_a = h * (m.kv_lora_rank + m.qk_rope_head_dim);
         double kv_b = m.kv_lora_rank * q * (m.qk_nope_head_dim + m.v_head_dim);
         double o = q * m.v_head_dim * h;
-        double indexer = m.indexer_num_heads > 0
-                             ? std::max(m.q_lora_rank, 1) * double(m.indexer_num_heads) * m.indexer_head_dim +
-                                   h * m.indexer_head_dim
-                             : 0.0;
+        double indexer =
+            m.indexer_num_heads > 0
+                ? std::max(m.q_lora_rank, 1) * double(m.indexer_num_heads) * m.indexer_head_dim + h * m.indexer_head_dim
+                : 0.0;
         p.mixer = q_path + kv_a + kv_b + o + indexer;
         break;
       }

@@ -9,11 +9,11 @@ namespace tycoon::perf {
 
 // Parameter counts of one layer of a group, per GPU of a replica.
 struct LayerParams {
-  double mixer = 0;          // attention / MLA / linear attention / mamba projections
-  double dense_ffn = 0;      // dense FFN
-  double routed_experts = 0; // all routed experts (this GPU's share)
-  double shared_experts = 0; // shared experts + latent projections
-  double router = 0;         // replicated router
+  double mixer = 0;           // attention / MLA / linear attention / mamba projections
+  double dense_ffn = 0;       // dense FFN
+  double routed_experts = 0;  // all routed experts (this GPU's share)
+  double shared_experts = 0;  // shared experts + latent projections
+  double router = 0;          // replicated router
 };
 
 LayerParams layer_params_per_gpu(const data::LayerGroup& g, std::int64_t hidden, int tp);

@@ -23,8 +23,8 @@ double weights_per_gpu(const Deployment& d) {
   double bytes = 0;
   for (const auto& g : m.layer_groups) {
     auto p = layer_params_per_gpu(g, m.hidden_size, tp);
-    double per_layer = (p.mixer + p.dense_ffn + p.shared_experts) * dense_b + p.routed_experts * expert_b +
-                       p.router * 2.0;
+    double per_layer =
+        (p.mixer + p.dense_ffn + p.shared_experts) * dense_b + p.routed_experts * expert_b + p.router * 2.0;
     bytes += per_layer * g.count;
   }
   // Embedding and LM head stay bf16 and are vocab-parallel across TP ranks.
@@ -90,10 +90,10 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
   double need_one = p.fixed_bytes_per_sequence + p.kv_bytes_per_token * 1024;
   p.fits = p.kv_capacity_bytes > need_one;
   if (!p.fits) {
-    p.reason = "does not fit: " + std::to_string(tp) + " x " + d.hardware->name + " (" + gb(p.hbm_bytes) +
-               " each, " + gb(p.usable_bytes) + " usable) holds weights " + gb(p.weight_bytes) + " + runtime " +
-               gb(p.runtime_reserve_bytes) + " + activations " + gb(p.activation_bytes) +
-               " per GPU, leaving " + gb(p.kv_capacity_bytes) + " for the KV cache";
+    p.reason = "does not fit: " + std::to_string(tp) + " x " + d.hardware->name + " (" + gb(p.hbm_bytes) + " each, " +
+               gb(p.usable_bytes) + " usable) holds weights " + gb(p.weight_bytes) + " + runtime " +
+               gb(p.runtime_reserve_bytes) + " + activations " + gb(p.activation_bytes) + " per GPU, leaving " +
+               gb(p.kv_capacity_bytes) + " for the KV cache";
   }
   return p;
 }

@@ -10,13 +10,13 @@
 namespace tycoon::perf {
 
 struct MemoryPlan {
-  double hbm_bytes = 0;               // per GPU, as the runtime sees it (Accelerator::runtime_memory_bytes)
-  double usable_bytes = 0;            // hbm × gpu_memory_utilization
-  double weight_bytes = 0;            // per GPU
-  double runtime_reserve_bytes = 0;   // CUDA context, NCCL buffers, graphs
-  double activation_bytes = 0;        // peak activations of the largest step
-  double kv_capacity_bytes = 0;       // per GPU, what remains for KV pages and states
-  double kv_bytes_per_token = 0;      // per GPU, growing with context (full-attention layers)
+  double hbm_bytes = 0;                 // per GPU, as the runtime sees it (Accelerator::runtime_memory_bytes)
+  double usable_bytes = 0;              // hbm × gpu_memory_utilization
+  double weight_bytes = 0;              // per GPU
+  double runtime_reserve_bytes = 0;     // CUDA context, NCCL buffers, graphs
+  double activation_bytes = 0;          // peak activations of the largest step
+  double kv_capacity_bytes = 0;         // per GPU, what remains for KV pages and states
+  double kv_bytes_per_token = 0;        // per GPU, growing with context (full-attention layers)
   double fixed_bytes_per_sequence = 0;  // per GPU: sliding-window caps + recurrent states
   std::int64_t kv_capacity_tokens = 0;  // tokens of context the cache holds (no fixed state counted)
   bool fits = false;

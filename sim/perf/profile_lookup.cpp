@@ -56,8 +56,8 @@ void borrow_curves(CalibrationProfile& p, const data::Accelerator& chip, const d
     *c = borrowed_work_curve(*c, bw, bw_m);
   }
   // All-reduce efficiency is by message bytes, a fixed fraction of the bytes on the wire.
-  p.allreduce_bus_eff =
-      borrowed_work_curve(p.allreduce_bus_eff, chip.scale_up.bandwidth_bytes_per_s, measured.scale_up.bandwidth_bytes_per_s);
+  p.allreduce_bus_eff = borrowed_work_curve(p.allreduce_bus_eff, chip.scale_up.bandwidth_bytes_per_s,
+                                            measured.scale_up.bandwidth_bytes_per_s);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@ namespace tycoon::serving {
 
 namespace {
 
-
 void require(bool ok, const std::string& what) {
   if (!ok) throw core::InputError(what);
 }
@@ -34,9 +33,9 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   wp.kind = w.kind;
   wp.input_tokens = w.input_tokens;
   wp.output_tokens = w.output_tokens;
-  require(w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 &&
-              w.output_range_ratio <= 1,
-          "random range ratios must be in [0, 1]");
+  require(
+      w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 && w.output_range_ratio <= 1,
+      "random range ratios must be in [0, 1]");
   wp.input_range_ratio = w.input_range_ratio;
   wp.output_range_ratio = w.output_range_ratio;
   wp.max_context_tokens = model.max_context_tokens;
@@ -201,8 +200,7 @@ void Clients::on_turn_arrival(core::Time now, std::uint32_t session, ClientHost&
   issue_turn(now, session, host);
 }
 
-void Clients::on_request_end(core::Time now, std::int64_t id, std::uint32_t session, bool completed,
-                             ClientHost& host) {
+void Clients::on_request_end(core::Time now, std::int64_t id, std::uint32_t session, bool completed, ClientHost& host) {
   if (id < config_.warmup_requests) --warmup_live_;
   if (completed) {
     SessionSlot& s = sessions_[session];

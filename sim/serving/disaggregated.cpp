@@ -20,7 +20,6 @@ LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
   return LatencyStats{s.mean * scale, s.p50 * scale, s.p90 * scale, s.p99 * scale};
 }
 
-
 constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
 
 }  // namespace
@@ -35,8 +34,9 @@ KvLink resolve_kv_link(KvLinkKind kind, const data::Accelerator& prefill, const 
   l.latency_s = card->latency_s;
   switch (card->bandwidth_from) {
     case data::KvLinkBandwidthFrom::kScaleUp:
-      require(prefill.id == decode.id, std::string("KV link '") + std::string(id) + "' joins GPUs of one scale-up domain: " +
-                                           prefill.id + " and " + decode.id + " are different chips");
+      require(prefill.id == decode.id, std::string("KV link '") + std::string(id) +
+                                           "' joins GPUs of one scale-up domain: " + prefill.id + " and " + decode.id +
+                                           " are different chips");
       l.bandwidth_bytes_per_s = std::min(prefill.scale_up.bandwidth_bytes_per_s, decode.scale_up.bandwidth_bytes_per_s);
       break;
     case data::KvLinkBandwidthFrom::kScaleOut:
@@ -44,7 +44,8 @@ KvLink resolve_kv_link(KvLinkKind kind, const data::Accelerator& prefill, const 
               prefill.file + ": no scale_out_bandwidth_bytes_per_s for KV link '" + std::string(id) + "'");
       require(decode.scale_out_bandwidth_bytes_per_s > 0,
               decode.file + ": no scale_out_bandwidth_bytes_per_s for KV link '" + std::string(id) + "'");
-      l.bandwidth_bytes_per_s = std::min(prefill.scale_out_bandwidth_bytes_per_s, decode.scale_out_bandwidth_bytes_per_s);
+      l.bandwidth_bytes_per_s =
+          std::min(prefill.scale_out_bandwidth_bytes_per_s, decode.scale_out_bandwidth_bytes_per_s);
       break;
     case data::KvLinkBandwidthFrom::kOwn:
       l.bandwidth_bytes_per_s = card->bandwidth_bytes_per_s;
@@ -53,8 +54,9 @@ KvLink resolve_kv_link(KvLinkKind kind, const data::Accelerator& prefill, const 
   return l;
 }
 
-double kv_transfer_s(std::int64_t prompt_tokens, double prefill_bytes_per_token_per_gpu, double prefill_fixed_bytes_per_gpu,
-                     double decode_bytes_per_token_per_gpu, double decode_fixed_bytes_per_gpu, const KvLink& link) {
+double kv_transfer_s(std::int64_t prompt_tokens, double prefill_bytes_per_token_per_gpu,
+                     double prefill_fixed_bytes_per_gpu, double decode_bytes_per_token_per_gpu,
+                     double decode_fixed_bytes_per_gpu, const KvLink& link) {
   const double tokens = static_cast<double>(prompt_tokens);
   const double send = tokens * prefill_bytes_per_token_per_gpu + prefill_fixed_bytes_per_gpu;
   const double receive = tokens * decode_bytes_per_token_per_gpu + decode_fixed_bytes_per_gpu;
@@ -121,8 +123,8 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
   const auto& pd = config_.deployment;
   const auto& dd = dis.decode.deployment;
   require(pd.model && dd.model, "the serving simulation needs a model, a chip and an engine");
-  require(pd.model->id == dd.model->id, "the prefill pool serves " + pd.model->id + " but the decode pool " + dd.model->id +
-                                            ": both pools serve one model");
+  require(pd.model->id == dd.model->id, "the prefill pool serves " + pd.model->id + " but the decode pool " +
+                                            dd.model->id + ": both pools serve one model");
   require(dis.link.bandwidth_bytes_per_s > 0 && std::isfinite(dis.link.bandwidth_bytes_per_s),
           "the KV link needs a bandwidth > 0 bytes/s");
   require(dis.link.latency_s >= 0 && std::isfinite(dis.link.latency_s), "the KV link latency must be >= 0 seconds");
@@ -334,8 +336,9 @@ void DisaggregatedSimulation::start_transfers(core::Time now, std::uint32_t d) {
     h.transfer_start_at = start;
     h.transfer_done_at = end;
     ++num_transfers_;
-    kv_bytes_ += (static_cast<double>(r.input_tokens) * decode_.kv_bytes_per_token_per_gpu + decode_.fixed_bytes_per_gpu) *
-                 decode_.gpus_per_replica;
+    kv_bytes_ +=
+        (static_cast<double>(r.input_tokens) * decode_.kv_bytes_per_token_per_gpu + decode_.fixed_bytes_per_gpu) *
+        decode_.gpus_per_replica;
     transfer_s_sum_ += seconds;
     link_wait_s_sum_ += core::to_seconds(start - now);
     kv_wait_s_sum_ += core::to_seconds(now - h.prefill_done_at);
@@ -366,7 +369,8 @@ void DisaggregatedSimulation::on_schedule(core::Time now, Pool p, std::uint32_t 
   auto d = rep.start_iteration(requests_, ps.metrics);
   if (!d) return;
   core::Time end = now + *d;
-  if (ps.params.fast_forward_decode) end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, ps.metrics);
+  if (ps.params.fast_forward_decode)
+    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, ps.metrics);
   ps.busy_ns[replica] += (end - now).count();
   events_.push(end, Phase::kIterationEnd, IterationEnd{p, replica});
 }

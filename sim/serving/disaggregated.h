@@ -168,11 +168,11 @@ class DisaggregatedSimulation : private ClientHost {
   std::vector<Request> requests_;
   std::vector<Handoff> handoffs_;
   std::vector<RequestId> finished_;
-  std::vector<std::deque<RequestId>> kv_queue_;   // per decode replica: waiting for KV blocks
-  std::vector<std::deque<RequestId>> landed_;     // per decode replica: KV landed, not yet admitted
-  std::vector<std::int64_t> bound_;               // per decode replica: handed-off requests not yet admitted
-  std::vector<core::Time> sender_free_at_;        // per prefill replica
-  std::vector<core::Time> receiver_free_at_;      // per decode replica
+  std::vector<std::deque<RequestId>> kv_queue_;  // per decode replica: waiting for KV blocks
+  std::vector<std::deque<RequestId>> landed_;    // per decode replica: KV landed, not yet admitted
+  std::vector<std::int64_t> bound_;              // per decode replica: handed-off requests not yet admitted
+  std::vector<core::Time> sender_free_at_;       // per prefill replica
+  std::vector<core::Time> receiver_free_at_;     // per decode replica
   core::Duration queue_timeout_{0};
   bool ran_ = false;
   bool summarised_ = false;

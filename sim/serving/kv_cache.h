@@ -35,9 +35,9 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <utility>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/core/rng.h"
@@ -141,7 +141,8 @@ class KvCache {
     ZeroedArray() = default;
     explicit ZeroedArray(std::size_t bytes);
     ~ZeroedArray();
-    ZeroedArray(ZeroedArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    ZeroedArray(ZeroedArray&& o) noexcept
+        : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
     ZeroedArray& operator=(ZeroedArray&& o) noexcept;
     ZeroedArray(const ZeroedArray&) = delete;
     ZeroedArray& operator=(const ZeroedArray&) = delete;
@@ -182,7 +183,7 @@ class KvCache {
   Block* blocks_ = nullptr;
   ZeroedArray hashes_memory_;
   std::uint64_t* hashes_ = nullptr;  // per block: its prefix's chain hash while flagged hashed
-  std::int32_t num_touched_ = 0;  // blocks used at least once: ids [0, num_touched_)
+  std::int32_t num_touched_ = 0;     // blocks used at least once: ids [0, num_touched_)
   // Anonymous free blocks used before (the never-used ones, ids from num_touched_ up, are
   // anonymous too): stack_[0, stack_size_), the top last.
   ZeroedArray stack_memory_;

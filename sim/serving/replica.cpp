@@ -6,7 +6,10 @@
 namespace tycoon::serving {
 
 Replica::Replica(const ReplicaParams& params, const perf::Deployment& deployment, const perf::CalibrationProfile& cal)
-    : p_(params), deployment_(&deployment), cal_(&cal), kv_(params.num_blocks, params.page_tokens, params.prefix_caching) {
+    : p_(params),
+      deployment_(&deployment),
+      cal_(&cal),
+      kv_(params.num_blocks, params.page_tokens, params.prefix_caching) {
   if (deployment.spec_decode && deployment.spec_decode->num_draft_tokens > 0) {
     sampler_.emplace(deployment.spec_decode->num_draft_tokens, deployment.spec_decode->acceptance_length);
   }
@@ -134,8 +137,8 @@ bool Replica::admit_front(std::vector<Request>& requests, std::int64_t& budget) 
   // out of num_available().
   const std::int64_t growth =
       p_.guaranteed_no_evict
-          ? std::max<std::int64_t>(0, blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) -
-                                          num_hits - new_blocks)
+          ? std::max<std::int64_t>(
+                0, blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) - num_hits - new_blocks)
           : 0;
   if (new_blocks + p_.fixed_blocks_per_seq + free_hits + growth > kv_.num_available()) return false;
 
@@ -290,7 +293,8 @@ bool Replica::reserve_transferred(Request& r) {
   const std::int64_t blocks = blocks_for_tokens(r.input_tokens);
   const std::int64_t growth =
       p_.guaranteed_no_evict
-          ? std::max<std::int64_t>(0, blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) - blocks)
+          ? std::max<std::int64_t>(0,
+                                   blocks_for_tokens(r.input_tokens + r.output_tokens + p_.num_draft_tokens) - blocks)
           : 0;
   if (blocks + growth + p_.fixed_blocks_per_seq > kv_.num_available()) return false;
   kv_.allocate(static_cast<std::int32_t>(blocks), r.blocks);

@@ -37,7 +37,7 @@ struct ReplicaParams {
   std::int32_t max_num_seqs = 256;
   bool chunked_prefill = true;
   bool prefix_caching = true;
-  int num_draft_tokens = 0;  // speculative decoding: drafts verified per decode step
+  int num_draft_tokens = 0;          // speculative decoding: drafts verified per decode step
   bool guaranteed_no_evict = false;  // reserve each request's whole lifetime at admission
   bool fast_forward_decode = true;   // allow fast_forward() (SchedulerConfig::fast_forward_decode)
 };
@@ -180,14 +180,14 @@ class Replica {
   std::vector<double> ff_keys_, ff_index_;
   // The run in progress (run_begin .. run_finish).
   const perf::DecodeStepModel* ff_model_ = nullptr;
-  std::int64_t ff_step_ = 0;  // the step in flight, 1 for the first
-  bool ff_hashing_ = false;   // some sequence's filled blocks get hashed
+  std::int64_t ff_step_ = 0;   // the step in flight, 1 for the first
+  bool ff_hashing_ = false;    // some sequence's filled blocks get hashed
   std::size_t ff_bucket_ = 0;  // ff_step_ mod page
   core::Time ff_end_{}, ff_start_{};
   std::int64_t ff_sum_context_ = 0, ff_max_context_ = 0, ff_min_remaining_ = 0, ff_num_counted_ = 0;
   std::vector<std::int32_t> scratch_fill_;
-  std::vector<std::int64_t> ff_draws_;                // one step's accepted tokens per sequence
-  std::optional<core::RngStream> ff_rng_backup_;      // the acceptance stream before a step that may complete
+  std::vector<std::int64_t> ff_draws_;            // one step's accepted tokens per sequence
+  std::optional<core::RngStream> ff_rng_backup_;  // the acceptance stream before a step that may complete
 };
 
 }  // namespace tycoon::serving

@@ -177,7 +177,7 @@ void Replica::run_step(std::vector<Request>& requests, ServingMetrics& metrics) 
   for (std::size_t g = 0; g < model.num_groups(); ++g) {
     const data::Mixer& m = model.mixer(g);
     ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
-                                               : static_cast<double>(ff_sum_context_ + num * s + num);
+                                              : static_cast<double>(ff_sum_context_ + num * s + num);
   }
   model.step_times(ff_keys_, ff_index_, static_cast<double>(ff_max_context_ + s) + model.q_per_seq(), ff_times_);
   metrics.on_iteration(ff_times_, scheduled_.size(),
@@ -304,7 +304,7 @@ core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon
     for (std::size_t g = 0; g < num_groups; ++g) {
       const data::Mixer& m = model.mixer(g);
       ff_keys_[g] = m.sliding_window_tokens > 0 ? static_cast<double>(num * m.sliding_window_tokens)
-                                                 : static_cast<double>(sum_context + num * q);
+                                                : static_cast<double>(sum_context + num * q);
     }
     model.step_times(ff_keys_, ff_index_, static_cast<double>(max_context) + model.q_per_seq(), ff_times_);
     metrics.on_iteration(ff_times_, n, static_cast<double>(kv_.num_used()) / kv_blocks);

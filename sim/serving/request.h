@@ -54,8 +54,8 @@ struct Request {
   std::uint64_t last_hash = kRootHash;  // chain hash of block num_hashed_blocks - 1
   std::int32_t num_preemptions = 0;
   std::int32_t reserved_growth_blocks = 0;  // guaranteed-no-evict: blocks held back for its future
-  std::uint64_t scheduled_step = 0;  // the replica step that last scheduled it
-  std::vector<BlockId> blocks;       // block table (growing KV), in token order
+  std::uint64_t scheduled_step = 0;         // the replica step that last scheduled it
+  std::vector<BlockId> blocks;              // block table (growing KV), in token order
 
   core::Time arrived_at{};
   core::Time first_token_at{};

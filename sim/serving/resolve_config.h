@@ -18,13 +18,13 @@ namespace tycoon::serving {
 // engine settings (CUDA graphs, page size, speculative decoding) only when the recipe is written
 // for the resolved engine — else from the model card and the engine card.
 struct ServingOverrides {
-  std::optional<std::string> engine;  // unset: the recipe's, else vllm
+  std::optional<std::string> engine;   // unset: the recipe's, else vllm
   std::optional<Precision> precision;  // unset: the recipe's, else the model's native precision
   std::optional<Precision> kv_cache_dtype;
   std::optional<int> tensor_parallel;  // unset: the recipe's, else 1
   // Unset: the recipe's, reset to 1 when a set tensor_parallel is not a multiple of it.
   std::optional<int> expert_parallel;
-  std::optional<int> spec_draft_tokens;  // 0: speculative decoding off; unset: the recipe's
+  std::optional<int> spec_draft_tokens;    // 0: speculative decoding off; unset: the recipe's
   std::optional<std::string> spec_method;  // unset: the recipe's, else eagle3
   // Mean tokens per target forward, bonus token included; applies when speculative decoding is on.
   std::optional<double> spec_acceptance_length;
@@ -32,14 +32,14 @@ struct ServingOverrides {
   std::optional<bool> cuda_graphs;  // on only where the engine captures graphs
   std::optional<int> max_num_batched_tokens;
   std::optional<int> max_num_seqs;
-  std::optional<bool> prefix_caching;   // on only where the engine has a prefix cache
-  std::optional<bool> chunked_prefill;  // unset: on; on only where the engine chunks prefills
+  std::optional<bool> prefix_caching;       // on only where the engine has a prefix cache
+  std::optional<bool> chunked_prefill;      // unset: on; on only where the engine chunks prefills
   std::optional<KvAdmission> kv_admission;  // unset: the engine card's policy
 };
 
 struct ResolvedServing {
-  perf::Deployment deployment;  // pointers into the catalog (and to `model`)
-  SchedulerConfig scheduler;    // queue timeout, queue limit and KV capacity: SchedulerConfig's defaults
+  perf::Deployment deployment;           // pointers into the catalog (and to `model`)
+  SchedulerConfig scheduler;             // queue timeout, queue limit and KV capacity: SchedulerConfig's defaults
   const data::Recipe* recipe = nullptr;  // the catalog recipe for (model, chip), if any
 };
 

@@ -25,14 +25,13 @@
 namespace tycoon::serving {
 
 // Workload shapes and arrival kinds are traffic's (sim/traffic): one enum and one names table each.
+using traffic::ArrivalKind;
 using traffic::kArrivalNames;
 using traffic::kWorkloadNames;
-using traffic::ArrivalKind;
 using traffic::WorkloadKind;
 
 enum class RouterKind { kRoundRobin, kLeastOutstanding, kPrefixAffinity };
-inline constexpr std::array<std::string_view, 3> kRouterNames = {"round-robin", "least-outstanding",
-                                                                 "prefix-affinity"};
+inline constexpr std::array<std::string_view, 3> kRouterNames = {"round-robin", "least-outstanding", "prefix-affinity"};
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::kRandom;
@@ -45,35 +44,35 @@ struct WorkloadSpec {
   // `sample_random_requests`; its recipes state `random_range_ratio: 0.8`). 1: exact lengths.
   double input_range_ratio = 0.8;
   double output_range_ratio = 0.8;
-  std::string trace_path;             // kTrace: JSONL file (format in sim/traffic/trace.h)
-  bool trace_timestamps = true;       // kTrace: arrive at the file's times (false: in file order,
-                                      // paced by `arrival` like any other workload)
+  std::string trace_path;        // kTrace: JSONL file (format in sim/traffic/trace.h)
+  bool trace_timestamps = true;  // kTrace: arrive at the file's times (false: in file order,
+                                 // paced by `arrival` like any other workload)
 };
 
 struct ArrivalSpec {
   ArrivalKind kind = ArrivalKind::kClosedLoop;
-  int concurrency = 64;           // closed loop: users, each sends the next request when one ends
+  int concurrency = 64;  // closed loop: users, each sends the next request when one ends
   // Closed loop: user k of n starts at k * ramp_up_s / n instead of all at t = 0 (and again from
   // the end of a request-count warm-up). 0: all at once, as benchmark_serving.py does with
   // `--request-rate inf --max-concurrency C` (every request is released at once and C of them
   // pass the semaphore together).
   double ramp_up_s = 0;
-  double rate_per_s = 0;          // open loop: mean requests (or sessions) per second
-  double burst_factor = 4.0;      // bursty: peak rate / mean rate
-  double diurnal_amplitude = 0.5; // diurnal: relative swing around the mean over 24 h
+  double rate_per_s = 0;           // open loop: mean requests (or sessions) per second
+  double burst_factor = 4.0;       // bursty: peak rate / mean rate
+  double diurnal_amplitude = 0.5;  // diurnal: relative swing around the mean over 24 h
 };
 
 // The KV admission policy is the engine card's (sim/data/engine.h): one enum, one names table.
-using data::KvAdmission;
 using data::kKvAdmissionNames;
+using data::KvAdmission;
 
 struct SchedulerConfig {
   int max_num_batched_tokens = 8192;
   int max_num_seqs = 256;
   bool chunked_prefill = true;
   bool prefix_caching = true;
-  double queue_timeout_s = 600;   // a request waiting longer before its first token times out
-  int max_queue = 100000;         // admission limit: arrivals beyond it are rejected
+  double queue_timeout_s = 600;         // a request waiting longer before its first token times out
+  int max_queue = 100000;               // admission limit: arrivals beyond it are rejected
   std::int64_t kv_capacity_tokens = 0;  // KV cache per replica in tokens (0: from the memory plan)
   KvAdmission kv_admission = KvAdmission::kOptimistic;
   // Simulator speed only, never results: runs of decode-only steps in which nothing else can
@@ -144,7 +143,7 @@ struct LatencyStats {
 struct PoolStats {
   int replicas = 0;
   int num_gpus = 0;
-  double busy_fraction = 0;       // share of replica time spent in a step (over the whole run)
+  double busy_fraction = 0;        // share of replica time spent in a step (over the whole run)
   double kv_utilization_mean = 0;  // mean over the pool's steps of KV blocks in use / total
   double mean_batch_size = 0;
   std::int64_t num_iterations = 0;
@@ -177,16 +176,16 @@ struct ServingSummary {
   std::int64_t requests_completed = 0;
   std::int64_t requests_rejected = 0;
   std::int64_t requests_timed_out = 0;
-  std::int64_t requests_failed = 0;  // any terminal state other than completed
+  std::int64_t requests_failed = 0;             // any terminal state other than completed
   std::int64_t requests_exceeding_context = 0;  // of the failed: longer than the context window or
                                                 // the KV cache (agentic sessions that cannot run)
   // Of those: requests within the context window that a replica's whole KV cache cannot hold over
   // their life (prompt + output; in a disaggregated deployment, either pool's), refused on arrival.
   std::int64_t requests_exceeding_kv_cache = 0;
-  std::int64_t input_tokens = 0;          // prompt tokens of completed requests
-  std::int64_t cached_input_tokens = 0;   // of which served from the prefix cache
+  std::int64_t input_tokens = 0;         // prompt tokens of completed requests
+  std::int64_t cached_input_tokens = 0;  // of which served from the prefix cache
   std::int64_t output_tokens = 0;
-  double prefix_cache_hit_rate = 0;       // cached / input tokens
+  double prefix_cache_hit_rate = 0;  // cached / input tokens
   double simulated_time_s = 0;
   double mean_batch_size = 0;
   double kv_utilization_mean = 0;
@@ -199,7 +198,7 @@ struct ServingSummary {
   perf::Provenance provenance = perf::Provenance::kDatasheet;
   std::vector<std::int64_t> requests_per_replica;  // routed to each replica
   std::int64_t kv_capacity_tokens_per_replica = 0;
-  int num_gpus = 0;  // replicas x GPUs per replica (both pools when disaggregated)
+  int num_gpus = 0;                                 // replicas x GPUs per replica (both pools when disaggregated)
   std::optional<DisaggregatedStats> disaggregated;  // per pool and transfer figures (disaggregated only)
 };
 
@@ -274,7 +273,7 @@ class SlicedSimulation {
   data::Engine decode_engine_;
   perf::CalibrationProfile calibration_;
   ServingConfig config_;
-  std::unique_ptr<Simulation> sim_;                        // aggregated
+  std::unique_ptr<Simulation> sim_;                         // aggregated
   std::unique_ptr<DisaggregatedSimulation> disaggregated_;  // config_.disaggregated set
   std::optional<ServingSummary> summary_;
   std::exception_ptr error_;

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/input_error.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/serving/disaggregated.h"
-#include "sim/core/input_error.h"
 
 namespace tycoon::serving {
 
@@ -60,12 +60,13 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   const std::int64_t num_blocks = kv_capacity_tokens_ / d.kv_page_tokens;
   require(num_blocks >= 1, "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens holds no whole page of " +
                                std::to_string(d.kv_page_tokens) + " tokens");
-  require(num_blocks < (std::int64_t{1} << 31),
-          "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens is more pages of " +
-              std::to_string(d.kv_page_tokens) + " tokens than a replica can index (2^31 - 1)");
+  require(num_blocks < (std::int64_t{1} << 31), "KV cache of " + std::to_string(kv_capacity_tokens_) +
+                                                    " tokens is more pages of " + std::to_string(d.kv_page_tokens) +
+                                                    " tokens than a replica can index (2^31 - 1)");
   replica_params_.num_blocks = static_cast<std::int32_t>(num_blocks);
   const double page_bytes = plan.kv_bytes_per_token * d.kv_page_tokens;
-  replica_params_.fixed_blocks_per_seq = static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
+  replica_params_.fixed_blocks_per_seq =
+      static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
   replica_params_.max_num_batched_tokens = sc.max_num_batched_tokens;
   replica_params_.max_num_seqs = sc.max_num_seqs;
   replica_params_.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
@@ -80,7 +81,8 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   routed_.assign(replicas_.size(), 0);
   metrics_.warmup_end = clients_.warmup_end();  // kNever while a request-count warm-up lasts
   queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
-  if (config_.num_requests > 0) requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
+  if (config_.num_requests > 0)
+    requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
 }
 
 void Simulation::schedule_session_start(core::Time at) { events_.push(at, Phase::kArrival, SessionStart{}); }
@@ -296,7 +298,7 @@ core::Time Simulation::next_event_at() {
     if (!t) return top.at;
     const Request& r = requests_[t->id];
     if (!r.ended && r.num_output == 0) return top.at;  // may still time out
-    events_.pop();  // on_timeout() would return at once, whenever it ran
+    events_.pop();                                     // on_timeout() would return at once, whenever it ran
   }
   return core::kNever;
 }

@@ -109,14 +109,14 @@ class Simulation : private ClientHost {
   core::RngStream acceptance_rng_;
   core::EventQueue<Payload, Phase> events_;
   std::vector<Request> requests_;
-  std::vector<RequestId> finished_;  // reused by on_iteration_end
-  std::vector<std::uint32_t> running_replicas_;  // reused by run_replicas
+  std::vector<RequestId> finished_;                 // reused by on_iteration_end
+  std::vector<std::uint32_t> running_replicas_;     // reused by run_replicas
   std::vector<std::vector<BlockId>> block_tables_;  // emptied block tables of ended requests, for reuse
   ServingMetrics metrics_;
   core::Duration queue_timeout_{0};
   core::Time tokenizer_free_at_{};  // the front end's tokenization lane is busy until then
   bool ran_ = false;
-  bool summarised_ = false;  // finish() ran
+  bool summarised_ = false;               // finish() ran
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
   std::int64_t same_instant_ = 0;
 

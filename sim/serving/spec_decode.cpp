@@ -23,7 +23,7 @@ double mean_for(double p, int k) {
 AcceptanceSampler::AcceptanceSampler(int num_draft_tokens, double acceptance_length) : k_(num_draft_tokens) {
   if (k_ < 0 || !(acceptance_length >= 1.0) || acceptance_length > k_ + 1.0) {
     throw core::InputError("acceptance length " + std::to_string(acceptance_length) +
-                                " must lie in [1, draft tokens + 1 = " + std::to_string(k_ + 1) + "]");
+                           " must lie in [1, draft tokens + 1 = " + std::to_string(k_ + 1) + "]");
   }
   // mean_for is increasing in p on [0, 1]: bisection to double precision.
   double lo = 0, hi = 1;

@@ -38,8 +38,8 @@ class AcceptanceSampler {
  private:
   int k_;
   double p_;
-  std::vector<double> probabilities_;       // P(emit j + 1), j = 0..k
-  std::vector<std::uint64_t> thresholds_;   // cumulative, scaled to 2^64
+  std::vector<double> probabilities_;      // P(emit j + 1), j = 0..k
+  std::vector<std::uint64_t> thresholds_;  // cumulative, scaled to 2^64
 };
 
 }  // namespace tycoon::serving

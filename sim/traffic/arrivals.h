@@ -19,9 +19,9 @@ inline constexpr std::array<std::string_view, 4> kArrivalNames = {"closed-loop",
 
 struct ArrivalParams {
   ArrivalKind kind = ArrivalKind::kPoisson;  // an open-loop kind
-  double rate_per_s = 1;           // mean arrivals per second
-  double burst_factor = 4.0;       // bursty: rate inside a burst / mean rate (> 1)
-  double diurnal_amplitude = 0.5;  // diurnal: rate(t) = mean (1 + A sin(2 pi t / 24 h)), A in [0, 1]
+  double rate_per_s = 1;                     // mean arrivals per second
+  double burst_factor = 4.0;                 // bursty: rate inside a burst / mean rate (> 1)
+  double diurnal_amplitude = 0.5;            // diurnal: rate(t) = mean (1 + A sin(2 pi t / 24 h)), A in [0, 1]
 };
 
 // Bursty traffic is a two-state Markov-modulated Poisson process: bursts at B x the mean rate

@@ -48,7 +48,7 @@ struct TraceEntry {
 
 struct Trace {
   std::string file;
-  std::string format = "tycoon";  // tycoon, mooncake, azure, agentx
+  std::string format = "tycoon";    // tycoon, mooncake, azure, agentx
   std::vector<TraceEntry> entries;  // in file order (= arrival order)
 };
 

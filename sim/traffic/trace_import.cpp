@@ -164,7 +164,8 @@ void read_conversation(const nlohmann::json& json, const std::string& where_, st
     if (type == "subagent") {
       q.fail("type", "sub-agent markers are not replayed (use a trace without sub-agents, e.g. AgentX v0.2's)");
     }
-    if (type != "s" && type != "n") q.fail("type", "must be \"s\" (streaming), \"n\" or \"subagent\", got \"" + type + "\"");
+    if (type != "s" && type != "n")
+      q.fail("type", "must be \"s\" (streaming), \"n\" or \"subagent\", got \"" + type + "\"");
     TraceEntry e;
     e.arrival_s = q.number("t", data::Bound::kNonNegative);
     if (i > 0 && e.arrival_s < last_t) q.fail("t", "goes back in time within the conversation");
@@ -270,8 +271,8 @@ Trace parse_azure_trace(std::string_view text, const std::string& file) {
     e.output_tokens = parse_count(cols[2], file, l.number, "GeneratedTokens", 1);
     if (e.arrival_s < 0 || (!t.entries.empty() && e.arrival_s < t.entries.back().arrival_s)) {
       fail_line(file, l.number, "TIMESTAMP",
-                "goes back in time (line " + std::to_string(t.entries.empty() ? lines[1].number : t.entries.back().line) +
-                    " is later)");
+                "goes back in time (line " +
+                    std::to_string(t.entries.empty() ? lines[1].number : t.entries.back().line) + " is later)");
     }
     t.entries.push_back(e);
   }

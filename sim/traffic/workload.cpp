@@ -64,7 +64,8 @@ Turn WorkloadGenerator::single_turn(Session& s) {
       // in lock-step waves; the jitter is what spreads them out.
       auto draw = [&](std::int64_t x, double ratio) {
         if (ratio >= 1) return x;
-        const auto lo = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(static_cast<double>(x) * ratio)));
+        const auto lo =
+            std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(static_cast<double>(x) * ratio)));
         return lengths_.uniform_int(lo, x);
       };
       t.input_tokens = draw(isl, params_.input_range_ratio);
@@ -135,7 +136,7 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       for (int attempt = 0;; ++attempt) {
         if (attempt == kMaxConsecutiveSkips) {
           throw core::InputError("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
-                                      " tokens");
+                                 " tokens");
         }
         initial = std::clamp<std::int64_t>(
             std::llround(lengths_.lognormal_with_median(M::kInitialPromptMedian, M::kInitialPromptSigma)),
@@ -189,8 +190,8 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
       t.input_tokens = s.context_tokens + user;
       t.output_tokens = answer;
       if (s.num_turns > 0) {
-        t.think_before = seconds(std::clamp(
-            sessions_.lognormal_with_median(ChatModel::kThinkMedianS, ChatModel::kThinkSigma), 0.1, 600.0));
+        t.think_before = seconds(
+            std::clamp(sessions_.lognormal_with_median(ChatModel::kThinkMedianS, ChatModel::kThinkSigma), 0.1, 600.0));
         // A conversation that outgrows the window ends (the client would start a new one).
         if (t.input_tokens + t.output_tokens > max_ctx) {
           s.done = true;
@@ -217,7 +218,8 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
       t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
       t.input_tokens = input;
       t.output_tokens = out;
-      t.think_before = seconds(std::clamp(sessions_.lognormal_with_median(M::kThinkMedianS, M::kThinkSigma), 0.05, 120.0));
+      t.think_before =
+          seconds(std::clamp(sessions_.lognormal_with_median(M::kThinkMedianS, M::kThinkSigma), 0.05, 120.0));
       ++s.num_turns;
       s.context_tokens = input + out;
       return t;

@@ -56,11 +56,11 @@ inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",    
 
 struct WorkloadParams {
   WorkloadKind kind = WorkloadKind::kRandom;
-  std::int64_t input_tokens = 1024;   // random: nominal ISL; chat: mean new user tokens per turn;
-                                      // input/output-heavy: mean prompt length
-  std::int64_t output_tokens = 1024;  // random: nominal OSL; others: mean answer length
+  std::int64_t input_tokens = 1024;          // random: nominal ISL; chat: mean new user tokens per turn;
+                                             // input/output-heavy: mean prompt length
+  std::int64_t output_tokens = 1024;         // random: nominal OSL; others: mean answer length
   std::int64_t max_context_tokens = 131072;  // the model's window: agentic sessions beyond it cannot run
-  const Trace* trace = nullptr;       // kTrace
+  const Trace* trace = nullptr;              // kTrace
   // Random: lengths uniform on the integers [max(1, floor(X * ratio)), X] for X = ISL and OSL, as
   // the benchmark client InferenceX runs does (serving::WorkloadSpec cites it); 1 gives exact lengths.
   double input_range_ratio = 0.8;
@@ -72,7 +72,7 @@ struct Turn {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   Content content;
-  core::Duration think_before{0};  // client pause after the previous turn ended (0 for the first)
+  core::Duration think_before{0};         // client pause after the previous turn ended (0 for the first)
   std::optional<double> trace_arrival_s;  // kTrace: the file's arrival time
 };
 
@@ -137,7 +137,7 @@ struct AgenticModel {
   static constexpr double kInitialPromptMedian = 30000;
   static constexpr double kInitialPromptSigma = 0.35;
   static constexpr std::int64_t kSharedSystemPromptTokens = 16000;  // identical across sessions
-  static constexpr double kTargetContextMedian = 200000;  // context a task grows to
+  static constexpr double kTargetContextMedian = 200000;            // context a task grows to
   static constexpr double kTargetContextSigma = 0.6;
   static constexpr double kOutputMedian = 250;  // tool calls, edits, short explanations
   static constexpr double kOutputSigma = 1.0;
@@ -150,7 +150,7 @@ struct AgenticModel {
 // Chat: multi-turn conversations resending their history.
 struct ChatModel {
   static constexpr std::int64_t kSystemPromptTokens = 256;  // shared by every conversation
-  static constexpr double kMeanExtraTurns = 2.0;             // turns = 1 + geometric(mean 2), at most 16
+  static constexpr double kMeanExtraTurns = 2.0;            // turns = 1 + geometric(mean 2), at most 16
   static constexpr int kMaxTurns = 16;
   static constexpr double kLengthSigma = 0.7;
   static constexpr double kThinkMedianS = 5.0;  // the user reads and types

@@ -38,7 +38,8 @@ const Prepared& prepared() {
     q.start = g.state();
     q.start.end_hour = kHorizonHours;
     // The empty log's game, played once: its windows are cached before the first input.
-    game::Game warm(q.scenario, q.start, fuzz::catalog(), game::GameOptions{std::nullopt, std::nullopt, std::nullopt, q.windows});
+    game::Game warm(q.scenario, q.start, fuzz::catalog(),
+                    game::GameOptions{std::nullopt, std::nullopt, std::nullopt, q.windows});
     warm.run_to_end();
     return q;
   }();
@@ -69,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     last = c.at_hour;
     c.at_hour = folded;
   }
-  game::Game g(p.scenario, p.start, fuzz::catalog(), game::GameOptions{std::nullopt, std::nullopt, std::nullopt, p.windows});
+  game::Game g(p.scenario, p.start, fuzz::catalog(),
+               game::GameOptions{std::nullopt, std::nullopt, std::nullopt, p.windows});
   const auto refused = game::replay(g, log);
   // It ends at its last hour, or earlier only when bankrupt.
   const auto& st = g.state();

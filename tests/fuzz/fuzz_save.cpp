@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   game::Game g(scenario, catalog, game::GameOptions{std::nullopt, 2, std::nullopt, nullptr});
   game::replay(
       g, game::parse_command_log(
-             "{\"at_hour\": 1, \"type\": \"rent_gpus\", \"chip\": \"h200\", \"contract\": \"on_demand\", \"num_gpus\": 2}\n"
+             "{\"at_hour\": 1, \"type\": \"rent_gpus\", \"chip\": \"h200\", \"contract\": \"on_demand\", \"num_gpus\": "
+             "2}\n"
              "{\"at_hour\": 2, \"type\": \"set_prices\", \"model\": \"gpt-oss-120b\", \"output_usd_per_mtok\": 0.5}\n",
              "seed"));
   const std::string text = game::save_text(g);

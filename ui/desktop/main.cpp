@@ -21,21 +21,21 @@
 #include <string>
 #include <vector>
 
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 #include <CLI/CLI.hpp>
 #include <SFML/Graphics/Image.hpp>
 #include <SFML/Graphics/Texture.hpp>
 #include <SFML/OpenGL.hpp>
 #include <SFML/Window.hpp>
-#include <backends/imgui_impl_opengl3.h>
-#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/data/catalog.h"
 #include "ui/app.h"
 #include "ui/automation.h"
+#include "ui/desktop/sfml_imgui.h"
 #include "ui/draw_hash.h"
 #include "ui/text_fit.h"
-#include "ui/desktop/sfml_imgui.h"
 #include "ui/theme.h"
 
 namespace {
@@ -59,7 +59,7 @@ struct Options {
   std::string dump_state;
   std::string font;
   int width = 1280, height = 800;
-  int frames = 0;  // stop after this many frames (0: run until closed)
+  int frames = 0;               // stop after this many frames (0: run until closed)
   double max_frame_gap_ms = 0;  // fail (exit 4) when a frame interval exceeds it (0: no limit)
   int fps = 60;
   std::string speed;
@@ -73,13 +73,14 @@ struct Options {
 
 std::optional<sf::Keyboard::Key> key_of(const std::string& name) {
   static const std::map<std::string, sf::Keyboard::Key> kKeys = {
-      {"Enter", sf::Keyboard::Enter},   {"Escape", sf::Keyboard::Escape}, {"Tab", sf::Keyboard::Tab},
-      {"Backspace", sf::Keyboard::Backspace}, {"Space", sf::Keyboard::Space}, {"Delete", sf::Keyboard::Delete},
-      {"Left", sf::Keyboard::Left},     {"Right", sf::Keyboard::Right},   {"Up", sf::Keyboard::Up},
-      {"Down", sf::Keyboard::Down},     {"Home", sf::Keyboard::Home},     {"End", sf::Keyboard::End},
-      {"Ctrl", sf::Keyboard::LControl}, {"Shift", sf::Keyboard::LShift}};
+      {"Enter", sf::Keyboard::Enter},         {"Escape", sf::Keyboard::Escape}, {"Tab", sf::Keyboard::Tab},
+      {"Backspace", sf::Keyboard::Backspace}, {"Space", sf::Keyboard::Space},   {"Delete", sf::Keyboard::Delete},
+      {"Left", sf::Keyboard::Left},           {"Right", sf::Keyboard::Right},   {"Up", sf::Keyboard::Up},
+      {"Down", sf::Keyboard::Down},           {"Home", sf::Keyboard::Home},     {"End", sf::Keyboard::End},
+      {"Ctrl", sf::Keyboard::LControl},       {"Shift", sf::Keyboard::LShift}};
   if (auto it = kKeys.find(name); it != kKeys.end()) return it->second;
-  if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z') return static_cast<sf::Keyboard::Key>(sf::Keyboard::A + (name[0] - 'A'));
+  if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
+    return static_cast<sf::Keyboard::Key>(sf::Keyboard::A + (name[0] - 'A'));
   return std::nullopt;
 }
 
@@ -163,7 +164,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--class", o.class_file, "Start the class of this class file (tycoon class new)");
   cli.add_option("--class-link", o.class_link,
                  "Start the class of this link query (class=...&scenario=...&seed=...&days=...)");
-  cli.add_option("--save-dir", o.save_dir, "Folder for saves and campaign progress (default: ~/.local/share/inference-tycoon)");
+  cli.add_option("--save-dir", o.save_dir,
+                 "Folder for saves and campaign progress (default: ~/.local/share/inference-tycoon)");
   cli.add_option("--progress", o.progress, "Campaign progress file (default: <save-dir>/progress.json)");
   cli.add_option("--script", o.script, "Scripted input, one step per line (ui/automation.h)");
   cli.add_option("--screenshot-dir", o.screenshot_dir, "Where the script's screenshots go");
@@ -187,8 +189,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                "list them and exit 5 when any is found");
   cli.add_option("--text-fit-known", o.text_fit_known,
                  "Problems the text-fit check tolerates (owned elsewhere), one 'kind|window part|text start' a line");
-  cli.add_flag("--no-auto-pause", o.no_auto_pause, "Alarms (SLO collapse, cash, new advice, check results) do not pause the clock");
-  cli.add_flag("--no-threads", o.no_threads, "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
+  cli.add_flag("--no-auto-pause", o.no_auto_pause,
+               "Alarms (SLO collapse, cash, new advice, check results) do not pause the clock");
+  cli.add_flag("--no-threads", o.no_threads,
+               "Simulate inside frames as a browser without threads (forks and a tape, simulations in slices "
                "within a frame budget)");
   try {
     cli.parse(argc, argv);
@@ -279,9 +283,8 @@ bool make_app(const Options& o, std::optional<tycoon::ui::App>& app) {
 
 // The --check-text-fit report: screens checked, problems found, problems tolerated (--text-fit-known).
 struct TextFitLog {
-  nlohmann::json report = {{"checked", nlohmann::json::array()},
-                           {"problems", nlohmann::json::array()},
-                           {"known", nlohmann::json::array()}};
+  nlohmann::json report = {
+      {"checked", nlohmann::json::array()}, {"problems", nlohmann::json::array()}, {"known", nlohmann::json::array()}};
   std::vector<tycoon::ui::KnownFitProblem> known;
 
   explicit TextFitLog(const std::string& known_file) {
@@ -300,7 +303,8 @@ struct TextFitLog {
       auto p = tycoon::ui::to_json({problem})[0];
       p["screen"] = name;
       if (const auto* k = tycoon::ui::find_known(known, problem)) {
-        std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line << "): " << p["what"].get<std::string>() << "\n";
+        std::cerr << "tycoon_game: text-fit [" << name << "] known (" << k->line
+                  << "): " << p["what"].get<std::string>() << "\n";
         report["known"].push_back(std::move(p));
       } else {
         std::cerr << "tycoon_game: text-fit [" << name << "] " << p["what"].get<std::string>() << "\n";
@@ -327,7 +331,13 @@ class FrameLoop {
  public:
   FrameLoop(const Options& o, sf::Window& window, tycoon::ui::desktop::SfmlImGui& glue, tycoon::ui::App& app,
             std::optional<tycoon::ui::ScriptPlayer>& script, TextFitLog& text_fit, FrameLog& log)
-      : o_(o), window_(window), glue_(glue), app_(app), script_(script), text_fit_(text_fit), log_(log),
+      : o_(o),
+        window_(window),
+        glue_(glue),
+        app_(app),
+        script_(script),
+        text_fit_(text_fit),
+        log_(log),
         antialias_auto_(o.antialias == "auto") {}
 
   int run() {
@@ -380,7 +390,8 @@ class FrameLoop {
     sf::Event e;
     while (window_.pollEvent(e)) {
       if (e.type == sf::Event::Closed) quit_ = true;
-      if (e.type == sf::Event::Resized) glViewport(0, 0, static_cast<GLsizei>(e.size.width), static_cast<GLsizei>(e.size.height));
+      if (e.type == sf::Event::Resized)
+        glViewport(0, 0, static_cast<GLsizei>(e.size.width), static_cast<GLsizei>(e.size.height));
       if (e.type == sf::Event::Resized || e.type == sf::Event::GainedFocus) force_render_ = true;
       glue_.process(e);
     }
@@ -408,7 +419,8 @@ class FrameLoop {
   // there, and a paused game or an idle mouse draws the same pixels again.
   bool render_if_changed(bool screenshot_due) {
     const std::uint64_t hash = tycoon::ui::draw_data_hash(*ImGui::GetDrawData());
-    const bool render = force_render_ || screenshot_due || hash != shown_hash_ || frames_since_render_ >= std::max(1, o_.fps);
+    const bool render =
+        force_render_ || screenshot_due || hash != shown_hash_ || frames_since_render_ >= std::max(1, o_.fps);
     if (!render) {
       ++frames_since_render_;
       return false;
@@ -510,21 +522,24 @@ nlohmann::json frame_stats_json(const FrameLog& log, const tycoon::ui::App& app)
 
 void print_frame_stats(const FrameLog& log, const nlohmann::json& stats) {
   const auto w = percentiles(log.work_ms), iv = percentiles(log.interval_ms);
-  std::printf("frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
-              "frame interval median %.2f ms, worst %.2f ms",
-              log.frames, log.wall_s, stats["fps"].get<double>(), w.median, w.p99, w.max,
-              static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
-  std::printf(" (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms, "
-              "median %.0f triangles)",
-              stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), log.renders,
-              stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>(),
-              stats["triangles_per_frame"]["median"].get<double>());
+  std::printf(
+      "frames %d in %.1f s: %.1f fps; frame work median %.2f ms, p99 %.2f ms, worst %.2f ms (%lld over 50 ms); "
+      "frame interval median %.2f ms, worst %.2f ms",
+      log.frames, log.wall_s, stats["fps"].get<double>(), w.median, w.p99, w.max,
+      static_cast<long long>(stats["frames_over_50ms"].get<std::int64_t>()), iv.median, iv.max);
+  std::printf(
+      " (UI build median %.2f ms, worst %.2f ms; %d frames rasterized, median %.2f ms, worst %.2f ms, "
+      "median %.0f triangles)",
+      stats["ui_build_ms"]["median"].get<double>(), stats["ui_build_ms"]["max"].get<double>(), log.renders,
+      stats["gl_render_ms"]["median"].get<double>(), stats["gl_render_ms"]["max"].get<double>(),
+      stats["triangles_per_frame"]["median"].get<double>());
   if (stats.contains("sim_step_ms")) {
     std::printf("; %lld game hours simulated off-frame, step median %.1f ms, worst %.1f ms",
                 static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
                 stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
   }
-  if (log.antialias_dropped_at >= 0) std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", log.antialias_dropped_at);
+  if (log.antialias_dropped_at >= 0)
+    std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", log.antialias_dropped_at);
   std::printf("\n");
 }
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include <SFML/Window/Clipboard.hpp>
 #include <imgui.h>
+#include <SFML/Window/Clipboard.hpp>
 
 namespace tycoon::ui::desktop {
 
@@ -16,7 +16,9 @@ const char* get_clipboard(void* user_data) {
   return buffer->c_str();
 }
 
-void set_clipboard(void* /*user_data*/, const char* text) { sf::Clipboard::setString(sf::String::fromUtf8(text, text + std::char_traits<char>::length(text))); }
+void set_clipboard(void* /*user_data*/, const char* text) {
+  sf::Clipboard::setString(sf::String::fromUtf8(text, text + std::char_traits<char>::length(text)));
+}
 
 int mouse_index(sf::Mouse::Button b) {
   switch (b) {
@@ -96,7 +98,8 @@ void SfmlImGui::process(const sf::Event& e) {
       if (e.key.code >= 0 && e.key.code < sf::Keyboard::KeyCount) keys_[static_cast<std::size_t>(e.key.code)].release();
       break;
     case sf::Event::TextEntered:
-      if (e.text.unicode >= 32 && e.text.unicode != 127 && e.text.unicode < 0x10000) io.AddInputCharacter(e.text.unicode);
+      if (e.text.unicode >= 32 && e.text.unicode != 127 && e.text.unicode < 0x10000)
+        io.AddInputCharacter(e.text.unicode);
       break;
     case sf::Event::LostFocus:
       focused_ = false;
