@@ -1,6 +1,7 @@
 # Sourced by scripts/check_format.sh and scripts/format_all.sh: the pinned clang-format and the files it owns.
 # Sets $clang_format (the binary) and the array $format_files (our C++: every tracked .cpp/.h; third-party
-# sources are not tracked, /third_party_src/ is ignored).
+# sources are not tracked, /third_party_src/ is ignored). web/main.cpp and web/storage.cpp are left out:
+# their EM_ASM blocks are JavaScript, which clang-format breaks ('===' became '== =').
 # The pin: .clang-format spells out clang-format 14's resolved options; another major version may still
 # format differently (new options, fixed bugs), so it is refused. CLANG_FORMAT=path picks the binary.
 format_major=14
@@ -21,7 +22,7 @@ if ! [[ "$version" =~ clang-format\ version\ $format_major\. ]]; then
   exit 2
 fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t format_files < <(git ls-files -- '*.cpp' '*.h' ':!:third_party_src/*')
+  mapfile -t format_files < <(git ls-files -- '*.cpp' '*.h' ':!:third_party_src/*' ':!:web/main.cpp' ':!:web/storage.cpp')
 else
-  mapfile -t format_files < <(find sim cli ui bench tests calibration web -name '*.cpp' -o -name '*.h' | sort)
+  mapfile -t format_files < <(find sim cli ui bench tests calibration web -name '*.cpp' -o -name '*.h' | grep -v -e '^web/main.cpp$' -e '^web/storage.cpp$' | sort)
 fi

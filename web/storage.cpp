@@ -53,7 +53,7 @@ std::string storage_get(const std::string& key) {
           v = localStorage.getItem(UTF8ToString($0));
         } catch (e) {
         }
-        return v == = null ? 0 : Module.newUtf8(v);
+        return v === null ? 0 : Module.newUtf8(v);
       },
       key.c_str()));
   std::string out = v ? v : "";
@@ -103,8 +103,8 @@ bool safe_file_name(std::string_view name) {
   if (name.size() < 6 || name.size() > 96 || name.front() == '.') return false;
   if (name.substr(name.size() - 5) != ".json") return false;
   for (char c : name) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
