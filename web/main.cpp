@@ -220,7 +220,7 @@ int main() {
   // class. sim/classroom checks the parameters as it checks a class file; a bad link leaves the
   // start screen up with the reason (App::start_class_link).
   {
-    char* query = reinterpret_cast<char*>(EM_ASM_INT({ return Module.newUtf8(window.location.search || ''); }));
+    char* query = reinterpret_cast<char*>(EM_ASM_INT({ return Module.newUtf8(window.location.search || ""); }));
     const std::string q = query ? query : "";
     std::free(query);
     if (q.find("class=") != std::string::npos) {
