@@ -72,6 +72,17 @@ TEST_CASE("a malformed spec is refused with file, JSON pointer and reason") {
     CHECK(e.rfind("spec.json: /axes/precision/0: ", 0) == 0);
     CHECK(e.find("does not fit") != std::string::npos);
   }
+  SUBCASE("a refusal found after the checks of ids still names its configuration's label") {
+    // The label used to be moved into the result before the memory plan was checked, so this
+    // refusal read "spec.json: /configurations/0: : ... does not fit".
+    auto j = tiny_spec();
+    j["configurations"] = {
+        {{"label", "big-on-h100"}, {"model", "llama-3.1-70b"}, {"hardware", "h100"}, {"precision", "bf16"}}};
+    j.erase("axes");
+    const auto e = spec_error(j);
+    CHECK(e.find("does not fit") != std::string::npos);
+    CHECK(e.find(": big-on-h100") != std::string::npos);
+  }
   SUBCASE("a workload longer than the context window") {
     auto j = tiny_spec();
     j["workloads"][0]["input_tokens"] = 200000;

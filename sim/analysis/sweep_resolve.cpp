@@ -54,7 +54,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   if (f.engine && !catalog.find_engine(*f.engine)) fail("unknown engine '" + *f.engine + "' (tycoon list engines)");
 
   ResolvedConfig c;
-  c.label = std::move(label);
+  c.label = label;  // a copy: `fail` names the label in every later refusal
   c.fields = f;
   c.pointer = pointer;
   // The one resolver (sim/serving/resolve_config.h): the recipe's settings, the engine card's
