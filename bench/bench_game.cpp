@@ -66,9 +66,9 @@ std::unique_ptr<game::Game> advised_game(const char* name, const std::vector<gam
 }
 
 std::vector<game::Command> sandbox_setup() {
-  return {game::RentGpus{"h200", Contract::kOnDemand, 8}, game::Deploy{"gpt-oss-120b", "h200", "chat", 4, {}},
+  return {game::RentGpus{"h200", Contract::kOnDemand, 8}, game::Deploy{"gpt-oss-120b", "h200", "chat", 4, {}, {}},
           game::RentGpus{"mi300x", Contract::kOnDemand, 8},
-          game::Deploy{"qwen3-coder-480b", "mi300x", "coding", 1, {}}};
+          game::Deploy{"qwen3-coder-480b", "mi300x", "coding", 1, {}, {}}};
 }
 
 // Every hour blocking: the worst hour and the median (milliseconds of CPU on this machine).

@@ -46,7 +46,7 @@ TEST_CASE("cutting capacity under load: the SLO alarm names the player's change 
   auto owned = advised_market(11);
   auto& g = *owned;
   g.advance(4);
-  REQUIRE(g.apply(game::ScaleReplicas{1, 1}).ok);
+  REQUIRE(g.apply(game::ScaleReplicas{1, 1, {}}).ok);
   g.advance(2);
   auto alarms = alarms_of(g.state(), game::AlarmKind::kSloDrop);
   REQUIRE(!alarms.empty());

@@ -58,7 +58,7 @@ TEST_CASE("deploying checks the memory plan and reports it with the numbers") {
   o.windows = test::fixed_capacity_windows();
   game::Game g(test::scenario_from(j), test::catalog(), o);
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 8}).ok);
-  game::Deploy d{"kimi-k3", "h200", {}, 1, {}};
+  game::Deploy d{"kimi-k3", "h200", {}, 1, {}, {}};
   d.recipe.tensor_parallel = 2;
   auto r = g.apply(d);
   INFO(r.message);
@@ -72,14 +72,14 @@ TEST_CASE("deploying checks the memory plan and reports it with the numbers") {
 TEST_CASE("deploying needs unclaimed GPUs of the chip") {
   auto g = test::flat_game(2.0, 0);
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 3}).ok);
-  auto r = g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 4, {}});
+  auto r = g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 4, {}, {}});
   CHECK_FALSE(r.ok);
   CHECK(contains(r.message, "need 4 x h200"));
   CHECK(contains(r.message, "3 unclaimed"));
-  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 3, {}}).ok);
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 3, {}, {}}).ok);
   SUBCASE("scaling beyond the fleet is refused; within it, accepted") {
-    CHECK_FALSE(g.apply(game::ScaleReplicas{1, 4}).ok);
-    CHECK(g.apply(game::ScaleReplicas{1, 2}).ok);
+    CHECK_FALSE(g.apply(game::ScaleReplicas{1, 4, {}}).ok);
+    CHECK(g.apply(game::ScaleReplicas{1, 2, {}}).ok);
     CHECK(g.state().company.deployments[0].replicas == 2);
   }
   SUBCASE("a recipe needing more GPUs per replica is refused") {
@@ -176,8 +176,8 @@ TEST_CASE("a model with several segments needs the segment named") {
   o.windows = test::fixed_capacity_windows();
   game::Game g(test::scenario_from(j), test::catalog(), o);
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 2}).ok);
-  auto r = g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 1, {}});
+  auto r = g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 1, {}, {}});
   CHECK_FALSE(r.ok);
   CHECK(contains(r.message, "chat, batch"));
-  CHECK(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::string("batch"), 1, {}}).ok);
+  CHECK(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::string("batch"), 1, {}, {}}).ok);
 }

@@ -91,7 +91,7 @@ TEST_CASE("reserved GPUs arrive after their lead time and are paid only from the
   auto g = test::flat_game(2.0, 0);
   auto r = g.apply(game::RentGpus{"h200", Contract::kReserved, 2});
   REQUIRE(r.ok);
-  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}}).ok);
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}, {}}).ok);
   g.advance(24);
   // Lead time 24 h: nothing served or paid yet.
   CHECK(g.state().ledger.totals().gpu_cost_usd == 0.0);

@@ -19,10 +19,10 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 // A short game touching every kind of command.
 void play(game::Game& g) {
   g.apply(game::RentGpus{"h200", Contract::kOnDemand, 2});
-  g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}});
+  g.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}, {}});
   g.advance(3);
   g.apply(game::RentGpus{"h200", Contract::kSpot, 2});
-  g.apply(game::ScaleReplicas{1, 4});
+  g.apply(game::ScaleReplicas{1, 4, {}});
   g.apply(game::Advance{2});
   game::ChangeRecipe c{1, {}};
   c.recipe.spec_draft_tokens = 3;
@@ -42,9 +42,9 @@ TEST_CASE("every command survives a JSONL round trip") {
       {0, game::RentGpus{"h200", Contract::kReserved, 4}},
       {0, game::ReleaseGpus{3, 2}},
       {1, game::ReleaseGpus{3, std::nullopt}},
-      {1, game::Deploy{"gpt-oss-120b", "h200", std::string("chat"), 2, {}}},
+      {1, game::Deploy{"gpt-oss-120b", "h200", std::string("chat"), 2, {}, {}}},
       {2, game::Undeploy{1}},
-      {2, game::ScaleReplicas{2, 5}},
+      {2, game::ScaleReplicas{2, 5, {}}},
       {3, game::SetPrices{"gpt-oss-120b", 0.1, std::nullopt, 0.5}},
       {3, game::AcceptAdvice{"a-1"}},
       {3, game::RejectAdvice{"a-2"}},
@@ -165,7 +165,7 @@ TEST_CASE("with the serving simulator, the same seed and commands give the same 
   };
   auto a = make();
   a.apply(game::RentGpus{"h200", Contract::kSpot, 2});
-  a.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}});
+  a.apply(game::Deploy{"gpt-oss-120b", "h200", {}, 2, {}, {}});
   a.run_to_end();
   auto b = make();
   game::replay(b, a.state().log);

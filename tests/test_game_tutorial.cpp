@@ -70,7 +70,7 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
 
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
   CHECK(step_id(g) == "deploy");
-  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}}).ok);
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}, {}}).ok);
   CHECK(step_id(g) == "serve");
   run_until_step_changes(g);
   CHECK(g.state().hour == 4);  // "watch for a few hours": done at hour 4, not before
@@ -100,7 +100,7 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   CHECK(step_id(g) == "scale");
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
   CHECK(step_id(g) == "scale");  // a GPU alone is not a replica
-  REQUIRE(g.apply(game::ScaleReplicas{1, 2}).ok);
+  REQUIRE(g.apply(game::ScaleReplicas{1, 2, {}}).ok);
   CHECK(step_id(g) == "finish");
   CHECK_FALSE(tutorial_goal_met(g));
   g.run_to_end();
@@ -120,7 +120,7 @@ TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass 
   auto owned = advised(s);
   auto& g = *owned;
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
-  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}}).ok);
+  REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}, {}}).ok);
   g.run_to_end();  // a headless run can step past a held clock; the steps stay undone
   CHECK(step_id(g) == "profile");
   CHECK_FALSE(tutorial_goal_met(g));

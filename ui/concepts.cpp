@@ -24,6 +24,8 @@ std::string_view concept_title(Concept c) {
       return "Precision";
     case Concept::kCudaGraphs:
       return "CUDA graphs";
+    case Concept::kDisaggregation:
+      return "Disaggregated prefill and decode";
     case Concept::kSlo:
       return "Service-level objective";
     case Concept::kGrossMargin:
@@ -65,6 +67,9 @@ std::string_view concept_sentence(Concept c) {
     case Concept::kPrecision:
       return "Lower-precision weights (fp8, fp4) halve or quarter the bytes read per step and use faster "
              "tensor cores, at some risk to output quality.";
+    case Concept::kDisaggregation:
+      return "Prompts run on a prefill pool and answers stream from a decode pool of its own chips; each "
+             "prompt's KV cache crosses a link between them, which adds to the time to first token.";
     case Concept::kCudaGraphs:
       return "Replaying a whole decode step as one captured graph removes the CPU cost of launching "
              "hundreds of small kernels.";

@@ -21,6 +21,7 @@ enum class Concept {
   kContracts,
   kPareto,
   kPriceElasticity,
+  kDisaggregation,
   kCount
 };
 

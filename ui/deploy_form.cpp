@@ -32,6 +32,15 @@ const game::SegmentSpec* form_segment(const GameView& game, const ViewState& vie
   return game.scenario.find_segment(view.deploy.segment);
 }
 
+// The decode pool's recipe overrides when the form deploys a decode pool of its own (else nullopt).
+std::optional<game::RecipeOverrides> form_decode_overrides(const GameView& game, const ViewState& view) {
+  const auto& f = view.deploy;
+  if (!game.scenario.allow_disaggregated || f.editing || !f.split || f.decode_chip.empty()) return std::nullopt;
+  game::RecipeOverrides o;
+  if (f.decode_tp > 0) o.tensor_parallel = f.decode_tp;
+  return o;
+}
+
 WhatIf form_what_if(const GameView& game, const ViewState& view) {
   WhatIf w;
   const auto* seg = form_segment(game, view);
@@ -41,7 +50,25 @@ WhatIf form_what_if(const GameView& game, const ViewState& view) {
   w.recipe = view.deploy.recipe;
   w.replicas = std::max(1, view.deploy.replicas);
   if (view.deploy.editing) {
-    if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) w.speedup = d->speedup;
+    if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) {
+      w.speedup = d->speedup;
+      w.decode = d->decode;  // a recipe change keeps the decode pool
+    }
+  } else if (const auto overrides = form_decode_overrides(game, view)) {
+    // The decode pool as the game will build it (game_commands.cpp, Deploy): the decode chip's
+    // starting recipe on the prefill pool's engine, with the form's GPUs per replica.
+    const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
+    const auto* acc = game.catalog.find_accelerator(view.deploy.decode_chip);
+    if (model && acc) {
+      game::DecodePoolState p;
+      p.chip = acc->id;
+      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
+      base.engine = w.recipe.engine;
+      p.recipe = game::apply_overrides(base, *overrides);
+      p.replicas = std::max(1, view.deploy.decode_replicas);
+      p.link = view.deploy.decode_link;
+      w.decode = p;
+    }
   }
   return w;
 }
@@ -339,6 +366,68 @@ void draw_option_rows(const GameView& game, ViewState& view, const data::Engine*
   ImGui::EndGroup();
 }
 
+// Disaggregated serving: a decode pool of its own chip, replicas and GPUs per replica, and the
+// link the prompts' KV caches cross. Only in scenarios that allow it, and only for new deployments.
+void draw_decode_pool_rows(const GameView& game, ViewState& view, const std::vector<std::string>& chips) {
+  auto& f = view.deploy;
+  if (!game.scenario.allow_disaggregated || f.editing) return;
+  ImGui::TextUnformatted("Prefill / decode");
+  help_marker(Concept::kDisaggregation);
+  ImGui::SameLine(150);
+  ImGui::Checkbox("separate decode pool", &f.split);
+  tag(view.tags, "deploy.split");
+  if (!f.split) return;
+  if (std::find(chips.begin(), chips.end(), f.decode_chip) == chips.end()) f.decode_chip = f.chip;
+  ImGui::TextDisabled("The replicas above run the prompts; the decode pool streams the answers.");
+  ImGui::TextUnformatted("Decode chip");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  for (std::size_t i = 0; i < chips.size(); ++i) {
+    const auto& chip = chips[i];
+    std::string label = short_chip_name(game.catalog, chip) + "##decode_chip";
+    flow(i == 0, check_width(label.c_str()));
+    if (ImGui::RadioButton(label.c_str(), f.decode_chip == chip)) f.decode_chip = chip;
+    tag(view.tags, "deploy.decode_chip." + chip);
+  }
+  ImGui::EndGroup();
+  ImGui::TextUnformatted("Decode replicas");
+  ImGui::SameLine(150);
+  input_int_steps("##decode_replicas", &f.decode_replicas, 1, 110 - 2 * (ImGui::GetFrameHeight() + 2));
+  f.decode_replicas = std::clamp(f.decode_replicas, 1, 256);
+  tag(view.tags, "deploy.decode_replicas");
+  const auto* acc = game.catalog.find_accelerator(f.decode_chip);
+  const int domain = acc ? acc->scale_up.domain_size : 8;
+  ImGui::TextUnformatted("Decode GPUs each");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  {
+    std::string l = "chip default##decode_tp";
+    if (ImGui::RadioButton(l.c_str(), f.decode_tp == 0)) f.decode_tp = 0;
+    for (int c : {1, 2, 4, 8}) {
+      if (c > domain) continue;
+      std::string label = std::to_string(c) + "##decode_tp";
+      flow(false, check_width(label.c_str()));
+      if (ImGui::RadioButton(label.c_str(), f.decode_tp == c)) f.decode_tp = c;
+      tag(view.tags, "deploy.decode_tp." + std::to_string(c));
+    }
+  }
+  ImGui::EndGroup();
+  ImGui::TextUnformatted("KV link");
+  ImGui::SameLine(150);
+  ImGui::BeginGroup();
+  for (std::size_t i = 0; i < serving::kKvLinkNames.size(); ++i) {
+    const auto k = static_cast<serving::KvLinkKind>(i);
+    std::string label = std::string(serving::kKvLinkNames[i]) + "##kv_link";
+    flow(i == 0, check_width(label.c_str()));
+    if (ImGui::RadioButton(label.c_str(), f.decode_link == k)) f.decode_link = k;
+    tag(view.tags, "deploy.kv_link." + std::string(serving::kKvLinkNames[i]));
+    if (const auto* card = game.catalog.kv_links.find(serving::kKvLinkNames[i]); card && ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s: %s per transfer", card->name.c_str(), fmt_seconds(card->latency_s).c_str());
+    }
+  }
+  ImGui::EndGroup();
+}
+
 // What stops the form from being submitted, after the same checks the game makes (the game checks
 // again and explains). Not blocking: only GPUs are missing (a warning, not an error).
 struct FormProblem {
@@ -361,14 +450,50 @@ FormProblem form_problem(const GameView& game, const ViewState& view, const What
     if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
     problem = "Does not fit in " + chip_name(game.catalog, f.chip) + " memory: " + reason +
               ". Use more GPUs per replica, a smaller precision, or a bigger chip.";
-  } else {
-    const int want = f.replicas * r.tensor_parallel;
-    const int idle = game::unclaimed_gpus(game.state.company, f.chip, f.editing);
-    if (want > idle) {
-      problem = "Needs " + std::to_string(want) + " × " + f.chip + "; your fleet has " +
-                std::to_string(std::max(idle, 0)) + " idle. Rent " + std::to_string(want - std::max(idle, 0)) +
-                " more in the GPU market first.";
-      blocking = false;
+  } else if (w.decode && !f.editing) {
+    // The decode pool: it fits its chip, and the link reaches both pools (the game's own checks).
+    WhatIf dw = w;
+    dw.chip = w.decode->chip;
+    dw.recipe = w.decode->recipe;
+    dw.decode.reset();
+    auto dplan = memory_plan_for(game.scenario, game.catalog, dw, &error);
+    game::DeploymentState probe;
+    probe.model = w.model;
+    probe.chip = w.chip;
+    probe.segment = w.segment;
+    probe.recipe = w.recipe;
+    probe.replicas = w.replicas;
+    probe.decode = w.decode;
+    if (!dplan) {
+      problem = "The decode pool cannot run: " + error;
+    } else if (!dplan->fits) {
+      problem = "The decode pool does not fit in " + chip_name(game.catalog, dw.chip) + " memory: " + dplan->reason;
+    } else {
+      try {
+        (void)game::resolve_disaggregation(game.catalog, game.scenario, probe, probe.replicas, w.decode->replicas);
+      } catch (const std::exception& e) {
+        problem = e.what();
+      }
+    }
+  }
+  if (problem.empty()) {
+    // GPUs: each chip the deployment wants, against the fleet's idle ones.
+    game::DeploymentState probe;
+    probe.chip = f.chip;
+    probe.recipe = r;
+    probe.replicas = f.replicas;
+    if (!f.editing) probe.decode = w.decode;
+    std::vector<std::string> chips_wanted = {f.chip};
+    if (probe.decode && probe.decode->chip != f.chip) chips_wanted.push_back(probe.decode->chip);
+    for (const auto& chip : chips_wanted) {
+      const int want = probe.gpus_wanted(chip);
+      const int idle = game::unclaimed_gpus(game.state.company, chip, f.editing);
+      if (want > idle) {
+        problem += (problem.empty() ? "" : " ") + std::string("Needs ") + std::to_string(want) + " × " + chip +
+                   "; your fleet has " + std::to_string(std::max(idle, 0)) + " idle. Rent " +
+                   std::to_string(want - std::max(idle, 0)) + " more in the GPU market first.";
+        blocking = false;
+      }
     }
   }
   return out;
@@ -408,7 +533,11 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
       }
     } else {
       game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
-      out.push(game::Deploy{seg->model, f.chip, seg->id, f.replicas, diff(base, r)});
+      game::Deploy cmd{seg->model, f.chip, seg->id, f.replicas, diff(base, r), std::nullopt};
+      if (const auto o = form_decode_overrides(game, view)) {
+        cmd.decode = game::DecodePoolSpec{f.decode_chip, std::max(1, f.decode_replicas), *o, f.decode_link};
+      }
+      out.push(cmd);
       f.deployed_key = form_key;
     }
   }
@@ -481,6 +610,7 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   draw_spec_decode_row(game, view, engine);
   draw_batch_limit_rows(game, view);
   draw_option_rows(game, view, engine);
+  draw_decode_pool_rows(game, view, chips);
 
   ImGui::Spacing();
   const WhatIf w = form_what_if(game, view);
@@ -566,7 +696,8 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   const auto& prices =
       game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
   // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
-  const int gpus = w.replicas * w.recipe.tensor_parallel;
+  const int decode_gpus = w.decode ? w.decode->replicas * w.decode->recipe.tensor_parallel : 0;
+  const int gpus = w.replicas * w.recipe.tensor_parallel + decode_gpus;
   auto revenue_per_hour = [&](const serving::ServingSummary& x) {
     const double out_per_h = x.output_tok_per_s_per_gpu * gpus * 3600;
     const double ratio = x.output_tokens > 0 ? 1.0 / static_cast<double>(x.output_tokens) : 0;
@@ -574,15 +705,20 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
                         static_cast<double>(x.cached_input_tokens) * ratio * out_per_h, out_per_h};
     return econ::revenue_usd(t, prices);
   };
-  double price = 0;
-  if (const auto* o = game.state.world.market.find(f.chip, Contract::kOnDemand)) price = o->price_usd_per_gpu_hour();
-  for (const auto& c : game.state.company.contracts) {
-    if (c.chip == f.chip) {
-      price = c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : price;
-      break;
+  // A chip's GPU-hour: the reserved price signed for it, else today's on-demand price.
+  auto chip_price = [&](const std::string& chip) {
+    double p = 0;
+    if (const auto* o = game.state.world.market.find(chip, Contract::kOnDemand)) p = o->price_usd_per_gpu_hour();
+    for (const auto& c : game.state.company.contracts) {
+      if (c.chip == chip) {
+        p = c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : p;
+        break;
+      }
     }
-  }
-  const double gpu_cost = price * gpus;
+    return p;
+  };
+  const double gpu_cost = chip_price(f.chip) * (gpus - decode_gpus) +
+                          (w.decode ? chip_price(w.decode->chip) * decode_gpus : 0.0);
 
   if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
@@ -626,10 +762,10 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
         "Requests turned away because the queue was full, or that waited past their timeout.");
     const double rev = revenue_per_hour(sm);
     row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
-    row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(price * gpus) : "");
+    row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(gpu_cost) : "");
     row("Gross margin", rev > 0 ? fmt_pct((rev - gpu_cost) / rev) : "—",
         base && revenue_per_hour(*base) > 0
-            ? fmt_pct((revenue_per_hour(*base) - price * gpus) / revenue_per_hour(*base))
+            ? fmt_pct((revenue_per_hour(*base) - gpu_cost) / revenue_per_hour(*base))
             : "",
         rev > gpu_cost ? theme::kRevenue : theme::kCost);
     ImGui::EndTable();

@@ -44,14 +44,28 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       // Its controls, under its name (they wrap in a narrow column).
       const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
       if (scale_locked) ImGui::BeginDisabled();
-      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1)});
+      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1), std::nullopt});
       tag(view.tags, "deployments.scale_down." + std::to_string(d.id));
       ImGui::SameLine();
-      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1});
+      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1, std::nullopt});
       tag(view.tags, "deployments.scale_up." + std::to_string(d.id));
       if (scale_locked) ImGui::EndDisabled();
       ImGui::SameLine();
-      ImGui::TextDisabled("%d×", d.replicas);
+      ImGui::TextDisabled(d.decode ? "%d× prefill" : "%d×", d.replicas);
+      if (d.decode) {
+        // The decode pool's own replicas.
+        if (scale_locked) ImGui::BeginDisabled();
+        if (ImGui::SmallButton("−##decode")) {
+          out.push(game::ScaleReplicas{d.id, d.replicas, std::max(0, d.decode->replicas - 1)});
+        }
+        tag(view.tags, "deployments.decode_scale_down." + std::to_string(d.id));
+        ImGui::SameLine();
+        if (ImGui::SmallButton("+##decode")) out.push(game::ScaleReplicas{d.id, d.replicas, d.decode->replicas + 1});
+        tag(view.tags, "deployments.decode_scale_up." + std::to_string(d.id));
+        if (scale_locked) ImGui::EndDisabled();
+        ImGui::SameLine();
+        ImGui::TextDisabled("%d× decode", d.decode->replicas);
+      }
       flow(false, ImGui::CalcTextSize("Recipe…").x + 2 * ImGui::GetStyle().FramePadding.x);
       if (ImGui::SmallButton("Recipe…")) reset_deploy_form(game, view, d.segment, d.chip, d.id);
       tag(view.tags, "deployments.edit." + std::to_string(d.id));
@@ -62,7 +76,13 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       if (stop_locked) ImGui::EndDisabled();
       tag(view.tags, "deployments.stop." + std::to_string(d.id));
       ImGui::TableNextColumn();
-      text_wrapped(game::describe(d.recipe));
+      if (d.decode) {
+        text_wrapped("prefill: " + game::describe(d.recipe));
+        text_wrapped("decode: " + game::describe(d.decode->recipe));
+        muted_wrapped("KV over " + std::string(serving::kKvLinkNames[static_cast<std::size_t>(d.decode->link)]));
+      } else {
+        text_wrapped(game::describe(d.recipe));
+      }
       // Accepted code changes: what the advisor claimed for them. Their real effect is the
       // simulator's secret; it shows in this deployment's throughput (and in the debrief).
       int changes = 0;
@@ -86,14 +106,24 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       }
       ImGui::TableNextColumn();
       const int want = d.gpus_wanted();
-      const int active = d.active_replicas * d.recipe.tensor_parallel;
+      const int active = d.gpus_active();
       theme::text_colored(active < want ? theme::kWarn : theme::kText,
                           std::to_string(active) + "/" + std::to_string(want));
-      ImGui::TextDisabled("%s", d.chip.c_str());
+      if (d.decode) {
+        ImGui::TextDisabled("%d %s + %d %s", d.replicas * d.recipe.tensor_parallel, d.chip.c_str(),
+                            d.decode->replicas * d.decode->recipe.tensor_parallel, d.decode->chip.c_str());
+      } else {
+        ImGui::TextDisabled("%s", d.chip.c_str());
+      }
       if (ImGui::IsItemHovered() || active < want) {
         if (active < want && ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("Only %d of %d replicas have GPUs: rent more %s or scale down", d.active_replicas,
-                            d.replicas, d.chip.c_str());
+          if (d.decode) {
+            ImGui::SetTooltip("%d of %d prefill and %d of %d decode replicas have GPUs: rent more or scale down",
+                              d.active_replicas, d.replicas, d.decode->active_replicas, d.decode->replicas);
+          } else {
+            ImGui::SetTooltip("Only %d of %d replicas have GPUs: rent more %s or scale down", d.active_replicas,
+                              d.replicas, d.chip.c_str());
+          }
         }
       }
       ImGui::TableNextColumn();

@@ -30,7 +30,8 @@ namespace tycoon::ui {
 struct ServingJob {
   serving::ServingConfig config;
   perf::CalibrationProfile calibration;
-  std::shared_ptr<const game::TunedHardware> tuned;  // keeps a sped-up chip alive for the run
+  std::shared_ptr<const game::TunedHardware> tuned;         // keeps a sped-up chip alive for the run
+  std::shared_ptr<const game::TunedHardware> decode_tuned;  // the same for a decode pool's chip
 };
 
 struct PreviewResult {

@@ -46,6 +46,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   const auto* seg = game.scenario.find_segment(d->segment);
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
+  if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
   std::string error;
   auto dep = resolve_deployment(game.scenario, game.catalog, w, &error);
   if (!dep) {

@@ -46,6 +46,13 @@ struct DeployForm {
   // The form as it was when its Deploy went through (what_if_key): while it is unchanged, its
   // GPUs are the ones just claimed, and "rent more first" would wrongly read as a problem.
   std::string deployed_key;
+  // Disaggregated serving (scenarios that allow it): a decode pool of its own; the fields above
+  // are then the prefill pool.
+  bool split = false;
+  std::string decode_chip;
+  int decode_replicas = 1;
+  int decode_tp = 0;  // GPUs per decode replica; 0: the decode chip's starting recipe
+  serving::KvLinkKind decode_link = serving::KvLinkKind::kInfiniband;
 };
 
 struct StartForm {

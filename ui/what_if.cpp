@@ -10,7 +10,9 @@
 namespace tycoon::ui {
 
 WhatIf what_if_of(const game::DeploymentState& d) {
-  return WhatIf{d.model, d.chip, d.segment, d.recipe, std::max(1, d.replicas), d.speedup};
+  WhatIf w{d.model, d.chip, d.segment, d.recipe, std::max(1, d.replicas), d.speedup, d.decode};
+  if (w.decode) w.decode->replicas = std::max(1, w.decode->replicas);
+  return w;
 }
 
 double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
@@ -44,7 +46,13 @@ std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, 
 std::string what_if_key(const WhatIf& w, const std::string& extra) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "|r%d|x%.6f|", w.replicas, w.speedup);
-  return w.model + "|" + w.chip + "|" + w.segment + "|" + game::to_json(w.recipe).dump() + buf + extra;
+  std::string decode;
+  if (w.decode) {
+    decode = "decode|" + w.decode->chip + "|" + game::to_json(w.decode->recipe).dump() + "|r" +
+             std::to_string(w.decode->replicas) + "|" +
+             std::string(serving::kKvLinkNames[static_cast<std::size_t>(w.decode->link)]) + "|";
+  }
+  return w.model + "|" + w.chip + "|" + w.segment + "|" + game::to_json(w.recipe).dump() + buf + decode + extra;
 }
 
 namespace {
@@ -73,6 +81,31 @@ ServingJob base_job(Previews& previews, const game::Scenario& scenario, const da
   c.replicas = std::max(1, w.replicas);
   c.router = w.recipe.router;
   if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
+  if (w.decode) {
+    // The decode pool as the game runs it (game::resolve_disaggregation).
+    game::DeploymentState probe;
+    probe.model = w.model;
+    probe.chip = w.chip;
+    probe.segment = w.segment;
+    probe.recipe = w.recipe;
+    probe.replicas = c.replicas;
+    probe.decode = *w.decode;
+    c.disaggregated = game::resolve_disaggregation(catalog, scenario, probe, c.replicas, w.decode->replicas);
+    auto& pool = c.disaggregated->decode;
+    pool.scheduler.queue_timeout_s = scenario.serving.queue_timeout_s;
+    pool.scheduler.max_queue = scenario.serving.max_queue;
+    if (w.speedup != 1.0) {
+      auto tuned = std::make_shared<game::TunedHardware>(
+          game::tuned_hardware(catalog.accelerator(w.decode->chip), catalog.engine(w.decode->recipe.engine),
+                               previews.calibration(w.decode->chip), w.speedup));
+      pool.deployment.hardware = &tuned->hardware;
+      pool.deployment.engine = &tuned->engine;
+      pool.calibration = tuned->calibration;
+      job.decode_tuned = std::move(tuned);
+    } else if (w.decode->chip != w.chip) {
+      pool.calibration = previews.calibration(w.decode->chip);
+    }
+  }
   return job;
 }
 
@@ -85,7 +118,8 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
   // Like the game, simulate a few replicas at their share of the load: replicas behind one
   // router see alike traffic, and per-GPU and per-request numbers carry over.
   const int all = std::max(1, w.replicas);
-  c.replicas = std::min(all, std::max(1, scenario.serving.max_simulated_replicas));
+  // A disaggregated deployment runs whole (its two pools in proportion).
+  if (!c.disaggregated) c.replicas = std::min(all, std::max(1, scenario.serving.max_simulated_replicas));
   c.arrival.kind = serving::ArrivalKind::kPoisson;
   c.arrival.rate_per_s = std::max(rate_per_s, 1e-3) * c.replicas / all;
   // Enough arrivals to see the queue build (the game stretches its windows the same way), but
@@ -123,10 +157,11 @@ double current_rate_per_s(const game::Scenario& scenario, const game::GameState&
 double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
                              const game::DeploymentState& d) {
   auto weight = [&](const game::DeploymentState& x) {
-    const auto* hw = catalog.find_accelerator(x.chip);
-    const auto* engine = catalog.find_engine(x.recipe.engine);
-    if (!hw || !engine) return 0.0;
-    return game::capacity_weight(*hw, *engine, x, x.active_replicas > 0 ? x.active_replicas : x.replicas);
+    const auto& chip = x.decode ? x.decode->chip : x.chip;
+    if (!catalog.find_accelerator(chip) || !catalog.find_engine(x.decode ? x.decode->recipe.engine : x.recipe.engine))
+      return 0.0;
+    const int decode = x.decode ? (x.decode->active_replicas > 0 ? x.decode->active_replicas : x.decode->replicas) : 0;
+    return game::capacity_weight(catalog, x, x.active_replicas > 0 ? x.active_replicas : x.replicas, decode);
   };
   double total = 0;
   for (const auto& x : state.company.deployments) {

@@ -23,6 +23,9 @@ struct WhatIf {
   game::RecipeSettings recipe;
   int replicas = 1;
   double speedup = 1.0;  // accepted code changes
+  // Set: disaggregated (the fields above are the prefill pool; its `replicas` are the decode
+  // pool's replicas to simulate).
+  std::optional<game::DecodePoolState> decode;
 };
 
 WhatIf what_if_of(const game::DeploymentState& d);

@@ -57,6 +57,9 @@ const perf::CalibrationProfile& Chien::calibration(const std::string& chip) {
 }
 
 std::optional<DeploymentProfile> Chien::profile(const game::GameState& state, const game::DeploymentState& d) {
+  // A disaggregated deployment's two pools are outside what the advisor profiles and searches
+  // (one replica shape per deployment): it makes no proposals for one.
+  if (d.decode) return std::nullopt;
   double rate = last_rate_per_replica(state, d);
   if (rate <= 0 || d.active_replicas <= 0) return std::nullopt;
   std::string key = profile_key(d, rate, state);

@@ -140,12 +140,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     if (catalog.kv_links.links.empty()) fail("disaggregated serving needs hardware_db/kv_links.json");
     try {
       dis.link = serving::resolve_kv_link(*link, *hw, *dc.deployment.hardware, catalog.kv_links);
-      if (dis.link.kind == serving::KvLinkKind::kNvlink &&
-          c.replicas * d.tensor_parallel + dis.decode.replicas * dc.deployment.tensor_parallel >
-              hw->scale_up.domain_size) {
-        throw std::invalid_argument("an NVLink KV link needs both pools in one NVLink domain of " +
-                                    std::to_string(hw->scale_up.domain_size) + " GPUs");
-      }
+      serving::check_kv_link_reach(d, c.replicas, dc.deployment, dis.decode.replicas, dis.link);
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }

@@ -36,6 +36,12 @@ nlohmann::json to_json(const Command& c) {
           if (x.segment) j["segment"] = *x.segment;
           j["replicas"] = x.replicas;
           j["recipe"] = to_json(x.recipe);
+          if (x.decode) {
+            j["decode"] = {{"chip", x.decode->chip},
+                           {"replicas", x.decode->replicas},
+                           {"recipe", to_json(x.decode->recipe)},
+                           {"link", serving::kKvLinkNames[static_cast<std::size_t>(x.decode->link)]}};
+          }
         } else if constexpr (std::is_same_v<T, Undeploy>) {
           j["deployment_id"] = x.deployment_id;
         } else if constexpr (std::is_same_v<T, ChangeRecipe>) {
@@ -44,6 +50,7 @@ nlohmann::json to_json(const Command& c) {
         } else if constexpr (std::is_same_v<T, ScaleReplicas>) {
           j["deployment_id"] = x.deployment_id;
           j["replicas"] = x.replicas;
+          if (x.decode_replicas) j["decode_replicas"] = *x.decode_replicas;
         } else if constexpr (std::is_same_v<T, SetPrices>) {
           j["model"] = x.model;
           if (x.input_usd_per_mtok) j["input_usd_per_mtok"] = *x.input_usd_per_mtok;
@@ -84,6 +91,18 @@ Command command_from_json(data::ObjectReader& in) {
         d.recipe = read_overrides(*r);
         r->finish();
       }
+      if (auto dec = in.optional_object("decode")) {
+        DecodePoolSpec p;
+        p.chip = dec->string("chip");
+        p.replicas = dec->has("replicas") ? read_count(*dec, "replicas", Bound::kPositive) : 1;
+        if (auto r = dec->optional_object("recipe")) {
+          p.recipe = read_overrides(*r);
+          r->finish();
+        }
+        if (dec->has("link")) p.link = static_cast<serving::KvLinkKind>(dec->choice("link", serving::kKvLinkNames));
+        dec->finish();
+        d.decode = std::move(p);
+      }
       return d;
     }
     case 3:
@@ -95,9 +114,12 @@ Command command_from_json(data::ObjectReader& in) {
       r.finish();
       return c;
     }
-    case 5:
-      return ScaleReplicas{in.integer("deployment_id", Bound::kPositive),
-                           read_count(in, "replicas", Bound::kNonNegative)};
+    case 5: {
+      ScaleReplicas c{in.integer("deployment_id", Bound::kPositive), read_count(in, "replicas", Bound::kNonNegative),
+                      std::nullopt};
+      if (in.has("decode_replicas")) c.decode_replicas = read_count(in, "decode_replicas", Bound::kNonNegative);
+      return c;
+    }
     case 6: {
       SetPrices p;
       p.model = in.string("model");

@@ -31,14 +31,27 @@ struct ReleaseGpus {
   std::int64_t contract_id = 0;
   std::optional<int> num_gpus;
 };
+// The decode pool of a disaggregated deployment (scenarios that allow it): the same model on its
+// own chip, replicas and recipe (the catalog recipe for the model on that chip + overrides). The
+// prompts' KV caches cross `link` from the prefill pool to it.
+struct DecodePoolSpec {
+  std::string chip;
+  int replicas = 1;
+  RecipeOverrides recipe;
+  serving::KvLinkKind link = serving::KvLinkKind::kInfiniband;
+
+  bool operator==(const DecodePoolSpec&) const = default;
+};
 // Serves `model` on `chip` with `replicas` copies of a recipe (catalog recipe + overrides), for
-// one customer segment (the model's only one when unset).
+// one customer segment (the model's only one when unset). With `decode` set, these replicas run
+// the prompts only (the prefill pool) and the decode pool streams the output.
 struct Deploy {
   std::string model;
   std::string chip;
   std::optional<std::string> segment;
   int replicas = 1;
   RecipeOverrides recipe;
+  std::optional<DecodePoolSpec> decode;
 };
 struct Undeploy {
   std::int64_t deployment_id = 0;
@@ -47,9 +60,12 @@ struct ChangeRecipe {
   std::int64_t deployment_id = 0;
   RecipeOverrides recipe;
 };
+// Sets a deployment's replicas (a disaggregated one's prefill pool), and its decode pool's when
+// `decode_replicas` is set.
 struct ScaleReplicas {
   std::int64_t deployment_id = 0;
   int replicas = 1;
+  std::optional<int> decode_replicas;
 };
 // Sets the company's list prices for a model; unset token types keep their price.
 struct SetPrices {

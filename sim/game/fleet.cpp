@@ -23,8 +23,10 @@ int contract_order(Contract c) {
 
 int DeploymentAllocation::replicas_using(std::int64_t contract_id) const {
   int n = 0;
-  for (const auto& r : replica_contracts) {
-    if (std::find(r.begin(), r.end(), contract_id) != r.end()) ++n;
+  for (const auto* pool : {&replica_contracts, &decode_replica_contracts}) {
+    for (const auto& r : *pool) {
+      if (std::find(r.begin(), r.end(), contract_id) != r.end()) ++n;
+    }
   }
   return n;
 }
@@ -44,20 +46,29 @@ std::vector<DeploymentAllocation> allocate_gpus(const Company& company, std::int
     for (const auto* c : list) u.insert(u.end(), static_cast<std::size_t>(c->num_gpus), c->id);
   }
   std::map<std::string, std::size_t> next;
+  // Up to `replicas` replicas of `tp` GPUs of `chip`, each with the contracts its GPUs come from.
+  auto take = [&](const std::string& chip, int replicas, int tp, int& active,
+                  std::vector<std::vector<std::int64_t>>& contracts) {
+    auto& u = units[chip];
+    auto& pos = next[chip];
+    const auto n = static_cast<std::size_t>(tp);
+    while (active < replicas && pos + n <= u.size()) {
+      std::vector<std::int64_t> ids(u.begin() + static_cast<std::ptrdiff_t>(pos),
+                                    u.begin() + static_cast<std::ptrdiff_t>(pos + n));
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      contracts.push_back(std::move(ids));
+      ++active;
+      pos += n;
+    }
+  };
   std::vector<DeploymentAllocation> out;
   for (const auto& d : company.deployments) {
     DeploymentAllocation a;
     a.deployment_id = d.id;
-    auto& u = units[d.chip];
-    auto& pos = next[d.chip];
-    const auto tp = static_cast<std::size_t>(d.recipe.tensor_parallel);
-    while (a.active_replicas < d.replicas && pos + tp <= u.size()) {
-      std::vector<std::int64_t> ids(u.begin() + static_cast<std::ptrdiff_t>(pos),
-                                    u.begin() + static_cast<std::ptrdiff_t>(pos + tp));
-      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-      a.replica_contracts.push_back(std::move(ids));
-      ++a.active_replicas;
-      pos += tp;
+    take(d.chip, d.replicas, d.recipe.tensor_parallel, a.active_replicas, a.replica_contracts);
+    if (d.decode) {
+      take(d.decode->chip, d.decode->replicas, d.decode->recipe.tensor_parallel, a.decode_active_replicas,
+           a.decode_replica_contracts);
     }
     out.push_back(std::move(a));
   }
@@ -70,7 +81,7 @@ int unclaimed_gpus(const Company& company, const std::string& chip, std::optiona
     if (c.chip == chip) n += c.num_gpus;
   }
   for (const auto& d : company.deployments) {
-    if (d.chip == chip && d.id != except_deployment) n -= d.gpus_wanted();
+    if (d.id != except_deployment) n -= d.gpus_wanted(chip);
   }
   return n;
 }

@@ -9,6 +9,7 @@
 #include "sim/game/rng.h"
 #include "sim/game/slo.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/disaggregated.h"
 
 namespace tycoon::game {
 
@@ -62,7 +63,7 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
   CommandApplier setup{*this, /*enforce_locks=*/false};
   for (std::size_t i = 0; i < scenario_.start_deployments.size(); ++i) {
     const auto& d = scenario_.start_deployments[i];
-    auto r = setup.apply(Deploy{d.model, d.chip, d.segment, d.replicas, d.recipe});
+    auto r = setup.apply(Deploy{d.model, d.chip, d.segment, d.replicas, d.recipe, {}});
     if (!r.ok) throw data::LoadError(scenario_.file, "/start/deployments/" + std::to_string(i), r.message);
     s.company.deployments.back().speedup = d.speedup;
   }
@@ -196,10 +197,37 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
 
 double Game::acceptance_for(const DeploymentState& d) const { return game::acceptance_for(*catalog_, scenario_, d); }
 
-double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d,
-                       int replicas) {
-  return replicas * d.recipe.tensor_parallel * hw.hbm_bandwidth_bytes_per_s * engine.efficiency_on(hw.vendor) *
-         d.speedup;
+double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas) {
+  const bool split = d.decode.has_value();
+  const auto& hw = catalog.accelerator(split ? d.decode->chip : d.chip);
+  const auto& r = split ? d.decode->recipe : d.recipe;
+  const auto& engine = catalog.engine(r.engine);
+  return (split ? decode_replicas : replicas) * r.tensor_parallel * hw.hbm_bandwidth_bytes_per_s *
+         engine.efficiency_on(hw.vendor) * d.speedup;
+}
+
+serving::Disaggregation resolve_disaggregation(const data::Catalog& catalog, const Scenario& scenario,
+                                               const DeploymentState& d, int prefill_replicas, int decode_replicas) {
+  if (!d.decode) throw std::invalid_argument("deployment " + std::to_string(d.id) + " has no decode pool");
+  const auto& p = *d.decode;
+  if (p.recipe.engine != d.recipe.engine) {
+    throw std::invalid_argument("both pools run one engine: the prefill pool runs " + d.recipe.engine +
+                                ", the decode pool " + p.recipe.engine);
+  }
+  const auto prefill = resolve_recipe(catalog, d.model, d.chip, d.recipe, acceptance_for(catalog, scenario, d));
+  const auto decode = resolve_recipe(catalog, d.model, p.chip, p.recipe,
+                                     acceptance_for(catalog, scenario, d.segment, d.model, p.chip, p.recipe));
+  if (catalog.kv_links.links.empty()) {
+    throw std::invalid_argument("disaggregated serving needs hardware_db/kv_links.json under the data root");
+  }
+  serving::Disaggregation dis;
+  dis.decode.deployment = decode.deployment;
+  dis.decode.scheduler = decode.scheduler;
+  dis.decode.replicas = decode_replicas;
+  dis.link = serving::resolve_kv_link(p.link, catalog.accelerator(d.chip), catalog.accelerator(p.chip),
+                                      catalog.kv_links);
+  serving::check_kv_link_reach(prefill.deployment, prefill_replicas, decode.deployment, decode_replicas, dis.link);
+  return dis;
 }
 
 RequestPrices request_prices(const Scenario& scenario, const GameState& state, std::size_t segment_index,
@@ -310,7 +338,9 @@ std::vector<DeploymentAllocation> Game::assign_replicas(std::int64_t h) {
   auto& company = state_.company;
   auto allocation = allocate_gpus(company, h);
   for (std::size_t i = 0; i < company.deployments.size(); ++i) {
-    company.deployments[i].active_replicas = allocation[i].active_replicas;
+    auto& d = company.deployments[i];
+    d.active_replicas = allocation[i].active_replicas;
+    if (d.decode) d.decode->active_replicas = allocation[i].decode_active_replicas;
   }
   return allocation;
 }
@@ -360,9 +390,8 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   std::vector<double> weights(company.deployments.size(), 0.0);
   for (std::size_t di = 0; di < company.deployments.size(); ++di) {
     const auto& d = company.deployments[di];
-    if (d.segment != seg.id || d.active_replicas <= 0) continue;
-    weights[di] =
-        capacity_weight(catalog_->accelerator(d.chip), catalog_->engine(d.recipe.engine), d, d.active_replicas);
+    if (d.segment != seg.id || !d.serving()) continue;
+    weights[di] = capacity_weight(*catalog_, d, d.active_replicas, d.decode ? d.decode->active_replicas : 0);
     weight_sum += weights[di];
     serving_idx.push_back(di);
   }
@@ -380,7 +409,7 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   // Deployments of this model with no GPUs still count for the per-deployment view.
   for (std::size_t di = 0; di < company.deployments.size(); ++di) {
     const auto& d = company.deployments[di];
-    if (d.segment != seg.id || d.active_replicas > 0) continue;
+    if (d.segment != seg.id || d.serving()) continue;
     DeploymentHour rec;
     rec.hour = h;
     rec.deployment_id = d.id;
@@ -428,6 +457,29 @@ Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const Depl
   spec.deployment_key = d.model + "|" + d.chip + "|" + to_json(d.recipe).dump() + "|" +
                         std::to_string(acceptance_for(d)) + "|x" + std::to_string(d.speedup);
   spec.replicas = alloc.active_replicas;
+  std::optional<TunedHardware> decode_tuned;
+  if (d.decode) {
+    // The decode pool: its own chip and recipe, the same queue limits and speedup.
+    const auto& p = *d.decode;
+    spec.disaggregated =
+        resolve_disaggregation(*catalog_, scenario_, d, alloc.active_replicas, alloc.decode_active_replicas);
+    auto& pool = spec.disaggregated->decode;
+    pool.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
+    pool.scheduler.max_queue = scenario_.serving.max_queue;
+    if (d.speedup != 1.0) {
+      decode_tuned = tuned_hardware(catalog_->accelerator(p.chip), catalog_->engine(p.recipe.engine),
+                                    calibration(p.chip), d.speedup);
+      pool.deployment.hardware = &decode_tuned->hardware;
+      pool.deployment.engine = &decode_tuned->engine;
+      pool.calibration = decode_tuned->calibration;
+    } else if (p.chip != d.chip) {
+      pool.calibration = calibration(p.chip);
+    }
+    spec.deployment_key += "|decode|" + p.chip + "|" + to_json(p.recipe).dump() + "|" +
+                           std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "|" +
+                           std::to_string(game::acceptance_for(*catalog_, scenario_, d.segment, d.model, p.chip,
+                                                               p.recipe));
+  }
   DeploymentServed served;
   served.out = windows_->serve_hour(spec);
   served.in_slo = served.out.requests_completed * share_within_slo(served.out.ttft_s, served.out.tpot_s, seg.slo);
@@ -442,23 +494,32 @@ int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const Dep
   // rest; requests in flight on the lost replicas fail (Little's law: rate × mean latency).
   auto& out = served.out;
   auto& in_slo = served.in_slo;
-  int lost = 0;
   double at = 1.0;
-  for (const auto& replica : alloc.replica_contracts) {
-    double first = 1.0;
-    for (auto id : replica) {
-      if (auto it = interrupted.find(id); it != interrupted.end()) first = std::min(first, it->second);
+  // Replicas of one pool that lose a GPU, and when the first goes.
+  auto count_lost = [&](const std::vector<std::vector<std::int64_t>>& replicas) {
+    int n = 0;
+    for (const auto& replica : replicas) {
+      double first = 1.0;
+      for (auto id : replica) {
+        if (auto it = interrupted.find(id); it != interrupted.end()) first = std::min(first, it->second);
+      }
+      if (first < 1.0) {
+        ++n;
+        at = std::min(at, first);
+      }
     }
-    if (first < 1.0) {
-      ++lost;
-      at = std::min(at, first);
-    }
-  }
+    return n;
+  };
+  const int lost_prefill = count_lost(alloc.replica_contracts);
+  const int lost_decode = count_lost(alloc.decode_replica_contracts);
+  const int lost = lost_prefill + lost_decode;
   if (lost == 0) return 0;
-  spec.replicas = alloc.active_replicas - lost;
+  spec.replicas = alloc.active_replicas - lost_prefill;
+  if (spec.disaggregated) spec.disaggregated->decode.replicas = alloc.decode_active_replicas - lost_decode;
   HourServing after = windows_->serve_hour(spec);
   double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
-  double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost / alloc.active_replicas;
+  double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost /
+                     (alloc.active_replicas + alloc.decode_active_replicas);
   double tokens_per_completed = out.requests_completed > 0 ? 1.0 / out.requests_completed : 0.0;
   econ::TokenCounts lost_tokens = out.tokens.scaled(in_flight * tokens_per_completed);
   out.tokens = out.tokens.scaled(at);
@@ -491,7 +552,8 @@ void Game::book_deployment_hour(const DeploymentState& d, const DeploymentAlloca
   sh.requests_within_slo += served.in_slo;
   sh.requests_offered += out.requests_offered;
   sh.requests_completed += out.requests_completed;
-  int gpus = alloc.active_replicas * d.recipe.tensor_parallel;
+  int gpus = alloc.active_replicas * d.recipe.tensor_parallel +
+             (d.decode ? alloc.decode_active_replicas * d.decode->recipe.tensor_parallel : 0);
   totals.gpus_serving += gpus;
   DeploymentHour rec;
   rec.hour = h;

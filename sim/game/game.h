@@ -171,8 +171,18 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
 
 // The router's estimate of a deployment's capacity, by which a segment's load is split over its
 // serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
-// vendor × speedup (bytes per second; decode is bandwidth-bound).
-double capacity_weight(const data::Accelerator& hw, const data::Engine& engine, const DeploymentState& d, int replicas);
+// vendor × speedup (bytes per second; decode is bandwidth-bound). A disaggregated deployment's
+// is its decode pool's (`decode_replicas` of them), which streams every output token.
+double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas);
+
+// The decode pool and KV link of disaggregated deployment `d` (`d.decode` set) with
+// `prefill_replicas` and `decode_replicas` replicas: the decode recipe resolved as resolve_recipe
+// does (its speculative decoding's acceptance from the segment's traffic on the decode chip), the
+// link from hardware_db/kv_links.json and the chip cards, its reach checked
+// (serving::check_kv_link_reach). Queue limits and the decode chip's calibration are the
+// caller's. Throws std::invalid_argument naming the reason.
+serving::Disaggregation resolve_disaggregation(const data::Catalog& catalog, const Scenario& scenario,
+                                               const DeploymentState& d, int prefill_replicas, int decode_replicas);
 
 // What customers of segment `segment_index` compare, per average request (USD): their bill at
 // `prices` with the share of input billed as cached last hour, and the market's list price (the

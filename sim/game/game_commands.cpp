@@ -70,6 +70,32 @@ CommandResult CommandApplier::check_runs(const std::string& model, const std::st
   return done("");
 }
 
+CommandResult CommandApplier::check_disaggregated(const DeploymentState& probe) const {
+  const auto& p = *probe.decode;
+  if (auto r = check_runs(probe.model, p.chip, probe.segment, p.recipe); !r.ok) return refuse("decode pool: " + r.message);
+  try {
+    (void)resolve_disaggregation(*game.catalog_, game.scenario_, probe, probe.replicas, p.replicas);
+  } catch (const std::exception& e) {
+    return refuse("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip +
+                  " over " + std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "): " + e.what());
+  }
+  return done("");
+}
+
+CommandResult CommandApplier::check_decode_gpus(const DeploymentState& probe,
+                                                std::optional<std::int64_t> existing) const {
+  if (!probe.decode || probe.decode->chip == probe.chip) return done("");
+  const auto& p = *probe.decode;
+  const int want = probe.gpus_wanted(p.chip);
+  const int free = unclaimed_gpus(game.state_.company, p.chip, existing);
+  if (want > free) {
+    return refuse("the decode pool's " + std::to_string(p.replicas) + " replicas x TP" +
+                  std::to_string(p.recipe.tensor_parallel) + " need " + std::to_string(want) + " x " + p.chip +
+                  "; the fleet has " + std::to_string(std::max(free, 0)) + " unclaimed (rent more first)");
+  }
+  return done("");
+}
+
 CommandResult CommandApplier::operator()(const RentGpus& c) {
   auto& s = game.state_;
   if (locked("contract." + std::string(to_string(c.contract)))) {
@@ -159,24 +185,53 @@ CommandResult CommandApplier::operator()(const Deploy& c) {
   RecipeSettings recipe = apply_overrides(default_recipe(*game.catalog_, *model, *chip), c.recipe);
   if (auto r = check_runs(c.model, c.chip, segment, recipe); !r.ok) return r;
   if (c.replicas < 1) return refuse("deploy at least one replica");
-  int want = c.replicas * recipe.tensor_parallel;
-  int free = unclaimed_gpus(s.company, c.chip, std::nullopt);
-  if (want > free) {
-    return refuse(std::to_string(c.replicas) + " replicas x TP" + std::to_string(recipe.tensor_parallel) + " need " +
-                  std::to_string(want) + " x " + c.chip + "; the fleet has " + std::to_string(std::max(free, 0)) +
-                  " unclaimed (rent more first)");
-  }
   DeploymentState d;
-  d.id = s.company.next_deployment_id++;
   d.model = c.model;
   d.segment = segment;
   d.chip = c.chip;
   d.recipe = recipe;
   d.replicas = c.replicas;
   d.created_at_hour = s.hour;
+  if (c.decode) {
+    if (!sc.allow_disaggregated) {
+      return refuse("this scenario offers no disaggregated serving (a separate decode pool): deploy without one");
+    }
+    const data::Accelerator* decode_chip = game.catalog_->find_accelerator(c.decode->chip);
+    if (!decode_chip) return refuse("unknown decode chip '" + c.decode->chip + "'");
+    if (auto r = check_recipe_locks(c.decode->recipe); !r.ok) return r;
+    if (c.decode->replicas < 1) return refuse("the decode pool needs at least one replica");
+    DecodePoolState p;
+    p.chip = c.decode->chip;
+    // Both pools run one engine: the decode chip's starting recipe on the prefill pool's engine,
+    // unless the command names another (then refused below).
+    RecipeSettings base = default_recipe(*game.catalog_, *model, *decode_chip);
+    base.engine = recipe.engine;
+    p.recipe = apply_overrides(base, c.decode->recipe);
+    p.replicas = c.decode->replicas;
+    p.link = c.decode->link;
+    d.decode = p;
+    if (auto r = check_disaggregated(d); !r.ok) return r;
+  }
+  int want = d.gpus_wanted(c.chip);
+  int free = unclaimed_gpus(s.company, c.chip, std::nullopt);
+  if (want > free) {
+    return refuse(std::to_string(c.replicas) + " replicas x TP" + std::to_string(recipe.tensor_parallel) +
+                  (d.decode && d.decode->chip == c.chip ? " and the decode pool" : "") + " need " +
+                  std::to_string(want) + " x " + c.chip + "; the fleet has " + std::to_string(std::max(free, 0)) +
+                  " unclaimed (rent more first)");
+  }
+  if (auto r = check_decode_gpus(d, std::nullopt); !r.ok) return r;
+  d.id = s.company.next_deployment_id++;
   s.company.deployments.push_back(d);
-  return done("Deployment " + std::to_string(d.id) + ": " + c.model + " on " + std::to_string(c.replicas) + " x " +
-              std::to_string(recipe.tensor_parallel) + " " + c.chip + " (" + describe(recipe) + ") for " + segment);
+  std::string msg = "Deployment " + std::to_string(d.id) + ": " + c.model + " on " + std::to_string(c.replicas) +
+                    " x " + std::to_string(recipe.tensor_parallel) + " " + c.chip + " (" + describe(recipe) + ")";
+  if (d.decode) {
+    const auto& p = *d.decode;
+    msg += " for prefill, decode on " + std::to_string(p.replicas) + " x " + std::to_string(p.recipe.tensor_parallel) +
+           " " + p.chip + " (" + describe(p.recipe) + ") over " +
+           std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + ",";
+  }
+  return done(msg + " for " + segment);
 }
 
 CommandResult CommandApplier::operator()(const Undeploy& c) {
@@ -196,7 +251,12 @@ CommandResult CommandApplier::change_recipe(std::int64_t id, const RecipeOverrid
   }
   RecipeSettings recipe = apply_overrides(d->recipe, o);
   if (auto r = check_runs(d->model, d->chip, d->segment, recipe); !r.ok) return r;
-  int want = d->replicas * recipe.tensor_parallel;
+  DeploymentState probe = *d;
+  probe.recipe = recipe;
+  if (probe.decode) {
+    if (auto r = check_disaggregated(probe); !r.ok) return r;
+  }
+  int want = probe.gpus_wanted(d->chip);
   int free = unclaimed_gpus(s.company, d->chip, d->id);
   if (want > free) {
     return refuse("the new recipe needs " + std::to_string(want) + " x " + d->chip + "; the fleet has " +
@@ -215,14 +275,28 @@ CommandResult CommandApplier::operator()(const ScaleReplicas& c) {
   auto* d = s.company.find_deployment(c.deployment_id);
   if (!d) return refuse("no deployment " + std::to_string(c.deployment_id));
   if (c.replicas < 0) return refuse("replicas must not be negative");
-  int want = c.replicas * d->recipe.tensor_parallel;
+  DeploymentState probe = *d;
+  probe.replicas = c.replicas;
+  if (c.decode_replicas) {
+    if (!d->decode) return refuse("deployment " + std::to_string(d->id) + " has no decode pool to scale");
+    if (*c.decode_replicas < 0) return refuse("decode replicas must not be negative");
+    probe.decode->replicas = *c.decode_replicas;
+  }
+  if (probe.decode && probe.replicas > 0 && probe.decode->replicas > 0) {
+    if (auto r = check_disaggregated(probe); !r.ok) return r;
+  }
+  int want = probe.gpus_wanted(d->chip);
   int free = unclaimed_gpus(s.company, d->chip, d->id);
   if (want > free) {
     return refuse(std::to_string(c.replicas) + " replicas need " + std::to_string(want) + " x " + d->chip +
                   "; the fleet has " + std::to_string(std::max(free, 0)) + " for this deployment (rent more first)");
   }
-  d->replicas = c.replicas;
-  return done("Deployment " + std::to_string(d->id) + " scaled to " + std::to_string(c.replicas) + " replicas");
+  if (auto r = check_decode_gpus(probe, d->id); !r.ok) return r;
+  d->replicas = probe.replicas;
+  d->decode = probe.decode;
+  std::string msg = "Deployment " + std::to_string(d->id) + " scaled to " + std::to_string(c.replicas) + " replicas";
+  if (c.decode_replicas) msg += " (prefill) and " + std::to_string(*c.decode_replicas) + " decode replicas";
+  return done(msg);
 }
 
 CommandResult CommandApplier::operator()(const SetPrices& c) {

@@ -1,5 +1,6 @@
 #include "sim/game/save.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -7,6 +8,7 @@
 
 #include "sim/core/atomic_file.h"
 #include "sim/data/json_reader.h"
+#include "sim/game/game.h"
 #include "sim/game/rng.h"
 #include "sim/game/state_json.h"
 
@@ -173,6 +175,15 @@ void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::s
     const std::string p = st + "/company/deployments/" + std::to_string(i);
     known_model(p + "/model", x.model);
     known_chip(p + "/chip", x.chip);
+    if (x.decode) {
+      if (!sc.allow_disaggregated) fail(p + "/decode", "the scenario offers no disaggregated serving");
+      known_chip(p + "/decode/chip", x.decode->chip);
+      try {
+        (void)resolve_disaggregation(catalog, sc, x, std::max(1, x.replicas), std::max(1, x.decode->replicas));
+      } catch (const std::exception& e) {
+        fail(p + "/decode", e.what());
+      }
+    }
     if (!sc.find_segment(x.segment)) fail(p + "/segment", "no segment '" + x.segment + "' in the scenario");
     within_game(p + "/created_at_hour", x.created_at_hour);
   }

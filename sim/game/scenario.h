@@ -183,6 +183,9 @@ struct Scenario {
   std::vector<ScheduledEvent> events;  // sorted by at_hour, stable
   std::vector<Goal> goals;
   std::vector<std::string> locked_levers;
+  // Deployments may split prefill and decode into pools of their own (Deploy::decode): a
+  // sandbox-level option, off unless the scenario sets it.
+  bool allow_disaggregated = false;
   ServingSettings serving;
   std::vector<TutorialHint> hints;
   std::vector<TutorialStep> tutorial_steps;  // in order; the game moves to the next when one is done

@@ -132,6 +132,7 @@ nlohmann::json to_json(const Scenario& s) {
     j["goals"].push_back(gj);
   }
   j["locked_levers"] = s.locked_levers;
+  if (s.allow_disaggregated) j["allow_disaggregated"] = true;  // absent: off (older files hash the same)
   j["serving"] = {{"window_s", s.serving.window_s},
                   {"warmup_s", s.serving.warmup_s},
                   {"min_window_requests", s.serving.min_window_requests},

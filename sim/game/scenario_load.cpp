@@ -334,6 +334,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
       }
     }
   }
+  if (in.has("allow_disaggregated")) s.allow_disaggregated = in.boolean("allow_disaggregated");
   if (auto serving = in.optional_object("serving")) read_serving(*serving, s.serving);
   if (in.has("hints")) {
     auto hs = in.array("hints");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 #include "sim/core/rng.h"
@@ -23,9 +24,12 @@ std::uint64_t fnv1a(std::string_view s) {
 // The text a window's seed is drawn from (kept as it was so that results do not move). It is not
 // the cache key: it misses fields (KV admission and capacity, trace timestamps), and a cache hit
 // on it could return another configuration's result (issue 19, fault 4).
-std::string seed_key(const WindowSpec& s, int replicas, double rate_per_s) {
+std::string seed_key(const WindowSpec& s, int replicas, int decode_replicas, double rate_per_s) {
   std::ostringstream os;
   os.precision(17);
+  // A disaggregated deployment's decode replicas (its decode recipe and link are in the
+  // deployment key); aggregated keys are unchanged.
+  if (s.disaggregated) os << "|dr" << decode_replicas;
   const auto& w = s.workload;
   const auto& c = s.scheduler;
   const auto& g = s.settings;
@@ -53,8 +57,9 @@ double bucket_rate_per_s(double rate_per_s, double step) {
 
 ServingWindows::ServingWindows(ServingBackend backend) : backend_(std::move(backend)) {}
 
-const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int replicas, double rate) {
-  const std::string seed_text = seed_key(spec, replicas, rate);
+const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int replicas, int decode_replicas,
+                                                     double rate) {
+  const std::string seed_text = seed_key(spec, replicas, decode_replicas, rate);
   const auto& g = spec.settings;
   serving::ServingConfig config;
   config.deployment = spec.deployment;
@@ -62,6 +67,10 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int
   config.replicas = replicas;
   config.router = spec.router;
   config.workload = spec.workload;
+  if (spec.disaggregated) {
+    config.disaggregated = spec.disaggregated;
+    config.disaggregated->decode.replicas = decode_replicas;
+  }
   config.arrival.kind = serving::ArrivalKind::kPoisson;
   config.arrival.rate_per_s = rate;
   config.warmup_s = g.warmup_s;
@@ -86,17 +95,29 @@ const ServingWindows::Window& ServingWindows::window(const WindowSpec& spec, int
 HourServing ServingWindows::serve_hour(const WindowSpec& spec) {
   HourServing h;
   if (spec.rate_per_s <= 0) return h;
-  if (spec.replicas <= 0) {
+  const int decode_replicas = spec.disaggregated ? spec.disaggregated->decode.replicas : 0;
+  if (spec.replicas <= 0 || (spec.disaggregated && decode_replicas <= 0)) {
     h.requests_offered = spec.rate_per_s * 3600.0;
     h.requests_failed = h.requests_offered;
     return h;
   }
   const auto& g = spec.settings;
-  // Simulate a few replicas at their share of the load (bucketed per replica), then scale up.
-  const int sim_replicas = g.full_hour ? spec.replicas : std::min(spec.replicas, g.max_simulated_replicas);
-  const double per_replica = spec.rate_per_s / spec.replicas;
-  double rate = (g.full_hour ? per_replica : bucket_rate_per_s(per_replica, g.load_bucket_step)) * sim_replicas;
-  const Window& w = window(spec, sim_replicas, rate);
+  // Simulate a few replicas at their share of the load (bucketed per replica), then scale up. A
+  // disaggregated deployment is simulated as the smallest slice with both pools in proportion
+  // (prefill and decode replicas over their greatest common divisor), at that slice's share.
+  int units = 1, sim_replicas = 0, sim_decode = 0;
+  if (spec.disaggregated) {
+    units = g.full_hour ? 1 : std::gcd(spec.replicas, decode_replicas);
+    sim_replicas = spec.replicas / units;
+    sim_decode = decode_replicas / units;
+  } else {
+    sim_replicas = g.full_hour ? spec.replicas : std::min(spec.replicas, g.max_simulated_replicas);
+    units = spec.replicas;
+  }
+  const double per_unit = spec.rate_per_s / units;
+  const double unit_rate = g.full_hour ? per_unit : bucket_rate_per_s(per_unit, g.load_bucket_step);
+  double rate = spec.disaggregated ? unit_rate : unit_rate * sim_replicas;
+  const Window& w = window(spec, sim_replicas, sim_decode, rate);
   const auto& s = w.summary;
   h.provenance = s.provenance;
   // The simulator counts every arrival (warmup included) in requests_*, but tokens and latencies
@@ -118,7 +139,8 @@ HourServing ServingWindows::serve_hour(const WindowSpec& spec) {
   h.ttft_s = s.ttft_s;
   h.tpot_s = s.tpot_s;
   h.e2e_s = s.e2e_s;
-  int gpus = spec.replicas * spec.deployment.tensor_parallel;
+  int gpus = spec.replicas * spec.deployment.tensor_parallel +
+             (spec.disaggregated ? decode_replicas * spec.disaggregated->decode.deployment.tensor_parallel : 0);
   h.output_tok_per_s_per_gpu = h.tokens.output_tokens / 3600.0 / gpus;
   return h;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -38,6 +39,10 @@ struct WindowSpec {
   ServingSettings settings;
   std::uint64_t seed = 1;      // the game's seed
   std::string deployment_key;  // identifies deployment + replicas + speedup (see window_key)
+  // Set: disaggregated serving. `deployment`, `calibration`, `scheduler` and `replicas` are then
+  // the prefill pool's, and this holds the decode pool (its `replicas` the pool's active ones)
+  // and the KV link.
+  std::optional<serving::Disaggregation> disaggregated;
 };
 
 // The hour's outcome at the exact offered load.
@@ -71,8 +76,9 @@ class ServingWindows {
     double rate_per_s = 0;
     double duration_s = 0;  // arrivals during [0, duration_s); counted after the warmup
   };
-  // The window of `replicas` replicas at `rate_per_s` in all.
-  const Window& window(const WindowSpec& spec, int replicas, double rate_per_s);
+  // The window of `replicas` replicas (and `decode_replicas` in a disaggregated deployment's
+  // decode pool) at `rate_per_s` in all.
+  const Window& window(const WindowSpec& spec, int replicas, int decode_replicas, double rate_per_s);
 
   ServingBackend backend_;
   std::unordered_map<std::string, Window> cache_;

@@ -39,6 +39,18 @@ struct GpuContract {
   bool operator==(const GpuContract&) const = default;
 };
 
+// The decode pool of a disaggregated deployment. The deployment's own chip, recipe and replicas
+// are its prefill pool; the prompts' KV caches cross `link` to this pool, which streams the output.
+struct DecodePoolState {
+  std::string chip;
+  RecipeSettings recipe;
+  int replicas = 1;
+  serving::KvLinkKind link = serving::KvLinkKind::kInfiniband;
+  int active_replicas = 0;  // replicas with GPUs in the last simulated hour
+
+  bool operator==(const DecodePoolState&) const = default;
+};
+
 struct DeploymentState {
   std::int64_t id = 0;
   std::string model;
@@ -49,8 +61,25 @@ struct DeploymentState {
   double speedup = 1.0;  // accepted code changes (AdviceEffect::speedup), multiplied together
   std::int64_t created_at_hour = 0;
   int active_replicas = 0;  // replicas with GPUs in the last simulated hour
+  std::optional<DecodePoolState> decode;  // set: disaggregated (the fields above are the prefill pool)
 
-  int gpus_wanted() const { return replicas * recipe.tensor_parallel; }
+  // GPUs of `chip` the deployment's replicas want (both pools when disaggregated).
+  int gpus_wanted(const std::string& on_chip) const {
+    int n = on_chip == chip ? replicas * recipe.tensor_parallel : 0;
+    if (decode && decode->chip == on_chip) n += decode->replicas * decode->recipe.tensor_parallel;
+    return n;
+  }
+  // GPUs of all chips it wants.
+  int gpus_wanted() const {
+    return replicas * recipe.tensor_parallel + (decode ? decode->replicas * decode->recipe.tensor_parallel : 0);
+  }
+  // GPUs serving in the last simulated hour.
+  int gpus_active() const {
+    return active_replicas * recipe.tensor_parallel +
+           (decode ? decode->active_replicas * decode->recipe.tensor_parallel : 0);
+  }
+  // It can serve: every pool has a replica with GPUs.
+  bool serving() const { return active_replicas > 0 && (!decode || decode->active_replicas > 0); }
   bool operator==(const DeploymentState&) const = default;
 };
 

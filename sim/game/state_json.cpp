@@ -243,15 +243,24 @@ nlohmann::json to_json(const GameState& s) {
   }
   nlohmann::json deployments = nlohmann::json::array();
   for (const auto& d : c.deployments) {
-    deployments.push_back({{"id", d.id},
-                           {"model", d.model},
-                           {"segment", d.segment},
-                           {"chip", d.chip},
-                           {"recipe", to_json(d.recipe)},
-                           {"replicas", d.replicas},
-                           {"speedup", d.speedup},
-                           {"created_at_hour", d.created_at_hour},
-                           {"active_replicas", d.active_replicas}});
+    nlohmann::json dj = {{"id", d.id},
+                         {"model", d.model},
+                         {"segment", d.segment},
+                         {"chip", d.chip},
+                         {"recipe", to_json(d.recipe)},
+                         {"replicas", d.replicas},
+                         {"speedup", d.speedup},
+                         {"created_at_hour", d.created_at_hour},
+                         {"active_replicas", d.active_replicas}};
+    // Only a disaggregated deployment has the key: aggregated saves are unchanged.
+    if (d.decode) {
+      dj["decode"] = {{"chip", d.decode->chip},
+                      {"recipe", to_json(d.decode->recipe)},
+                      {"replicas", d.decode->replicas},
+                      {"link", serving::kKvLinkNames[static_cast<std::size_t>(d.decode->link)]},
+                      {"active_replicas", d.decode->active_replicas}};
+    }
+    deployments.push_back(std::move(dj));
   }
   nlohmann::json prices = nlohmann::json::object();
   for (const auto& [m, p] : c.prices) prices[m] = prices_json(p);
@@ -429,6 +438,18 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       x.speedup = d.number("speedup", Bound::kPositive);
       x.created_at_hour = d.integer("created_at_hour");
       x.active_replicas = to_int(d, "active_replicas", Bound::kNonNegative);
+      if (auto dec = d.optional_object("decode")) {
+        DecodePoolState p;
+        p.chip = dec->string("chip");
+        auto dr = dec->object("recipe");
+        p.recipe = recipe_settings_from_json(dr);
+        dr.finish();
+        p.replicas = to_int(*dec, "replicas", Bound::kNonNegative);
+        p.link = static_cast<serving::KvLinkKind>(dec->choice("link", serving::kKvLinkNames));
+        p.active_replicas = to_int(*dec, "active_replicas", Bound::kNonNegative);
+        dec->finish();
+        x.decode = std::move(p);
+      }
       d.finish();
       s.company.deployments.push_back(x);
     }

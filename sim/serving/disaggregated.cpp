@@ -54,6 +54,20 @@ KvLink resolve_kv_link(KvLinkKind kind, const data::Accelerator& prefill, const 
   return l;
 }
 
+void check_kv_link_reach(const perf::Deployment& prefill, int prefill_replicas, const perf::Deployment& decode,
+                         int decode_replicas, const KvLink& link) {
+  if (link.kind != KvLinkKind::kNvlink) return;
+  require(prefill.hardware && decode.hardware, "the KV link check needs both pools' chips");
+  require(prefill.hardware->id == decode.hardware->id,
+          "an NVLink KV link joins GPUs of one NVLink domain: " + prefill.hardware->id + " and " +
+              decode.hardware->id + " are different chips (use infiniband or ethernet)");
+  const int gpus = prefill_replicas * prefill.gpus_per_replica() + decode_replicas * decode.gpus_per_replica();
+  require(gpus <= prefill.hardware->scale_up.domain_size,
+          "an NVLink KV link needs both pools in one NVLink domain: " + std::to_string(gpus) + " GPUs, the " +
+              prefill.hardware->id + " domain holds " + std::to_string(prefill.hardware->scale_up.domain_size) +
+              " (use infiniband or ethernet)");
+}
+
 double kv_transfer_s(std::int64_t prompt_tokens, double prefill_bytes_per_token_per_gpu,
                      double prefill_fixed_bytes_per_gpu, double decode_bytes_per_token_per_gpu,
                      double decode_fixed_bytes_per_gpu, const KvLink& link) {
@@ -130,12 +144,7 @@ DisaggregatedSimulation::DisaggregatedSimulation(const ServingConfig& config,
   require(dis.link.latency_s >= 0 && std::isfinite(dis.link.latency_s), "the KV link latency must be >= 0 seconds");
   setup_pool(prefill_, pd, config_.scheduler, config_.replicas, prefill_cal_);
   setup_pool(decode_, dd, dis.decode.scheduler, dis.decode.replicas, decode_cal_);
-  if (dis.link.kind == KvLinkKind::kNvlink) {
-    const int gpus = config_.replicas * pd.gpus_per_replica() + dis.decode.replicas * dd.gpus_per_replica();
-    require(pd.hardware->id == dd.hardware->id && gpus <= pd.hardware->scale_up.domain_size,
-            "an NVLink KV link needs both pools in one NVLink domain: " + std::to_string(gpus) + " GPUs, the " +
-                pd.hardware->id + " domain holds " + std::to_string(pd.hardware->scale_up.domain_size));
-  }
+  check_kv_link_reach(pd, config_.replicas, dd, dis.decode.replicas, dis.link);
 
   kv_queue_.resize(decode_.replicas.size());
   landed_.resize(decode_.replicas.size());

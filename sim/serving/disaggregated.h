@@ -57,6 +57,13 @@ namespace tycoon::serving {
 KvLink resolve_kv_link(KvLinkKind kind, const data::Accelerator& prefill, const data::Accelerator& decode,
                        const data::KvLinkCatalog& links);
 
+// Throws std::invalid_argument when `link` cannot join the two pools: NVLink reaches only GPUs of
+// one scale-up domain, so both pools must be the same chip and fit in one domain together
+// (`prefill_replicas` x GPUs per prefill replica + `decode_replicas` x GPUs per decode replica).
+// The one reach rule the simulation, sweeps and the game's deploy command apply.
+void check_kv_link_reach(const perf::Deployment& prefill, int prefill_replicas, const perf::Deployment& decode,
+                         int decode_replicas, const KvLink& link);
+
 // Seconds to move the KV of a request with `prompt_tokens` tokens: latency + the larger of the
 // sender's and the receiver's per-GPU shard over the per-GPU bandwidth (each GPU moves its shard
 // in parallel). Shards from each pool's memory plan: growing KV per token + fixed per-sequence
