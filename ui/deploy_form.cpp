@@ -717,8 +717,8 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     }
     return p;
   };
-  const double gpu_cost = chip_price(f.chip) * (gpus - decode_gpus) +
-                          (w.decode ? chip_price(w.decode->chip) * decode_gpus : 0.0);
+  const double gpu_cost =
+      chip_price(f.chip) * (gpus - decode_gpus) + (w.decode ? chip_price(w.decode->chip) * decode_gpus : 0.0);
 
   if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
@@ -764,9 +764,8 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
     row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(gpu_cost) : "");
     row("Gross margin", rev > 0 ? fmt_pct((rev - gpu_cost) / rev) : "—",
-        base && revenue_per_hour(*base) > 0
-            ? fmt_pct((revenue_per_hour(*base) - gpu_cost) / revenue_per_hour(*base))
-            : "",
+        base && revenue_per_hour(*base) > 0 ? fmt_pct((revenue_per_hour(*base) - gpu_cost) / revenue_per_hour(*base))
+                                            : "",
         rev > gpu_cost ? theme::kRevenue : theme::kCost);
     ImGui::EndTable();
   }

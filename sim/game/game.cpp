@@ -224,8 +224,8 @@ serving::Disaggregation resolve_disaggregation(const data::Catalog& catalog, con
   dis.decode.deployment = decode.deployment;
   dis.decode.scheduler = decode.scheduler;
   dis.decode.replicas = decode_replicas;
-  dis.link = serving::resolve_kv_link(p.link, catalog.accelerator(d.chip), catalog.accelerator(p.chip),
-                                      catalog.kv_links);
+  dis.link =
+      serving::resolve_kv_link(p.link, catalog.accelerator(d.chip), catalog.accelerator(p.chip), catalog.kv_links);
   serving::check_kv_link_reach(prefill.deployment, prefill_replicas, decode.deployment, decode_replicas, dis.link);
   return dis;
 }
@@ -475,10 +475,10 @@ Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const Depl
     } else if (p.chip != d.chip) {
       pool.calibration = calibration(p.chip);
     }
-    spec.deployment_key += "|decode|" + p.chip + "|" + to_json(p.recipe).dump() + "|" +
-                           std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "|" +
-                           std::to_string(game::acceptance_for(*catalog_, scenario_, d.segment, d.model, p.chip,
-                                                               p.recipe));
+    spec.deployment_key +=
+        "|decode|" + p.chip + "|" + to_json(p.recipe).dump() + "|" +
+        std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "|" +
+        std::to_string(game::acceptance_for(*catalog_, scenario_, d.segment, d.model, p.chip, p.recipe));
   }
   DeploymentServed served;
   served.out = windows_->serve_hour(spec);
@@ -518,8 +518,8 @@ int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const Dep
   if (spec.disaggregated) spec.disaggregated->decode.replicas = alloc.decode_active_replicas - lost_decode;
   HourServing after = windows_->serve_hour(spec);
   double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
-  double in_flight = out.requests_offered / 3600.0 * out.e2e_s.mean * lost /
-                     (alloc.active_replicas + alloc.decode_active_replicas);
+  double in_flight =
+      out.requests_offered / 3600.0 * out.e2e_s.mean * lost / (alloc.active_replicas + alloc.decode_active_replicas);
   double tokens_per_completed = out.requests_completed > 0 ? 1.0 / out.requests_completed : 0.0;
   econ::TokenCounts lost_tokens = out.tokens.scaled(in_flight * tokens_per_completed);
   out.tokens = out.tokens.scaled(at);

@@ -60,7 +60,7 @@ struct DeploymentState {
   int replicas = 1;      // wanted
   double speedup = 1.0;  // accepted code changes (AdviceEffect::speedup), multiplied together
   std::int64_t created_at_hour = 0;
-  int active_replicas = 0;  // replicas with GPUs in the last simulated hour
+  int active_replicas = 0;                // replicas with GPUs in the last simulated hour
   std::optional<DecodePoolState> decode;  // set: disaggregated (the fields above are the prefill pool)
 
   // GPUs of `chip` the deployment's replicas want (both pools when disaggregated).

@@ -59,8 +59,8 @@ void check_kv_link_reach(const perf::Deployment& prefill, int prefill_replicas, 
   if (link.kind != KvLinkKind::kNvlink) return;
   require(prefill.hardware && decode.hardware, "the KV link check needs both pools' chips");
   require(prefill.hardware->id == decode.hardware->id,
-          "an NVLink KV link joins GPUs of one NVLink domain: " + prefill.hardware->id + " and " +
-              decode.hardware->id + " are different chips (use infiniband or ethernet)");
+          "an NVLink KV link joins GPUs of one NVLink domain: " + prefill.hardware->id + " and " + decode.hardware->id +
+              " are different chips (use infiniband or ethernet)");
   const int gpus = prefill_replicas * prefill.gpus_per_replica() + decode_replicas * decode.gpus_per_replica();
   require(gpus <= prefill.hardware->scale_up.domain_size,
           "an NVLink KV link needs both pools in one NVLink domain: " + std::to_string(gpus) + " GPUs, the " +
