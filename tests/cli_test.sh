@@ -388,6 +388,20 @@ out=$("$tycoon" class new --id hist --scenario prices-only --days 1 --history-da
 grep -q '"history_days": 2' "$h/hist.json" && echo "$out" | grep -q 'browser link: ?class=hist&scenario=classroom-prices-only&.*&history=2' ||
   { echo "FAIL class history/link: $out"; fail=1; }
 check_one_line_error class-history-too-long "$tycoon" class new --id c --scenario prices-only --history-days 61 --out "$h/x.json"
+# 10. Disaggregated serving in the game (issue 17): the sandbox's example log deploys a decode pool;
+# a scenario without the option refuses it with the reason, counted; a bad link names the field.
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$("$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$root/docs/examples/sandbox-disaggregated.jsonl") ||
+  { echo "FAIL sandbox disaggregated run"; fail=1; }
+echo "$out" | grep -q 'decode on 2 x 1 b200 (vllm fp4 TP1) over infiniband' && ! echo "$out" | grep -q 'Refused' ||
+  { echo "FAIL sandbox disaggregated: $(echo "$out" | head -c 600)"; fail=1; }
+out=$("$tycoon" run default --days 1 --no-counterfactuals --json --commands "$root/docs/examples/sandbox-disaggregated.jsonl" 2>&1) ||
+  true
+echo "$out" | grep -q 'offers no disaggregated serving' || { echo "FAIL default scenario accepted a decode pool"; fail=1; }
+sed 's/"infiniband"/"pigeon"/' "$root/docs/examples/sandbox-disaggregated.jsonl" >"$h/bad-link.jsonl"
+check_one_line_error disaggregated-bad-link "$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$h/bad-link.jsonl"
+"$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$h/bad-link.jsonl" 2>&1 | grep -q '/decode/link' ||
+  { echo "FAIL bad link not named"; fail=1; }
 rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail
