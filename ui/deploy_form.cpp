@@ -378,7 +378,7 @@ void draw_decode_pool_rows(const GameView& game, ViewState& view, const std::vec
   tag(view.tags, "deploy.split");
   if (!f.split) return;
   if (std::find(chips.begin(), chips.end(), f.decode_chip) == chips.end()) f.decode_chip = f.chip;
-  ImGui::TextDisabled("The replicas above run the prompts; the decode pool streams the answers.");
+  muted_wrapped("The replicas above run the prompts; the decode pool streams the answers.");
   ImGui::TextUnformatted("Decode chip");
   ImGui::SameLine(150);
   ImGui::BeginGroup();
@@ -623,7 +623,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   if (!seg) return;
   WhatIf w = form_what_if(game, view);
 
-  theme::heading("Memory per GPU");
+  theme::heading(w.decode ? "Memory per GPU (prefill pool)" : "Memory per GPU");
   std::string error;
   auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
   if (!plan) {
@@ -659,6 +659,29 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     tag(view.tags, "deploy.fit.fail");
     return;
   }
+  if (w.decode) {
+    // The decode pool's own fit: it holds every running request's KV cache.
+    WhatIf dw = w;
+    dw.chip = w.decode->chip;
+    dw.recipe = w.decode->recipe;
+    dw.decode.reset();
+    auto dplan = memory_plan_for(game.scenario, game.catalog, dw, &error);
+    if (!dplan || !dplan->fits) {
+      error_box("##decode_fit", "Decode pool: " + (dplan ? dplan->reason : error));
+      tag(view.tags, "deploy.fit.fail");
+      return;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "Decode pool on %s: KV cache holds %s tokens per replica (%s).",
+                  chip_name(game.catalog, dw.chip).c_str(),
+                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(),
+                  game::describe(dw.recipe).c_str());
+    theme::text_colored(theme::kRevenue, "✔");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(buf);
+    ImGui::PopTextWrapPos();
+  }
 
   // What-if: this recipe at the segment's current load (its share of it when editing).
   ImGui::Spacing();
@@ -673,8 +696,16 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   auto key = what_if_key(w, "open|" + std::to_string(bucket));
   auto result =
       previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
-  ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(),
-                      w.replicas);
+  if (w.decode) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "At %s offered (%s now), %d prefill + %d decode replica(s), KV over %s:",
+                  fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas, w.decode->replicas,
+                  std::string(serving::kKvLinkNames[static_cast<std::size_t>(w.decode->link)]).c_str());
+    muted_wrapped(buf);
+  } else {
+    ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(),
+                        w.replicas);
+  }
   if (!result) {
     ImGui::TextDisabled("computing…");
     return;

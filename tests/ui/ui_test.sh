@@ -28,6 +28,7 @@ run() {  # name script
 
 run tutorial tutorial.script
 run bad_input bad_input.script
+run split split.script
 # The classroom screens (issue 18): class setup shows the class's link; the Class report screen
 # loads a report's JSON and finds a student's row. From the source root: the script types the
 # fixture's path relative to it.
@@ -81,7 +82,7 @@ freeze() {  # name extra-flags...
 }
 freeze freeze_threaded
 freeze freeze_no_threads --no-threads
-for check in tutorial bad_input; do
+for check in tutorial bad_input split; do
   if [ -f "$out/$check.json" ]; then
     cmake -DSTATE="$out/$check.json" -DCHECK=$check -P "$here/check_state.cmake" || fail=1
   else
@@ -91,7 +92,7 @@ for check in tutorial bad_input; do
 done
 for shot in 01-start-screen 02-tutorial-started 03-rented 04-does-not-fit 05-deployed 06-dashboard-day1 07-traffic \
   08-profiler 09-pareto 10-pricing 11-advisor 12-save-dialog 13-loaded 14-debrief 15-start-with-save 20-no-cash \
-  21-does-not-fit 22-no-service 23-menu-confirm 24-left-with-autosave; do
+  21-does-not-fit 22-no-service 23-menu-confirm 24-left-with-autosave 30-split-form 31-split-deployed 32-split-list; do
   if [ ! -s "$out/$shot.png" ]; then
     echo "FAIL missing screenshot $shot.png"
     fail=1
