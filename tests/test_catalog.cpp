@@ -140,6 +140,17 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     s.edit(e, [](auto& j) { j["kv_admission"] = "max-utilization"; });
     CHECK(s.error().rfind(s.file(e) + ": /kv_admission: 'max-utilization' is not one of", 0) == 0);
   }
+  SUBCASE("engine card without serves_production") {
+    // Whether an engine is offered to players is a card field (issue 19), not an id test.
+    const fs::path e = fs::path("hardware_db") / "engines" / "torch-reference.json";
+    s.edit(e, [](auto& j) { j.erase("serves_production"); });
+    CHECK(s.error() == s.file(e) + ": /serves_production: missing required field");
+  }
+  SUBCASE("engine card's serves_production without its source") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "sglang.json";
+    s.edit(e, [](auto& j) { j["sources"].erase("serves_production"); });
+    CHECK(s.error() == s.file(e) + ": /sources: no source given for 'serves_production'");
+  }
   SUBCASE("engine card's KV admission policy without its source") {
     const fs::path e = fs::path("hardware_db") / "engines" / "vllm.json";
     s.edit(e, [](auto& j) { j["sources"].erase("kv_admission"); });

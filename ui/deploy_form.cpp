@@ -227,7 +227,7 @@ void draw_engine_row(const GameView& game, ViewState& view, const data::Accelera
   if (locked_field(game, "engine")) ImGui::BeginDisabled();
   if (ImGui::BeginCombo("##engine", r.engine.c_str())) {
     for (const auto& e : game.catalog.engines) {
-      if (acc && !e.runs_on(acc->vendor)) continue;
+      if ((acc && !e.runs_on(acc->vendor)) || (!e.serves_production && e.id != r.engine)) continue;
       if (ImGui::Selectable((e.id + "  (" + e.name + ")").c_str(), e.id == r.engine)) r.engine = e.id;
     }
     ImGui::EndCombo();
@@ -674,8 +674,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     char buf[256];
     std::snprintf(buf, sizeof buf, "Decode pool on %s: KV cache holds %s tokens per replica (%s).",
                   chip_name(game.catalog, dw.chip).c_str(),
-                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(),
-                  game::describe(dw.recipe).c_str());
+                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(), game::describe(dw.recipe).c_str());
     theme::text_colored(theme::kRevenue, "✔");
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);

@@ -134,7 +134,7 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
     add(o, "tensor_parallel " + std::to_string(tp) + " x " + std::to_string(replicas) + " replicas", replicas);
   }
   for (const auto& e : catalog.engines) {
-    if (e.id == r.engine || e.id == "torch-reference") continue;
+    if (e.id == r.engine || !e.serves_production) continue;
     game::RecipeOverrides o;
     o.engine = e.id;
     add(o, "engine " + e.id);

@@ -36,6 +36,7 @@ Engine load_engine(const std::filesystem::path& path) {
   e.supports_chunked_prefill = r.boolean("supports_chunked_prefill");
   e.supports_spec_decode = r.boolean("supports_spec_decode");
   e.kv_admission = static_cast<KvAdmission>(r.choice("kv_admission", kKvAdmissionNames));
+  e.serves_production = r.boolean("serves_production");
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
   e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
   e.frontend_request_s = r.optional_number("frontend_request_s", Bound::kNonNegative).value_or(0);
@@ -57,7 +58,8 @@ Engine load_engine(const std::filesystem::path& path) {
     }
     k.finish();
   }
-  e.sources = read_sources(r, {"kv_admission", "iteration_overhead_s", "per_sequence_overhead_s", "kernel_efficiency"});
+  e.sources = read_sources(
+      r, {"kv_admission", "serves_production", "iteration_overhead_s", "per_sequence_overhead_s", "kernel_efficiency"});
   for (const char* key :
        {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");

@@ -29,8 +29,11 @@ struct Engine {
   bool supports_chunked_prefill = false;
   bool supports_spec_decode = false;
   KvAdmission kv_admission = KvAdmission::kOptimistic;  // the engine's default admission policy
-  double iteration_overhead_s = 0;                      // CPU time per engine step
-  double per_sequence_overhead_s = 0;                   // CPU time per running sequence per step
+  // A serving engine a business deploys (vLLM, SGLang, ...); false for the calibration runner's
+  // reference engine, which the game, the advisor and the deploy form do not offer.
+  bool serves_production = true;
+  double iteration_overhead_s = 0;     // CPU time per engine step
+  double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
   // What a request pays in the engine's front end (API server) before the scheduler sees it,
   // outside the GPU step. frontend_request_s: fixed CPU latency per request (HTTP parsing,
   // request object and sampling parameters, hand-off to the engine core), concurrent across

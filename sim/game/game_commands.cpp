@@ -59,6 +59,9 @@ CommandResult CommandApplier::check_runs(const std::string& model, const std::st
   probe.chip = chip;
   probe.segment = segment;
   probe.recipe = recipe;
+  if (const data::Engine* e = game.catalog_->find_engine(recipe.engine); e && !e->serves_production) {
+    return refuse(recipe.engine + " is " + e->name + ", not a serving engine a business deploys");
+  }
   perf::Deployment d;
   try {
     d = to_perf_deployment(*game.catalog_, model, chip, recipe, game.acceptance_for(probe));
