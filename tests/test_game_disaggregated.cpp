@@ -35,7 +35,8 @@ nlohmann::json split_scenario_json(bool allow = true) {
 // Every configuration the game asks the simulator for, answered by the fixed-capacity stand-in
 // (10 requests/s per prefill replica).
 struct Recorder {
-  std::shared_ptr<std::vector<serving::ServingConfig>> configs = std::make_shared<std::vector<serving::ServingConfig>>();
+  std::shared_ptr<std::vector<serving::ServingConfig>> configs =
+      std::make_shared<std::vector<serving::ServingConfig>>();
   std::shared_ptr<std::vector<std::string>> calibration_chips = std::make_shared<std::vector<std::string>>();
   serving::ServingSummary operator()(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) const {
     configs->push_back(c);

@@ -674,8 +674,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     char buf[256];
     std::snprintf(buf, sizeof buf, "Decode pool on %s: KV cache holds %s tokens per replica (%s).",
                   chip_name(game.catalog, dw.chip).c_str(),
-                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(),
-                  game::describe(dw.recipe).c_str());
+                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(), game::describe(dw.recipe).c_str());
     theme::text_colored(theme::kRevenue, "✔");
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
