@@ -266,11 +266,16 @@ TEST_CASE("a long legend entry or footnote is wrapped, never cut") {
   c.title = "t";
   const std::string name =
       "H200 fp4 TP1 (eagle3 k=7 @2.76, budget 8192, max seqs 512, prefix cache) · agentic coding sessions";
-  c.series.push_back({name, {{1, 1, 0, 0, false, ""}}, true});
+  auto series = [](std::string n, std::vector<ChartPoint> points) {
+    ChartSeries s;
+    s.name = std::move(n);
+    s.points = std::move(points);
+    return s;
+  };
+  c.series.push_back(series(name, {{1, 1, 0, 0, false, ""}}));
   const std::string note(40, 'x');
   c.notes = {note + " " + note + " " + note + " " + note + " the end"};
-  for (int i = 0; i < 40; ++i)
-    c.series.push_back({.name = "series " + std::to_string(i), .points = {{2, 2, 0, 0, false, ""}}});
+  for (int i = 0; i < 40; ++i) c.series.push_back(series("series " + std::to_string(i), {{2, 2, 0, 0, false, ""}}));
   const auto svg = render_svg(c);
   CHECK(svg.find("\xE2\x80\xA6") == std::string::npos);  // no ellipsis anywhere
   CHECK(svg.find("more (see the tables)") == std::string::npos);
