@@ -106,7 +106,7 @@ TEST_CASE("chart layout: error bars, reference lines and the highlighted point w
   }
   SUBCASE("a vertical reference line extends x, a horizontal one y (below zero too)") {
     Chart c = small_chart();
-    c.references.push_back({true, 120, "target"});    // 120 × 1.02 = 122.4: step at least 20.4 -> 50
+    c.references.push_back({true, 120, "target"});   // 120 × 1.02 = 122.4: step at least 20.4 -> 50
     c.references.push_back({false, -100, "floor"});  // -100..436.8: step at least 89.5 -> 100
     const auto l = layout_chart(c);
     check_ticks(l.x.ticks, {0, 50, 100, 150});
@@ -229,6 +229,13 @@ TEST_CASE("the SVG renderer draws the layout's ticks and labels") {
     Chart log = small_chart();
     log.y_log = true;
     svg_labels_match(log);
+  }
+  SUBCASE("the highlighted point: a star with its hover text, in the legend, in its own colour") {
+    Chart c = small_chart();
+    c.highlight = ChartHighlight{"last hour", {30, 200, 0, 0, false, "ran here"}, 0xFFBE50FF};
+    const auto svg = render_svg(c);
+    CHECK(svg.find("fill=\"#FFBE50\" stroke=\"#222222\"><title>ran here</title></polygon>") != std::string::npos);
+    CHECK(svg.find(">last hour</text>") != std::string::npos);
   }
   SUBCASE("frontiers: one polyline per group, a series' own colour") {
     Chart c = small_chart();

@@ -1,5 +1,6 @@
 // Axis ticks for every chart, drawn in the desktop/browser UI (ui/chart.cpp) or as SVG
-// (svg_chart.cpp): one rule for the step, so a number reads the same on screen and in a report.
+// (svg_chart.cpp, class_charts.cpp): one rule for the step and the label, so a number reads the
+// same on screen and in a report. Scatter/line charts take theirs from layout_chart (chart_model.h).
 #pragma once
 
 #include <string>
