@@ -97,12 +97,12 @@ struct ChartLayout {
 // Whether a point is drawn: finite, positive on a log axis, inside a fixed y range.
 bool is_drawn(const Chart& chart, const ChartPoint& p);
 
-// The chart's layout. The ranges: every drawn point with its error bars, the highlight, the
-// reference lines (a vertical one extends the x range's top only) and zero; [0, 1] with no data.
-// The automatic x range ends on the first nice tick at or above 1.02 × the data's top (about six
-// ticks), the y range on the first at or above 1.04 × it; a fixed end replaces the data's end
-// (padding only applies to a free end). A log y axis spans the whole decades around the positive
-// data, with 2 and 5 ticks when it spans at most three decades.
+// The chart's layout. The ranges: every finite point inside a fixed y range with its error bars,
+// the highlight, the reference lines (a vertical one extends the x range's top only) and zero;
+// [0, 1] with no data. The automatic x range ends on the first nice tick at or above 1.02 × the
+// data's top (about six ticks), the y range on the first at or above 1.04 × it; a fixed end
+// replaces the data's end and is not padded. A log y axis spans the whole decades around the
+// positive y values, with 2 and 5 ticks when it spans at most three decades.
 ChartLayout layout_chart(const Chart& chart);
 
 }  // namespace tycoon::analysis
