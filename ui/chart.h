@@ -1,6 +1,7 @@
 // A small chart module on ImGui draw lists (ImPlot is not available): time series, stacked bars,
-// and scatter/line plots of the shared chart model with a Pareto front, all with labelled axes. Stateless: every call
-// draws from the data it is given; hovering shows the values under the cursor.
+// and scatter/line plots of the shared chart model (sim/analysis/chart_model.h) with a Pareto
+// front, all with labelled axes. Stateless: every call draws from the data it is given; hovering
+// shows the values under the cursor.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +71,8 @@ struct BarLayer {
 void stacked_bars(const char* id, std::span<const std::string> categories, std::span<const BarLayer> layers,
                   const Axis& y, ImVec2 size, bool show_net = false, bool show_legend = true);
 
-// A colour of the shared chart model (0xRRGGBBAA, analysis::ChartSeries::color_rgba) as ImGui's, and back.
+// A colour of the shared chart model (0xRRGGBBAA, analysis::ChartSeries::color_rgba) as ImGui's,
+// and back.
 ImU32 im_color(std::uint32_t rgba);
 std::uint32_t model_color(ImU32 c);
 
