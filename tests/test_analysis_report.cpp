@@ -145,10 +145,16 @@ TEST_CASE("charts are well-formed SVG with escaped text") {
   c.title = "A <sweep> & its \"frontier\"";
   c.x_label = "P90 interactivity (tok/s/user)";
   c.y_label = "tok/s/GPU";
-  c.series.push_back({"H200 <fp8>", {{10, 900, 1, 20, false, "a & b"}, {20, 800, 0, 0, true, ""}}, true});
-  c.series.push_back({"empty", {}, true});
-  c.series.push_back({"NaN", {{std::nan(""), 1, 0, 0, false, ""}}, true});
-  c.frontier = {{10, 900, 0, 0, false, ""}, {20, 800, 0, 0, false, ""}};
+  auto series = [](std::string name, std::vector<ChartPoint> points) {
+    ChartSeries s;
+    s.name = std::move(name);
+    s.points = std::move(points);
+    return s;
+  };
+  c.series.push_back(series("H200 <fp8>", {{10, 900, 1, 20, false, "a & b"}, {20, 800, 0, 0, true, ""}}));
+  c.series.push_back(series("empty", {}));
+  c.series.push_back(series("NaN", {{std::nan(""), 1, 0, 0, false, ""}}));
+  c.series[0].frontier_group = 0;  // (10, 900) and (20, 800): both on the frontier
   c.references.push_back({true, 50, "target > 50"});
   c.notes = {"source: h200 & friends"};
   const std::string svg = render_svg(c);

@@ -221,9 +221,16 @@ TEST_CASE("charts: a frontier per workload, analytic margin curves, nothing cut,
       CHECK_FALSE(fronts[w].empty());
       for (std::size_t g : fronts[w]) CHECK(f.sweep.series[groups[g].series].workload == w);
     }
-    const auto c = pareto_chart(d, groups);
-    CHECK(c.frontier.empty());
-    CHECK(c.frontiers.size() == 2);
+    // The chart draws the same frontiers: one per workload, each at its groups' coordinates.
+    const auto layout = layout_chart(pareto_chart(d, groups));
+    REQUIRE(layout.frontiers.size() == 2);
+    for (std::size_t w = 0; w < fronts.size(); ++w) {
+      REQUIRE(layout.frontiers[w].size() == fronts[w].size());
+      for (std::size_t k = 0; k < fronts[w].size(); ++k) {
+        CHECK(layout.frontiers[w][k].x == groups[fronts[w][k]][Metric::kP90InteractivityTokPerSPerUser].mean);
+        CHECK(layout.frontiers[w][k].y == groups[fronts[w][k]][Metric::kOutputTokPerSPerGpu].mean);
+      }
+    }
   }
   SUBCASE("margin vs price is a curve 1 − R/(k·V) on an axis from −100% to 100%") {
     const auto c = margin_chart(d, groups);
@@ -259,10 +266,16 @@ TEST_CASE("a long legend entry or footnote is wrapped, never cut") {
   c.title = "t";
   const std::string name =
       "H200 fp4 TP1 (eagle3 k=7 @2.76, budget 8192, max seqs 512, prefix cache) · agentic coding sessions";
-  c.series.push_back({name, {{1, 1, 0, 0, false, ""}}, true});
+  auto series = [](std::string n, std::vector<ChartPoint> points) {
+    ChartSeries s;
+    s.name = std::move(n);
+    s.points = std::move(points);
+    return s;
+  };
+  c.series.push_back(series(name, {{1, 1, 0, 0, false, ""}}));
   const std::string note(40, 'x');
   c.notes = {note + " " + note + " " + note + " " + note + " the end"};
-  for (int i = 0; i < 40; ++i) c.series.push_back({"series " + std::to_string(i), {{2, 2, 0, 0, false, ""}}, true});
+  for (int i = 0; i < 40; ++i) c.series.push_back(series("series " + std::to_string(i), {{2, 2, 0, 0, false, ""}}));
   const auto svg = render_svg(c);
   CHECK(svg.find("\xE2\x80\xA6") == std::string::npos);  // no ellipsis anywhere
   CHECK(svg.find("more (see the tables)") == std::string::npos);

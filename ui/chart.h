@@ -1,14 +1,18 @@
 // A small chart module on ImGui draw lists (ImPlot is not available): time series, stacked bars,
-// and scatter plots with a Pareto front, all with labelled axes in units. Stateless: every call
-// draws from the data it is given; hovering shows the values under the cursor.
+// and scatter/line plots of the shared chart model (sim/analysis/chart_model.h) with a Pareto
+// front, all with labelled axes. Stateless: every call draws from the data it is given; hovering
+// shows the values under the cursor.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
+
+#include "sim/analysis/chart_model.h"
 
 namespace tycoon::ui::chart {
 
@@ -67,22 +71,17 @@ struct BarLayer {
 void stacked_bars(const char* id, std::span<const std::string> categories, std::span<const BarLayer> layers,
                   const Axis& y, ImVec2 size, bool show_net = false, bool show_legend = true);
 
-struct Point {
-  double x = 0, y = 0;
-  std::string label;  // shown on hover ("concurrency 64")
-};
+// A colour of the shared chart model (0xRRGGBBAA, analysis::ChartSeries::color_rgba) as ImGui's,
+// and back.
+ImU32 im_color(std::uint32_t rgba);
+std::uint32_t model_color(ImU32 c);
 
-struct ScatterSet {
-  std::string name;
-  std::vector<Point> points;
-  ImU32 color = 0;
-  bool connect = true;       // join points in order (a sweep)
-  bool marker_star = false;  // a single highlighted operating point
-};
-
-// Scatter plot; with `pareto` the upper-right front over all sets (analysis::pareto_frontier, the
-// sweep report's filter) is drawn as a dashed step line.
-void scatter(const char* id, std::span<const ScatterSet> sets, const Axis& x, const Axis& y, ImVec2 size, bool pareto);
+// A scatter/line chart of the shared model (analysis::Chart, also drawn as SVG in the analyst
+// report) from its layout (analysis::layout_chart): the same ranges, ticks, tick labels and Pareto
+// frontiers (a dashed line with rings), series with their provenance markers and error bars, the
+// highlighted point as a star, reference lines. Hovering a point shows its series and tooltip.
+// The chart's title, subtitle, notes and pixel size are the SVG's: here `size` rules.
+void plot(const char* id, const analysis::Chart& chart, ImVec2 size);
 
 // A horizontal bar split into shares (e.g. memory per GPU), with a legend underneath.
 struct Segment {

@@ -1,6 +1,7 @@
 // Pareto chart: output tokens per second per GPU against P90 tokens per second per user over a
 // concurrency sweep, for the current deployment and alternative recipes (as in InferenceX).
 #include <algorithm>
+#include <string>
 
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -92,11 +93,21 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
       "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
 
   auto alts = alternatives(game, *d);
-  std::vector<chart::ScatterSet> sets;
+  analysis::Chart chart;
+  chart.x_label = "P90 interactivity (tok/s/user)";
+  chart.y_label = "output per GPU (tok/s)";
+  chart.provenance_key = false;
+  // Hover text: what the point is, then both coordinates in their units.
+  auto hover = [](const std::string& what, double x, double y) {
+    return what + "\nP90 interactivity: " + chart::format_value(chart::Unit::kTokPerSPerUser, x, false) +
+           "\noutput per GPU: " + chart::format_value(chart::Unit::kTokPerS, y, false);
+  };
   int done = 0, total = 0;
   perf::Provenance provenance = perf::Provenance::kMeasured;
   for (std::size_t a = 0; a < alts.size(); ++a) {
-    chart::ScatterSet set{alts[a].name, {}, theme::series_color(static_cast<int>(a)), true, false};
+    analysis::ChartSeries series;
+    series.name = alts[a].name;
+    series.frontier_group = 0;  // one front over all recipes
     for (int c : kConcurrencies) {
       ++total;
       const WhatIf& w = alts[a].what_if;
@@ -106,23 +117,27 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
       ++done;
       if (!r->summary) continue;
       provenance = perf::weaker(provenance, r->summary->provenance);
-      set.points.push_back({r->summary->p90_interactivity_tok_per_s_per_user, r->summary->output_tok_per_s_per_gpu,
-                            "concurrency " + std::to_string(c) + " · TTFT p90 " + fmt_seconds(r->summary->ttft_s.p90)});
+      analysis::ChartPoint p;
+      p.x = r->summary->p90_interactivity_tok_per_s_per_user;
+      p.y = r->summary->output_tok_per_s_per_gpu;
+      p.tooltip =
+          hover("concurrency " + std::to_string(c) + " · TTFT p90 " + fmt_seconds(r->summary->ttft_s.p90), p.x, p.y);
+      series.points.push_back(std::move(p));
     }
-    sets.push_back(std::move(set));
+    chart.series.push_back(std::move(series));
   }
   // Where the deployment actually ran last hour (speed per user ≈ 1 / P90 time per token).
   if (const auto* last = last_hour_of(s, d->id); last && last->gpus_serving > 0 && last->tpot_p90_s > 0) {
-    sets.push_back({"last hour",
-                    {{1.0 / last->tpot_p90_s, last->output_tok_per_s_per_gpu, "the game's last hour"}},
-                    theme::kWarn,
-                    false,
-                    true});
+    analysis::ChartHighlight star;
+    star.name = "last hour";
+    star.point.x = 1.0 / last->tpot_p90_s;
+    star.point.y = last->output_tok_per_s_per_gpu;
+    star.point.tooltip = hover("the game's last hour", star.point.x, star.point.y);
+    star.color_rgba = chart::model_color(theme::kWarn);
+    chart.highlight = std::move(star);
   }
-  chart::Axis x{"P90 interactivity", chart::Unit::kTokPerSPerUser};
-  chart::Axis y{"output per GPU", chart::Unit::kTokPerS};
   const float h = std::max(260.0f, ImGui::GetContentRegionAvail().y - 60);
-  chart::scatter("##pareto", sets, x, y, ImVec2(0, h), true);
+  chart::plot("##pareto", chart, ImVec2(0, h));
   tag(view.tags, "pareto.chart");
   if (done < total) {
     ImGui::TextDisabled("Simulating: %d of %d points…", done, total);

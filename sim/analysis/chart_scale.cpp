@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace tycoon::analysis {
 
@@ -37,6 +38,18 @@ std::vector<double> nice_ticks_within(double lo, double hi, int target) {
     if (t >= lo - slack && t <= hi + slack) ticks.push_back(t);
   }
   return ticks;
+}
+
+std::string tick_label(double v, double step, bool percent) {
+  if (percent) {
+    v *= 100;
+    step *= 100;
+  }
+  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  if (std::fabs(v) < step * 1e-6) v = 0;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
+  return buf;
 }
 
 }  // namespace tycoon::analysis

@@ -1,7 +1,9 @@
 // Axis ticks for every chart, drawn in the desktop/browser UI (ui/chart.cpp) or as SVG
-// (svg_chart.cpp): one rule for the step, so a number reads the same on screen and in a report.
+// (svg_chart.cpp, class_charts.cpp): one rule for the step and the label, so a number reads the
+// same on screen and in a report. Scatter/line charts take theirs from layout_chart (chart_model.h).
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace tycoon::analysis {
@@ -18,5 +20,8 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 6);
 // The same ticks, only those inside [lo, hi] (with a relative slack of 1e-6 of the step): for an
 // axis whose range is fixed by the data. Empty when hi <= lo or target < 1.
 std::vector<double> nice_ticks_within(double lo, double hi, int target);
+
+// A tick's label with as many decimals as the step needs ("0.25", "40%" with `percent`).
+std::string tick_label(double v, double step, bool percent);
 
 }  // namespace tycoon::analysis

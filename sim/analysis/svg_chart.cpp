@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <limits>
+#include <numbers>
 #include <sstream>
 
 namespace tycoon::analysis {
@@ -14,6 +14,14 @@ namespace {
 // Okabe-Ito's colour-blind-safe palette, then darker variants.
 constexpr std::array<const char*, 12> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
                                                   "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF", "#9467BD"};
+
+// A series' colour: its own (0xRRGGBBAA, alpha ignored), else palette colour `index`.
+std::string color_of(std::uint32_t rgba, std::size_t index) {
+  if (rgba == 0) return kPalette[index % kPalette.size()];
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%06X", static_cast<unsigned>(rgba >> 8));
+  return buf;
+}
 
 std::string num(double v) {
   char buf[32];
@@ -27,6 +35,20 @@ std::string shorten(const std::string& s, std::size_t n) {
   std::size_t cut = n - 1;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
   return s.substr(0, cut) + "\xE2\x80\xA6";  // an ellipsis
+}
+
+// The SVG points of a five-pointed star centred on (cx, cy), outer radius r.
+std::string star_points(double cx, double cy, double r) {
+  std::string out;
+  for (int k = 0; k < 10; ++k) {
+    const double rk = k % 2 == 0 ? r : r * 0.45;
+    const double a = -std::numbers::pi / 2 + static_cast<double>(k) * std::numbers::pi / 5;
+    if (k > 0) out += ' ';
+    out += num(cx + rk * std::cos(a));
+    out += ',';
+    out += num(cy + rk * std::sin(a));
+  }
+  return out;
 }
 
 }  // namespace
@@ -55,18 +77,6 @@ std::string xml_escape(std::string_view s) {
     }
   }
   return out;
-}
-
-std::string tick_label(double v, double step, bool percent) {
-  if (percent) {
-    v *= 100;
-    step *= 100;
-  }
-  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
-  if (std::fabs(v) < step * 1e-6) v = 0;
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, percent ? "%" : "");
-  return buf;
 }
 
 std::vector<std::string> wrap_text(const std::string& text, std::size_t width) {
@@ -110,7 +120,9 @@ std::string render_svg(const Chart& c, bool standalone) {
     names.push_back(wrap_text(s.name, kLegendChars));
     legend_h += 17 + 13.0 * static_cast<double>(names.back().size() - 1);
   }
-  legend_h += 8 + (c.frontier.empty() && c.frontiers.empty() ? 0 : 19) + (c.provenance_key ? 4 * 17 : 0);
+  if (c.highlight) legend_h += 17;
+  const ChartLayout layout = layout_chart(c);
+  legend_h += 8 + (layout.frontiers.empty() ? 0 : 19) + (c.provenance_key ? 4 * 17 : 0);
   const double bottom_note = 14.0 * static_cast<double>(notes.size());
   // The chart grows to hold its legend and notes: nothing is cut.
   double H = c.height;
@@ -118,73 +130,9 @@ std::string render_svg(const Chart& c, bool standalone) {
   if (legend_h > plot_h) H += legend_h - plot_h;
   const double bottom = H - 64 - bottom_note;
 
-  // Data range, error bars and reference lines included; zero included so bars read honestly.
-  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-  bool any = false;
-  auto in_y = [&](double y) { return (!c.y_min || y >= *c.y_min - 1e-12) && (!c.y_max || y <= *c.y_max + 1e-12); };
-  auto extend = [&](double x, double y) {
-    if (!std::isfinite(x) || !std::isfinite(y)) return;
-    x0 = std::min(x0, x);
-    x1 = std::max(x1, x);
-    y0 = std::min(y0, y);
-    y1 = std::max(y1, y);
-    any = true;
-  };
-  for (const auto& s : c.series) {
-    for (const auto& p : s.points) {
-      if (!in_y(p.y)) continue;
-      extend(p.x - p.x_err, p.y - p.y_err);
-      extend(p.x + p.x_err, p.y + p.y_err);
-    }
-  }
-  for (const auto& r : c.references) {
-    if (r.vertical) {
-      x1 = std::max(x1, r.value);
-    } else {
-      y0 = std::min(y0, r.value);
-      y1 = std::max(y1, r.value);
-    }
-  }
-  if (!any) {
-    x1 = std::max(x1, 1.0);
-    y1 = std::max(y1, 1.0);
-  }
-  if (c.y_min) y0 = *c.y_min;
-  if (c.y_max) y1 = *c.y_max;
-  const auto xt = nice_ticks(x0, x1 * 1.02);
-  std::vector<double> yt;
-  if (c.y_log) {
-    // Whole decades around the positive data, with 2x and 5x ticks when there are few decades.
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    for (const auto& s : c.series) {
-      for (const auto& p : s.points) {
-        if (std::isfinite(p.y) && p.y > 0) {
-          lo = std::min(lo, p.y);
-          hi = std::max(hi, p.y);
-        }
-      }
-    }
-    if (!(hi > 0)) lo = hi = 1;
-    const int d0 = static_cast<int>(std::floor(std::log10(lo))),
-              d1 = std::max(d0 + 1, static_cast<int>(std::ceil(std::log10(hi))));
-    for (int d = d0; d <= d1; ++d) {
-      yt.push_back(std::pow(10.0, d));
-      if (d < d1 && d1 - d0 <= 3) {
-        yt.push_back(2 * std::pow(10.0, d));
-        yt.push_back(5 * std::pow(10.0, d));
-      }
-    }
-  } else {
-    yt = nice_ticks(y0, c.y_max ? y1 : y1 * 1.04);
-  }
-  const double xmin = xt.front(), xmax = xt.back(), ymin = yt.front(), ymax = yt.back();
-  auto px = [&](double x) { return left + (x - xmin) / (xmax - xmin) * (right - left); };
+  auto px = [&](double x) { return left + layout.x.fraction(x) * (right - left); };
   auto py = [&](double y) {
-    if (c.y_log) {
-      const double v = std::log10(std::max(y, ymin));
-      return bottom - (v - std::log10(ymin)) / (std::log10(ymax) - std::log10(ymin)) * (bottom - top);
-    }
-    return bottom - (std::clamp(y, ymin, ymax) - ymin) / (ymax - ymin) * (bottom - top);
+    return bottom - layout.y.fraction(c.y_log ? y : std::clamp(y, layout.y.lo, layout.y.hi)) * (bottom - top);
   };
 
   std::ostringstream o;
@@ -200,18 +148,19 @@ std::string render_svg(const Chart& c, bool standalone) {
   }
   // Grid and ticks.
   o << "<g font-size=\"11\" fill=\"#333333\">\n";
-  const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1, ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
-  for (double t : xt) {
+  for (std::size_t i = 0; i < layout.x.ticks.size(); ++i) {
+    const double t = layout.x.ticks[i];
     o << "<line x1=\"" << num(px(t)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(px(t)) << "\" y2=\"" << num(bottom)
       << "\" stroke=\"#e5e5e5\"/>\n";
     o << "<text x=\"" << num(px(t)) << "\" y=\"" << num(bottom + 16) << "\" text-anchor=\"middle\">"
-      << tick_label(t, xstep, false) << "</text>\n";
+      << layout.x.labels[i] << "</text>\n";
   }
-  for (double t : yt) {
+  for (std::size_t i = 0; i < layout.y.ticks.size(); ++i) {
+    const double t = layout.y.ticks[i];
     o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(t)) << "\" x2=\"" << num(right) << "\" y2=\"" << num(py(t))
       << "\" stroke=\"" << (t == 0 ? "#999999" : "#e5e5e5") << "\"/>\n";
-    o << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">"
-      << (c.y_log ? tick_label(t, t, false) : tick_label(t, ystep, c.y_percent)) << "</text>\n";
+    o << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(t) + 4) << "\" text-anchor=\"end\">" << layout.y.labels[i]
+      << "</text>\n";
   }
   o << "</g>\n";
   o << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(right - left) << "\" height=\""
@@ -237,25 +186,20 @@ std::string render_svg(const Chart& c, bool standalone) {
   }
 
   // Frontiers under the series.
-  std::vector<const std::vector<ChartPoint>*> frontiers;
-  if (!c.frontier.empty()) frontiers.push_back(&c.frontier);
-  for (const auto& f : c.frontiers) {
-    if (!f.empty()) frontiers.push_back(&f);
-  }
-  for (const auto* f : frontiers) {
+  for (const auto& f : layout.frontiers) {
     o << "<polyline fill=\"none\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\" "
          "stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"";
-    for (const auto& p : *f) o << num(px(p.x)) << "," << num(py(p.y)) << " ";
+    for (const auto& p : f) o << num(px(p.x)) << "," << num(py(p.y)) << " ";
     o << "\"/>\n";
   }
 
   for (std::size_t si = 0; si < c.series.size(); ++si) {
     const auto& s = c.series[si];
-    const char* color = kPalette[si % kPalette.size()];
+    const std::string color = color_of(s.color_rgba, si);
     o << "<g stroke=\"" << color << "\">\n";
     std::vector<const ChartPoint*> drawn;
     for (const auto& p : s.points) {
-      if (std::isfinite(p.x) && std::isfinite(p.y) && (!c.y_log || p.y > 0) && in_y(p.y)) drawn.push_back(&p);
+      if (is_drawn(c, p)) drawn.push_back(&p);
     }
     if (s.connect && drawn.size() > 1) {
       o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";
@@ -272,7 +216,7 @@ std::string render_svg(const Chart& c, bool standalone) {
         o << "<line x1=\"" << num(px(p->x - p->x_err)) << "\" y1=\"" << num(py(p->y)) << "\" x2=\""
           << num(px(p->x + p->x_err)) << "\" y2=\"" << num(py(p->y)) << "\" stroke-width=\"1\"/>\n";
       }
-      const char* fill = p->hollow ? "#ffffff" : color;
+      const std::string fill = p->hollow ? "#ffffff" : color;
       if (p->square) {
         o << "<rect x=\"" << num(px(p->x) - 4.5) << "\" y=\"" << num(py(p->y) - 4.5)
           << "\" width=\"9\" height=\"9\" stroke-width=\"1.8\" fill=\"" << fill << "\">";
@@ -290,12 +234,20 @@ std::string render_svg(const Chart& c, bool standalone) {
     o << "</g>\n";
   }
 
+  if (c.highlight && is_drawn(c, c.highlight->point)) {
+    const auto& p = c.highlight->point;
+    o << "<polygon points=\"" << star_points(px(p.x), py(p.y), 9) << "\" fill=\""
+      << color_of(c.highlight->color_rgba, c.series.size()) << "\" stroke=\"#222222\">";
+    if (!p.tooltip.empty()) o << "<title>" << xml_escape(p.tooltip) << "</title>";
+    o << "</polygon>\n";
+  }
+
   // Legend: every name in full, wrapped.
   const double lx = right + 18;
   double ly = top + 4;
   o << "<g font-size=\"11\" fill=\"#222222\">\n";
   for (std::size_t si = 0; si < c.series.size(); ++si) {
-    const char* color = kPalette[si % kPalette.size()];
+    const std::string color = color_of(c.series[si].color_rgba, si);
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>";
     o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly) << "\" r=\"4\" fill=\"" << color << "\"/>";
@@ -306,8 +258,15 @@ std::string render_svg(const Chart& c, bool standalone) {
     }
     ly += 17;
   }
+  if (c.highlight) {
+    o << "<polygon points=\"" << star_points(lx + 11, ly, 6) << "\" fill=\""
+      << color_of(c.highlight->color_rgba, c.series.size()) << "\" stroke=\"#222222\"/>";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.highlight->name)
+      << "</text>\n";
+    ly += 17;
+  }
   ly += 8;
-  if (!frontiers.empty()) {
+  if (!layout.frontiers.empty()) {
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"#FFB000\" stroke-opacity=\"0.55\" stroke-width=\"9\"/>";
     o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">" << xml_escape(c.frontier_label)

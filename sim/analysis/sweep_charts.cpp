@@ -140,6 +140,8 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
   for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
     ChartSeries cs;
     cs.name = series_legend(d, s);
+    // One frontier per workload, as frontier_groups (summary.json): workloads are different work.
+    cs.frontier_group = d.sweep->series[s].workload;
     for (const Group* g : series_groups(groups, s)) {
       const auto& x = (*g)[Metric::kP90InteractivityTokPerSPerUser];
       const auto& y = (*g)[Metric::kOutputTokPerSPerGpu];
@@ -149,16 +151,6 @@ Chart pareto_chart(const SweepData& d, const std::vector<Group>& groups) {
       cs.points.push_back(marked(p, g->provenance));
     }
     c.series.push_back(std::move(cs));
-  }
-  for (const auto& front : frontier_groups(d, groups)) {
-    std::vector<ChartPoint> f;
-    for (std::size_t g : front) {
-      ChartPoint p;
-      p.x = groups[g][Metric::kP90InteractivityTokPerSPerUser].mean;
-      p.y = groups[g][Metric::kOutputTokPerSPerGpu].mean;
-      f.push_back(p);
-    }
-    c.frontiers.push_back(std::move(f));
   }
   if (many_workloads) c.frontier_label = "Pareto frontier, per workload";
   if (d.spec->target_p90_tok_per_s_per_user) {
