@@ -17,6 +17,7 @@
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
+#include "sim/serving/summary_json.h"
 
 namespace tycoon::cli {
 
@@ -118,10 +119,6 @@ std::pair<std::int64_t, std::int64_t> default_lengths(serving::WorkloadKind k) {
       return {1024, 1024};
   }
   return {1024, 1024};
-}
-
-nlohmann::json latency_ms(const serving::LatencyStats& s) {
-  return {{"mean", s.mean * 1e3}, {"p50", s.p50 * 1e3}, {"p90", s.p90 * 1e3}, {"p99", s.p99 * 1e3}};
 }
 
 std::string name(std::string_view s) { return std::string(s); }
@@ -401,12 +398,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     }
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-    nlohmann::json by_op = nlohmann::json::object();
     double gpu_time = 0;
     for (double t : r.time_by_op_s) gpu_time += t;
-    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-      if (r.time_by_op_s[i] > 0) by_op[name(perf::kOpClassNames[i])] = r.time_by_op_s[i];
-    }
     // The deployment as the sweep writes it (perf::describe_deployment), then the run's settings.
     nlohmann::json config = perf::describe_deployment(d);
     config.update(nlohmann::json{
@@ -442,74 +435,18 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"queue_timeout_s", s.queue_timeout_s},
         {"max_queue", s.max_queue}});
     if (c.disaggregated) {
-      const auto& dis = *c.disaggregated;
-      const auto& dd = dis.decode.deployment;
-      const auto& st = *r.disaggregated;
-      auto pool_json = [](const serving::PoolStats& p) {
-        return nlohmann::json{{"replicas", p.replicas},
-                              {"num_gpus", p.num_gpus},
-                              {"busy_fraction", p.busy_fraction},
-                              {"kv_utilization_mean", p.kv_utilization_mean},
-                              {"mean_batch_size", p.mean_batch_size},
-                              {"num_iterations", p.num_iterations},
-                              {"num_preemptions", p.num_preemptions},
-                              {"kv_capacity_tokens_per_replica", p.kv_capacity_tokens_per_replica},
-                              {"requests_per_replica", p.requests_per_replica}};
-      };
-      config["decode"] = {{"hardware", dd.hardware->id},
-                          {"precision", name(to_string(dd.precision))},
-                          {"tensor_parallel", dd.tensor_parallel},
-                          {"expert_parallel", dd.expert_parallel},
-                          {"replicas", dis.decode.replicas},
-                          {"max_num_seqs", dis.decode.scheduler.max_num_seqs},
-                          {"max_num_batched_tokens", dis.decode.scheduler.max_num_batched_tokens}};
-      config["kv_link"] = {{"kind", o->kv_link},
-                           {"bandwidth_bytes_per_s_per_gpu", dis.link.bandwidth_bytes_per_s},
-                           {"latency_s", dis.link.latency_s}};
-      config["disaggregation_stats"] = {{"prefill", pool_json(st.prefill)},
-                                        {"decode", pool_json(st.decode)},
-                                        {"num_transfers", st.num_transfers},
-                                        {"kv_bytes_transferred", st.kv_bytes_transferred},
-                                        {"transfer_ms_mean", st.transfer_s_mean * 1e3},
-                                        {"link_wait_ms_mean", st.link_wait_s_mean * 1e3},
-                                        {"kv_wait_ms_mean", st.kv_wait_s_mean * 1e3},
-                                        {"ttft_breakdown_ms_mean",
-                                         {{"prefill", st.ttft_prefill_s_mean * 1e3},
-                                          {"kv_wait", st.ttft_kv_wait_s_mean * 1e3},
-                                          {"link_wait", st.ttft_link_wait_s_mean * 1e3},
-                                          {"transfer", st.ttft_transfer_s_mean * 1e3},
-                                          {"first_step", st.ttft_first_step_s_mean * 1e3}}}};
+      config["decode"] = serving::decode_pool_json(c.disaggregated->decode);
+      config["kv_link"] = serving::kv_link_json(c.disaggregated->link);
+      config["disaggregation_stats"] = serving::disaggregated_stats_json(*r.disaggregated);
     }
 
     if (o->json) {
-      nlohmann::json out = {{"ttft_ms", latency_ms(r.ttft_s)},
-                            {"tpot_ms", latency_ms(r.tpot_s)},
-                            {"itl_ms", latency_ms(r.itl_s)},
-                            {"e2e_ms", latency_ms(r.e2e_s)},
-                            {"output_tok_per_s_per_gpu", r.output_tok_per_s_per_gpu},
-                            {"p90_interactivity_tok_per_s_per_user", r.p90_interactivity_tok_per_s_per_user},
-                            {"requests_arrived", r.requests_arrived},
-                            {"requests_completed", r.requests_completed},
-                            {"requests_failed", r.requests_failed},
-                            {"requests_rejected", r.requests_rejected},
-                            {"requests_timed_out", r.requests_timed_out},
-                            {"requests_exceeding_context", r.requests_exceeding_context},
-                            {"requests_exceeding_kv_cache", r.requests_exceeding_kv_cache},
-                            {"requests_per_replica", r.requests_per_replica},
-                            {"input_tokens", r.input_tokens},
-                            {"cached_input_tokens", r.cached_input_tokens},
-                            {"output_tokens", r.output_tokens},
-                            {"prefix_cache_hit_rate", r.prefix_cache_hit_rate},
-                            {"mean_batch_size", r.mean_batch_size},
-                            {"kv_utilization_mean", r.kv_utilization_mean},
-                            {"num_iterations", r.num_iterations},
-                            {"num_preemptions", r.num_preemptions},
-                            {"time_by_op_s", by_op},
-                            {"simulated_time_s", r.simulated_time_s},
-                            {"wall_time_s", wall_s},
-                            {"provenance", name(perf::to_string(r.provenance))},
-                            {"calibration_source", cal.source},
-                            {"config", config}};
+      // The run's results (the one writer, sim/serving/summary_json.h), then this run's wall time,
+      // calibration and configuration.
+      nlohmann::json out = serving::summary_json(r);
+      out["wall_time_s"] = wall_s;
+      out["calibration_source"] = cal.source;
+      out["config"] = config;
       std::cout << out.dump(2) << "\n";
       return kExitOk;
     }

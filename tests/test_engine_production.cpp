@@ -24,8 +24,8 @@ game::DeploymentState gpt_oss_on_h200() {
   d.model = "gpt-oss-120b";
   d.chip = "h200";
   d.segment = "chat";
-  d.recipe = game::default_recipe(test::catalog(), test::catalog().model("gpt-oss-120b"),
-                                  test::catalog().accelerator("h200"));
+  d.recipe =
+      game::default_recipe(test::catalog(), test::catalog().model("gpt-oss-120b"), test::catalog().accelerator("h200"));
   return d;
 }
 

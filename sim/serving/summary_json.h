@@ -1,0 +1,27 @@
+// The one writer of a serving run's results as JSON (issue 19, fault 4: each struct's JSON written
+// once): `tycoon benchmark --json` prints these blocks; the sweep stores its own subset
+// (analysis::PointPerf), read back by its own reader.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::serving {
+
+// {"mean", "p50", "p90", "p99"} in milliseconds.
+nlohmann::json latency_ms_json(const LatencyStats& s);
+
+// The measured results of a run: latencies (ms), throughput, request and token counts, batch,
+// KV and preemption figures, GPU time by op class (classes with time only), simulated time and
+// provenance. Not the configuration, and not the wall time (which differs run to run).
+nlohmann::json summary_json(const ServingSummary& s);
+
+// A disaggregated run's per-pool figures, transfers and TTFT parts (milliseconds).
+nlohmann::json disaggregated_stats_json(const DisaggregatedStats& s);
+
+// A disaggregated deployment's decode pool ("decode") and KV link ("kv_link").
+nlohmann::json decode_pool_json(const DecodePool& pool);
+nlohmann::json kv_link_json(const KvLink& link);
+
+}  // namespace tycoon::serving
