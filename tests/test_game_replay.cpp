@@ -2,10 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <memory>
 
 #include "sim/data/json_reader.h"
 #include "sim/game/command.h"
 #include "sim/game/game.h"
+#include "sim/game/save.h"
 #include "sim/game/state_json.h"
 #include "sim/game/summary.h"
 #include "tests/game_test_util.h"
@@ -149,6 +151,51 @@ TEST_CASE("replaying a game's log on a fresh game reproduces it exactly") {
     CHECK(other.state().history[game::Series::kRequestsOffered] !=
           original.state().history[game::Series::kRequestsOffered]);
   }
+}
+
+TEST_CASE("a log played in parts, the game saved and loaded between them, ends like one replay") {
+  // replay_until stops before a cut hour; the save's game continues with the rest of the log. The
+  // cuts fall between commands, on an hour with commands (5: the spot rental and the scale-up),
+  // and the log has a command past the game's end (refused in both).
+  auto make = [] {
+    auto j = test::flat_scenario_json(3.0);
+    j["market"][2]["interruptions_per_hour"] = 0.2;
+    j["segments"][0]["demand_noise"] = 0.1;
+    game::GameOptions o;
+    o.windows = test::fixed_capacity_windows(2.0);
+    return std::make_unique<game::Game>(test::scenario_from(j), test::catalog(), o);
+  };
+  auto original = make();
+  play(*original);
+  auto log = original->state().log;
+  log.push_back({500, game::SetPrices{"gpt-oss-120b", 0.3, {}, {}}});  // after the 48-hour game
+  auto straight = make();
+  const auto refused_straight = game::replay(*straight, log);
+
+  auto part = make();
+  std::size_t next = 0;
+  std::vector<game::RefusedCommand> refused;
+  for (std::int64_t cut : {2, 5, 30}) {
+    auto r = game::replay_until(*part, log, next, cut);
+    refused.insert(refused.end(), r.begin(), r.end());
+    CHECK(part->state().hour == cut);
+    // Every command before the cut is played, none at or after it.
+    CHECK((next == log.size() || log[next].at_hour >= cut));
+    CHECK((next == 0 || log[next - 1].at_hour < cut));
+    auto saved = game::load_save_text(game::save_text(*part), "cut.save", test::catalog());
+    game::GameOptions o;
+    o.windows = test::fixed_capacity_windows(2.0);
+    part = std::make_unique<game::Game>(std::move(saved.scenario), std::move(saved.state), test::catalog(), o);
+  }
+  auto r = game::replay(*part, log, next);
+  refused.insert(refused.end(), r.begin(), r.end());
+  CHECK(game::save_text(*part) == game::save_text(*straight));
+  REQUIRE(refused.size() == refused_straight.size());
+  for (std::size_t i = 0; i < refused.size(); ++i) {
+    CHECK(refused[i].index == refused_straight[i].index);
+    CHECK(refused[i].message == refused_straight[i].message);
+  }
+  CHECK(contains(refused.back().message, "the game ended"));
 }
 
 TEST_CASE("with the serving simulator, the same seed and commands give the same bytes") {

@@ -5,8 +5,10 @@
 //   tycoon_state()                   {"ready", "screen", "hour", "busy", "speed", "summary", "state", "ui"}
 //   tycoon_widgets()                 {"<tag>": {"x0","y0","x1","y1","cx","cy"}} in CSS pixels
 //   tycoon_command(json)             {"ok", "message"} — see apply_command() for the types
-//   tycoon_run(scenario, seed, log, advisor)  summary JSON of a headless game (the determinism
-//                                    check; advisor != 0 attaches the advisor as `tycoon run --advisor`)
+//   tycoon_run(scenario, seed, log, advisor, save_hours)  summary JSON of a headless game (the
+//                                    determinism check; advisor != 0 attaches the advisor as `tycoon
+//                                    run --advisor`); save_hours "[h, ...]" saves and loads the game
+//                                    at those hours and adds "final_save", the end's save file text
 //   tycoon_stats() / _reset()        frame and simulation timing
 //   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
 //   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
@@ -17,6 +19,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -188,7 +191,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_command(const char* text) {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* seed, const char* commands,
-                                            int with_advisor) {
+                                            int with_advisor, const char* save_hours) {
   static std::string out;
   try {
     const auto& catalog = run_catalog();
@@ -205,23 +208,40 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
       opts.seed = parse_seed(seed);
       if (!opts.seed) throw std::invalid_argument(std::string("not a seed: '") + seed + "'");
     }
-    game::Game g(game::load_scenario(path, catalog), catalog, opts);
+    auto game_ptr = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     std::shared_ptr<advisor::Chien> chien;
-    if (with_advisor) {
+    auto attach_advisor = [&](game::Game& g) {
+      if (!with_advisor) return;
       chien = std::make_shared<advisor::Chien>(catalog, g.scenario(),
                                                advisor::load_code_change_catalog_from_root(kDataRoot));
       g.set_advisor(chien);
-    }
+    };
+    attach_advisor(*game_ptr);
     const std::string log = commands ? commands : "";
-    std::size_t refused = 0;
-    if (log.empty()) {
-      g.run_to_end();
-    } else {
-      refused = game::replay(g, game::parse_command_log(log, "commands.jsonl")).size();
+    const auto cmds = log.empty() ? std::vector<game::LoggedCommand>{} : game::parse_command_log(log, "commands.jsonl");
+    // Save + load at each of these hours (a JSON array; "" = none): the game continues from the
+    // loaded save with a fresh advisor, as a player's browser tab does after a reload.
+    const std::string cuts_text = save_hours ? save_hours : "";
+    std::size_t refused = 0, next = 0;
+    if (!cuts_text.empty()) {
+      const json cuts = data::parse_json_text(cuts_text, "save_hours");
+      if (!cuts.is_array()) throw std::invalid_argument("save_hours: expected an array of game hours");
+      for (const auto& h : cuts) {
+        if (!h.is_number_integer()) throw std::invalid_argument("save_hours: expected whole game hours");
+        refused += game::replay_until(*game_ptr, cmds, next, h.get<std::int64_t>()).size();
+        if (game_ptr->finished()) break;
+        auto saved = game::load_save_text(game::save_text(*game_ptr), "cut.save", catalog);
+        game_ptr = std::make_unique<game::Game>(std::move(saved.scenario), std::move(saved.state), catalog);
+        attach_advisor(*game_ptr);
+      }
     }
+    game::Game& g = *game_ptr;
+    refused += game::replay(g, cmds, next).size();
     std::optional<game::Counterfactuals> cf;
     if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog);
-    return hold(out, advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr).dump());
+    json summary = advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr);
+    if (!cuts_text.empty()) summary["final_save"] = game::save_text(g);
+    return hold(out, summary.dump());
   } catch (const std::exception& e) {
     return hold(out, json{{"error", e.what()}}.dump());
   }

@@ -384,8 +384,9 @@ Debrief make_debrief(const game::GameState& state) {
       if (nb > 0) row.tok_per_gpu_before = before / nb;
       if (na > 0) row.tok_per_gpu_after = after / na;
       const auto& rep = state.history[game::Series::kReputation];
-      if (h0 >= 1 && static_cast<std::size_t>(h0) <= rep.size()) row.reputation_before = rep[h0 - 1];
-      if (static_cast<std::size_t>(h0) < rep.size()) row.reputation_after = rep[h0];
+      const auto at = static_cast<std::size_t>(h0);
+      if (h0 >= 1 && at <= rep.size()) row.reputation_before = rep[at - 1];
+      if (h0 >= 0 && at < rep.size()) row.reputation_after = rep[at];
     }
     row.right_call = accepted ? r.good() : (row.decision == game::AdviceStatus::kRejected && !r.good());
     if (accepted && row.decided_at_hour) {

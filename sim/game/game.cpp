@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
@@ -762,13 +763,17 @@ void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& ro
   }
 }
 
-std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log) {
-  std::vector<RefusedCommand> refused;
+namespace {
+
+// Applies log[next...] whose hour is before `limit_hour`, advancing the clock to each one's hour
+// first; `next` moves past them. Refusals are appended to `refused` with their index in `log`.
+void apply_log_before(Game& game, const std::vector<LoggedCommand>& log, std::size_t& next, std::int64_t limit_hour,
+                      std::vector<RefusedCommand>& refused) {
   const std::int64_t from_hour = game.state().hour;  // a resumed game: the save's hour
-  for (std::size_t i = 0; i < log.size(); ++i) {
-    const auto& c = log[i];
+  for (; next < log.size() && log[next].at_hour < limit_hour; ++next) {
+    const auto& c = log[next];
     auto refuse = [&](const std::string& why) {
-      refused.push_back({i, c.at_hour, std::string(command_name(c.command)) + ": " + why});
+      refused.push_back({next, c.at_hour, std::string(command_name(c.command)) + ": " + why});
     };
     if (c.at_hour < from_hour) {
       refuse("hour " + std::to_string(c.at_hour) + " is before the game's hour " + std::to_string(from_hour) +
@@ -783,7 +788,22 @@ std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>&
     auto r = game.apply(c.command);
     if (!r.ok) refuse(r.message);
   }
+}
+
+}  // namespace
+
+std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log, std::size_t next) {
+  std::vector<RefusedCommand> refused;
+  apply_log_before(game, log, next, std::numeric_limits<std::int64_t>::max(), refused);
   game.run_to_end();
+  return refused;
+}
+
+std::vector<RefusedCommand> replay_until(Game& game, const std::vector<LoggedCommand>& log, std::size_t& next,
+                                         std::int64_t hour) {
+  std::vector<RefusedCommand> refused;
+  apply_log_before(game, log, next, hour, refused);
+  if (!game.finished() && game.state().hour < hour) game.advance(hour - game.state().hour);
   return refused;
 }
 

@@ -199,6 +199,15 @@ RequestPrices request_prices(const Scenario& scenario, const GameState& state, s
 // then the game runs to its end. Returns every command not applied, with the reason: those the
 // game refused (logged, changing nothing, as when a player's command is refused), those after
 // the game's end, and — resuming a save — those before its hour (already played).
-std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log);
+// `next`: the index of the first command to play (the rest of a log `replay_until` began).
+std::vector<RefusedCommand> replay(Game& game, const std::vector<LoggedCommand>& log, std::size_t next = 0);
+
+// Plays `log` from index `next` up to (not including) game hour `hour`: the commands before that
+// hour, as `replay` applies them, then the clock to `hour` (or the game's end). `next` moves past
+// the commands played, so that a game saved at `hour`, loaded and continued with `replay_until`
+// or `replay` from the same `next` plays the log exactly as one uninterrupted replay (the
+// refusals of the parts together are the uninterrupted replay's).
+std::vector<RefusedCommand> replay_until(Game& game, const std::vector<LoggedCommand>& log, std::size_t& next,
+                                         std::int64_t hour);
 
 }  // namespace tycoon::game

@@ -16,7 +16,9 @@
 #      attached; fails on any gap between animation frames over 250 ms (issue 14);
 #   4. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
 #      natively (`tycoon run --advisor on --json`) and in the browser (tycoon_run through the
-#      bridge), compared by compare_summaries.py.
+#      bridge), compared by compare_summaries.py;
+#   5. save_load_test.mjs: that game saved and loaded at three hours drawn from the seed, in the
+#      browser, ends with the same save file as the browser's and the native uninterrupted games.
 # Exits non-zero when any of them fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,6 +107,21 @@ echo "== determinism: native vs browser ($scenario, seed $seed, $commands)"
 "$native" run "$scenario" --seed "$seed" --commands "$commands" --advisor on --json >"$out/summary.native.json" || status=1
 node tests/web/determinism.mjs "$url" "$scenario" "$seed" "$commands" "$out/summary.browser.json" --advisor || status=1
 python3 tests/web/compare_summaries.py "$out/summary.native.json" "$out/summary.browser.json" || status=1
+
+echo "== save and load: the browser's game saved and loaded at three seeded hours ends like the uninterrupted one"
+"$native" run "$scenario" --seed "$seed" --commands "$commands" --advisor on --save "$out/final.native.save" >/dev/null || status=1
+if node tests/web/save_load_test.mjs "$url" "$scenario" "$seed" "$commands" "$out"; then
+  for f in straight saved; do
+    if cmp -s "$out/final.native.save" "$out/final.$f.save"; then
+      echo "final save, browser ($f) = native: $(wc -c <"$out/final.native.save") bytes identical"
+    else
+      echo "FAIL: the browser's final save ($f) differs from the native one"
+      status=1
+    fi
+  done
+else
+  status=1
+fi
 
 echo "== sizes"
 ls -l build-web/index.html build-web/index.js build-web/index.wasm build-web/index.data | awk '{s+=$5; print $5, $9} END {print s, "total"}'
