@@ -171,12 +171,17 @@ std::string render_svg(const Chart& c, bool standalone) {
     << ") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">" << xml_escape(c.y_label) << "</text>\n";
 
   // Reference lines.
+  std::size_t verticals = 0;
   for (const auto& r : c.references) {
     if (r.vertical) {
       o << "<line x1=\"" << num(px(r.value)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(px(r.value)) << "\" y2=\""
         << num(bottom) << "\" stroke=\"#AA0000\" stroke-dasharray=\"6 4\"/>\n";
-      o << "<text x=\"" << num(px(r.value) + 4) << "\" y=\"" << num(top + 14) << "\" font-size=\"11\" fill=\"#AA0000\">"
-        << xml_escape(r.label) << "</text>\n";
+      // Labels alternate between two rows, so that two close lines stay readable; in the right half
+      // of the plot a label goes left of its line, so that it stays inside the plot.
+      const bool left_of_line = px(r.value) > (left + right) / 2;
+      o << "<text x=\"" << num(px(r.value) + (left_of_line ? -4 : 4)) << "\" y=\""
+        << num(top + 14 + 14 * static_cast<double>(verticals++ % 2)) << "\" font-size=\"11\""
+        << (left_of_line ? " text-anchor=\"end\"" : "") << " fill=\"#AA0000\">" << xml_escape(r.label) << "</text>\n";
     } else {
       o << "<line x1=\"" << num(left) << "\" y1=\"" << num(py(r.value)) << "\" x2=\"" << num(right) << "\" y2=\""
         << num(py(r.value)) << "\" stroke=\"#AA0000\" stroke-dasharray=\"6 4\"/>\n";

@@ -1,6 +1,7 @@
 // Small inline SVG charts for the class report: hourly lines (a student's price, fleet or profit
-// over the game) and a scatter of the class with labelled reference lines. Axes use
-// analysis::nice_ticks; no markers on hourly lines, no provenance key (these are game results).
+// over the game) and a scatter of the class with labelled reference lines. Built as the analyst
+// charts' model (sim/analysis/chart_model.h) and drawn by its SVG renderer; no markers on hourly
+// lines, no provenance key (these are game results).
 #pragma once
 
 #include <string>
