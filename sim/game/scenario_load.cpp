@@ -62,7 +62,9 @@ OfferSpec read_offer(ObjectReader in, const data::Catalog& catalog) {
                                             o.chip + "; give one with its price_source");
     }
     o.list_price_usd_per_gpu_hour = p->price_usd_per_gpu_hour;
-    s.price_source = chip->file + " (" + p->provider + ", " + p->date + ")";
+    // The card's path under the data root, not where this machine keeps it: a resolved scenario
+    // (in saves, class files and their hashes) is the same bytes on every machine and in the browser.
+    s.price_source = "hardware_db/accelerators/" + chip->id + ".json (" + p->provider + ", " + p->date + ")";
     if (in.has("price_source")) s.price_source = in.string("price_source");
   }
   o.price_multiplier = in.optional_number("price_multiplier", Bound::kPositive).value_or(1.0);
