@@ -16,13 +16,14 @@ if (!outDir) {
 }
 const scenario = fs.readFileSync(scenarioPath, 'utf8');
 const commands = fs.readFileSync(commandsPath, 'utf8');
-const endHour = 24 * JSON.parse(scenario).days;
-// Three distinct hours in [1, end - 1], from a linear congruential stream seeded with the seed.
+// Three distinct hours of the first day (while the log's commands and the advisor's proposals,
+// checks and decisions happen), from a linear congruential stream seeded with the seed.
+const lastHour = Math.min(23, 24 * JSON.parse(scenario).days - 1);
 let x = BigInt(seed) * 6364136223846793005n + 1442695040888963407n;
 const hours = new Set();
-while (hours.size < Math.min(3, endHour - 1)) {
+while (hours.size < Math.min(3, lastHour)) {
   x = (x * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
-  hours.add(1 + Number((x >> 33n) % BigInt(endHour - 1)));
+  hours.add(1 + Number((x >> 33n) % BigInt(lastHour)));
 }
 const saveAt = [...hours].sort((a, b) => a - b);
 const browser = await launch();
