@@ -39,6 +39,9 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   wp.input_range_ratio = w.input_range_ratio;
   wp.output_range_ratio = w.output_range_ratio;
   wp.max_context_tokens = model.max_context_tokens;
+  // The users present when a closed-loop run starts join their conversations part-way, as a
+  // replay's initial users do; the ones that follow start theirs from the beginning.
+  if (config_.arrival.kind == ArrivalKind::kClosedLoop) wp.joined_sessions = config_.arrival.concurrency;
   require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
   if (w.kind == WorkloadKind::kRandom) {
     std::string what = "input + output tokens (";

@@ -1,5 +1,6 @@
 #include "sim/traffic/workload.h"
 #include "sim/core/input_error.h"
+#include "sim/traffic/agentic_distributions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +10,22 @@ namespace tycoon::traffic {
 
 namespace {
 
-constexpr std::uint64_t kAgenticSystemPromptId = 0xA6E27C0DE5157E3Dull;
+constexpr std::uint64_t kRewriteSalt = 0xA6E27C0DE5157E3Dull;
 constexpr std::uint64_t kChatSystemPromptId = 0xC4A75157E3DB0A7Dull;
 
 core::Duration seconds(double s) { return core::from_seconds(s); }
+
+// A draw from a measured distribution: its 65 quantiles, linearly interpolated.
+double draw_quantile(const agentx::Quantiles& q, core::RngStream& rng) {
+  const double x = rng.uniform01() * agentx::kQuantileSteps;
+  const auto i = std::min(static_cast<std::size_t>(x), static_cast<std::size_t>(agentx::kQuantileSteps - 1));
+  const double f = x - static_cast<double>(i);
+  return q[i] + (q[i + 1] - q[i]) * f;
+}
+
+std::int64_t draw_count(const agentx::Quantiles& q, core::RngStream& rng, std::int64_t lo) {
+  return std::max(lo, static_cast<std::int64_t>(std::llround(draw_quantile(q, rng))));
+}
 
 }  // namespace
 
@@ -89,7 +102,6 @@ Turn WorkloadGenerator::single_turn(Session& s) {
 std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
   s = Session{};
   s.stream_id = core::hash_combine(stream_seed_, next_stream_++);
-  const std::int64_t max_ctx = params_.max_context_tokens;
   switch (params_.kind) {
     case WorkloadKind::kRandom:
     case WorkloadKind::kInputHeavy:
@@ -130,36 +142,8 @@ std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
       s.context_tokens = ChatModel::kSystemPromptTokens;
       return next_turn(s);
     }
-    case WorkloadKind::kAgenticCoding: {
-      using M = AgenticModel;
-      std::int64_t initial = 0, target = 0;
-      for (int attempt = 0;; ++attempt) {
-        if (attempt == kMaxConsecutiveSkips) {
-          throw core::InputError("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
-                                 " tokens");
-        }
-        initial = std::clamp<std::int64_t>(
-            std::llround(lengths_.lognormal_with_median(M::kInitialPromptMedian, M::kInitialPromptSigma)),
-            M::kSharedSystemPromptTokens + 1024, 60000);
-        target = std::max<std::int64_t>(
-            std::llround(lengths_.lognormal_with_median(M::kTargetContextMedian, M::kTargetContextSigma)),
-            initial + 2048);
-        // A task that grows beyond the window cannot run (seed 000: GPT-OSS's 131,072-token
-        // window fits 82 of AgentX's 393 sessions); the client moves on to the next task.
-        if (target <= max_ctx) break;
-        ++skipped_;
-      }
-      s.target_tokens = target;
-      Turn t;
-      t.content.stream_id = s.stream_id;
-      t.content.shared_prefix_id = kAgenticSystemPromptId;
-      t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
-      t.input_tokens = initial;
-      t.output_tokens = std::min(draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192), target - initial);
-      s.num_turns = 1;
-      s.context_tokens = initial + t.output_tokens;
-      return t;
-    }
+    case WorkloadKind::kAgenticCoding:
+      return start_agentic(s);
   }
   return std::nullopt;
 }
@@ -203,29 +187,97 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
       s.context_tokens = t.input_tokens + t.output_tokens;
       return t;
     }
-    case WorkloadKind::kAgenticCoding: {
-      using M = AgenticModel;
-      std::int64_t tool = draw_median_length(M::kToolResultMedian, M::kToolResultSigma, 16, 60000);
-      std::int64_t out = draw_median_length(M::kOutputMedian, M::kOutputSigma, 8, 8192);
-      std::int64_t input = s.context_tokens + tool;
-      if (input + out > s.target_tokens) {  // the task is done once its context reached the target
-        s.done = true;
-        return std::nullopt;
-      }
-      Turn t;
-      t.content.stream_id = s.stream_id;
-      t.content.shared_prefix_id = kAgenticSystemPromptId;
-      t.content.shared_prefix_tokens = M::kSharedSystemPromptTokens;
-      t.input_tokens = input;
-      t.output_tokens = out;
-      t.think_before =
-          seconds(std::clamp(sessions_.lognormal_with_median(M::kThinkMedianS, M::kThinkSigma), 0.05, 120.0));
-      ++s.num_turns;
-      s.context_tokens = input + out;
-      return t;
-    }
+    case WorkloadKind::kAgenticCoding:
+      return next_agentic(s);
   }
   return std::nullopt;
+}
+
+std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
+  const std::int64_t max_ctx = params_.max_context_tokens;
+  const bool joined = sessions_started_ < params_.joined_sessions;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == kMaxConsecutiveSkips) {
+      throw core::InputError("no agentic-coding session fits a context window of " + std::to_string(max_ctx) +
+                             " tokens");
+    }
+    // A conversation picked at random, as the replay picks its next trace.
+    const auto& c = agentx::kConversations[static_cast<std::size_t>(
+        sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kConversations.size()) - 1))];
+    const int n = c.requests;
+    s.growth_per_turn =
+        n > 1 ? static_cast<double>(std::max<std::int64_t>(0, c.last_prompt_tokens - c.first_prompt_tokens)) / (n - 1)
+              : 0.0;
+    int start = 0;
+    if (joined && n > 1) {  // kv-cache-tester calculate_start_index: [int(0.25 n), min(int(0.75 n), n - 1)]
+      const int lo = n / 4, hi = std::min(3 * n / 4, n - 1);
+      start = static_cast<int>(sessions_.uniform_int(lo, std::max(lo, hi)));
+    }
+    Turn t;
+    t.input_tokens = c.first_prompt_tokens + std::llround(s.growth_per_turn * start);
+    t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
+    // The conversations fit a 131,072-token window; with a smaller one the client moves on to the
+    // next (a larger one still replays only these).
+    if (t.input_tokens + t.output_tokens > max_ctx) {
+      ++skipped_;
+      continue;
+    }
+    ++sessions_started_;
+    // A fresh stream and no prefix shared with any other session: AgentX busts the cache of each
+    // conversation's first prompt (InferenceX issue #1632).
+    t.content.stream_id = s.stream_id;
+    s.turns_left = n - start - 1;
+    s.num_turns = 1;
+    s.prompt_tokens = t.input_tokens;
+    s.context_tokens = t.input_tokens + t.output_tokens;
+    return t;
+  }
+}
+
+std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
+  if (s.turns_left <= 0) {
+    s.done = true;
+    return std::nullopt;
+  }
+  Turn t;
+  if (sessions_.bernoulli(agentx::kRewriteProbability)) {
+    // The agent rewrote its history: the prompt keeps only the start of the previous one and the
+    // rest is new, at a measured size (mostly about the same; sometimes compacted). Pages of the
+    // kept part keep their old identity; the session continues on a new stream. A second rewrite
+    // keeps at most the first one's prefix (a prompt carries one kept prefix).
+    const auto& r = agentx::kRewrites[static_cast<std::size_t>(
+        sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kRewrites.size()) - 1))];
+    const auto prev = static_cast<double>(s.prompt_tokens);
+    const std::int64_t prefix = std::llround(r.kept_fraction * prev);
+    t.input_tokens = std::max(prefix + 1, static_cast<std::int64_t>(std::llround(r.size_ratio * prev)));
+    if (s.kept_prefix_tokens == 0) {
+      s.kept_prefix_id = s.stream_id;
+      s.kept_prefix_tokens = prefix;
+    } else {
+      s.kept_prefix_tokens = std::min(s.kept_prefix_tokens, prefix);
+    }
+    s.stream_id = core::hash_combine(s.stream_id, kRewriteSalt);
+  } else {
+    // The previous prompt and new tokens after it: the measured distribution's shape, scaled to
+    // this conversation's mean growth per request.
+    const double scale = s.growth_per_turn / agentx::kMeanNewTokensPerTurn;
+    t.input_tokens = s.prompt_tokens + std::max<std::int64_t>(
+                                           1, std::llround(draw_quantile(agentx::kNewTokensPerTurn, lengths_) * scale));
+  }
+  t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
+  t.think_before = seconds(draw_quantile(agentx::kPauseSeconds, sessions_));
+  if (t.input_tokens + t.output_tokens > params_.max_context_tokens) {  // outgrew the window: it ends
+    s.done = true;
+    return std::nullopt;
+  }
+  t.content.stream_id = s.stream_id;
+  t.content.shared_prefix_id = s.kept_prefix_id;
+  t.content.shared_prefix_tokens = s.kept_prefix_tokens;
+  --s.turns_left;
+  ++s.num_turns;
+  s.prompt_tokens = t.input_tokens;
+  s.context_tokens = t.input_tokens + t.output_tokens;
+  return t;
 }
 
 }  // namespace tycoon::traffic

@@ -61,6 +61,9 @@ struct WorkloadParams {
   std::int64_t output_tokens = 1024;         // random: nominal OSL; others: mean answer length
   std::int64_t max_context_tokens = 131072;  // the model's window: agentic sessions beyond it cannot run
   const Trace* trace = nullptr;              // kTrace
+  // kAgenticCoding: sessions that join their conversation part-way (the users present when a
+  // closed-loop run starts); later sessions start conversations from their first request.
+  std::int64_t joined_sessions = 0;
   // Random: lengths uniform on the integers [max(1, floor(X * ratio)), X] for X = ISL and OSL, as
   // the benchmark client InferenceX runs does (serving::WorkloadSpec cites it); 1 gives exact lengths.
   double input_range_ratio = 0.8;
@@ -80,9 +83,13 @@ struct Turn {
 struct Session {
   std::uint64_t stream_id = 0;
   std::int64_t context_tokens = 0;  // tokens in the stream so far (last prompt + its answer)
-  std::int64_t target_tokens = 0;   // agentic: the context the task grows to
-  int turns_left = 0;               // chat
-  int num_turns = 0;                // turns issued
+  std::int64_t prompt_tokens = 0;   // agentic: the last prompt's length
+  double growth_per_turn = 0;       // agentic: the conversation's mean new tokens per request
+  // agentic: after a history rewrite, the prefix kept from an earlier stream of the session
+  std::uint64_t kept_prefix_id = 0;
+  std::int64_t kept_prefix_tokens = 0;
+  int turns_left = 0;  // chat, agentic
+  int num_turns = 0;   // turns issued
   bool done = false;
 };
 
@@ -117,6 +124,8 @@ class WorkloadGenerator {
   // Lognormal token counts, rounded and clamped to [lo, hi].
   std::int64_t draw_length(double mean, double sigma, std::int64_t lo, std::int64_t hi);
   std::int64_t draw_median_length(double median, double sigma, std::int64_t lo, std::int64_t hi);
+  std::optional<Turn> start_agentic(Session& s);
+  std::optional<Turn> next_agentic(Session& s);
 
   WorkloadParams params_;
   core::RngStream lengths_;
@@ -125,28 +134,20 @@ class WorkloadGenerator {
   std::uint64_t next_stream_ = 0;
   std::size_t next_trace_entry_ = 0;
   std::int64_t skipped_ = 0;
+  std::int64_t sessions_started_ = 0;
 };
 
-// The AgentX-like session model (seed 000; InferenceX's AgentX replays real coding-agent
-// sessions). Numbers are estimates chosen to reproduce what the seed states: GPT-OSS's 131,072-
-// token window fits ~21% of sessions (82 of 393), the full set's median request is ~142k input
-// tokens and the fitting sessions' ~67k; prefix reuse ~95% (InferenceX#1632: ~96% theoretical).
-struct AgenticModel {
-  // A coding agent's first request carries its system prompt and tool definitions (~10-20k
-  // tokens in today's agents) plus the task and the files it opens first.
-  static constexpr double kInitialPromptMedian = 30000;
-  static constexpr double kInitialPromptSigma = 0.35;
-  static constexpr std::int64_t kSharedSystemPromptTokens = 16000;  // identical across sessions
-  static constexpr double kTargetContextMedian = 200000;            // context a task grows to
-  static constexpr double kTargetContextSigma = 0.6;
-  static constexpr double kOutputMedian = 250;  // tool calls, edits, short explanations
-  static constexpr double kOutputSigma = 1.0;
-  static constexpr double kToolResultMedian = 1500;  // new tokens per turn: file reads, test logs
-  static constexpr double kToolResultSigma = 1.2;
-  static constexpr double kThinkMedianS = 1.5;  // tool execution between turns
-  static constexpr double kThinkSigma = 1.0;
-};
-
+// The agentic-coding shape: AgentX's replay of real coding-agent sessions (InferenceX PR #1201),
+// drawn from the distributions measured on its public traces (agentic_distributions.h, made by
+// scripts/agentx_distributions.py from callanjfox/kv-cache-tester). A session is one
+// conversation, one of the measured ones that fit a 131,072-token window (its requests, first
+// and last prompt): its first request is all new tokens (AgentX busts each conversation's cache,
+// InferenceX issue #1632), each later one resends the previous prompt and adds new tokens (the
+// answer, tool results: the measured distribution, scaled to the conversation's growth per
+// request), pausing as recorded (capped at 60 s) before it; about 1 turn in 80 the agent
+// rewrites its history and keeps only part of the previous prompt. The first
+// `WorkloadParams::joined_sessions` sessions join a conversation 25-75% of the way in, as
+// the users present when a replay starts do (kv-cache-tester --advance-min/--advance-max).
 // Chat: multi-turn conversations resending their history.
 struct ChatModel {
   static constexpr std::int64_t kSystemPromptTokens = 256;  // shared by every conversation
