@@ -121,10 +121,12 @@ def main():
         lo, hi = int(n * 0.25), min(int(n * 0.75), n - 1)
         rows.append((n, rs[0]["in"], rs[-1]["in"]))
         if n > 1 and hi >= lo:
-            for s in range(lo, hi + 1):
-                join_prompt.append(rs[s]["in"])
-                join_remaining.append(n - s)
-                join_model.append(rs[0]["in"] + (rs[-1]["in"] - rs[0]["in"]) * s / (n - 1))
+            # The replay picks a conversation first and then its join point, so each conversation
+            # weighs the same: average its join points, then average over conversations.
+            points = range(lo, hi + 1)
+            join_prompt.append(statistics.mean(rs[s]["in"] for s in points))
+            join_remaining.append(statistics.mean(n - s for s in points))
+            join_model.append(statistics.mean(rs[0]["in"] + (rs[-1]["in"] - rs[0]["in"]) * s / (n - 1) for s in points))
 
     def emit(name, xs, comment):
         q = quantiles(xs)
@@ -161,9 +163,9 @@ def main():
     print(f"// its history): {breaks} of {turns}.")
     print(f"inline constexpr double kRewriteProbability = {breaks / turns:.6f};")
     print()
-    print("// The prompt a user joins at (25-75% into a conversation picked at random; all new tokens), as")
-    print(f"// measured over every join point: {len(join_prompt)} of them; mean {statistics.mean(join_prompt):.6g}, median "
-          f"{statistics.median(join_prompt):.6g}")
+    print("// The prompt a user joins at (25-75% into a conversation picked at random; all new tokens),")
+    print(f"// each conversation weighed once (the mean of its join points), over the {len(join_prompt)} with more than")
+    print(f"// one request: mean {statistics.mean(join_prompt):.6g}, median {statistics.median(join_prompt):.6g}")
     print("// and as the generator places it (the row's first prompt plus its mean growth per turn):")
     print(f"//   mean {statistics.mean(join_model):.6g}, median {statistics.median(join_model):.6g}")
     print(f"// Requests left from the join, the joined one included: mean {statistics.mean(join_remaining):.6g}.")

@@ -109,6 +109,26 @@ TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB
   CHECK_FALSE(perf::plan_memory(d, 8192, 32).fits);
 }
 
+TEST_CASE("each engine sizes its KV cache its own way: vLLM of the total, TensorRT-LLM of what is free") {
+  // Both default to 0.9, but vLLM's --gpu-memory-utilization bounds weights, activations and KV
+  // cache together, while TensorRT-LLM's free_gpu_memory_fraction is taken of the memory left once
+  // the model is loaded (vllm-project/vllm PR #5158). With Llama 3.1 70B in FP8 on one H200 (about
+  // 71 GB of weights) TensorRT-LLM's cache is larger by a tenth of everything else it holds.
+  auto d = reference("llama-3.1-70b", "h200", Precision::kFp8);
+  d.engine = &catalog().engine("vllm");
+  const auto vllm = perf::plan_memory(d);
+  d.engine = &catalog().engine("trtllm");
+  const auto trt = perf::plan_memory(d);
+  const double fixed = vllm.weight_bytes + vllm.runtime_reserve_bytes + vllm.activation_bytes;
+  CHECK(vllm.kv_capacity_bytes == doctest::Approx(0.9 * vllm.hbm_bytes - fixed).epsilon(kExact));
+  CHECK(trt.kv_capacity_bytes == doctest::Approx(0.9 * (trt.hbm_bytes - fixed)).epsilon(kExact));
+  CHECK(trt.kv_capacity_bytes - vllm.kv_capacity_bytes == doctest::Approx(0.1 * fixed).epsilon(kExact));
+  CHECK(trt.kv_capacity_tokens > vllm.kv_capacity_tokens);
+  // An explicit fraction overrides the engine's, taken of what the engine takes it of.
+  d.gpu_memory_utilization = 0.5;
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * (trt.hbm_bytes - fixed)).epsilon(kExact));
+}
+
 TEST_CASE("decode of one sequence is bound by reading the weights") {
   auto d = reference("llama-3.1-8b", "h200");
   auto cal = ideal_profile("h200");

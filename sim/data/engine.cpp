@@ -37,6 +37,13 @@ Engine load_engine(const std::filesystem::path& path) {
   e.supports_spec_decode = r.boolean("supports_spec_decode");
   e.kv_admission = static_cast<KvAdmission>(r.choice("kv_admission", kKvAdmissionNames));
   e.serves_production = r.boolean("serves_production");
+  {
+    auto k = r.object("kv_memory");
+    e.kv_memory_fraction = k.number("fraction", Bound::kUnit);
+    if (e.kv_memory_fraction <= 0) k.fail("fraction", "must be > 0");
+    e.kv_memory_of_free = k.choice("of", kKvMemoryBasisNames) == 1;
+    k.finish();
+  }
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
   e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
   e.frontend_request_s = r.optional_number("frontend_request_s", Bound::kNonNegative).value_or(0);
@@ -58,8 +65,8 @@ Engine load_engine(const std::filesystem::path& path) {
     }
     k.finish();
   }
-  e.sources = read_sources(
-      r, {"kv_admission", "serves_production", "iteration_overhead_s", "per_sequence_overhead_s", "kernel_efficiency"});
+  e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
+                               "per_sequence_overhead_s", "kernel_efficiency"});
   for (const char* key :
        {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");

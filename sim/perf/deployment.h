@@ -26,7 +26,9 @@ struct Deployment {
   bool cuda_graphs = true;
   std::optional<data::SpecDecode> spec_decode;
   int kv_page_tokens = 16;
-  double gpu_memory_utilization = 0.9;  // vLLM's default share of HBM the engine may use
+  // The engine's KV memory fraction overridden (as --gpu-memory-utilization, --mem-fraction-static
+  // or free_gpu_memory_fraction would, of what the engine takes it of); 0: the engine's default.
+  double gpu_memory_utilization = 0;
   // Code changes to the engine: each op class's time (compute, memory and total alike) is
   // multiplied by its factor after the roofline (0.8: that class runs 1.25x faster). 1 = stock.
   std::array<double, kNumOpClasses> op_time_scale = uniform_op_time_scale();

@@ -56,7 +56,9 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
   MemoryPlan p;
   // What the runtime sees, not the datasheet's marketing figure (H200: 150.1e9 B, not 141e9).
   p.hbm_bytes = d.hardware->runtime_memory_bytes;
-  p.usable_bytes = p.hbm_bytes * d.gpu_memory_utilization;
+  const double fraction =
+      d.gpu_memory_utilization > 0 ? d.gpu_memory_utilization : (d.engine ? d.engine->kv_memory_fraction : 0.9);
+  const bool of_free = d.engine && d.engine->kv_memory_of_free;
   p.weight_bytes = weights_per_gpu(d);
   p.runtime_reserve_bytes = kRuntimeReserveBytes + (tp > 1 ? kNcclBufferBytes : 0.0);
 
@@ -80,7 +82,16 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
     p.fixed_bytes_per_sequence += windowed_kv_values_per_sequence(*g.mixer, tp) * kv_b * g.count +
                                   recurrent_state_bytes_per_sequence(*g.mixer, tp) * g.count;
   }
-  p.kv_capacity_bytes = p.usable_bytes - p.weight_bytes - p.runtime_reserve_bytes - p.activation_bytes;
+  // vLLM and SGLang take their fraction of the whole memory, weights included; TensorRT-LLM takes
+  // its fraction of what the weights and activations leave free (vllm-project/vllm PR #5158).
+  const double fixed = p.weight_bytes + p.runtime_reserve_bytes + p.activation_bytes;
+  if (of_free) {
+    p.kv_capacity_bytes = fraction * (p.hbm_bytes - fixed);
+    p.usable_bytes = std::min(p.hbm_bytes, fixed + std::max(0.0, p.kv_capacity_bytes));
+  } else {
+    p.usable_bytes = p.hbm_bytes * fraction;
+    p.kv_capacity_bytes = p.usable_bytes - fixed;
+  }
   if (p.kv_bytes_per_token > 0) {
     p.kv_capacity_tokens = static_cast<std::int64_t>(std::max(0.0, p.kv_capacity_bytes) / p.kv_bytes_per_token);
   } else {

@@ -205,7 +205,7 @@ std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
     const auto& c = agentx::kConversations[static_cast<std::size_t>(
         sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kConversations.size()) - 1))];
     const int n = c.requests;
-    s.growth_per_turn =
+    const double growth_per_turn =
         n > 1 ? static_cast<double>(std::max<std::int64_t>(0, c.last_prompt_tokens - c.first_prompt_tokens)) / (n - 1)
               : 0.0;
     int start = 0;
@@ -214,14 +214,15 @@ std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
       start = static_cast<int>(sessions_.uniform_int(lo, std::max(lo, hi)));
     }
     Turn t;
-    t.input_tokens = c.first_prompt_tokens + std::llround(s.growth_per_turn * start);
-    t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
+    t.input_tokens = c.first_prompt_tokens + std::llround(growth_per_turn * start);
     // The conversations fit a 131,072-token window; with a smaller one the client moves on to the
     // next (a larger one still replays only these).
-    if (t.input_tokens + t.output_tokens > max_ctx) {
+    if (t.input_tokens >= max_ctx) {
       ++skipped_;
       continue;
     }
+    t.output_tokens = answer_tokens(t.input_tokens);
+    s.last_prompt_tokens = c.last_prompt_tokens;
     ++sessions_started_;
     // A fresh stream and no prefix shared with any other session: AgentX busts the cache of each
     // conversation's first prompt (InferenceX issue #1632).
@@ -232,6 +233,13 @@ std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
     s.context_tokens = t.input_tokens + t.output_tokens;
     return t;
   }
+}
+
+std::int64_t WorkloadGenerator::answer_tokens(std::int64_t prompt_tokens) {
+  // The recorded answer, capped at the room the window leaves: a client asks for at most
+  // max_tokens = window - prompt, as the server refuses a request whose prompt and max_tokens
+  // pass the window (vLLM's max_model_len check).
+  return std::min(draw_count(agentx::kOutputTokens, lengths_, 1), params_.max_context_tokens - prompt_tokens);
 }
 
 std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
@@ -249,7 +257,8 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
         sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kRewrites.size()) - 1))];
     const auto prev = static_cast<double>(s.prompt_tokens);
     const std::int64_t prefix = std::llround(r.kept_fraction * prev);
-    t.input_tokens = std::max(prefix + 1, static_cast<std::int64_t>(std::llround(r.size_ratio * prev)));
+    t.input_tokens =
+        std::max(prefix + 1, std::min<std::int64_t>(s.last_prompt_tokens, std::llround(r.size_ratio * prev)));
     if (s.kept_prefix_tokens == 0) {
       s.kept_prefix_id = s.stream_id;
       s.kept_prefix_tokens = prefix;
@@ -258,18 +267,23 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
     }
     s.stream_id = core::hash_combine(s.stream_id, kRewriteSalt);
   } else {
-    // The previous prompt and new tokens after it: the measured distribution's shape, scaled to
-    // this conversation's mean growth per request.
-    const double scale = s.growth_per_turn / agentx::kMeanNewTokensPerTurn;
-    t.input_tokens = s.prompt_tokens + std::max<std::int64_t>(
-                                           1, std::llround(draw_quantile(agentx::kNewTokensPerTurn, lengths_) * scale));
+    // The previous prompt and new tokens after it: the measured distribution's shape, scaled so
+    // that the conversation heads for its recorded last prompt over the requests it has left, and
+    // never past it. A scale fixed at the row's mean growth would be a random walk whose heavy
+    // tail (one draw in 64 adds more than 7x the mean) carried about one session in eight past
+    // the window before its end, where every recorded conversation fits: the one replayed ends
+    // at the size it ended, and a prompt that got there early grows by a token a turn.
+    const double room = static_cast<double>(std::max<std::int64_t>(0, s.last_prompt_tokens - s.prompt_tokens));
+    const double scale = room / s.turns_left / agentx::kMeanNewTokensPerTurn;
+    const auto grown = s.prompt_tokens + std::llround(draw_quantile(agentx::kNewTokensPerTurn, lengths_) * scale);
+    t.input_tokens = std::max(s.prompt_tokens + 1, std::min<std::int64_t>(grown, s.last_prompt_tokens));
   }
-  t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
   t.think_before = seconds(draw_quantile(agentx::kPauseSeconds, sessions_));
-  if (t.input_tokens + t.output_tokens > params_.max_context_tokens) {  // outgrew the window: it ends
+  if (t.input_tokens >= params_.max_context_tokens) {  // outgrew the window: it ends
     s.done = true;
     return std::nullopt;
   }
+  t.output_tokens = answer_tokens(t.input_tokens);
   t.content.stream_id = s.stream_id;
   t.content.shared_prefix_id = s.kept_prefix_id;
   t.content.shared_prefix_tokens = s.kept_prefix_tokens;

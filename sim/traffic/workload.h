@@ -82,9 +82,9 @@ struct Turn {
 // The client-side state of one session (a conversation, a coding-agent task, or one request).
 struct Session {
   std::uint64_t stream_id = 0;
-  std::int64_t context_tokens = 0;  // tokens in the stream so far (last prompt + its answer)
-  std::int64_t prompt_tokens = 0;   // agentic: the last prompt's length
-  double growth_per_turn = 0;       // agentic: the conversation's mean new tokens per request
+  std::int64_t context_tokens = 0;      // tokens in the stream so far (last prompt + its answer)
+  std::int64_t prompt_tokens = 0;       // agentic: the last prompt's length
+  std::int64_t last_prompt_tokens = 0;  // agentic: the conversation's last prompt, where its growth heads
   // agentic: after a history rewrite, the prefix kept from an earlier stream of the session
   std::uint64_t kept_prefix_id = 0;
   std::int64_t kept_prefix_tokens = 0;
@@ -126,6 +126,7 @@ class WorkloadGenerator {
   std::int64_t draw_median_length(double median, double sigma, std::int64_t lo, std::int64_t hi);
   std::optional<Turn> start_agentic(Session& s);
   std::optional<Turn> next_agentic(Session& s);
+  std::int64_t answer_tokens(std::int64_t prompt_tokens);
 
   WorkloadParams params_;
   core::RngStream lengths_;
