@@ -124,6 +124,9 @@ TEST_CASE("each engine sizes its KV cache its own way: vLLM of the total, Tensor
   CHECK(trt.kv_capacity_bytes == doctest::Approx(0.9 * (trt.hbm_bytes - fixed)).epsilon(kExact));
   CHECK(trt.kv_capacity_bytes - vllm.kv_capacity_bytes == doctest::Approx(0.1 * fixed).epsilon(kExact));
   CHECK(trt.kv_capacity_tokens > vllm.kv_capacity_tokens);
+  MESSAGE("KV cache per GPU: vLLM " << vllm.kv_capacity_bytes / 1e9 << " GB, TensorRT-LLM "
+                                    << trt.kv_capacity_bytes / 1e9 << " GB (weights, runtime and activations "
+                                    << fixed / 1e9 << " GB)");
   // An explicit fraction overrides the engine's, taken of what the engine takes it of.
   d.gpu_memory_utilization = 0.5;
   CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * (trt.hbm_bytes - fixed)).epsilon(kExact));
