@@ -17,8 +17,9 @@ What the replay does, and so what is measured here (docs/fidelity.md, "AgentX"):
   * a user's first request of a conversation misses the cache entirely (per-conversation cache
     busting, InferenceX issue #1632); later requests reuse the prefix the hashes say they share
     with the request before;
-  * pauses are the recorded ones, capped at 60 s (kv-cache-tester --max-delay, AIPerf's
-    inferencex-agentx-mvp scenario: "inter-turn delay capped at 60s");
+  * pauses are the recorded ones (`think_time`), written here uncapped; the replay caps them (60 s:
+    kv-cache-tester --max-delay, and the early versions of AIPerf's inferencex-agentx-mvp scenario,
+    trace_idle_gap_cap_seconds=60.0; WorkloadParams::max_pause_s applies the cap);
   * the users present when the run starts join their conversation at a random request between
     25% and 75% of it (kv-cache-tester --advance-min/--advance-max; calculate_start_index);
     users that come later start conversations from their first request (--recycle).
@@ -39,7 +40,7 @@ import statistics
 import sys
 
 WINDOW = 131072
-MAX_PAUSE_S = 60.0
+MAX_PAUSE_S = 60.0  # the replay's default cap, applied by the generator
 BREAK_KEPT = 0.9  # a turn that keeps less than 90% of the previous prompt rewrote its history
 N_Q = 64
 
@@ -116,7 +117,7 @@ def main():
             t = cur.get("think_time")
             if t is None:
                 t = cur["t"] - prev["t"]
-            pause.append(min(max(t, 0.0), MAX_PAUSE_S))
+            pause.append(max(t, 0.0))
         # kv-cache-tester calculate_start_index: uniform over [int(0.25 n), min(int(0.75 n), n - 1)]
         lo, hi = int(n * 0.25), min(int(n * 0.75), n - 1)
         rows.append((n, rs[0]["in"], rs[-1]["in"]))
@@ -155,7 +156,7 @@ def main():
     print(f"inline constexpr std::int64_t kWindowTokens = {WINDOW};  // the window the conversations were chosen by")
     print(f"inline constexpr int kTraceFiles = {len(files)};")
     print(f"inline constexpr int kConversationsThatFit = {len(convs)};")
-    print(f"inline constexpr double kMaxPauseS = {MAX_PAUSE_S:g};")
+    print(f"inline constexpr double kMaxPauseS = {MAX_PAUSE_S:g};  // the replay's default cap on a pause")
     print(f"// Prefix tokens the hashes say each request shares with the one before, over all prompt")
     print(f"// tokens of conversations replayed from their start: {hit / total:.4f}.")
     print(f"inline constexpr double kTraceReuseFraction = {hit / total:.4f};")
@@ -202,7 +203,7 @@ def main():
     print("}};")
     print()
     emit("kOutputTokens", output, "Output tokens per request.")
-    emit("kPauseSeconds", pause, "The client's pause before a request after the first, capped at 60 s.")
+    emit("kPauseSeconds", pause, "The client's pause before a request after the first, as recorded (uncapped).")
     print("}  // namespace tycoon::traffic::agentx")
 
 

@@ -156,6 +156,27 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     s.edit(e, [](auto& j) { j["sources"].erase("kv_admission"); });
     CHECK(s.error() == s.file(e) + ": /sources: no source given for 'kv_admission'");
   }
+  SUBCASE("engine card without its KV memory budget, or with a bad one") {
+    // How much memory the KV cache gets is engine behaviour read from the card, with its source.
+    const fs::path e = fs::path("hardware_db") / "engines" / "sglang.json";
+    s.edit(e, [](auto& j) { j.erase("kv_memory"); });
+    CHECK(s.error() == s.file(e) + ": /kv_memory: missing required field");
+  }
+  SUBCASE("engine card with a KV memory fraction of 0") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "vllm.json";
+    s.edit(e, [](auto& j) { j["kv_memory"]["fraction"] = 0; });
+    CHECK(s.error() == s.file(e) + ": /kv_memory/fraction: must be in (0, 1]");
+  }
+  SUBCASE("engine card with an unknown KV memory basis") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "trtllm.json";
+    s.edit(e, [](auto& j) { j["kv_memory"]["of"] = "spare"; });
+    CHECK(s.error().rfind(s.file(e) + ": /kv_memory/of: 'spare' is not one of", 0) == 0);
+  }
+  SUBCASE("engine card's KV memory budget without its source") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "trtllm.json";
+    s.edit(e, [](auto& j) { j["sources"].erase("kv_memory"); });
+    CHECK(s.error() == s.file(e) + ": /sources: no source given for 'kv_memory'");
+  }
   SUBCASE("recipe asking for more than one replica") {
     // A recipe is one replica; replicas are set where it is used. "data_parallel": 1 still loads.
     const fs::path r = fs::path("models") / "recipes" / "gpt-oss-120b__h200.json";

@@ -90,7 +90,9 @@ TEST_CASE("a deployment that does not fit is an error with the numbers") {
 TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB") {
   // The calibration H200 reports 150,109,880,320 bytes (torch total_memory, gpu_mem_bytes of
   // every calibration row); vLLM takes gpu_memory_utilization of that.
-  auto h200 = perf::plan_memory(reference("llama-3.1-8b", "h200"));
+  auto vllm_h200 = reference("llama-3.1-8b", "h200");
+  vllm_h200.engine = &catalog().engine("vllm");
+  auto h200 = perf::plan_memory(vllm_h200);
   CHECK(h200.hbm_bytes == 150109880320.0);
   CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExact));
   // DeepSeek-R1 in FP8 runs on 4 x B200 in InferenceX (benchmarks/dsr1_fp8_b200.sh, TP=4: SGLang
@@ -98,18 +100,25 @@ TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB
   // prefill chunks). It fits in the 182,631 MiB each B200 exposes (169 GB of weights per GPU),
   // and would not in the 180e9 B of the datasheet.
   auto d = reference("deepseek-r1", "b200", Precision::kFp8, 4);
+  d.engine = &catalog().engine("sglang");
   d.gpu_memory_utilization = 0.95;
   d.kv_cache_dtype = Precision::kFp8;
   auto m = perf::plan_memory(d, 8192, 32);
   CHECK(m.fits);
   CHECK(m.hbm_bytes == 191502483456.0);
+  // Its 32 users of 8k-token prompts and 1k-token answers fit at once in the memory the runtime
+  // sees, and would not in the datasheet's.
+  constexpr std::int64_t kContext = 8192 + 1024;
+  CHECK(m.max_sequences(kContext) >= 32);
   data::Accelerator datasheet = *d.hardware;
   datasheet.runtime_memory_bytes = datasheet.hbm_bytes;
   d.hardware = &datasheet;
-  CHECK_FALSE(perf::plan_memory(d, 8192, 32).fits);
+  CHECK(perf::plan_memory(d, 8192, 32).max_sequences(kContext) < 32);
 }
 
-TEST_CASE("each engine sizes its KV cache its own way: vLLM of the total, TensorRT-LLM of what is free") {
+TEST_CASE(
+    "each engine sizes its KV cache its own way: vLLM of the total, TensorRT-LLM of what is free, SGLang of the "
+    "static") {
   // Both default to 0.9, but vLLM's --gpu-memory-utilization bounds weights, activations and KV
   // cache together, while TensorRT-LLM's free_gpu_memory_fraction is taken of the memory left once
   // the model is loaded (vllm-project/vllm PR #5158). With Llama 3.1 70B in FP8 on one H200 (about
@@ -130,6 +139,20 @@ TEST_CASE("each engine sizes its KV cache its own way: vLLM of the total, Tensor
   // An explicit fraction overrides the engine's, taken of what the engine takes it of.
   d.gpu_memory_utilization = 0.5;
   CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * (trt.hbm_bytes - fixed)).epsilon(kExact));
+  d.engine = &catalog().engine("vllm");
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * vllm.hbm_bytes - fixed).epsilon(kExact));
+  // SGLang's --mem-fraction-static bounds the weights and its KV pool; activations and the
+  // runtime come out of the rest (SGLang's memory-management guide).
+  d.gpu_memory_utilization = 0;
+  d.engine = &catalog().engine("sglang");
+  const auto sgl = perf::plan_memory(d);
+  CHECK(sgl.kv_capacity_bytes ==
+        doctest::Approx(d.engine->kv_memory_fraction * sgl.hbm_bytes - sgl.weight_bytes).epsilon(kExact));
+  // The fraction is the card's, not a constant: another card value gives another cache.
+  data::Engine edited = catalog().engine("vllm");
+  edited.kv_memory_fraction = 0.8;
+  d.engine = &edited;
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.8 * vllm.hbm_bytes - fixed).epsilon(kExact));
 }
 
 TEST_CASE("decode of one sequence is bound by reading the weights") {

@@ -94,8 +94,8 @@ TEST_CASE("agentic coding: conversations as AgentX's traces measure them") {
   WorkloadGenerator g(p, 9);
   constexpr int kSessions = 4000;
   double requests = 0, prompt = 0, output = 0, pause = 0, pauses = 0, rewrites = 0;
-  double last_prompt = 0, recorded_last_prompt = 0;
-  int cut_short = 0;
+  double beyond_window = 0;
+  int off_the_end = 0;  // sessions without a rewrite that do not end at their recorded last prompt
   for (int i = 0; i < kSessions; ++i) {
     traffic::Session s;
     auto t = g.start_session(s);
@@ -103,12 +103,18 @@ TEST_CASE("agentic coding: conversations as AgentX's traces measure them") {
     CHECK(t->think_before.count() == 0);
     CHECK(t->content.shared_prefix_tokens == 0);  // cache-busted: nothing shared with other sessions
     std::int64_t prev_prompt = 0;
-    std::uint64_t stream = t->content.stream_id;
+    const std::uint64_t first_stream = t->content.stream_id;
+    std::uint64_t stream = first_stream;
+    bool refused = false;
     while (t) {
       ++requests;
       prompt += static_cast<double>(t->input_tokens);
       output += static_cast<double>(t->output_tokens);
-      CHECK(t->input_tokens + t->output_tokens <= p.max_context_tokens);
+      if (t->input_tokens + t->output_tokens > p.max_context_tokens) {
+        ++beyond_window;  // the server refuses it and the conversation ends there
+        refused = true;
+        break;
+      }
       if (prev_prompt > 0) {
         pause += core::to_seconds(t->think_before);
         ++pauses;
@@ -123,9 +129,10 @@ TEST_CASE("agentic coding: conversations as AgentX's traces measure them") {
       prev_prompt = t->input_tokens;
       t = g.next_turn(s);
     }
-    if (s.turns_left > 0) ++cut_short;  // ended by the window before its last request
-    last_prompt += static_cast<double>(prev_prompt);
-    recorded_last_prompt += static_cast<double>(s.last_prompt_tokens);
+    // Without a rewrite a conversation ends at its recorded last prompt, within the rounding of
+    // its turns' growth (half a token each) and the one token a turn adds at least.
+    const std::int64_t tolerance = 2 * static_cast<std::int64_t>(s.num_turns);
+    if (!refused && stream == first_stream && std::abs(prev_prompt - s.last_prompt_tokens) > tolerance) ++off_the_end;
   }
   const double per_session = requests / kSessions;
   INFO("requests per session " << per_session << ", mean prompt " << prompt / requests << ", mean answer "
@@ -141,15 +148,15 @@ TEST_CASE("agentic coding: conversations as AgentX's traces measure them") {
   CHECK(output / requests == doctest::Approx(417).epsilon(kTol));
   CHECK(pause / pauses == doctest::Approx(20.4).epsilon(kTol));
   CHECK(rewrites / pauses == doctest::Approx(traffic::agentx::kRewriteProbability).epsilon(0.25));
-  // Every conversation fits the window in the traces, so every replayed one runs to its last
-  // request and ends near its recorded last prompt: the growth heads for it. With a growth scale
-  // fixed at the row's mean, the heavy tail of the new-token draws carried about one session in
-  // eight past the window before its end. Tolerance 5%: a session's end moves with a rewrite
-  // or a long last draw, and the cap at the recorded last prompt only ever lowers it.
-  INFO("sessions cut short by the window " << cut_short << ", mean last prompt " << last_prompt / kSessions
-                                           << " against the recorded " << recorded_last_prompt / kSessions);
-  CHECK(cut_short <= kSessions / 200);
-  CHECK(last_prompt / kSessions == doctest::Approx(recorded_last_prompt / kSessions).epsilon(0.05));
+  // Every recorded conversation fits the window, and a replayed one grows to its recorded last
+  // prompt and no further (a rewrite aside): its turns' new tokens are drawn together and scaled
+  // to that growth. Drawn turn by turn at the row's mean growth, the heavy tail carried about one
+  // session in eight past the window before its end. What can still pass the window is a
+  // rewrite that grows the prompt or a long answer near the end: in seed 000's stock H200 runs
+  // 17 of 6,514 requests failed (0.26%); at most 0.5% here.
+  INFO("sessions off their recorded end " << off_the_end << ", requests past the window " << beyond_window);
+  CHECK(off_the_end == 0);
+  CHECK(beyond_window / requests < 0.005);
 }
 
 TEST_CASE("agentic coding: the users present at the start join their conversations part-way") {
@@ -184,6 +191,8 @@ TEST_CASE("agentic coding: the users present at the start join their conversatio
   // first prompt plus its mean growth per turn times the requests skipped. Tolerance 10%:
   // sampling (2,000 sessions, heavy tails).
   constexpr double kTol = 0.10;
+  CHECK(joined_prompt / kJoined == doctest::Approx(59619).epsilon(kTol));
+  CHECK(joined_turns / kJoined == doctest::Approx(19.6).epsilon(kTol));
   CHECK(fresh_prompt / kJoined == doctest::Approx(33194).epsilon(kTol));
   CHECK(joined_prompt / kJoined > 1.3 * fresh_prompt / kJoined);  // deep prompts, all new
   CHECK(joined_turns < 0.65 * fresh_turns);                       // about half the conversation left
@@ -234,6 +243,29 @@ TEST_CASE("agentic coding: a history rewrite keeps a prefix of the old prompt an
   CHECK(rewrites >= 20);
   CHECK(after_rewrite > 0);  // ordinary turns after a rewrite were checked too
   CHECK(kept_total > 0);     // measured: a rewrite keeps 24% of the previous prompt on average
+}
+
+TEST_CASE("agentic coding on a small window: conversations that cannot start are skipped, the rest run") {
+  // A 32,768-token window: a conversation whose first prompt does not fit is skipped (counted as
+  // unrunnable), and one that outgrows the window later still sends the request, for the
+  // server to refuse (serving counts it as a failed request beyond the context).
+  WorkloadParams p{WorkloadKind::kAgenticCoding, 1024, 1024, 32768};
+  WorkloadGenerator g(p, 3);
+  int started = 0, past = 0;
+  for (int i = 0; i < 500; ++i) {
+    traffic::Session s;
+    auto t = g.start_session(s);
+    REQUIRE(t);
+    ++started;
+    CHECK(t->input_tokens < p.max_context_tokens);
+    CHECK(t->output_tokens >= 1);
+    while ((t = g.next_turn(s))) {
+      CHECK(t->output_tokens >= 1);
+      past += t->input_tokens + t->output_tokens > p.max_context_tokens;
+    }
+  }
+  CHECK(g.take_skipped_sessions() > 0);  // most first prompts are longer (mean 33,194)
+  CHECK(past > 0);
 }
 
 TEST_CASE("agentic coding with no window large enough is an error, not a hang") {

@@ -40,8 +40,7 @@ Engine load_engine(const std::filesystem::path& path) {
   {
     auto k = r.object("kv_memory");
     e.kv_memory_fraction = k.number("fraction", Bound::kUnit);
-    if (e.kv_memory_fraction <= 0) k.fail("fraction", "must be > 0");
-    e.kv_memory_of_free = k.choice("of", kKvMemoryBasisNames) == 1;
+    e.kv_memory_basis = static_cast<KvMemoryBasis>(k.choice("of", kKvMemoryBasisNames));
     k.finish();
   }
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);

@@ -18,8 +18,11 @@ namespace tycoon::data {
 // preempted. An engine card names its default; the serving scheduler runs it.
 enum class KvAdmission { kOptimistic, kGuaranteedNoEvict };
 inline constexpr std::array<std::string_view, 2> kKvAdmissionNames = {"optimistic", "guaranteed-no-evict"};
-// What an engine's KV-cache memory fraction is taken of (Engine::kv_memory_of_free).
-inline constexpr std::array<std::string_view, 2> kKvMemoryBasisNames = {"total", "free"};
+// What an engine's KV-cache memory fraction bounds (Engine::kv_memory_basis): everything of the
+// total (weights, activations, KV), the KV cache out of what is free once the model is loaded, or
+// the static allocations (weights and the KV pool; activations outside it).
+enum class KvMemoryBasis { kTotal, kFree, kStatic };
+inline constexpr std::array<std::string_view, 3> kKvMemoryBasisNames = {"total", "free", "static"};
 
 struct Engine {
   std::string id;
@@ -34,12 +37,12 @@ struct Engine {
   // A serving engine a business deploys (vLLM, SGLang, ...); false for the calibration runner's
   // reference engine, which the game, the advisor and the deploy form do not offer.
   bool serves_production = true;
-  // The engine's KV-cache budget: kv_memory_fraction of the GPU's memory, taken of the total
-  // before the model loads (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static: weights,
-  // activations and KV cache together stay within it) or, kv_memory_of_free, of the memory left
-  // free once the weights and activations are in (TensorRT-LLM free_gpu_memory_fraction).
+  // The engine's KV-cache budget, kv_memory_fraction of: the whole memory for weights,
+  // activations and KV cache together (vLLM --gpu-memory-utilization), the memory left free once
+  // weights and activations are in (TensorRT-LLM free_gpu_memory_fraction), or the whole memory for
+  // the weights and the KV pool, activations outside (SGLang --mem-fraction-static).
   double kv_memory_fraction = 0.9;
-  bool kv_memory_of_free = false;
+  KvMemoryBasis kv_memory_basis = KvMemoryBasis::kTotal;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
   // What a request pays in the engine's front end (API server) before the scheduler sees it,

@@ -58,7 +58,7 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
   p.hbm_bytes = d.hardware->runtime_memory_bytes;
   const double fraction =
       d.gpu_memory_utilization > 0 ? d.gpu_memory_utilization : (d.engine ? d.engine->kv_memory_fraction : 0.9);
-  const bool of_free = d.engine && d.engine->kv_memory_of_free;
+  const auto basis = d.engine ? d.engine->kv_memory_basis : data::KvMemoryBasis::kTotal;
   p.weight_bytes = weights_per_gpu(d);
   p.runtime_reserve_bytes = kRuntimeReserveBytes + (tp > 1 ? kNcclBufferBytes : 0.0);
 
@@ -82,15 +82,23 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
     p.fixed_bytes_per_sequence += windowed_kv_values_per_sequence(*g.mixer, tp) * kv_b * g.count +
                                   recurrent_state_bytes_per_sequence(*g.mixer, tp) * g.count;
   }
-  // vLLM and SGLang take their fraction of the whole memory, weights included; TensorRT-LLM takes
-  // its fraction of what the weights and activations leave free (vllm-project/vllm PR #5158).
+  // vLLM takes its fraction of the whole memory for everything; TensorRT-LLM of what the weights
+  // and activations leave free (vllm-project/vllm PR #5158); SGLang of the whole memory for the
+  // weights and its KV pool, with activations and CUDA graphs in the rest.
   const double fixed = p.weight_bytes + p.runtime_reserve_bytes + p.activation_bytes;
-  if (of_free) {
-    p.kv_capacity_bytes = fraction * (p.hbm_bytes - fixed);
-    p.usable_bytes = std::min(p.hbm_bytes, fixed + std::max(0.0, p.kv_capacity_bytes));
-  } else {
-    p.usable_bytes = p.hbm_bytes * fraction;
-    p.kv_capacity_bytes = p.usable_bytes - fixed;
+  switch (basis) {
+    case data::KvMemoryBasis::kTotal:
+      p.usable_bytes = p.hbm_bytes * fraction;
+      p.kv_capacity_bytes = p.usable_bytes - fixed;
+      break;
+    case data::KvMemoryBasis::kFree:
+      p.kv_capacity_bytes = fraction * (p.hbm_bytes - fixed);
+      p.usable_bytes = std::min(p.hbm_bytes, fixed + std::max(0.0, p.kv_capacity_bytes));
+      break;
+    case data::KvMemoryBasis::kStatic:
+      p.kv_capacity_bytes = p.hbm_bytes * fraction - p.weight_bytes;
+      p.usable_bytes = std::min(p.hbm_bytes, fixed + std::max(0.0, p.kv_capacity_bytes));
+      break;
   }
   if (p.kv_bytes_per_token > 0) {
     p.kv_capacity_tokens = static_cast<std::int64_t>(std::max(0.0, p.kv_capacity_bytes) / p.kv_bytes_per_token);

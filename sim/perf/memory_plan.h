@@ -11,8 +11,9 @@ namespace tycoon::perf {
 
 struct MemoryPlan {
   double hbm_bytes = 0;  // per GPU, as the runtime sees it (Accelerator::runtime_memory_bytes)
-  double usable_bytes =
-      0;  // what the engine takes: hbm × its fraction (TRT-LLM: weights, activations and its share of the rest)
+  // What the engine takes: hbm x its fraction (vLLM); weights, runtime, activations and the KV
+  // cache its fraction gives (TensorRT-LLM, SGLang).
+  double usable_bytes = 0;
   double weight_bytes = 0;              // per GPU
   double runtime_reserve_bytes = 0;     // CUDA context, NCCL buffers, graphs
   double activation_bytes = 0;          // peak activations of the largest step

@@ -42,6 +42,12 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   // The users present when a closed-loop run starts join their conversations part-way, as a
   // replay's initial users do; the ones that follow start theirs from the beginning.
   if (config_.arrival.kind == ArrivalKind::kClosedLoop) wp.joined_sessions = config_.arrival.concurrency;
+  require(w.max_pause_s >= 0 && std::isfinite(w.max_pause_s), "the pause cap must be >= 0 seconds (0: none)");
+  wp.max_pause_s = w.max_pause_s;
+  require(config_.arrival.idle_cap_s >= 0 && std::isfinite(config_.arrival.idle_cap_s),
+          "the idle cap must be >= 0 seconds (0: none)");
+  require(config_.arrival.idle_cap_s == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,
+          "an idle cap needs closed-loop users");
   require(w.input_tokens >= 1 && w.output_tokens >= 1, "input and output tokens must be at least 1");
   if (w.kind == WorkloadKind::kRandom) {
     std::string what = "input + output tokens (";
@@ -173,6 +179,8 @@ void Clients::issue_turn(core::Time now, std::uint32_t session, ClientHost& host
   const bool counted = now >= warmup_end_;
   if (in_warmup_) ++warmup_live_;
   ++issued_;
+  ++in_flight_;
+  idle_check_at_ = core::kNever;  // the system is busy: a pending idle check lapses
   host.admit(now, session, sessions_[session].pending, counted);
 }
 
@@ -200,20 +208,48 @@ void Clients::on_user_start(core::Time now, ClientHost& host) {
 }
 
 void Clients::on_turn_arrival(core::Time now, std::uint32_t session, ClientHost& host) {
+  if (session == kIdleCheck) {
+    if (now != idle_check_at_) return;  // a request was sent since: the system was not idle
+    idle_check_at_ = core::kNever;
+    if (in_flight_ > 0) return;
+    // Idle for the whole cap: the user whose next request is due first sends it now.
+    std::uint32_t first = kIdleCheck;
+    for (std::uint32_t i = 0; i < sessions_.size(); ++i) {
+      if (sessions_[i].waiting && (first == kIdleCheck || sessions_[i].turn_at < sessions_[first].turn_at)) first = i;
+    }
+    if (first == kIdleCheck) return;
+    sessions_[first].waiting = false;  // its scheduled arrival is now stale
+    issue_turn(now, first, host);
+    return;
+  }
+  SessionSlot& s = sessions_[session];
+  if (!s.waiting || now != s.turn_at) return;  // sent early by the idle cap
+  s.waiting = false;
   issue_turn(now, session, host);
 }
 
 void Clients::on_request_end(core::Time now, std::int64_t id, std::uint32_t session, bool completed, ClientHost& host) {
   if (id < config_.warmup_requests) --warmup_live_;
+  --in_flight_;
   if (completed) {
     SessionSlot& s = sessions_[session];
     if (auto next = workload_->next_turn(s.state)) {
       s.pending = *next;
-      host.schedule_turn(now + next->think_before, session);
+      s.waiting = true;
+      s.turn_at = now + next->think_before;
+      host.schedule_turn(s.turn_at, session);
+      arm_idle_check(now, host);
       return;
     }
   }
   end_session(now, session, host);
+  arm_idle_check(now, host);
+}
+
+void Clients::arm_idle_check(core::Time now, ClientHost& host) {
+  if (config_.arrival.idle_cap_s <= 0 || in_flight_ > 0) return;
+  idle_check_at_ = now + core::from_seconds(config_.arrival.idle_cap_s);
+  host.schedule_turn(idle_check_at_, kIdleCheck);
 }
 
 }  // namespace tycoon::serving

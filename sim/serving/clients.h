@@ -68,13 +68,19 @@ class Clients {
     traffic::Session state;
     traffic::Turn pending;
     bool closed_loop = false;
+    bool waiting = false;  // its next turn is scheduled, at turn_at
+    core::Time turn_at = core::kNever;
   };
+  // ClientHost::schedule_turn's session for the idle-cap check (ArrivalSpec::idle_cap_s).
+  static constexpr std::uint32_t kIdleCheck = 0xFFFFFFFFu;
   bool can_issue(core::Time now) const;
   bool start_session(core::Time now, bool closed_loop, ClientHost& host);
   void issue_turn(core::Time now, std::uint32_t session, ClientHost& host);
   void end_session(core::Time now, std::uint32_t session, ClientHost& host);
   // Closed-loop users start at `t0`, spread over the ramp-up (ArrivalSpec::ramp_up_s).
   void start_users(core::Time t0, int users, ClientHost& host);
+  // Nothing in flight: with an idle cap, check at now + cap whether the system stayed idle.
+  void arm_idle_check(core::Time now, ClientHost& host);
   // The last warm-up request ended: the measured run starts now with the parked users.
   void end_warmup(core::Time now, ClientHost& host);
 
@@ -88,6 +94,8 @@ class Clients {
   core::Time warmup_end_{};
   core::Time duration_end_ = core::kNever;
   std::int64_t issued_ = 0;
+  std::int64_t in_flight_ = 0;               // admitted and not yet ended
+  core::Time idle_check_at_ = core::kNever;  // the pending idle-cap check (kNever: none)
   // Request-count warm-up (ServingConfig::warmup_requests): requests 0 .. warmup_requests - 1
   // are the warm-up; while it lasts, users whose session ends wait (parked) for its end.
   bool in_warmup_ = false;

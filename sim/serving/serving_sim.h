@@ -47,6 +47,9 @@ struct WorkloadSpec {
   std::string trace_path;        // kTrace: JSONL file (format in sim/traffic/trace.h)
   bool trace_timestamps = true;  // kTrace: arrive at the file's times (false: in file order,
                                  // paced by `arrival` like any other workload)
+  // kAgenticCoding: the longest pause kept of a recorded one, seconds (traffic::WorkloadParams);
+  // 0: as recorded.
+  double max_pause_s = 60;
 };
 
 struct ArrivalSpec {
@@ -60,6 +63,12 @@ struct ArrivalSpec {
   double rate_per_s = 0;           // open loop: mean requests (or sessions) per second
   double burst_factor = 4.0;       // bursty: peak rate / mean rate
   double diurnal_amplitude = 0.5;  // diurnal: relative swing around the mean over 24 h
+  // Closed loop: the longest the whole system may sit idle, seconds (0: no limit). When no request
+  // is in flight for this long, the user whose next request is due first sends it now. This is
+  // the later AgentX replays' only cap on time (AIPerf's inferencex-agentx-mvp scenario,
+  // system_idle_gap_cap_seconds=10.0, SemiAnalysisAI/aiperf at 211ad67): a lone user's long
+  // pause shrinks to it, while with many users a pause runs as recorded as long as someone works.
+  double idle_cap_s = 0;
 };
 
 // The KV admission policy is the engine card's (sim/data/engine.h): one enum, one names table.

@@ -17,7 +17,7 @@ using Quantiles = std::array<double, kQuantileSteps + 1>;  // p = 0, 1/64, ..., 
 inline constexpr std::int64_t kWindowTokens = 131072;  // the window the conversations were chosen by
 inline constexpr int kTraceFiles = 710;
 inline constexpr int kConversationsThatFit = 251;
-inline constexpr double kMaxPauseS = 60;
+inline constexpr double kMaxPauseS = 60;  // the replay's default cap on a pause
 // Prefix tokens the hashes say each request shares with the one before, over all prompt
 // tokens of conversations replayed from their start: 0.9562.
 inline constexpr double kTraceReuseFraction = 0.9562;
@@ -142,11 +142,12 @@ inline constexpr Quantiles kOutputTokens = {
     260,     268, 278,     292,     304,     316,     330, 347,     364,     383,     404.328, 428,     456,
     486.062, 515, 556.219, 605.797, 665.375, 739.953, 847, 993.109, 1197.69, 1463.86, 2006.84, 3172.11, 6764.96};
 
-// The client's pause before a request after the first, capped at 60 s.
-// 9387 values; mean 20.3951 (table 20.373), median 8, min 0, max 60
-inline constexpr Quantiles kPauseSeconds = {0,  3,  3,  3,  3,  4,  4,  4,  4,  4,  4,  4,  4.875, 5,  5,  5,  5,
-                                            5,  5,  6,  6,  6,  6,  6,  6,  7,  7,  7,  7,  8,     8,  8,  8,  9,
-                                            9,  10, 10, 11, 11, 12, 13, 14, 16, 17, 19, 21, 23,    26, 31, 36, 43,
-                                            52, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60,    60};
+// The client's pause before a request after the first, as recorded (uncapped).
+// 9387 values; mean 171.64 (table 173.663), median 8, min 0, max 71884
+inline constexpr Quantiles kPauseSeconds = {
+    0,  3,  3,  3,       3,   4,   4,   4,   4,       4,       4,   4,       4.875,   5,      5,  5,  5,
+    5,  5,  6,  6,       6,   6,   6,   6,   7,       7,       7,   7,       8,       8,      8,  8,  9,
+    9,  10, 10, 11,      11,  12,  13,  14,  16,      17,      19,  21,      23,      26,     31, 36, 43,
+    52, 65, 78, 100.438, 124, 146, 186, 241, 308.719, 408.875, 600, 793.688, 1697.72, 11622.2};
 
 }  // namespace tycoon::traffic::agentx

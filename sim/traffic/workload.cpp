@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace tycoon::traffic {
 
@@ -215,19 +216,35 @@ std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
     }
     Turn t;
     t.input_tokens = c.first_prompt_tokens + std::llround(growth_per_turn * start);
-    // The conversations fit a 131,072-token window; with a smaller one the client moves on to the
-    // next (a larger one still replays only these).
+    // The conversations fit a 131,072-token window; with a smaller one a conversation whose first
+    // prompt does not fit is skipped (the client moves on to the next), and a request that
+    // outgrows the window later is refused by the server.
     if (t.input_tokens >= max_ctx) {
       ++skipped_;
       continue;
     }
-    t.output_tokens = answer_tokens(t.input_tokens);
+    t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
     s.last_prompt_tokens = c.last_prompt_tokens;
+    // The new tokens each turn to come adds (the previous answer, tool results, the user's
+    // words): the measured distribution's shape, scaled so that together they take the
+    // conversation to its recorded last prompt. A long draw (one in 64 adds more than 7x the
+    // mean) leaves less for the others, as the recorded conversation ended where it ended;
+    // scaling each draw by the row's mean growth instead was a random walk that carried about
+    // one session in eight past the window before its last request.
+    const int left = n - start - 1;
+    std::vector<double> draws(static_cast<std::size_t>(std::max(0, left)));
+    double drawn = 0;
+    for (auto& x : draws) drawn += x = draw_quantile(agentx::kNewTokensPerTurn, lengths_);
+    const double room = static_cast<double>(std::max<std::int64_t>(0, c.last_prompt_tokens - t.input_tokens));
+    s.growth.clear();
+    for (auto it = draws.rbegin(); it != draws.rend(); ++it) {  // the next turn's at the back
+      s.growth.push_back(std::max<std::int64_t>(1, std::llround(*it * room / drawn)));
+    }
     ++sessions_started_;
     // A fresh stream and no prefix shared with any other session: AgentX busts the cache of each
     // conversation's first prompt (InferenceX issue #1632).
     t.content.stream_id = s.stream_id;
-    s.turns_left = n - start - 1;
+    s.turns_left = left;
     s.num_turns = 1;
     s.prompt_tokens = t.input_tokens;
     s.context_tokens = t.input_tokens + t.output_tokens;
@@ -235,19 +252,17 @@ std::optional<Turn> WorkloadGenerator::start_agentic(Session& s) {
   }
 }
 
-std::int64_t WorkloadGenerator::answer_tokens(std::int64_t prompt_tokens) {
-  // The recorded answer, capped at the room the window leaves: a client asks for at most
-  // max_tokens = window - prompt, as the server refuses a request whose prompt and max_tokens
-  // pass the window (vLLM's max_model_len check).
-  return std::min(draw_count(agentx::kOutputTokens, lengths_, 1), params_.max_context_tokens - prompt_tokens);
-}
+static_assert(agentx::kMaxPauseS == WorkloadParams{}.max_pause_s,
+              "the generated default cap and the parameter's agree");
 
 std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
-  if (s.turns_left <= 0) {
+  if (s.turns_left <= 0 || s.growth.empty()) {
     s.done = true;
     return std::nullopt;
   }
   Turn t;
+  const std::int64_t growth = s.growth.back();
+  s.growth.pop_back();
   if (sessions_.bernoulli(agentx::kRewriteProbability)) {
     // The agent rewrote its history: the prompt keeps only the start of the previous one and the
     // rest is new, at a measured size (mostly about the same; sometimes compacted). Pages of the
@@ -257,6 +272,8 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
         sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kRewrites.size()) - 1))];
     const auto prev = static_cast<double>(s.prompt_tokens);
     const std::int64_t prefix = std::llround(r.kept_fraction * prev);
+    // At most the conversation's recorded last prompt: the measured ratio comes from a
+    // conversation of another size, and every recorded one stayed within its window.
     t.input_tokens =
         std::max(prefix + 1, std::min<std::int64_t>(s.last_prompt_tokens, std::llround(r.size_ratio * prev)));
     if (s.kept_prefix_tokens == 0) {
@@ -266,24 +283,23 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
       s.kept_prefix_tokens = std::min(s.kept_prefix_tokens, prefix);
     }
     s.stream_id = core::hash_combine(s.stream_id, kRewriteSalt);
+    // The turns after it add their growth to the rewritten prompt, scaled down where a rewrite
+    // that grew the prompt would otherwise carry the conversation past its recorded last prompt
+    // (never up: a compacted history is not regrown).
+    double rest = 0;
+    for (auto g : s.growth) rest += static_cast<double>(g);
+    const double room = static_cast<double>(std::max<std::int64_t>(0, s.last_prompt_tokens - t.input_tokens));
+    if (rest > room) {
+      for (auto& g : s.growth) g = std::max<std::int64_t>(1, std::llround(static_cast<double>(g) * room / rest));
+    }
   } else {
-    // The previous prompt and new tokens after it: the measured distribution's shape, scaled so
-    // that the conversation heads for its recorded last prompt over the requests it has left, and
-    // never past it. A scale fixed at the row's mean growth would be a random walk whose heavy
-    // tail (one draw in 64 adds more than 7x the mean) carried about one session in eight past
-    // the window before its end, where every recorded conversation fits: the one replayed ends
-    // at the size it ended, and a prompt that got there early grows by a token a turn.
-    const double room = static_cast<double>(std::max<std::int64_t>(0, s.last_prompt_tokens - s.prompt_tokens));
-    const double scale = room / s.turns_left / agentx::kMeanNewTokensPerTurn;
-    const auto grown = s.prompt_tokens + std::llround(draw_quantile(agentx::kNewTokensPerTurn, lengths_) * scale);
-    t.input_tokens = std::max(s.prompt_tokens + 1, std::min<std::int64_t>(grown, s.last_prompt_tokens));
+    t.input_tokens = s.prompt_tokens + growth;  // the previous prompt and this turn's new tokens
   }
-  t.think_before = seconds(draw_quantile(agentx::kPauseSeconds, sessions_));
-  if (t.input_tokens >= params_.max_context_tokens) {  // outgrew the window: it ends
-    s.done = true;
-    return std::nullopt;
-  }
-  t.output_tokens = answer_tokens(t.input_tokens);
+  const double pause = draw_quantile(agentx::kPauseSeconds, sessions_);
+  t.think_before = seconds(params_.max_pause_s > 0 ? std::min(pause, params_.max_pause_s) : pause);
+  // A request past the window is sent all the same: the server refuses it (a failed request, as
+  // the few in seed 000's stock runs) and the conversation ends there.
+  t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
   t.content.stream_id = s.stream_id;
   t.content.shared_prefix_id = s.kept_prefix_id;
   t.content.shared_prefix_tokens = s.kept_prefix_tokens;

@@ -64,6 +64,10 @@ struct WorkloadParams {
   // kAgenticCoding: sessions that join their conversation part-way (the users present when a
   // closed-loop run starts); later sessions start conversations from their first request.
   std::int64_t joined_sessions = 0;
+  // kAgenticCoding: the longest pause the replay keeps of a recorded one (kv-cache-tester
+  // --max-delay 60; the early versions of AIPerf's AgentX scenario, trace_idle_gap_cap_seconds 60).
+  // 0: the pauses as recorded.
+  double max_pause_s = 60;
   // Random: lengths uniform on the integers [max(1, floor(X * ratio)), X] for X = ISL and OSL, as
   // the benchmark client InferenceX runs does (serving::WorkloadSpec cites it); 1 gives exact lengths.
   double input_range_ratio = 0.8;
@@ -84,7 +88,9 @@ struct Session {
   std::uint64_t stream_id = 0;
   std::int64_t context_tokens = 0;      // tokens in the stream so far (last prompt + its answer)
   std::int64_t prompt_tokens = 0;       // agentic: the last prompt's length
-  std::int64_t last_prompt_tokens = 0;  // agentic: the conversation's last prompt, where its growth heads
+  std::int64_t last_prompt_tokens = 0;  // agentic: the conversation's recorded last prompt
+  // agentic: the new tokens each turn still to come adds to the previous prompt, the next last
+  std::vector<std::int64_t> growth;
   // agentic: after a history rewrite, the prefix kept from an earlier stream of the session
   std::uint64_t kept_prefix_id = 0;
   std::int64_t kept_prefix_tokens = 0;
