@@ -33,6 +33,8 @@ struct BenchmarkOptions {
   double warmup_s = 0;
   std::int64_t warmup_requests = 0;
   double ramp_up_s = 0;
+  double pause_cap_s = 60;
+  double idle_cap_s = 0;
   double random_range_ratio = 0.8;
   double output_range_ratio = -1;  // < 0: random_range_ratio
   std::string workload = "random";
@@ -163,6 +165,15 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                                "Closed loop: users start spread evenly over this many seconds (default 0: all at once, "
                                "as benchmark_serving.py with --request-rate inf)")
                    ->check(finite_range(0.0, 1e6));
+  auto* pause_cap =
+      sub->add_option("--pause-cap-s", o->pause_cap_s,
+                      "Agentic coding: the longest pause kept of a recorded one (default 60, kv-cache-tester's "
+                      "--max-delay and the early AgentX replay's cap; 0: as recorded)")
+          ->check(finite_range(0.0, 1e6));
+  auto* idle_cap = sub->add_option("--idle-cap-s", o->idle_cap_s,
+                                   "Closed loop: the longest the whole system may sit idle; then the user due first "
+                                   "sends now (default 0: no limit; the later AgentX replay's is 10)")
+                       ->check(finite_range(0.0, 1e6));
   sub->add_option("--workload", o->workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
   sub->add_option("--trace", o->trace,
                   "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a "
@@ -225,7 +236,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       "--allow-long-run", o->allow_long_run,
       "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
 
-  return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp]() {
+  return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap,
+          idle_cap]() {
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
     // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
@@ -294,6 +306,12 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       throw std::invalid_argument("give the warm-up either in requests (--warmup-requests) or in seconds (--warmup-s)");
     }
     c.arrival.ramp_up_s = o->ramp_up_s;
+    if (open_loop && idle_cap->count()) throw std::invalid_argument("--idle-cap-s applies to closed-loop users only");
+    c.arrival.idle_cap_s = o->idle_cap_s;
+    if (pause_cap->count() && kind != serving::WorkloadKind::kAgenticCoding) {
+      throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
+    }
+    c.workload.max_pause_s = o->pause_cap_s;
     if (c.workload.trace_timestamps && conc->count()) {
       throw core::InputError(
           "--concurrency does not apply to a trace replayed at its own times "
@@ -421,6 +439,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"warmup_requests", c.warmup_requests},
         {"api_server", c.api_server},
         {"ramp_up_s", c.arrival.ramp_up_s},
+        {"idle_cap_s", c.arrival.idle_cap_s},
+        {"pause_cap_s", c.workload.max_pause_s},
         {"random_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio)
                                                                       : nlohmann::json(nullptr)},
         {"output_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.output_range_ratio)
@@ -467,6 +487,14 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       if (c.duration_s > 0) client += ", " + format_fixed(c.duration_s, 0) + " s measured";
       if (c.warmup_requests > 0) client += " after " + std::to_string(c.warmup_requests) + " warm-up requests";
       if (c.warmup_s > 0) client += " (the first " + format_fixed(c.warmup_s, 0) + " s not counted)";
+      if (c.arrival.idle_cap_s > 0)
+        client += "; the system idle at most " + format_fixed(c.arrival.idle_cap_s, 1) + " s";
+    }
+    if (kind == serving::WorkloadKind::kAgenticCoding) {
+      if (!client.empty()) client += "; ";
+      client += c.workload.max_pause_s > 0
+                    ? "recorded pauses capped at " + format_fixed(c.workload.max_pause_s, 0) + " s"
+                    : std::string("recorded pauses uncapped");
     }
     if (kind == serving::WorkloadKind::kRandom) {
       if (!client.empty()) client += "; ";

@@ -3,6 +3,8 @@
 // requests that ends before the measured run, users released together or over a ramp-up.
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "tests/test_serving_support.h"
 
@@ -113,4 +115,55 @@ TEST_CASE("client settings that cannot run are refused with the reason") {
                        std::invalid_argument);
   cfg = closed_loop(1.5);
   CHECK_THROWS_WITH_AS(serving::Simulation(cfg, cal), "random range ratios must be in [0, 1]", std::invalid_argument);
+}
+
+TEST_CASE("an idle cap shortens the pauses only while the whole system sits idle") {
+  // The later AgentX replays keep every recorded pause but let the system sit idle at most 10 s
+  // (AIPerf's inferencex-agentx-mvp scenario, system_idle_gap_cap_seconds=10.0): when no request
+  // is in flight for that long, the user due first sends now. With 4 users and the recorded
+  // pauses uncapped (mean 172 s), no idle stretch of the system may pass 10 s, while a single
+  // user may still pause longer than that as long as another one works.
+  auto cfg = gpt_oss_h200();
+  cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+  cfg.workload.max_pause_s = 0;
+  cfg.arrival.concurrency = 4;
+  cfg.duration_s = 3600;
+  cfg.arrival.idle_cap_s = 10;
+  serving::Simulation capped(cfg, h200_calibration());
+  capped.run();
+  cfg.arrival.idle_cap_s = 0;
+  serving::Simulation uncapped(cfg, h200_calibration());
+  uncapped.run();
+
+  // The longest stretch with no request in flight, and the longest pause of one user.
+  auto longest = [](const serving::Simulation& sim, double* user_pause) {
+    std::vector<std::pair<core::Time, core::Time>> spans;
+    std::map<std::uint32_t, core::Time> last_end;
+    *user_pause = 0;
+    for (const auto& r : sim.requests()) spans.emplace_back(r.arrived_at, r.finished_at);
+    std::sort(spans.begin(), spans.end());
+    for (const auto& r : sim.requests()) {
+      if (auto it = last_end.find(r.session); it != last_end.end() && r.arrived_at > it->second) {
+        *user_pause = std::max(*user_pause, core::to_seconds(r.arrived_at - it->second));
+      }
+      last_end[r.session] = r.finished_at;
+    }
+    double idle = 0;
+    core::Time busy_until = spans.front().second;
+    for (const auto& [from, to] : spans) {
+      if (from > busy_until) idle = std::max(idle, core::to_seconds(from - busy_until));
+      busy_until = std::max(busy_until, to);
+    }
+    return idle;
+  };
+  double capped_pause = 0, uncapped_pause = 0;
+  const double capped_idle = longest(capped, &capped_pause);
+  const double uncapped_idle = longest(uncapped, &uncapped_pause);
+  INFO("longest idle: capped " << capped_idle << " s, uncapped " << uncapped_idle << " s; longest user pause: capped "
+                               << capped_pause << " s");
+  constexpr double kTick = 1e-6;  // the clock's resolution, with room
+  CHECK(capped_idle <= 10 + kTick);
+  CHECK(uncapped_idle > 60);  // recorded pauses run to minutes when nobody else works
+  CHECK(capped_pause > 10);   // one user's pause is not capped while another works
+  CHECK(capped.requests().size() > uncapped.requests().size());
 }
