@@ -104,9 +104,10 @@ class WorkloadGenerator {
   WorkloadGenerator(const WorkloadParams& params, std::uint64_t seed);
 
   // Starts a session and returns its first turn; nullopt when the source is exhausted (trace).
-  // Agentic tasks that would outgrow the context window cannot run: they are skipped (counted,
-  // see take_skipped_sessions) and the next task is drawn. Throws std::invalid_argument when
-  // kMaxConsecutiveSkips tasks in a row cannot run (no task fits the window).
+  // An agentic conversation whose first prompt does not fit the context window cannot start: it
+  // is skipped (counted, see take_skipped_sessions) and the next one is drawn; a later request
+  // that outgrows the window is still generated, for the server to refuse. Throws
+  // std::invalid_argument when kMaxConsecutiveSkips conversations in a row cannot start.
   std::optional<Turn> start_session(Session& s);
   // Sessions skipped as unrunnable since the last call.
   std::int64_t take_skipped_sessions() {
