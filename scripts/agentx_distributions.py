@@ -26,8 +26,8 @@ What the replay does, and so what is measured here (docs/fidelity.md, "AgentX"):
 
 A conversation's length and growth go together (a long one that fits the window grows slowly),
 so each fitting conversation is kept as one row of kConversations: its requests, its first and
-its last prompt. A generated session picks a row, and grows its prompt by new-token draws
-scaled to that row's mean growth per turn.
+its last prompt. A generated session picks a row, draws the new tokens of each of its turns, and
+scales them together so that the conversation ends at the row's last prompt.
 
 Every table is 65 quantiles (p = 0, 1/64, ..., 1); the generator draws by interpolating between
 them. The two end points are placed so that each end bin keeps the mean of its values (a heavy
