@@ -34,6 +34,7 @@ struct BenchmarkOptions {
   std::int64_t warmup_requests = 0;
   double ramp_up_s = 0;
   double pause_cap_s = 60;
+  std::string pause_basis = "end-to-start";
   double idle_cap_s = 0;
   double random_range_ratio = 0.8;
   double output_range_ratio = -1;  // < 0: random_range_ratio
@@ -170,6 +171,13 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                       "Agentic coding: the longest pause kept of a recorded one (default 60, kv-cache-tester's "
                       "--max-delay and the early AgentX replay's cap; 0: as recorded)")
           ->check(finite_range(0.0, 1e6));
+  auto* pause_basis =
+      sub->add_option("--pause-basis", o->pause_basis,
+                      "Agentic coding: what a recorded pause is measured from: end-to-start (default: the client's "
+                      "own pause after an answer, as kv-cache-tester and AgentX before June and after July 2026 "
+                      "replay it) or start-to-start (the gap between request starts, which holds the recorded "
+                      "answer's time too, waited after each answer: AgentX's replay of June to July 2026)")
+          ->check(one_of(traffic::kPauseBasisNames));
   auto* idle_cap = sub->add_option("--idle-cap-s", o->idle_cap_s,
                                    "Closed loop: the longest the whole system may sit idle; then the user due first "
                                    "sends now (default 0: no limit; the later AgentX replay's is 10)")
@@ -237,7 +245,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
 
   return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap,
-          idle_cap]() {
+          pause_basis, idle_cap]() {
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
     // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
@@ -312,6 +320,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
     }
     c.workload.max_pause_s = o->pause_cap_s;
+    if (pause_basis->count() && kind != serving::WorkloadKind::kAgenticCoding) {
+      throw std::invalid_argument("--pause-basis applies to --workload agentic-coding only");
+    }
+    c.workload.pause_basis = *parse_enum<traffic::PauseBasis>(o->pause_basis, traffic::kPauseBasisNames);
     if (c.workload.trace_timestamps && conc->count()) {
       throw core::InputError(
           "--concurrency does not apply to a trace replayed at its own times "
@@ -441,6 +453,10 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"ramp_up_s", c.arrival.ramp_up_s},
         {"idle_cap_s", c.arrival.idle_cap_s},
         {"pause_cap_s", c.workload.max_pause_s},
+        {"pause_basis",
+         kind == serving::WorkloadKind::kAgenticCoding
+             ? nlohmann::json(traffic::kPauseBasisNames[static_cast<std::size_t>(c.workload.pause_basis)])
+             : nlohmann::json(nullptr)},
         {"random_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio)
                                                                       : nlohmann::json(nullptr)},
         {"output_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.output_range_ratio)
@@ -495,6 +511,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       client += c.workload.max_pause_s > 0
                     ? "recorded pauses capped at " + format_fixed(c.workload.max_pause_s, 0) + " s"
                     : std::string("recorded pauses uncapped");
+      client += c.workload.pause_basis == traffic::PauseBasis::kStartToStart
+                    ? " (start-to-start gaps, waited after each answer)"
+                    : " (end-to-start)";
     }
     if (kind == serving::WorkloadKind::kRandom) {
       if (!client.empty()) client += "; ";

@@ -17,8 +17,13 @@ What the replay does, and so what is measured here (docs/fidelity.md, "AgentX"):
   * a user's first request of a conversation misses the cache entirely (per-conversation cache
     busting, InferenceX issue #1632); later requests reuse the prefix the hashes say they share
     with the request before;
-  * pauses are the recorded ones (`think_time`), written here uncapped; the replay caps them (60 s:
-    kv-cache-tester --max-delay, and the early versions of AIPerf's inferencex-agentx-mvp scenario,
+  * pauses are the recorded ones, written here uncapped, in the two ways replays have timed them:
+    the client's own pause (`think_time`, from the previous answer's end to the next request:
+    kv-cache-tester, AIPerf's think-time-only mode of May 2026 and its end-to-start timing from
+    late July 2026) and the gap between the two requests' starts (`t` - previous `t`, which holds
+    the recorded answer's own time, `api_time`, as well: AIPerf's inferencex-agentx-mvp scenario
+    from June to late July 2026 sent each request one such gap after the previous one completed);
+    the replay caps them (60 s: kv-cache-tester --max-delay, AIPerf's inter-turn delay cap and
     trace_idle_gap_cap_seconds=60.0; WorkloadParams::max_pause_s applies the cap);
   * the users present when the run starts join their conversation at a random request between
     25% and 75% of it (kv-cache-tester --advance-min/--advance-max; calculate_start_index);
@@ -93,6 +98,7 @@ def main():
             convs.append((d.get("block_size", 64), rs))
 
     first_prompt, n_requests, new_tokens, kept_on_break, output, pause = [], [], [], [], [], []
+    start_gap = []
     join_prompt, join_remaining, rows, join_model = [], [], [], []
     turns = breaks = 0
     hit = total = 0
@@ -118,6 +124,7 @@ def main():
             if t is None:
                 t = cur["t"] - prev["t"]
             pause.append(max(t, 0.0))
+            start_gap.append(max(cur["t"] - prev["t"], 0.0))
         # kv-cache-tester calculate_start_index: uniform over [int(0.25 n), min(int(0.75 n), n - 1)]
         lo, hi = int(n * 0.25), min(int(n * 0.75), n - 1)
         rows.append((n, rs[0]["in"], rs[-1]["in"]))
@@ -204,6 +211,9 @@ def main():
     print()
     emit("kOutputTokens", output, "Output tokens per request.")
     emit("kPauseSeconds", pause, "The client's pause before a request after the first, as recorded (uncapped).")
+    emit("kStartGapSeconds", start_gap,
+         "The gap between the starts of a request and the one before it, as recorded (uncapped): the "
+         "previous answer's recorded time (api_time) plus the client's pause.")
     print("}  // namespace tycoon::traffic::agentx")
 
 

@@ -101,6 +101,14 @@ check_one_line_error benchmark-bad-range-ratio "$tycoon" "${bench[@]}" --random-
 check_one_line_error benchmark-range-ratio-not-random "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --workload chat --random-range-ratio 0.5
 check_one_line_error benchmark-warmup-requests-open-loop "$tycoon" "${bench[@]}" --arrival poisson --rate 1 --warmup-requests 4
 check_one_line_error benchmark-two-warmups "$tycoon" "${bench[@]}" --warmup-requests 4 --warmup-s 10
+# The AgentX replay's timings (issue 16, item 8): each is a flag, refused on other workloads and
+# printed on the client line.
+agentic=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --workload agentic-coding)
+"$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 --pause-basis start-to-start |
+  grep -q "^client: .*recorded pauses capped at 60 s (start-to-start gaps, waited after each answer)" ||
+  { echo "FAIL benchmark does not print the pause basis it ran"; fail=1; }
+check_one_line_error benchmark-pause-basis-not-agentic "$tycoon" "${bench[@]}" --pause-basis start-to-start
+check_one_line_error benchmark-bad-pause-basis "$tycoon" "${agentic[@]}" --pause-basis sideways
 # Configurations that do not run are refused with the reason (issue 20, item 9).
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
 check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1

@@ -86,6 +86,42 @@ TEST_CASE("random traffic: InferenceX lengths, no two prompts share content") {
   }
 }
 
+TEST_CASE("agentic coding: a pause measured end to start or start to start") {
+  // The replays have timed a conversation two ways (traffic::PauseBasis): from the previous
+  // answer's end (the client's own pause, `think_time`) or, as AIPerf's AgentX scenario did from
+  // June to late July 2026, one recorded start-to-start gap after the previous answer completes,
+  // which waits the recorded answer's own time (`api_time`) over again. Measured over the
+  // fitting conversations (scripts/agentx_distributions.py tables), each capped at 60 s:
+  // end to start 20.3 s on average, start to start 23.4 s; capped at 10 s, start to start 9.5 s.
+  // Tolerance: 2,000 sessions (~75,000 pauses) of a heavy-tailed draw, 5%.
+  auto mean_pause = [](traffic::PauseBasis basis, double cap) {
+    WorkloadParams p{WorkloadKind::kAgenticCoding, 1024, 1024, 131072};
+    p.pause_basis = basis;
+    p.max_pause_s = cap;
+    WorkloadGenerator g(p, 21);
+    double sum = 0, n = 0, longest = 0;
+    for (int i = 0; i < 2000; ++i) {
+      traffic::Session s;
+      for (auto t = g.start_session(s); t; t = g.next_turn(s)) {
+        if (s.num_turns == 1) continue;  // the first request has no pause
+        const double pause = core::to_seconds(t->think_before);
+        sum += pause;
+        longest = std::max(longest, pause);
+        ++n;
+      }
+    }
+    CHECK(longest <= cap + 1e-6);  // the cap, within the clock's nanosecond
+    return sum / n;
+  };
+  constexpr double kTol = 0.05;
+  const double end_to_start = mean_pause(traffic::PauseBasis::kEndToStart, 60);
+  const double start_to_start = mean_pause(traffic::PauseBasis::kStartToStart, 60);
+  INFO("mean pause: end to start " << end_to_start << " s, start to start " << start_to_start << " s");
+  CHECK(end_to_start == doctest::Approx(20.3).epsilon(kTol));
+  CHECK(start_to_start == doctest::Approx(23.4).epsilon(kTol));
+  CHECK(mean_pause(traffic::PauseBasis::kStartToStart, 10) == doctest::Approx(9.5).epsilon(kTol));
+}
+
 TEST_CASE("agentic coding: conversations as AgentX's traces measure them") {
   // The shape is drawn from the measured conversations (agentic_distributions.h, from the
   // kv-cache-tester traces AgentX replays). Fresh sessions replay whole conversations, so their

@@ -44,6 +44,7 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   if (config_.arrival.kind == ArrivalKind::kClosedLoop) wp.joined_sessions = config_.arrival.concurrency;
   require(w.max_pause_s >= 0 && std::isfinite(w.max_pause_s), "the pause cap must be >= 0 seconds (0: none)");
   wp.max_pause_s = w.max_pause_s;
+  wp.pause_basis = w.pause_basis;
   require(config_.arrival.idle_cap_s >= 0 && std::isfinite(config_.arrival.idle_cap_s),
           "the idle cap must be >= 0 seconds (0: none)");
   require(config_.arrival.idle_cap_s == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,

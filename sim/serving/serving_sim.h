@@ -50,6 +50,8 @@ struct WorkloadSpec {
   // kAgenticCoding: the longest pause kept of a recorded one, seconds (traffic::WorkloadParams);
   // 0: as recorded.
   double max_pause_s = 60;
+  // kAgenticCoding: what a recorded pause is measured from (traffic::PauseBasis cites both timings).
+  traffic::PauseBasis pause_basis = traffic::PauseBasis::kEndToStart;
 };
 
 struct ArrivalSpec {
