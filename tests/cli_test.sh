@@ -22,6 +22,11 @@ check list-models 0 "$tycoon" list models
 check list-engines 0 "$tycoon" list engines
 check list-recipes 0 "$tycoon" list recipes
 check_one_line_error unknown-flag "$tycoon" list hardware --bogus
+# An engine card's behaviour is listed as the simulator reads it: KV memory and running limit.
+engines_json=$("$tycoon" list engines --json)
+for key in '"kv_memory"' '"running_limit": "kv-pool"' '"kv_admission": "guaranteed-no-evict"'; do
+  echo "$engines_json" | grep -q "$key" || { echo "FAIL list engines --json lacks $key"; fail=1; }
+done
 check_one_line_error unknown-command "$tycoon" frobnicate
 check_one_line_error bad-catalog-name "$tycoon" list gpus
 check_one_line_error bad-tp "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 0 --decode-batch 1

@@ -177,6 +177,16 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     s.edit(e, [](auto& j) { j["sources"].erase("kv_memory"); });
     CHECK(s.error() == s.file(e) + ": /sources: no source given for 'kv_memory'");
   }
+  SUBCASE("engine card with an unknown running-request limit, or one without its source") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "sglang.json";
+    s.edit(e, [](auto& j) { j["running_limit"] = "unbounded"; });
+    CHECK(s.error() == s.file(e) + ": /running_limit: 'unbounded' is not one of setting, kv-pool");
+  }
+  SUBCASE("engine card's running-request limit without its source") {
+    const fs::path e = fs::path("hardware_db") / "engines" / "sglang.json";
+    s.edit(e, [](auto& j) { j["sources"].erase("running_limit"); });
+    CHECK(s.error() == s.file(e) + ": /sources: no source given for 'running_limit'");
+  }
   SUBCASE("recipe asking for more than one replica") {
     // A recipe is one replica; replicas are set where it is used. "data_parallel": 1 still loads.
     const fs::path r = fs::path("models") / "recipes" / "gpt-oss-120b__h200.json";

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "sim/core/input_error.h"
 #include "sim/data/catalog.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/memory_plan.h"
@@ -85,6 +86,18 @@ TEST_CASE("a deployment that does not fit is an error with the numbers") {
   CHECK(m.reason.find("85.0 GB") != std::string::npos);  // 81,089 MiB: what the runtime sees of "80 GB"
   // Split over 4 GPUs it fits.
   CHECK(perf::plan_memory(reference("llama-3.1-70b", "h100", Precision::kBf16, 4)).fits);
+  // Said the way the engine budgets its memory, so that the figures add up: TensorRT-LLM gives
+  // the KV cache a share of what is free once weights and activations are in, and here nothing is.
+  auto trt = reference("llama-3.1-70b", "h100");
+  trt.engine = &catalog().engine("trtllm");
+  const auto t = perf::plan_memory(trt);
+  CHECK_FALSE(t.fits);
+  CHECK(t.reason.find("= 145.9 GB per GPU, more than it has") != std::string::npos);
+  // A GPU memory utilization override is a share of the memory: above 1 it is refused.
+  auto over = reference("llama-3.1-8b", "h200");
+  over.gpu_memory_utilization = 1.5;
+  CHECK_THROWS_WITH_AS(perf::check_deployment(over),
+                       "GPU memory utilization must be in (0, 1] (0: the engine's default)", core::InputError);
 }
 
 TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB") {

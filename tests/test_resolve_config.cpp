@@ -15,6 +15,7 @@
 #include "sim/game/game.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/resolve_config.h"
+#include "sim/serving/serving_sim.h"
 #include "tests/game_test_util.h"
 
 namespace tycoon {
@@ -195,6 +196,58 @@ TEST_CASE("the game's recipe resolves through the same function as the CLI's fla
   CHECK(from_game.scheduler.prefix_caching == from_cli.scheduler.prefix_caching);
   CHECK(from_game.scheduler.chunked_prefill == from_cli.scheduler.chunked_prefill);
   CHECK(from_game.scheduler.kv_admission == from_cli.scheduler.kv_admission);
+}
+
+TEST_CASE("SGLang sizes its running-request limit from its KV pool unless a setting gives one") {
+  // SGLang without --max-running-requests runs min(pool // 2, request slots), the slots
+  // min(max(int(pool / context * 512), 2048), 4096) (data::kv_pool_running_limit cites the code).
+  SUBCASE("the formula") {
+    // Llama 3.1 8B FP8 on one H200: a 961,442-token pool over a 131,072-token window gives
+    // int(961442 / 131072 * 512) = 3,755 slots, within [2048, 4096].
+    CHECK(data::kv_pool_running_limit(961442, 131072) == 3755);
+    CHECK(data::kv_pool_running_limit(100000, 131072) == 2048);    // at least 2048 slots ...
+    CHECK(data::kv_pool_running_limit(3000, 131072) == 1500);      // ... but half the pool's tokens at most
+    CHECK(data::kv_pool_running_limit(50000000, 131072) == 4096);  // and 4096 slots at most
+  }
+  const auto& m = cat().model("llama-3.1-8b");
+  const auto& hw = cat().accelerator("h200");
+  SUBCASE("the resolver leaves the limit to SGLang, to a setting when one is given, and to vLLM's setting") {
+    serving::ServingOverrides o;
+    o.engine = "sglang";
+    CHECK(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+    o.max_num_seqs = 64;
+    CHECK_FALSE(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+    o.max_num_seqs.reset();
+    o.engine = "vllm";
+    CHECK_FALSE(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+  }
+  SUBCASE("352 users all run at once on SGLang; vLLM's recipe setting holds them to 256") {
+    // The published SGLang point (docs/fidelity_published.md): 352 users of 1,000/1,000 tokens
+    // on one H200. With the recipes' 256 (vLLM's setting) 96 users queued for a whole answer.
+    auto run = [&](const std::string& engine) {
+      serving::ServingOverrides o;
+      o.engine = engine;
+      o.precision = Precision::kFp8;
+      o.spec_draft_tokens = 0;
+      auto r = serving::resolve_serving(cat(), m, hw, o);
+      serving::ServingConfig c;
+      c.deployment = r.deployment;
+      c.scheduler = r.scheduler;
+      c.workload.kind = serving::WorkloadKind::kRandom;
+      c.workload.input_tokens = 1000;
+      c.workload.output_tokens = 1000;
+      c.arrival.concurrency = 352;
+      c.num_requests = 704;
+      c.seed = 1;
+      return serving::simulate(c, perf::calibration_for(cat(), hw));
+    };
+    const auto sglang = run("sglang");
+    CHECK(sglang.max_num_seqs == data::kv_pool_running_limit(sglang.kv_capacity_tokens_per_replica, 131072));
+    CHECK(sglang.peak_running_seqs == 352);
+    const auto vllm = run("vllm");
+    CHECK(vllm.max_num_seqs == 256);
+    CHECK(vllm.peak_running_seqs == 256);
+  }
 }
 
 }  // namespace tycoon

@@ -7,6 +7,14 @@
 
 namespace tycoon::data {
 
+int kv_pool_running_limit(std::int64_t kv_pool_tokens, std::int64_t context_tokens) {
+  const std::int64_t slots = std::clamp<std::int64_t>(
+      static_cast<std::int64_t>(static_cast<double>(kv_pool_tokens) /
+                                static_cast<double>(std::max<std::int64_t>(context_tokens, 1)) * 512),
+      2048, 4096);
+  return static_cast<int>(std::max<std::int64_t>(1, std::min(kv_pool_tokens / 2, slots)));
+}
+
 bool Engine::runs_on(Vendor v) const { return std::find(vendors.begin(), vendors.end(), v) != vendors.end(); }
 
 double Engine::efficiency_on(Vendor v) const {
@@ -43,6 +51,13 @@ Engine load_engine(const std::filesystem::path& path) {
     e.kv_memory_basis = static_cast<KvMemoryBasis>(k.choice("of", kKvMemoryBasisNames));
     k.finish();
   }
+  if (auto limit = r.optional_string("running_limit")) {
+    if (*limit == "kv-pool") {
+      e.running_limit_from_kv_pool = true;
+    } else if (*limit != "setting") {
+      r.fail("running_limit", "'" + *limit + "' is not one of setting, kv-pool");
+    }
+  }
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
   e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
   e.frontend_request_s = r.optional_number("frontend_request_s", Bound::kNonNegative).value_or(0);
@@ -66,8 +81,8 @@ Engine load_engine(const std::filesystem::path& path) {
   }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
-  for (const char* key :
-       {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token"}) {
+  for (const char* key : {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s",
+                          "tokenize_s_per_input_token", "running_limit"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -24,6 +25,12 @@ inline constexpr std::array<std::string_view, 2> kKvAdmissionNames = {"optimisti
 enum class KvMemoryBasis { kTotal, kFree, kStatic };
 inline constexpr std::array<std::string_view, 3> kKvMemoryBasisNames = {"total", "free", "static"};
 
+// SGLang's running-request limit when --max-running-requests is unset: half the KV pool's tokens,
+// and at most its request-slot pool, sized from the pool over the context window times 512,
+// clamped to [2048, 4096] (sgl-project/sglang ModelRunner.init_memory_pool, max_num_reqs, and the
+// Scheduler's max_running_requests = min(max_total_num_tokens // 2, req_to_token_pool.size)).
+int kv_pool_running_limit(std::int64_t kv_pool_tokens, std::int64_t context_tokens);
+
 struct Engine {
   std::string id;
   std::string name;
@@ -43,6 +50,10 @@ struct Engine {
   // the weights and the KV pool, activations outside (SGLang --mem-fraction-static).
   double kv_memory_fraction = 0.9;
   KvMemoryBasis kv_memory_basis = KvMemoryBasis::kTotal;
+  // Where the engine's own limit on running requests comes from when no setting gives one: false,
+  // a setting (vLLM --max-num-seqs, the recipe's); true, the size of its KV pool (SGLang, when
+  // --max-running-requests is unset: kv_pool_running_limit).
+  bool running_limit_from_kv_pool = false;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
   // What a request pays in the engine's front end (API server) before the scheduler sees it,

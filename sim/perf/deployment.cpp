@@ -87,6 +87,9 @@ void check_deployment(const Deployment& d) {
       }
     }
   }
+  if (!(d.gpu_memory_utilization >= 0 && d.gpu_memory_utilization <= 1)) {
+    throw core::InputError("GPU memory utilization must be in (0, 1] (0: the engine's default)");
+  }
   if (d.spec_decode && !d.engine->supports_spec_decode) {
     throw core::InputError("engine '" + d.engine->id + "' has no speculative decoding");
   }

@@ -39,6 +39,12 @@ std::string gb(double bytes) {
   return buf;
 }
 
+std::string format_percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
+  return buf;
+}
+
 }  // namespace
 
 double model_weight_bytes(const Deployment& d) { return weights_per_gpu(d) * d.tensor_parallel; }
@@ -109,10 +115,29 @@ MemoryPlan plan_memory(const Deployment& d, int max_num_batched_tokens, int max_
   double need_one = p.fixed_bytes_per_sequence + p.kv_bytes_per_token * 1024;
   p.fits = p.kv_capacity_bytes > need_one;
   if (!p.fits) {
-    p.reason = "does not fit: " + std::to_string(tp) + " x " + d.hardware->name + " (" + gb(p.hbm_bytes) + " each, " +
-               gb(p.usable_bytes) + " usable) holds weights " + gb(p.weight_bytes) + " + runtime " +
-               gb(p.runtime_reserve_bytes) + " + activations " + gb(p.activation_bytes) + " per GPU, leaving " +
-               gb(p.kv_capacity_bytes) + " for the KV cache";
+    // Said the way the engine budgets its memory, so that the figures add up.
+    const std::string chips = std::to_string(tp) + " x " + d.hardware->name + " (" + gb(p.hbm_bytes) + " each)";
+    const std::string fixed_parts = "weights " + gb(p.weight_bytes) + " + runtime " + gb(p.runtime_reserve_bytes) +
+                                    " + activations " + gb(p.activation_bytes);
+    const std::string pct = format_percent(fraction);
+    switch (basis) {
+      case data::KvMemoryBasis::kTotal:
+        p.reason = "does not fit: " + chips + ", " + pct + " of it usable (" + gb(p.usable_bytes) + "), holds " +
+                   fixed_parts + " per GPU, leaving " + gb(p.kv_capacity_bytes) + " for the KV cache";
+        break;
+      case data::KvMemoryBasis::kFree:
+        p.reason = "does not fit: " + chips + " holds " + fixed_parts + " = " + gb(fixed) + " per GPU";
+        p.reason += fixed >= p.hbm_bytes ? ", more than it has"
+                                         : "; the KV cache gets " + pct + " of the " + gb(p.hbm_bytes - fixed) +
+                                               " left, " + gb(p.kv_capacity_bytes);
+        break;
+      case data::KvMemoryBasis::kStatic:
+        p.reason = "does not fit: " + chips + ": " + pct + " of it (" + gb(p.hbm_bytes * fraction) +
+                   ") holds weights " + gb(p.weight_bytes) + " per GPU and the KV pool, leaving " +
+                   gb(p.kv_capacity_bytes) + " for the KV pool";
+        break;
+    }
+    if (p.kv_capacity_bytes > 0) p.reason += ", less than one 1,024-token sequence needs (" + gb(need_one) + ")";
   }
   return p;
 }

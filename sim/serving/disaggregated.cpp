@@ -108,7 +108,7 @@ void DisaggregatedSimulation::setup_pool(PoolState& pool, const perf::Deployment
   const double page_bytes = plan.kv_bytes_per_token * d.kv_page_tokens;
   p.fixed_blocks_per_seq = static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
   p.max_num_batched_tokens = sc.max_num_batched_tokens;
-  p.max_num_seqs = sc.max_num_seqs;
+  p.max_num_seqs = running_limit(sc, d, pool.kv_capacity_tokens);
   p.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
   p.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
   p.num_draft_tokens = k;
@@ -540,6 +540,7 @@ ServingSummary DisaggregatedSimulation::finish() {
   s.num_iterations = pm.num_iterations + dm.num_iterations;
   s.num_preemptions = pm.num_preemptions + dm.num_preemptions;
   s.peak_running_seqs = std::max(pm.peak_running_seqs, dm.peak_running_seqs);
+  s.max_num_seqs = prefill_.params.max_num_seqs;
   for (std::size_t i = 0; i < s.time_by_op_s.size(); ++i) s.time_by_op_s[i] = pm.time_by_op_s[i] + dm.time_by_op_s[i];
   s.requests_per_replica = prefill_.routed;
   s.requests_per_replica.insert(s.requests_per_replica.end(), decode_.routed.begin(), decode_.routed.end());

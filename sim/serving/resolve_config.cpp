@@ -103,6 +103,9 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   }
   if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
   if (o.max_num_seqs) s.max_num_seqs = *o.max_num_seqs;
+  // The recipes' max_num_seqs is vLLM's setting; an engine that sizes its own limit from its KV
+  // pool (SGLang) runs with that unless the limit is set.
+  s.running_limit_from_engine = !o.max_num_seqs && engine.running_limit_from_kv_pool;
   if (o.prefix_caching) s.prefix_caching = *o.prefix_caching;
   s.prefix_caching = s.prefix_caching && engine.supports_prefix_caching;
   s.chunked_prefill = o.chunked_prefill.value_or(true) && engine.supports_chunked_prefill;

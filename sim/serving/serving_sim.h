@@ -80,6 +80,10 @@ using data::KvAdmission;
 struct SchedulerConfig {
   int max_num_batched_tokens = 8192;
   int max_num_seqs = 256;
+  // The engine sizes its own running-request limit from its KV pool (data::Engine::
+  // running_limit_from_kv_pool; SGLang without --max-running-requests): the replicas run with
+  // data::kv_pool_running_limit instead of max_num_seqs, which still sizes the activation reserve.
+  bool running_limit_from_engine = false;
   bool chunked_prefill = true;
   bool prefix_caching = true;
   double queue_timeout_s = 600;         // a request waiting longer before its first token times out
@@ -92,6 +96,10 @@ struct SchedulerConfig {
   // step-by-step path (tests compare the two).
   bool fast_forward_decode = true;
 };
+
+// The running-request limit a replica of `d` with a KV pool of `kv_pool_tokens` runs with: the
+// engine's own, sized from the pool, when `sc` leaves it to the engine; else sc.max_num_seqs.
+int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int64_t kv_pool_tokens);
 
 // Disaggregated prefill/decode serving (sim/serving/disaggregated.h): a prefill pool runs each
 // prompt, its KV cache crosses a link to a decode pool, which streams every output token.
@@ -204,6 +212,7 @@ struct ServingSummary {
   std::int64_t num_preemptions = 0;
   // The most sequences one replica had running at once: below max_num_seqs, the limit never bound.
   std::int64_t peak_running_seqs = 0;
+  int max_num_seqs = 0;  // the running-request limit the replicas ran with (the prefill pool's when disaggregated)
   // GPU time by op class over the whole run (seconds), for profilers and the advisor.
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   perf::Provenance provenance = perf::Provenance::kDatasheet;

@@ -68,7 +68,7 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   replica_params_.fixed_blocks_per_seq =
       static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
   replica_params_.max_num_batched_tokens = sc.max_num_batched_tokens;
-  replica_params_.max_num_seqs = sc.max_num_seqs;
+  replica_params_.max_num_seqs = running_limit(sc, d, kv_capacity_tokens_);
   replica_params_.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
   replica_params_.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
   replica_params_.num_draft_tokens = k;
@@ -83,6 +83,13 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
   if (config_.num_requests > 0)
     requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
+}
+
+int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int64_t kv_pool_tokens) {
+  if (sc.running_limit_from_engine && d.engine && d.engine->running_limit_from_kv_pool) {
+    return data::kv_pool_running_limit(kv_pool_tokens, d.model->max_context_tokens);
+  }
+  return sc.max_num_seqs;
 }
 
 void Simulation::schedule_session_start(core::Time at) { events_.push(at, Phase::kArrival, SessionStart{}); }
@@ -401,6 +408,7 @@ ServingSummary Simulation::finish() {
   s.num_iterations = metrics_.num_iterations;
   s.num_preemptions = metrics_.num_preemptions;
   s.peak_running_seqs = metrics_.peak_running_seqs;
+  s.max_num_seqs = replica_params_.max_num_seqs;
   s.time_by_op_s = metrics_.time_by_op_s;
   s.requests_per_replica = routed_;
   s.kv_capacity_tokens_per_replica = kv_capacity_tokens_;
