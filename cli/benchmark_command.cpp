@@ -462,7 +462,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"output_range_ratio", kind == serving::WorkloadKind::kRandom ? nlohmann::json(c.workload.output_range_ratio)
                                                                       : nlohmann::json(nullptr)},
         {"seed", c.seed},
-        {"max_num_seqs", r.max_num_seqs},
+        {"max_num_seqs", r.disaggregated ? r.disaggregated->prefill.max_num_seqs : r.max_num_seqs},
         {"max_num_seqs_from", s.running_limit_from_engine ? "the engine, from its KV pool" : "the setting"},
         {"max_num_batched_tokens", s.max_num_batched_tokens},
         {"chunked_prefill", s.chunked_prefill},
@@ -473,6 +473,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
         {"max_queue", s.max_queue}});
     if (c.disaggregated) {
       config["decode"] = serving::decode_pool_json(c.disaggregated->decode);
+      if (r.disaggregated) config["decode"]["max_num_seqs"] = r.disaggregated->decode.max_num_seqs;
       config["kv_link"] = serving::kv_link_json(c.disaggregated->link);
       config["disaggregation_stats"] = serving::disaggregated_stats_json(*r.disaggregated);
     }
@@ -555,9 +556,18 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
     std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
                 100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));
-    std::printf("  running limit          %10d sequences (%s), at most %lld ran at once\n", r.max_num_seqs,
-                s.running_limit_from_engine ? "the engine's, from its KV pool" : "max_num_seqs",
-                static_cast<long long>(r.peak_running_seqs));
+    if (r.disaggregated) {
+      const auto& dp = r.disaggregated->decode;
+      std::printf("  running limit          %10d sequences per decode replica (%s), at most %lld ran at once\n",
+                  dp.max_num_seqs,
+                  c.disaggregated->decode.scheduler.running_limit_from_engine ? "the engine's, from its KV pool"
+                                                                              : "max_num_seqs",
+                  static_cast<long long>(dp.peak_running_seqs));
+    } else {
+      std::printf("  running limit          %10d sequences (%s), at most %lld ran at once\n", r.max_num_seqs,
+                  s.running_limit_from_engine ? "the engine's, from its KV pool" : "max_num_seqs",
+                  static_cast<long long>(r.peak_running_seqs));
+    }
     std::printf("  simulated              %10.1f s in %.3f s wall (%.0fx real time)\n", r.simulated_time_s, wall_s,
                 wall_s > 0 ? r.simulated_time_s / wall_s : 0.0);
     if (gpu_time > 0) {

@@ -221,6 +221,22 @@ TEST_CASE("SGLang sizes its running-request limit from its KV pool unless a sett
     o.engine = "vllm";
     CHECK_FALSE(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
   }
+  SUBCASE("the game and the advisor resolve it the same way: the recipe's lever unmoved leaves it to SGLang") {
+    // game::resolve_recipe is what the game's serving windows and the advisor's runs resolve
+    // through. The recipe's max_num_seqs is vLLM's setting; moved off it, it is SGLang's
+    // --max-running-requests.
+    auto recipe = game::default_recipe(cat(), cat().model("gpt-oss-120b"), hw);
+    recipe.engine = "sglang";
+    recipe.spec_draft_tokens = 0;
+    CHECK(game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0).scheduler.running_limit_from_engine);
+    recipe.max_num_seqs = 128;
+    auto capped = game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0);
+    CHECK_FALSE(capped.scheduler.running_limit_from_engine);
+    CHECK(capped.scheduler.max_num_seqs == 128);
+    recipe.engine = "vllm";
+    recipe.max_num_seqs = game::default_recipe(cat(), cat().model("gpt-oss-120b"), hw).max_num_seqs;
+    CHECK_FALSE(game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0).scheduler.running_limit_from_engine);
+  }
   SUBCASE("352 users all run at once on SGLang; vLLM's recipe setting holds them to 256") {
     // The published SGLang point (docs/fidelity_published.md): 352 users of 1,000/1,000 tokens
     // on one H200. With the recipes' 256 (vLLM's setting) 96 users queued for a whole answer.

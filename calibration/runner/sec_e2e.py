@@ -68,7 +68,7 @@ def time_prefill(model, flat, B, S, fixed_reps=None):
 
 def run_model(writer, guard, shape, num_layers, *, tp=1, rank=0, decode_grid, prefill_grid,
               eager_points=(), agree=_agree_default, reduce_min=_same, fixed_reps=None,
-              use_graph=True, extra=None):
+              use_graph=True, extra=None, max_pos=32768):
     """Build one model, time its grids, free it. Returns {(mode, b, c_or_s, graph): median_s}.
 
     fixed_reps: None, or {"decode": n, "prefill": m} so that every rank makes the same calls.
@@ -77,7 +77,7 @@ def run_model(writer, guard, shape, num_layers, *, tp=1, rank=0, decode_grid, pr
     fr = fixed_reps or {}
     t_build = time.time()
     try:
-        model = RefModel(shape, num_layers, tp=tp, rank=rank)
+        model = RefModel(shape, num_layers, tp=tp, rank=rank, max_pos=max_pos)
     except Exception:
         log_exc(f"build {shape.name} L={num_layers} tp={tp}")
         free_gpu()

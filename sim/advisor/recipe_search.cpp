@@ -48,7 +48,7 @@ RunGoodput run_goodput(const data::Catalog& catalog, const game::Scenario& scena
   DeploymentSetup s(catalog, scenario, d, recipe, calibration, r);
   const auto config = s.open_loop(window_s, seed, unit_op_times());
   const auto summary = serving::simulate(config, s.calibration());
-  const RunGoodput g{goodput_per_gpu(config, summary, slo), summary.peak_running_seqs};
+  const RunGoodput g{goodput_per_gpu(config, summary, slo), summary.peak_running_seqs, summary.max_num_seqs};
   if (memo) (*memo)[key] = g;
   return g;
 }
@@ -170,8 +170,9 @@ RecipeSearchResult search_recipes(const data::Catalog& catalog, const game::Scen
   };
   std::vector<Screened> screened;
   for (auto& move : recipe_neighbours(catalog, d)) {
-    if (move.change.max_num_seqs && *move.change.max_num_seqs > d.recipe.max_num_seqs &&
-        base0.peak_running_seqs < d.recipe.max_num_seqs) {
+    // The limit the baseline ran with (SGLang's own, from its KV pool, where the lever is unmoved).
+    if (move.change.max_num_seqs && *move.change.max_num_seqs > base0.max_num_seqs &&
+        base0.peak_running_seqs < base0.max_num_seqs) {
       out.skipped.push_back(move.label);
       continue;
     }

@@ -50,6 +50,7 @@ struct RecipeSearchOptions {
 struct RunGoodput {
   double goodput_per_gpu = 0;
   std::int64_t peak_running_seqs = 0;  // most sequences a replica ran at once
+  int max_num_seqs = 0;                // the running limit the replicas ran with
 };
 using GoodputMemo = std::map<std::string, RunGoodput>;
 

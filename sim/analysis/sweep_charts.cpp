@@ -96,7 +96,8 @@ std::vector<std::pair<std::string, std::string>> recipe_fields(const ResolvedCon
           {"ep", "EP" + std::to_string(d.expert_parallel)},
           {"spec", spec},
           {"budget", "budget " + std::to_string(c.scheduler.max_num_batched_tokens)},
-          {"seqs", "max seqs " + std::to_string(c.scheduler.max_num_seqs)},
+          {"seqs", c.scheduler.running_limit_from_engine ? std::string("max seqs: the engine's")
+                                                         : "max seqs " + std::to_string(c.scheduler.max_num_seqs)},
           {"prefix", c.scheduler.prefix_caching ? "prefix cache" : "no prefix cache"},
           {"graphs", d.cuda_graphs ? "CUDA graphs" : "eager"}};
 }
@@ -337,8 +338,10 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << "</td><td class=\"l\">" << dep.hardware->id << "</td><td class=\"l\">" << dep.engine->id << "</td><td>"
       << to_string(dep.precision) << "</td><td>" << dep.tensor_parallel << "</td><td>" << dep.expert_parallel
       << "</td><td>" << (dep.spec_decode ? dep.spec_decode->num_draft_tokens : 0) << "</td><td>"
-      << c.scheduler.max_num_batched_tokens << "</td><td>" << c.scheduler.max_num_seqs << "</td><td>"
-      << fixed(c.gpu_usd_per_hour, 2) << "</td><td class=\"l\">" << xml_escape(c.gpu_price_source) << "</td></tr>\n";
+      << c.scheduler.max_num_batched_tokens << "</td><td>"
+      << (c.scheduler.running_limit_from_engine ? std::string("engine's") : std::to_string(c.scheduler.max_num_seqs))
+      << "</td><td>" << fixed(c.gpu_usd_per_hour, 2) << "</td><td class=\"l\">" << xml_escape(c.gpu_price_source)
+      << "</td></tr>\n";
   }
   o << "</table>\n";
 

@@ -22,6 +22,9 @@ nlohmann::json ResolvedConfig::describe() const {
       {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
       {"gpu_usd_per_hour", gpu_usd_per_hour},
       {"gpu_price_source", gpu_price_source}});
+  // Only where the engine sizes its own running limit (SGLang without a max_num_seqs): the key
+  // differs from a run capped at the setting, and every other configuration hashes as before.
+  if (scheduler.running_limit_from_engine) j["max_num_seqs"] = "the engine's, from its KV pool";
   // Only disaggregated configurations carry the key: aggregated ones hash as before.
   if (disaggregation) {
     const auto& dd = disaggregation->decode.deployment;
@@ -33,7 +36,9 @@ nlohmann::json ResolvedConfig::describe() const {
         {"decode_tensor_parallel", dd.tensor_parallel},
         {"decode_expert_parallel", dd.expert_parallel},
         {"decode_max_num_batched_tokens", disaggregation->decode.scheduler.max_num_batched_tokens},
-        {"decode_max_num_seqs", disaggregation->decode.scheduler.max_num_seqs},
+        {"decode_max_num_seqs", disaggregation->decode.scheduler.running_limit_from_engine
+                                    ? nlohmann::json("the engine's, from its KV pool")
+                                    : nlohmann::json(disaggregation->decode.scheduler.max_num_seqs)},
         {"kv_link", std::string(serving::kKvLinkNames[static_cast<std::size_t>(disaggregation->link.kind)])},
         {"kv_link_bandwidth_bytes_per_s", disaggregation->link.bandwidth_bytes_per_s},
         {"kv_link_latency_s", disaggregation->link.latency_s}};

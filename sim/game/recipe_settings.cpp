@@ -106,7 +106,13 @@ serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std:
   o.kv_page_tokens = r.kv_page_tokens;
   o.cuda_graphs = r.cuda_graphs;
   o.max_num_batched_tokens = r.max_num_batched_tokens;
-  o.max_num_seqs = r.max_num_seqs;
+  // The recipe's max_num_seqs is vLLM's setting. An engine that sizes its running limit from its
+  // KV pool (SGLang) runs with its own unless the player moved the lever off the recipe's value
+  // (then it is SGLang's --max-running-requests); the resolver decides, as for the benchmark.
+  const data::Recipe* rec = catalog.find_recipe(model, chip);
+  const int recipe_seqs = rec ? rec->max_num_seqs : RecipeSettings{}.max_num_seqs;
+  const data::Engine* engine = catalog.find_engine(r.engine);
+  if (!(engine && engine->running_limit_from_kv_pool && r.max_num_seqs == recipe_seqs)) o.max_num_seqs = r.max_num_seqs;
   o.prefix_caching = r.prefix_caching;
   return serving::resolve_serving(catalog, catalog.model(model), catalog.accelerator(chip), o);
 }

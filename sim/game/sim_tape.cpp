@@ -56,6 +56,8 @@ void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
   put(f, std::int64_t{s.max_queue});
   put(f, s.kv_capacity_tokens);
   put(f, std::int64_t{static_cast<int>(s.kv_admission)});
+  // Only when set, so that the fingerprints of earlier configurations are unchanged.
+  if (s.running_limit_from_engine) put(f, std::string("running limit from the engine"));
 }
 
 }  // namespace
@@ -86,6 +88,15 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   put(f, c.warmup_requests);
   put(f, c.arrival.ramp_up_s);
   put(f, static_cast<std::int64_t>(c.seed));
+  // The agentic replay's timing, only where it is not the default (earlier fingerprints unchanged).
+  const serving::WorkloadSpec default_workload;
+  if (c.workload.max_pause_s != default_workload.max_pause_s ||
+      c.workload.pause_basis != default_workload.pause_basis || c.arrival.idle_cap_s != 0) {
+    put(f, std::string("pauses"));
+    put(f, c.workload.max_pause_s);
+    put(f, std::int64_t{static_cast<int>(c.workload.pause_basis)});
+    put(f, c.arrival.idle_cap_s);
+  }
   if (c.disaggregated) {
     // Only disaggregated configurations carry this part: aggregated fingerprints are unchanged.
     const auto& dp = c.disaggregated->decode;

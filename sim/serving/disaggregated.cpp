@@ -471,6 +471,7 @@ PoolStats pool_stats(const ServingMetrics& m, int replicas, int gpus_per_replica
   p.num_iterations = m.num_iterations;
   p.num_preemptions = m.num_preemptions;
   p.kv_capacity_tokens_per_replica = kv_capacity_tokens;
+  p.peak_running_seqs = m.peak_running_seqs;
   p.requests_per_replica = routed;
   return p;
 }
@@ -540,7 +541,7 @@ ServingSummary DisaggregatedSimulation::finish() {
   s.num_iterations = pm.num_iterations + dm.num_iterations;
   s.num_preemptions = pm.num_preemptions + dm.num_preemptions;
   s.peak_running_seqs = std::max(pm.peak_running_seqs, dm.peak_running_seqs);
-  s.max_num_seqs = prefill_.params.max_num_seqs;
+  s.max_num_seqs = decode_.params.max_num_seqs;  // the pool that holds the running sequences
   for (std::size_t i = 0; i < s.time_by_op_s.size(); ++i) s.time_by_op_s[i] = pm.time_by_op_s[i] + dm.time_by_op_s[i];
   s.requests_per_replica = prefill_.routed;
   s.requests_per_replica.insert(s.requests_per_replica.end(), decode_.routed.begin(), decode_.routed.end());
@@ -555,6 +556,8 @@ ServingSummary DisaggregatedSimulation::finish() {
   for (auto b : decode_.busy_ns) busy += b;
   ds.decode = pool_stats(dm, static_cast<int>(decode_.replicas.size()), decode_.gpus_per_replica, busy,
                          s.simulated_time_s, decode_.kv_capacity_tokens, decode_.routed);
+  ds.prefill.max_num_seqs = prefill_.params.max_num_seqs;
+  ds.decode.max_num_seqs = decode_.params.max_num_seqs;
   ds.link = config_.disaggregated->link.kind;
   ds.num_transfers = num_transfers_;
   ds.kv_bytes_transferred = kv_bytes_;

@@ -168,6 +168,8 @@ struct PoolStats {
   std::int64_t num_iterations = 0;
   std::int64_t num_preemptions = 0;
   std::int64_t kv_capacity_tokens_per_replica = 0;
+  int max_num_seqs = 0;                // the running limit the pool's replicas ran with
+  std::int64_t peak_running_seqs = 0;  // most sequences one replica of the pool ran at once
   std::vector<std::int64_t> requests_per_replica;
 };
 

@@ -15,6 +15,8 @@ nlohmann::json pool_json(const PoolStats& p) {
           {"num_iterations", p.num_iterations},
           {"num_preemptions", p.num_preemptions},
           {"kv_capacity_tokens_per_replica", p.kv_capacity_tokens_per_replica},
+          {"max_num_seqs", p.max_num_seqs},
+          {"peak_running_seqs", p.peak_running_seqs},
           {"requests_per_replica", p.requests_per_replica}};
 }
 
@@ -51,6 +53,8 @@ nlohmann::json summary_json(const ServingSummary& r) {
           {"kv_utilization_mean", r.kv_utilization_mean},
           {"num_iterations", r.num_iterations},
           {"num_preemptions", r.num_preemptions},
+          {"max_num_seqs", r.max_num_seqs},
+          {"peak_running_seqs", r.peak_running_seqs},
           {"time_by_op_s", by_op},
           {"simulated_time_s", r.simulated_time_s},
           {"provenance", std::string(perf::to_string(r.provenance))}};
