@@ -34,7 +34,7 @@ struct BenchmarkOptions {
   std::int64_t warmup_requests = 0;
   double ramp_up_s = 0;
   double pause_cap_s = 60;
-  std::string pause_basis = "end-to-start";
+  std::string pause_basis = "think-time";
   double idle_cap_s = 0;
   double random_range_ratio = 0.8;
   double output_range_ratio = -1;  // < 0: random_range_ratio
@@ -173,10 +173,11 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
           ->check(finite_range(0.0, 1e6));
   auto* pause_basis =
       sub->add_option("--pause-basis", o->pause_basis,
-                      "Agentic coding: what a recorded pause is measured from: end-to-start (default: the client's "
-                      "own pause after an answer, as kv-cache-tester and AgentX before June and after July 2026 "
-                      "replay it) or start-to-start (the gap between request starts, which holds the recorded "
-                      "answer's time too, waited after each answer: AgentX's replay of June to July 2026)")
+                      "Agentic coding: how a recorded pause is taken: think-time (default: the trace's think_time, "
+                      "as kv-cache-tester and AgentX in May 2026 replay it), start-to-start (the gap between request "
+                      "starts, the recorded answer's time included, waited after each answer: AgentX from June to "
+                      "July 2026) or end-to-start (that gap less the answer's recorded time: AgentX from late July "
+                      "2026)")
           ->check(one_of(traffic::kPauseBasisNames));
   auto* idle_cap = sub->add_option("--idle-cap-s", o->idle_cap_s,
                                    "Closed loop: the longest the whole system may sit idle; then the user due first "
@@ -515,7 +516,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                     : std::string("recorded pauses uncapped");
       client += c.workload.pause_basis == traffic::PauseBasis::kStartToStart
                     ? " (start-to-start gaps, waited after each answer)"
-                    : " (end-to-start)";
+                : c.workload.pause_basis == traffic::PauseBasis::kEndToStart
+                    ? " (end-to-start: the gap less the answer's recorded time)"
+                    : " (the recorded think time)";
     }
     if (kind == serving::WorkloadKind::kRandom) {
       if (!client.empty()) client += "; ";

@@ -17,12 +17,16 @@ What the replay does, and so what is measured here (docs/fidelity.md, "AgentX"):
   * a user's first request of a conversation misses the cache entirely (per-conversation cache
     busting, InferenceX issue #1632); later requests reuse the prefix the hashes say they share
     with the request before;
-  * pauses are the recorded ones, written here uncapped, in the two ways replays have timed them:
-    the client's own pause (`think_time`, from the previous answer's end to the next request:
-    kv-cache-tester, AIPerf's think-time-only mode of May 2026 and its end-to-start timing from
-    late July 2026) and the gap between the two requests' starts (`t` - previous `t`, which holds
-    the recorded answer's own time, `api_time`, as well: AIPerf's inferencex-agentx-mvp scenario
-    from June to late July 2026 sent each request one such gap after the previous one completed);
+  * pauses are the recorded ones, written here uncapped, in the three ways replays have timed
+    them: the client's own pause as the trace records it (`think_time`: kv-cache-tester and
+    AIPerf's think-time-only mode of May 2026); the gap between the two requests' starts (`t` -
+    previous `t`: AIPerf's inferencex-agentx-mvp scenario from June to late July 2026 waited one
+    such gap after the previous request completed, the recorded answer's own time `api_time`
+    included); and that gap less the previous answer's recorded time (max(0, gap - api_time), the
+    gap itself where no api_time is recorded: AIPerf's end-to-start delay from late July 2026,
+    ai-dynamo/aiperf weka_trace.py _end_to_start_delay_ms). `think_time` and the end-to-start gap
+    differ where the trace's think_time is longer than the gap between the request starts (a
+    pause that cannot have run from the previous answer's end; mostly where api_time is missing);
     the replay caps them (60 s: kv-cache-tester --max-delay, AIPerf's inter-turn delay cap and
     trace_idle_gap_cap_seconds=60.0; WorkloadParams::max_pause_s applies the cap);
   * the users present when the run starts join their conversation at a random request between
@@ -39,6 +43,7 @@ them. The two end points are placed so that each end bin keeps the mean of its v
 tail's largest value would otherwise pull the mean up). Each conversation weighs by its requests, as a replay that walks it does.
 """
 import glob
+import math
 import json
 import os
 import statistics
@@ -98,7 +103,7 @@ def main():
             convs.append((d.get("block_size", 64), rs))
 
     first_prompt, n_requests, new_tokens, kept_on_break, output, pause = [], [], [], [], [], []
-    start_gap = []
+    start_gap, end_to_start = [], []
     join_prompt, join_remaining, rows, join_model = [], [], [], []
     turns = breaks = 0
     hit = total = 0
@@ -125,6 +130,9 @@ def main():
                 t = cur["t"] - prev["t"]
             pause.append(max(t, 0.0))
             start_gap.append(max(cur["t"] - prev["t"], 0.0))
+            api = prev.get("api_time")
+            api = api if isinstance(api, (int, float)) and math.isfinite(api) else 0.0
+            end_to_start.append(max(cur["t"] - prev["t"] - max(api, 0.0), 0.0))
         # kv-cache-tester calculate_start_index: uniform over [int(0.25 n), min(int(0.75 n), n - 1)]
         lo, hi = int(n * 0.25), min(int(n * 0.75), n - 1)
         rows.append((n, rs[0]["in"], rs[-1]["in"]))
@@ -213,7 +221,10 @@ def main():
     emit("kPauseSeconds", pause, "The client's pause before a request after the first, as recorded (uncapped).")
     emit("kStartGapSeconds", start_gap,
          "The gap between the starts of a request and the one before it, as recorded (uncapped): the "
-         "previous answer's recorded time (api_time) plus the client's pause.")
+         "previous answer's recorded time (api_time) and the client's pause.")
+    emit("kEndToStartSeconds", end_to_start,
+         "The gap between the starts less the previous answer's recorded time, max(0, gap - api_time) "
+         "(the gap where api_time is missing), uncapped: AIPerf's end-to-start delay.")
     print("}  // namespace tycoon::traffic::agentx")
 
 

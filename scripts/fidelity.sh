@@ -53,6 +53,7 @@ at_interactivity() {
 }
 
 err() { awk -v o="$1" -v p="$2" 'BEGIN { if (o ~ /^[0-9.]+$/) printf "%+.0f%%", 100 * (o - p) / p; else printf "—" }'; }
+err1() { awk -v o="$1" -v p="$2" 'BEGIN { printf "%+.1f%%", 100 * (o - p) / p }'; }
 row() { printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$(err "$3" "$2")"; }
 
 echo "running the comparison points (JSON in $out/) ..." >&2
@@ -76,14 +77,15 @@ bench agentx-h200-c20-nocache --hardware h200 --model gpt-oss-120b --engine vllm
 # pinned it (benchmarks/benchmark_lib.sh and the utils/aiperf submodule; docs/fidelity.md, "Which
 # AgentX"). The loads above run the first; each dated timing runs the 20-user point on seeds 1-5
 # and the seven loads once, for the published point and the seed's request count (6,514).
-#   may:    2026-05-17 (v0.2): the client's pause (think_time), each capped at 60 s
+#   may:    2026-05-17 (v0.2): the trace's think_time, each capped at 60 s
 #   june:   2026-06-02 (v0.3): the start-to-start gap, waited after each answer, capped at 60 s
 #   july:   2026-07-02 (v1.0): the same gaps capped at 10 s
-#   august: 2026-07-27 on: the client's pause again, a trajectory idle at most 300 s (2026-08-02),
-#           the whole replay at most 10 s
+#   august: from late July (#2365, 2026-07-27; #2457, 2026-08-02): the start-to-start gap less the
+#           previous answer's recorded time (end to start), a trajectory idle at most 300 s, the
+#           whole replay at most 10 s
 timing_args() {
   case $1 in
-    may) echo "--pause-basis end-to-start --pause-cap-s 60" ;;
+    may) echo "--pause-basis think-time --pause-cap-s 60" ;;
     june) echo "--pause-basis start-to-start --pause-cap-s 60" ;;
     july) echo "--pause-basis start-to-start --pause-cap-s 10" ;;
     august) echo "--pause-basis end-to-start --pause-cap-s 300 --idle-cap-s 10" ;;
@@ -171,9 +173,9 @@ row "Seed 000: GPT-OSS-120B, 1×H200, stock vLLM, AgentX, EAGLE-3 k=3 @2.31, bes
 row "(sensitivity) the AgentX H200 point at 20 users without prefix caching" 286 "$(tput agentx-h200-c20-nocache)" "output tok/s/GPU"
 for t in "${agentx_timings[@]}"; do
   mean=$(for seed in 1 2 3 4 5; do field "$(timing_point "$t" 20 "$seed")" .output_tok_per_s_per_gpu; done |
-    awk '{ s += $1 } END { printf "%.0f", s / NR }')
-  row "Seed 000 at 20 users under AgentX's $t 2026 timing ($(timing_args "$t")), mean of seeds 1–5" 286 "$mean" \
-    "output tok/s/GPU"
+    awk '{ s += $1 } END { printf "%.1f", s / NR }')
+  printf '| %s | %s | %s | %s | %s |\n' "Seed 000 at 20 users under AgentX's $t 2026 timing ($(timing_args "$t")), mean of seeds 1–5" \
+    286 "$mean" "output tok/s/GPU" "$(err1 "$mean" 286)"
 done
 row "Seed 000: stock H200 / stock MI300X at 1 user (\"up to 40% faster\")" 1.40 "$ratio_c1" "ratio"
 for what in out total; do
@@ -206,7 +208,7 @@ for t in "${agentx_timings[@]}"; do
   printf '%-7s %5.0f  (mean %5.0f, %5.0f-%5.0f; %s vs 286)  %5s  %6s\n' "$t" "${vals[0]}" \
     "$(printf '%s\n' "${vals[@]}" | awk '{ s += $1 } END { print s / NR }')" \
     "$(printf '%s\n' "${vals[@]}" | sort -g | head -1)" "$(printf '%s\n' "${vals[@]}" | sort -g | tail -1)" \
-    "$(err "$(printf '%s\n' "${vals[@]}" | awk '{ s += $1 } END { printf "%.1f", s / NR }')" 286)" \
+    "$(err1 "$(printf '%s\n' "${vals[@]}" | awk '{ s += $1 } END { printf "%.1f", s / NR }')" 286)" \
     "$(field "$(timing_point "$t" 20 1)" .requests_arrived)" "$total"
 done
 echo

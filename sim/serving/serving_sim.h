@@ -50,8 +50,8 @@ struct WorkloadSpec {
   // kAgenticCoding: the longest pause kept of a recorded one, seconds (traffic::WorkloadParams);
   // 0: as recorded.
   double max_pause_s = 60;
-  // kAgenticCoding: what a recorded pause is measured from (traffic::PauseBasis cites both timings).
-  traffic::PauseBasis pause_basis = traffic::PauseBasis::kEndToStart;
+  // kAgenticCoding: how a recorded pause is taken from the trace (traffic::PauseBasis cites each).
+  traffic::PauseBasis pause_basis = traffic::PauseBasis::kThinkTime;
 };
 
 struct ArrivalSpec {

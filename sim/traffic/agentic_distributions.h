@@ -151,11 +151,22 @@ inline constexpr Quantiles kPauseSeconds = {
     52, 65, 78, 100.438, 124, 146, 186, 241, 308.719, 408.875, 600, 793.688, 1697.72, 11622.2};
 
 // The gap between the starts of a request and the one before it, as recorded (uncapped): the previous answer's recorded
-// time (api_time) plus the client's pause. 9387 values; mean 145.095 (table 147.577), median 15, min 1, max 71889
+// time (api_time) and the client's pause. 9387 values; mean 145.095 (table 147.577), median 15, min 1, max 71889
 inline constexpr Quantiles kStartGapSeconds = {
     4.0274, 6,  6,  7,  7,  7,  8,   8,   8,       8,       9,       9,       9,       9,      9,  10, 10,
     10,     10, 11, 11, 11, 11, 12,  12,  12,      12,      13,      13,      13.0312, 14,     14, 15, 15,
     15,     16, 17, 17, 18, 19, 20,  20,  21,      22.2188, 24,      25.5312, 27,      29,     31, 34, 38,
     41,     46, 52, 65, 74, 92, 111, 130, 158.438, 211,     313.031, 598.438, 1113.03, 11410.4};
+
+// The gap between the starts less the previous answer's recorded time, max(0, gap - api_time) (the gap where api_time
+// is missing), uncapped: AIPerf's end-to-start delay. 9387 values; mean 137.247 (table 139.642), median 8.04, min 0,
+// max 71883.8
+inline constexpr Quantiles kEndToStartSeconds = {
+    0.613301, 2.50656, 2.89313, 3.15,    3.38,    3.54,    3.67,    3.83,    3.96,    4.11,    4.24,
+    4.39,     4.51875, 4.66,    4.8,     4.92,    5.05,    5.19,    5.34812, 5.49,    5.67,    5.86,
+    6,        6.17094, 6.36,    6.6,     6.79,    7,       7.16,    7.39031, 7.65,    7.91,    8.04,
+    8.37656,  8.75,    9,       9.47,    9.98281, 10.29,   10.78,   11.19,   11.9191, 12.5712, 13.3222,
+    14.15,    15.19,   16.32,   17.7869, 19.305,  21.4216, 23.89,   27.2047, 32.6863, 38.0625, 46.3181,
+    62.2722,  72.9725, 95.6462, 121.826, 142.496, 196.119, 307.002, 585.942, 1095.15, 11402.2};
 
 }  // namespace tycoon::traffic::agentx

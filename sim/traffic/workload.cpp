@@ -295,8 +295,10 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
   } else {
     t.input_tokens = s.prompt_tokens + growth;  // the previous prompt and this turn's new tokens
   }
-  const double pause = draw_quantile(
-      params_.pause_basis == PauseBasis::kStartToStart ? agentx::kStartGapSeconds : agentx::kPauseSeconds, sessions_);
+  const auto& pauses = params_.pause_basis == PauseBasis::kStartToStart ? agentx::kStartGapSeconds
+                       : params_.pause_basis == PauseBasis::kEndToStart ? agentx::kEndToStartSeconds
+                                                                        : agentx::kPauseSeconds;
+  const double pause = draw_quantile(pauses, sessions_);
   t.think_before = seconds(params_.max_pause_s > 0 ? std::min(pause, params_.max_pause_s) : pause);
   // A request past the window is sent all the same: the server refuses it (a failed request, as
   // the few in seed 000's stock runs) and the conversation ends there.

@@ -54,17 +54,21 @@ enum class WorkloadKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHe
 inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",      "chat",         "agentic-coding",
                                                                    "input-heavy", "output-heavy", "trace"};
 
-// kAgenticCoding: what a recorded pause is measured from. The client's own pause runs from the
-// previous answer's end to the next request (`think_time`: kv-cache-tester; AIPerf's think-time-only
-// AgentX timing of May 2026 and its end-to-start timing from late July 2026). The start-to-start gap
-// (`t` - previous `t`) also holds the recorded answer's own time; AIPerf's inferencex-agentx-mvp
-// scenario of June to late July 2026 waited one such gap after the previous request completed
-// (SemiAnalysisAI/InferenceX benchmarks/benchmark_lib.sh at 1b234994f, "--trace-idle-gap-cap-seconds
-// 60 ... supersedes the legacy --use-think-time-only / --inter-turn-delay-cap-seconds path"; the
-// loader's `delay_ms = (t - prev_t)` on the gap-capped timeline and the replay's "dispatch the next
-// turn honoring trace delay_ms" on each completion; later AIPerf calls it double-counting).
-enum class PauseBasis { kEndToStart, kStartToStart };
-inline constexpr std::array<std::string_view, 2> kPauseBasisNames = {"end-to-start", "start-to-start"};
+// kAgenticCoding: how a recorded pause is taken from the trace (scripts/agentx_distributions.py
+// tabulates each). kThinkTime: the client's pause as the trace records it (`think_time`:
+// kv-cache-tester; AIPerf's think-time-only AgentX timing of May 2026). kStartToStart: the gap
+// between the two requests' starts (`t` - previous `t`), which holds the recorded answer's own time
+// (`api_time`) too; AIPerf's inferencex-agentx-mvp scenario of June to late July 2026 waited one
+// such gap after the previous request completed (SemiAnalysisAI/InferenceX
+// benchmarks/benchmark_lib.sh at 1b234994f, "--trace-idle-gap-cap-seconds 60 ... supersedes the
+// legacy --use-think-time-only / --inter-turn-delay-cap-seconds path"; the loader's
+// `delay_ms = (t - prev_t)` on the gap-capped timeline and the replay's "dispatch the next turn
+// honoring trace delay_ms" on each completion). kEndToStart: that gap less the previous answer's
+// recorded time, max(0, gap - api_time), AIPerf's end-to-start delay from late July 2026, which
+// calls the start-to-start one double-counting (ai-dynamo/aiperf weka_trace.py,
+// `_end_to_start_delay_ms`).
+enum class PauseBasis { kThinkTime, kStartToStart, kEndToStart };
+inline constexpr std::array<std::string_view, 3> kPauseBasisNames = {"think-time", "start-to-start", "end-to-start"};
 
 struct WorkloadParams {
   WorkloadKind kind = WorkloadKind::kRandom;
@@ -80,7 +84,7 @@ struct WorkloadParams {
   // --max-delay 60; the early versions of AIPerf's AgentX scenario, trace_idle_gap_cap_seconds 60).
   // 0: the pauses as recorded.
   double max_pause_s = 60;
-  PauseBasis pause_basis = PauseBasis::kEndToStart;  // kAgenticCoding: what a recorded pause is measured from
+  PauseBasis pause_basis = PauseBasis::kThinkTime;  // kAgenticCoding: how a recorded pause is taken
   // Random: lengths uniform on the integers [max(1, floor(X * ratio)), X] for X = ISL and OSL, as
   // the benchmark client InferenceX runs does (serving::WorkloadSpec cites it); 1 gives exact lengths.
   double input_range_ratio = 0.8;
