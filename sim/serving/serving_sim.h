@@ -214,7 +214,7 @@ struct ServingSummary {
   std::int64_t num_preemptions = 0;
   // The most sequences one replica had running at once: below max_num_seqs, the limit never bound.
   std::int64_t peak_running_seqs = 0;
-  int max_num_seqs = 0;  // the running-request limit the replicas ran with (the prefill pool's when disaggregated)
+  int max_num_seqs = 0;  // the running-request limit the replicas ran with (the decode pool's when disaggregated)
   // GPU time by op class over the whole run (seconds), for profilers and the advisor.
   std::array<double, perf::kNumOpClasses> time_by_op_s{};
   perf::Provenance provenance = perf::Provenance::kDatasheet;
