@@ -17,6 +17,7 @@ struct BalanceOptions {
   std::vector<std::string> scenarios;
   bool markdown = false;
   bool json = false;
+  std::optional<std::uint64_t> seed;
 };
 }  // namespace
 
@@ -29,6 +30,9 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("scenario", o->scenarios, "Scenarios (names or .json files)");
   sub->add_flag("--markdown", o->markdown, "One markdown table (as in the README)");
   sub->add_flag("--json", o->json, "JSON on stdout");
+  sub->add_option("--seed", o->seed,
+                  "Play every level on this seed instead of its own (a seed the README's table does not use)")
+      ->check(seed_digits());
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
@@ -43,6 +47,9 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
       });
     } else {
       for (const auto& n : o->scenarios) levels.push_back(game::load_scenario(game::find_scenario(n, root), catalog));
+    }
+    if (o->seed) {
+      for (auto& s : levels) s.seed = *o->seed;
     }
     const auto changes = advisor::load_code_change_catalog_from_root(root);
     std::vector<advisor::BalanceTable> tables;

@@ -101,7 +101,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", source.c_str(), r.index + 1,
                  static_cast<long long>(r.at_hour), r.message.c_str());
   }
-  auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows);
+  auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows, g->advisor());
   auto sub = classroom::make_submission(world, *g, cf, o.student);
   core::write_file_atomically(o.out, classroom::submission_text(sub));
   const auto& s = sub["payload"]["summary"];

@@ -226,7 +226,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       }
     }
     std::optional<game::Counterfactuals> cf;
-    if (g->finished() && !o->no_counterfactuals) cf = game::run_counterfactuals(g->scenario(), g->state(), catalog);
+    if (g->finished() && !o->no_counterfactuals)
+      cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, nullptr, g->advisor());
     auto summary = game::summarize(*g, cf ? &*cf : nullptr);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto j = advisor::run_summary_json(*g, chien != nullptr, refused.size(), cf ? &*cf : nullptr);

@@ -104,7 +104,8 @@ nlohmann::json submit(const classroom::ClassWorld& world, const game::Counterfac
 // The counterfactuals of a class (the same for every student: same scenario, seed and length).
 game::Counterfactuals class_counterfactuals(const classroom::ClassWorld& world) {
   auto probe = world.new_game(test::catalog());
-  return game::run_counterfactuals(probe->scenario(), probe->state(), test::catalog(), world.options.windows);
+  return game::run_counterfactuals(probe->scenario(), probe->state(), test::catalog(), world.options.windows,
+                                   probe->advisor());
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Alarms (issue 15): news that stops the clock, naming its cause when the game knows it.
 #include <doctest/doctest.h>
 
+#include <set>
+
+#include "sim/advisor/bots.h"
 #include "sim/game/state_json.h"
 #include "tests/advisor_test_util.h"
 
@@ -91,5 +94,42 @@ TEST_CASE("a save whose news carries an unknown alarm kind is refused, naming th
     const std::string what = e.what();
     CHECK(what.find("bad-save.json") != std::string::npos);
     CHECK(what.find("/news/0/alarm") != std::string::npos);
+  }
+}
+
+TEST_CASE("a new player's week of level 1 at 16x stops the clock at most 12 times, and no alarm nags") {
+  // Issue 31: 20 proposals and the same SLO alarm seven times stopped level 1's clock every few
+  // hours. A scripted new player (the reference strategy, every proposal benchmarked and decided
+  // on its verdict) plays the whole level; the clock stops once per hour with an alarm of a kind
+  // that pauses by default (game::kAlarmPausesByDefault; minor claims go to the digest instead).
+  constexpr std::size_t kMaxStops = 12;
+  auto scenario =
+      game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
+  REQUIRE(scenario.days == 7);
+  game::Game g(scenario, test::catalog());
+  auto chien = std::make_shared<advisor::Chien>(test::catalog(), scenario,
+                                                advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR));
+  advisor::BotOptions bo;
+  bo.script = &scenario.reference_strategy->commands;
+  advisor::play_bot(g, chien, advisor::BotPolicy::kVerifyThenDecide, bo);
+  std::set<std::int64_t> stops;
+  for (const auto& n : g.state().news) {
+    if (n.alarm && game::kAlarmPausesByDefault[static_cast<std::size_t>(*n.alarm)]) stops.insert(n.at_hour);
+  }
+  INFO("the clock stopped at " << stops.size() << " hours");
+  CHECK(stops.size() <= kMaxStops);
+  CHECK(stops.size() >= 3);  // the proposals worth a decision still stop it
+
+  // Hysteresis: a second SLO alarm only after attainment came back to 93% or fell into a worse band.
+  const auto& slo = g.state().history[game::Series::kSloAttainment];
+  std::optional<std::int64_t> last;
+  for (const auto& n : alarms_of(g.state(), game::AlarmKind::kSloDrop)) {
+    if (last) {
+      bool recovered = false;
+      for (auto h = *last + 1; h < n.at_hour; ++h) recovered = recovered || slo[static_cast<std::size_t>(h)] >= 0.93;
+      auto band = [](double x) { return x >= 0.9 ? 0 : x >= 0.5 ? 1 : 2; };
+      CHECK((recovered || band(slo[static_cast<std::size_t>(n.at_hour)]) > band(slo[static_cast<std::size_t>(*last)])));
+    }
+    last = n.at_hour;
   }
 }

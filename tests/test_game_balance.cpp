@@ -26,8 +26,9 @@ constexpr double kClearlyAheadUsd = 300;
 constexpr double kClearlyAheadShare = 0.25;
 // Naive play scores low: at most this, and one star at most.
 constexpr double kNaiveMaxScore = 45;
-// Checking advice beats accepting it blind by at least this many points.
-constexpr double kCheckingPaysPoints = 2;
+// Checking advice beats accepting it blind, and rejecting it unchecked, by at least this many
+// points (issue 31: the lesson "measure before you decide" must show in the score).
+constexpr double kCheckingPaysPoints = 5;
 // Two strategies "tie" when their scores are closer than this.
 constexpr double kDistinctPoints = 0.5;
 
@@ -74,7 +75,13 @@ TEST_CASE("balance: on every level the score orders the six strategies as the le
     // Checking advice pays.
     const auto* accept = t.find("accept-all");
     const auto* verify = t.find("verify-then-decide");
-    if (accept->applicable) CHECK(verify->score.points - accept->score.points >= kCheckingPaysPoints);
+    const auto* reject = t.find("reject-all");
+    if (accept->applicable) {
+      CHECK(verify->score.points - accept->score.points >= kCheckingPaysPoints);
+      CHECK(verify->score.points - reject->score.points >= kCheckingPaysPoints);
+      // Rejecting everything unchecked gives up what good advice was worth: never 3 stars.
+      CHECK(reject->score.stars <= 2);
+    }
     // No ties.
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
       for (std::size_t j = i + 1; j < t.rows.size(); ++j) {
@@ -84,6 +91,27 @@ TEST_CASE("balance: on every level the score orders the six strategies as the le
         CHECK(std::abs(t.rows[i].score.points - t.rows[j].score.points) >= kDistinctPoints);
       }
     }
+  }
+}
+
+TEST_CASE("balance on seeds the README's table does not use: checking still pays on every campaign level") {
+  // The same bars as above for the advisor's three bots, each level on a seed of its own that the
+  // table never plays (its seed + 1000): proposals, their truths and the checks' noise all differ.
+  const auto strategies = fs::path(TYCOON_SOURCE_DIR) / "scenarios" / "strategies";
+  const auto changes = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
+  for (auto s : balanced_levels()) {
+    if (s.kind != game::ScenarioKind::kCampaign) continue;
+    s.seed += 1000;
+    auto t = advisor::balance_table(s, test::catalog(), changes, strategies);
+    std::printf("seed %llu: %s", static_cast<unsigned long long>(s.seed), advisor::balance_markdown({t}).c_str());
+    CAPTURE(s.id);
+    const auto* accept = t.find("accept-all");
+    const auto* reject = t.find("reject-all");
+    const auto* verify = t.find("verify-then-decide");
+    REQUIRE(accept->applicable);
+    CHECK(verify->score.points - accept->score.points >= kCheckingPaysPoints);
+    CHECK(verify->score.points - reject->score.points >= kCheckingPaysPoints);
+    CHECK(reject->score.stars <= 2);
   }
 }
 

@@ -57,7 +57,7 @@ bool tutorial_goal_met(const game::Game& g) {
 
 TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, in order") {
   const auto s = tutorial();
-  REQUIRE(s.tutorial_steps.size() == 11);
+  REQUIRE(s.tutorial_steps.size() == 12);
   auto owned = advised(s);
   auto& g = *owned;
 
@@ -87,19 +87,20 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   CHECK(step_id(g) == "measure");
   run_until_step_changes(g);
   CHECK(step_id(g) == "decide");
-  // Decide on what the benchmark measured, as the step asks.
+  // Decide on the benchmark's verdict, as the step asks, by pressing the button the step rings.
   const auto& checked = pending_proposal(g);
   REQUIRE(checked.id == id);
-  const bool gain = checked.checks.back().measured_speedup >= 1.02 && !checked.checks.back().quality_flag &&
-                    !checked.checks.back().rejection_flag;
+  const bool gain = checked.checks.back().verdict == game::CheckVerdict::kGain;
+  const auto& decide = g.scenario().tutorial_steps[g.state().world.tutorial_step];
+  CHECK(game::step_target(decide, g.state()) == (gain ? "advisor.accept." : "advisor.reject.") + id);
   if (gain) {
     REQUIRE(g.apply(game::AcceptAdvice{id}).ok);
   } else {
     REQUIRE(g.apply(game::RejectAdvice{id}).ok);
   }
-  CHECK(step_id(g) == "scale");
+  CHECK(step_id(g) == "grow");
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kOnDemand, 1}).ok);
-  CHECK(step_id(g) == "scale");  // a GPU alone is not a replica
+  CHECK(step_id(g) == "scale");  // a GPU alone is not a replica: the next step rings the deployment's +
   REQUIRE(g.apply(game::ScaleReplicas{1, 2, {}}).ok);
   CHECK(step_id(g) == "finish");
   CHECK_FALSE(tutorial_goal_met(g));
@@ -108,10 +109,15 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   CHECK(tutorial_goal_met(g));
 
   // Every step the player had to wait on was announced as an alarm (front ends stop the clock and
-  // show it): all 11 but the two already done on arrival (prices, the first proposal).
-  int announced = 0;
-  for (const auto& n : g.state().news) announced += n.alarm == game::AlarmKind::kTutorialStep;
-  CHECK(announced == 11 - 2);
+  // show it): all 12 but the two already done on arrival (prices, the first proposal), and those
+  // two were passed with a word, never silently.
+  int announced = 0, passed = 0;
+  for (const auto& n : g.state().news) {
+    announced += n.alarm == game::AlarmKind::kTutorialStep;
+    passed += n.text.find(" is already done: ") != std::string::npos;
+  }
+  CHECK(announced == 12 - 2);
+  CHECK(passed == 2);
 }
 
 TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass it") {

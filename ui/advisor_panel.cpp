@@ -36,8 +36,24 @@ const char* check_label(game::AdviceCheckKind k) {
   return "Check";
 }
 
+const char* verdict_label(game::CheckVerdict v) {
+  switch (v) {
+    case game::CheckVerdict::kGain:
+      return "gain";
+    case game::CheckVerdict::kNoMeasurableChange:
+      return "no measurable change";
+    case game::CheckVerdict::kRegression:
+      return "regression";
+    case game::CheckVerdict::kFlagged:
+      return "flagged";
+  }
+  return "";
+}
+
 // The checks paid for on this proposal: running ones with their hour, finished ones with what
-// they measured (never the truth: a component test can flatter, a benchmark is noisy).
+// they measured, its 95% interval and the verdict the game reads from them (sim/game/advice.h),
+// coloured by the verdict, never by the point estimate (never the truth: a component test can
+// flatter, a benchmark has its noise).
 void check_results(const GameView& game, const game::Advice& a) {
   if (a.checks.empty()) return;
   ImGui::TextDisabled("Checks");
@@ -47,13 +63,19 @@ void check_results(const GameView& game, const game::Advice& a) {
                           fmt_game_time(c.ready_at_hour).c_str(), fmt_usd(c.cost_usd).c_str());
       continue;
     }
-    std::string line = std::string(check_label(c.kind)) + ": " + fmt_factor(c.measured_speedup) + " end to end";
+    std::string line = std::string(check_label(c.kind)) + ": " + verdict_label(c.verdict) + " · " +
+                       fmt_factor(c.measured_speedup) + " end to end, 95% interval " + fmt_factor(c.interval_low) +
+                       " to " + fmt_factor(c.interval_high);
+    if (c.repetitions > 1) line += " over " + std::to_string(c.repetitions) + " paired runs";
     if (c.measured_component_speedup) line += " (kernel " + fmt_factor(*c.measured_component_speedup) + ")";
     if (c.quality_flag) line += "; outputs differ beyond tolerance";
     if (c.rejection_flag) line += "; requests refused or failed";
     line += " · paid " + fmt_usd(c.cost_usd);
-    const bool bad = c.quality_flag || c.rejection_flag || c.measured_speedup < 1.0;
-    theme::text_colored(bad ? theme::kCost : theme::kRevenue, line);
+    const ImU32 colour = c.verdict == game::CheckVerdict::kGain                 ? theme::kRevenue
+                         : c.verdict == game::CheckVerdict::kNoMeasurableChange ? theme::kMuted
+                                                                                : theme::kCost;
+    theme::text_colored(colour, line);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", game::describe_verdict(c.verdict).c_str());
   }
 }
 
@@ -61,22 +83,35 @@ void check_results(const GameView& game, const game::Advice& a) {
 void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
   static const advisor::AdvisorOptions kOptions{};  // the advisor the front ends attach runs with these
   const bool locked = lever_locked(game.scenario, "check_advice");
-  for (auto kind :
-       {game::AdviceCheckKind::kComponentTest, game::AdviceCheckKind::kBenchmark, game::AdviceCheckKind::kCanary}) {
-    auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind);
+  bool first = true;
+  struct Offer {
+    game::AdviceCheckKind kind;
+    int repetitions;  // 0: the check's default
+  };
+  for (auto [kind, reps] :
+       {Offer{game::AdviceCheckKind::kComponentTest, 0}, Offer{game::AdviceCheckKind::kBenchmark, 0},
+        Offer{game::AdviceCheckKind::kBenchmark, 3 * game::kDefaultBenchmarkRepetitions},
+        Offer{game::AdviceCheckKind::kCanary, 0}}) {
+    auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind, reps);
     const bool running = std::any_of(a.checks.begin(), a.checks.end(), [&](const game::AdviceCheck& c) {
       return c.kind == kind && !c.ready(game.state.hour);
     });
-    std::string label = std::string(check_label(kind)) + " · " + fmt_usd(q.cost_usd) +
-                        (kind == game::AdviceCheckKind::kCanary ? "+" : "") +
-                        (q.hours > 0 ? ", " + std::to_string(q.hours) + " h" : "");
+    std::string label =
+        std::string(check_label(kind)) +
+        (kind == game::AdviceCheckKind::kBenchmark ? " x" + std::to_string(q.repetitions) + " runs" : "") + " · " +
+        fmt_usd(q.cost_usd) + (kind == game::AdviceCheckKind::kCanary ? "+" : "") +
+        (q.hours > 0 ? ", " + std::to_string(q.hours) + " h" : "");
     const bool disabled = locked || !q.available || running || game.state.company.cash_usd < q.cost_usd;
-    ImGui::SameLine();
+    if (!first) ImGui::SameLine();  // the checks get a row of their own, under Accept and Reject
+    first = false;
     if (disabled) ImGui::BeginDisabled();
-    if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind});
+    if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind, reps});
     if (disabled) ImGui::EndDisabled();
+    // The default benchmark keeps the tag the tutorial rings; the longer one is "benchmark_more".
     tag(view.tags,
-        "advisor.check." + std::string(game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) + "." + a.id);
+        "advisor.check." +
+            std::string(reps > 0 ? "benchmark_more" : game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) +
+            "." + a.id);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip("%s%s", q.what.c_str(), running ? " (one is running)" : "");
     }
@@ -103,6 +138,10 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
       d ? deployment_label(*d).c_str() : ("deployment #" + std::to_string(a.deployment_id) + " (gone)").c_str(),
       fmt_game_time(a.posted_at_hour).c_str());
   theme::text_colored(theme::kPurple, "Claimed gain " + fmt_factor(a.claimed_speedup));
+  if (a.minor) {
+    ImGui::SameLine();
+    theme::text_colored(theme::kMuted, "· minor: worth less than a check even if true");
+  }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "What the advisor claims. The simulator, on your traffic, decides what is true: check before you trust.");

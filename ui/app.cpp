@@ -80,10 +80,11 @@ bool App::submit(game::Command c) {
 void App::reset_view_for_game() {
   ViewState fresh;
   fresh.time_s = view_.time_s;
-  fresh.messages = std::move(view_.messages);
+  // Messages belong to the game that made them: a new game starts with an empty strip.
   fresh.save_dir = view_.save_dir;
   fresh.start = view_.start;
   fresh.advisor_opened = view_.advisor_opened;  // a session fact, for tests and the dump
+  fresh.pause_on = view_.pause_on;              // the player's setting
   fresh.screen = Screen::kGame;
   // ImGui remembers the tab bar's selection: a new game would open on the last game's tab.
   fresh.tab_request = Tab::kDashboard;
@@ -343,10 +344,13 @@ void App::draw_game(double dt_s) {
   for (; news_seen_ < s.news.size(); ++news_seen_) {
     const auto& n = s.news[news_seen_];
     if (!n.alarm) continue;
-    const bool pause = options_.auto_pause && runner_->speed() != Speed::kPaused && !s.finished;
+    const bool pause = options_.auto_pause && view_.pause_on[static_cast<std::size_t>(*n.alarm)] &&
+                       runner_->speed() != Speed::kPaused && !s.finished;
     if (pause) runner_->set_speed(Speed::kPaused);
+    const bool guide = n.alarm == game::AlarmKind::kTutorialStep;
     view_.message((pause ? "Paused: " : "") + n.text,
-                  n.alarm == game::AlarmKind::kNewProposal || n.alarm == game::AlarmKind::kCheckReady, n.at_hour);
+                  guide || n.alarm == game::AlarmKind::kNewProposal || n.alarm == game::AlarmKind::kCheckReady,
+                  n.at_hour, guide);
   }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   auto revealed = runner_->revealed_debrief();
@@ -468,13 +472,16 @@ static const game::TutorialStep* current_tutorial_step(const game::Scenario& sce
   return &scenario.tutorial_steps[s.world.tutorial_step];
 }
 
-static const TaggedRect* find_tutorial_target(const WidgetTags& tags, const game::TutorialStep& step) {
-  if (!step.target.empty()) {
-    if (step.target.back() == '.') {
+static const TaggedRect* find_tutorial_target(const WidgetTags& tags, const game::TutorialStep& step,
+                                              const game::GameState& s) {
+  // The rule of what to ring is the game's (the decide step rings what the evidence supports).
+  const std::string target = game::step_target(step, s);
+  if (!target.empty()) {
+    if (target.back() == '.') {
       for (const auto& [name, r] : tags.all()) {
-        if (name.starts_with(step.target)) return &r;
+        if (name.starts_with(target)) return &r;
       }
-    } else if (const auto* r = tags.find(step.target)) {
+    } else if (const auto* r = tags.find(target)) {
       return r;
     }
   }
@@ -492,7 +499,7 @@ void App::draw_tutorial_overlay(const GameView& game, CommandQueue& out) {
     viewed_panel_sent_ = step->id;
     out.push(game::ViewPanel{step->panel});
   }
-  const TaggedRect* r = find_tutorial_target(view_.tags, *step);
+  const TaggedRect* r = find_tutorial_target(view_.tags, *step, game.state);
   if (!r) return;
   // A pulsing frame around the control, over everything.
   const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(view_.time_s) * 5.0f);
@@ -516,7 +523,7 @@ nlohmann::json App::dump() const {
         t["id"] = step->id;
         t["text"] = step->text;
         t["tab"] = step->tab;
-        t["target"] = step->target;
+        t["target"] = game::step_target(*step, *snap);
         t["highlight"] = {tutorial_target_.x0, tutorial_target_.y0, tutorial_target_.x1, tutorial_target_.y1};
       }
       j["tutorial"] = t;

@@ -13,34 +13,60 @@
 
 namespace tycoon::ui {
 
-// Every proposal beside its truth, once the game is over: the call made, whether it was right,
-// the checks paid and what it earned or cost.
+// Every proposal beside its truth, once the game is over: the call made, the evidence it was made
+// on, whether it was right and what the proposal really does, in words. Full width, as tall as its
+// rows (the page scrolls, not the table), sortable by any column.
 static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
   ImGui::Spacing();
   theme::heading("The advisor's claims against the truth");
   const auto& rows = d.value("proposals", nlohmann::json::array());
-  ImGui::Text("%d of %zu calls right; %d quality incident(s), %d regression(s) from what you accepted; checks cost %s",
-              d.value("right_calls", 0), rows.size(), d.value("quality_incidents", 0), d.value("regressions", 0),
-              fmt_usd(d.value("checks_usd", 0.0)).c_str());
+  const int incidents = d.value("quality_incidents", 0), regressions = d.value("regressions", 0);
+  auto count = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  text_wrapped(std::to_string(d.value("right_calls", 0)) + " of " + std::to_string(rows.size()) + " calls right; " +
+               count(incidents, "quality incident", "quality incidents") + " and " +
+               count(regressions, "regression", "regressions") + " from what you accepted; checks cost " +
+               fmt_usd(d.value("checks_usd", 0.0)) + ".");
+  muted_wrapped(
+      "A right call accepts a real gain of at least 1% with no incident, or keeps out anything else. Minor claims "
+      "(worth less than a check even if true) are not judged.");
   tag(view.tags, "debrief.truth");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
-  const float h = std::min(ImGui::GetContentRegionAvail().y,
-                           ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.0f));
-  if (!ImGui::BeginTable("##truth", 6, flags, ImVec2(0, std::max(h, ImGui::GetTextLineHeightWithSpacing() * 3))))
-    return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-  ImGui::TableSetupColumn("True", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-  ImGui::TableSetupColumn("Your call", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("Right?", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-  ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_Sortable;
+  if (!ImGui::BeginTable("##truth", 6, flags)) return;
+  ImGui::TableSetupColumn("Proposal", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort, 2.2f);
+  ImGui::TableSetupColumn("Claimed", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("True", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("Your call", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn("Right?", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("What it really does", ImGuiTableColumnFlags_WidthStretch, 3.0f);
   ImGui::TableHeadersRow();
-  for (const auto& r : rows) {
+  // Row order: by the sorted column (posting order by default).
+  std::vector<std::size_t> order(rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (const ImGuiTableSortSpecs* spec = ImGui::TableGetSortSpecs(); spec && spec->SpecsCount > 0) {
+    const int col = spec->Specs[0].ColumnIndex;
+    const bool asc = spec->Specs[0].SortDirection != ImGuiSortDirection_Descending;
+    auto key = [&](std::size_t i) -> double {
+      const auto& r = rows[i];
+      switch (col) {
+        case 1:
+          return r.value("claimed_speedup", 1.0);
+        case 2:
+          return r.contains("truth") ? r["truth"].value("speedup", 1.0) : 1.0;
+        case 4:
+          return r.value("right_call", false) ? 1.0 : 0.0;
+        default:
+          return static_cast<double>(i);
+      }
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return asc ? key(a) < key(b) : key(a) > key(b); });
+  }
+  for (std::size_t i : order) {
+    const auto& r = rows[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted((r.value("id", std::string()) + "  " + r.value("title", std::string())).c_str());
+    text_wrapped(r.value("id", std::string()) + ": " + r.value("title", std::string()));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(fmt_factor(r.value("claimed_speedup", 1.0)).c_str());
     ImGui::TableNextColumn();
@@ -48,16 +74,28 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
     const double true_speedup = truth.value("speedup", 1.0);
     const bool incident = truth.value("reputation_hit", 0.0) > 0;
     theme::text_colored(true_speedup >= 1.01 && !incident ? theme::kRevenue : theme::kCost,
-                        (fmt_factor(true_speedup) + (incident ? " + incident" : "")).c_str());
+                        fmt_factor(true_speedup) + (incident ? " + incident" : ""));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.value("decision", std::string()).c_str());
+    std::string call = r.value("decision", std::string());
+    if (call == "pending") call = "undecided";
+    const auto& evidence = r.contains("evidence") ? r["evidence"] : nlohmann::json(nullptr);
+    if (evidence.is_string()) {
+      std::string e = evidence.get<std::string>();
+      std::replace(e.begin(), e.end(), '_', ' ');
+      call += ", after a check: " + e;
+    } else {
+      call += ", unchecked";
+    }
+    text_wrapped(call);
     ImGui::TableNextColumn();
+    const bool minor = r.value("minor", false) && r.value("decision", std::string()) != "accepted";
     const bool right = r.value("right_call", false);
-    theme::text_colored(right ? theme::kRevenue : theme::kCost, right ? "yes" : "no");
+    const ImU32 colour = minor ? theme::kMuted : right ? theme::kRevenue : theme::kCost;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    text_wrapped(r.value("verdict", std::string()));
+    ImGui::PopStyleColor();
     ImGui::TableNextColumn();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(r.value("verdict", std::string()).c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped(r.value("truth_text", std::string()));
   }
   ImGui::EndTable();
 }
@@ -167,9 +205,14 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
 
   // Verdict.
   ImGui::PushFont(theme::font_title());
+  // Nothing shown as final before it is: no stars while the comparison runs are computing.
   std::string stars;
-  for (int i = 0; i < 3; ++i) stars += i < score.stars ? "★" : "☆";
-  theme::text_colored(score.stars >= 2 ? theme::kWarn : theme::kMuted, stars);
+  if (score.final) {
+    for (int i = 0; i < 3; ++i) stars += i < score.stars ? "★" : "☆";
+  } else {
+    stars = "···";
+  }
+  theme::text_colored(score.final && score.stars >= 2 ? theme::kWarn : theme::kMuted, stars);
   ImGui::PopFont();
   ImGui::SameLine(0, 18);
   ImGui::BeginGroup();
@@ -183,9 +226,14 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
                         score.passed ? "Scenario passed" : "Scenario not passed");
   }
   ImGui::PopFont();
-  ImGui::Text("%.0f of %.0f points%s · %s · %.1f of %d days played", score.points, score.max_points,
-              score.final ? "" : (s.finished ? " (computing the comparison runs…)" : " so far"),
-              game.scenario.name.c_str(), static_cast<double>(s.hour) / 24.0, game.scenario.days);
+  if (score.final) {
+    ImGui::Text("%.0f of %.0f points · %s · %.1f of %d days played", score.points, score.max_points,
+                game.scenario.name.c_str(), static_cast<double>(s.hour) / 24.0, game.scenario.days);
+  } else {
+    ImGui::Text("Score: %s · %s · %.1f of %d days played",
+                s.finished ? "computing the comparison runs…" : "known at the end", game.scenario.name.c_str(),
+                static_cast<double>(s.hour) / 24.0, game.scenario.days);
+  }
   ImGui::EndGroup();
   tag(view.tags, "debrief.score");
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - 260);
@@ -281,6 +329,7 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   }
 
   if (game.final_summary && game.final_summary->counterfactuals) draw_counterfactuals(*game.final_summary, view);
+  if (game.revealed_debrief) draw_advisor_truth(*game.revealed_debrief, view);
 
   // Money over time.
   const auto& h = s.history;
@@ -403,7 +452,6 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     }
   }
   ImGui::EndChild();
-  if (game.revealed_debrief) draw_advisor_truth(*game.revealed_debrief, view);
 }
 
 }  // namespace tycoon::ui

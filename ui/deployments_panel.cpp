@@ -88,7 +88,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       int changes = 0;
       double claimed = 1.0;
       for (const auto& a : s.inbox) {
-        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted) continue;
+        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted || a.reverted_at_hour) continue;
         if (!a.effect.recipe.fields_set().empty() || a.effect.replicas) continue;
         ++changes;
         claimed *= a.claimed_speedup;
@@ -102,6 +102,20 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
           ImGui::SetTooltip(
               "What the advisor claimed for the code changes you accepted. What they really do shows in "
               "this deployment's tokens per GPU, and in the debrief.");
+        }
+      }
+      // Every accepted proposal still in force can be undone (RevertAdvice), code or recipe.
+      const bool revert_locked = lever_locked(game.scenario, "revert_advice");
+      for (const auto& a : s.inbox) {
+        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted || a.reverted_at_hour) continue;
+        if (!a.previous_recipe) continue;  // accepted in a save from before undo existed
+        if (revert_locked) ImGui::BeginDisabled();
+        if (ImGui::SmallButton(("Undo " + a.id).c_str())) out.push(game::RevertAdvice{a.id});
+        if (revert_locked) ImGui::EndDisabled();
+        tag(view.tags, "deployments.undo." + a.id);
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+          ImGui::SetTooltip("Undo %s (%s): the recipe and replicas as they were before it, its code change taken out.",
+                            a.id.c_str(), a.title.c_str());
         }
       }
       ImGui::TableNextColumn();

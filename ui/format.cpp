@@ -89,7 +89,10 @@ std::string fmt_pct(double share, int decimals) {
   if (!std::isfinite(share)) return "—";
   char fmt[16];
   std::snprintf(fmt, sizeof fmt, "%%.%df%%%%", decimals);
-  return printf_string(fmt, share * 100.0);
+  std::string out = printf_string(fmt, share * 100.0);
+  // A share that rounds to zero reads "0%", never "-0%".
+  if (out.starts_with("-") && out.find_first_not_of("-0.%") == std::string::npos) out.erase(0, 1);
+  return out;
 }
 
 std::string fmt_pct_signed(double share, int decimals) {

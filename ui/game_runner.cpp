@@ -176,7 +176,7 @@ bool GameRunner::play_counterfactuals(const std::chrono::steady_clock::time_poin
   }
   if (!plays_started_) {
     plays_started_ = true;
-    plays_ = game::counterfactual_plays(game_->scenario(), game_->state(), game_->catalog());
+    plays_ = game::counterfactual_plays(game_->scenario(), game_->state(), game_->catalog(), nullptr, game_->advisor());
     for (std::size_t i = 0; i < plays_.size(); ++i) play_tapes_.push_back(std::make_unique<game::TapedWork>());
   }
   constexpr std::int64_t kEventsPerSlice = 64;

@@ -1,6 +1,8 @@
 // The status strip: the outcome of each command and each alarm, refusals in red with their
 // reason, along the bottom of the window in a strip the layout keeps free (it covers nothing).
-// Fresh messages show in full for a few seconds; then the newest stays, dimmed, on one line.
+// Fresh messages show in full for a few seconds (never more than two lines in all: longer ones are
+// cut to a line each, in full on hover); then the newest stays, dimmed, on one line. Tutorial
+// instructions show in the tutorial's colour, not as errors.
 #include <algorithm>
 #include <vector>
 
@@ -38,13 +40,27 @@ float text_width(float width, float right_inset) {
   return std::max(40.0f, width - right_inset - 2 * kPadX - kMarkW - kMarkGap);
 }
 
+constexpr std::size_t kMaxLines = 2;
+
+// Whether the fresh messages need more than kMaxLines wrapped: then each gets one line.
+bool compact(const std::vector<Shown>& shown, float tw) {
+  std::size_t lines = 0;
+  for (const auto& s : shown) lines += s.fresh ? wrap_lines(s.message->text, tw).size() : 1;
+  return lines > kMaxLines;
+}
+
 }  // namespace
 
 float messages_strip_height(const ViewState& view, float width, float right_inset) {
   const float tw = text_width(width, right_inset);
+  const auto shown = shown_messages(view);
   std::size_t lines = 0;
-  for (const auto& s : shown_messages(view)) lines += s.fresh ? wrap_lines(s.message->text, tw).size() : 1;
-  lines = std::max<std::size_t>(1, lines);
+  if (compact(shown, tw)) {
+    lines = shown.size();
+  } else {
+    for (const auto& s : shown) lines += s.fresh ? wrap_lines(s.message->text, tw).size() : 1;
+  }
+  lines = std::clamp<std::size_t>(lines, 1, kMaxLines);
   const auto n = static_cast<float>(lines);
   const float gaps = static_cast<float>(std::max<std::size_t>(1, shown_messages(view).size()) - 1);
   return 2 * kPadY + n * ImGui::GetTextLineHeight() + gaps * ImGui::GetStyle().ItemSpacing.y;
@@ -64,17 +80,24 @@ void draw_messages(ViewState& view, float right_inset) {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
                    ImGuiWindowFlags_NoNav);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (const auto& s : shown_messages(view)) {
+  const auto shown = shown_messages(view);
+  const bool one_line_each = compact(shown, tw);
+  for (const auto& s : shown) {
     const Message& m = *s.message;
-    const ImU32 mark = m.ok ? theme::kRevenue : theme::kCost;
+    const ImU32 mark = m.guide ? theme::kAccent : m.ok ? theme::kRevenue : theme::kCost;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + kMarkW + kMarkGap);
     ImGui::BeginGroup();
     if (s.fresh) {
-      ImGui::PushStyleColor(ImGuiCol_Text, m.ok ? theme::kText : IM_COL32(255, 185, 185, 255));
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tw);
-      text_wrapped(m.text);
-      ImGui::PopTextWrapPos();
+      ImGui::PushStyleColor(ImGuiCol_Text, m.ok || m.guide ? theme::kText : IM_COL32(255, 185, 185, 255));
+      if (one_line_each) {
+        ImGui::TextUnformatted(elide(m.text, tw).c_str());
+        if (ImGui::IsItemHovered()) wrapped_tooltip(m.text.c_str());
+      } else {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tw);
+        text_wrapped(m.text);
+        ImGui::PopTextWrapPos();
+      }
       ImGui::PopStyleColor();
     } else {
       ImGui::TextDisabled("%s", elide(m.text, tw).c_str());

@@ -20,7 +20,12 @@ ImU32 news_color(const std::string& text) {
 
 }  // namespace
 
-void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/) {
+namespace {
+constexpr std::array<const char*, game::kAlarmKindNames.size()> kPauseLabels = {
+    "SLO drops", "reputation drops", "cash running out", "new proposals", "checks ready", "tutorial steps"};
+}  // namespace
+
+void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   const auto& s = game.state;
   const auto& hints = game.scenario.hints;
   // The latest hint shown so far.
@@ -81,6 +86,16 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
     tag(view.tags, "news.hint");
   }
 
+  // The player's auto-pause, per kind of alarm.
+  if (ImGui::TreeNode("Pause the clock on…")) {
+    for (std::size_t k = 0; k < kPauseLabels.size(); ++k) {
+      bool on = view.pause_on[k];
+      if (ImGui::Checkbox(kPauseLabels[k], &on)) view.pause_on[k] = on;
+      tag(view.tags, "news.pause." + std::string(game::kAlarmKindNames[k]));
+    }
+    ImGui::TreePop();
+  }
+  tag(view.tags, "news.pauses");
   theme::heading("News & events");
   ImGui::BeginChild("##feed", ImVec2(0, 0), false);
   for (auto it = s.news.rbegin(); it != s.news.rend(); ++it) {
@@ -88,6 +103,18 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& /*out*
     ImGui::PushStyleColor(ImGuiCol_Text, news_color(it->text));
     text_wrapped(it->text);
     ImGui::PopStyleColor();
+    // An alarm that names an accepted proposal as its likely cause offers to undo it (while it is live).
+    if (it->advice_id) {
+      const auto a = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const game::Advice& x) {
+        return x.id == *it->advice_id && x.status == game::AdviceStatus::kAccepted && !x.reverted_at_hour;
+      });
+      if (a != s.inbox.end()) {
+        ImGui::PushID(static_cast<int>(std::distance(it, s.news.rend())));
+        if (ImGui::SmallButton(("Undo " + a->id).c_str())) out.push(game::RevertAdvice{a->id});
+        tag(view.tags, "news.undo." + a->id);
+        ImGui::PopID();
+      }
+    }
     ImGui::Spacing();
   }
   if (s.news.empty()) ImGui::TextDisabled("Nothing has happened yet.");

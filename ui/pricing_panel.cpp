@@ -166,7 +166,8 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       const auto& seg = game.scenario.segments[i];
       if (seg.model != model || i >= s.world.segments.size()) continue;
       const auto& st = s.world.segments[i];
-      // The game's own curve (sim/game/price_response.h): demand, capacity within the SLO, rent.
+      // The game's own forecast of next hour (sim/game/price_response.h): demand, the requests and
+      // tokens each customer brings, capacity, rent and fixed costs.
       const auto curve = game::price_response(game.scenario, s, i, draft);
       if (curve.points.empty()) continue;
       std::vector<double> profit, revenue;
@@ -200,18 +201,22 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       x.min = curve.x0;
       x.max = 3.0;
       ImGui::TextUnformatted(seg.name.c_str());
-      char facts[256];
+      char facts[384];
       std::snprintf(
           facts, sizeof facts, "elasticity %.2f · reputation %s · %s offered now · %s", seg.demand.price_elasticity,
           fmt_pct(st.reputation, 0).c_str(), fmt_req_per_s(curve.now.offered_per_s).c_str(),
-          curve.capacity_per_s ? ("fleet serves " + fmt_req_per_s(*curve.capacity_per_s) + " within the SLO").c_str()
-                               : "fleet not saturated last hour");
+          curve.capacity_per_s ? ("fleet completes at most " + fmt_req_per_s(*curve.capacity_per_s)).c_str()
+                               : ("fleet not saturated: it served " + fmt_req_per_s(curve.served_last_hour_per_s) +
+                                  ", more is unknown (cheaper prices beyond that are not forecast)")
+                                     .c_str());
       muted_wrapped(facts);
       if (curve.best_ratio) {
         char best[192];
-        std::snprintf(best, sizeof best, "Most profit on this curve at %s of the market price (you: %s); rent %s/h.",
-                      fmt_pct(*curve.best_ratio, 0).c_str(), fmt_pct(curve.now_ratio, 0).c_str(),
-                      fmt_usd(curve.rent_usd_per_hour).c_str());
+        std::snprintf(best, sizeof best,
+                      "Next hour: %s at your price; most profit at %s of the market's bill (you: %s). Costs %s/h.",
+                      fmt_usd_signed(curve.now.profit_usd_per_hour).c_str(), fmt_pct(*curve.best_ratio, 0).c_str(),
+                      fmt_pct(curve.now_ratio, 0).c_str(),
+                      fmt_usd(curve.rent_usd_per_hour + curve.fixed_usd_per_hour).c_str());
         muted_wrapped(best);
       }
       chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd}, ImVec2(0, 170));

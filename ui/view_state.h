@@ -13,6 +13,7 @@
 
 #include "sim/econ/prices.h"
 #include "sim/game/recipe_settings.h"
+#include "sim/game/state.h"
 #include "sim/game/tutorial.h"
 #include "ui/automation.h"
 
@@ -33,6 +34,7 @@ struct Message {
   bool ok = true;
   double shown_at_s = 0;
   std::int64_t at_hour = 0;
+  bool guide = false;  // a tutorial instruction: the tutorial's colour, never the error colour
 };
 
 // The new-deployment form (or, with `editing`, a recipe change for an existing deployment).
@@ -102,8 +104,12 @@ struct ViewState {
   WidgetTags tags;
 
   void open_tab(Tab t) { tab_request = t; }
-  void message(std::string text, bool ok, std::int64_t hour) {
-    messages.push_back({std::move(text), ok, time_s, hour});
+  // Which alarms stop the clock (the player's setting, kept across games of a session): the
+  // game's defaults (game::kAlarmPausesByDefault); the news feed's "Pause the clock on" switches each.
+  std::array<bool, game::kAlarmKindNames.size()> pause_on = game::kAlarmPausesByDefault;
+
+  void message(std::string text, bool ok, std::int64_t hour, bool guide = false) {
+    messages.push_back({std::move(text), ok, time_s, hour, guide});
   }
 };
 

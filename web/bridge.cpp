@@ -238,7 +238,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
     game::Game& g = *game_ptr;
     refused += game::replay(g, cmds, next).size();
     std::optional<game::Counterfactuals> cf;
-    if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog);
+    if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog, nullptr, g.advisor());
     json summary = advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr);
     if (!cuts_text.empty()) summary["final_save"] = game::save_text(g);
     return hold(out, summary.dump());

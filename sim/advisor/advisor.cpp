@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/advisor/persona.h"
+#include "sim/analysis/confidence.h"
 #include "sim/core/input_error.h"
 #include "sim/game/game.h"
 #include "sim/game/rng.h"
@@ -83,8 +84,9 @@ std::vector<DeploymentProfile> Chien::profile_all(const game::GameState& state) 
 
 std::vector<game::Advice> Chien::propose(const game::GameState& state, game::AdvisorState& memory) {
   if (!memory.seeded) {
-    memory.propose_rng.seed(game::derive_seed(state.seed, "advisor"));
-    memory.check_rng.seed(game::derive_seed(state.seed, "advisor-checks"));
+    // Per level and seed: the tutorial and level 1 on one seed draw different proposals.
+    memory.propose_rng.seed(game::derive_seed(state.seed, "advisor|" + scenario_.id));
+    memory.check_rng.seed(game::derive_seed(state.seed, "advisor-checks|" + scenario_.id));
     memory.seeded = true;
   }
   std::vector<game::Advice> out;
@@ -101,15 +103,48 @@ std::vector<game::Advice> Chien::propose(const game::GameState& state, game::Adv
     if (pending >= options_.max_pending_per_deployment) continue;
     auto p = profile(state, d);
     if (!p) continue;
+    std::vector<game::Advice> made;
     if (code_due) {
-      if (auto a = propose_code_change(state, memory, d, *p)) out.push_back(std::move(*a));
+      if (auto a = propose_code_change(state, memory, d, *p)) made.push_back(std::move(*a));
     }
     if (recipe_due) {
       if (auto a = propose_recipe(state, memory, d, p->offered_requests_per_s_per_replica))
-        out.push_back(std::move(*a));
+        made.push_back(std::move(*a));
+    }
+    for (auto& a : made) {
+      mark_minor(state, d, a);
+      out.push_back(std::move(a));
     }
   }
   return out;
+}
+
+double claim_value_usd(const data::Catalog& catalog, const game::GameState& state, const game::DeploymentState& d,
+                       double claimed_speedup) {
+  const double rent = d.gpus_wanted() * gpu_price_usd_per_hour(catalog, state, d.chip);
+  const double hours = static_cast<double>(std::max<std::int64_t>(0, state.end_hour - state.hour));
+  return claimed_speedup > 1.0 ? rent * hours * (1.0 - 1.0 / claimed_speedup) : 0.0;
+}
+
+void Chien::mark_minor(const game::GameState& state, const game::DeploymentState& d, game::Advice& a) const {
+  const double value = claim_value_usd(*catalog_, state, d, a.claimed_speedup);
+  const double check = quote_check(options_, *catalog_, state, a, game::AdviceCheckKind::kBenchmark).cost_usd;
+  char buf[240];
+  if (a.claimed_speedup < 1.0 + game::kMinorClaim) {
+    std::snprintf(buf, sizeof buf,
+                  " Minor: a claim under x%.3f is smaller than a benchmark can tell from its own noise: not worth a "
+                  "check.",
+                  1.0 + game::kMinorClaim);
+  } else if (value < check) {
+    std::snprintf(buf, sizeof buf,
+                  " Minor: even if true it saves about $%.0f of GPU time over the rest of the game, less than a "
+                  "benchmark costs ($%.0f): not worth a check.",
+                  value, check);
+  } else {
+    return;
+  }
+  a.minor = true;
+  a.rationale += buf;
 }
 
 std::optional<game::Advice> Chien::propose_code_change(const game::GameState& state, game::AdvisorState& memory,
@@ -235,7 +270,7 @@ double Chien::gpu_price_usd_per_hour(const game::GameState& state, const std::st
 }
 
 CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, const game::GameState& state,
-                       const game::Advice& advice, game::AdviceCheckKind kind) {
+                       const game::Advice& advice, game::AdviceCheckKind kind, int repetitions) {
   CheckQuote q;
   const game::DeploymentState* d = state.company.find_deployment(advice.deployment_id);
   const bool recipe = !advice.effect.recipe.fields_set().empty() || advice.effect.replicas.has_value();
@@ -251,16 +286,25 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
       }
       break;
     case game::AdviceCheckKind::kBenchmark: {
+      const int n =
+          repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions) : game::kDefaultBenchmarkRepetitions;
+      // Each paired run (two one-replica runs) takes benchmark_hours / the default count of GPU
+      // hours per GPU of a replica, and the runs go one after another.
+      const double hours = o.benchmark_hours * n / game::kDefaultBenchmarkRepetitions;
       const double gpus = d ? d->recipe.tensor_parallel : 1;
-      q.cost_usd = d ? o.benchmark_hours * gpus * gpu_price_usd_per_hour(catalog, state, d->chip) : 0;
-      q.hours = static_cast<std::int64_t>(std::ceil(o.benchmark_hours));
-      q.what = "end to end on your traffic shape with an accuracy eval: GPU hours at on-demand rent, \u00b1" +
-               pct(o.benchmark_noise) + " run to run";
+      q.cost_usd = d ? hours * gpus * gpu_price_usd_per_hour(catalog, state, d->chip) : 0;
+      q.hours = static_cast<std::int64_t>(std::ceil(hours));
+      q.repetitions = n;
+      q.what = std::to_string(n) +
+               " paired runs end to end on your traffic shape, with an accuracy eval: GPU hours at on-demand rent. "
+               "Repeated runs of one setup differ by up to about 3.5%, so the result comes with an interval; more "
+               "runs narrow it";
       break;
     }
     case game::AdviceCheckKind::kCanary:
       q.cost_usd = o.canary_setup_usd;
       q.hours = static_cast<std::int64_t>(std::ceil(o.canary_hours));
+      q.repetitions = static_cast<int>(q.hours);
       q.what = "on " + pct(o.canary_share) +
                " of real traffic: the truth, but that slice's customers live with it (lost "
                "revenue if slower, their share of any incident)";
@@ -280,8 +324,33 @@ double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t depl
   return 0;
 }
 
+namespace {
+
+// A standard normal draw from the raw stream: the sum of 12 uniforms less 6 (Irwin-Hall), plain
+// arithmetic, so natively and in the browser the same bits give the same number.
+double standard_normal(boost::random::mt19937_64& rng) {
+  double sum = 0;
+  for (int i = 0; i < 12; ++i) sum += game::uniform01(rng);
+  return sum - 6.0;
+}
+
+// Paired ratios -> the check's estimate, its 95% interval (Student t over the repetitions) and
+// the verdict by the game's one rule (game::check_verdict).
+void conclude(CheckResult& c, const std::vector<double>& ratios) {
+  auto e = analysis::estimate(ratios);
+  c.repetitions = e.n;
+  c.measured_speedup = e.mean;
+  const double half = e.n > 1 ? e.half_width_95 : 0.0;
+  c.interval_low = std::max(1e-6, e.mean - half);
+  c.interval_high = e.mean + half;
+  c.verdict =
+      game::check_verdict(c.measured_speedup, c.interval_low, c.interval_high, c.quality_flag, c.rejection_flag);
+}
+
+}  // namespace
+
 CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memory, const game::Advice& advice,
-                         CheckKind kind) {
+                         CheckKind kind, int repetitions) {
   const std::string& advice_id = advice.id;
   ProposalRecord* found = memory.find(advice_id);
   if (!found) throw core::InputError("no proposal '" + advice_id + "'");
@@ -294,61 +363,97 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   c.ready_at_hour = state.hour;
   const bool drifts = r.trait == Trait::kQualityDrift;
   const bool refuses = r.trait == Trait::kScorerGaming && r.reputation_hit > 0;
+  const double rate = std::max(last_rate_per_replica(state, *d), 0.05);
+  // One paired run on the player's deployment: the same seed (the same requests) with and without
+  // the change, each run on a machine of its own (the hardware's run-to-run jitter).
+  auto paired_ratio = [&](bool closed_loop, std::uint64_t seed) {
+    double ratio = 1.0;
+    if (r.kind == ProposalKind::kCodeChange) {
+      DeploymentSetup setup(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
+      auto config = [&](const OpTimes& times) {
+        return closed_loop ? setup.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, times)
+                           : setup.open_loop(options_.profile_window_s, seed, times);
+      };
+      auto base = serving::simulate(config(unit_op_times()), setup.calibration());
+      auto changed = serving::simulate(config(r.true_op_time_scale), setup.calibration());
+      // Both compare the GPU time each output token took: the capacity the change frees. (Live
+      // traffic below saturation serves what arrives either way; and a short closed-loop run's
+      // tokens per second are dominated by its last few long requests, which a change reorders.)
+      auto gpu_s_per_token = [](const serving::ServingSummary& x) {
+        double t = 0;
+        for (double v : x.time_by_op_s) t += v;
+        return x.output_tokens > 0 ? t / static_cast<double>(x.output_tokens) : 0.0;
+      };
+      const double b = gpu_s_per_token(base), ch = gpu_s_per_token(changed);
+      ratio = b > 0 && ch > 0 ? b / ch : 1.0;
+    } else {
+      ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate,
+                                 RecipeMove{r.recipe, r.replicas, r.change_id}, options_.search.window_s, seed);
+    }
+    const double jitter_base = 1.0 + options_.run_jitter * standard_normal(memory.check_rng);
+    const double jitter_changed = 1.0 + options_.run_jitter * standard_normal(memory.check_rng);
+    return ratio * jitter_changed / jitter_base;
+  };
   switch (kind) {
     case CheckKind::kComponentTest: {
       c.cost_usd = options_.component_test_usd;
       if (r.kind == ProposalKind::kRecipe) {
         throw core::InputError("'" + advice_id + "' is a recipe change: it has no component to test");
       }
-      // The test's fixed shapes: every trait shows its component speedup there.
+      // The test's fixed shapes: every trait shows its component speedup there, within the test's
+      // own tolerance; end to end is Amdahl on the profile, for the kernel's whole range.
       double kernel = noisy(r.component_speedup, options_.component_noise, memory.check_rng);
       c.measured_component_speedup = kernel;
       auto p = profile(state, *d);
-      OpTimes s = unit_op_times();
-      s[static_cast<std::size_t>(*r.op_class)] = 1.0 / kernel;
-      c.measured_speedup = p ? amdahl_speedup(p->time_share, s) : r.claimed_speedup;
+      auto amdahl = [&](double k) {
+        if (!p) return r.claimed_speedup;
+        OpTimes s = unit_op_times();
+        s[static_cast<std::size_t>(*r.op_class)] = 1.0 / k;
+        return amdahl_speedup(p->time_share, s);
+      };
       c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.component_catches_drift;
-      c.note = "kernel on the component test's fixed shapes; end-to-end value is Amdahl on the profile";
+      c.measured_speedup = amdahl(kernel);
+      c.interval_low = amdahl(kernel * (1.0 - options_.component_noise));
+      c.interval_high = amdahl(kernel * (1.0 + options_.component_noise));
+      c.repetitions = 1;
+      c.verdict =
+          game::check_verdict(c.measured_speedup, c.interval_low, c.interval_high, c.quality_flag, c.rejection_flag);
+      c.note =
+          "the kernel on the component test's fixed shapes; end to end is Amdahl on your profile, which "
+          "misses how the change behaves on your real shapes";
       break;
     }
     case CheckKind::kBenchmark: {
-      const double gpus = d->recipe.tensor_parallel;
-      c.cost_usd = options_.benchmark_hours * gpus * gpu_price_usd_per_hour(state, d->chip);
-      c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.benchmark_hours));
-      double rate = std::max(last_rate_per_replica(state, *d), 0.05);
-      const std::uint64_t seed = memory.check_rng();
-      double ratio = 1.0;
-      if (r.kind == ProposalKind::kCodeChange) {
-        DeploymentSetup s(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
-        auto base = serving::simulate(
-            s.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, unit_op_times()),
-            s.calibration());
-        auto changed = serving::simulate(
-            s.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, r.true_op_time_scale),
-            s.calibration());
-        ratio =
-            base.output_tok_per_s_per_gpu > 0 ? changed.output_tok_per_s_per_gpu / base.output_tok_per_s_per_gpu : 1.0;
-      } else {
-        ratio = paired_recipe_gain(*catalog_, scenario_, *d, calibration(d->chip), rate,
-                                   RecipeMove{r.recipe, r.replicas, r.change_id}, options_.search.window_s, seed);
-      }
-      c.measured_speedup = noisy(ratio, options_.benchmark_noise, memory.check_rng);
+      const int n =
+          repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions) : game::kDefaultBenchmarkRepetitions;
+      const auto q = quote_check(options_, *catalog_, state, advice, kind, n);
+      c.cost_usd = q.cost_usd;
+      c.ready_at_hour = state.hour + q.hours;
+      std::vector<double> ratios;
+      for (int i = 0; i < n; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
       c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.benchmark_catches_drift;
       c.rejection_flag = refuses;
-      c.note = "end-to-end benchmark on your traffic shape (±3.5% run to run), with an accuracy eval";
+      conclude(c, ratios);
+      c.note = std::to_string(n) +
+               " paired runs on your traffic shape (the same requests with and without the change), with an "
+               "accuracy eval; each run on its own machine, so the interval holds the hardware's run-to-run noise";
       break;
     }
     case CheckKind::kCanary: {
-      c.ready_at_hour = state.hour + static_cast<std::int64_t>(std::ceil(options_.canary_hours));
-      c.measured_speedup = noisy(r.true_speedup, options_.canary_noise, memory.check_rng);
+      const int hours = static_cast<int>(std::ceil(options_.canary_hours));
+      c.ready_at_hour = state.hour + hours;
+      // One paired hour of the live traffic at a time: the slice against the rest.
+      std::vector<double> ratios;
+      for (int i = 0; i < hours; ++i) ratios.push_back(paired_ratio(false, memory.check_rng()));
       c.quality_flag = drifts;
       c.rejection_flag = refuses;
+      conclude(c, ratios);
       // The slice's customers bear what the change really does for the canary's hours.
       double slice_usd = options_.canary_share * options_.canary_hours * hourly_revenue_usd(state, d->id);
       c.cost_usd = options_.canary_setup_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);
       // The slice's customers saw the drift or the refusals: their share of the incident.
       c.reputation_hit = options_.canary_share * r.reputation_hit;
-      c.note = "canary on " + pct(options_.canary_share) + " of real traffic";
+      c.note = "canary on " + pct(options_.canary_share) + " of real traffic, one paired hour at a time";
       break;
     }
   }
@@ -366,6 +471,7 @@ Debrief make_debrief(const game::GameState& state) {
       if (a.id == r.advice_id) {
         row.decision = a.status;
         row.decided_at_hour = a.decided_at_hour;
+        row.minor = a.minor;
       }
     }
     for (const auto& c : r.checks) row.checks_usd += c.cost_usd;
@@ -399,24 +505,37 @@ Debrief make_debrief(const game::GameState& state) {
       double hours = static_cast<double>(state.hour - *row.decided_at_hour);
       row.value_usd = hours * rent * (1.0 - 1.0 / r.true_speedup);
     }
+    // What it really does, in words a player reads (the blooper reel's mechanisms).
     std::string truth;
     if (r.reputation_hit > 0) {
-      truth = r.trait == Trait::kQualityDrift ? "outputs drift beyond tolerance (quality incident)"
-                                              : "games the scorer by refusing requests (incident)";
+      truth = r.trait == Trait::kQualityDrift
+                  ? "outputs drift beyond tolerance: accepting it caused a quality incident"
+                  : "games the scorer: its speed comes from refusing requests, which customers see (an incident)";
     } else if (r.trait == Trait::kScorerGaming) {
-      truth = "games the scorer: no gain on real traffic";
+      truth = "games the scorer: faster on the benchmark's own prompts, not on your traffic";
+    } else if (r.trait == Trait::kIsolationOnly) {
+      truth = "fast only on the component test's shapes: " + factor(r.true_speedup) + " on your traffic";
     } else if (r.true_speedup < 0.99) {
-      truth = "slower on real traffic (" + factor(r.true_speedup) + ")";
-    } else if (r.true_speedup < 1.01) {
-      truth = "no measurable gain (" + factor(r.true_speedup) + ")";
+      truth = "slower on your traffic (" + factor(r.true_speedup) + ")";
+    } else if (r.true_speedup < 1.0 + game::kMaterialGain) {
+      truth = r.kind == ProposalKind::kCodeChange && r.op_share < 0.1
+                  ? "the kernel is faster, but it is " + pct(r.op_share) + " of the step: " + factor(r.true_speedup) +
+                        " end to end, under the 1% worth a change"
+                  : "no gain worth a change on your traffic (" + factor(r.true_speedup) + ")";
+    } else if (r.trait == Trait::kShrinksOnOtherTraffic) {
+      truth = "tuned for other traffic: a real but smaller gain on yours (" + factor(r.true_speedup) + ")";
     } else {
-      truth = "real gain " + factor(r.true_speedup);
+      truth = "a real gain on your traffic (" + factor(r.true_speedup) + ")";
     }
     row.truth = truth;
-    row.verdict = std::string(game::kAdviceStatusNames[static_cast<std::size_t>(row.decision)]) + "; truth: " + truth +
-                  (row.decision == game::AdviceStatus::kPending ? ""
-                   : row.right_call                             ? " — right call"
-                                                                : " — wrong call");
+    const bool good = r.good();
+    row.verdict = row.minor && row.decision != game::AdviceStatus::kAccepted ? "a minor claim, not judged"
+                  : row.decision == game::AdviceStatus::kPending
+                      ? (good ? "left undecided: a gain missed" : "left undecided")
+                  : row.right_call ? (row.decision == game::AdviceStatus::kAccepted ? "right: a real gain taken"
+                                                                                    : "right: a bad change kept out")
+                  : row.decision == game::AdviceStatus::kAccepted ? "wrong: a bad change accepted"
+                                                                  : "wrong: a real gain missed";
     out.checks_usd += row.checks_usd;
     out.value_usd += row.value_usd;
     switch (row.decision) {
@@ -463,10 +582,13 @@ nlohmann::json to_json(const DeploymentProfile& p) {
 }
 
 nlohmann::json to_json(const CheckResult& c) {
-  nlohmann::json j = {{"kind", to_string(c.kind)},        {"requested_at_hour", c.requested_at_hour},
-                      {"ready_at_hour", c.ready_at_hour}, {"measured_speedup", c.measured_speedup},
-                      {"quality_flag", c.quality_flag},   {"rejection_flag", c.rejection_flag},
-                      {"cost_usd", c.cost_usd},           {"note", c.note}};
+  nlohmann::json j = {
+      {"kind", to_string(c.kind)},        {"requested_at_hour", c.requested_at_hour},
+      {"ready_at_hour", c.ready_at_hour}, {"measured_speedup", c.measured_speedup},
+      {"interval_low", c.interval_low},   {"interval_high", c.interval_high},
+      {"repetitions", c.repetitions},     {"verdict", game::kCheckVerdictNames[static_cast<std::size_t>(c.verdict)]},
+      {"quality_flag", c.quality_flag},   {"rejection_flag", c.rejection_flag},
+      {"cost_usd", c.cost_usd},           {"note", c.note}};
   if (c.measured_component_speedup) j["measured_component_speedup"] = *c.measured_component_speedup;
   return j;
 }
@@ -551,6 +673,13 @@ nlohmann::json to_json(const Debrief& d) {
                     {"reputation_before", opt(row.reputation_before)},
                     {"reputation_after", opt(row.reputation_after)}};
     j["verdict"] = row.verdict;
+    j["truth_text"] = row.truth;
+    j["minor"] = row.minor;
+    // The evidence the player had when deciding: the newest check's verdict, if any.
+    j["evidence"] =
+        row.record.checks.empty()
+            ? nlohmann::json(nullptr)
+            : nlohmann::json(game::kCheckVerdictNames[static_cast<std::size_t>(row.record.checks.back().verdict)]);
     rows.push_back(j);
   }
   return {{"advisor", kPersonaName},
@@ -573,9 +702,18 @@ std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& sta
     const bool too_late = row.decision == game::AdviceStatus::kPending &&
                           row.record.posted_at_hour + game::kJudgedAfterHours > state.end_hour;
     if (too_late) continue;
+    if (row.minor) {
+      // Not judged, unless it was accepted and did harm: a bad change taken on a minor claim.
+      if (row.decision == game::AdviceStatus::kAccepted && !row.record.good()) {
+        ++j.proposals;
+        ++j.bad_accepted;
+      }
+      continue;
+    }
     ++j.proposals;
     if (row.right_call) ++j.right_calls;
     if (row.decision == game::AdviceStatus::kAccepted && !row.right_call) ++j.bad_accepted;
+    if (row.decision != game::AdviceStatus::kAccepted && row.record.good()) ++j.good_missed;
   }
   return j;
 }

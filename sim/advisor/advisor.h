@@ -30,8 +30,8 @@ class Game;
 namespace tycoon::advisor {
 
 struct AdvisorOptions {
-  std::int64_t first_proposal_hour = 2;         // after the deployments have served some traffic
-  std::int64_t code_change_interval_hours = 6;  // one code change per deployment this often
+  std::int64_t first_proposal_hour = 2;          // after the deployments have served some traffic
+  std::int64_t code_change_interval_hours = 12;  // one code change per deployment this often
   std::int64_t recipe_search_interval_hours = 24;
   bool recipe_search = true;
   int max_pending_per_deployment = 3;  // no new proposals while this many wait for a decision
@@ -42,14 +42,17 @@ struct AdvisorOptions {
   double component_test_usd = 25;        // a few minutes of one GPU and an engineer
   double component_noise = 0.02;         // ± on the kernel speedup
   double component_catches_drift = 0.5;  // chance the tolerance check catches quality drift
-  double benchmark_hours = 2;            // GPU hours per GPU of a replica, and game hours
-  double benchmark_noise = 0.035;        // ± run-to-run (seed 000 section 8)
+  double benchmark_hours = 2;            // GPU hours per GPU of a replica, and game hours, for the
+                                         // default number of paired runs (game::kDefaultBenchmarkRepetitions)
+  // The hardware's run-to-run jitter of one run's throughput (a standard deviation). Seed 000
+  // section 8: repeated one-hour runs of the same setup differ by up to about 3.5%; two runs'
+  // difference has a standard deviation of sqrt(2) x 1.2% = 1.7%, so about 3.5% at two of them.
+  double run_jitter = 0.012;
   double benchmark_catches_drift = 0.9;  // the benchmark's accuracy eval
   int benchmark_concurrency = 32;
   std::int64_t benchmark_requests = 160;
-  double canary_share = 0.1;  // share of the deployment's traffic
-  double canary_hours = 6;
-  double canary_noise = 0.01;
+  double canary_share = 0.1;     // share of the deployment's traffic
+  double canary_hours = 6;       // one paired hour of live traffic each
   double canary_setup_usd = 40;  // an engineer's rollout and rollback
   // Recipe truth: the paired gain over this many seeds of `truth_window_factor` × the search window.
   int truth_seeds = 6;
@@ -82,7 +85,7 @@ class Chien final : public game::Advisor {
   // result is known from `ready_at_hour` on. Throws std::invalid_argument for an unknown id or a
   // deployment that is gone. Players go through the game: game.apply(game::CheckAdvice{...}).
   CheckResult check(const game::GameState& state, game::AdvisorState& memory, const game::Advice& advice,
-                    CheckKind kind) override;
+                    CheckKind kind, int repetitions) override;
 
   const AdvisorOptions& options() const { return options_; }
 
@@ -94,6 +97,9 @@ class Chien final : public game::Advisor {
   std::optional<game::Advice> propose_recipe(const game::GameState& state, game::AdvisorState& memory,
                                              const game::DeploymentState& d, double rate);
   double gpu_price_usd_per_hour(const game::GameState& state, const std::string& chip) const;
+  // Marks a proposal minor when its claim, even if true, is worth less than the benchmark that
+  // would check it (claim_value_usd), and says so in its rationale.
+  void mark_minor(const game::GameState& state, const game::DeploymentState& d, game::Advice& a) const;
   double hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const;
 
   const data::Catalog* catalog_;
@@ -112,6 +118,7 @@ struct DebriefRow {
   game::AdviceStatus decision = game::AdviceStatus::kPending;
   std::optional<std::int64_t> decided_at_hour;
   bool right_call = false;  // accepted a good one or rejected a bad one
+  bool minor = false;       // a digest item (worth less than a check): not judged
   double checks_usd = 0;
   double value_usd = 0;  // estimated: GPU time saved (or lost) while live; incidents not priced
   // Outcome tracking of an accepted change, from the game's own hours on its deployment: output
@@ -151,9 +158,15 @@ struct CheckQuote {
   std::int64_t hours = 0;
   std::string what;
   bool available = true;  // false: this check cannot run on this proposal (`what` says why)
+  int repetitions = 1;    // paired runs (benchmark) or paired hours (canary)
 };
+// `repetitions`: a benchmark's paired runs (0: game::kDefaultBenchmarkRepetitions).
 CheckQuote quote_check(const AdvisorOptions& options, const data::Catalog& catalog, const game::GameState& state,
-                       const game::Advice& advice, game::AdviceCheckKind kind);
+                       const game::Advice& advice, game::AdviceCheckKind kind, int repetitions = 0);
+// What a claimed end-to-end speedup is worth if true: the GPU time it frees on deployment `d` at
+// on-demand rent over the rest of the game (rent × hours × (1 − 1/speedup)).
+double claim_value_usd(const data::Catalog& catalog, const game::GameState& state, const game::DeploymentState& d,
+                       double claimed_speedup);
 // The on-demand price of one GPU-hour of `chip` in the game's market (the catalog's if none is offered).
 double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameState& state, const std::string& chip);
 

@@ -58,8 +58,11 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
   o.windows = windows;
   // The counterfactuals are the do-nothing and reference rows themselves.
   game::Game probe(scenario, catalog, o);
-  auto plays = game::counterfactual_plays(scenario, probe.state(), catalog, windows);
   const bool advice_locked = scenario.lever_locked("accept_advice");
+  // The reference takes the advisor's good proposals (as the game's own comparison does).
+  const Chien reference_advisor(catalog, scenario, changes);
+  auto plays = game::counterfactual_plays(scenario, probe.state(), catalog, windows,
+                                          advice_locked ? nullptr : &reference_advisor);
   for (auto& p : plays) {
     while (!p.game->finished()) p.step();
   }
@@ -74,7 +77,8 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
         t.rows.push_back(not_applicable(name, "the scenario has no reference strategy"));
         continue;
       }
-      t.rows.push_back(row_of(name, *play->game, cf, !advice_locked));
+      // The reference's calls are its own (it decides by the truth); doing nothing ignores the advisor.
+      t.rows.push_back(row_of(name, *play->game, cf, name == "do-nothing" && !advice_locked));
       continue;
     }
     if (name == "naive") {
@@ -149,6 +153,11 @@ nlohmann::json to_json(const BalanceTable& t) {
       j["profit_usd"] = r.profit_usd;
       j["slo_attainment"] = r.slo_attainment;
       j["bankrupt"] = r.bankrupt;
+      nlohmann::json parts = nlohmann::json::object();
+      for (const auto& c : r.score.components) {
+        if (c.known) parts[c.id] = {{"points", c.points}, {"detail", c.detail}};
+      }
+      j["components"] = parts;
     }
     rows.push_back(j);
   }

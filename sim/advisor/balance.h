@@ -6,10 +6,12 @@
 //                       unchecked
 //   reject-all          the same, every proposal rejected
 //   verify-then-decide  the same, each proposal benchmarked and accepted on a measured gain
-//   reference           the level's reference strategy (Scenario::reference_strategy), no advisor
+//   reference           the level's reference strategy (Scenario::reference_strategy) with the
+//                       advisor, taking its good proposals and rejecting the rest by the truth (the
+//                       game's own comparison: game::counterfactual_plays)
 // (The bots play on top of the reference so that every level, even one that starts with nothing
 // deployed, has advice to judge: what differs between them is only how advice is handled.) In a
-// level with an advisor, do-nothing, naive and reference are scored as a player who ignores it:
+// level with an advisor, do-nothing and naive are scored as a player who ignores it:
 // advice calls 0 of 10.
 // The advisor bots need the advisor's levers: a level that locks accept_advice has no advisor and
 // shows them as not applicable.

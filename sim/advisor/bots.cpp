@@ -40,16 +40,41 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
           break;
         case BotPolicy::kVerifyThenDecide: {
           const game::Advice* a = find_advice(game.state(), id);
+          if (a->minor) {  // worth less than a check even if true
+            game.apply(game::RejectAdvice{id});
+            break;
+          }
           if (a->checks.empty()) {
-            if (!game.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark}).ok) {
-              game.apply(game::RejectAdvice{id});
-            }
+            // The cheaper of the two end-to-end checks: a benchmark on one replica, or a canary on
+            // live traffic (cheaper where a replica is a whole node of dear GPUs).
+            const auto bench =
+                quote_check(advisor->options(), game.catalog(), game.state(), *a, game::AdviceCheckKind::kBenchmark);
+            const auto canary =
+                quote_check(advisor->options(), game.catalog(), game.state(), *a, game::AdviceCheckKind::kCanary);
+            const auto kind = canary.available && canary.cost_usd < bench.cost_usd ? game::AdviceCheckKind::kCanary
+                                                                                   : game::AdviceCheckKind::kBenchmark;
+            if (!game.apply(game::CheckAdvice{id, kind}).ok) game.apply(game::RejectAdvice{id});
             break;
           }
           const game::AdviceCheck& c = a->checks.back();
           if (!c.ready(game.state().hour)) break;  // the benchmark is still running
-          bool good = c.measured_speedup >= options.min_measured_gain && !c.quality_flag && !c.rejection_flag;
-          if (!good || !game.apply(game::AcceptAdvice{id}).ok) game.apply(game::RejectAdvice{id});
+          // Undecided between no gain and a material one: more runs, once, if the claim is worth them.
+          const bool undecided = c.verdict == game::CheckVerdict::kNoMeasurableChange &&
+                                 c.interval_high >= 1.0 + game::kMaterialGain &&
+                                 c.interval_low < 1.0 + game::kMaterialGain;
+          if (undecided && a->checks.size() == 1 && c.kind == game::AdviceCheckKind::kBenchmark) {
+            const auto* d = game.state().company.find_deployment(a->deployment_id);
+            const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a,
+                                       game::AdviceCheckKind::kBenchmark, options.more_repetitions);
+            if (d && claim_value_usd(game.catalog(), game.state(), *d, a->claimed_speedup) > q.cost_usd &&
+                game.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark, options.more_repetitions}).ok) {
+              break;
+            }
+          }
+          const auto call = game::evidence_call(*a, game.state().hour);
+          if (call != game::AdviceStatus::kAccepted || !game.apply(game::AcceptAdvice{id}).ok) {
+            game.apply(game::RejectAdvice{id});
+          }
           break;
         }
       }

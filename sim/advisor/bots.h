@@ -1,7 +1,7 @@
 // Scripted players for the advisor: accept everything, reject everything, or pay for an
-// end-to-end benchmark (a CheckAdvice command, charged to cash and logged) and decide on what it
-// measured. Used by the tests and by analysts to show
-// that checking pays.
+// end-to-end check (a CheckAdvice command, charged to cash and logged: the cheaper of a benchmark
+// and a canary) and decide on its verdict (minor proposals rejected unchecked: not worth a check).
+// Used by the tests, the balance table and analysts to show that checking pays.
 #pragma once
 
 #include <array>
@@ -19,9 +19,10 @@ inline constexpr std::array<std::string_view, 3> kBotPolicyNames = {"accept-all"
 inline std::string_view to_string(BotPolicy p) { return kBotPolicyNames[static_cast<std::size_t>(p)]; }
 
 struct BotOptions {
-  // verify-then-decide: accept when the benchmark measured at least this gain and flagged nothing
-  // (above the ±3.5% run-to-run noise would be stricter; one benchmark is cheap next to a wrong call).
-  double min_measured_gain = 1.02;
+  // verify-then-decide decides by the game's one rule (game::evidence_call on the check's
+  // verdict). A benchmark whose interval holds both "no gain" and a material gain is repeated
+  // once with this many paired runs, when the claim is worth that bigger benchmark.
+  int more_repetitions = 3 * game::kDefaultBenchmarkRepetitions;
   // A scripted player the bot plays on top of (commands applied at their hours before the bot
   // decides): the level's reference strategy in the balance table. Null: the bot does nothing else.
   const std::vector<game::LoggedCommand>* script = nullptr;

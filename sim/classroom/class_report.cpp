@@ -203,7 +203,8 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   // The benchmarks: doing nothing and the level's reference, on the class's seed and length; their
   // profits also complete every student's score.
   auto probe = world.new_game(catalog);
-  auto plays = game::counterfactual_plays(probe->scenario(), probe->state(), catalog, world.options.windows);
+  auto plays =
+      game::counterfactual_plays(probe->scenario(), probe->state(), catalog, world.options.windows, probe->advisor());
   std::vector<std::vector<double>> play_prices(plays.size());
   for (std::size_t i = 0; i < plays.size(); ++i) {
     while (!plays[i].game->finished()) {

@@ -42,12 +42,40 @@ inline constexpr std::array<std::string_view, 3> kAdviceStatusNames = {"pending"
 enum class AdviceCheckKind { kComponentTest, kBenchmark, kCanary };
 inline constexpr std::array<std::string_view, 3> kAdviceCheckKindNames = {"component_test", "benchmark", "canary"};
 
+// What a check can tell, computed once here and shown by every front end (the card's colour, the
+// tutorial's ring, the bots, the debrief): never the point estimate alone.
+//   flagged               outputs differed beyond tolerance, or requests were refused
+//   regression            the whole 95% interval of the end-to-end ratio is below 1
+//   gain                  the interval is above 1 and the estimate is a material gain (kMaterialGain)
+//   no_measurable_change  anything else: the check cannot tell the change from its own noise, or the
+//                         gain is too small to be worth a change
+enum class CheckVerdict { kGain, kNoMeasurableChange, kRegression, kFlagged };
+inline constexpr std::array<std::string_view, 4> kCheckVerdictNames = {"gain", "no_measurable_change", "regression",
+                                                                       "flagged"};
+// A gain under 1% end to end is not worth a change: the same bar decides a proposal's truth
+// (ProposalRecord::good) and a check's verdict.
+inline constexpr double kMaterialGain = 0.01;
+// A claim under this gain is minor whatever it is worth: even the longest benchmark (3 x the default
+// runs, a 95% half width of about 1.1% at the hardware's run-to-run noise) cannot tell it from no
+// gain worth a change (kMaterialGain). It goes to the advisor's digest.
+inline constexpr double kMinorClaim = 0.025;
+CheckVerdict check_verdict(double estimate, double interval_low, double interval_high, bool quality_flag,
+                           bool rejection_flag);
+// One sentence on a verdict for the player ("no measurable change: the interval x0.98-x1.03 holds 1").
+std::string describe_verdict(CheckVerdict v);
+
+// A benchmark is `repetitions` paired runs: more of them narrow its interval (and cost more).
+inline constexpr int kDefaultBenchmarkRepetitions = 4, kMaxCheckRepetitions = 64;
+
 // What a paid check measured: what the player may see once it is ready.
 struct AdviceCheck {
   AdviceCheckKind kind = AdviceCheckKind::kComponentTest;
   std::int64_t requested_at_hour = 0;
-  std::int64_t ready_at_hour = 0;                    // results are known from this hour on
-  double measured_speedup = 1;                       // end to end (component test: Amdahl of the kernel it saw)
+  std::int64_t ready_at_hour = 0;              // results are known from this hour on
+  double measured_speedup = 1;                 // end to end (component test: Amdahl of the kernel it saw)
+  double interval_low = 1, interval_high = 1;  // the 95% interval of the end-to-end ratio
+  int repetitions = 1;                         // paired runs (benchmark), hours (canary), 1 (component)
+  CheckVerdict verdict = CheckVerdict::kNoMeasurableChange;
   std::optional<double> measured_component_speedup;  // component test only
   bool quality_flag = false;                         // outputs differed beyond tolerance
   bool rejection_flag = false;                       // requests were refused or failed
@@ -58,6 +86,12 @@ struct AdviceCheck {
   bool ready(std::int64_t hour) const { return hour >= ready_at_hour; }
   bool operator==(const AdviceCheck&) const = default;
 };
+
+// The call the evidence supports, by the one rule above: accept on a ready check whose verdict is
+// a gain, reject on any other ready verdict (the newest ready check decides); none before a check
+// is ready. The tutorial rings this button and the verify-then-decide bot presses it.
+struct Advice;
+std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hour);
 
 struct Advice {
   std::string id;
@@ -70,16 +104,25 @@ struct Advice {
   std::int64_t posted_at_hour = 0;
   std::optional<std::int64_t> decided_at_hour;
   std::vector<AdviceCheck> checks;  // paid for by the player, in order
+  // Accepting keeps what it replaced, so that RevertAdvice can put it back.
+  std::optional<RecipeSettings> previous_recipe;
+  std::optional<int> previous_replicas;
+  std::optional<std::int64_t> reverted_at_hour;
+  // A minor proposal (its claimed gain is worth less than a check would cost): listed in the
+  // advisor's digest, it stops no clock and the score does not judge it.
+  bool minor = false;
 };
 
 // How well the player judged the advisor, once the truth is known: proposals that counted (those
-// posted at least kJudgedAfterHours before the end), the calls that were right (accepted a good
-// one, rejected a bad one; undecided is never right) and the bad proposals accepted (the harmful
-// mistake; rejecting a good one only misses a gain).
+// posted at least kJudgedAfterHours before the end, minor ones left out), the calls that were
+// right (accepted a good one, rejected a bad one; undecided is never right), the bad proposals
+// accepted and the good ones missed (rejected or ignored): each of the two mistakes takes a right
+// call back.
 struct AdviceJudgement {
   int proposals = 0;
   int right_calls = 0;
   int bad_accepted = 0;
+  int good_missed = 0;  // good proposals rejected or left undecided: a gain the player gave up
 };
 inline constexpr std::int64_t kJudgedAfterHours = 12;
 
@@ -96,7 +139,8 @@ class Advisor {
   // Runs a check the player pays for (CheckAdvice). Must be a deterministic function of the state
   // and memory. Throws std::invalid_argument when the check cannot run (by default: an advisor
   // that sells no checks).
-  virtual AdviceCheck check(const GameState& state, AdvisorState& memory, const Advice& advice, AdviceCheckKind kind);
+  virtual AdviceCheck check(const GameState& state, AdvisorState& memory, const Advice& advice, AdviceCheckKind kind,
+                            int repetitions);
   // A copy for Game::fork (sim/game/sim_tape.h): caches may be shared or copied; it holds no state.
   virtual std::shared_ptr<Advisor> clone() const = 0;
   // The truth behind every proposal once the game is over (claim, truth, the call made, what it
@@ -107,7 +151,7 @@ class Advisor {
   virtual std::optional<AdviceJudgement> judgement(const GameState&) const { return std::nullopt; }
 };
 
-inline AdviceCheck Advisor::check(const GameState&, AdvisorState&, const Advice&, AdviceCheckKind) {
+inline AdviceCheck Advisor::check(const GameState&, AdvisorState&, const Advice&, AdviceCheckKind, int) {
   throw core::InputError("this advisor sells no checks");
 }
 

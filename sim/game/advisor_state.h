@@ -71,7 +71,7 @@ struct ProposalRecord {
   std::vector<AdviceCheck> checks;
 
   // A proposal worth accepting: a real end-to-end gain with no incident.
-  bool good() const { return true_speedup >= 1.01 && reputation_hit == 0; }
+  bool good() const { return true_speedup >= 1.0 + kMaterialGain && reputation_hit == 0; }
   bool operator==(const ProposalRecord&) const = default;
 };
 

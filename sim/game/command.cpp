@@ -56,13 +56,15 @@ nlohmann::json to_json(const Command& c) {
           if (x.input_usd_per_mtok) j["input_usd_per_mtok"] = *x.input_usd_per_mtok;
           if (x.cached_input_usd_per_mtok) j["cached_input_usd_per_mtok"] = *x.cached_input_usd_per_mtok;
           if (x.output_usd_per_mtok) j["output_usd_per_mtok"] = *x.output_usd_per_mtok;
-        } else if constexpr (std::is_same_v<T, AcceptAdvice> || std::is_same_v<T, RejectAdvice>) {
+        } else if constexpr (std::is_same_v<T, AcceptAdvice> || std::is_same_v<T, RejectAdvice> ||
+                             std::is_same_v<T, RevertAdvice>) {
           j["advice_id"] = x.advice_id;
         } else if constexpr (std::is_same_v<T, Advance>) {
           j["hours"] = x.hours;
         } else if constexpr (std::is_same_v<T, CheckAdvice>) {
           j["advice_id"] = x.advice_id;
           j["check"] = kAdviceCheckKindNames[static_cast<std::size_t>(x.check)];
+          if (x.repetitions > 0) j["repetitions"] = x.repetitions;
         } else if constexpr (std::is_same_v<T, ViewPanel>) {
           j["panel"] = x.panel;
         }
@@ -135,10 +137,16 @@ Command command_from_json(data::ObjectReader& in) {
     case 10: {
       CheckAdvice c{in.string("advice_id"), AdviceCheckKind::kBenchmark};
       c.check = static_cast<AdviceCheckKind>(in.choice("check", kAdviceCheckKindNames));
+      if (auto reps = in.optional_integer("repetitions", Bound::kPositive)) {
+        if (*reps > kMaxCheckRepetitions) in.fail("repetitions", "more than " + std::to_string(kMaxCheckRepetitions));
+        c.repetitions = static_cast<int>(*reps);
+      }
       return c;
     }
     case 11:
       return ViewPanel{std::string(kPanelNames[in.choice("panel", kPanelNames)])};
+    case 12:
+      return RevertAdvice{in.string("advice_id")};
     default:
       return Advance{read_count(in, "hours", Bound::kPositive)};
   }

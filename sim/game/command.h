@@ -81,10 +81,16 @@ struct AcceptAdvice {
 struct RejectAdvice {
   std::string advice_id;
 };
+// Undoes an accepted proposal: the deployment's recipe and replicas as they were before it, and
+// its code change taken out (a quality incident it caused is not undone: customers remember).
+struct RevertAdvice {
+  std::string advice_id;
+};
 // Pays for a check of a pending proposal; its result shows on the advice from its ready hour.
 struct CheckAdvice {
   std::string advice_id;
   AdviceCheckKind check = AdviceCheckKind::kBenchmark;
+  int repetitions = 0;  // benchmark: paired runs (0: kDefaultBenchmarkRepetitions); ignored by other checks
 };
 // Runs the clock forward.
 struct Advance {
@@ -97,10 +103,10 @@ struct ViewPanel {
 };
 
 using Command = std::variant<RentGpus, ReleaseGpus, Deploy, Undeploy, ChangeRecipe, ScaleReplicas, SetPrices,
-                             AcceptAdvice, RejectAdvice, Advance, CheckAdvice, ViewPanel>;
-inline constexpr std::array<std::string_view, 12> kCommandNames = {
-    "rent_gpus",  "release_gpus",  "deploy",        "undeploy", "change_recipe", "scale_replicas",
-    "set_prices", "accept_advice", "reject_advice", "advance",  "check_advice",  "view_panel"};
+                             AcceptAdvice, RejectAdvice, Advance, CheckAdvice, ViewPanel, RevertAdvice>;
+inline constexpr std::array<std::string_view, 13> kCommandNames = {
+    "rent_gpus",     "release_gpus",  "deploy",  "undeploy",     "change_recipe", "scale_replicas", "set_prices",
+    "accept_advice", "reject_advice", "advance", "check_advice", "view_panel",    "revert_advice"};
 inline std::string_view command_name(const Command& c) { return kCommandNames[c.index()]; }
 
 // What applying a command did: ok, or why it was refused (with the numbers).

@@ -29,6 +29,7 @@ struct CommandApplier {
   CommandResult operator()(const Advance& c);
   CommandResult operator()(const CheckAdvice& c);
   CommandResult operator()(const ViewPanel& c);
+  CommandResult operator()(const RevertAdvice& c);
 
  private:
   bool locked(std::string_view lever) const;

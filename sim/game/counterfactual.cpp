@@ -6,12 +6,23 @@
 
 namespace tycoon::game {
 
-std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands) {
+std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands, bool take_good_advice) {
   if (game.finished()) return 0;
   const std::int64_t h = game.state().hour;
   std::size_t refused = 0;
   for (const auto& c : commands) {
     if (c.at_hour == h && !game.apply(c.command).ok) ++refused;
+  }
+  if (take_good_advice) {
+    std::vector<std::pair<std::string, bool>> calls;  // copied first: deciding changes the inbox
+    for (const auto& a : game.state().inbox) {
+      if (a.status != AdviceStatus::kPending) continue;
+      const auto* r = game.state().advisor.find(a.id);
+      calls.emplace_back(a.id, r && r->good() && !a.minor);
+    }
+    for (const auto& [id, good] : calls) {
+      if (!good || !game.apply(AcceptAdvice{id}).ok) game.apply(RejectAdvice{id});
+    }
   }
   game.step();
   return refused;
@@ -51,7 +62,8 @@ CounterfactualRun ScriptedPlay::result() const {
 }
 
 std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const GameState& state,
-                                               const data::Catalog& catalog, std::shared_ptr<ServingWindows> windows) {
+                                               const data::Catalog& catalog, std::shared_ptr<ServingWindows> windows,
+                                               const Advisor* advisor) {
   GameOptions o;
   o.seed = state.seed;
   o.days = static_cast<int>(state.end_hour / 24);
@@ -66,6 +78,14 @@ std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const G
   if (scenario.reference_strategy) {
     plays.push_back({"reference", "The reference strategy", scenario.reference_strategy->description,
                      std::make_unique<Game>(scenario, catalog, o), scenario.reference_strategy->commands, 0});
+    if (advisor) {
+      auto& ref = plays.back();
+      ref.game->set_advisor(advisor->clone());
+      ref.take_good_advice = true;
+      ref.description +=
+          " It takes the advisor's good proposals the hour they are posted and rejects the rest, "
+          "as a player who knew the truth would.";
+    }
   }
   return plays;
 }
@@ -80,8 +100,8 @@ Counterfactuals collect(const std::vector<ScriptedPlay>& plays) {
 }
 
 Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& state, const data::Catalog& catalog,
-                                    std::shared_ptr<ServingWindows> windows) {
-  auto plays = counterfactual_plays(scenario, state, catalog, std::move(windows));
+                                    std::shared_ptr<ServingWindows> windows, const Advisor* advisor) {
+  auto plays = counterfactual_plays(scenario, state, catalog, std::move(windows), advisor);
   for (auto& p : plays) {
     while (!p.game->finished()) p.step();
   }
@@ -109,8 +129,21 @@ std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures
   std::snprintf(buf, sizeof buf, "you earned $%.3f per million output tokens (input included), the reference $%.3f",
                 p_you, p_ref);
   out.push_back({"pricing", "Pricing", pricing + revenue_rest, buf});
-  std::snprintf(buf, sizeof buf, "you served %.3g output tokens (SLO %.0f%%), the reference %.3g (SLO %.0f%%)",
-                you.output_tokens, 100 * you.slo_attainment, ref.output_tokens, 100 * ref.slo_attainment);
+  // Token counts written for people (never e-notation).
+  auto tokens = [](double t) {
+    char b[48];
+    if (t >= 1e9) {
+      std::snprintf(b, sizeof b, "%.2f billion", t / 1e9);
+    } else if (t >= 1e6) {
+      std::snprintf(b, sizeof b, "%.1f million", t / 1e6);
+    } else {
+      std::snprintf(b, sizeof b, "%.0f", t);
+    }
+    return std::string(b);
+  };
+  std::snprintf(buf, sizeof buf, "you served %s output tokens (SLO %.0f%%), the reference %s (SLO %.0f%%)",
+                tokens(you.output_tokens).c_str(), 100 * you.slo_attainment, tokens(ref.output_tokens).c_str(),
+                100 * ref.slo_attainment);
   out.push_back({"customers_served", "Customers served", served, buf});
   // GPU bill: idle hours at your average rate, then the rest.
   const double idle = (you.idle_gpu_hours() - ref.idle_gpu_hours()) * you.gpu_usd_per_hour();

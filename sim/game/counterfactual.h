@@ -22,7 +22,9 @@ namespace tycoon::game {
 // applies any logged before it), then simulates the hour. A pure function of the game's hour, so
 // it may run on a fork first (sim/game/sim_tape.h). Refused commands are logged by the game, as
 // a player's would be; returns how many were refused.
-std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands);
+// `take_good_advice`: then decides every pending proposal by its truth first (accepts the good
+// ones that are not minor, rejects the rest), as the advised reference does.
+std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands, bool take_good_advice = false);
 
 // The figures of a finished (or running) game that the comparison needs.
 struct OutcomeFigures {
@@ -76,19 +78,26 @@ struct ScriptedPlay {
   std::unique_ptr<Game> game;
   std::vector<LoggedCommand> commands;
   std::size_t refused = 0;
-  void step() { refused += step_scripted(*game, commands); }
+  bool take_good_advice = false;  // the advised reference (counterfactual_plays)
+  void step() { refused += step_scripted(*game, commands, take_good_advice); }
   CounterfactualRun result() const;
 };
 
 // The games to play for `scenario` at `state`'s seed and length: do nothing, then the reference.
+// With `advisor` (the player's game has one), the reference plays with a copy of it and takes
+// advice as a player who knew the truth would: every good proposal (ProposalRecord::good, not a
+// minor one) accepted the hour it is posted, every other one rejected. The reference then holds
+// what good advice was worth, and a player who rejects everything falls short of it.
 std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const GameState& state,
                                                const data::Catalog& catalog,
-                                               std::shared_ptr<ServingWindows> windows = nullptr);
+                                               std::shared_ptr<ServingWindows> windows = nullptr,
+                                               const Advisor* advisor = nullptr);
 // Collects finished plays (in counterfactual_plays' order).
 Counterfactuals collect(const std::vector<ScriptedPlay>& plays);
 // Plays both to the end (blocking).
 Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& state, const data::Catalog& catalog,
-                                    std::shared_ptr<ServingWindows> windows = nullptr);
+                                    std::shared_ptr<ServingWindows> windows = nullptr,
+                                    const Advisor* advisor = nullptr);
 
 // The gap to `reference`, itemized so the items add up to reference profit − player profit:
 //   pricing           (reference's revenue per output Mtok − yours) × your output tokens

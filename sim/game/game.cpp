@@ -171,7 +171,7 @@ std::optional<AdviceJudgement> Game::revealed_judgement() const {
   return advisor_->judgement(state_).value_or(AdviceJudgement{});
 }
 
-void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt}); }
+void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt, std::nullopt}); }
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
   auto it = calibrations_.find(chip);
@@ -291,7 +291,15 @@ void Game::update_tutorial() {
   auto& w = state_.world;
   const auto& steps = scenario_.tutorial_steps;
   const std::size_t before = w.tutorial_step;
-  while (w.tutorial_step < steps.size() && step_done(steps[w.tutorial_step], state_)) ++w.tutorial_step;
+  while (w.tutorial_step < steps.size() && step_done(steps[w.tutorial_step], state_)) {
+    // A step already done when it comes up (the first proposal arrived while you set prices) is
+    // passed with a word, never silently.
+    if (w.tutorial_step > before) {
+      news("Tutorial, step " + std::to_string(w.tutorial_step + 1) + " of " + std::to_string(steps.size()) +
+           " is already done: " + steps[w.tutorial_step].text);
+    }
+    ++w.tutorial_step;
+  }
   if (w.tutorial_step != before) announce_tutorial_step();
 }
 
@@ -667,14 +675,13 @@ void Game::announce_ready_checks() {
   for (const auto& a : state_.inbox) {
     for (const auto& c : a.checks) {
       if (c.ready_at_hour != state_.hour) continue;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "The %s of %s is ready: measured x%.3f%s%s. Decide on it in the Advisor tab.",
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "The %s of %s is ready: x%.3f (95%% interval x%.3f to x%.3f): ",
                     c.kind == AdviceCheckKind::kComponentTest ? "component test"
                     : c.kind == AdviceCheckKind::kBenchmark   ? "benchmark"
                                                               : "canary",
-                    a.id.c_str(), c.measured_speedup, c.quality_flag ? ", outputs differ beyond tolerance" : "",
-                    c.rejection_flag ? ", requests were refused" : "");
-      alarm(AlarmKind::kCheckReady, buf);
+                    a.id.c_str(), c.measured_speedup, c.interval_low, c.interval_high);
+      alarm(AlarmKind::kCheckReady, buf + describe_verdict(c.verdict) + ". Decide on it in the Advisor tab.");
     }
   }
 }
@@ -682,29 +689,35 @@ void Game::announce_ready_checks() {
 void Game::advisor_tick() {
   if (!advisor_) return;
   auto& s = state_;
-  std::string titles;
+  std::string titles, minor;
   for (auto& a : advisor_->propose(s, s.advisor)) {
     a.posted_at_hour = s.hour;
     a.status = AdviceStatus::kPending;
-    titles += (titles.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +
-              std::to_string(a.claimed_speedup).substr(0, 5) + ")";
+    std::string& list = a.minor ? minor : titles;
+    list += (list.empty() ? "" : "; ") + a.id + ": " + a.title + " (claims x" +
+            std::to_string(a.claimed_speedup).substr(0, 5) + ")";
     s.inbox.push_back(std::move(a));
   }
   if (!titles.empty()) {
     alarm(AlarmKind::kNewProposal,
           "New advice from the advisor: " + titles + ". A claim is not a measurement: check it before you accept.");
   }
+  // Minor claims go to the digest: worth less than a check even if true, they stop no clock.
+  if (!minor.empty()) news("Advisor's digest (minor, not worth a check): " + minor + ".");
 }
 
-void Game::alarm(AlarmKind kind, std::string text) { state_.news.push_back({state_.hour, std::move(text), kind}); }
+void Game::alarm(AlarmKind kind, std::string text) {
+  state_.news.push_back({state_.hour, std::move(text), kind, std::nullopt});
+}
 
-std::string Game::recent_cause(std::int64_t hours) const {
+std::string Game::recent_cause(std::int64_t hours, std::optional<std::string>* advice_id) const {
   const auto& s = state_;
   for (auto it = s.log.rbegin(); it != s.log.rend() && it->at_hour + hours >= s.hour; ++it) {
     const std::string when = " at hour " + std::to_string(it->at_hour);
     if (const auto* acc = std::get_if<AcceptAdvice>(&it->command)) {
       for (const auto& a : s.inbox) {
-        if (a.id == acc->advice_id && a.status == AdviceStatus::kAccepted) {
+        if (a.id == acc->advice_id && a.status == AdviceStatus::kAccepted && !a.reverted_at_hour) {
+          if (advice_id) *advice_id = a.id;
           return " after you accepted " + a.id + " (" + a.title + ")" + when;
         }
       }
@@ -720,6 +733,25 @@ std::string Game::recent_cause(std::int64_t hours) const {
   return "";
 }
 
+bool Game::slo_alarm_rearmed(std::int64_t h, double slo) const {
+  // Hysteresis, read from the game's own history (nothing new to save): after an SLO alarm at
+  // hour a, the next one needs the fall to have cleared (attainment back at kSloRearm in some
+  // hour after a) or a fall into a worse band than the one reported (under 50% after 50-90%).
+  constexpr double kSloRearm = 0.93;
+  auto band = [](double x) { return x >= 0.9 ? 0 : x >= 0.5 ? 1 : 2; };
+  const auto& series = state_.history[Series::kSloAttainment];
+  for (auto it = state_.news.rbegin(); it != state_.news.rend(); ++it) {
+    if (it->alarm != AlarmKind::kSloDrop) continue;
+    const auto a = static_cast<std::size_t>(std::max<std::int64_t>(0, it->at_hour));
+    if (a >= series.size()) return true;
+    for (std::size_t k = a + 1; k < static_cast<std::size_t>(h) && k < series.size(); ++k) {
+      if (series[k] >= kSloRearm) return true;
+    }
+    return band(slo) > band(series[a]);
+  }
+  return true;
+}
+
 void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& row, const double* prev_slo,
                         const double* prev_reputation) {
   auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(100 * x))) + "%"; };
@@ -731,18 +763,29 @@ void Game::raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& ro
     const bool through =
         *prev_slo - slo >= 0.05 && ((*prev_slo >= 0.9 && slo < 0.9) || (*prev_slo >= 0.5 && slo < 0.5));
     const bool halved = slo < 0.5 * *prev_slo && *prev_slo - slo >= 0.1;
-    if (through || halved) {
+    if ((through || halved) && slo_alarm_rearmed(h, slo)) {
+      std::optional<std::string> cause;
+      const std::string why = recent_cause(12, &cause);
       alarm(AlarmKind::kSloDrop, "SLO attainment fell to " + pct(slo) + " (from " + pct(*prev_slo) + ") in hour " +
-                                     std::to_string(h) + recent_cause(12) +
-                                     ". Requests beyond your capacity wait, time out and cost reputation.");
+                                     std::to_string(h) + why +
+                                     (cause ? ". Undo it from this alarm or the deployment if it is the cause"
+                                            : ". Requests beyond your capacity wait, time out and cost reputation") +
+                                     ".");
+      state_.news.back().advice_id = cause;
     }
   }
   const double rep = row[static_cast<std::size_t>(Series::kReputation)];
   if (prev_reputation) {
     for (double t : {0.75, 0.5, 0.25}) {
       if (*prev_reputation >= t && rep < t) {
-        alarm(AlarmKind::kReputationDrop, "Reputation fell below " + pct(t) + " (now " + pct(rep) + ")" +
-                                              recent_cause(24) + ": demand follows reputation.");
+        std::optional<std::string> cause;
+        const std::string why = recent_cause(24, &cause);
+        alarm(AlarmKind::kReputationDrop, "Reputation fell below " + pct(t) + " (now " + pct(rep) + ")" + why +
+                                              ": demand follows reputation." +
+                                              (cause ? " Undoing the change stops further harm; customers "
+                                                       "remember the incident."
+                                                     : ""));
+        state_.news.back().advice_id = cause;
         break;
       }
     }

@@ -130,6 +130,8 @@ class Game {
   void apply_due_events();
   void announce_ready_checks();
   void advisor_tick();
+  // Whether an SLO alarm for hour `h` (attainment `slo`) may sound again (hysteresis).
+  bool slo_alarm_rearmed(std::int64_t h, double slo) const;
   // Moves past every tutorial step now done and announces the next (an alarm: the clock stops).
   void update_tutorial();
   void announce_tutorial_step();
@@ -140,7 +142,8 @@ class Game {
   void raise_alarms(std::int64_t h, const std::array<double, kNumSeries>& row, const double* prev_slo,
                     const double* prev_reputation);
   // "after you accepted Chien-1 (title) at hour 40": the player's latest change within `hours`.
-  std::string recent_cause(std::int64_t hours) const;
+  // `advice_id`: set to the proposal when the cause is an accepted one (the alarm offers to undo it).
+  std::string recent_cause(std::int64_t hours, std::optional<std::string>* advice_id = nullptr) const;
   const perf::CalibrationProfile& calibration(const std::string& chip);
   double acceptance_for(const DeploymentState& d) const;
 

@@ -320,11 +320,16 @@ CommandResult CommandApplier::operator()(const AcceptAdvice& c) {
   auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
   if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
   if (it->status != AdviceStatus::kPending) return refuse("advice '" + c.advice_id + "' was already decided");
-  if (!it->effect.recipe.fields_set().empty()) {
-    if (auto r = change_recipe(it->deployment_id, it->effect.recipe, false); !r.ok) return r;
-  }
   auto* d = s.company.find_deployment(it->deployment_id);
   if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
+  const RecipeSettings before = d->recipe;
+  const int replicas_before = d->replicas;
+  if (!it->effect.recipe.fields_set().empty()) {
+    if (auto r = change_recipe(it->deployment_id, it->effect.recipe, false); !r.ok) return r;
+    d = s.company.find_deployment(it->deployment_id);
+  }
+  it->previous_recipe = before;
+  it->previous_replicas = replicas_before;
   if (it->effect.replicas) d->replicas = *it->effect.replicas;
   d->speedup *= it->effect.speedup;
   it->status = AdviceStatus::kAccepted;
@@ -357,7 +362,7 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
   if (!game.advisor_) return refuse("no advisor in this game to run the check");
   AdviceCheck r;
   try {
-    r = game.advisor_->check(s, s.advisor, *it, c.check);
+    r = game.advisor_->check(s, s.advisor, *it, c.check, c.repetitions);
   } catch (const std::invalid_argument& e) {
     return refuse(e.what());
   }
@@ -385,6 +390,48 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
 }
 
 CommandResult CommandApplier::operator()(const ViewPanel&) { return done(""); }
+
+CommandResult CommandApplier::operator()(const RevertAdvice& c) {
+  auto& s = game.state_;
+  auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
+  if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
+  if (it->status != AdviceStatus::kAccepted) return refuse("advice '" + c.advice_id + "' was not accepted");
+  if (it->reverted_at_hour) return refuse("advice '" + c.advice_id + "' was already reverted");
+  auto* d = s.company.find_deployment(it->deployment_id);
+  if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
+  if (!it->previous_recipe) return refuse("advice '" + c.advice_id + "' was accepted before undo existed");
+  // The recipe fields the proposal set go back to what they were (later changes of other fields stay).
+  if (!it->effect.recipe.fields_set().empty()) {
+    // The fields it set, and those a change of them resets (expert parallelism, the acceptance).
+    const auto& e = it->effect.recipe;
+    const auto& was = *it->previous_recipe;
+    RecipeOverrides back;
+    if (e.engine) back.engine = was.engine;
+    if (e.precision) back.precision = was.precision;
+    if (e.kv_cache_dtype) back.kv_cache_dtype = was.kv_cache_dtype;
+    if (e.tensor_parallel || e.expert_parallel) {
+      back.tensor_parallel = was.tensor_parallel;
+      back.expert_parallel = was.expert_parallel;
+    }
+    if (e.spec_draft_tokens || e.spec_acceptance_length) {
+      back.spec_draft_tokens = was.spec_draft_tokens;
+      back.spec_acceptance_length = was.spec_acceptance_length;
+    }
+    if (e.max_num_batched_tokens) back.max_num_batched_tokens = was.max_num_batched_tokens;
+    if (e.max_num_seqs) back.max_num_seqs = was.max_num_seqs;
+    if (e.prefix_caching) back.prefix_caching = was.prefix_caching;
+    if (e.cuda_graphs) back.cuda_graphs = was.cuda_graphs;
+    if (e.router) back.router = was.router;
+    if (auto r = change_recipe(d->id, back, false); !r.ok) return r;
+    d = s.company.find_deployment(it->deployment_id);
+    // Unset before: a spec acceptance the segment's traffic gives (an override cannot say "none").
+    if (back.spec_draft_tokens && !was.spec_acceptance_length) d->recipe.spec_acceptance_length.reset();
+  }
+  if (it->effect.replicas && it->previous_replicas) d->replicas = *it->previous_replicas;
+  d->speedup /= it->effect.speedup;
+  it->reverted_at_hour = s.hour;
+  return done("Reverted advice '" + it->id + "': " + it->title + " is undone on deployment " + std::to_string(d->id));
+}
 
 CommandResult CommandApplier::operator()(const Advance& c) {
   if (c.hours < 1) return refuse("advance at least one hour");

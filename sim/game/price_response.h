@@ -1,9 +1,16 @@
-// What a price would earn: the game's own demand, capacity and cost for one segment, for the
-// pricing panel's profit-versus-price chart (issue 15). The rules are the game's (Game::step):
-// demand from the bill customers see (billed cached share) against the market's list price for
-// the traffic they expect, the reputation and demand events; capacity from what the segment's
-// deployments served within the SLO last hour; cost from last hour's rent. The UI draws it and
-// derives nothing.
+// What a price would earn next hour: the game's own forecast of profit per hour against price for
+// one segment, for the pricing panel's chart (issue 15, issue 31). Every part is what the next
+// hour books (Game::step):
+//   demand     the game's formula for the hour about to be played (the bill customers see against
+//              the market's list price, reputation, demand events), without the hour's noise
+//   requests   the serving windows' requests per demand request, from last hour (a multi-turn
+//              customer sends several)
+//   revenue    the tokens each request brought last hour (history grows, prefixes are cached),
+//              billed at the curve's prices
+//   capacity   what the fleet completed last hour when it was saturated (requests failed or
+//              missed the SLO); otherwise only what it served is known, and the curve says so
+//   costs      the segment's share of last hour's GPU rent and of the fixed costs
+// The UI draws it and derives nothing.
 #pragma once
 
 #include <optional>
@@ -18,9 +25,10 @@ namespace tycoon::game {
 struct PricePoint {
   double price_ratio = 1;    // our price per request / the market's
   double offered_per_s = 0;  // requests per second customers would send
-  double served_per_s = 0;   // of which the fleet serves within the SLO (capped by capacity)
+  double served_per_s = 0;   // of which the fleet completes (capped by capacity), in the same unit
   double revenue_usd_per_hour = 0;
-  double profit_usd_per_hour = 0;  // revenue − the segment's share of last hour's rent
+  double profit_usd_per_hour = 0;  // revenue − the segment's share of rent and fixed costs
+  bool beyond_known = false;       // more than the fleet has been seen to serve, capacity unknown
 };
 
 struct PriceResponse {
@@ -28,12 +36,16 @@ struct PriceResponse {
   double x0 = 0.25, dx = 0.05;
   double now_ratio = 1;  // the prices in force
   PricePoint now;
-  // Requests per second the fleet served within the SLO last hour when it was saturated (requests
-  // failed or missed the SLO); without saturation capacity is unknown: at least what was served.
+  // Requests per second (demand's unit) the fleet completed last hour when it was saturated;
+  // without saturation capacity is unknown: at least `served_last_hour_per_s`.
   std::optional<double> capacity_per_s;
   double served_last_hour_per_s = 0;
-  double rent_usd_per_hour = 0;      // the segment's share of last hour's GPU rent
-  std::optional<double> best_ratio;  // the ratio of the highest profit on the curve
+  double rent_usd_per_hour = 0;   // the segment's share of last hour's GPU rent
+  double fixed_usd_per_hour = 0;  // and of the fixed costs
+  // The ratio of the highest profit on the curve among the points it can vouch for (within the
+  // capacity known; never a point beyond what the fleet has been seen to serve).
+  std::optional<double> best_ratio;
+  bool from_last_hour = false;  // false: no hour served yet, the curve prices the nominal request
 };
 
 // The curve for segment `segment_index` if the company charged `draft` (scaled by the ratio).

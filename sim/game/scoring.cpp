@@ -164,11 +164,15 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
     j.known = true;
     if (in.judgement->proposals > 0) {
       const auto& jd = *in.judgement;
-      j.points =
-          std::clamp(kJudgementPoints * (jd.right_calls - jd.bad_accepted) / jd.proposals, 0.0, kJudgementPoints);
+      j.points = std::clamp(kJudgementPoints * (jd.right_calls - jd.bad_accepted - jd.good_missed) / jd.proposals, 0.0,
+                            kJudgementPoints);
       j.detail = fmt("%.0f of %.0f proposals called right", jd.right_calls, jd.proposals);
-      if (jd.bad_accepted > 0)
-        j.detail += fmt(", %.0f bad one(s) accepted (each takes one right call back)", jd.bad_accepted);
+      auto count = [](int n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+      };
+      if (jd.bad_accepted > 0) j.detail += "; " + count(jd.bad_accepted, "bad proposal", "bad proposals") + " accepted";
+      if (jd.good_missed > 0) j.detail += "; " + count(jd.good_missed, "good proposal", "good proposals") + " missed";
+      if (jd.bad_accepted + jd.good_missed > 0) j.detail += " (each mistake takes a right call back)";
       sc.components.push_back(j);
     }
   } else {
@@ -199,8 +203,8 @@ std::string score_rules() {
   return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it approaches 50, "
          "losing more than doing nothing down to -20), "
          "service 25 (SLO attainment from 50% to the level's target), solvency 15, advice calls 10 (the share of the "
-         "advisor's proposals called right, less one for each bad one accepted; without an advisor, out of 90 scaled "
-         "to 100).\n"
+         "advisor's proposals called right, less one for each bad one accepted and each good one missed; without an "
+         "advisor, out of 90 scaled to 100). The reference takes the advisor's good proposals.\n"
          "Stars: 1 solvent at the end; 2 every goal met and a score of 55; 3 every goal met and a score of 75.";
 }
 

@@ -33,10 +33,10 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 //              below 0)
 //   service    25 × (SLO attainment − 50%) / (the level's SLO target − 50%), clipped to [0, 25]
 //   solvency   15 × the share of the game played before going bankrupt (15 when solvent)
-//   judgement  10 × (right calls − bad proposals accepted) / proposals, clipped to [0, 10]: a right
-//              call accepts a good proposal or rejects a bad one; accepting a bad one takes a
-//              right call back; ignoring a proposal earns nothing (proposals in the last 12 hours
-//              do not count)
+//   judgement  10 × (right calls − bad proposals accepted − good proposals missed) / proposals,
+//              clipped to [0, 10]: a right call accepts a good proposal or rejects a bad one;
+//              accepting a bad one, or rejecting or ignoring a good one, takes a right call back
+//              (proposals in the last 12 hours and minor ones, worth less than a check, do not count)
 // Profit needs the counterfactual runs and judgement the advisor's truth, both known at the end:
 // until then those components are unknown and not counted. A level without proposals to judge
 // scores out of 90, scaled to 100.

@@ -126,10 +126,16 @@ enum class AlarmKind { kSloDrop, kReputationDrop, kCashRunway, kNewProposal, kCh
 inline constexpr std::array<std::string_view, 6> kAlarmKindNames = {"slo_drop",     "reputation_drop", "cash_runway",
                                                                     "new_proposal", "check_ready",     "tutorial_step"};
 
+// Which alarms stop a running clock unless the player says otherwise (front ends offer a switch
+// per kind): the ones that need a decision now. A check's result waits on its card until the
+// player looks; it does not stop the clock by default.
+inline constexpr std::array<bool, 6> kAlarmPausesByDefault = {true, true, true, true, false, true};
+
 struct NewsItem {
   std::int64_t at_hour = 0;
   std::string text;
-  std::optional<AlarmKind> alarm;  // set: this item is an alarm
+  std::optional<AlarmKind> alarm;        // set: this item is an alarm
+  std::optional<std::string> advice_id;  // an alarm that names an accepted proposal as its likely cause
   bool operator==(const NewsItem&) const = default;
 };
 

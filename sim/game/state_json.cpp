@@ -56,6 +56,10 @@ nlohmann::json check_json(const AdviceCheck& c) {
                        {"requested_at_hour", c.requested_at_hour},
                        {"ready_at_hour", c.ready_at_hour},
                        {"measured_speedup", c.measured_speedup},
+                       {"interval_low", c.interval_low},
+                       {"interval_high", c.interval_high},
+                       {"repetitions", c.repetitions},
+                       {"verdict", kCheckVerdictNames[static_cast<std::size_t>(c.verdict)]},
                        {"quality_flag", c.quality_flag},
                        {"rejection_flag", c.rejection_flag},
                        {"cost_usd", c.cost_usd},
@@ -80,6 +84,18 @@ AdviceCheck read_check(ObjectReader cj) {
   c.cost_usd = cj.number("cost_usd", Bound::kNonNegative);
   c.reputation_hit = cj.number("reputation_hit", Bound::kNonNegative);
   c.note = cj.string("note");
+  // Saves from before checks had intervals: the point estimate alone, one repetition.
+  c.interval_low = cj.optional_number("interval_low", Bound::kPositive).value_or(c.measured_speedup);
+  c.interval_high = cj.optional_number("interval_high", Bound::kPositive).value_or(c.measured_speedup);
+  if (c.interval_low > c.interval_high) cj.fail("interval_high", "below interval_low");
+  const auto reps = cj.optional_integer("repetitions", Bound::kPositive).value_or(1);
+  if (reps > kMaxCheckRepetitions) cj.fail("repetitions", "more than " + std::to_string(kMaxCheckRepetitions));
+  c.repetitions = static_cast<int>(reps);
+  if (cj.has("verdict")) {
+    c.verdict = read_enum<CheckVerdict>(cj, "verdict", kCheckVerdictNames);
+  } else {
+    c.verdict = check_verdict(c.measured_speedup, c.interval_low, c.interval_high, c.quality_flag, c.rejection_flag);
+  }
   cj.finish();
   return c;
 }
@@ -341,6 +357,7 @@ nlohmann::json to_json(const GameState& s) {
   for (const auto& n : s.news) {
     nlohmann::json nj = {{"at_hour", n.at_hour}, {"text", n.text}};
     if (n.alarm) nj["alarm"] = kAlarmKindNames[static_cast<std::size_t>(*n.alarm)];
+    if (n.advice_id) nj["advice_id"] = *n.advice_id;
     news.push_back(nj);
   }
   j["news"] = news;
@@ -362,7 +379,12 @@ nlohmann::json to_json(const GameState& s) {
          {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
          {"posted_at_hour", a.posted_at_hour},
          {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)},
+         {"minor", a.minor},
          {"checks", checks}});
+    auto& aj = inbox.back();
+    if (a.previous_recipe) aj["previous_recipe"] = to_json(*a.previous_recipe);
+    if (a.previous_replicas) aj["previous_replicas"] = *a.previous_replicas;
+    if (a.reverted_at_hour) aj["reverted_at_hour"] = *a.reverted_at_hour;
   }
   j["inbox"] = inbox;
   nlohmann::json log = nlohmann::json::array();
@@ -383,8 +405,8 @@ nlohmann::json player_view_json(const GameState& s) {
     a["effect"].erase("reputation_hit");
     for (auto& c : a["checks"]) {
       if (c["ready_at_hour"].get<std::int64_t>() <= s.hour) continue;
-      for (const char* k : {"measured_speedup", "measured_component_speedup", "quality_flag", "rejection_flag",
-                            "reputation_hit", "note"}) {
+      for (const char* k : {"measured_speedup", "measured_component_speedup", "interval_low", "interval_high",
+                            "verdict", "quality_flag", "rejection_flag", "reputation_hit", "note"}) {
         c.erase(k);
       }
     }
@@ -603,8 +625,9 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
     auto ns = in.array("news");
     for (std::size_t i = 0; i < ns.size(); ++i) {
       auto n = ns.object(i);
-      NewsItem item{n.integer("at_hour"), n.string("text"), std::nullopt};
+      NewsItem item{n.integer("at_hour"), n.string("text"), std::nullopt, std::nullopt};
       if (n.has("alarm")) item.alarm = static_cast<AlarmKind>(n.choice("alarm", kAlarmKindNames));
+      item.advice_id = n.optional_string("advice_id");
       s.news.push_back(std::move(item));
       n.finish();
     }
@@ -630,6 +653,17 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       x.status = read_enum<AdviceStatus>(a, "status", kAdviceStatusNames);
       x.posted_at_hour = a.integer("posted_at_hour");
       x.decided_at_hour = a.optional_integer("decided_at_hour");
+      x.minor = a.optional_boolean("minor").value_or(false);
+      if (auto pr = a.optional_object("previous_recipe")) {
+        x.previous_recipe = recipe_settings_from_json(*pr);
+        pr->finish();
+      }
+      if (a.has("previous_replicas")) {
+        const auto n = a.integer("previous_replicas", Bound::kNonNegative);
+        if (n > 1'000'000) a.fail("previous_replicas", "must be at most 1000000");
+        x.previous_replicas = static_cast<int>(n);
+      }
+      x.reverted_at_hour = a.optional_integer("reverted_at_hour", Bound::kNonNegative);
       if (a.has("checks")) {
         auto cs = a.array("checks");
         for (std::size_t k = 0; k < cs.size(); ++k) x.checks.push_back(read_check(cs.object(k)));

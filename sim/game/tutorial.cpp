@@ -55,4 +55,15 @@ bool step_done(const TutorialStep& step, const GameState& s) {
   return false;
 }
 
+std::string step_target(const TutorialStep& step, const GameState& s) {
+  if (step.target != kDecideTarget) return step.target;
+  for (const auto& a : s.inbox) {
+    if (a.status != AdviceStatus::kPending) continue;
+    if (auto call = evidence_call(a, s.hour)) {
+      return std::string(*call == AdviceStatus::kAccepted ? "advisor.accept." : "advisor.reject.") + a.id;
+    }
+  }
+  return step.target;
+}
+
 }  // namespace tycoon::game

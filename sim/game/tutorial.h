@@ -54,4 +54,11 @@ struct TutorialStep {
 // Whether `step` is done in `state`.
 bool step_done(const TutorialStep& step, const GameState& state);
 
+// The widget tag the front end highlights for `step` now. A step's target is fixed, except
+// `kDecideTarget`: the button the evidence points at (game::evidence_call) on the first pending
+// proposal with a ready check, "advisor.accept.<id>" or "advisor.reject.<id>" (the prefix
+// "advisor.decide." when no check is ready yet).
+inline constexpr std::string_view kDecideTarget = "advisor.decide.";
+std::string step_target(const TutorialStep& step, const GameState& state);
+
 }  // namespace tycoon::game

@@ -122,7 +122,7 @@ try {
     return Object.keys(w).find((k) => k.startsWith(prefix));
   };
   let t = await tutorial();
-  check(t && t.steps === 11 && t.done === 2 && t.id === 'serve' && !t.holds_clock,
+  check(t && t.steps === 12 && t.done === 2 && t.id === 'serve' && !t.holds_clock,
         `after renting and deploying the tutorial asks to run the clock (step ${t && t.done + 1}: ${t && t.id})`);
   await clickTag(page, 'tab.dashboard');
   await clickTag(page, t.target);  // the highlighted speed button
@@ -173,9 +173,13 @@ try {
   const id = checkTag.slice('advisor.check.benchmark.'.length);
   const proposal = s.state.inbox.find((a) => a.id === id);
   const measured = proposal.checks[proposal.checks.length - 1];
-  log(`benchmark of ${id}: measured x${measured.measured_speedup}`);
-  const gain = measured.measured_speedup >= 1.02 && !measured.quality_flag && !measured.rejection_flag;
-  await clickTag(page, (gain ? 'advisor.accept.' : 'advisor.reject.') + id);
+  log(`benchmark of ${id}: measured x${measured.measured_speedup} (x${measured.interval_low}-x${measured.interval_high}): ${measured.verdict}`);
+  // The ring sits on the call the verdict supports: accept on a gain, reject on anything else.
+  const gain = measured.verdict === 'gain';
+  const ring = (await tutorial()).target;
+  check(ring === (gain ? 'advisor.accept.' : 'advisor.reject.') + id,
+        `the decide step rings ${ring} after a ${measured.verdict} verdict`);
+  await clickTag(page, ring);
   t = await stepChanges('decide', 'the decision');
   s = await state(page);
   const decided = s.state.inbox.find((b) => b.id === id);
@@ -183,14 +187,21 @@ try {
   check(s.ui.advisor_opened, 'the advisor panel was opened');
   await page.waitForTimeout(200);
   await shot('07-advisor-decided');
-  check(t.id === 'scale', 'then it asks to scale');
+  check(t.id === 'grow', 'then it asks to grow');
   await clickTag(page, 'tab.market');
+  check((await tutorial()).target === 'market.rent.h200.on_demand', 'the grow step rings the rent button');
   await clickTag(page, 'market.rent.h200.on_demand');
+  t = await stepChanges('grow', 'the grow step');
+  check(t.id === 'scale' && t.target === 'deployments.scale_up.', 'then it rings the deployment\'s +');
   await clickTag(page, 'tab.deployments');
   const scaleUp = await waitFor(() => tagStartingWith('deployments.scale_up.'), 'the scale-up button');
+  const ringed = (await tutorial()).highlight;
+  const w1 = await widgets(page);
+  check(Math.abs(ringed[0] - w1[scaleUp].x0) < 1 && Math.abs(ringed[1] - w1[scaleUp].y0) < 1,
+        'the ring sits on the deployment\'s + button');
   await clickTag(page, scaleUp);
   t = await stepChanges('scale', 'the scale step');
-  check(t.id === 'finish' && t.done === 10, 'every action step done by clicking: only "run to the end" is left');
+  check(t.id === 'finish' && t.done === 11, 'every action step done by clicking: only "run to the end" is left');
   s = await state(page);
 
   // ---- a command through the bridge (as an embedding page would): reject the next proposal or
