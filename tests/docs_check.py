@@ -46,6 +46,11 @@ def md_files():
     return files
 
 
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def rel(path):
     return os.path.relpath(path, ROOT)
 
@@ -95,7 +100,7 @@ def heading_text_to_slug(text):
 def anchors_of(path, cache={}):
     if path in cache:
         return cache[path]
-    lines = open(path, encoding="utf-8").read().split("\n")
+    lines = read(path).split("\n")
     prose, _ = split_blocks(lines)
     seen, anchors = {}, set()
 
@@ -264,7 +269,7 @@ def check_program(seg, tycoon, where, failures):
     path = os.path.join(ROOT, prog)
     if prog.startswith("build/"):
         name = os.path.basename(prog)
-        cmake = open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8").read()
+        cmake = read(os.path.join(ROOT, "CMakeLists.txt"))
         known = os.path.isfile(path) or re.search(r"add_executable\(\s*" + re.escape(name) + r"[\s)]", cmake) \
             or (name.startswith("fuzz_") and os.path.isfile(os.path.join(ROOT, "tests", "fuzz", name + ".cpp")))
         if not known:
@@ -354,7 +359,7 @@ def main():
     tycoon = Tycoon(os.path.abspath(binary))
     links = commands = 0
     for path in md_files():
-        lines = open(path, encoding="utf-8").read().split("\n")
+        lines = read(path).split("\n")
         prose, blocks = split_blocks(lines)
         links += check_links(path, prose, failures)
         if os.path.isfile(binary):
