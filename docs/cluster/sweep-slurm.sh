@@ -2,7 +2,7 @@
 # One `tycoon sweep` split over a Slurm job array: array task i of n runs
 #   tycoon sweep SPEC --shard i/n --out PARTS
 # and writes PARTS/part-i-of-n.json; a job that depends on the whole array merges the parts into
-# exactly what one unsharded run writes (README.md, "Sweeps on a cluster").
+# exactly what one unsharded run writes (docs/analysts.md, "Sweeps on a cluster").
 #
 # Submit (from the repository root, on a shared file system; 8 shards here):
 #   export SWEEP_SPEC=scenarios/analyst/price-for-40pct-margin.sweep.json SWEEP_PARTS=$PWD/sweeps/price-parts
