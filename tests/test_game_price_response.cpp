@@ -100,6 +100,7 @@ TEST_CASE("the pricing chart is the game's forecast: at the price played it book
   // cannot know (the price brings more customers than the fleet has been seen to serve), it is
   // not held to it, and says so.
   constexpr double kForecastTol = 0.10;
+  constexpr double kNearBreakEvenShare = 0.05;
   constexpr int kSettleHours = 2, kHours = 6;
   int compared = 0;
   for (const char* id : {"campaign-01-thin-margin", "campaign-02-mi300x-vs-h200", "campaign-03-agentic-coding",
@@ -116,23 +117,34 @@ TEST_CASE("the pricing chart is the game's forecast: at the price played it book
                                       prices.output_usd_per_mtok})
                   .ok);
       g.advance(kSettleHours);
-      double forecast = 0, booked = 0;
+      double forecast = 0, booked = 0, forecast_revenue = 0, booked_revenue = 0;
       bool unknown = false;
       for (int h = 0; h < kHours; ++h) {
         const auto curve = game::price_response(scenario, g.state(), 0, g.state().company.prices.at(seg.model));
         unknown = unknown || curve.now.beyond_known;
         forecast += curve.now.profit_usd_per_hour;
+        forecast_revenue += curve.now.revenue_usd_per_hour;
         g.step();
         booked += g.state().history[game::Series::kProfitUsd].back();
+        booked_revenue += g.state().history[game::Series::kRevenueUsd].back();
       }
-      if (unknown) {
-        MESSAGE(id << " at " << factor << "x: beyond what the fleet has served, the curve does not forecast");
+      MESSAGE(std::string(id) << " " << factor << "x: forecast " << forecast / kHours << " $/h (revenue "
+                              << forecast_revenue / kHours << "), booked " << booked / kHours << " $/h (revenue "
+                              << booked_revenue / kHours << ")" << (unknown ? " beyond known" : ""));
+      const auto curve = game::price_response(scenario, g.state(), 0, g.state().company.prices.at(seg.model));
+      if (unknown || curve.approximate) {
+        MESSAGE(std::string(id) << " at " << factor << "x: the curve says it cannot forecast this hour ("
+                                << (unknown ? "beyond what the fleet has served" : curve.approximate_why) << ")");
         continue;
       }
       INFO("forecast " << forecast / kHours << " $/h, booked " << booked / kHours << " $/h");
-      CHECK(forecast == doctest::Approx(booked).epsilon(kForecastTol));
+      // Near break-even 10% of the profit is a few cents, far inside the hours' demand noise: there
+      // the bar is 5% of the revenue (kNearBreakEvenShare), where the forecast's error comes from
+      // (measured: 0.1-4.2% on the 15 cases; the old chart missed the tutorial's revenue by 70%).
+      const double tol = std::max(kForecastTol * std::abs(booked), kNearBreakEvenShare * booked_revenue);
+      CHECK(std::abs(forecast - booked) <= tol);
       ++compared;
     }
   }
-  CHECK(compared >= 12);  // most of the 18 cases are within what the fleets have served
+  CHECK(compared >= 12);  // most of the 18 cases can be forecast
 }

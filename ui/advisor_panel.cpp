@@ -102,7 +102,8 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
         fmt_usd(q.cost_usd) + (kind == game::AdviceCheckKind::kCanary ? "+" : "") +
         (q.hours > 0 ? ", " + std::to_string(q.hours) + " h" : "");
     const bool disabled = locked || !q.available || running || game.state.company.cash_usd < q.cost_usd;
-    if (!first) ImGui::SameLine();  // the checks get a row of their own, under Accept and Reject
+    // The checks get a row of their own, under Accept and Reject, wrapping where the card is narrow.
+    flow(first, ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
     first = false;
     if (disabled) ImGui::BeginDisabled();
     if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind, reps});

@@ -210,6 +210,7 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
                                   ", more is unknown (cheaper prices beyond that are not forecast)")
                                      .c_str());
       muted_wrapped(facts);
+      if (curve.approximate) muted_wrapped("Approximate: " + curve.approximate_why + ".");
       if (curve.best_ratio) {
         char best[192];
         std::snprintf(best, sizeof best,

@@ -364,8 +364,12 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   const bool drifts = r.trait == Trait::kQualityDrift;
   const bool refuses = r.trait == Trait::kScorerGaming && r.reputation_hit > 0;
   const double rate = std::max(last_rate_per_replica(state, *d), 0.05);
-  // One paired run on the player's deployment: the same seed (the same requests) with and without
-  // the change, each run on a machine of its own (the hardware's run-to-run jitter).
+  // One paired run of the player's deployment on its traffic shape: the same requests with and
+  // without the change (common random numbers), each run on a machine of its own (the hardware's
+  // run-to-run jitter). The benchmark (`closed_loop`) keeps a fixed number of users busy: its
+  // spread is the simulator's own (a change reorders which requests share a batch; about 5% a run
+  // on a Kimi K3 node, under 2% on one H200); a canary hour is open loop at the live load (its
+  // spread is larger: a short window's mix of requests).
   auto paired_ratio = [&](bool closed_loop, std::uint64_t seed) {
     double ratio = 1.0;
     if (r.kind == ProposalKind::kCodeChange) {
@@ -376,9 +380,9 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       };
       auto base = serving::simulate(config(unit_op_times()), setup.calibration());
       auto changed = serving::simulate(config(r.true_op_time_scale), setup.calibration());
-      // Both compare the GPU time each output token took: the capacity the change frees. (Live
-      // traffic below saturation serves what arrives either way; and a short closed-loop run's
-      // tokens per second are dominated by its last few long requests, which a change reorders.)
+      // The GPU time each output token took: the capacity the change frees (below saturation the
+      // deployment serves what arrives either way, so tokens per second would show nothing; in
+      // the closed loop the replica is always busy, so it equals tokens per second).
       auto gpu_s_per_token = [](const serving::ServingSummary& x) {
         double t = 0;
         for (double v : x.time_by_op_s) t += v;

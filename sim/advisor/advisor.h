@@ -49,7 +49,7 @@ struct AdvisorOptions {
   // difference has a standard deviation of sqrt(2) x 1.2% = 1.7%, so about 3.5% at two of them.
   double run_jitter = 0.012;
   double benchmark_catches_drift = 0.9;  // the benchmark's accuracy eval
-  int benchmark_concurrency = 32;
+  int benchmark_concurrency = 32;        // users a benchmark run keeps busy
   std::int64_t benchmark_requests = 160;
   double canary_share = 0.1;     // share of the deployment's traffic
   double canary_hours = 6;       // one paired hour of live traffic each

@@ -53,6 +53,10 @@ PriceResponse price_response(const Scenario& scenario, const GameState& s, std::
     out.from_last_hour = true;
   }
   const double completed_share = offered > 0 ? completed / offered : 1.0;
+  if (seg.workload.kind == serving::WorkloadKind::kAgenticCoding) {
+    out.approximate = true;
+    out.approximate_why = "agentic sessions run for hours: next hour's traffic is mostly sessions already open";
+  }
   out.served_last_hour_per_s = completed / 3600.0 / requests_per_unit;
   if (offered > 0 && within < 0.98 * offered) out.capacity_per_s = completed / 3600.0 / requests_per_unit;
   if (n > 0 && all_gpus > 0) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/econ/prices.h"
@@ -46,6 +47,10 @@ struct PriceResponse {
   // capacity known; never a point beyond what the fleet has been seen to serve).
   std::optional<double> best_ratio;
   bool from_last_hour = false;  // false: no hour served yet, the curve prices the nominal request
+  // The curve cannot vouch for next hour: agentic sessions run for hours, so next hour's requests
+  // and tokens come mostly from sessions that began before it (the price changes only new ones).
+  bool approximate = false;
+  std::string approximate_why;
 };
 
 // The curve for segment `segment_index` if the company charged `draft` (scaled by the ratio).
