@@ -97,7 +97,8 @@ TEST_CASE("a save whose news carries an unknown alarm kind is refused, naming th
   }
 }
 
-TEST_CASE("a new player's week of level 1 at 16x stops the clock at most 12 times, and no alarm nags") {
+TEST_CASE(
+    "balance of interruptions: a new player's week of level 1 at 16x stops the clock at most 12 times, no alarm nags") {
   // Issue 31: 20 proposals and the same SLO alarm seven times stopped level 1's clock every few
   // hours. A scripted new player (the reference strategy, every proposal benchmarked and decided
   // on its verdict) plays the whole level; the clock stops once per hour with an alarm of a kind

@@ -88,10 +88,12 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
     game::AdviceCheckKind kind;
     int repetitions;  // 0: the check's default
   };
-  for (auto [kind, reps] :
+  for (const Offer& offer :
        {Offer{game::AdviceCheckKind::kComponentTest, 0}, Offer{game::AdviceCheckKind::kBenchmark, 0},
         Offer{game::AdviceCheckKind::kBenchmark, 3 * game::kDefaultBenchmarkRepetitions},
         Offer{game::AdviceCheckKind::kCanary, 0}}) {
+    const auto kind = offer.kind;  // plain copies: clang 14 cannot capture a structured binding
+    const int reps = offer.repetitions;
     auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind, reps);
     const bool running = std::any_of(a.checks.begin(), a.checks.end(), [&](const game::AdviceCheck& c) {
       return c.kind == kind && !c.ready(game.state.hour);

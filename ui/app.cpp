@@ -80,7 +80,10 @@ bool App::submit(game::Command c) {
 void App::reset_view_for_game() {
   ViewState fresh;
   fresh.time_s = view_.time_s;
-  // Messages belong to the game that made them: a new game starts with an empty strip.
+  // The strip shows only the messages of the game in play: a new game starts with an empty strip
+  // (the session's messages stay in the log the automation dump reads).
+  fresh.messages = std::move(view_.messages);
+  fresh.first_message_of_game = fresh.messages.size();
   fresh.save_dir = view_.save_dir;
   fresh.start = view_.start;
   fresh.advisor_opened = view_.advisor_opened;  // a session fact, for tests and the dump

@@ -27,12 +27,15 @@ struct Shown {
 // Fresh messages, oldest first; or the newest one (dimmed) when none is fresh.
 std::vector<Shown> shown_messages(const ViewState& view) {
   std::vector<Shown> out;
-  for (auto it = view.messages.rbegin(); it != view.messages.rend() && static_cast<int>(out.size()) < kMaxFresh; ++it) {
+  // This game's messages only (the ones before it belong to another game).
+  const auto first = view.messages.begin() +
+                     static_cast<std::ptrdiff_t>(std::min(view.first_message_of_game, view.messages.size()));
+  for (auto it = view.messages.rbegin(); it.base() != first && static_cast<int>(out.size()) < kMaxFresh; ++it) {
     if (view.time_s - it->shown_at_s > kShowSeconds) break;
     out.push_back({&*it, true});
   }
   std::reverse(out.begin(), out.end());
-  if (out.empty() && !view.messages.empty()) out.push_back({&view.messages.back(), false});
+  if (out.empty() && first != view.messages.end()) out.push_back({&view.messages.back(), false});
   return out;
 }
 

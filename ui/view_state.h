@@ -108,6 +108,8 @@ struct ViewState {
   // game's defaults (game::kAlarmPausesByDefault); the news feed's "Pause the clock on" switches each.
   std::array<bool, game::kAlarmKindNames.size()> pause_on = game::kAlarmPausesByDefault;
 
+  std::size_t first_message_of_game = 0;  // the strip shows messages from this index on
+
   void message(std::string text, bool ok, std::int64_t hour, bool guide = false) {
     messages.push_back({std::move(text), ok, time_s, hour, guide});
   }

@@ -5,7 +5,8 @@
 //   accept-all          the reference strategy with the advisor attached, every proposal accepted
 //                       unchecked
 //   reject-all          the same, every proposal rejected
-//   verify-then-decide  the same, each proposal benchmarked and accepted on a measured gain
+//   verify-then-decide  the same, each proposal checked (the cheaper of a benchmark and a canary)
+//                       and decided on its verdict (game::evidence_call); minor ones rejected
 //   reference           the level's reference strategy (Scenario::reference_strategy) with the
 //                       advisor, taking its good proposals and rejecting the rest by the truth (the
 //                       game's own comparison: game::counterfactual_plays)

@@ -37,7 +37,8 @@ enum class AdviceStatus { kPending, kAccepted, kRejected };
 inline constexpr std::array<std::string_view, 3> kAdviceStatusNames = {"pending", "accepted", "rejected"};
 
 // The checks a player can pay for before deciding (CheckAdvice): a component test (cheap, its
-// fixed shapes can mislead), an end-to-end benchmark (GPU hours and game hours, ±3.5% run to run),
+// fixed shapes can mislead), an end-to-end benchmark (GPU hours and game hours; paired runs with
+// the hardware's run-to-run noise, reported as an interval and a verdict),
 // or a canary on a slice of real traffic (game hours; the slice bears what the change really does).
 enum class AdviceCheckKind { kComponentTest, kBenchmark, kCanary };
 inline constexpr std::array<std::string_view, 3> kAdviceCheckKindNames = {"component_test", "benchmark", "canary"};
