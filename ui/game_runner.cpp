@@ -190,7 +190,8 @@ bool GameRunner::play_counterfactuals(const std::chrono::steady_clock::time_poin
       if (std::chrono::steady_clock::now() >= *deadline) return false;
       auto& taped = *play_tapes_[i];
       const auto& cmds = play.commands;
-      const game::TapedWork::Work work = [&cmds](game::Game& g) { game::step_scripted(g, cmds); };
+      const bool take = play.take_good_advice;  // the fork must play the hour exactly as the play will
+      const game::TapedWork::Work work = [&cmds, take](game::Game& g) { game::step_scripted(g, cmds, take); };
       const std::string id = play.id + "|" + std::to_string(play.game->state().hour);
       if (!taped.prepare(*play.game, id, work, kEventsPerSlice)) continue;
       {
