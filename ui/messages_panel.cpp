@@ -28,8 +28,8 @@ struct Shown {
 std::vector<Shown> shown_messages(const ViewState& view) {
   std::vector<Shown> out;
   // This game's messages only (the ones before it belong to another game).
-  const auto first = view.messages.begin() +
-                     static_cast<std::ptrdiff_t>(std::min(view.first_message_of_game, view.messages.size()));
+  const auto first =
+      view.messages.begin() + static_cast<std::ptrdiff_t>(std::min(view.first_message_of_game, view.messages.size()));
   for (auto it = view.messages.rbegin(); it.base() != first && static_cast<int>(out.size()) < kMaxFresh; ++it) {
     if (view.time_s - it->shown_at_s > kShowSeconds) break;
     out.push_back({&*it, true});
