@@ -18,6 +18,7 @@
 #include "sim/advisor/persona.h"
 #include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
+#include "sim/core/version.h"
 #include "sim/game/game.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
@@ -232,6 +233,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto j = advisor::run_summary_json(*g, chien != nullptr, refused.size(), cf ? &*cf : nullptr);
     j["wall_time_s"] = wall_s;
+    j[core::kWrittenByKey] = core::build_json();  // which build wrote it (like the wall time, not the simulation's)
 
     if (!o->out_dir.empty()) {
       std::filesystem::path dir(o->out_dir);

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
+#include "sim/core/version.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
@@ -16,6 +17,9 @@ namespace tycoon::cli {
 int run_tycoon(int argc, char** argv, const std::function<bool(const std::string&)>& may_run) {
   CLI::App app{"Inference Tycoon: an economic simulator of LLM inference serving", "tycoon"};
   app.require_subcommand(1);
+  // `tycoon --version`: the version and the git commit it was built from (sim/core/version.h).
+  app.set_version_flag("--version", "tycoon " + core::version_line(),
+                       "Print the version and the git commit, then exit");
   GlobalOptions global;
   app.add_option("--data", global.data_root, "Folder holding models/ and hardware_db/ (default: the source tree)");
 

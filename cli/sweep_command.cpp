@@ -119,7 +119,7 @@ class Progress {
 };
 
 // Replaced atomically, never written through a planted symlink (sim/core/atomic_file.h).
-void write_file(const fs::path& path, const std::string& text) { core::write_file_atomically(path, text); }
+void write_output(const fs::path& path, const std::string& text) { core::write_file_atomically(path, text); }
 
 // Runs a program found on PATH with exactly these arguments — no shell, so no file name is ever
 // parsed as a command — its stdout and stderr discarded. Returns its exit status, or nullopt when it could
@@ -298,15 +298,15 @@ void write_outputs(const fs::path& out, const SweepData& data, const std::vector
     write_points_csv(csv, data);
     if (!csv) throw std::runtime_error("cannot write " + (out / "points.csv").string());
   }
-  write_file(out / "summary.json", summary_json(data, groups).dump(2) + "\n");
+  write_output(out / "summary.json", summary_json(data, groups).dump(2) + "\n");
   const std::vector<std::pair<fs::path, std::string>> svgs = {
       {out / "pareto.svg", render_svg(pareto_chart(data, groups))},
       {out / "cost_vs_interactivity.svg", render_svg(cost_chart(data, groups))},
       {out / "ttft_vs_throughput.svg", render_svg(ttft_chart(data, groups))},
       {out / "margin_vs_price.svg", render_svg(margin_chart(data, groups))}};
-  for (const auto& [path, text] : svgs) write_file(path, text);
+  for (const auto& [path, text] : svgs) write_output(path, text);
   if (!no_png) write_pngs(svgs);
-  if (!report.empty()) write_file(report, html_report(data, groups));
+  if (!report.empty()) write_output(report, html_report(data, groups));
 }
 
 void check_report_path(const std::string& report) {
@@ -420,7 +420,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
     }
   }
   fs::create_directories(out);
-  write_file(out / kResolved, resolved_text(spec, sweep));
+  write_output(out / kResolved, resolved_text(spec, sweep));
   {
     std::ofstream f(out / kJournal, std::ios::trunc);  // grid order: --resume reads it like a run's
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -515,7 +515,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                    {"points", pts}};
       fs::create_directories(out);
       const fs::path file = out / part_name(si, sn);
-      write_file(file, part.dump() + "\n");
+      write_output(file, part.dump() + "\n");
       std::printf("shard %zu/%zu: %zu of %zu points simulated in %.1f s; wrote %s\n", si, sn, res.size(),
                   sweep.points.size(), run_s, file.string().c_str());
       return kExitOk;
@@ -555,7 +555,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       }
     } else {
       fs::create_directories(out);
-      write_file(out / kResolved, resolved_text(spec, sweep));
+      write_output(out / kResolved, resolved_text(spec, sweep));
       std::ofstream(journal, std::ios::trunc);
     }
     // Rewrite the journal with what was kept (drops torn lines), then append as points finish.

@@ -15,6 +15,17 @@ check_one_line_error() {  # name command...
   if [ "$got" != 2 ] || [ "$lines" != 1 ]; then echo "FAIL $name: exit $got, $lines lines: $err"; fail=1; fi
 }
 check help 0 "$tycoon" --help
+# --version: CMakeLists.txt's project VERSION and the commit the build was made from (`git describe
+# --always --long --dirty`: [TAG-N-g]HASH[-dirty], or "unknown" without git); the same pair is
+# written into saves, reports and summaries.
+want_version=$(sed -n 's/^project(inference_tycoon VERSION \([0-9.]*\) .*/\1/p' "$(dirname "$0")/../CMakeLists.txt")
+version_out=$("$tycoon" --version) || { echo "FAIL --version exits non-zero"; fail=1; }
+[[ "$version_out" =~ ^tycoon\ ([0-9]+\.[0-9]+\.[0-9]+)\ \(commit\ ([0-9A-Za-z._+-]+)\)$ ]] &&
+  [ "${BASH_REMATCH[1]}" = "$want_version" ] || { echo "FAIL --version: '$version_out' (want version $want_version)"; fail=1; }
+commit=${BASH_REMATCH[2]:-}
+[ "$commit" = unknown ] || [[ "$commit" =~ ^([0-9A-Za-z._+-]+-[0-9]+-g)?[0-9a-f]{7,40}(-dirty)?$ ]] ||
+  { echo "FAIL --version: '$commit' is not a commit"; fail=1; }
+written_by="\"written_by\": {\"commit\": \"$commit\", \"version\": \"$want_version\"}"
 check list-help 0 "$tycoon" list --help
 check predict-help 0 "$tycoon" predict --help
 check list-hardware 0 "$tycoon" list hardware
@@ -151,6 +162,8 @@ done
 for f in hourly.csv deployments.csv scenario.resolved.json summary.json; do
   [ -s "$out_dir/$f" ] || { echo "FAIL run --out lacks $f"; fail=1; }
 done
+tr -d ' \n' <"$out_dir/summary.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" ||
+  { echo "FAIL run --out summary.json lacks $written_by"; fail=1; }
 # No commands were played, so the command log exists and is empty.
 [ -f "$out_dir/commands.jsonl" ] || { echo "FAIL run --out lacks commands.jsonl"; fail=1; }
 grep -q '"seed": 3' "$out_dir/scenario.resolved.json" || { echo "FAIL resolved scenario lacks the seed"; fail=1; }
@@ -166,6 +179,7 @@ LOG
 "$tycoon" run tutorial --days 1 --advisor on --commands "$out_dir/advice.jsonl" --save "$out_dir/advised.json" --json >/dev/null ||
   { echo "FAIL run --advisor"; fail=1; }
 grep -q '"status": *"accepted"' "$out_dir/advised.json" || { echo "FAIL run --advisor: no accepted proposal in the save"; fail=1; }
+tr -d ' \n' <"$out_dir/advised.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL the save lacks $written_by"; fail=1; }
 # The advisor's memory is in the save (issue 19): resuming with it continues its numbering.
 "$tycoon" run --resume "$out_dir/advised.json" --days 2 --advisor on --no-counterfactuals --save "$out_dir/resumed.json" >/dev/null ||
   { echo "FAIL run --resume --advisor on"; fail=1; }
@@ -211,6 +225,8 @@ head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_p
 for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations; do
   grep -q "\"$key\"" "$sw/a/summary.json" || { echo "FAIL summary.json lacks $key"; fail=1; }
 done
+tr -d ' \n' <"$sw/a/summary.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL sweep summary.json lacks $written_by"; fail=1; }
+grep -qF "Written by Inference Tycoon $want_version (commit $commit)" "$sw/a.html" || { echo "FAIL sweep --report does not say its build"; fail=1; }
 # The console answers at every price (one margin column each) and names units one way everywhere.
 head -2 "$sw/a.out" | grep -q "margin % market.*margin % half" || { echo "FAIL sweep console lacks a margin column per price: $(head -2 "$sw/a.out")"; fail=1; }
 grep -q "USD/Mtok output-only" "$sw/a.out" && grep -q "USD/Mtok output-only" "$sw/a.html" && ! grep -q "USD/Mtok out<\|output only" "$sw/a.html" ||
@@ -382,6 +398,13 @@ check_one_line_error class-typo "$tycoon" class report "$h/typo.json" "$h"
 sed 's/"scenario_hash": "fnv1a64:[0-9a-f]*"/"scenario_hash": "fnv1a64:0000000000000000"/' "$h/class.json" >"$h/stale.json"
 check_one_line_error class-stale-scenario "$tycoon" class report "$h/stale.json" "$h"
 check_one_line_error class-missing-dir "$tycoon" class report "$h/class.json" "$h/no-such-folder"
+# A class report says which build wrote it: in its JSON and at the foot of its HTML.
+mkdir -p "$h/subs" && : >"$h/nothing.jsonl"
+"$tycoon" class submit "$h/class.json" --commands "$h/nothing.jsonl" --student Ada --out "$h/subs/ada.json" >/dev/null &&
+  "$tycoon" class report "$h/class.json" "$h/subs" --out "$h/report.html" >/dev/null || { echo "FAIL class submit/report"; fail=1; }
+tr -d ' \n' <"$h/report.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL class report.json lacks $written_by"; fail=1; }
+grep -qF "Written by Inference Tycoon $want_version (commit $commit)" "$h/report.html" ||
+  { echo "FAIL class report.html does not say its build"; fail=1; }
 check_one_line_error class-submit-no-log "$tycoon" class submit "$h/class.json" --student Ada --out "$h/s.json"
 mkdir -p "$h/subs"
 printf '{"at_hour": 0, "type": "set_prices", "model": "gpt-oss-120b", "output_usd_per_mtok": 0.17}\n' >"$h/ada.jsonl"

@@ -149,7 +149,8 @@ TEST_CASE("scripted strategies only use commands the game accepts") {
                                                          s.id / "naive.jsonl"));
     REQUIRE(s.reference_strategy);
     scripts.emplace_back("reference", s.reference_strategy->commands);
-    for (const auto& [strategy, log] : scripts) {
+    for (const auto& [name, log] : scripts) {
+      const std::string& strategy = name;  // INFO captures it; clang 14 cannot capture a structured binding
       game::GameOptions o;
       o.windows = test::fixed_capacity_windows();
       game::Game g(s, test::catalog(), o);

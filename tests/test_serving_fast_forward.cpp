@@ -291,7 +291,8 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
                                                            {"qwen3.5-397b", "h200"},  {"minimax-m2.7", "h200"},
                                                            {"llama-4-scout", "h100"}, {"gemma-4-31b", "h100"}};
     int num_ran = 0;
-    for (const auto& [model, chip] : recipes) {
+    for (const auto& [model_id, chip_id] : recipes) {
+      const char *model = model_id, *chip = chip_id;  // INFO captures them; clang 14 cannot capture bindings
       const auto* recipe = cat().find_recipe(model, chip);
       REQUIRE(recipe != nullptr);
       serving::ServingConfig cfg;

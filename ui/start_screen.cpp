@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/core/version.h"
 #include "ui/format.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
@@ -306,6 +307,12 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   ImGui::PushFont(theme::font_title());
   theme::text_colored(theme::kAccent, "Inference Tycoon");
   ImGui::PopFont();
+  // The build, so that a screenshot or a bug report says which one it was; on the title's baseline.
+  const float title_h = ImGui::GetItemRectSize().y;
+  ImGui::SameLine();
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + title_h - ImGui::GetTextLineHeight() - 4);
+  ImGui::TextDisabled("%s", core::version_line().c_str());
+  tag(view.tags, "start.version");
   muted_wrapped(
       "Run an LLM inference business: rent GPUs, pick models, engines and recipes, set token prices, serve "
       "real traffic shapes — and keep the margin. Under the game runs a calibrated simulator of inference "

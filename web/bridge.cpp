@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/advisor/advisor.h"
+#include "sim/core/version.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/command.h"
@@ -240,6 +241,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
     std::optional<game::Counterfactuals> cf;
     if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog, nullptr, g.advisor());
     json summary = advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr);
+    summary[core::kWrittenByKey] = core::build_json();  // as `tycoon run --json` writes it
     if (!cuts_text.empty()) summary["final_save"] = game::save_text(g);
     return hold(out, summary.dump());
   } catch (const std::exception& e) {

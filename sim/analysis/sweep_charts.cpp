@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/analysis/sweep_report.h"
+#include "sim/core/version.h"
 
 namespace tycoon::analysis {
 
@@ -462,7 +463,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
        "model error e of the provenance class: e·|mean| (e·|1 − margin| for gross margin).</li>\n"
     << "<li>Operating point with an interactivity target: every figure interpolated at the target between "
        "measured concurrencies (monotone cubic, Fritsch-Carlson, over log2 users).</li>\n</ul>\n";
-  o << "</body></html>\n";
+  o << "<p>Written by Inference Tycoon " << xml_escape(core::version_line()) << ".</p>\n</body></html>\n";
   return o.str();
 }
 

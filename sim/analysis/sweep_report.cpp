@@ -6,12 +6,13 @@
 #include <limits>
 
 #include "sim/analysis/pareto.h"
+#include "sim/core/version.h"
 
 namespace tycoon::analysis {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNotANumber = std::numeric_limits<double>::quiet_NaN();
 
 std::string csv_number(double v) {
   if (!std::isfinite(v)) return "";
@@ -42,7 +43,7 @@ nlohmann::json estimate_json(const Estimate& e) {
           {"n", e.n}};
 }
 
-double target_margin(const SweepSpec& s) { return s.target_gross_margin.value_or(kNaN); }
+double target_margin(const SweepSpec& s) { return s.target_gross_margin.value_or(kNotANumber); }
 
 }  // namespace
 
@@ -135,13 +136,13 @@ std::vector<std::string> target_misses(const SweepSpec& spec, const std::array<E
 
 double pchip(std::span<const double> xs, std::span<const double> ys, double x) {
   const std::size_t n = xs.size();
-  if (n == 0 || ys.size() != n || !(x >= xs.front() && x <= xs.back())) return kNaN;
+  if (n == 0 || ys.size() != n || !(x >= xs.front() && x <= xs.back())) return kNotANumber;
   if (n == 1) return ys[0];
   std::size_t k = 0;  // the interval [xs[k], xs[k+1]] holding x
   while (k + 2 < n && x > xs[k + 1]) ++k;
   const double h = xs[k + 1] - xs[k];
   const double y0 = ys[k], y1 = ys[k + 1];
-  if (!std::isfinite(y0) || !std::isfinite(y1)) return kNaN;
+  if (!std::isfinite(y0) || !std::isfinite(y1)) return kNotANumber;
   auto secant = [&](std::size_t i) { return (ys[i + 1] - ys[i]) / (xs[i + 1] - xs[i]); };
   // Fritsch-Carlson slopes: zero at a local extremum, else a weighted harmonic mean of the two
   // secants (Fritsch & Butland's form, which keeps each piece monotone); one-sided at the ends.
@@ -469,7 +470,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
         // one chip's extrapolated curves over another's placeholder is rarely outside them.
         const double reach = std::isfinite(mine.total_half_width()) && std::isfinite(next.total_half_width())
                                  ? mine.total_half_width() + next.total_half_width()
-                                 : kNaN;
+                                 : kNotANumber;
         o["throughput_lead_exceeds_reported_intervals"] =
             std::isfinite(reach) ? nlohmann::json(mine.mean - next.mean > reach) : nlohmann::json(nullptr);
       }
@@ -499,6 +500,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
        spec.seeds.size() > 1 ? nlohmann::json(worst) : nlohmann::json(nullptr)},
       {"note", spec.seeds.size() > 1 ? "differences smaller than the 95% intervals are within run-to-run noise"
                                      : "one seed per point: no confidence interval (add seeds)"}};
+  j[core::kWrittenByKey] = core::build_json();  // which program wrote the summary
   return j;
 }
 

@@ -9,6 +9,7 @@
 
 #include "sim/advisor/advisor.h"
 #include "sim/core/input_error.h"
+#include "sim/core/version.h"
 #include "sim/data/json_reader.h"
 
 namespace tycoon::classroom {
@@ -372,10 +373,16 @@ nlohmann::json to_json(const ClassReport& r) {
   for (const auto& i : r.instructive) {
     instructive.push_back({{"kind", i.kind}, {"student", r.valid[i.index].student}, {"why", i.why}});
   }
-  return {{"format", kClassReportFormat}, {"version", kClassReportVersion},
-          {"class", to_json(r.spec)},     {"scenario_name", r.scenario_name},
-          {"standings", valid},           {"rejected", rejected},
-          {"benchmarks", benchmarks},     {"instructive", instructive}};
+  // "written_by": which program wrote the report (informative; the reader below does not need it).
+  return {{"format", kClassReportFormat},
+          {"version", kClassReportVersion},
+          {std::string(core::kWrittenByKey), core::build_json()},
+          {"class", to_json(r.spec)},
+          {"scenario_name", r.scenario_name},
+          {"standings", valid},
+          {"rejected", rejected},
+          {"benchmarks", benchmarks},
+          {"instructive", instructive}};
 }
 
 const ReportStanding* ClassReportView::find(std::string_view student) const {

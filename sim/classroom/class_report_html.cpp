@@ -8,6 +8,7 @@
 #include "sim/analysis/svg_chart.h"
 #include "sim/classroom/class_charts.h"
 #include "sim/classroom/class_report.h"
+#include "sim/core/version.h"
 
 namespace tycoon::classroom {
 
@@ -15,7 +16,7 @@ namespace {
 
 using analysis::xml_escape;
 
-std::string money(double usd) {
+std::string usd_text(double usd) {
   char buf[48];
   const double a = std::abs(usd);
   if (a >= 1e6) {
@@ -62,9 +63,9 @@ void standings_table(std::ostringstream& o, const ClassReport& r) {
   for (const auto& c : r.valid) {
     const auto& s = c.summary;
     o << "<tr><td>" << c.rank_score << "</td><td>" << xml_escape(c.student) << "</td><td class=n>"
-      << fixed(s.score.points, 1) << "</td><td>" << stars(s.score.stars) << "</td><td class=n>" << money(s.profit_usd)
-      << (s.bankrupt ? " (bankrupt)" : "") << "</td><td class=n>" << c.rank_profit << "</td><td class=n>"
-      << percent(s.slo_attainment) << "</td><td class=n>" << c.rank_slo << "</td><td class=n>"
+      << fixed(s.score.points, 1) << "</td><td>" << stars(s.score.stars) << "</td><td class=n>"
+      << usd_text(s.profit_usd) << (s.bankrupt ? " (bankrupt)" : "") << "</td><td class=n>" << c.rank_profit
+      << "</td><td class=n>" << percent(s.slo_attainment) << "</td><td class=n>" << c.rank_slo << "</td><td class=n>"
       << fixed(s.gpu_hours_rented, 0) << "</td><td class=n>" << c.num_commands << " (" << c.num_refused << ")</td><td>"
       << xml_escape(c.file) << "</td></tr>\n";
   }
@@ -97,14 +98,14 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   o << "<table><tr><th>Run</th><th>Score</th><th>Profit</th><th>SLO attainment</th><th>What it did</th></tr>\n";
   for (const auto& b : r.benchmarks) {
     o << "<tr class=bench><td>" << xml_escape(b.name) << "</td><td class=n>" << fixed(b.summary.score.points, 1)
-      << "</td><td class=n>" << money(b.summary.profit_usd) << "</td><td class=n>" << percent(b.summary.slo_attainment)
-      << "</td><td>" << xml_escape(b.description) << "</td></tr>\n";
+      << "</td><td class=n>" << usd_text(b.summary.profit_usd) << "</td><td class=n>"
+      << percent(b.summary.slo_attainment) << "</td><td>" << xml_escape(b.description) << "</td></tr>\n";
   }
   if (!profits.empty()) {
     o << "<tr><td>The class: median (quartiles)</td><td class=n>" << fixed(quantile(scores, 0.5), 1) << " ("
       << fixed(quantile(scores, 0.25), 1) << "–" << fixed(quantile(scores, 0.75), 1) << ")</td><td class=n>"
-      << money(quantile(profits, 0.5)) << " (" << money(quantile(profits, 0.25)) << "–"
-      << money(quantile(profits, 0.75)) << ")</td><td></td><td>" << r.valid.size() << " students</td></tr>\n";
+      << usd_text(quantile(profits, 0.5)) << " (" << usd_text(quantile(profits, 0.25)) << "–"
+      << usd_text(quantile(profits, 0.75)) << ")</td><td></td><td>" << r.valid.size() << " students</td></tr>\n";
   }
   o << "</table>\n";
   auto beat = [&](const char* id) {
@@ -123,12 +124,12 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   std::vector<ScatterPoint> points;
   for (const auto& c : r.valid) {
     points.push_back({c.summary.profit_usd, c.summary.slo_attainment,
-                      c.student + ": " + money(c.summary.profit_usd) + ", SLO " + percent(c.summary.slo_attainment) +
+                      c.student + ": " + usd_text(c.summary.profit_usd) + ", SLO " + percent(c.summary.slo_attainment) +
                           ", score " + fixed(c.summary.score.points, 1)});
   }
   std::vector<MarkerLine> markers;
   for (const auto& b : r.benchmarks)
-    markers.push_back({b.summary.profit_usd, b.name + " (" + money(b.summary.profit_usd) + ")"});
+    markers.push_back({b.summary.profit_usd, b.name + " (" + usd_text(b.summary.profit_usd) + ")"});
   o << scatter_chart_svg("The class on the same customers: each point a student", "profit (USD)", "SLO attainment",
                          points, markers)
     << "\n";
@@ -192,7 +193,8 @@ void advice_calls(std::ostringstream& o, const ClassReport& r) {
         << (a.decision == "undecided" ? "—"
             : a.right_call            ? "right"
                                       : "<b>wrong</b>")
-        << "</td><td class=n>" << money(a.checks_usd) << "</td><td class=n>" << money(a.value_usd) << "</td></tr>\n";
+        << "</td><td class=n>" << usd_text(a.checks_usd) << "</td><td class=n>" << usd_text(a.value_usd)
+        << "</td></tr>\n";
     }
   }
   o << "</table>\n";
@@ -230,7 +232,7 @@ std::string report_html(const ClassReport& r) {
        "solvency, advice calls).</p>\n";
   standings_table(o, r);
   ranking_table(o, r, "Profit", &CheckedSubmission::rank_profit,
-                [](const CheckedSubmission& c) { return money(c.summary.profit_usd); });
+                [](const CheckedSubmission& c) { return usd_text(c.summary.profit_usd); });
   ranking_table(o, r, "SLO attainment", &CheckedSubmission::rank_slo,
                 [](const CheckedSubmission& c) { return percent(c.summary.slo_attainment); });
 
@@ -264,7 +266,8 @@ std::string report_html(const ClassReport& r) {
                 "A submission counts when its commands, replayed, give its profit within $%.2f, its score within "
                 "%.3f points and its SLO attainment within %g.",
                 kReproduceProfitTolUsd, kReproduceScoreTolPoints, kReproduceSloTol);
-  o << "<p class=muted>" << tol << "</p>\n</body></html>\n";
+  o << "<p class=muted>" << tol << "</p>\n<p class=muted>Written by Inference Tycoon "
+    << xml_escape(core::version_line()) << ".</p>\n</body></html>\n";
   return o.str();
 }
 

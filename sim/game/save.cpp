@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/core/atomic_file.h"
+#include "sim/core/version.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/game.h"
 #include "sim/game/rng.h"
@@ -111,8 +112,11 @@ std::string save_text(const Game& game) {
   const nlohmann::json hidden = take_hidden(state);
   nlohmann::json payload = {
       {"scenario", to_json(game.scenario())}, {"state", state}, {"sealed", seal(hidden.dump(), game.state().seed)}};
+  // "written_by" (the version and commit that wrote the file) is outside the payload and its checksum:
+  // informative only, never read back, so a save loads the same in any build of this format.
   nlohmann::json out = {{"format", kSaveFormat},
                         {"version", kSaveVersion},
+                        {std::string(core::kWrittenByKey), core::build_json()},
                         {"checksum", checksum_of(payload.dump())},
                         {"payload", payload}};
   return out.dump(1) + "\n";

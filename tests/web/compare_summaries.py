@@ -2,13 +2,14 @@
 """Compares the native and the browser summary of the same scenario, seed and command log.
 
 Usage: compare_summaries.py native.json browser.json
-Every field must be identical (doubles included) except the wall time, which is not part of the
-simulation. Exits 1 and lists the differing JSON pointers otherwise.
+Every field must be identical (doubles included) except the wall time and "written_by" (the version
+and commit of the program that wrote it), which are not part of the simulation. Exits 1 and lists
+the differing JSON pointers otherwise.
 """
 import json
 import sys
 
-kIgnored = {"/wall_time_s"}
+kIgnored = {"/wall_time_s", "/written_by"}
 
 
 def diff(a, b, ptr, out):
@@ -51,7 +52,7 @@ def main():
             print("  " + line)
         return 1
     n = sum(1 for _ in json.dumps(native))
-    print(f"determinism: native and browser summaries are identical ({n} characters of JSON, wall time ignored)")
+    print(f"determinism: native and browser summaries are identical ({n} characters of JSON, wall time and build ignored)")
     return 0
 
 
