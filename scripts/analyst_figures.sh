@@ -7,6 +7,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tycoon=${1:-$root/build/tycoon}
 out=${2:-/tmp}
+# The default CLI is built if missing (scripts/setup.sh; nothing when it is there).
+if [ -z "${1:-}" ] && [ ! -x "$tycoon" ]; then "$root/scripts/setup.sh" >&2; else "$root/scripts/setup.sh" --no-build >&2; fi
 mkdir -p "$out"
 for name in qwen35-mi355x-vs-b200 price-for-40pct-margin margin-vs-traffic-shape; do
   start=$(date +%s.%N)

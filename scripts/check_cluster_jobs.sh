@@ -6,6 +6,13 @@
 # one unsharded run, byte for byte. Usage: scripts/check_cluster_jobs.sh [build/tycoon]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# What it needs: PyYAML for the manifest, and the CLI (scripts/setup.sh builds the default build/;
+# nothing when they are there).
+if [ -z "${1:-}" ] && [ ! -x "$root/build/tycoon" ]; then
+  "$root/scripts/setup.sh" --with python3-yaml >&2
+else
+  "$root/scripts/setup.sh" --no-build --with python3-yaml >&2
+fi
 tycoon=$(realpath "${1:-$root/build/tycoon}")
 slurm=$root/docs/cluster/sweep-slurm.sh
 k8s=$root/docs/cluster/sweep-k8s-job.yaml

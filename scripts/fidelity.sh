@@ -13,8 +13,15 @@ set -euo pipefail
 build=${1:-build}
 out=${2:-$build/fidelity}
 tycoon="$build/tycoon"
-[[ -x $tycoon ]] || { echo "fidelity.sh: $tycoon not found (build first)" >&2; exit 2; }
-command -v jq >/dev/null || { echo "fidelity.sh: needs jq" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+# What it needs: jq, and the CLI (scripts/setup.sh installs jq and builds the default build/;
+# nothing when they are there).
+if [[ ! -x $tycoon && $(realpath -m "$build") == "$root/build" ]]; then
+  "$root/scripts/setup.sh" --with jq >&2
+else
+  "$root/scripts/setup.sh" --no-build --with jq >&2
+fi
+[[ -x $tycoon ]] || { echo "fidelity.sh: $tycoon not found (build it: cmake --build $build --target tycoon)" >&2; exit 2; }
 mkdir -p "$out"
 
 # bench NAME ARGS...: one benchmark, JSON kept as $out/NAME.json.

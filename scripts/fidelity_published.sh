@@ -17,8 +17,14 @@ out=${2:-$build/fidelity_published}
 root=$(cd "$(dirname "$0")/.." && pwd)
 points="$root/calibration/published/serving_points.json"
 tycoon="$build/tycoon"
-[[ -x $tycoon ]] || { echo "fidelity_published.sh: $tycoon not found (build first)" >&2; exit 2; }
-command -v jq >/dev/null || { echo "fidelity_published.sh: needs jq" >&2; exit 2; }
+# What it needs: jq, and the CLI (scripts/setup.sh installs jq and builds the default build/;
+# nothing when they are there).
+if [[ ! -x $tycoon && $(realpath -m "$build") == "$root/build" ]]; then
+  "$root/scripts/setup.sh" --with jq >&2
+else
+  "$root/scripts/setup.sh" --no-build --with jq >&2
+fi
+[[ -x $tycoon ]] || { echo "fidelity_published.sh: $tycoon not found (build it: cmake --build $build --target tycoon)" >&2; exit 2; }
 [[ -s $points ]] || { echo "fidelity_published.sh: $points missing" >&2; exit 2; }
 mkdir -p "$out"
 

@@ -5,14 +5,22 @@
 # The pin: .clang-format spells out clang-format 14's resolved options; another major version may still
 # format differently (new options, fixed bugs), so it is refused. CLANG_FORMAT=path picks the binary.
 format_major=14
-clang_format=${CLANG_FORMAT:-}
-if [ -z "$clang_format" ]; then
-  for c in clang-format-$format_major clang-format; do
-    if command -v "$c" >/dev/null; then clang_format=$c; break; fi
-  done
+find_clang_format() {
+  clang_format=${CLANG_FORMAT:-}
+  if [ -z "$clang_format" ]; then
+    for c in clang-format-$format_major clang-format; do
+      if command -v "$c" >/dev/null; then clang_format=$c; break; fi
+    done
+  fi
+}
+find_clang_format
+# Not there: Debian's clang-format package is clang-format 14 (scripts/setup.sh installs it).
+if [ -z "${CLANG_FORMAT:-}" ] && [ -z "$clang_format" ]; then
+  "$(dirname "${BASH_SOURCE[0]}")/setup.sh" --no-build
+  find_clang_format
 fi
 if [ -z "$clang_format" ] || ! command -v "$clang_format" >/dev/null; then
-  echo "$(basename "$0"): clang-format${CLANG_FORMAT:+ ($CLANG_FORMAT)} not found (apt-get install clang-format, or run scripts/setup.sh)" >&2
+  echo "$(basename "$0"): clang-format${CLANG_FORMAT:+ ($CLANG_FORMAT)} not found${CLANG_FORMAT:+ (unset CLANG_FORMAT to use the clang-format 14 package)}" >&2
   exit 2
 fi
 version=$("$clang_format" --version 2>/dev/null | head -1 || true)

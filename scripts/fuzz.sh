@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes every input kind: builds the libFuzzer targets (tests/fuzz/fuzz_<kind>.cpp) with clang,
-# ASan and UBSan into build/fuzz, seeds each with the repository's own files, and runs them.
+# Fuzzes every input kind: the libFuzzer targets (tests/fuzz/fuzz_<kind>.cpp) of the one sanitizer
+# build (build-asan/: clang, ASan + UBSan, asserts on; scripts/lib/asan_tree.sh, built here if
+# missing or out of date), seeded with the repository's own files, run into build/fuzz.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   all targets (or the named ones) for SECONDS in total
 #                                            (default 120), two at a time (one per core)
@@ -19,26 +20,24 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+source scripts/lib/phases.sh
+source scripts/lib/asan_tree.sh
+trap phase_exit EXIT
 total=${1:-120}
 shift || true
-all=(hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli)
+all=("${asan_fuzz_targets[@]}")
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 out=build/fuzz
-bld=build/fuzz-build
 mkdir -p "$out"
+scripts/setup.sh --no-build
 
-# Build (ccache, where installed, keeps rebuilds cheap; the flags stay fixed so its cache hits).
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-flags="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cmake -S . -B "$bld" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
-  "${launcher[@]}" -DTYCOON_BUILD_FUZZ=ON -DTYCOON_BUILD_TESTS=OFF -DTYCOON_BUILD_BENCH=OFF \
-  -DTYCOON_BUILD_UI=OFF "-DCMAKE_CXX_FLAGS_DEBUG=$flags" > "$out/cmake.log"
-nice cmake --build "$bld" -j2 --target $(printf 'fuzz_%s ' "${targets[@]}") > "$out/build.log" 2>&1 ||
+# Build (a no-op when scripts/sanitize.sh has built them).
+phase "fuzz: the targets in the sanitizer build (build-asan/)"
+asan_make $(printf 'fuzz_%s ' "${targets[@]}") >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; echo "fuzz: build failed (log: $out/build.log)"; exit 1; }
 mkdir -p "$out/bin"
-for t in "${targets[@]}"; do cp "$bld/fuzz_$t" "$out/bin/"; done
+for t in "${targets[@]}"; do cp "$asan_build/fuzz_$t" "$out/bin/"; done
 
 # Seeds: the repository's files, each prefixed with the byte that selects its loader where a
 # target has several; saves and a sweep journal are made by the targets themselves
@@ -88,6 +87,7 @@ for t in "${targets[@]}"; do
 done
 
 # Run: two targets at a time, each with its own growing corpus (build/fuzz/<target>/corpus).
+phase "fuzz: ${#targets[@]} targets, ${total} s in all, two at a time"
 if [ -n "${TYCOON_FUZZ_RUNS:-}" ]; then
   limit=(-runs="$TYCOON_FUZZ_RUNS")
 else

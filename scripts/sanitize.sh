@@ -1,32 +1,51 @@
 #!/usr/bin/env bash
-# Assertions and sanitizers (issue 19, fault 7): a Debug build (asserts on) with AddressSanitizer
-# and UndefinedBehaviorSanitizer, running the unit tests and a short random-scenario soak.
+# Assertions and sanitizers (issue 19, fault 7): the unit tests and a short random-scenario soak
+# under AddressSanitizer and UndefinedBehaviorSanitizer, asserts on, in the one sanitizer build
+# (build-asan/, clang -O1: scripts/lib/asan_tree.sh; scripts/fuzz.sh runs its fuzz targets).
 # Any sanitizer report fails the run (halt_on_error; UBSan does not recover).
 #
-# Usage: scripts/sanitize.sh [soak_games]   (default 6; TYCOON_SANITIZE_JOBS, default 2)
+# Usage: scripts/sanitize.sh [--build-only | --no-build] [soak_games]
+#   soak_games: default 6. TYCOON_SANITIZE_JOBS: processes at a time (default: the machine's cores).
+#   TYCOON_SANITIZE_SEED: the soak's seed (default: random, printed).
 # The balance table (~3 min in Release, far longer here) is skipped: it plays the same code paths
 # as the campaign soak below, many times over.
-# Measured 2026-12-01 on the shared 2-core dev machine (load ~18), `TYCOON_SANITIZE_SEED=4242
-# scripts/sanitize.sh 4`: build ~27 min from a cold cache, unit tests ~10 min (190 cases passed,
-# 0 sanitizer reports), one 1-day campaign game with the advisor ~40 s.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+source scripts/lib/phases.sh
+source scripts/lib/pool.sh
+source scripts/lib/asan_tree.sh
+trap phase_exit EXIT
+build=1 run=1
+case "${1:-}" in
+  --build-only) build=1 run=0; shift ;;
+  --no-build) build=0; shift ;;
+esac
 games=${1:-6}
-jobs=${TYCOON_SANITIZE_JOBS:-2}
-build=build-sanitize
-flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-launcher=()  # ccache where installed (not needed: CI builds cold)
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTYCOON_BUILD_UI=OFF -DTYCOON_BUILD_BENCH=OFF \
-  "${launcher[@]}" \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-nice cmake --build "$build" -j"$jobs" --target tycoon tycoon_tests
+jobs=${TYCOON_SANITIZE_JOBS:-$(nproc)}
+scripts/setup.sh --no-build
+
+if [ "$build" = 1 ]; then
+  phase "sanitize: build (clang -O1, ASan + UBSan, asserts on; tycoon, tycoon_tests, fuzz targets)"
+  asan_make tycoon tycoon_tests $(printf 'fuzz_%s ' "${asan_fuzz_targets[@]}")
+fi
+[ "$run" = 1 ] || exit 0
+
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-echo "== sanitize: unit tests (Debug, asserts on, ASan + UBSan; balance skipped)"
-"$build/tycoon_tests" -tce='*balance*'
-echo "== sanitize: soak, $games random games (campaign levels, random seeds, the advisor deciding)"
+phase "sanitize: unit tests (ASan + UBSan, asserts on; balance skipped), $jobs test files at a time"
+# One process per test file; the slowest files first.
+doctest_jobs asan "$asan_build/tycoon_tests" "test_classroom test_game_save_advisor test_history test_soak" \
+  -tce='*balance*' | run_pool "$jobs" "$asan_build/unit-logs" >"$asan_build/unit-tests.log" || {
+  cat "$asan_build/unit-tests.log"
+  exit 1
+}
+# The whole log is in the file; here, what each file ran.
+grep -h '^\[doctest\] test cases:' "$asan_build"/unit-logs/*.log | awk -F'|' '
+  { split($1, a, ":"); n += a[2]; p += $2; s += $4 }
+  END { printf "sanitize: %d test cases, %d passed, %d skipped (log: '"$asan_build"'/unit-tests.log)\n", n, p, s }'
+
+phase "sanitize: soak, $games random games (campaign levels, random seeds, the advisor deciding), $jobs at a time"
 policies=(accept-all reject-all verify-then-decide)
 levels=(scenarios/campaign/*.json scenarios/tutorial.json)
 seed=${TYCOON_SANITIZE_SEED:-$RANDOM}
@@ -35,9 +54,11 @@ for ((i = 0; i < games; ++i)); do
   s=$((seed * 131 + i))
   level=${levels[$((s % ${#levels[@]}))]}
   policy=${policies[$((s % 3))]}
-  echo "-- $level seed $s advisor $policy, 1 day"
-  "$build/tycoon" run "$level" --seed "$s" --days 1 --advisor "$policy" --no-counterfactuals >/dev/null
-done
-echo "== sanitize: tycoon soak (random games with bad commands and save/load, random serving runs; conservation checked)"
-"$build/tycoon" soak --runs "$games" --seed "$seed" --max-days 1
+  printf 'game-%s\techo %q; %q run %q --seed %s --days 1 --advisor %s --no-counterfactuals >/dev/null\n' "$i" \
+    "-- $level seed $s advisor $policy, 1 day" "$asan_build/tycoon" "$level" "$s" "$policy"
+done | run_pool "$jobs" "$asan_build/soak-logs"
+
+phase "sanitize: tycoon soak (random games with bad commands and save/load, random serving runs; conservation checked)"
+"$asan_build/tycoon" soak --runs "$games" --seed "$seed" --max-days 1
+phase_end
 echo "== sanitize: clean"

@@ -36,7 +36,7 @@ fi
 # The native CLI for the determinism comparison (built only if out of date).
 native=${TYCOON_NATIVE:-build/tycoon}
 if [ -z "${TYCOON_NATIVE:-}" ]; then
-  [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTYCOON_UNITY_BUILD=ON >/dev/null
   cmake --build build --target tycoon -j "${JOBS:-2}" >/dev/null
 fi
 
