@@ -5,7 +5,7 @@
 #
 #   phase NAME            prints "== NAME" and starts timing it (the previous phase ends there)
 #   phase_end [STATUS]    ends the current phase (status ok unless told)
-#   bg NAME COMMAND...    runs COMMAND in the background, its output in $TYCOON_JOB_LOGS/NAME.log
+#   bg NAME COMMAND...    runs COMMAND in the background, its output in $TYCOON_JOB_LOGS/ (bg_file)
 #   bg_wait NAME          waits for it, prints its output, returns its exit status
 #   bg_kill               stops the background jobs still running (on failure)
 #   phase_table           every phase and job: start, end and seconds since the run began
@@ -40,16 +40,20 @@ phase_exit() {
   return "$rc"
 }
 
+# The file name of a job's log: its name up to the first space or colon.
+bg_file() { local f=${1%%[ :]*}; echo "$TYCOON_JOB_LOGS/${f//\//_}"; }
+
 bg() {
-  local name=$1
+  local name=$1 file
   shift
+  file=$(bg_file "$name")
   mkdir -p "$TYCOON_JOB_LOGS"
   printf 'begin\t%s\t%s\n' "$(phase_now)" "$name" >>"$TYCOON_PHASE_LOG"
   (
     # Its own session (setsid), so that bg_kill can stop the whole job: a build's compilers too.
     rc=0
-    setsid "$@" >"$TYCOON_JOB_LOGS/$name.log" 2>&1 &
-    echo $! >"$TYCOON_JOB_LOGS/$name.pid"
+    setsid "$@" >"$file.log" 2>&1 &
+    echo $! >"$file.pid"
     wait $! || rc=$?
     printf 'end\t%s\t%s\t%s\n' "$(phase_now)" "$name" "$([ "$rc" = 0 ] && echo ok || echo FAILED)" >>"$TYCOON_PHASE_LOG"
     exit "$rc"
@@ -62,7 +66,7 @@ bg_wait() {
   wait "${tycoon_bg_pid[$name]}" || rc=$?
   unset "tycoon_bg_pid[$name]"
   echo "== $name: its output (it ran in the background)"
-  cat "$TYCOON_JOB_LOGS/$name.log"
+  cat "$(bg_file "$name").log"
   return "$rc"
 }
 
@@ -70,7 +74,7 @@ bg_wait() {
 bg_kill() {
   local name pid
   for name in "${!tycoon_bg_pid[@]}"; do
-    pid=$(cat "$TYCOON_JOB_LOGS/$name.pid" 2>/dev/null || true)
+    pid=$(cat "$(bg_file "$name").pid" 2>/dev/null || true)
     [ -n "$pid" ] && kill -TERM -- "-$pid" 2>/dev/null || true
   done
 }
