@@ -74,18 +74,18 @@ TEST_CASE("the tutorial's decide step rings the button the verdict supports") {
 namespace {
 
 // The advisor test market at its first proposal, with a catalog of just `change_id`.
-struct Round {
+struct VerdictRound {
   std::unique_ptr<game::Game> game;
   std::string id;
 };
 
-Round first_round(const std::string& change_id, std::uint64_t seed = 7) {
+VerdictRound verdict_round(const std::string& change_id, std::uint64_t seed = 7) {
   auto all = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
   advisor::CodeChangeCatalog one;
   one.changes.push_back(*all.find(change_id));
   game::GameOptions o;
   o.seed = seed;
-  Round r;
+  VerdictRound r;
   r.game = std::make_unique<game::Game>(test::advisor_market(1), test::catalog(), o);
   auto opts = test::fast_advisor_options();
   r.game->set_advisor(std::make_shared<advisor::Chien>(test::catalog(), r.game->scenario(), one, opts));
@@ -95,7 +95,7 @@ Round first_round(const std::string& change_id, std::uint64_t seed = 7) {
   return r;
 }
 
-game::AdviceCheck bench(Round& r, int repetitions = 0) {
+game::AdviceCheck paid_benchmark(VerdictRound& r, int repetitions = 0) {
   auto res = r.game->apply(game::CheckAdvice{r.id, game::AdviceCheckKind::kBenchmark, repetitions});
   REQUIRE_MESSAGE(res.ok, res.message);
   return r.game->state().inbox[0].checks.back();
@@ -106,14 +106,14 @@ game::AdviceCheck bench(Round& r, int repetitions = 0) {
 TEST_CASE("a benchmark is paired runs: its interval holds the truth, and more runs narrow it") {
   // moe-sort-small-decode is a real win of about x1.1 on this traffic (routed experts > 50% of
   // the step, 1.25x faster).
-  auto r = first_round("moe-sort-small-decode");
+  auto r = verdict_round("moe-sort-small-decode");
   const double truth = r.game->state().advisor.find(r.id)->true_speedup;
   REQUIRE(truth > 1.05);
-  auto four = bench(r);
+  auto four = paid_benchmark(r);
   CHECK(four.repetitions == game::kDefaultBenchmarkRepetitions);
   CHECK(four.interval_low < four.measured_speedup);
   CHECK(four.interval_high > four.measured_speedup);
-  auto twelve = bench(r, 12);
+  auto twelve = paid_benchmark(r, 12);
   CHECK(twelve.repetitions == 12);
   // Twelve runs: three times the GPU hours and about half the interval (t(11)/sqrt(12) against
   // t(3)/sqrt(4): 0.64 against 1.59 run-to-run spreads). Allowed: under 0.8 of the four-run width.
@@ -126,18 +126,18 @@ TEST_CASE("a benchmark is paired runs: its interval holds the truth, and more ru
 }
 
 TEST_CASE("fast_mode: the benchmark's verdict is a regression, whatever the component test said") {
-  auto r = first_round("moe-fast-mode");
+  auto r = verdict_round("moe-fast-mode");
   auto component = r.game->apply(game::CheckAdvice{r.id, game::AdviceCheckKind::kComponentTest});
   REQUIRE(component.ok);
   CHECK(r.game->state().inbox[0].checks.back().verdict == CheckVerdict::kGain);  // the component test misleads
-  auto b = bench(r);
+  auto b = paid_benchmark(r);
   CHECK(b.verdict == CheckVerdict::kRegression);
   CHECK(b.interval_high < 1.0);
 }
 
 TEST_CASE("a check not yet ready shows no estimate, interval or verdict to the player") {
-  auto r = first_round("moe-fast-mode");
-  bench(r);
+  auto r = verdict_round("moe-fast-mode");
+  paid_benchmark(r);
   auto view = game::player_view_json(r.game->state());
   const auto& c = view["inbox"][0]["checks"][0];
   for (const char* k : {"measured_speedup", "interval_low", "interval_high", "verdict"}) {
@@ -170,7 +170,7 @@ TEST_CASE("advice calls: a good proposal rejected or ignored takes a right call 
 }
 
 TEST_CASE("undo: a reverted code change leaves the deployment as it was, once, and survives a save") {
-  auto r = first_round("moe-sort-small-decode");
+  auto r = verdict_round("moe-sort-small-decode");
   const auto before = r.game->state().company.deployments.front();
   REQUIRE(r.game->apply(game::AcceptAdvice{r.id}).ok);
   CHECK(r.game->state().company.deployments.front().speedup > before.speedup);
@@ -194,7 +194,7 @@ TEST_CASE("undo: a reverted code change leaves the deployment as it was, once, a
 }
 
 TEST_CASE("undo: a reverted recipe change puts back the fields it set") {
-  auto r = first_round("moe-sort-small-decode");
+  auto r = verdict_round("moe-sort-small-decode");
   auto& s = const_cast<game::GameState&>(r.game->state());
   // A recipe proposal in the inbox (as the recipe search posts one): fewer draft tokens.
   game::Advice a;
