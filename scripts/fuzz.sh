@@ -33,7 +33,7 @@ mkdir -p "$out"
 scripts/setup.sh --no-build
 
 # Build (a no-op when scripts/sanitize.sh has built them).
-phase "fuzz: the targets in the sanitizer build (build-asan/)"
+phase "fuzz: build the targets (build-asan/)"
 asan_make $(printf 'fuzz_%s ' "${targets[@]}") >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; echo "fuzz: build failed (log: $out/build.log)"; exit 1; }
 mkdir -p "$out/bin"
@@ -87,7 +87,7 @@ for t in "${targets[@]}"; do
 done
 
 # Run: two targets at a time, each with its own growing corpus (build/fuzz/<target>/corpus).
-phase "fuzz: ${#targets[@]} targets, ${total} s in all, two at a time"
+phase "fuzz: ${#targets[@]} targets, ${total} s in all"
 if [ -n "${TYCOON_FUZZ_RUNS:-}" ]; then
   limit=(-runs="$TYCOON_FUZZ_RUNS")
 else

@@ -26,14 +26,14 @@ jobs=${TYCOON_SANITIZE_JOBS:-$(nproc)}
 scripts/setup.sh --no-build
 
 if [ "$build" = 1 ]; then
-  phase "sanitize: build (clang -O1, ASan + UBSan, asserts on; tycoon, tycoon_tests, fuzz targets)"
+  phase "sanitize: build (build-asan/: clang -O1, ASan + UBSan, asserts on)"
   asan_make tycoon tycoon_tests $(printf 'fuzz_%s ' "${asan_fuzz_targets[@]}")
 fi
 [ "$run" = 1 ] || exit 0
 
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-phase "sanitize: unit tests (ASan + UBSan, asserts on; balance skipped), $jobs test files at a time"
+phase "sanitize: unit tests (balance skipped; $jobs at a time)"
 # One process per test file; the slowest files first.
 doctest_jobs asan "$asan_build/tycoon_tests" "test_classroom test_game_save_advisor test_history test_soak" \
   -tce='*balance*' | run_pool "$jobs" "$asan_build/unit-logs" >"$asan_build/unit-tests.log" || {
@@ -45,7 +45,7 @@ grep -h '^\[doctest\] test cases:' "$asan_build"/unit-logs/*.log | awk -F'|' '
   { split($1, a, ":"); n += a[2]; p += $2; s += $4 }
   END { printf "sanitize: %d test cases, %d passed, %d skipped (log: '"$asan_build"'/unit-tests.log)\n", n, p, s }'
 
-phase "sanitize: soak, $games random games (campaign levels, random seeds, the advisor deciding), $jobs at a time"
+phase "sanitize: soak, $games random games ($jobs at a time)"
 policies=(accept-all reject-all verify-then-decide)
 levels=(scenarios/campaign/*.json scenarios/tutorial.json)
 seed=${TYCOON_SANITIZE_SEED:-$RANDOM}
@@ -58,7 +58,7 @@ for ((i = 0; i < games; ++i)); do
     "-- $level seed $s advisor $policy, 1 day" "$asan_build/tycoon" "$level" "$s" "$policy"
 done | run_pool "$jobs" "$asan_build/soak-logs"
 
-phase "sanitize: tycoon soak (random games with bad commands and save/load, random serving runs; conservation checked)"
+phase "sanitize: tycoon soak"
 "$asan_build/tycoon" soak --runs "$games" --seed "$seed" --max-days 1
 phase_end
 echo "== sanitize: clean"

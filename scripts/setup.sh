@@ -51,7 +51,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ "$build" = 1 ]; then
-  phase "build: native Release (build/: game, CLI, tests, benchmarks)"
+  phase "build: native Release (build/)"
   if [ ! -f build/CMakeCache.txt ]; then
     # Unity batches: a cold build in about a third of the compiler time (CMakeLists.txt).
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTYCOON_UNITY_BUILD=ON >/dev/null

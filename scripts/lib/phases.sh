@@ -82,14 +82,14 @@ bg_kill() {
 phase_table() {
   echo "== phase times (wall-clock seconds since the start; background jobs overlap the phases)"
   awk -F'\t' -v total="$(phase_now)" '
-    $1 == "begin" { n++; name[n] = $3; start[n] = $2 }
-    $1 == "end" { for (i = n; i >= 1; i--) if (name[i] == $3 && stop[i] == "") { stop[i] = $2; status[i] = $4; break } }
+    $1 == "begin" { n++; name[n] = length($3) > 56 ? substr($3, 1, 53) "..." : $3; full[n] = $3; start[n] = $2 }
+    $1 == "end" { for (i = n; i >= 1; i--) if (full[i] == $3 && stop[i] == "") { stop[i] = $2; status[i] = $4; break } }
     END {
-      printf "  %-52s %7s %7s %7s  %s\n", "phase", "start", "end", "seconds", "status"
+      printf "  %-56s %7s %7s %7s  %s\n", "phase", "start", "end", "seconds", "status"
       for (i = 1; i <= n; i++) {
-        if (stop[i] == "") printf "  %-52s %7.0f %7s %7s  %s\n", name[i], start[i], "-", "-", "did not finish"
-        else printf "  %-52s %7.0f %7.0f %7.0f  %s\n", name[i], start[i], stop[i], stop[i] - start[i], status[i]
+        if (stop[i] == "") printf "  %-56s %7.0f %7s %7s  %s\n", name[i], start[i], "-", "-", "did not finish"
+        else printf "  %-56s %7.0f %7.0f %7.0f  %s\n", name[i], start[i], stop[i], stop[i] - start[i], status[i]
       }
-      printf "  %-52s %7s %7s %7.0f  (%.1f min)\n", "total", "", "", total, total / 60
+      printf "  %-56s %7s %7s %7.0f  (%.1f min)\n", "total", "", "", total, total / 60
     }' "$TYCOON_PHASE_LOG"
 }
