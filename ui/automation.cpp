@@ -14,13 +14,7 @@ const TaggedRect* WidgetTags::find(std::string_view name) const {
 }
 
 void tag(WidgetTags& tags, std::string_view name) {
-  if (!ImGui::IsItemVisible()) {
-    if (tags.wants_scroll_to(name)) {
-      ImGui::SetScrollHereY(0.5f);  // the window shows it from the next frame
-      tags.scrolled();
-    }
-    return;
-  }
+  if (!ImGui::IsItemVisible()) return;
   ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   // Clip to the window so a half-scrolled widget is clicked where it shows.
   ImVec2 wa = ImGui::GetWindowPos();

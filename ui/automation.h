@@ -26,25 +26,8 @@ class WidgetTags {
   const TaggedRect* find(std::string_view name) const;
   const std::map<std::string, TaggedRect, std::less<>>& all() const { return rects_; }
 
-  // The widget the tutorial rings (a trailing '.' matches a prefix): when it is drawn outside its
-  // window's visible part, tag() scrolls it into view, once per target (the player's own
-  // scrolling afterwards wins).
-  void want_visible(std::string target) {
-    if (target != scroll_to_) {
-      scroll_to_ = std::move(target);
-      scrolled_ = false;
-    }
-  }
-  bool wants_scroll_to(std::string_view name) const {
-    if (scrolled_ || scroll_to_.empty()) return false;
-    return name == scroll_to_ || (scroll_to_.back() == '.' && name.starts_with(scroll_to_));
-  }
-  void scrolled() { scrolled_ = true; }
-
  private:
   std::map<std::string, TaggedRect, std::less<>> rects_;
-  std::string scroll_to_;
-  bool scrolled_ = false;
 };
 
 // Records the last ImGui item under `name` when it is visible.
