@@ -50,9 +50,12 @@ bg() {
   mkdir -p "$TYCOON_JOB_LOGS"
   printf 'begin\t%s\t%s\n' "$(phase_now)" "$name" >>"$TYCOON_PHASE_LOG"
   (
-    # Its own session (setsid), so that bg_kill can stop the whole job: a build's compilers too.
+    # Its own process group (job control), so that bg_kill can stop the whole job, a build's
+    # compilers too; not its own session (setsid), which would make it its own scheduler autogroup
+    # and take half the CPU from the tests in front however niced.
+    set -m
     rc=0
-    setsid "$@" >"$file.log" 2>&1 &
+    "$@" </dev/null >"$file.log" 2>&1 &
     echo $! >"$file.pid"
     wait $! || rc=$?
     printf 'end\t%s\t%s\t%s\n' "$(phase_now)" "$name" "$([ "$rc" = 0 ] && echo ok || echo FAILED)" >>"$TYCOON_PHASE_LOG"
