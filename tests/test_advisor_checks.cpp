@@ -160,6 +160,30 @@ TEST_CASE("accepting a quality-drift change: the code is faster, and reputation 
   CHECK(saved["inbox"][0]["effect"]["reputation_hit"].get<double>() == rec.reputation_hit);
 }
 
+TEST_CASE("a drifting change stays an incident while it is live; undoing it lets reputation recover") {
+  // Two games at the same hour, the same drifting change accepted in both; one undoes it at once.
+  // Reputation tracks SLO attainment times the share of answers that are right (half-life 24 h),
+  // so a day later the game that kept it has lost about half of hit x attainment more.
+  auto kept = first_round("truncated-vocab-sampling");
+  auto undone = first_round("truncated-vocab-sampling");
+  const double hit = kept.game->state().advisor.find(kept.advice_id)->reputation_hit;
+  REQUIRE(hit > 0.1);
+  for (auto* r : {&kept, &undone}) REQUIRE(r->game->apply(game::AcceptAdvice{r->advice_id}).ok);
+  const std::int64_t dep = kept.game->state().company.deployments[0].id;
+  CHECK(game::live_quality_drift(kept.game->state(), dep) == doctest::Approx(hit).epsilon(1e-12));
+  REQUIRE(undone.game->apply(game::RevertAdvice{undone.advice_id}).ok);
+  CHECK(game::live_quality_drift(undone.game->state(), dep) == 0.0);
+  kept.game->advance(24);
+  undone.game->advance(24);
+  const double slo = kept.game->state().world.segments[0].last_slo_attainment;
+  const double gap =
+      undone.game->state().world.segments[0].reputation - kept.game->state().world.segments[0].reputation;
+  // Half of hit x attainment after one half-life; allowed 0.35 to 0.65 of it (the two games'
+  // hours differ a little: demand follows reputation, and so does the load).
+  CHECK(gap > 0.35 * hit * slo);
+  CHECK(gap < 0.65 * hit * slo);
+}
+
 TEST_CASE("same seed, same proposals; the checks' stream does not change what is proposed") {
   auto a = first_round("", 11);
   auto b = first_round("", 11);

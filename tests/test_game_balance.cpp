@@ -33,14 +33,13 @@ constexpr double kNaiveMaxScore = 52;
 // points (issue 31: the lesson "measure before you decide" must show in the score).
 constexpr double kCheckingPaysPoints = 5;
 // Levels where issue 31's bars (checking beats both blind policies by kCheckingPaysPoints, and
-// rejecting everything earns at most 2 stars) do not hold yet, measured: agentic coding (verify 77,
-// reject-all 77, accept-all 80: on agentic traffic the advice barely moves profit, and the
-// checks cost more than the calls earn) and the Kimi K3 budget level (verify 74, reject-all 76:
-// a benchmark of an 8-GPU replica costs $36-110, its runs spread about 5%, so 4-5% claims stay
-// unresolved). The test requires them to still fail the bars, so that fixing one forces its
-// removal from this list.
-const std::set<std::string, std::less<>> kNotYetBalanced = {"campaign-03-agentic-coding",
-                                                            "campaign-06-kimi-k3-tight-budget"};
+// rejecting everything earns at most 2 stars) do not hold yet, measured: the Kimi K3 budget level
+// (verify 78, reject-all 76, accept-all 67 at its seed; 81 / 77 / 61 on seed 1001). A benchmark of
+// its 8-GPU replica costs $36 for 4 runs, and at the 2 to 6 users its live traffic keeps busy the
+// runs spread 5-8% (batching luck at a batch of 2 or 3), so its 3-9% claims need 12 runs: the
+// checks cost about what the advice is worth ($330-470 against $400-550 over the week). The test
+// requires it to still fail the bars, so that fixing it forces its removal from this list.
+const std::set<std::string, std::less<>> kNotYetBalanced = {"campaign-06-kimi-k3-tight-budget"};
 // Two strategies "tie" when their scores are closer than this.
 constexpr double kDistinctPoints = 0.5;
 

@@ -288,15 +288,19 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
     case game::AdviceCheckKind::kBenchmark: {
       const int n =
           repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions) : game::kDefaultBenchmarkRepetitions;
+      const auto* prior = pooled_benchmark(advice, state.hour, n);
+      const int to_run = prior ? n - prior->repetitions : n;
       // Each paired run (two one-replica runs) takes benchmark_hours / the default count of GPU
       // hours per GPU of a replica, and the runs go one after another.
-      const double hours = o.benchmark_hours * n / game::kDefaultBenchmarkRepetitions;
+      const double hours = o.benchmark_hours * to_run / game::kDefaultBenchmarkRepetitions;
       const double gpus = d ? d->recipe.tensor_parallel : 1;
       q.cost_usd = d ? hours * gpus * gpu_price_usd_per_hour(catalog, state, d->chip) : 0;
       q.hours = static_cast<std::int64_t>(std::ceil(hours));
       q.repetitions = n;
-      q.what = std::to_string(n) +
-               " paired runs end to end on your traffic shape, with an accuracy eval: GPU hours at on-demand rent. "
+      q.what = (prior ? std::to_string(to_run) + " more paired runs, pooled with the " +
+                            std::to_string(prior->repetitions) + " already run, "
+                      : std::to_string(n) + " paired runs ") +
+               "end to end on your traffic shape, with an accuracy eval: GPU hours at on-demand rent. "
                "Repeated runs of one setup differ by up to about 3.5%, so the result comes with an interval; more "
                "runs narrow it";
       break;
@@ -317,6 +321,15 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
   return q;
 }
 
+const game::AdviceCheck* pooled_benchmark(const game::Advice& advice, std::int64_t hour, int repetitions) {
+  for (auto it = advice.checks.rbegin(); it != advice.checks.rend(); ++it) {
+    if (it->kind != game::AdviceCheckKind::kBenchmark || !it->ready(hour)) continue;
+    if (it->repetitions >= 2 && it->repetitions < repetitions) return &*it;
+    return nullptr;  // the latest ready benchmark has as many runs already: a fresh one
+  }
+  return nullptr;
+}
+
 double Chien::hourly_revenue_usd(const game::GameState& state, std::int64_t deployment_id) const {
   for (auto it = state.deployment_history.rbegin(); it != state.deployment_history.rend(); ++it) {
     if (it->deployment_id == deployment_id) return it->revenue_usd;
@@ -334,20 +347,36 @@ double standard_normal(boost::random::mt19937_64& rng) {
   return sum - 6.0;
 }
 
-// Paired ratios -> the check's estimate, its 95% interval (Student t over the repetitions) and
-// the verdict by the game's one rule (game::check_verdict).
-void conclude(CheckResult& c, const std::vector<double>& ratios) {
-  auto e = analysis::estimate(ratios);
-  c.repetitions = e.n;
-  c.measured_speedup = e.mean;
-  const double half = e.n > 1 ? e.half_width_95 : 0.0;
-  c.interval_low = std::max(1e-6, e.mean - half);
-  c.interval_high = e.mean + half;
+}  // namespace
+
+void conclude_check(CheckResult& c, const std::vector<double>& ratios, const CheckResult* prior) {
+  // The log ratios' count, mean and sum of squared deviations, run by run (Welford).
+  int n = 0;
+  double mean = 0, ss = 0;
+  if (prior && prior->repetitions >= 2 && prior->measured_speedup > 0 && prior->interval_high > 0) {
+    n = prior->repetitions;
+    mean = std::log(prior->measured_speedup);
+    const double sd =
+        (std::log(prior->interval_high) - mean) * std::sqrt(static_cast<double>(n)) / analysis::student_t_975(n - 1);
+    ss = static_cast<double>(n - 1) * sd * sd;
+  }
+  for (double r : ratios) {
+    const double x = std::log(std::max(r, 1e-9));
+    ++n;
+    const double d = x - mean;
+    mean += d / n;
+    ss += d * (x - mean);
+  }
+  c.repetitions = n;
+  c.measured_speedup = std::exp(mean);
+  const double half =
+      n > 1 ? analysis::student_t_975(n - 1) * std::sqrt(ss / static_cast<double>(n - 1) / static_cast<double>(n))
+            : 0.0;
+  c.interval_low = std::exp(mean - half);
+  c.interval_high = std::exp(mean + half);
   c.verdict =
       game::check_verdict(c.measured_speedup, c.interval_low, c.interval_high, c.quality_flag, c.rejection_flag);
 }
-
-}  // namespace
 
 CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memory, const game::Advice& advice,
                          CheckKind kind, int repetitions) {
@@ -370,12 +399,21 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   // spread is the simulator's own (a change reorders which requests share a batch; about 5% a run
   // on a Kimi K3 node, under 2% on one H200); a canary hour is open loop at the live load (its
   // spread is larger: a short window's mix of requests).
+  // The benchmark keeps as many users busy as the live traffic keeps sequences running (the
+  // profile's mean batch): at another concurrency the batches, and so each op class's share of the
+  // step, differ from the live traffic's, and the benchmark would measure another workload.
+  const auto live = r.kind == ProposalKind::kCodeChange ? profile(state, *d) : std::nullopt;
+  const int users = live && live->mean_running_seqs > 0
+                        ? std::max(1, static_cast<int>(std::lround(live->mean_running_seqs)))
+                        : options_.benchmark_concurrency;
+  const std::int64_t requests =
+      std::max(options_.benchmark_requests, options_.benchmark_requests_per_user * static_cast<std::int64_t>(users));
   auto paired_ratio = [&](bool closed_loop, std::uint64_t seed) {
     double ratio = 1.0;
     if (r.kind == ProposalKind::kCodeChange) {
       DeploymentSetup setup(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
       auto config = [&](const OpTimes& times) {
-        return closed_loop ? setup.benchmark(options_.benchmark_concurrency, options_.benchmark_requests, seed, times)
+        return closed_loop ? setup.benchmark(users, requests, seed, times)
                            : setup.open_loop(options_.profile_window_s, seed, times);
       };
       auto base = serving::simulate(config(unit_op_times()), setup.calibration());
@@ -433,13 +471,18 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       const auto q = quote_check(options_, *catalog_, state, advice, kind, n);
       c.cost_usd = q.cost_usd;
       c.ready_at_hour = state.hour + q.hours;
+      // More runs for a benchmark already run: only the runs it lacks, pooled with its own.
+      const auto* prior = pooled_benchmark(advice, state.hour, n);
       std::vector<double> ratios;
-      for (int i = 0; i < n; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
+      for (int i = prior ? prior->repetitions : 0; i < n; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
       c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.benchmark_catches_drift;
       c.rejection_flag = refuses;
-      conclude(c, ratios);
+      conclude_check(c, ratios, prior);
       c.note = std::to_string(n) +
-               " paired runs on your traffic shape (the same requests with and without the change), with an "
+               (prior ? " paired runs (" + std::to_string(n - prior->repetitions) + " new, pooled with the " +
+                            std::to_string(prior->repetitions) + " of the last benchmark)"
+                      : std::string(" paired runs")) +
+               " on your traffic shape (the same requests with and without the change), with an "
                "accuracy eval; each run on its own machine, so the interval holds the hardware's run-to-run noise";
       break;
     }
@@ -451,7 +494,7 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       for (int i = 0; i < hours; ++i) ratios.push_back(paired_ratio(false, memory.check_rng()));
       c.quality_flag = drifts;
       c.rejection_flag = refuses;
-      conclude(c, ratios);
+      conclude_check(c, ratios);
       // The slice's customers bear what the change really does for the canary's hours.
       double slice_usd = options_.canary_share * options_.canary_hours * hourly_revenue_usd(state, d->id);
       c.cost_usd = options_.canary_setup_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);

@@ -48,9 +48,10 @@ struct AdvisorOptions {
   // section 8: repeated one-hour runs of the same setup differ by up to about 3.5%; two runs'
   // difference has a standard deviation of sqrt(2) x 1.2% = 1.7%, so about 3.5% at two of them.
   double run_jitter = 0.012;
-  double benchmark_catches_drift = 0.9;  // the benchmark's accuracy eval
-  int benchmark_concurrency = 32;        // users a benchmark run keeps busy
-  std::int64_t benchmark_requests = 160;
+  double benchmark_catches_drift = 0.9;   // the benchmark's accuracy eval
+  int benchmark_concurrency = 32;         // users a benchmark run keeps busy when the live load is unknown
+  std::int64_t benchmark_requests = 160;  // at least this many requests a run
+  std::int64_t benchmark_requests_per_user = 5;
   double canary_share = 0.1;     // share of the deployment's traffic
   double canary_hours = 6;       // one paired hour of live traffic each
   double canary_setup_usd = 40;  // an engineer's rollout and rollback
@@ -160,9 +161,22 @@ struct CheckQuote {
   bool available = true;  // false: this check cannot run on this proposal (`what` says why)
   int repetitions = 1;    // paired runs (benchmark) or paired hours (canary)
 };
-// `repetitions`: a benchmark's paired runs (0: game::kDefaultBenchmarkRepetitions).
+// `repetitions`: a benchmark's paired runs in all (0: game::kDefaultBenchmarkRepetitions). When the
+// proposal already has a ready benchmark of fewer runs (pooled_benchmark), only the runs it lacks
+// are run and charged, and the result pools them with it.
 CheckQuote quote_check(const AdvisorOptions& options, const data::Catalog& catalog, const game::GameState& state,
                        const game::Advice& advice, game::AdviceCheckKind kind, int repetitions = 0);
+// The ready benchmark of `advice` a benchmark of `repetitions` runs in all extends: its latest of
+// at least 2 and fewer than `repetitions` runs (none: a fresh benchmark).
+const game::AdviceCheck* pooled_benchmark(const game::Advice& advice, std::int64_t hour, int repetitions);
+// Paired ratios -> the check's estimate, its 95% interval and the verdict by the game's one rule
+// (game::check_verdict). A speedup is a ratio: runs that measured x2 and x0.5 average to x1, not
+// x1.25. The estimate and its Student-t interval are taken on the log of each run's ratio and
+// mapped back (the geometric mean), so an interval never reaches below zero, and a wide spread of
+// a large gain (x2 to x8) still tells a gain. With `prior`, its runs (recovered from its estimate,
+// interval and count, which determine their mean and spread) are pooled with these. Reads the
+// flags already set on `c`.
+void conclude_check(CheckResult& c, const std::vector<double>& ratios, const CheckResult* prior = nullptr);
 // What a claimed end-to-end speedup is worth if true: the GPU time it frees on deployment `d` at
 // on-demand rent over the rest of the game (rent × hours × (1 − 1/speedup)).
 double claim_value_usd(const data::Catalog& catalog, const game::GameState& state, const game::DeploymentState& d,

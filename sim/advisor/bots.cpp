@@ -58,7 +58,8 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
           }
           const game::AdviceCheck& c = a->checks.back();
           if (!c.ready(game.state().hour)) break;  // the benchmark is still running
-          // Undecided between no gain and a material one: more runs, once, if the claim is worth them.
+          // Undecided between no gain and a material one: more runs, once, if what the change is
+          // most likely worth (the estimate, or the claim when that is lower) pays for them.
           const bool undecided = c.verdict == game::CheckVerdict::kNoMeasurableChange &&
                                  c.interval_high >= 1.0 + game::kMaterialGain &&
                                  c.interval_low < 1.0 + game::kMaterialGain;
@@ -66,7 +67,8 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
             const auto* d = game.state().company.find_deployment(a->deployment_id);
             const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a,
                                        game::AdviceCheckKind::kBenchmark, options.more_repetitions);
-            if (d && claim_value_usd(game.catalog(), game.state(), *d, a->claimed_speedup) > q.cost_usd &&
+            const double likely = std::min(a->claimed_speedup, c.measured_speedup);
+            if (d && claim_value_usd(game.catalog(), game.state(), *d, likely) > q.cost_usd &&
                 game.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark, options.more_repetitions}).ok) {
               break;
             }

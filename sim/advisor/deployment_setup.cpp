@@ -88,6 +88,7 @@ DeploymentProfile make_profile(const game::DeploymentState& d, const DeploymentS
   p.completed_share = run.requests_arrived > 0
                           ? static_cast<double>(run.requests_completed) / static_cast<double>(run.requests_arrived)
                           : 0;
+  p.mean_running_seqs = run.mean_batch_size;
   p.provenance = run.provenance;
   return p;
 }

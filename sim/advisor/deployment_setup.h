@@ -75,6 +75,9 @@ struct DeploymentProfile {
   double output_tok_per_s_per_gpu = 0;
   double slo_share = 0;  // completed requests within the segment's SLO, estimated
   double completed_share = 0;
+  // Sequences a replica runs at once at this load (the mean batch): the concurrency a benchmark
+  // must keep busy to see the same batches, and so the same time shares, as the live traffic.
+  double mean_running_seqs = 0;
   perf::Provenance provenance = perf::Provenance::kDatasheet;
 };
 

@@ -368,6 +368,15 @@ Game::SpotReclaims Game::draw_spot_interruptions(std::int64_t h) {
   return interrupted;
 }
 
+double live_quality_drift(const GameState& s, std::int64_t deployment_id) {
+  double right = 1.0;
+  for (const auto& a : s.inbox) {
+    if (a.deployment_id != deployment_id || a.status != AdviceStatus::kAccepted || a.reverted_at_hour) continue;
+    right *= 1.0 - std::clamp(a.effect.reputation_hit, 0.0, 1.0);
+  }
+  return 1.0 - right;
+}
+
 double Game::segment_demand_per_s(std::size_t si, std::int64_t h) {
   auto& s = state_;
   const auto& seg = scenario_.segments[si];
@@ -430,7 +439,15 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   double attainment =
       sh.requests_offered > 0 ? sh.requests_within_slo / sh.requests_offered : seg_state.last_slo_attainment;
   if (sh.requests_offered > 0) {
-    seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment, seg.reputation_half_life_hours);
+    // Customers judge the answers as well as the speed: while an accepted change whose outputs
+    // drift stays live, its share of wrong answers keeps pulling reputation down (the incident at
+    // acceptance is only its first day); undoing the change stops it.
+    double wrong = 0;
+    for (std::size_t di : serving_idx) {
+      wrong += weights[di] / weight_sum * live_quality_drift(s, company.deployments[di].id);
+    }
+    seg_state.reputation = econ::next_reputation(seg_state.reputation, attainment * (1.0 - std::min(1.0, wrong)),
+                                                 seg.reputation_half_life_hours);
     seg_state.last_slo_attainment = attainment;
   }
   totals.requests_offered += sh.requests_offered;

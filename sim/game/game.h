@@ -172,6 +172,11 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
                       const std::string& model, const std::string& chip, const RecipeSettings& recipe);
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
 
+// The share of deployment `deployment_id`'s answers that are wrong: its accepted, not reverted,
+// changes whose outputs drift (their hidden reputation hit each), combined. While it is above
+// zero, the segment's reputation tracks its SLO attainment times the share answered right.
+double live_quality_drift(const GameState& s, std::int64_t deployment_id);
+
 // The router's estimate of a deployment's capacity, by which a segment's load is split over its
 // serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
 // vendor × speedup (bytes per second; decode is bandwidth-bound). A disaggregated deployment's

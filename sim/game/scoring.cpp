@@ -194,7 +194,11 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   } else if (!sc.passed || !sc.final) {
     sc.stars = 1;
   } else {
-    sc.stars = sc.points >= kThreeStarScore ? 3 : sc.points >= kTwoStarScore ? 2 : 1;
+    const auto judged = std::find_if(sc.components.begin(), sc.components.end(),
+                                     [](const ScoreComponent& c) { return c.id == "judgement" && c.known; });
+    const bool calls_ok =
+        judged == sc.components.end() || judged->points >= kThreeStarJudgementShare * judged->max_points;
+    sc.stars = sc.points >= kThreeStarScore && calls_ok ? 3 : sc.points >= kTwoStarScore ? 2 : 1;
   }
   return sc;
 }

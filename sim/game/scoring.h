@@ -40,11 +40,12 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 // Profit needs the counterfactual runs and judgement the advisor's truth, both known at the end:
 // until then those components are unknown and not counted. A level without proposals to judge
 // scores out of 90, scaled to 100.
-// Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 55; 3 every goal met
-// and at least 75.
+// Stars: 0 bankrupt; 1 solvent; 2 every goal met and a score of at least 55; 3 every goal met,
+// at least 75 and, where there was advice to judge, at least half the advice-call points: a
+// company run well on the numbers that accepted or refused its advisor blindly earns two.
 inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25,
                         kSolvencyPoints = 15, kJudgementPoints = 10;
-inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75;
+inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudgementShare = 0.5;
 
 struct ScoreComponent {
   std::string id;  // profit | service | solvency | judgement

@@ -40,10 +40,13 @@ function budget(cond, what) {
   log(note);
   report.notes.push(note);
 }
+// The window the tutorial is played in: 1280x800, and the smallest supported, 1024x640
+// (PLAY_VIEWPORT=1024x640, tests/web/run.sh plays both).
+const [kWidth, kHeight] = (process.env.PLAY_VIEWPORT || '1280x800').split('x').map(Number);
 const browser = await launch();
 let failed = false;
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: kWidth, height: kHeight }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const shot = async (name) => {
     const p = path.join(outDir, name + '.png');
@@ -77,8 +80,8 @@ try {
   await waitFor(async () => (await page.evaluate(() => window.tycoon.stats())).canvas.css_width === 1100, 'canvas resize');
   const canvasPx = await page.evaluate(() => [document.getElementById('canvas').width, document.getElementById('canvas').height]);
   check(canvasPx[0] === 1100 && canvasPx[1] === 720, `canvas buffer follows the window (${canvasPx})`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await waitFor(async () => (await page.evaluate(() => window.tycoon.stats())).canvas.css_width === 1280, 'canvas resize back');
+  await page.setViewportSize({ width: kWidth, height: kHeight });
+  await waitFor(async () => (await page.evaluate(() => window.tycoon.stats())).canvas.css_width === kWidth, 'canvas resize back');
 
   // ---- import validation: bad files are refused with a reason, nothing starts
   const bad = await page.evaluate(() => window.tycoon.importText('broken.json', '{"format_version": 1, "id": "x"'));
