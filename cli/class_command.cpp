@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/output_guard.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
@@ -34,7 +35,17 @@ struct ClassOptions {
   // submit / report
   std::string class_file, commands, save, student, dir, json_out;
   bool json = false;
+  bool force = false;  // replace an existing file that is an input or not one of ours
 };
+
+bool is_class_file(const std::filesystem::path& p) { return json_file_has_format(p, classroom::kClassFormat); }
+bool is_submission_file(const std::filesystem::path& p) {
+  return json_file_has_format(p, classroom::kSubmissionFormat);
+}
+bool is_report_json(const std::filesystem::path& p) { return json_file_has_format(p, classroom::kClassReportFormat); }
+bool is_report_html(const std::filesystem::path& p) {
+  return file_starts_with_marker(p, " \u2014 class report</title>");
+}
 
 std::filesystem::path data_root_of(const GlobalOptions& global) {
   return global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
@@ -42,6 +53,9 @@ std::filesystem::path data_root_of(const GlobalOptions& global) {
 
 int run_new(const ClassOptions& o, const GlobalOptions& global) {
   check_output_file("--out", o.out);
+  std::vector<NamedInput> inputs;
+  if (std::filesystem::path(o.scenario).extension() == ".json") inputs.push_back({"the scenario", o.scenario});
+  check_output_not_input("--out", o.out, inputs, "a class file", is_class_file, o.force);
   auto catalog = load_catalog_for(global);
   auto scenario = game::load_scenario(game::find_scenario(o.scenario, data_root_of(global)), catalog);
   classroom::ClassChoices c;
@@ -77,6 +91,10 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     throw core::InputError("--student: the name " + why);
   }
   check_output_file("--out", o.out);
+  std::vector<NamedInput> inputs = {{"the class file", o.class_file}};
+  if (!o.commands.empty()) inputs.push_back({"the command log", o.commands});
+  if (!o.save.empty()) inputs.push_back({"the saved game", o.save});
+  check_output_not_input("--out", o.out, inputs, "a submission", is_submission_file, o.force);
   auto catalog = load_catalog_for(global);
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
@@ -120,6 +138,15 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
   const std::string json_out =
       o.json_out.empty() ? std::filesystem::path(out).replace_extension(".json").string() : o.json_out;
   check_output_file("--json-out", json_out);
+  // Neither output may be the class file or a submission (a student's subs/report.json!), nor a
+  // file that is not a class report already, unless --force.
+  std::vector<NamedInput> inputs = {{"the class file", o.class_file}};
+  for (const auto& f : files) inputs.push_back({"submission " + f.filename().string(), f});
+  check_output_not_input("--out", out, inputs, "a class report (HTML)", is_report_html, o.force);
+  check_output_not_input("--json-out", json_out, inputs, "a class report (JSON)", is_report_json, o.force);
+  if (std::filesystem::absolute(out) == std::filesystem::absolute(json_out)) {
+    throw core::InputError("--json-out: the same file as --out (" + out + ")");
+  }
   auto catalog = load_catalog_for(global);
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
@@ -183,6 +210,7 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
                  "Chien the advisor plays: on or off (default: on unless accept_advice is locked)")
       ->check(CLI::IsMember({"on", "off"}));
   nw->add_option("--out", o->out, "The class file to write")->required();
+  nw->add_flag("--force", o->force, "Replace --out even when it exists and is not a class file");
 
   auto* sb = cls->add_subcommand("submit", "Play a student's command log in the class and write the submission");
   sb->add_option("class", o->class_file, "The class file")->required();
@@ -190,6 +218,7 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   sb->add_option("--save", o->save, "Or the student's saved game: its command log is replayed in the class");
   sb->add_option("--student", o->student, "The student's name as the standings show it")->required();
   sb->add_option("--out", o->out, "The submission file to write")->required();
+  sb->add_flag("--force", o->force, "Replace --out even when it is an input or exists and is not a submission");
 
   auto* rp = cls->add_subcommand("report", "Replay every submission in a folder, rank them, write the HTML debrief");
   rp->add_option("class", o->class_file, "The class file")->required();
@@ -198,6 +227,8 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   rp->add_option("--json-out", o->json_out,
                  "The report's data as JSON, for the game's Class report screen (default: --out with .json)");
   rp->add_flag("--json", o->json, "Standings, rejections and benchmarks as JSON on stdout");
+  rp->add_flag("--force", o->force,
+               "Replace --out / --json-out even when one is an input or exists and is not a class report");
 
   return [o, &global, nw, sb]() {
     if (nw->parsed()) return run_new(*o, global);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.h"
+#include "sim/core/utf8.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
@@ -17,13 +18,15 @@ std::string student_name_problem(std::string_view name) {
   for (unsigned char c : name) {
     if (c < 0x20 || c == 0x7f) return "holds a control character";
   }
+  // Checked here, not when the submission's JSON is written (nlohmann throws then).
+  if (!core::is_valid_utf8(name)) return "is not valid UTF-8 text";
   return {};
 }
 
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                                const game::Counterfactuals& counterfactuals, std::string_view student) {
   if (auto why = student_name_problem(student); !why.empty()) {
-    throw core::InputError("student name '" + std::string(student) + "' " + why);
+    throw core::InputError("the student's name " + why);
   }
   const auto& st = game.state();
   if (!game.finished()) {
@@ -127,7 +130,7 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
 }
 
 Submission load_submission(const std::filesystem::path& path) {
-  return submission_from_json(data::parse_json_file(path), path.string());
+  return submission_from_json(data::parse_json_file(path, core::kSubmissionInput), path.string());
 }
 
 std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data::Catalog& catalog,
