@@ -67,6 +67,16 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   if (o.history_days >= 0) c.history_days = o.history_days;
   if (!o.advisor.empty()) c.advisor = o.advisor == "on";
   auto spec = classroom::make_class(scenario, c);
+  // The class names its scenario by id: it must be the one `submit` and `report` find in the data
+  // root (a scenario file from elsewhere made a class every submission to which failed).
+  try {
+    (void)classroom::class_world(spec, o.out, catalog, data_root_of(global));
+  } catch (const data::LoadError& e) {
+    throw core::InputError("--scenario: " + o.scenario + " is not the data root's scenario '" + spec.scenario +
+                           "' (" + e.reason() + "): a class names its scenario by id, so submit and report could " +
+                           "not find it; put the scenario in " + (data_root_of(global) / "scenarios").string() +
+                           " first");
+  }
   core::write_file_atomically(o.out, classroom::to_json(spec).dump(2) + "\n");
   std::printf("class %s: %s (%s), seed %llu, %d day%s, advisor %s\n", spec.class_id.c_str(), scenario.name.c_str(),
               spec.scenario.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, spec.days == 1 ? "" : "s",

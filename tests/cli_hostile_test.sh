@@ -83,6 +83,11 @@ rm "$h/subs/b-link.json" "$h/subs/c-text.json"
 "$tycoon" class submit "$h/class.json" --commands "$h/nothing.jsonl" --student $'A\u200bda' --out "$h/subs/c.json" >/dev/null
 out=$("$tycoon" class report "$h/class.json" "$h/subs" --json --out "$h/r.html")
 [ "$(echo "$out" | grep -c "a second submission from")" = 2 ] || { echo "FAIL look-alike names count as new students: $out"; fail=1; }
+# A class made from a scenario file outside the data root: refused, not a class nobody can submit to.
+sed 's/"id": "classroom-prices-only"/"id": "elsewhere-prices"/' \
+  "$(cd "$(dirname "$0")/.." && pwd)/scenarios/classroom/prices-only.json" >"$h/outside/elsewhere.json"
+refused class-scenario-outside-root "--scenario: $h/outside/elsewhere.json is not the data root's scenario" \
+  "$tycoon" class new --id c --scenario "$h/outside/elsewhere.json" --out "$h/x.json"
 # Invalid UTF-8: exit 2 with a clear message, never "internal error".
 refused student-not-utf8 "--student: the name is not valid UTF-8 text" \
   "$tycoon" class submit "$h/class.json" --commands "$h/nothing.jsonl" --student $'Ada\xff' --out "$h/x.json"

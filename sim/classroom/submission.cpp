@@ -76,7 +76,7 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
   if (!j.is_object()) throw data::LoadError(file, "", "a submission is a JSON object");
   data::ObjectReader in(j, file, "");
   if (in.string("format") != kSubmissionFormat) {
-    in.fail("format", "not a submission (expected \"" + std::string(kSubmissionFormat) + "\")");
+    in.fail("format", "not a submission (expected the format " + std::string(kSubmissionFormat) + ")");
   }
   const auto version = in.integer("version");
   if (version != kSubmissionVersion) {
