@@ -111,11 +111,10 @@ std::int64_t ObjectReader::integer(std::string_view key, Bound bound) {
   // (the integer kinds nlohmann reads exactly are held to the same bound).
   constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
   constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
-  const bool integer_too_large =
-      (v.is_number_unsigned() && v.get<std::uint64_t>() > kMaxExact) ||
-      (v.is_number_integer() && !v.is_number_unsigned() &&
-       (v.get<std::int64_t>() > static_cast<std::int64_t>(kMaxExact) ||
-        v.get<std::int64_t>() < -static_cast<std::int64_t>(kMaxExact)));
+  const bool integer_too_large = (v.is_number_unsigned() && v.get<std::uint64_t>() > kMaxExact) ||
+                                 (v.is_number_integer() && !v.is_number_unsigned() &&
+                                  (v.get<std::int64_t>() > static_cast<std::int64_t>(kMaxExact) ||
+                                   v.get<std::int64_t>() < -static_cast<std::int64_t>(kMaxExact)));
   double x = v.get<double>();
   if (integer_too_large || !std::isfinite(x) || std::fabs(x) > kMaxExactInteger) {
     fail(key, "too large: an integer here must be at most 2^53 (9007199254740992) in magnitude");
