@@ -72,8 +72,8 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   try {
     (void)classroom::class_world(spec, o.out, catalog, data_root_of(global));
   } catch (const data::LoadError& e) {
-    throw core::InputError("--scenario: " + o.scenario + " is not the data root's scenario '" + spec.scenario +
-                           "' (" + e.reason() + "): a class names its scenario by id, so submit and report could " +
+    throw core::InputError("--scenario: " + o.scenario + " is not the data root's scenario '" + spec.scenario + "' (" +
+                           e.reason() + "): a class names its scenario by id, so submit and report could " +
                            "not find it; put the scenario in " + (data_root_of(global) / "scenarios").string() +
                            " first");
   }
