@@ -94,6 +94,28 @@ refused student-not-utf8 "--student: the name is not valid UTF-8 text" \
 refused title-not-utf8 "title: not valid UTF-8 text" \
   "$tycoon" class new --id c --scenario prices-only --title $'Week \xff' --out "$h/x.json"
 
+# A roster binds a name to a code only its student has: a forged name (no code, or a classmate's
+# code) is rejected even when its file sorts first, and the real student ranks.
+printf 'Ada Lovelace\nBea Bell\n' >"$h/names.txt"
+"$tycoon" class new --id rostered --scenario prices-only --seed 7 --days 1 --out "$h/rclass.json" \
+  --roster "$h/names.txt" --roster-out "$h/roster.json" >/dev/null || { echo "FAIL class new --roster"; fail=1; }
+grep -q '"code"' "$h/rclass.json" && { echo "FAIL the class file holds the codes"; fail=1; }
+code_of() { python3 -c 'import json,sys; print([s["code"] for s in json.load(open(sys.argv[1]))["students"] if s["student"] == sys.argv[2]][0])' "$h/roster.json" "$1"; }
+mkdir -p "$h/rsubs"
+"$tycoon" class submit "$h/rclass.json" --commands "$h/nothing.jsonl" --student "Ada Lovelace" --code "$(code_of "Ada Lovelace")" \
+  --out "$h/rsubs/c-ada.json" >/dev/null || { echo "FAIL class submit --code"; fail=1; }
+"$tycoon" class submit "$h/rclass.json" --commands "$h/nothing.jsonl" --student "Ada Lovelace" --out "$h/rsubs/a-forged.json" >/dev/null
+"$tycoon" class submit "$h/rclass.json" --commands "$h/nothing.jsonl" --student "ada lovelace" --code "$(code_of "Bea Bell")" \
+  --out "$h/rsubs/b-forged.json" >/dev/null
+out=$("$tycoon" class report "$h/rclass.json" "$h/rsubs" --roster "$h/roster.json" --json --out "$h/rr.html") ||
+  { echo "FAIL class report --roster"; fail=1; }
+echo "$out" | grep -q '"file": "c-ada.json"' && echo "$out" | grep -q "no student code: the class has a roster" &&
+  echo "$out" | grep -q "its student code is not the one the roster gives 'Ada Lovelace'" ||
+  { echo "FAIL class report --roster: $out"; fail=1; }
+grep -q "$(code_of "Bea Bell")" "$h/rr.html" "$h/rr.json" && { echo "FAIL a code reached the report"; fail=1; }
+refused roster-other-class "is the roster of class rostered, not of hostile" \
+  "$tycoon" class report "$h/class.json" "$h/subs" --roster "$h/roster.json" --out "$h/rx.html"
+
 # --- 4/5/6. sweep parts, merge and the folder lock ----------------------------------------------
 sw="$h/sw"
 mkdir -p "$sw"

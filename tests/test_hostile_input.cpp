@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/roster.h"
 #include "sim/classroom/student_name.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/input_file.h"
@@ -234,4 +236,59 @@ TEST_CASE("class report: links, devices and folders in the submissions folder ar
   }
   fs::remove_all(dir);
   fs::remove_all(outside);
+}
+
+TEST_CASE("class roster: a name is bound to its code; a forged name is rejected even when it sorts first") {
+  classroom::ClassChoices c;
+  c.class_id = "econ-101";
+  c.seed = 4242;
+  c.days = 1;
+  const auto scenario =
+      game::load_scenario(game::find_scenario("classroom-prices-only", TYCOON_SOURCE_DIR), test::catalog());
+  const auto world =
+      classroom::class_world(classroom::make_class(scenario, c), "econ-101.json", test::catalog(), TYCOON_SOURCE_DIR);
+  // Fixed "random" words: the codes are what format_student_code makes of them (16 characters).
+  const std::string ada_code = classroom::format_student_code(1, 2), bea_code = classroom::format_student_code(3, 4);
+  CHECK(ada_code.size() == 16 + 3);
+  CHECK(ada_code != bea_code);
+  const auto roster = classroom::make_roster(
+      "econ-101", classroom::roster_names_from_text("# week 3\nAda Lovelace\n\n  Bea Bell \n"), {ada_code, bea_code});
+  REQUIRE(roster.students.size() == 2);
+  CHECK(roster.students[1].student == "Bea Bell");
+  // A name twice on the roster (by its key) is refused.
+  CHECK_THROWS_AS(classroom::make_roster("econ-101", {"Ada", "ada "}, {ada_code, bea_code}), core::InputError);
+
+  auto probe = world.new_game(test::catalog());
+  const auto cf = game::run_counterfactuals(probe->scenario(), probe->state(), test::catalog(), world.options.windows,
+                                            probe->advisor());
+  auto g = classroom::play_class_game(world, test::catalog(), {});
+  const auto dir = hostile_dir("roster");
+  // The forger's files sort first: no code, a classmate's code; the real Ada's last.
+  write_text(dir / "a-forged.json",
+             classroom::submission_text(classroom::make_submission(world, *g, cf, "Ada Lovelace")));
+  write_text(dir / "b-forged.json",
+             classroom::submission_text(classroom::make_submission(world, *g, cf, "ada lovelace", bea_code)));
+  // Codes are compared without case or dashes (as a student may type them).
+  std::string typed = ada_code;
+  typed.erase(std::remove(typed.begin(), typed.end(), '-'), typed.end());
+  write_text(dir / "c-ada.json",
+             classroom::submission_text(classroom::make_submission(world, *g, cf, "Ada Lovelace", typed)));
+  write_text(dir / "d-carl.json",
+             classroom::submission_text(classroom::make_submission(world, *g, cf, "Carl", ada_code)));
+
+  const auto report = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir), &roster);
+  REQUIRE(report.valid.size() == 1);
+  CHECK(report.valid[0].file == "c-ada.json");
+  REQUIRE(report.rejected.size() == 3);
+  CHECK(report.rejected[0].reason == "no student code: the class has a roster (class submit --code)");
+  CHECK(report.rejected[1].reason == "its student code is not the one the roster gives 'Ada Lovelace'");
+  CHECK(report.rejected[2].reason == "'Carl' is not on the class roster");
+  // No code reaches the report.
+  CHECK_FALSE(contains(classroom::to_json(report).dump(), bea_code));
+  CHECK_FALSE(contains(classroom::report_html(report), ada_code));
+  // Without the roster the forger's first file wins: what the roster protects against.
+  const auto unchecked = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir));
+  REQUIRE_FALSE(unchecked.valid.empty());
+  CHECK(unchecked.valid[0].file == "a-forged.json");
+  fs::remove_all(dir);
 }

@@ -210,7 +210,7 @@ void assign_ranks(std::vector<CheckedSubmission>& v, Key key, int CheckedSubmiss
 }  // namespace
 
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
-                               const std::vector<std::filesystem::path>& files) {
+                               const std::vector<std::filesystem::path>& files, const Roster* roster) {
   ClassReport report;
   report.spec = world.spec;
   report.scenario_name = world.scenario.name;
@@ -275,6 +275,13 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     if (auto why = mismatch(s, world.spec); !why.empty()) {
       reject(why);
       continue;
+    }
+    // The roster before anything else about the student: a forged name is no first submission.
+    if (roster) {
+      if (auto why = roster_problem(*roster, s.student, s.student_code); !why.empty()) {
+        reject(why);
+        continue;
+      }
     }
     const std::string student_key = student_name_key(s.student);
     if (auto it = seen_students.find(student_key); it != seen_students.end()) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/roster.h"
 #include "sim/classroom/submission.h"
 #include "sim/game/summary.h"
 
@@ -120,8 +121,10 @@ std::vector<std::filesystem::path> submission_files(const std::filesystem::path&
 // commands replayed on the class's world do not reproduce the profit, score and SLO attainment it
 // claims (within the kReproduce* tolerances). Students are the same when their names have the
 // same student_name_key (case, spaces, invisible and look-alike characters do not count).
+// With a `roster`, a submission must also come from a student on it, with that student's code
+// (roster_problem); without one, a name is whatever the submitter typed.
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
-                               const std::vector<std::filesystem::path>& files);
+                               const std::vector<std::filesystem::path>& files, const Roster* roster = nullptr);
 
 // The report as JSON (`tycoon class report` writes it beside the HTML, and prints it with --json):
 // {"format": "inference-tycoon-class-report", "version": 1, "class": {…class file…}, "standings":

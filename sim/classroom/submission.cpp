@@ -24,7 +24,8 @@ std::string student_name_problem(std::string_view name) {
 }
 
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
-                               const game::Counterfactuals& counterfactuals, std::string_view student) {
+                               const game::Counterfactuals& counterfactuals, std::string_view student,
+                               std::string_view student_code) {
   if (auto why = student_name_problem(student); !why.empty()) {
     throw core::InputError("the student's name " + why);
   }
@@ -52,6 +53,12 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                             {"days", spec.days},
                             {"commands", commands},
                             {"summary", game::to_json(game::summarize(game, &counterfactuals))}};
+  if (!student_code.empty()) {
+    if (student_code.size() > 64 || !core::is_valid_utf8(student_code)) {
+      throw core::InputError("the student code is not one a roster issues");
+    }
+    payload["student_code"] = std::string(student_code);
+  }
   return {{"format", kSubmissionFormat},
           {"version", kSubmissionVersion},
           {"checksum", game::checksum_of(payload.dump())},
@@ -98,6 +105,8 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
   s.file = file;
   s.student = p.string("student");
   if (auto why = student_name_problem(s.student); !why.empty()) p.fail("student", why);
+  s.student_code = p.optional_string("student_code").value_or("");
+  if (s.student_code.size() > 64) p.fail("student_code", "longer than 64 characters");
   s.class_id = p.string("class_id");
   s.scenario = p.string("scenario");
   s.scenario_hash = p.string("scenario_hash");
