@@ -548,6 +548,9 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     // Output paths are input too: refuse them before any work.
     if (!o->report.empty()) check_output_file("--report", o->report);
     check_output_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
+    // A whole sweep goes into a new or empty folder or a sweep's (never `/` or a folder of other
+    // files); shards write their part files into one folder, which holds no sweep.json.
+    if (!shard) check_sweep_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
     // One writer at a time (shards write a part file each, atomically: they may share a folder).
     std::optional<FolderLock> lock;
     if (!shard && (!o->resume || fs::is_directory(out))) {

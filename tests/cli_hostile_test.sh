@@ -157,6 +157,7 @@ refused merge-gpus "/perf/num_gpus: point 0: is 64, the point's deployment has 1
 # --out / and a folder of other files: refused before any work.
 refused merge-out-root "--out: / holds files and no sweep" \
   "$tycoon" sweep merge "$sw"/parts/part-*-of-2.json --out /
+refused sweep-out-root "--out: / holds files and no sweep" "$tycoon" sweep "$sw/tiny.json" --out / --no-png
 # The lock: a second writer into a folder a live process holds exits 2 naming the first.
 mkdir -p "$sw/locked"
 # (flock(1) holds the lock for 5 s; its child inherits the descriptor, so the test waits it out.)
