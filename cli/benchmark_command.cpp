@@ -78,7 +78,11 @@ constexpr std::int64_t kMaxRequests = 1'000'000;
 constexpr std::int64_t kMaxGpus = 1024;
 constexpr double kMaxDurationS = 86'400;  // one simulated day
 
-void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bool open_loop) {
+void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c, bool open_loop) {
+  // A trace is read once, here (its rows and span are checked), and handed to the simulation.
+  if (!c.workload.trace_path.empty() && !c.workload.trace) {
+    c.workload.trace = std::make_shared<const traffic::Trace>(traffic::load_trace(c.workload.trace_path));
+  }
   if (o.allow_long_run) return;
   const std::string why = kLongRunHint;
   if (c.num_requests > kMaxRequests) {
@@ -93,7 +97,7 @@ void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bo
   if (!open_loop) check_run_users("--concurrency", c.arrival.concurrency);
   // A trace is replayed row by row: its rows are the run's requests, its span the run's length.
   if (!c.workload.trace_path.empty()) {
-    const auto trace = traffic::load_trace(c.workload.trace_path);
+    const auto& trace = *c.workload.trace;
     check_run_requests("--trace " + c.workload.trace_path + " (" + std::to_string(trace.entries.size()) + " rows)",
                        static_cast<double>(trace.entries.size()));
     const double span_s = trace.entries.back().arrival_s - trace.entries.front().arrival_s;
