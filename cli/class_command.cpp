@@ -195,8 +195,11 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
   // file that is not a class report already, unless --force.
   std::vector<NamedInput> inputs = {{"the class file", o.class_file}};
   for (const auto& f : files) {
-    // The report JSON of an earlier run in the folder is passed over by the report, not an input.
-    if (is_report_json(f)) continue;
+    // The report JSON of an earlier run in the folder is passed over by the report, not an input
+    // (only the file an output would replace is opened to tell; a link is never followed).
+    std::error_code ec;
+    const bool replaced = std::filesystem::equivalent(f, out, ec) || std::filesystem::equivalent(f, json_out, ec);
+    if (replaced && core::not_a_regular_file(f).empty() && is_report_json(f)) continue;
     inputs.push_back({"submission " + f.filename().string(), f});
   }
   check_output_not_input("--out", out, inputs, "a class report (HTML)", is_report_html, o.force);
