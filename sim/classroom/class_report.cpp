@@ -481,7 +481,7 @@ ClassReportView class_report_view_from_json(const nlohmann::json& j, const std::
 }
 
 ClassReportView load_class_report_view(const std::filesystem::path& path) {
-  return class_report_view_from_json(data::parse_json_file(path), path.string());
+  return class_report_view_from_json(data::parse_json_file(path, core::kClassReportInput), path.string());
 }
 
 }  // namespace tycoon::classroom

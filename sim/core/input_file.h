@@ -30,6 +30,8 @@ inline constexpr InputKind kTraceInput{"trace", 512 * kMiB};
 inline constexpr InputKind kSaveInput{"save", 128 * kMiB};
 inline constexpr InputKind kCommandLogInput{"command log", 128 * kMiB};
 inline constexpr InputKind kSubmissionInput{"submission", 32 * kMiB};
+// The class report's JSON, which the game's Class report screen loads (every student's series).
+inline constexpr InputKind kClassReportInput{"class report", 64 * kMiB};
 inline constexpr InputKind kSweepPartInput{"sweep part", 256 * kMiB};
 inline constexpr InputKind kSweepJournalInput{"sweep journal", 256 * kMiB};
 
