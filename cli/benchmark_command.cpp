@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/long_run.h"
 #include "cli/progress.h"
 #include "sim/core/input_error.h"
 #include "sim/perf/deployment_json.h"
@@ -18,6 +19,7 @@
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
 #include "sim/serving/summary_json.h"
+#include "sim/traffic/trace.h"
 
 namespace tycoon::cli {
 
@@ -76,12 +78,34 @@ constexpr std::int64_t kMaxRequests = 1'000'000;
 constexpr std::int64_t kMaxGpus = 1024;
 constexpr double kMaxDurationS = 86'400;  // one simulated day
 
-void check_limits(const BenchmarkOptions& o, const serving::ServingConfig& c, bool open_loop) {
+void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c, bool open_loop) {
+  // A trace is read once, here (its rows and span are checked), and handed to the simulation.
+  if (!c.workload.trace_path.empty() && !c.workload.trace) {
+    c.workload.trace = std::make_shared<const traffic::Trace>(traffic::load_trace(c.workload.trace_path));
+  }
   if (o.allow_long_run) return;
-  const std::string why = " (add --allow-long-run to run it anyway)";
+  const std::string why = kLongRunHint;
   if (c.num_requests > kMaxRequests) {
     throw core::InputError("--num-requests " + std::to_string(c.num_requests) + " is more than " +
-                           std::to_string(kMaxRequests) + " requests" + why);
+                           std::to_string(kMaxRequests) + " requests (" +
+                           run_estimate(static_cast<double>(c.num_requests)) + ")" + why);
+  }
+  // Warm-up requests are simulated like measured ones (issue 33: --warmup-requests 2e9 ran for hours).
+  check_run_requests("--warmup-requests " + std::to_string(c.warmup_requests) + " + " + std::to_string(c.num_requests) +
+                         " measured requests",
+                     static_cast<double>(c.warmup_requests) + static_cast<double>(c.num_requests));
+  if (!open_loop) check_run_users("--concurrency", c.arrival.concurrency);
+  // A trace is replayed row by row: its rows are the run's requests, its span the run's length.
+  if (!c.workload.trace_path.empty()) {
+    const auto& trace = *c.workload.trace;
+    check_run_requests("--trace " + c.workload.trace_path + " (" + std::to_string(trace.entries.size()) + " rows)",
+                       static_cast<double>(trace.entries.size()));
+    const double span_s = trace.entries.back().arrival_s - trace.entries.front().arrival_s;
+    if (c.workload.trace_timestamps && span_s > kMaxDurationS) {
+      throw core::InputError("--trace " + c.workload.trace_path + " spans " + format_fixed(span_s, 0) +
+                             " simulated seconds, more than a simulated day (" + format_fixed(kMaxDurationS, 0) +
+                             " s)" + why);
+    }
   }
   const std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
   if (gpus > kMaxGpus) {

@@ -8,14 +8,20 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <random>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/output_guard.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/roster.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
 
@@ -33,8 +39,21 @@ struct ClassOptions {
   std::vector<std::string> locks;
   // submit / report
   std::string class_file, commands, save, student, dir, json_out;
+  std::string roster_names, roster_out;  // new: the student list and the private roster to write
+  std::string code;                      // submit: the student's roster code
+  std::string roster;                    // report: the roster to check names and codes against
   bool json = false;
+  bool force = false;  // replace an existing file that is an input or not one of ours
 };
+
+bool is_class_file(const std::filesystem::path& p) { return json_file_has_format(p, classroom::kClassFormat); }
+bool is_submission_file(const std::filesystem::path& p) {
+  return json_file_has_format(p, classroom::kSubmissionFormat);
+}
+bool is_report_json(const std::filesystem::path& p) { return json_file_has_format(p, classroom::kClassReportFormat); }
+bool is_report_html(const std::filesystem::path& p) {
+  return file_starts_with_marker(p, " \u2014 class report</title>");
+}
 
 std::filesystem::path data_root_of(const GlobalOptions& global) {
   return global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
@@ -42,6 +61,29 @@ std::filesystem::path data_root_of(const GlobalOptions& global) {
 
 int run_new(const ClassOptions& o, const GlobalOptions& global) {
   check_output_file("--out", o.out);
+  std::vector<NamedInput> inputs;
+  if (std::filesystem::path(o.scenario).extension() == ".json") inputs.push_back({"the scenario", o.scenario});
+  check_output_not_input("--out", o.out, inputs, "a class file", is_class_file, o.force);
+  if (o.roster_names.empty() != o.roster_out.empty()) {
+    throw core::InputError("--roster and --roster-out come together (the student list, the roster to write)");
+  }
+  std::vector<std::string> roster_names;
+  if (!o.roster_out.empty()) {
+    check_output_file("--roster-out", o.roster_out);
+    if (std::filesystem::absolute(o.roster_out) == std::filesystem::absolute(o.out)) {
+      throw core::InputError(
+          "--roster-out: the same file as --out (the roster stays private, the class file does not)");
+    }
+    inputs.push_back({"the student list", o.roster_names});
+    check_output_not_input(
+        "--roster-out", o.roster_out, inputs, "a class roster",
+        [](const std::filesystem::path& p) { return json_file_has_format(p, classroom::kRosterFormat); }, o.force);
+    try {
+      roster_names = classroom::roster_names_from_text(core::read_input_file(o.roster_names, core::kDataFileInput));
+    } catch (const core::FileReadError& e) {
+      throw core::InputError("--roster: " + std::string(e.what()));
+    }
+  }
   auto catalog = load_catalog_for(global);
   auto scenario = game::load_scenario(game::find_scenario(o.scenario, data_root_of(global)), catalog);
   classroom::ClassChoices c;
@@ -53,6 +95,31 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   if (o.history_days >= 0) c.history_days = o.history_days;
   if (!o.advisor.empty()) c.advisor = o.advisor == "on";
   auto spec = classroom::make_class(scenario, c);
+  // The class names its scenario by id: it must be the one `submit` and `report` find in the data
+  // root (a scenario file from elsewhere made a class every submission to which failed).
+  try {
+    (void)classroom::class_world(spec, o.out, catalog, data_root_of(global));
+  } catch (const data::LoadError& e) {
+    throw core::InputError("--scenario: " + o.scenario + " is not the data root's scenario '" + spec.scenario + "' (" +
+                           e.reason() + "): a class names its scenario by id, so submit and report could " +
+                           "not find it; put the scenario in " + (data_root_of(global) / "scenarios").string() +
+                           " first");
+  }
+  if (!roster_names.empty() || !o.roster_out.empty()) {
+    // Codes are secrets, not part of the simulated world: drawn from the system's random device.
+    std::random_device device;
+    auto word = [&] { return (std::uint64_t{device()} << 32) | device(); };
+    std::vector<std::string> codes;
+    std::set<std::string> seen;
+    while (codes.size() < roster_names.size()) {
+      auto code = classroom::format_student_code(word(), word());
+      if (seen.insert(code).second) codes.push_back(std::move(code));
+    }
+    const auto roster = classroom::make_roster(spec.class_id, roster_names, codes);
+    core::write_file_atomically(o.roster_out, classroom::to_json(roster).dump(2) + "\n");
+    std::printf("roster of %zu students written to %s: give each student their code, keep the file private\n",
+                roster.students.size(), o.roster_out.c_str());
+  }
   core::write_file_atomically(o.out, classroom::to_json(spec).dump(2) + "\n");
   std::printf("class %s: %s (%s), seed %llu, %d day%s, advisor %s\n", spec.class_id.c_str(), scenario.name.c_str(),
               spec.scenario.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, spec.days == 1 ? "" : "s",
@@ -77,6 +144,10 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     throw core::InputError("--student: the name " + why);
   }
   check_output_file("--out", o.out);
+  std::vector<NamedInput> inputs = {{"the class file", o.class_file}};
+  if (!o.commands.empty()) inputs.push_back({"the command log", o.commands});
+  if (!o.save.empty()) inputs.push_back({"the saved game", o.save});
+  check_output_not_input("--out", o.out, inputs, "a submission", is_submission_file, o.force);
   auto catalog = load_catalog_for(global);
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
@@ -102,7 +173,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
                  static_cast<long long>(r.at_hour), r.message.c_str());
   }
   auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows, g->advisor());
-  auto sub = classroom::make_submission(world, *g, cf, o.student);
+  auto sub = classroom::make_submission(world, *g, cf, o.student, o.code);
   core::write_file_atomically(o.out, classroom::submission_text(sub));
   const auto& s = sub["payload"]["summary"];
   std::printf("%s in class %s: score %.1f, profit $%.0f, SLO attainment %.1f%%; submission written to %s\n",
@@ -120,10 +191,34 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
   const std::string json_out =
       o.json_out.empty() ? std::filesystem::path(out).replace_extension(".json").string() : o.json_out;
   check_output_file("--json-out", json_out);
+  // Neither output may be the class file or a submission (a student's subs/report.json!), nor a
+  // file that is not a class report already, unless --force.
+  std::vector<NamedInput> inputs = {{"the class file", o.class_file}};
+  for (const auto& f : files) {
+    // The report JSON of an earlier run in the folder is passed over by the report, not an input
+    // (only the file an output would replace is opened to tell; a link is never followed).
+    std::error_code ec;
+    const bool replaced = std::filesystem::equivalent(f, out, ec) || std::filesystem::equivalent(f, json_out, ec);
+    if (replaced && core::not_a_regular_file(f).empty() && is_report_json(f)) continue;
+    inputs.push_back({"submission " + f.filename().string(), f});
+  }
+  check_output_not_input("--out", out, inputs, "a class report (HTML)", is_report_html, o.force);
+  check_output_not_input("--json-out", json_out, inputs, "a class report (JSON)", is_report_json, o.force);
+  if (std::filesystem::absolute(out) == std::filesystem::absolute(json_out)) {
+    throw core::InputError("--json-out: the same file as --out (" + out + ")");
+  }
   auto catalog = load_catalog_for(global);
   auto spec = classroom::load_class(o.class_file);
   auto world = classroom::class_world(spec, o.class_file, catalog, data_root_of(global));
-  auto report = classroom::build_class_report(world, catalog, files);
+  std::optional<classroom::Roster> roster;
+  if (!o.roster.empty()) {
+    roster = classroom::load_roster(o.roster);
+    if (roster->class_id != spec.class_id) {
+      throw core::InputError("--roster: " + o.roster + " is the roster of class " + roster->class_id + ", not of " +
+                             spec.class_id);
+    }
+  }
+  auto report = classroom::build_class_report(world, catalog, files, roster ? &*roster : nullptr);
   core::write_file_atomically(out, classroom::report_html(report));
   core::write_file_atomically(json_out, classroom::to_json(report).dump(1) + "\n");
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -183,6 +278,11 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
                  "Chien the advisor plays: on or off (default: on unless accept_advice is locked)")
       ->check(CLI::IsMember({"on", "off"}));
   nw->add_option("--out", o->out, "The class file to write")->required();
+  nw->add_flag("--force", o->force, "Replace --out even when it exists and is not a class file");
+  nw->add_option("--roster", o->roster_names,
+                 "A text file of the students' names, one per line: each gets a code (with --roster-out)");
+  nw->add_option("--roster-out", o->roster_out,
+                 "The roster to write: names and their codes (private: `class report --roster` checks it)");
 
   auto* sb = cls->add_subcommand("submit", "Play a student's command log in the class and write the submission");
   sb->add_option("class", o->class_file, "The class file")->required();
@@ -190,6 +290,8 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   sb->add_option("--save", o->save, "Or the student's saved game: its command log is replayed in the class");
   sb->add_option("--student", o->student, "The student's name as the standings show it")->required();
   sb->add_option("--out", o->out, "The submission file to write")->required();
+  sb->add_flag("--force", o->force, "Replace --out even when it is an input or exists and is not a submission");
+  sb->add_option("--code", o->code, "The student's code from the class roster (when the class has one)");
 
   auto* rp = cls->add_subcommand("report", "Replay every submission in a folder, rank them, write the HTML debrief");
   rp->add_option("class", o->class_file, "The class file")->required();
@@ -198,6 +300,11 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   rp->add_option("--json-out", o->json_out,
                  "The report's data as JSON, for the game's Class report screen (default: --out with .json)");
   rp->add_flag("--json", o->json, "Standings, rejections and benchmarks as JSON on stdout");
+  rp->add_option("--roster", o->roster,
+                 "The class roster (class new --roster-out): a submission must come from a student on it, with "
+                 "their code");
+  rp->add_flag("--force", o->force,
+               "Replace --out / --json-out even when one is an input or exists and is not a class report");
 
   return [o, &global, nw, sb]() {
     if (nw->parsed()) return run_new(*o, global);

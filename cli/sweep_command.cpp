@@ -26,6 +26,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/folder_lock.h"
+#include "cli/long_run.h"
 #include "sim/analysis/sweep_journal.h"
 #include "sim/analysis/sweep_report.h"
 #include "sim/analysis/sweep_run.h"
@@ -51,6 +53,7 @@ struct SweepOptions {
   bool resume = false;
   bool no_png = false;
   std::string shard;  // "i/n": run every n-th point from i, write a partial result
+  bool allow_long_run = false;
   // `tycoon sweep merge PARTS... --out DIR`
   std::vector<std::string> parts;
   std::string merge_out;
@@ -199,6 +202,9 @@ void write_pngs(const std::vector<std::pair<fs::path, std::string>>& svgs) {
   }
 }
 
+// The most shards a sweep is split in (`--shard i/n`: n has at most 6 digits).
+constexpr std::int64_t kMaxShards = 999'999;
+
 // "i/n" with 0 <= i < n.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
@@ -321,15 +327,53 @@ std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
          "\n";
 }
 
+// The long-run guard of a sweep (cli/long_run.h): no point above the request or user bounds of a
+// benchmark, and the points this run simulates (a shard's share) within an hour of wall time on
+// its jobs.
+void check_sweep_size(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards, int jobs) {
+  constexpr double kMaxSweepWallS = 3600;
+  double total = 0;
+  for (const auto& p : sweep.points) {
+    const std::string where =
+        spec.file + ": point " + sweep.series[p.series].label + " at concurrency " + std::to_string(p.concurrency);
+    check_run_requests(where, static_cast<double>(p.num_requests));
+    check_run_users(where, p.concurrency);
+    total += static_cast<double>(p.num_requests);
+  }
+  total /= static_cast<double>(std::max<std::size_t>(1, num_shards));
+  if (total / (kSimRequestsPerWallS * jobs) > kMaxSweepWallS) {
+    throw core::InputError(spec.file + ": " + std::to_string(sweep.points.size()) + " points, " +
+                           run_estimate(total, jobs) + ", more than an hour" + kLongRunHint);
+  }
+}
+
+// Refuses (exit 2) an output folder that exists and holds files but no sweep (no sweep.json):
+// `/`, a home folder, a folder of other work. A sweep's folder is written again; a new or empty
+// one is a fresh start.
+void check_sweep_folder(const std::string& flag, const fs::path& out) {
+  std::error_code ec;
+  if (!fs::is_directory(out, ec)) return;
+  if (fs::exists(out / kResolved, ec)) return;
+  fs::directory_iterator it(out, ec);
+  if (ec) throw core::InputError(flag + ": cannot read the folder " + out.string() + ": " + ec.message());
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().filename() == kFolderLockName) continue;  // a lock left by a dead run
+    throw core::InputError(flag + ": " + out.string() + " holds files and no sweep (no " + std::string(kResolved) +
+                           "): write a sweep into a new or empty folder");
+  }
+}
+
 // `tycoon sweep merge`: partial results of `--shard i/n` runs into what one run writes.
 int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   if (o.parts.empty()) throw std::invalid_argument("sweep merge: no part files given");
   if (o.merge_out.empty()) throw std::invalid_argument("sweep merge: --out DIR is required");
   check_report_path(o.merge_report);
+  if (!o.merge_report.empty()) check_output_file("--report", o.merge_report);
   const fs::path out(o.merge_out);
-  if (fs::exists(out) && !fs::is_directory(out)) {
-    throw std::invalid_argument("--out: " + out.string() + " exists and is not a folder");
-  }
+  // The folder is checked before any work: one that can be written, and either new, empty or a
+  // sweep's (never `/` or a folder of other files, which the outputs would be mixed into).
+  check_output_folder("--out", out);
+  check_sweep_folder("--out", out);
   struct Part {
     std::string file;
     nlohmann::json j;
@@ -339,7 +383,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   for (const auto& file : o.parts) {
     nlohmann::json j;
     try {
-      j = data::parse_json_file(file);
+      j = data::parse_json_file(file, core::kSweepPartInput);
     } catch (const std::exception& e) {
       throw std::invalid_argument(file + ": not a readable JSON file (" + e.what() + ")");
     }
@@ -348,11 +392,20 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
       throw bad("not a sweep part (no \"format\": \"" + std::string(kPartFormat) + "\")");
     }
     try {
-      Part p{file, j, j.at("shard").at("index").get<std::size_t>(), j.at("shard").at("count").get<std::size_t>()};
+      // The shard's count sizes the table of parts: bounded (as `--shard i/n` is) before anything
+      // is allocated by it.
+      data::ObjectReader shard(j.at("shard"), file, "/shard");
+      const std::int64_t count = shard.integer("count", data::Bound::kPositive);
+      if (count > kMaxShards) {
+        shard.fail("count", "too large: " + std::to_string(count) + " shards, at most " + std::to_string(kMaxShards));
+      }
+      const std::int64_t index = shard.integer("index", data::Bound::kNonNegative);
+      if (index >= count) shard.fail("index", "must be below count (" + std::to_string(count) + ")");
+      shard.finish();
+      Part p{file, j, static_cast<std::size_t>(index), static_cast<std::size_t>(count)};
       j.at("spec_hash").get<std::string>();
       j.at("spec_file").get<std::string>();
       j.at("points").get_ref<const nlohmann::json::array_t&>();
-      if (p.count == 0 || p.index >= p.count) throw bad("/shard: index must be below count");
       parts.push_back(std::move(p));
     } catch (const nlohmann::json::exception& e) {
       throw bad(std::string("malformed sweep part: ") + e.what());
@@ -392,7 +445,8 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   }
   std::vector<std::optional<PointPerf>> results(sweep.points.size());
   for (const auto& p : parts) {
-    for (const auto& e : p.j["points"]) {
+    for (std::size_t k = 0; k < p.j["points"].size(); ++k) {
+      const auto& e = p.j["points"][k];
       std::size_t index = 0;
       std::string h;
       try {
@@ -406,11 +460,19 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
                                     std::to_string(p.index) + "/" + std::to_string(p.count) + " of this sweep");
       }
       if (results[index]) throw std::invalid_argument(p.file + ": point " + std::to_string(index) + " given twice");
+      PointPerf perf;
       try {
-        results[index] = PointPerf::from_json(e.at("perf"));
+        perf = PointPerf::from_json(e.at("perf"));
       } catch (const std::exception& ex) {
         throw std::invalid_argument(p.file + ": point " + std::to_string(index) + ": malformed result: " + ex.what());
       }
+      // The same check as the resume journal's: a part is input, its figures are not trusted.
+      const int gpus = serving_config(sweep, spec, sweep.points[index]).deployment.gpus_per_replica();
+      if (auto problem = check_point_perf(perf, gpus); !problem.ok()) {
+        throw data::LoadError(p.file, "/points/" + std::to_string(k) + "/perf" + problem.pointer,
+                              "point " + std::to_string(index) + ": " + problem.reason);
+      }
+      results[index] = std::move(perf);
     }
   }
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -419,7 +481,9 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
                                   " is missing (a truncated part)");
     }
   }
+  // Every part checked: now the folder is written, by one writer at a time.
   fs::create_directories(out);
+  const FolderLock lock("--out", out, "tycoon sweep merge");
   write_output(out / kResolved, resolved_text(spec, sweep));
   {
     std::ofstream f(out / kJournal, std::ios::trunc);  // grid order: --resume reads it like a run's
@@ -449,6 +513,9 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--report", o->report, "Also write a self-contained HTML report to this file");
   sub->add_flag("--resume", o->resume, "Continue an interrupted sweep in --out, skipping finished points");
   sub->add_flag("--no-png", o->no_png, "Do not convert the charts to PNG even when a converter is installed");
+  sub->add_flag("--allow-long-run", o->allow_long_run,
+                "Run a sweep above the long-run bounds (a point of more than 1e6 requests or 20,000 users, or "
+                "more than an hour of wall time)");
   sub->add_option("--shard", o->shard,
                   "i/n: run only points i, i+n, i+2n, ... (0 <= i < n) and write --out/part-i-of-n.json for "
                   "`tycoon sweep merge`");
@@ -476,10 +543,20 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const ExpandedSweep sweep = expand_sweep(spec, catalog);
     const fs::path out = o->out.empty() ? fs::path("sweeps") / spec.name : fs::path(o->out);
     const int jobs = o->jobs > 0 ? o->jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (!o->allow_long_run) check_sweep_size(spec, sweep, shard ? shard->second : 1, jobs);
 
     // Output paths are input too: refuse them before any work.
     if (!o->report.empty()) check_output_file("--report", o->report);
     check_output_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
+    // A whole sweep goes into a new or empty folder or a sweep's (never `/` or a folder of other
+    // files); shards write their part files into one folder, which holds no sweep.json.
+    if (!shard) check_sweep_folder(o->out.empty() ? "the output folder (--out)" : "--out", out);
+    // One writer at a time (shards write a part file each, atomically: they may share a folder).
+    std::optional<FolderLock> lock;
+    if (!shard && (!o->resume || fs::is_directory(out))) {
+      fs::create_directories(out);
+      lock.emplace(o->out.empty() ? "the output folder (--out)" : "--out", out, "tycoon sweep " + o->spec);
+    }
     if (shard) {
       // Every n-th point from i (strided, so each shard gets its share of every configuration),
       // written as one self-describing part: the spec, its hash, the shard and each point's result.
@@ -540,11 +617,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                "): use another --out, or drop --resume to start over");
       }
       std::string journal_text;
-      if (fs::exists(journal)) {
-        std::ifstream f(journal, std::ios::binary);
-        journal_text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-        if (!f && !f.eof()) throw std::invalid_argument("--resume: cannot read " + journal.string());
-      }
+      if (fs::exists(journal)) journal_text = core::read_input_file(journal, core::kSweepJournalInput);
       // Checked, not trusted: a line of another sweep or with impossible figures is refused.
       auto done = parse_sweep_journal(journal_text, journal.string(), sweep, spec).points;
       for (std::size_t i = 0; i < sweep.points.size(); ++i) {

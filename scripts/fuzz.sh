@@ -68,6 +68,13 @@ for t in "${targets[@]}"; do
       while IFS= read -r f; do seed $t "log$((i++))" < "$f"; done < <(find scenarios tests/web -name '*.jsonl' | sort) ;;
     sweep_spec)
       for f in scenarios/analyst/*.sweep.json; do seed $t "spec$((i++))" < "$f"; done ;;
+    class_kit)
+      printf '%s' '{"format": "inference-tycoon-roster", "version": 1, "class_id": "econ-101", "students": [{"student": "Ada", "code": "7K2M-QX4P-9D3F-HR8T"}]}' |
+        seed $t r0 '\x01'
+      printf '%s' '{"format": "inference-tycoon-submission", "version": 1, "checksum": "fnv1a64:0", "payload": {}}' |
+        seed $t s0 '\x00'
+      printf 'A\xe2\x80\x8bda L\xce\xbfvelace' | seed $t n0 '\x02'
+      printf '# week 3\nAda\n\n  Bea \n' | seed $t l0 '\x03' ;;
     cli)
       printf '%s\n' list hardware | seed $t a0
       printf '%s\n' predict --model llama-3.1-8b --hardware h200 --decode-batch 8 --context 2048 | seed $t a1

@@ -26,10 +26,12 @@ struct Fixture {
     p.ttft_s = {0.02, 0.018, 0.03, 0.05};
     p.tpot_s = {0.008, 0.008, 0.009, 0.01};
     p.e2e_s = {0.5, 0.5, 0.6, 0.7};
+    // Counts that agree with the throughputs (check_point_perf): 900 tok/s x 1 GPU x 2.5 s = 2250
+    // output tokens; input 3600 tok/s = 900 x 9000 / 2250.
     p.requests_completed = 8;
-    p.input_tokens = 2048;
+    p.input_tokens = 9000;
     p.cached_input_tokens = 0;
-    p.output_tokens = 512;
+    p.output_tokens = 2250;
     p.simulated_time_s = 2.5;
     p.mean_batch_size = 1.9;
     p.num_gpus = 1;
@@ -89,6 +91,23 @@ TEST_CASE("journal: lines of another sweep, impossible figures and damage before
   CHECK(with([](PointPerf& p) { p.num_gpus = 64; }) ==
         "points.jsonl:2: /perf/num_gpus: is 64, the point's deployment has 1");
   CHECK(with([](PointPerf& p) { p.requests_failed = -1; }) == "points.jsonl:2: /perf/requests_failed: must be >= 0");
+  // Issue 33: figures that contradict the point's own counts. Ten times the throughput claims
+  // 22,500 tokens in 2.5 s on 1 GPU; the point generated 2,250.
+  CHECK(with([](PointPerf& p) {
+          p.output_tok_per_s_per_gpu *= 10;
+          p.input_tok_per_s_per_gpu *= 10;
+        }) ==
+        "points.jsonl:2: /perf/output_tok_per_s_per_gpu: 9000 tok/s/GPU over 1 GPUs and 2.5 s is 22500 "
+        "tokens, the point generated 2250 output tokens");
+  // The input throughput flows in the same window: output throughput x input / output tokens.
+  CHECK(
+      with([](PointPerf& p) { p.input_tok_per_s_per_gpu = 7200; })
+          .starts_with(
+              "points.jsonl:2: /perf/input_tok_per_s_per_gpu: is 7200, the output throughput scaled by input / output "
+              "tokens is 3600"));
+  // P50 above P99 (P90 in between left as is): out of order.
+  CHECK(with([](PointPerf& p) { p.tpot_s.p50 = 1; }) ==
+        "points.jsonl:2: /perf/tpot_s: percentiles out of order (p50 <= p90 <= p99)");
   // JSON has no NaN or infinity: 1e400 is how one gets in, and the parser refuses it.
   std::string huge = f.line(good);
   huge.replace(huge.find("\"simulated_time_s\":2.5"), 22, "\"simulated_time_s\":1e400");

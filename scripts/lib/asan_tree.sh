@@ -6,7 +6,7 @@
 
 asan_build=build-asan
 asan_flags="-O1 -gline-tables-only -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-asan_fuzz_targets=(hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli)
+asan_fuzz_targets=(hardware_card model_card trace scenario save commands sweep_spec sweep_journal cli class_kit)
 
 # asan_configure: configures build-asan/ once (the flags are fixed, so a reconfigure never rebuilds).
 asan_configure() {

@@ -1,6 +1,8 @@
 #include "sim/analysis/point_result.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -98,6 +100,69 @@ PointPerf PointPerf::from_json(const nlohmann::json& j) {
   p.provenance = *prov;
   p.error = j.at("error").get<std::string>();
   return p;
+}
+
+PerfProblem check_point_perf(const PointPerf& p, int expected_gpus) {
+  auto bad_double = [](double v) { return !std::isfinite(v) || v < 0; };
+  const std::pair<const char*, double> doubles[] = {{"/output_tok_per_s_per_gpu", p.output_tok_per_s_per_gpu},
+                                                    {"/input_tok_per_s_per_gpu", p.input_tok_per_s_per_gpu},
+                                                    {"/p90_interactivity", p.p90_interactivity_tok_per_s_per_user},
+                                                    {"/simulated_time_s", p.simulated_time_s},
+                                                    {"/mean_batch_size", p.mean_batch_size}};
+  for (const auto& d : doubles) {
+    if (bad_double(d.second)) return {d.first, "must be a finite number >= 0"};
+  }
+  const std::pair<const char*, const serving::LatencyStats*> latencies[] = {
+      {"/ttft_s", &p.ttft_s}, {"/tpot_s", &p.tpot_s}, {"/e2e_s", &p.e2e_s}};
+  for (const auto& l : latencies) {
+    const serving::LatencyStats& s = *l.second;
+    if (bad_double(s.mean) || bad_double(s.p50) || bad_double(s.p90) || bad_double(s.p99)) {
+      return {l.first, "latencies must be finite numbers >= 0"};
+    }
+    if (s.p50 > s.p90 || s.p90 > s.p99) return {l.first, "percentiles out of order (p50 <= p90 <= p99)"};
+  }
+  const std::pair<const char*, std::int64_t> counts[] = {{"/requests_completed", p.requests_completed},
+                                                         {"/requests_failed", p.requests_failed},
+                                                         {"/input_tokens", p.input_tokens},
+                                                         {"/cached_input_tokens", p.cached_input_tokens},
+                                                         {"/output_tokens", p.output_tokens}};
+  for (const auto& c : counts) {
+    if (c.second < 0) return {c.first, "must be >= 0"};
+  }
+  if (p.cached_input_tokens > p.input_tokens) {
+    return {"/cached_input_tokens", "more cached input tokens than input tokens"};
+  }
+  if (p.num_gpus != expected_gpus) {
+    return {"/num_gpus",
+            "is " + std::to_string(p.num_gpus) + ", the point's deployment has " + std::to_string(expected_gpus)};
+  }
+  if (!p.error.empty() || p.simulated_time_s <= 0 || p.num_gpus <= 0) return {};
+  // Agreement: the throughputs are the counts over the simulated time.
+  char buf[200];
+  const double claimed_tokens = p.output_tok_per_s_per_gpu * p.num_gpus * p.simulated_time_s;
+  const auto out_tokens = static_cast<double>(p.output_tokens);
+  const double slack = kPerfAgreementTol * std::max(1.0, out_tokens) + 1;
+  const bool too_few = claimed_tokens < out_tokens - slack;
+  const bool too_many = p.requests_failed == 0 && claimed_tokens > kPerfReemitFactor * out_tokens + slack;
+  if (too_few || too_many) {
+    std::snprintf(buf, sizeof buf,
+                  "%.6g tok/s/GPU over %d GPUs and %.6g s is %.6g tokens, the point generated %lld output tokens",
+                  p.output_tok_per_s_per_gpu, p.num_gpus, p.simulated_time_s, claimed_tokens,
+                  static_cast<long long>(p.output_tokens));
+    return {"/output_tok_per_s_per_gpu", buf};
+  }
+  if (p.output_tokens > 0) {
+    const double expected_input =
+        p.output_tok_per_s_per_gpu * static_cast<double>(p.input_tokens) / static_cast<double>(p.output_tokens);
+    if (std::abs(p.input_tok_per_s_per_gpu - expected_input) > kPerfAgreementTol * std::max(1.0, expected_input)) {
+      std::snprintf(buf, sizeof buf,
+                    "is %.6g, the output throughput scaled by input / output tokens is %.6g (they flow in the same "
+                    "window)",
+                    p.input_tok_per_s_per_gpu, expected_input);
+      return {"/input_tok_per_s_per_gpu", buf};
+    }
+  }
+  return {};
 }
 
 PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices, double gpu_usd_per_hour,

@@ -36,6 +36,29 @@ struct PointPerf {
   static PointPerf from_json(const nlohmann::json& j);
 };
 
+// Where a point's figures do not make sense: the JSON pointer of the figure inside PointPerf's
+// JSON ("/ttft_s", "/num_gpus") and the reason; both empty when they do.
+struct PerfProblem {
+  std::string pointer;
+  std::string reason;
+  bool ok() const { return reason.empty(); }
+};
+
+// The one check of figures read back from a file (the resume journal and `sweep merge`'s parts
+// alike): finite and not negative; counts that add up (cached input <= input tokens); latency
+// percentiles in order (p50 <= p90 <= p99); the point's GPU count (`expected_gpus`, from its
+// deployment); and throughputs that agree with the counts they were computed from. A sweep
+// point's window is its whole run (sweeps have no warm-up), so the output throughput times GPUs
+// times the simulated time is the tokens generated: at least the completed requests' output
+// tokens (kPerfAgreementTol relative), and when no request failed at most kPerfReemitFactor times
+// them (a request preempted and recomputed samples its next token again; a failed request may have
+// generated part of its output, so with failures there is no upper bound); and the input
+// throughput is the output throughput scaled by input / output tokens (PointPerf::from_summary).
+// A point the simulation refused (`error` set) carries zero figures and is checked for that only.
+PerfProblem check_point_perf(const PointPerf& p, int expected_gpus);
+inline constexpr double kPerfAgreementTol = 1e-6;
+inline constexpr double kPerfReemitFactor = 2;
+
 // Token prices resolved for one model (USD per million tokens).
 struct TokenPrices {
   double input_usd_per_mtok = 0;

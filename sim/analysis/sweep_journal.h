@@ -20,9 +20,9 @@ struct SweepJournal {
 
 // Reads a journal written for `sweep`. The one line that may be damaged is the last, when it has
 // no newline (the run was killed while writing it): it is dropped. Every other line must be a
-// point of this sweep (its hash one of sweep.points' hashes) with figures that make sense: finite,
-// not negative, counts that add up (cached input <= input tokens), percentiles in order, a known
-// provenance, the point's GPU count. Otherwise throws data::LoadError `name:line: /pointer: reason`.
+// point of this sweep (its hash one of sweep.points' hashes) with figures that make sense
+// (check_point_perf, the check `sweep merge` makes of a part too) and a known provenance.
+// Otherwise throws data::LoadError `name:line: /pointer: reason`.
 SweepJournal parse_sweep_journal(std::string_view text, const std::string& name, const ExpandedSweep& sweep,
                                  const SweepSpec& spec);
 

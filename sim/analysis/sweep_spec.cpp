@@ -408,7 +408,7 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
 }
 
 SweepSpec load_sweep_spec(const std::filesystem::path& path) {
-  return parse_sweep_spec(data::parse_json_file(path), path.string());
+  return parse_sweep_spec(data::parse_json_file(path, core::kSweepSpecInput), path.string());
 }
 
 namespace {

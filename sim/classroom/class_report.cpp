@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/student_name.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/core/version.h"
 #include "sim/data/json_reader.h"
 
@@ -39,7 +41,7 @@ std::vector<std::filesystem::path> submission_files(const std::filesystem::path&
   std::filesystem::directory_iterator it(dir, ec);
   if (ec) throw core::InputError(dir.string() + ": cannot read the folder: " + ec.message());
   for (const auto& e : it) {
-    if (e.path().extension() == ".json" && e.is_regular_file(ec)) out.push_back(e.path());
+    if (e.path().extension() == ".json") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -128,14 +130,30 @@ std::vector<AdviceCall> advice_calls_of(const game::Game& g) {
   return out;
 }
 
-// A JSON file whose "format" is the class report's.
-bool is_class_report_file(const std::filesystem::path& path) {
-  try {
-    const auto j = data::parse_json_file(path);
-    return j.is_object() && j.contains("format") && j["format"] == kClassReportFormat;
-  } catch (const data::LoadError&) {
-    return false;  // not JSON at all: load_submission says why
+// A JSON value whose "format" is the class report's.
+bool is_class_report(const nlohmann::json& j) {
+  return j.is_object() && j.contains("format") && j["format"] == kClassReportFormat;
+}
+
+// `reason` with every quoted span ('…' or "…") replaced by an ellipsis: the reason a file is
+// rejected lands in the report, and must not carry what the file holds (a parse error quotes the
+// text it stopped at; a field error may quote the value).
+std::string without_quotes(std::string_view reason) {
+  std::string out;
+  for (std::size_t i = 0; i < reason.size(); ++i) {
+    const char q = reason[i];
+    if (q != '\'' && q != '"') {
+      out += q;
+      continue;
+    }
+    const std::size_t close = reason.find(q, i + 1);
+    out += q;
+    out += "\u2026";
+    if (close == std::string_view::npos) break;
+    out += q;
+    i = close;
   }
+  return out;
 }
 
 // Why `s` does not belong to the class (empty when it does).
@@ -192,7 +210,7 @@ void assign_ranks(std::vector<CheckedSubmission>& v, Key key, int CheckedSubmiss
 }  // namespace
 
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
-                               const std::vector<std::filesystem::path>& files) {
+                               const std::vector<std::filesystem::path>& files, const Roster* roster) {
   ClassReport report;
   report.spec = world.spec;
   report.scenario_name = world.scenario.name;
@@ -228,7 +246,7 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     report.benchmarks.push_back(std::move(b));
   }
 
-  std::map<std::string, std::string> seen_students;  // name -> file
+  std::map<std::string, std::string> seen_students;  // student_name_key -> file
   for (const auto& path : files) {
     CheckedSubmission c;
     c.file = path.filename().string();
@@ -239,12 +257,18 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     };
     Submission s;
     try {
+      // Read once, as a regular file in the folder (a link is refused by name, never followed).
+      const std::string text = core::read_input_file(path, core::kSubmissionInput, core::Links::kRefuse);
+      const auto j = data::parse_json_text(text, path.string());
       // The report's own JSON, written beside the HTML in the same folder by default, is not a
       // submission: passed over, not rejected.
-      if (is_class_report_file(path)) continue;
-      s = load_submission(path);
+      if (is_class_report(j)) continue;
+      s = submission_from_json(j, path.string());
+    } catch (const core::FileReadError& e) {
+      reject(e.file() + ": " + e.reason());
+      continue;
     } catch (const data::LoadError& e) {
-      reject(e.what());
+      reject(e.file() + ": " + (e.pointer().empty() ? "/" : e.pointer()) + ": " + without_quotes(e.reason()));
       continue;
     }
     c.student = s.student;
@@ -252,8 +276,17 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
       reject(why);
       continue;
     }
-    if (auto it = seen_students.find(s.student); it != seen_students.end()) {
-      reject("a second submission from '" + s.student + "' (the first, " + it->second + ", counts)");
+    // The roster before anything else about the student: a forged name is no first submission.
+    if (roster) {
+      if (auto why = roster_problem(*roster, s.student, s.student_code); !why.empty()) {
+        reject(why);
+        continue;
+      }
+    }
+    const std::string student_key = student_name_key(s.student);
+    if (auto it = seen_students.find(student_key); it != seen_students.end()) {
+      reject("a second submission from '" + s.student + "' (the first, " + it->second +
+             ", counts; names are compared without case, extra spaces, invisible or look-alike characters)");
       continue;
     }
     std::vector<game::RefusedCommand> refused;
@@ -263,7 +296,7 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
       reject(why);
       continue;
     }
-    seen_students.emplace(s.student, c.file);
+    seen_students.emplace(student_key, c.file);
     c.valid = true;
     c.num_commands = s.commands.size();
     c.num_refused = refused.size();
@@ -448,7 +481,7 @@ ClassReportView class_report_view_from_json(const nlohmann::json& j, const std::
 }
 
 ClassReportView load_class_report_view(const std::filesystem::path& path) {
-  return class_report_view_from_json(data::parse_json_file(path), path.string());
+  return class_report_view_from_json(data::parse_json_file(path, core::kClassReportInput), path.string());
 }
 
 }  // namespace tycoon::classroom

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/roster.h"
 #include "sim/classroom/submission.h"
 #include "sim/game/summary.h"
 
@@ -107,17 +108,23 @@ struct ClassReport {
   std::vector<InstructiveRun> instructive;  // best, worst, most improved (distinct runs)
 };
 
-// Every *.json file directly in `dir`, sorted by name. Throws std::invalid_argument when `dir` is
-// not a readable folder.
+// Every *.json entry directly in `dir`, sorted by name, links not followed: a symbolic link, a
+// folder, a device or a FIFO named *.json is listed too (build_class_report rejects it by name,
+// without reading it). Throws std::invalid_argument when `dir` is not a readable folder.
 std::vector<std::filesystem::path> submission_files(const std::filesystem::path& dir);
 
 // Checks and ranks `files` against `world`. A submission is rejected — never the whole report —
-// when it cannot be read (not JSON, not a submission, checksum mismatch, bad field), was made for
+// when it cannot be read (not a regular file, above core::kSubmissionInput's size, not JSON, not a
+// submission, checksum mismatch, bad field; the reason names the file, the field and why, never
+// the file's content), was made for
 // another class, scenario version, seed or length, repeats a student already seen, or when its
 // commands replayed on the class's world do not reproduce the profit, score and SLO attainment it
-// claims (within the kReproduce* tolerances).
+// claims (within the kReproduce* tolerances). Students are the same when their names have the
+// same student_name_key (case, spaces, invisible and look-alike characters do not count).
+// With a `roster`, a submission must also come from a student on it, with that student's code
+// (roster_problem); without one, a name is whatever the submitter typed.
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
-                               const std::vector<std::filesystem::path>& files);
+                               const std::vector<std::filesystem::path>& files, const Roster* roster = nullptr);
 
 // The report as JSON (`tycoon class report` writes it beside the HTML, and prints it with --json):
 // {"format": "inference-tycoon-class-report", "version": 1, "class": {…class file…}, "standings":

@@ -8,6 +8,7 @@
 
 #include "sim/advisor/advisor.h"
 #include "sim/core/input_error.h"
+#include "sim/core/utf8.h"
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
 #include "sim/game/save.h"
@@ -37,6 +38,14 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   if (!data::is_safe_id(choices.class_id)) {
     throw core::InputError("class id '" + choices.class_id + "' " + data::safe_id_rule());
   }
+  if (choices.title.size() > kMaxClassTitleBytes) {
+    throw core::InputError("title: longer than " + std::to_string(kMaxClassTitleBytes) + " bytes");
+  }
+  for (unsigned char c : choices.title) {
+    if (c < 0x20 || c == 0x7f) throw core::InputError("title: holds a control character");
+  }
+  // Checked here, not when the class file is written (nlohmann throws on invalid UTF-8 then).
+  if (!core::is_valid_utf8(choices.title)) throw core::InputError("title: not valid UTF-8 text");
   ClassSpec spec;
   spec.class_id = choices.class_id;
   spec.title = choices.title;

@@ -34,6 +34,7 @@ inline constexpr int kClassVersion = 1;
 // A class is played in class time: a game of more than this many days is not a class exercise
 // (and the report replays every student's game).
 inline constexpr int kMaxClassDays = 60;
+inline constexpr std::size_t kMaxClassTitleBytes = 200;
 
 struct ClassSpec {
   std::string class_id;       // data::is_safe_id: it names files

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.h"
+#include "sim/core/utf8.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
@@ -17,13 +18,16 @@ std::string student_name_problem(std::string_view name) {
   for (unsigned char c : name) {
     if (c < 0x20 || c == 0x7f) return "holds a control character";
   }
+  // Checked here, not when the submission's JSON is written (nlohmann throws then).
+  if (!core::is_valid_utf8(name)) return "is not valid UTF-8 text";
   return {};
 }
 
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
-                               const game::Counterfactuals& counterfactuals, std::string_view student) {
+                               const game::Counterfactuals& counterfactuals, std::string_view student,
+                               std::string_view student_code) {
   if (auto why = student_name_problem(student); !why.empty()) {
-    throw core::InputError("student name '" + std::string(student) + "' " + why);
+    throw core::InputError("the student's name " + why);
   }
   const auto& st = game.state();
   if (!game.finished()) {
@@ -49,6 +53,12 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                             {"days", spec.days},
                             {"commands", commands},
                             {"summary", game::to_json(game::summarize(game, &counterfactuals))}};
+  if (!student_code.empty()) {
+    if (student_code.size() > 64 || !core::is_valid_utf8(student_code)) {
+      throw core::InputError("the student code is not one a roster issues");
+    }
+    payload["student_code"] = std::string(student_code);
+  }
   return {{"format", kSubmissionFormat},
           {"version", kSubmissionVersion},
           {"checksum", game::checksum_of(payload.dump())},
@@ -73,7 +83,7 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
   if (!j.is_object()) throw data::LoadError(file, "", "a submission is a JSON object");
   data::ObjectReader in(j, file, "");
   if (in.string("format") != kSubmissionFormat) {
-    in.fail("format", "not a submission (expected \"" + std::string(kSubmissionFormat) + "\")");
+    in.fail("format", "not a submission (expected the format " + std::string(kSubmissionFormat) + ")");
   }
   const auto version = in.integer("version");
   if (version != kSubmissionVersion) {
@@ -95,6 +105,8 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
   s.file = file;
   s.student = p.string("student");
   if (auto why = student_name_problem(s.student); !why.empty()) p.fail("student", why);
+  s.student_code = p.optional_string("student_code").value_or("");
+  if (s.student_code.size() > 64) p.fail("student_code", "longer than 64 characters");
   s.class_id = p.string("class_id");
   s.scenario = p.string("scenario");
   s.scenario_hash = p.string("scenario_hash");
@@ -127,7 +139,7 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
 }
 
 Submission load_submission(const std::filesystem::path& path) {
-  return submission_from_json(data::parse_json_file(path), path.string());
+  return submission_from_json(data::parse_json_file(path, core::kSubmissionInput), path.string());
 }
 
 std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data::Catalog& catalog,

@@ -42,6 +42,7 @@ struct ClaimedResult {
 struct Submission {
   std::string file;  // where it was read from
   std::string student;
+  std::string student_code;  // the roster's code the student was given; empty without a roster
   std::string class_id;
   std::string scenario;
   std::string scenario_hash;
@@ -59,8 +60,11 @@ std::string student_name_problem(std::string_view name);
 // The submission of `game`, a finished game of `world`'s class, with its summary completed by
 // `counterfactuals` (run_counterfactuals on it). Throws std::invalid_argument when the game is not
 // finished, was not played on the class's world (scenario, seed, length), or the name is bad.
+// `student_code` (empty: none) is the code a class roster gave the student (roster.h); it is
+// written as payload/student_code, under the checksum.
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
-                               const game::Counterfactuals& counterfactuals, std::string_view student);
+                               const game::Counterfactuals& counterfactuals, std::string_view student,
+                               std::string_view student_code = {});
 // The submission file's text (one JSON object, indented, newline-terminated).
 std::string submission_text(const nlohmann::json& submission);
 

@@ -1,8 +1,6 @@
 #include "sim/data/json_reader.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace tycoon::data {
 
@@ -109,8 +107,19 @@ std::optional<double> ObjectReader::optional_number(std::string_view key, Bound 
 std::int64_t ObjectReader::integer(std::string_view key, Bound bound) {
   const auto& v = require(key);
   if (!v.is_number()) fail(key, std::string("expected an integer, got ") + type_name(v));
+  // Above 2^53 a double no longer holds every integer: such a figure is refused as too large
+  // (the integer kinds nlohmann reads exactly are held to the same bound).
+  constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+  constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
+  const bool integer_too_large = (v.is_number_unsigned() && v.get<std::uint64_t>() > kMaxExact) ||
+                                 (v.is_number_integer() && !v.is_number_unsigned() &&
+                                  (v.get<std::int64_t>() > static_cast<std::int64_t>(kMaxExact) ||
+                                   v.get<std::int64_t>() < -static_cast<std::int64_t>(kMaxExact)));
   double x = v.get<double>();
-  if (!std::isfinite(x) || std::floor(x) != x || std::fabs(x) > 9.0e15) fail(key, "expected an integer");
+  if (integer_too_large || !std::isfinite(x) || std::fabs(x) > kMaxExactInteger) {
+    fail(key, "too large: an integer here must be at most 2^53 (9007199254740992) in magnitude");
+  }
+  if (std::floor(x) != x) fail(key, "expected an integer");
   if (auto why = check_bound(x, bound); !why.empty()) fail(key, why);
   return static_cast<std::int64_t>(x);
 }
@@ -226,78 +235,125 @@ double ArrayReader::number(std::size_t index, Bound bound) const {
 
 namespace {
 
-// Where the parser is: one frame per open object or array, for the JSON pointer of an error and
-// the duplicate-key check. The parser itself is iterative; this keeps it bounded too.
-struct OpenValue {
-  bool is_array = false;
-  std::size_t index = 0;       // arrays: the element being read
-  std::string key;             // objects: the key being read
-  std::set<std::string> keys;  // objects: keys seen so far
+// Builds the value from nlohmann's SAX events, as its own DOM parser does, and refuses while
+// parsing what that parser accepts: a duplicate key (nlohmann keeps the last of two silently) and
+// nesting deeper than kMaxJsonDepth (dump(), copy and comparison recurse). Each event costs
+// O(log keys) at most, so parsing is linear in the text: nlohmann's callback parser, used before
+// (issue 33), rescanned the parent array at the end of every object, quadratic in an array of
+// objects.
+class StrictJsonBuilder {
+ public:
+  using json = nlohmann::json;
+  explicit StrictJsonBuilder(const std::string& name) : name_(name) {}
+
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool v) { return add(json(v)); }
+  bool number_integer(json::number_integer_t v) { return add(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return add(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return add(json(v)); }
+  bool string(json::string_t& v) { return add(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return add(json::binary(std::move(v))); }
+  bool start_object(std::size_t /*elements*/) { return open(json::object()); }
+  bool start_array(std::size_t /*elements*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& k) {
+    Frame& f = open_.back();
+    f.key = std::move(k);
+    if (f.value->contains(f.key)) throw LoadError(name_, pointer(), "duplicate key");
+    return true;
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/, const nlohmann::detail::exception& e) {
+    error_ = e.what();
+    return false;
+  }
+
+  json& result() { return root_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    json* value;      // the open object or array
+    std::string key;  // objects: the key being read
+  };
+
+  // Where the parser is, as a JSON pointer: the key being read in each open object, the last
+  // element added to each open array.
+  std::string pointer() const {
+    std::string out;
+    for (const Frame& f : open_) {
+      out += "/" + (f.value->is_array() ? std::to_string(f.value->size() - 1) : escape_pointer_token(f.key));
+    }
+    return out;
+  }
+
+  // Adds `v` to the innermost open value (or makes it the root); returns where it now lives.
+  json* place(json&& v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json& parent = *open_.back().value;
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    json& slot = parent[open_.back().key];
+    slot = std::move(v);
+    return &slot;
+  }
+
+  bool add(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+
+  bool open(json&& v) {
+    json* placed = place(std::move(v));
+    if (open_.size() >= kMaxJsonDepth) {
+      throw LoadError(name_, pointer(), "nested deeper than " + std::to_string(kMaxJsonDepth) + " objects or arrays");
+    }
+    open_.push_back({placed, {}});
+    return true;
+  }
+
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  const std::string& name_;
+  json root_;
+  std::vector<Frame> open_;
+  std::string error_;
 };
-
-std::string pointer_of(const std::vector<OpenValue>& open) {
-  std::string out;
-  for (const auto& v : open) out += "/" + (v.is_array ? std::to_string(v.index) : escape_pointer_token(v.key));
-  return out;
-}
-
-// An element of the innermost array is complete: the next one gets the next index.
-void element_done(std::vector<OpenValue>& open) {
-  if (!open.empty() && open.back().is_array) ++open.back().index;
-}
 
 }  // namespace
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& name) {
-  // nlohmann keeps the last of two equal keys silently, and nests as deep as the text does (and
-  // its dump(), copy and comparison recurse): the callback refuses both while parsing.
-  std::vector<OpenValue> open;
-  auto callback = [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    switch (event) {
-      case E::object_start:
-      case E::array_start:
-        if (open.size() >= kMaxJsonDepth) {
-          throw LoadError(name, pointer_of(open),
-                          "nested deeper than " + std::to_string(kMaxJsonDepth) + " objects or arrays");
-        }
-        open.emplace_back();
-        open.back().is_array = event == E::array_start;
-        break;
-      case E::object_end:
-      case E::array_end:
-        if (!open.empty()) open.pop_back();
-        element_done(open);
-        break;
-      case E::key:
-        if (!open.empty()) {
-          open.back().key = parsed.get<std::string>();
-          if (!open.back().keys.insert(open.back().key).second) {
-            throw LoadError(name, pointer_of(open), "duplicate key");
-          }
-        }
-        break;
-      case E::value:
-        element_done(open);
-        break;
-    }
-    return true;
-  };
+  StrictJsonBuilder builder(name);
+  bool ok = false;
   try {
-    return nlohmann::json::parse(text.begin(), text.end(), callback);
-  } catch (const nlohmann::json::exception& e) {  // syntax errors and number overflow
-    std::string what = e.what();
+    ok = nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
+  } catch (const nlohmann::json::exception& e) {
+    builder.parse_error(0, {}, e);
+  }
+  if (!ok) {  // syntax errors and number overflow
+    const std::string& what = builder.error();
     auto pos = what.find("parse error");
     throw LoadError(name, "", "invalid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
   }
+  return std::move(builder.result());
 }
 
-nlohmann::json parse_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path.string(), "", "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_json_text(ss.str(), path.string());
+nlohmann::json parse_json_file(const std::filesystem::path& path, const core::InputKind& kind) {
+  std::string text;
+  try {
+    text = core::read_input_file(path, kind);
+  } catch (const core::FileReadError& e) {
+    throw LoadError(e.file(), "", e.reason());
+  }
+  return parse_json_text(text, path.string());
 }
 
 }  // namespace tycoon::data

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/input_file.h"
+
 namespace tycoon::data {
 
 // An input error: `file: /json/pointer: reason`. The CLI maps it to exit code 2.
@@ -99,9 +101,11 @@ class ArrayReader {
 // levels, and a bound keeps every recursive walk of a parsed value (dump, copy) off the end of the stack.
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
-// Parses a file as JSON. A syntax error becomes a LoadError naming the byte offset; a duplicate
-// key or nesting deeper than kMaxJsonDepth one naming its JSON pointer.
-nlohmann::json parse_json_file(const std::filesystem::path& path);
+// Parses a file as JSON, in time linear in its size. The file is read by core::read_input_file
+// (a regular file of at most kind.max_bytes; its refusal becomes a LoadError). A syntax error
+// becomes a LoadError naming the byte offset; a duplicate key or nesting deeper than kMaxJsonDepth
+// one naming its JSON pointer.
+nlohmann::json parse_json_file(const std::filesystem::path& path, const core::InputKind& kind = core::kDataFileInput);
 nlohmann::json parse_json_text(std::string_view text, const std::string& name);
 
 // Checks a number against a bound; returns the reason it fails or an empty string.

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/input_file.h"
+
 namespace tycoon::game {
 
 namespace {
@@ -200,11 +202,13 @@ std::vector<LoggedCommand> read_command_log(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw data::LoadError(path.string(), "", "is a folder, not a command log (a JSONL file)");
   }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw data::LoadError(path.string(), "", "cannot open the command log");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return parse_command_log(ss.str(), path.string());
+  std::string text;
+  try {
+    text = core::read_input_file(path, core::kCommandLogInput);
+  } catch (const core::FileReadError& e) {
+    throw data::LoadError(e.file(), "", e.reason());
+  }
+  return parse_command_log(text, path.string());
 }
 
 }  // namespace tycoon::game

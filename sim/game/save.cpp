@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/core/atomic_file.h"
+#include "sim/core/input_file.h"
 #include "sim/core/version.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/game.h"
@@ -291,11 +292,13 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
 }
 
 SaveData load_save(const std::filesystem::path& path, const data::Catalog& catalog) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SaveError("cannot read save file " + path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return load_save_text(ss.str(), path.string(), catalog);
+  std::string text;
+  try {
+    text = core::read_input_file(path, core::kSaveInput);
+  } catch (const core::FileReadError& e) {
+    throw SaveError(std::string("cannot read save file ") + e.what());
+  }
+  return load_save_text(text, path.string(), catalog);
 }
 
 }  // namespace tycoon::game

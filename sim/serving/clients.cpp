@@ -62,9 +62,14 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   }
   trace_times_ = w.kind == WorkloadKind::kTrace && w.trace_timestamps;
   if (w.kind == WorkloadKind::kTrace) {
-    require(!w.trace_path.empty(), "the trace workload needs a trace file");
-    trace_ = traffic::load_trace(w.trace_path);
-    wp.trace = &*trace_;
+    if (w.trace) {
+      shared_trace_ = w.trace;
+      wp.trace = shared_trace_.get();
+    } else {
+      require(!w.trace_path.empty(), "the trace workload needs a trace file");
+      trace_ = traffic::load_trace(w.trace_path);
+      wp.trace = &*trace_;
+    }
   } else {
     require(config_.num_requests > 0 || config_.duration_s > 0, "give a number of requests or a duration");
   }

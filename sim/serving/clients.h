@@ -87,6 +87,7 @@ class Clients {
   ServingConfig config_;
   bool trace_times_ = false;
   std::optional<traffic::Trace> trace_;
+  std::shared_ptr<const traffic::Trace> shared_trace_;  // WorkloadSpec::trace, when given
   std::unique_ptr<traffic::WorkloadGenerator> workload_;
   std::optional<traffic::ArrivalProcess> arrivals_;
   std::vector<SessionSlot> sessions_;

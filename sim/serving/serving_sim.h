@@ -44,7 +44,10 @@ struct WorkloadSpec {
   // `sample_random_requests`; its recipes state `random_range_ratio: 0.8`). 1: exact lengths.
   double input_range_ratio = 0.8;
   double output_range_ratio = 0.8;
-  std::string trace_path;        // kTrace: JSONL file (format in sim/traffic/trace.h)
+  std::string trace_path;  // kTrace: JSONL file (format in sim/traffic/trace.h)
+  // kTrace: the file already read (the CLI reads it once to check its size before the run);
+  // null: the simulation reads trace_path.
+  std::shared_ptr<const traffic::Trace> trace;
   bool trace_timestamps = true;  // kTrace: arrive at the file's times (false: in file order,
                                  // paced by `arrival` like any other workload)
   // kAgenticCoding: the longest pause kept of a recorded one, seconds (traffic::WorkloadParams);

@@ -1,8 +1,8 @@
 #include "sim/traffic/trace.h"
 
-#include <fstream>
-#include <sstream>
+#include <cstdio>
 
+#include "sim/core/input_file.h"
 #include "sim/core/rng.h"
 #include "sim/data/json_reader.h"
 #include "sim/traffic/trace_import.h"
@@ -16,6 +16,15 @@ std::uint64_t string_id(std::string_view s) {
     h *= 0x100000001B3ull;
   }
   return core::mix64(h);
+}
+
+std::string trace_arrival_problem(double arrival_s) {
+  if (arrival_s <= kMaxTraceArrivalS) return {};
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "too large: %.3g s; a trace's arrivals are at most %.0e s (about 31 years) after its start", arrival_s,
+                kMaxTraceArrivalS);
+  return buf;
 }
 
 Trace parse_trace(std::string_view text, const std::string& file) {
@@ -40,6 +49,7 @@ Trace parse_trace(std::string_view text, const std::string& file) {
     TraceEntry e;
     e.line = line_no;
     e.arrival_s = r.number("arrival_s", data::Bound::kNonNegative);
+    if (auto why = trace_arrival_problem(e.arrival_s); !why.empty()) r.fail("arrival_s", why);
     e.input_tokens = r.integer("input_tokens", data::Bound::kPositive);
     e.output_tokens = r.integer("output_tokens", data::Bound::kPositive);
     if (auto s = r.optional_string("session_id")) {
@@ -72,11 +82,13 @@ Trace parse_trace(std::string_view text, const std::string& file) {
 Trace load_trace(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return import_agentx_directory(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw data::LoadError(path.string(), "", "cannot read the trace file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_any_trace(ss.str(), path.string());
+  std::string text;
+  try {
+    text = core::read_input_file(path, core::kTraceInput);
+  } catch (const core::FileReadError& e) {
+    throw data::LoadError(e.file(), "", e.reason());
+  }
+  return parse_any_trace(text, path.string());
 }
 
 }  // namespace tycoon::traffic

@@ -30,6 +30,14 @@
 
 namespace tycoon::traffic {
 
+// The latest arrival a trace may hold, in seconds from its start (about 31.7 years): far beyond
+// any real trace, and small enough that its nanoseconds fit the simulation clock and an error
+// message prints it in a few digits.
+inline constexpr double kMaxTraceArrivalS = 1e9;
+
+// Why `arrival_s` cannot be an arrival (empty when it can): above kMaxTraceArrivalS.
+std::string trace_arrival_problem(double arrival_s);
+
 struct TraceEntry {
   double arrival_s = 0;
   std::int64_t input_tokens = 0;
@@ -53,7 +61,8 @@ struct Trace {
 };
 
 // Throws data::LoadError naming `file:line` on the first bad line, or the file when it is
-// unreadable or holds no request.
+// unreadable or holds no request. The file is read by core::read_input_file (a regular file of
+// at most core::kTraceInput's size); a UTF-8 byte order mark at its start is skipped.
 Trace load_trace(const std::filesystem::path& path);
 Trace parse_trace(std::string_view text, const std::string& file);
 

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/core/input_file.h"
 #include "sim/core/rng.h"
 #include "sim/data/json_reader.h"
 
@@ -168,6 +169,7 @@ void read_conversation(const nlohmann::json& json, const std::string& where_, st
       q.fail("type", "must be \"s\" (streaming), \"n\" or \"subagent\", got \"" + type + "\"");
     TraceEntry e;
     e.arrival_s = q.number("t", data::Bound::kNonNegative);
+    if (auto why = trace_arrival_problem(e.arrival_s); !why.empty()) q.fail("t", why);
     if (i > 0 && e.arrival_s < last_t) q.fail("t", "goes back in time within the conversation");
     last_t = e.arrival_s;
     e.input_tokens = q.integer("in", data::Bound::kPositive);
@@ -214,6 +216,7 @@ Trace parse_mooncake_trace(std::string_view text, const std::string& file) {
     TraceEntry e;
     e.line = l.number;
     e.arrival_s = r.number("timestamp", data::Bound::kNonNegative) / 1000.0;  // milliseconds
+    if (auto why = trace_arrival_problem(e.arrival_s); !why.empty()) r.fail("timestamp", why);
     e.input_tokens = r.integer("input_length", data::Bound::kPositive);
     e.output_tokens = r.integer("output_length", data::Bound::kPositive);
     if (r.has("hash_ids")) {
@@ -267,6 +270,7 @@ Trace parse_azure_trace(std::string_view text, const std::string& file) {
     TraceEntry e;
     e.line = l.number;
     e.arrival_s = *ts - t0;
+    if (auto why = trace_arrival_problem(e.arrival_s); !why.empty()) fail_line(file, l.number, "TIMESTAMP", why);
     e.input_tokens = parse_count(cols[1], file, l.number, "ContextTokens", 1);
     e.output_tokens = parse_count(cols[2], file, l.number, "GeneratedTokens", 1);
     if (e.arrival_s < 0 || (!t.entries.empty() && e.arrival_s < t.entries.back().arrival_s)) {
@@ -308,14 +312,32 @@ Trace parse_agentx_trace(std::string_view text, const std::string& file) {
 
 Trace import_agentx_directory(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
-  for (const auto& f : std::filesystem::directory_iterator(dir)) {
-    if (f.is_regular_file() && f.path().extension() == ".json") files.push_back(f.path());
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) throw data::LoadError(dir.string(), "", "cannot read the folder: " + ec.message());
+  for (const auto& f : it) {
+    if (f.path().extension() == ".json") files.push_back(f.path());
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) throw data::LoadError(dir.string(), "", "the directory holds no .json conversation");
+  // Every conversation is a regular file in the folder (a link or a device is refused by name,
+  // never read), and the folder as a whole holds at most a trace's worth of bytes.
   std::vector<Pending> pending;
+  std::uint64_t total_bytes = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    auto json = data::parse_json_file(files[i]);
+    std::string text;
+    try {
+      text = core::read_input_file(files[i], core::kTraceInput, core::Links::kRefuse);
+    } catch (const core::FileReadError& e) {
+      throw data::LoadError(e.file(), "", e.reason());
+    }
+    total_bytes += text.size();
+    if (total_bytes > core::kTraceInput.max_bytes) {
+      throw data::LoadError(dir.string(), "",
+                            "its conversations hold more than " + core::format_bytes(core::kTraceInput.max_bytes) +
+                                ", the limit for a trace");
+    }
+    auto json = data::parse_json_text(text, files[i].string());
     const std::size_t before = pending.size();
     read_conversation(json, files[i].string(), i, pending);
     for (std::size_t j = before; j < pending.size(); ++j) pending[j].order = j;
@@ -324,6 +346,8 @@ Trace import_agentx_directory(const std::filesystem::path& dir) {
 }
 
 Trace parse_any_trace(std::string_view text, const std::string& file) {
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   auto lines = lines_of(text);
   if (lines.empty()) throw data::LoadError(file, "", "the trace holds no request");
   std::string_view first = lines[0].text;
