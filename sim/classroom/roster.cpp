@@ -124,7 +124,10 @@ std::string roster_problem(const Roster& roster, std::string_view student, std::
     }
     return {};
   }
-  return "'" + std::string(student) + "' is not on the class roster";
+  std::string problem = "'";  // built in steps: GCC 12's -Wrestrict misreads "lit" + std::string&&
+  problem.append(student);
+  problem += "' is not on the class roster";
+  return problem;
 }
 
 }  // namespace tycoon::classroom
