@@ -1,6 +1,6 @@
 // `tycoon balance [SCENARIO...]`: six ways to play each level (do nothing, naive, the three advisor
 // bots, the reference strategy), scored by the game's own rules on the level's seed. With no
-// scenario: every campaign level and classroom scenario. The README's balance table comes from
+// scenario: every campaign level and classroom scenario. The balance table of docs/playing.md comes from
 // `tycoon balance --markdown`.
 #include <cstdio>
 #include <iostream>
@@ -28,10 +28,10 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
       "Score six strategies (do-nothing, naive, accept-all, reject-all, verify-then-decide, reference) on "
       "levels: every campaign level and classroom scenario by default");
   sub->add_option("scenario", o->scenarios, "Scenarios (names or .json files)");
-  sub->add_flag("--markdown", o->markdown, "One markdown table (as in the README)");
+  sub->add_flag("--markdown", o->markdown, "One markdown table (as in docs/playing.md)");
   sub->add_flag("--json", o->json, "JSON on stdout");
   sub->add_option("--seed", o->seed,
-                  "Play every level on this seed instead of its own (a seed the README's table does not use)")
+                  "Play every level on this seed instead of its own (a seed the table in docs/playing.md does not use)")
       ->check(seed_digits());
   return [o, &global]() {
     auto catalog = load_catalog_for(global);

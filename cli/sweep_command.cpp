@@ -1,4 +1,4 @@
-// `tycoon sweep`: what-if grids for analysts. Reads a strict JSON spec (format in README.md,
+// `tycoon sweep`: what-if grids for analysts. Reads a strict JSON spec (format in docs/analysts.md,
 // "Analyst sweeps"), simulates every point on a pool of threads with a progress bar, journals
 // each finished point so an interrupted sweep resumes, and writes points.csv, summary.json, the
 // SVG (and PNG) charts and, when asked, a self-contained HTML report.
@@ -507,7 +507,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
 CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<SweepOptions>();
   auto* sub = app.add_subcommand("sweep", "What-if sweep over a grid (spec JSON): CSV, JSON summary, Pareto charts");
-  sub->add_option("spec", o->spec, "Sweep spec (JSON; format in README.md, \"Analyst sweeps\")");
+  sub->add_option("spec", o->spec, "Sweep spec (JSON; format in docs/analysts.md, \"Analyst sweeps\")");
   sub->add_option("--out", o->out, "Output folder (default: sweeps/<spec name>)");
   sub->add_option("--jobs", o->jobs, "Worker threads (default: the number of cores)")->check(CLI::Range(1, 1024));
   sub->add_option("--report", o->report, "Also write a self-contained HTML report to this file");

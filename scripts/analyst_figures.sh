@@ -1,6 +1,6 @@
 #!/bin/bash
-# Re-runs the README's example sweeps (scenarios/analyst/*.sweep.json) exactly as the README says,
-# and prints every figure the README's "Example sweeps" section quotes, from each sweep's
+# Re-runs the example sweeps of docs/analysts.md (scenarios/analyst/*.sweep.json) exactly as it says,
+# and prints every figure its "Example sweeps" section quotes, from each sweep's
 # summary.json: after a model change, one command gives the numbers to paste.
 # Usage: scripts/analyst_figures.sh [build/tycoon] [out folder, default /tmp]
 set -euo pipefail

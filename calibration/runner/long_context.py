@@ -4,7 +4,7 @@ The calibration grids stop at 32,768 tokens of context (attention kernels) and 8
 decode steps), while agentic coding runs at 50,000-130,000. These rows are not fitted: they sit in
 calibration/data/h200/long_context/, outside the folders `tycoon fit` and `tycoon validate` read
 by default, and `tycoon validate --hardware h200 --data calibration/data/h200/long_context`
-predicts them (README, Calibration).
+predicts them (docs/calibration.md, Calibration).
 
 Each model runs in a process of its own (as e2e_proc.py does): Llama-3.1-8B with all 32 layers
 (dense) and GPT-OSS-120B with 8 of its 36 layers (MoE; all layers full attention, as in
