@@ -3,6 +3,7 @@
 // verify-then-decide bot and the card all read the verdict, never the point estimate.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "sim/advisor/advisor.h"
@@ -144,9 +145,13 @@ TEST_CASE("a benchmark is paired runs: its interval holds the truth, and more ru
   CHECK(twelve.cost_usd == doctest::Approx(2 * four.cost_usd));
   CHECK(twelve.interval_high - twelve.interval_low < 0.8 * (four.interval_high - four.interval_low));
   // A benchmark keeps as many users busy as the live traffic keeps sequences running (the
-  // profile's mean batch), so it sees the live batches: its centre is within 3% of the truth (at a
-  // fixed 32 users it was up to 10% off), and twelve runs see a gain.
-  CHECK(twelve.measured_speedup == doctest::Approx(truth).epsilon(0.03));
+  // profile's mean batch), every one of them with a request in the engine, and both runs of a pair
+  // serve the same conversations: it sees the live batches, and what is left is the hardware's
+  // run-to-run jitter (1.2% a run, AdvisorOptions::run_jitter; over 12 pairs about 0.5% on the
+  // centre). Allowed: 1.5% (at a fixed 32 users it was up to 10% off; with users pausing between
+  // turns and a session stream shared by all, 3%).
+  constexpr double kBenchmarkCentreTol = 0.015;
+  CHECK(twelve.measured_speedup == doctest::Approx(truth).epsilon(kBenchmarkCentreTol));
   CHECK(twelve.verdict == CheckVerdict::kGain);
 }
 
@@ -212,6 +217,31 @@ TEST_CASE("three stars need the advice calls too: a well-run company that ignore
   // At half the advice-call points (kThreeStarJudgementShare) the third star is back.
   in.judgement = game::AdviceJudgement{4, 3, 0, 1};
   CHECK(game::score(sc, s, goals, in).stars == 3);
+}
+
+TEST_CASE("the profit scale is continuous where doing nothing's profit crosses the reference's") {
+  // A player who earned $50 where the reference earns $100. Doing nothing at $99 or at $101 is
+  // the same level to play, so the player's profit points must barely differ (under one point;
+  // the old scale gave 0 points at $99, its zero at doing nothing's $99, and 20 at $101, its zero
+  // at $0). Far below the reference (doing nothing at $40, more than kTradeOffProfitGap below)
+  // the zero is doing nothing's profit: (50 − 40) / (100 − 40) of the 40 points.
+  game::Scenario sc = test::advisor_market(1);
+  game::GameState s;
+  s.ledger.restore(econ::LedgerTotals{50, 0, 0}, {}, {});
+  std::vector<game::GoalResult> goals;
+  auto profit_points = [&](double nothing) {
+    game::ScoreInputs in;
+    in.do_nothing_profit_usd = nothing;
+    in.reference_profit_usd = 100;
+    for (const auto& c : game::score(sc, s, goals, in).components) {
+      if (c.id == "profit") return c.points;
+    }
+    return -100.0;
+  };
+  constexpr double kContinuityPoints = 1.0;
+  CHECK(std::abs(profit_points(99) - profit_points(101)) < kContinuityPoints);
+  CHECK(profit_points(101) == doctest::Approx(game::kProfitPoints * 0.5));  // zero at $0: half way
+  CHECK(profit_points(40) == doctest::Approx(game::kProfitPoints * 10.0 / 60.0));
 }
 
 TEST_CASE("undo: a reverted code change leaves the deployment as it was, once, and survives a save") {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/data/json_reader.h"
@@ -336,6 +337,45 @@ TEST_CASE("chat: conversations resend their history and share a system prompt") 
   // Turns = 1 + geometric(mean 2): P(one turn) = 1/3, so ~2/3 of conversations continue.
   CHECK(multi_turn > 110);
   CHECK(multi_turn < 160);
+}
+
+TEST_CASE("a session's turns are its own: the order its turns come due in does not change them") {
+  // Two runs of one seed that differ only in speed (a paired benchmark, a what-if) see turns come
+  // due in another order. Each conversation must still be the same: its lengths, pauses and
+  // rewrites are drawn from its own stream, so run B, which takes the sessions' turns in reverse
+  // order, generates exactly run A's conversations (a shared stream gave each session another's
+  // draws as soon as the order changed, and the pair measured different traffic).
+  for (auto kind : {WorkloadKind::kChat, WorkloadKind::kAgenticCoding}) {
+    CAPTURE(static_cast<int>(kind));
+    WorkloadParams p{kind, 400, 300, 131072};
+    WorkloadGenerator a(p, 11), b(p, 11);
+    constexpr int kSessions = 24;
+    std::vector<traffic::Session> sa(kSessions), sb(kSessions);
+    using Turns = std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::uint64_t>>;
+    std::vector<Turns> ta(kSessions), tb(kSessions);
+    auto key = [](const traffic::Turn& t) {
+      return std::make_tuple(t.input_tokens, t.output_tokens, t.think_before.count(), t.content.stream_id);
+    };
+    for (int i = 0; i < kSessions; ++i) {  // sessions start in the same order in both runs
+      ta[i].push_back(key(*a.start_session(sa[i])));
+      tb[i].push_back(key(*b.start_session(sb[i])));
+    }
+    for (bool more = true; more;) {  // A: round robin, first session first
+      more = false;
+      for (int i = 0; i < kSessions; ++i) {
+        if (auto t = a.next_turn(sa[i])) ta[i].push_back(key(*t)), more = true;
+      }
+    }
+    for (int i = kSessions - 1; i >= 0; --i) {  // B: the last session's whole conversation first
+      while (auto t = b.next_turn(sb[i])) tb[i].push_back(key(*t));
+    }
+    std::size_t turns = 0;
+    for (int i = 0; i < kSessions; ++i) {
+      CHECK(ta[i] == tb[i]);
+      turns += ta[i].size();
+    }
+    CHECK(turns > 2 * kSessions);  // conversations, not single requests
+  }
 }
 
 TEST_CASE("trace files are read strictly, errors name the file and line") {

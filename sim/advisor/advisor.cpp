@@ -395,10 +395,12 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   const double rate = std::max(last_rate_per_replica(state, *d), 0.05);
   // One paired run of the player's deployment on its traffic shape: the same requests with and
   // without the change (common random numbers), each run on a machine of its own (the hardware's
-  // run-to-run jitter). The benchmark (`closed_loop`) keeps a fixed number of users busy: its
-  // spread is the simulator's own (a change reorders which requests share a batch; about 5% a run
-  // on a Kimi K3 node, under 2% on one H200); a canary hour is open loop at the live load (its
-  // spread is larger: a short window's mix of requests).
+  // run-to-run jitter). The benchmark (`closed_loop`) keeps a fixed number of users busy, each
+  // with a request in the engine (DeploymentSetup::benchmark), and both runs serve the same
+  // conversations (traffic::Session::rng): a run's ratio moves by well under 1% before the jitter
+  // (it moved 5-8% a run on a Kimi K3 node while the sessions shared one stream and the users
+  // paused); a canary hour is open loop at the live load (its spread is larger: a short window's
+  // mix of requests).
   // The benchmark keeps as many users busy as the live traffic keeps sequences running (the
   // profile's mean batch): at another concurrency the batches, and so each op class's share of the
   // step, differ from the live traffic's, and the benchmark would measure another workload.

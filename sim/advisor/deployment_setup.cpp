@@ -65,6 +65,7 @@ serving::ServingConfig DeploymentSetup::benchmark(int concurrency, std::int64_t 
   c.workload = segment_->workload;
   c.arrival.kind = serving::ArrivalKind::kClosedLoop;
   c.arrival.concurrency = concurrency;
+  c.arrival.skip_pauses = true;  // the batch is the live load's, at either speed
   c.num_requests = num_requests;
   c.seed = seed;
   return c;

@@ -128,9 +128,10 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   if (in.do_nothing_profit_usd && in.reference_profit_usd) {
     p.known = true;
     const double p0 = *in.do_nothing_profit_usd, pref = *in.reference_profit_usd;
-    // The zero of the scale: doing nothing, unless doing nothing earns at least the reference (a
-    // level whose lesson is a trade-off, not more profit): then zero profit.
-    const double zero = p0 < pref ? p0 : 0.0;
+    // The zero of the scale: doing nothing, sliding to no profit as doing nothing comes within
+    // kTradeOffProfitGap of the reference's profit (a level whose lesson is a trade-off).
+    const double gap = pref > 0 ? (pref - p0) / pref : 1.0;
+    const double zero = p0 >= pref ? 0.0 : p0 * std::clamp(gap / kTradeOffProfitGap, 0.0, 1.0);
     const double span = pref - zero;
     // A reference that earns nothing over the zero (never in a shipped level: the balance test)
     // leaves only "did you at least match it".
@@ -205,7 +206,8 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
 
 std::string score_rules() {
   return "Score out of 100: profit 50 (doing nothing earns 0, the reference strategy 40, beating it approaches 50, "
-         "losing more than doing nothing down to -20), "
+         "losing more than doing nothing down to -20; where doing nothing earns over half the reference's profit, the "
+         "scale starts nearer no profit), "
          "service 25 (SLO attainment from 50% to the level's target), solvency 15, advice calls 10 (the share of the "
          "advisor's proposals called right, less one for each bad one accepted and each good one missed; without an "
          "advisor, out of 90 scaled to 100). The reference takes the advisor's good proposals.\n"

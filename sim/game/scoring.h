@@ -46,6 +46,13 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25,
                         kSolvencyPoints = 15, kJudgementPoints = 10;
 inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudgementShare = 0.5;
+// The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
+// nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
+// slides to no profit at all, continuously, as doing nothing comes within this share of the
+// reference's profit (at the reference's profit or above, the zero is no profit). A zero that
+// jumped from doing nothing's profit to no profit made a level's scores swing by tens of points
+// when doing nothing's profit crossed the reference's by a dollar.
+inline constexpr double kTradeOffProfitGap = 0.5;
 
 struct ScoreComponent {
   std::string id;  // profit | service | solvency | judgement

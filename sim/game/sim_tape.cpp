@@ -97,6 +97,7 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
     put(f, std::int64_t{static_cast<int>(c.workload.pause_basis)});
     put(f, c.arrival.idle_cap_s);
   }
+  if (c.arrival.skip_pauses) put(f, std::string("no pauses"));
   if (c.disaggregated) {
     // Only disaggregated configurations carry this part: aggregated fingerprints are unchanged.
     const auto& dp = c.disaggregated->decode;

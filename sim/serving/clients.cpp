@@ -242,7 +242,7 @@ void Clients::on_request_end(core::Time now, std::int64_t id, std::uint32_t sess
     if (auto next = workload_->next_turn(s.state)) {
       s.pending = *next;
       s.waiting = true;
-      s.turn_at = now + next->think_before;
+      s.turn_at = config_.arrival.skip_pauses && s.closed_loop ? now : now + next->think_before;
       host.schedule_turn(s.turn_at, session);
       arm_idle_check(now, host);
       return;

@@ -74,6 +74,12 @@ struct ArrivalSpec {
   // system_idle_gap_cap_seconds=10.0, SemiAnalysisAI/aiperf at 211ad67): a lone user's long
   // pause shrinks to it, while with many users a pause runs as recorded as long as someone works.
   double idle_cap_s = 0;
+  // Closed loop: a conversation's next turn goes out as soon as its answer ends, as a load
+  // generator keeping `concurrency` users busy does, instead of after the user's pause. Every user
+  // then has a request in the engine, so the running batch is `concurrency` whatever the engine's
+  // speed; with pauses a faster engine leaves its users idle a larger share of the time and runs
+  // smaller batches, and a paired run would compare two different loads.
+  bool skip_pauses = false;
 };
 
 // The KV admission policy is the engine card's (sim/data/engine.h): one enum, one names table.

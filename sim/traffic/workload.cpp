@@ -46,8 +46,9 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadParams& params, std::uint64_t
   }
 }
 
-std::int64_t WorkloadGenerator::draw_length(double mean, double sigma, std::int64_t lo, std::int64_t hi) {
-  double x = lengths_.lognormal_with_mean(mean, sigma);
+std::int64_t WorkloadGenerator::draw_length(core::RngStream& rng, double mean, double sigma, std::int64_t lo,
+                                            std::int64_t hi) {
+  double x = rng.lognormal_with_mean(mean, sigma);
   return std::clamp(static_cast<std::int64_t>(std::llround(x)), lo, hi);
 }
 
@@ -103,6 +104,7 @@ Turn WorkloadGenerator::single_turn(Session& s) {
 std::optional<Turn> WorkloadGenerator::start_session(Session& s) {
   s = Session{};
   s.stream_id = core::hash_combine(stream_seed_, next_stream_++);
+  s.rng = core::RngStream(s.stream_id, core::RngPurpose::kSessions);
   switch (params_.kind) {
     case WorkloadKind::kRandom:
     case WorkloadKind::kInputHeavy:
@@ -165,9 +167,10 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
         return std::nullopt;
       }
       const double sigma = ChatModel::kLengthSigma;
-      std::int64_t user = draw_length(static_cast<double>(params_.input_tokens), sigma, 1, 64 * params_.input_tokens);
+      std::int64_t user =
+          draw_length(s.rng, static_cast<double>(params_.input_tokens), sigma, 1, 64 * params_.input_tokens);
       std::int64_t answer =
-          draw_length(static_cast<double>(params_.output_tokens), sigma, 1, 64 * params_.output_tokens);
+          draw_length(s.rng, static_cast<double>(params_.output_tokens), sigma, 1, 64 * params_.output_tokens);
       Turn t;
       t.content.stream_id = s.stream_id;
       t.content.shared_prefix_id = kChatSystemPromptId;
@@ -176,7 +179,7 @@ std::optional<Turn> WorkloadGenerator::next_turn(Session& s) {
       t.output_tokens = answer;
       if (s.num_turns > 0) {
         t.think_before = seconds(
-            std::clamp(sessions_.lognormal_with_median(ChatModel::kThinkMedianS, ChatModel::kThinkSigma), 0.1, 600.0));
+            std::clamp(s.rng.lognormal_with_median(ChatModel::kThinkMedianS, ChatModel::kThinkSigma), 0.1, 600.0));
         // A conversation that outgrows the window ends (the client would start a new one).
         if (t.input_tokens + t.output_tokens > max_ctx) {
           s.done = true;
@@ -263,13 +266,13 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
   Turn t;
   const std::int64_t growth = s.growth.back();
   s.growth.pop_back();
-  if (sessions_.bernoulli(agentx::kRewriteProbability)) {
+  if (s.rng.bernoulli(agentx::kRewriteProbability)) {
     // The agent rewrote its history: the prompt keeps only the start of the previous one and the
     // rest is new, at a measured size (mostly about the same; sometimes compacted). Pages of the
     // kept part keep their old identity; the session continues on a new stream. A second rewrite
     // keeps at most the first one's prefix (a prompt carries one kept prefix).
     const auto& r = agentx::kRewrites[static_cast<std::size_t>(
-        sessions_.uniform_int(0, static_cast<std::int64_t>(agentx::kRewrites.size()) - 1))];
+        s.rng.uniform_int(0, static_cast<std::int64_t>(agentx::kRewrites.size()) - 1))];
     const auto prev = static_cast<double>(s.prompt_tokens);
     const std::int64_t prefix = std::llround(r.kept_fraction * prev);
     // At most the conversation's recorded last prompt: the measured ratio comes from a
@@ -298,11 +301,11 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
   const auto& pauses = params_.pause_basis == PauseBasis::kStartToStart ? agentx::kStartGapSeconds
                        : params_.pause_basis == PauseBasis::kEndToStart ? agentx::kEndToStartSeconds
                                                                         : agentx::kPauseSeconds;
-  const double pause = draw_quantile(pauses, sessions_);
+  const double pause = draw_quantile(pauses, s.rng);
   t.think_before = seconds(params_.max_pause_s > 0 ? std::min(pause, params_.max_pause_s) : pause);
   // A request past the window is sent all the same: the server refuses it (a failed request, as
   // the few in seed 000's stock runs) and the conversation ends there.
-  t.output_tokens = draw_count(agentx::kOutputTokens, lengths_, 1);
+  t.output_tokens = draw_count(agentx::kOutputTokens, s.rng, 1);
   t.content.stream_id = s.stream_id;
   t.content.shared_prefix_id = s.kept_prefix_id;
   t.content.shared_prefix_tokens = s.kept_prefix_tokens;

@@ -114,6 +114,12 @@ struct Session {
   int turns_left = 0;  // chat, agentic
   int num_turns = 0;   // turns issued
   bool done = false;
+  // The session's own draws after its start (its turns' lengths, pauses, rewrites): the same
+  // conversation whatever the order in which sessions' turns come due. Two runs of the same seed
+  // that differ only in speed (a paired benchmark, a what-if, the advisor's checks) then serve
+  // the same conversations; a shared stream would hand session k another session's draws as
+  // soon as one answer ends earlier, and the pair would measure different traffic.
+  core::RngStream rng{0, core::RngPurpose::kSessions};
 };
 
 class WorkloadGenerator {
@@ -146,7 +152,10 @@ class WorkloadGenerator {
  private:
   Turn single_turn(Session& s);
   // Lognormal token counts, rounded and clamped to [lo, hi].
-  std::int64_t draw_length(double mean, double sigma, std::int64_t lo, std::int64_t hi);
+  std::int64_t draw_length(double mean, double sigma, std::int64_t lo, std::int64_t hi) {
+    return draw_length(lengths_, mean, sigma, lo, hi);
+  }
+  static std::int64_t draw_length(core::RngStream& rng, double mean, double sigma, std::int64_t lo, std::int64_t hi);
   std::int64_t draw_median_length(double median, double sigma, std::int64_t lo, std::int64_t hi);
   std::optional<Turn> start_agentic(Session& s);
   std::optional<Turn> next_agentic(Session& s);
