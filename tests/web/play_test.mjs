@@ -1,9 +1,11 @@
 // The browser test: loads the page from a local server, starts the tutorial from the start screen
-// and plays its first steps with real mouse clicks (rent, deploy, step an hour), runs at top
-// speed, accepts an advisor proposal with a click, sends a command through the bridge, saves,
-// reloads (the save comes back from localStorage), exercises import validation (a scenario file
-// through the page's file input, broken and tampered files refused), reads the state through the
-// bridge, and measures the budgets. Screenshots and report.json go to the output folder.
+// and plays every step with real mouse clicks on the control the tutorial's ring is on (rent,
+// deploy, serve, profiler, price, benchmark, the call the verdict supports, grow, scale), sends a
+// command through the bridge, runs at top speed, decides every later proposal on its benchmark's
+// verdict and requires every call the debrief judges to be right, saves, reloads (the save comes
+// back from localStorage), exercises import validation (a scenario file through the page's file
+// input, broken and tampered files refused), reads the state through the bridge, and measures the
+// budgets. Screenshots and report.json go to the output folder.
 //
 //   node play_test.mjs <url> <out_dir> <scenario_file_to_import.json>
 //
@@ -122,7 +124,7 @@ try {
   // ringed control (real clicks, never the bridge), and an action step holds the clock until it
   // is done.
   const tutorial = async () => (await state(page)).tutorial;
-  // The tag of the control the ring is drawn on, once it is on screen whole with the ring on it.
+  // The tag of the control the ring is drawn on, once the control is on screen with the ring on it.
   const ringed = async (what) => waitFor(async () => {
     const x = await tutorial();
     const w = await widgets(page);
