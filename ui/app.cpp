@@ -335,6 +335,8 @@ void App::frame(double dt_s) {
   draw_game(dt_s);
 }
 
+static const game::TutorialStep* current_tutorial_step(const game::Scenario& scenario, const game::GameState& s);
+
 void App::draw_game(double dt_s) {
   runner_->tick(dt_s);
   if (previews_) previews_->run_pending();
@@ -356,6 +358,9 @@ void App::draw_game(double dt_s) {
                   n.at_hour, guide);
   }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
+  // The control the tutorial rings is scrolled into view where it is drawn (ui/automation.h).
+  const auto* ringed = current_tutorial_step(runner_->scenario(), s);
+  view_.tags.want_visible(ringed ? game::step_target(*ringed, s) : std::string());
   auto revealed = runner_->revealed_debrief();
   if (revealed && !revealed->is_null()) game.revealed_debrief = revealed.get();
   auto final_summary = runner_->final_summary();

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 namespace tycoon::ui {
 
@@ -14,8 +15,19 @@ const TaggedRect* WidgetTags::find(std::string_view name) const {
 }
 
 void tag(WidgetTags& tags, std::string_view name) {
-  if (!ImGui::IsItemVisible()) return;
   ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  if (tags.wants_visible(name)) {
+    // The window's view (its inner clip rectangle, the part of it not under a scrollbar or title).
+    const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+    const ImRect view = w->InnerClipRect;
+    if (a.y < view.Min.y || b.y > view.Max.y) {
+      // Applied where the window begins next frame (SetScrollFromPosY takes the position relative
+      // to the window and adds the scroll itself): the frame drawn now keeps its layout.
+      ImGui::SetScrollFromPosY((a.y + b.y) * 0.5f - ImGui::GetWindowPos().y, 0.5f);
+    }
+    tags.visible_done();
+  }
+  if (!ImGui::IsItemVisible()) return;
   // Clip to the window so a half-scrolled widget is clicked where it shows.
   ImVec2 wa = ImGui::GetWindowPos();
   ImVec2 ws = ImGui::GetWindowSize();

@@ -26,11 +26,30 @@ class WidgetTags {
   const TaggedRect* find(std::string_view name) const;
   const std::map<std::string, TaggedRect, std::less<>>& all() const { return rects_; }
 
+  // The widget the tutorial rings (a trailing '.' matches a prefix; "" for none). The first time a
+  // widget it names is drawn, tag() scrolls its window so that the widget shows whole, unless it
+  // already does: once per target, so that the player's own scrolling afterwards wins.
+  void want_visible(std::string_view target) {
+    if (target != scroll_to_) {
+      scroll_to_ = std::string(target);
+      scroll_done_ = false;
+    }
+  }
+  bool wants_visible(std::string_view name) const {
+    if (scroll_done_ || scroll_to_.empty()) return false;
+    return name == scroll_to_ || (scroll_to_.back() == '.' && name.starts_with(scroll_to_));
+  }
+  void visible_done() { scroll_done_ = true; }
+
  private:
   std::map<std::string, TaggedRect, std::less<>> rects_;
+  std::string scroll_to_;
+  bool scroll_done_ = false;
 };
 
-// Records the last ImGui item under `name` when it is visible.
+// Records the last ImGui item under `name` when it is visible. When `name` is the widget `tags`
+// wants visible (the tutorial's ring) and its window shows it only in part or not at all, asks
+// that window to scroll it to the middle of its view from the next frame on.
 void tag(WidgetTags& tags, std::string_view name);
 
 // Platform-neutral input for the shell to inject.

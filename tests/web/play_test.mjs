@@ -1,14 +1,22 @@
 // The browser test: loads the page from a local server, starts the tutorial from the start screen
-// and plays its first steps with real mouse clicks (rent, deploy, step an hour), runs at top
-// speed, accepts an advisor proposal with a click, sends a command through the bridge, saves,
-// reloads (the save comes back from localStorage), exercises import validation (a scenario file
-// through the page's file input, broken and tampered files refused), reads the state through the
-// bridge, and measures the budgets. Screenshots and report.json go to the output folder.
+// and plays every step with real mouse clicks on the control the tutorial's ring is on (rent,
+// deploy, serve, profiler, price, benchmark, the call the verdict supports, grow, scale), sends a
+// command through the bridge, runs at top speed, decides every later proposal on its benchmark's
+// verdict and requires every call the debrief judges to be right, saves, reloads (the save comes
+// back from localStorage), exercises import validation (a scenario file through the page's file
+// input, broken and tampered files refused), reads the state through the bridge, and measures the
+// budgets. Screenshots and report.json go to the output folder.
 //
 //   node play_test.mjs <url> <out_dir> <scenario_file_to_import.json>
+//
+// PLAY_VIEWPORT=WxH plays it in a window of that size (default 1280x800). PLAY_SEED=N is the
+// second run: the tutorial started on seed N through the bridge's start message (a seed whose
+// first benchmark measures a regression, found with find_regression_seed.mjs), played by the ring
+// up to the decision, which must be Reject; the run ends there. PLAY_TUTORIAL_ONLY=1 ends the run
+// at the debrief (the save, reload, import and HiDPI checks do not depend on the window size).
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, log, check, openGame, state, widgets, waitFor, clickTag, TestFailure } from './lib.mjs';
+import { launch, log, check, openGame, state, widgets, waitFor, clickTag, nextFrames, TestFailure } from './lib.mjs';
 
 const [url, outDir, importPath] = process.argv.slice(2);
 if (!url || !outDir || !importPath) {
@@ -43,9 +51,13 @@ function budget(cond, what) {
 // The window the tutorial is played in: 1280x800, and the smallest supported, 1024x640
 // (PLAY_VIEWPORT=1024x640, tests/web/run.sh plays both).
 const [kWidth, kHeight] = (process.env.PLAY_VIEWPORT || '1280x800').split('x').map(Number);
+const kSeed = process.env.PLAY_SEED || '';
+const kTutorialOnly = process.env.PLAY_TUTORIAL_ONLY === '1';
 const browser = await launch();
 let failed = false;
 try {
+  // The labelled block lets the PLAY_SEED run end after its decision.
+  play: {
   const context = await browser.newContext({ viewport: { width: kWidth, height: kHeight }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const shot = async (name) => {
@@ -90,45 +102,67 @@ try {
   check(!badScenario.ok, 'a scenario with an unknown key is refused: ' + badScenario.error);
   check((await state(page)).screen === 'start', 'still on the start screen after refused imports');
 
-  // ---- the tutorial, started from the start screen with a click
-  await clickTag(page, 'start.scenario.tutorial');
+  // ---- the tutorial, started from the start screen with a click (on a seed of its own: through
+  // the bridge, as an embedding page or a class link would)
+  if (kSeed) {
+    const started = await page.evaluate((seed) => window.tycoon.command({ type: 'start', scenario: 'tutorial', seed }), kSeed);
+    check(started.ok, `the tutorial starts on seed ${kSeed} (${started.message || started.error})`);
+    await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: false }));
+  } else {
+    await clickTag(page, 'start.scenario.tutorial');
+  }
   s = await waitFor(async () => { const x = await state(page); return x.screen === 'game' ? x : null; }, 'the tutorial to start');
   const scenarioId = s.summary.scenario;
   check(scenarioId === 'tutorial', 'the tutorial is running (' + scenarioId + ')');
+  if (kSeed) check(String(s.summary.seed) === kSeed, `on seed ${s.summary.seed}`);
   check(s.hour === 0 && s.summary.contracts === 0 && s.summary.deployments === 0, 'it starts at hour 0 with no GPUs');
   await page.waitForTimeout(300);
   await shot('02-tutorial-start');
 
-  await clickTag(page, 'tab.market');
-  await clickTag(page, 'market.rent.h200.on_demand');
+  // Every step of the tutorial as a new player does it: each step names a control and the page
+  // rings it (scrolled into view where its window is too short to show it); the test clicks the
+  // ringed control (real clicks, never the bridge), and an action step holds the clock until it
+  // is done.
+  const tutorial = async () => (await state(page)).tutorial;
+  // The tag of the control the ring is drawn on, once the control is on screen with the ring on it.
+  const ringed = async (what) => waitFor(async () => {
+    const x = await tutorial();
+    const w = await widgets(page);
+    const tag = x.target.endsWith('.') ? Object.keys(w).find((k) => k.startsWith(x.target)) : x.target;
+    const r = tag && w[tag];
+    const h = x.highlight;
+    return r && h && [r.x0, r.y0, r.x1, r.y1].every((v, i) => Math.abs(v - h[i]) < 1) ? tag : null;
+  }, 'the ring on ' + what);
+  let t = await tutorial();
+  check(t && t.id === 'rent' && t.holds_clock, 'step 1 asks to rent a GPU and holds the clock');
+  await clickTag(page, 'tab.' + t.tab);
+  await clickTag(page, await ringed('the rent button'));
   s = await waitFor(async () => { const x = await state(page); return x.summary.contracts >= 1 ? x : null; }, 'a rented H200');
   check(s.summary.gpus >= 1, `clicking Rent rented ${s.summary.gpus} GPU(s)`);
   await shot('03-rented');
 
-  await clickTag(page, 'tab.deployments');
-  await clickTag(page, 'deploy.segment.chat');
-  await clickTag(page, 'deploy.chip.h200');
+  t = await tutorial();
+  check(t.id === 'deploy' && t.target === 'deploy.submit', 'step 2 asks to deploy: the ring is on Deploy');
+  await clickTag(page, 'tab.' + t.tab);
+  // The form's defaults are the tutorial's (its only segment and chip, the catalog recipe); at
+  // 1024x640 Deploy is below the fold of the form and is scrolled into view for the ring.
+  const deployTag = await ringed('Deploy');
   await page.waitForTimeout(300);
   await shot('04-deploy-form');
-  await clickTag(page, 'deploy.submit');
+  // The form scrolled for the ring lays out like a form the player scrolled: every label fits.
+  const fit = await page.evaluate(() => window.tycoon.textFit());
+  check(fit.length === 0, `the deploy form with Deploy in view: every label fits (${fit.map((p) => p.what).join('; ')})`);
+  await clickTag(page, deployTag);
   s = await waitFor(async () => { const x = await state(page); return x.summary.deployments >= 1 ? x : null; }, 'a deployment', 30000);
   check(s.summary.deployments >= 1, 'clicking Deploy deployed the model');
 
-  // ---- the rest of the tutorial as a new player does it: each step names a control and the page
-  // highlights it; the test clicks the highlighted control (real clicks, never the bridge), and
-  // an action step holds the clock until it is done.
-  const tutorial = async () => (await state(page)).tutorial;
   const stepChanges = async (id, what, ms = 60000) =>
     waitFor(async () => { const t = await tutorial(); return t.id !== id ? t : null; }, what, ms, 100);
-  const tagStartingWith = async (prefix) => {
-    const w = await widgets(page);
-    return Object.keys(w).find((k) => k.startsWith(prefix));
-  };
-  let t = await tutorial();
+  t = await tutorial();
   check(t && t.steps === 12 && t.done === 2 && t.id === 'serve' && !t.holds_clock,
         `after renting and deploying the tutorial asks to run the clock (step ${t && t.done + 1}: ${t && t.id})`);
   await clickTag(page, 'tab.dashboard');
-  await clickTag(page, t.target);  // the highlighted speed button
+  await clickTag(page, await ringed('the speed button'));
   t = await stepChanges('serve', 'the serve step to finish at hour 4');
   check(t.id === 'profile' && t.holds_clock, 'then it asks to read the profiler and holds the clock');
   // The clock is held: the speed stays set but no hour passes.
@@ -149,8 +183,9 @@ try {
   t = await stepChanges('profile', 'the profiler step');
   check(t.id === 'price', 'reading the profiler moves on to pricing');
   await clickTag(page, 'tab.pricing');
-  await clickTag(page, t.target);  // +5%, highlighted
-  await clickTag(page, t.target);
+  const up = await ringed('+5%');
+  await clickTag(page, up);
+  await clickTag(page, up);
   await clickTag(page, 'pricing.gpt-oss-120b.apply');
   t = await stepChanges('price', 'the price step');
   if (t.id === 'advice') {
@@ -159,7 +194,8 @@ try {
   }
   check(t.id === 'check' && t.holds_clock, 'then it asks to check a proposal before deciding');
   await clickTag(page, 'tab.advisor');
-  const checkTag = await waitFor(() => tagStartingWith('advisor.check.benchmark.'), 'a benchmark button');
+  const checkTag = await ringed('a benchmark button');
+  check(checkTag.startsWith('advisor.check.benchmark.'), 'the check step rings ' + checkTag);
   await page.waitForTimeout(200);
   await shot('06-advisor-inbox');
   // The speed chosen while the tutorial held the clock (16x above) would run as soon as the check
@@ -179,7 +215,8 @@ try {
   log(`benchmark of ${id}: measured x${measured.measured_speedup} (x${measured.interval_low}-x${measured.interval_high}): ${measured.verdict}`);
   // The ring sits on the call the verdict supports: accept on a gain, reject on anything else.
   const gain = measured.verdict === 'gain';
-  const ring = (await tutorial()).target;
+  if (kSeed) check(measured.verdict === 'regression', `seed ${kSeed}: the first benchmark measured a regression (${measured.verdict})`);
+  const ring = await ringed('the call the verdict supports');
   check(ring === (gain ? 'advisor.accept.' : 'advisor.reject.') + id,
         `the decide step rings ${ring} after a ${measured.verdict} verdict`);
   await clickTag(page, ring);
@@ -187,21 +224,22 @@ try {
   s = await state(page);
   const decided = s.state.inbox.find((b) => b.id === id);
   check(decided.status === (gain ? 'accepted' : 'rejected'), `advisor proposal ${id} ${decided.status} with a click on the measurement`);
+  if (kSeed) {
+    await shot('07-advisor-rejected-regression');
+    break play;  // the second run ends with the Reject the ring pointed at
+  }
   check(s.ui.advisor_opened, 'the advisor panel was opened');
   await page.waitForTimeout(200);
   await shot('07-advisor-decided');
   check(t.id === 'grow', 'then it asks to grow');
   await clickTag(page, 'tab.market');
-  check((await tutorial()).target === 'market.rent.h200.on_demand', 'the grow step rings the rent button');
+  check(await ringed('the rent button') === 'market.rent.h200.on_demand', 'the grow step rings the rent button');
   await clickTag(page, 'market.rent.h200.on_demand');
   t = await stepChanges('grow', 'the grow step');
   check(t.id === 'scale' && t.target === 'deployments.scale_up.', 'then it rings the deployment\'s +');
   await clickTag(page, 'tab.deployments');
-  const scaleUp = await waitFor(() => tagStartingWith('deployments.scale_up.'), 'the scale-up button');
-  const ringed = (await tutorial()).highlight;
-  const w1 = await widgets(page);
-  check(Math.abs(ringed[0] - w1[scaleUp].x0) < 1 && Math.abs(ringed[1] - w1[scaleUp].y0) < 1,
-        'the ring sits on the deployment\'s + button');
+  const scaleUp = await ringed('the deployment\'s +');
+  check(scaleUp.startsWith('deployments.scale_up.'), 'the ring sits on the deployment\'s + button (' + scaleUp + ')');
   await clickTag(page, scaleUp);
   t = await stepChanges('scale', 'the scale step');
   check(t.id === 'finish' && t.done === 11, 'every action step done by clicking: only "run to the end" is left');
@@ -222,7 +260,10 @@ try {
   await page.evaluate(() => window.tycoon.command({ type: 'speed', speed: 'paused' }));
   check(s.summary.gpus === gpusBefore + 1, `the bridge's rent_gpus rented a GPU (${gpusBefore} -> ${s.summary.gpus})`);
 
-  // ---- top speed until the tutorial ends (or kTopSpeedSeconds): frame times and simulation stalls
+  // ---- top speed until an alarm stops the clock (auto-pause on from here: the next proposal), the
+  // tutorial ends or kTopSpeedSeconds pass: frame times and simulation stalls
+  const judgedUntil = s.state.end_hour - 12;  // proposals posted later are not judged
+  await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: true }));
   await clickTag(page, 'tab.dashboard');
   await clickTag(page, 'time.16x');
   await page.evaluate(() => window.tycoon.resetStats());
@@ -230,7 +271,7 @@ try {
   const t0 = Date.now();
   s = await waitFor(async () => {
     const x = await state(page);
-    return x.summary.finished || Date.now() - t0 >= kTopSpeedSeconds * 1000 ? x : null;
+    return x.summary.finished || x.ui.speed === 'paused' || Date.now() - t0 >= kTopSpeedSeconds * 1000 ? x : null;
   }, 'top speed', kTopSpeedSeconds * 1000 + 30000, 250);
   const seconds = (Date.now() - t0) / 1000;
   const stats = await page.evaluate(() => window.tycoon.stats());
@@ -247,12 +288,75 @@ try {
   await page.waitForTimeout(300);
   await shot('05-top-speed');
   await clickTag(page, 'time.pause', 2000).catch(() => {});  // gone once the game is over
+  log(`top speed stopped at hour ${(await state(page)).hour}`);
+
+  // ---- every later proposal decided as the tutorial taught and as the verify-then-decide bot does
+  // (sim/advisor/bots.cpp): benchmark it; where the verdict cannot tell no gain from a material one
+  // (no measurable change, its interval reaching past x1.01), buy the longer benchmark once; then
+  // the call the newest verdict supports (accept on a gain, reject on anything else), with clicks on
+  // its card. Minor ones ("worth less than a check even if true") are left in the digest, not
+  // judged. The clock runs at 16x with auto-pause on, which stops it the hour a proposal arrives,
+  // and a check's hours are stepped with +1 h: every check is made at the same hour on every run
+  // (the same measurement). Up to the last hour a proposal is judged at (posted kJudgedAfterHours =
+  // 12 before the end).
+  // Scrolls the advisor panel (from its top, as a player reads it) until `tag` shows.
+  const scrolledTo = async (tag) => {
+    const main = (await widgets(page))['tab.dashboard'];
+    await page.mouse.move(main.x0 + 40, (main.y1 + kHeight) / 2);
+    await page.mouse.wheel(0, -5000);
+    await nextFrames(page, 2);
+    return waitFor(async () => {
+      if ((await widgets(page))[tag]) return tag;
+      await page.mouse.wheel(0, 150);
+      await nextFrames(page, 2);
+      return null;
+    }, tag + ' in the advisor panel');
+  };
+  const idle = async () => waitFor(async () => { const x = await state(page); return !x.busy ? x : null; }, 'the hour to finish');
+  for (;;) {
+    s = await state(page);
+    const open = s.state.inbox.find((a) => a.status === 'pending' && !a.minor);
+    if (!open && (s.hour >= judgedUntil || s.summary.finished)) break;
+    if (!open) {
+      if (s.ui.speed === 'paused') await clickTag(page, 'time.16x');  // again after any alarm
+      await page.waitForTimeout(100);
+      continue;
+    }
+    if (s.ui.speed !== 'paused') await clickTag(page, 'time.pause');  // posted before auto-pause was on
+    log(`${open.id} posted at hour ${open.posted_at_hour}; the clock stopped at hour ${s.hour}`);
+    await idle();
+    await clickTag(page, 'tab.advisor');
+    let numChecks = open.checks.length;
+    const measure = async (tag) => {
+      await clickTag(page, await scrolledTo(tag));
+      const n = ++numChecks;
+      let x = await waitFor(async () => { const y = await state(page); return y.state.inbox.find((b) => b.id === open.id).checks.length === n && !y.busy ? y : null; }, 'the check to start');
+      for (let c = x.state.inbox.find((b) => b.id === open.id).checks.at(-1); x.hour < c.ready_at_hour;) {
+        const h = x.hour;
+        await clickTag(page, 'time.step');
+        x = await waitFor(async () => { const y = await state(page); return y.hour > h && !y.busy ? y : null; }, `hour ${h + 1}`);
+      }
+      return x.state.inbox.find((b) => b.id === open.id).checks.at(-1);
+    };
+    let c = await measure('advisor.check.benchmark.' + open.id);
+    if (c.verdict === 'no_measurable_change' && c.interval_high >= 1.01 && c.interval_low < 1.01) {
+      log(`benchmark of ${open.id}: x${c.measured_speedup.toFixed(3)} (x${c.interval_low.toFixed(3)}-x${c.interval_high.toFixed(3)}) cannot tell: the longer benchmark`);
+      c = await measure('advisor.check.benchmark_more.' + open.id);
+    }
+    const call = c.verdict === 'gain' ? 'accept' : 'reject';
+    log(`benchmark of ${open.id} (claims x${open.claimed_speedup.toFixed(3)}) at hour ${c.requested_at_hour}: x${c.measured_speedup.toFixed(3)} ` +
+        `(x${c.interval_low.toFixed(3)}-x${c.interval_high.toFixed(3)}): ${c.verdict}, so ${call}`);
+    await clickTag(page, await scrolledTo(`advisor.${call}.${open.id}`));
+    await waitFor(async () => (await state(page)).state.inbox.find((b) => b.id === open.id).status !== 'pending', `the decision on ${open.id}`);
+  }
+  await page.evaluate(() => window.tycoon.command({ type: 'auto_pause', on: false }));
 
   // ---- the end: the debrief tells the truth about each proposal and compares with doing nothing
   // and the reference strategy, played on the same seed (in slices, like game hours)
   if (!s.summary.finished) await clickTag(page, 'time.16x', 2000).catch(() => {});
   s = await waitFor(async () => { const x = await state(page); return x.summary.finished && x.final_summary ? x : null; },
                     'the end of the tutorial and its comparison runs', 180000, 500);
+  report.advisor_debrief = s.advisor_debrief;
   const cf = s.final_summary.counterfactuals;
   check(cf && cf.do_nothing && cf.reference, 'the debrief has both comparison runs (doing nothing, the reference strategy)');
   check(s.final_summary.score_final && s.final_summary.score_components.length >= 3,
@@ -261,10 +365,29 @@ try {
   check(s.final_summary.passed, 'the tutorial is passed by doing it');
   check(s.advisor_debrief && s.advisor_debrief.proposals.length >= 1 && 'truth' in s.advisor_debrief.proposals[0],
         "each proposal's truth is revealed at the end");
+  // Every call the debrief judges is right: each decided proposal, and no good one left undecided
+  // (minor ones left alone and proposals posted too late to judge aside).
+  const judged = s.advisor_debrief.proposals.filter((p) => !(p.minor && p.decision !== 'accepted') &&
+                                                          p.posted_at_hour <= judgedUntil);
+  for (const p of s.advisor_debrief.proposals) log(`debrief: ${p.id} ${p.decision}: ${p.verdict} (${p.truth_text})`);
+  const wrong = judged.filter((p) => !p.right_call);
+  check(judged.length >= 2 && wrong.length === 0,
+        `every advisor decision right: ${judged.length - wrong.length} of ${judged.length} judged calls (${wrong.map((p) => p.id + ': ' + p.verdict).join('; ')})`);
   await clickTag(page, 'tab.debrief').catch(() => {});
-  await waitFor(async () => (await widgets(page))['debrief.counterfactuals'], 'the comparison on the debrief');
+  // Down to the comparison (below the fold of a short window), as a player scrolls.
+  await waitFor(async () => {
+    const w = await widgets(page);
+    if (w['debrief.counterfactuals']) return true;
+    if (w['debrief.score']) {
+      await page.mouse.move(w['debrief.score'].cx, w['debrief.score'].cy);
+      await page.mouse.wheel(0, 200);
+      await nextFrames(page, 2);
+    }
+    return false;
+  }, 'the comparison on the debrief');
   await page.waitForTimeout(300);
   await shot('08-debrief');
+  if (kTutorialOnly) break play;
 
   // ---- save through the UI; it reaches localStorage and survives a reload
   await clickTag(page, 'topbar.save');
@@ -340,6 +463,7 @@ try {
 
   report.final_summary = s.summary;
   report.ui = s.ui;
+  }
 } catch (e) {
   failed = true;
   console.error('[web-test] FAILED:', e instanceof TestFailure ? e.message : e.stack || e);

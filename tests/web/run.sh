@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Browser tests of the web build: builds it if needed (scripts/web --build-only), installs
 # playwright-core (npm ci), serves build-web/ on 127.0.0.1, then
-#   1. play_test.mjs: every step of the tutorial with real clicks on what it highlights (the
-#      clock held while a step waits; a proposal benchmarked and decided on the measurement), a
-#      bridge command, top speed to the end, the debrief's comparison runs, save / reload /
-#      import, budgets (screenshots and report.json under build-web/web-test/); then the save it
-#      exported is handed in to a class and replayed natively (tycoon class new / submit / report);
+#   1. play_test.mjs: every step of the tutorial with real clicks on the control its ring is on
+#      (the clock held while a step waits; a proposal benchmarked and decided on its verdict), a
+#      bridge command, top speed, every later proposal benchmarked and decided on its verdict, the
+#      debrief's comparison runs (every judged advisor call right), save / reload / import, budgets
+#      (screenshots and report.json under build-web/web-test/); again at 1024x640 up to the
+#      debrief (the ring scrolls Deploy into view; under web-test/play-1024x640/); and a second
+#      run on tutorial seed ${TYCOON_REGRESSION_SEED:-3}, whose first benchmark measures a regression, that
+#      follows the ring to Reject (web-test/play-regression/); then the save the first exported is
+#      handed in to a class and replayed natively (tycoon class new / submit / report);
 #   1b. class_link_test.mjs: the page opened with a class link (?class=…&scenario=…&seed=…&days=…
 #      &history=…) starts that class and shows its id; a bad link shows its reason; the class is
 #      played to the end and its export is submitted to the same class made by `tycoon class new`;
@@ -53,8 +57,13 @@ done
 url="http://127.0.0.1:$port/index.html"
 
 status=0
-echo "== browser: play test"
+echo "== browser: play test (1280x800)"
 node tests/web/play_test.mjs "$url" "$out" "$scenario" || status=1
+echo "== browser: play test at 1024x640, the tutorial and its debrief"
+PLAY_VIEWPORT=1024x640 PLAY_TUTORIAL_ONLY=1 node tests/web/play_test.mjs "$url" "$out/play-1024x640" "$scenario" || status=1
+# A seed whose first tutorial benchmark measures a regression (tests/web/find_regression_seed.mjs).
+echo "== browser: play test after a measured regression (tutorial seed ${TYCOON_REGRESSION_SEED:-3}): the ring, and the run, end on Reject"
+PLAY_VIEWPORT=1024x640 PLAY_SEED=${TYCOON_REGRESSION_SEED:-3} node tests/web/play_test.mjs "$url" "$out/play-regression" "$scenario" || status=1
 # The budgets measured (transfer size, ready time, frame times, worst simulation step).
 python3 - "$out/report.json" <<'PY' || true
 import json, sys
