@@ -620,7 +620,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                   static_cast<long long>(st.num_transfers), st.transfer_s_mean * 1e3, st.link_wait_s_mean * 1e3,
                   st.kv_wait_s_mean * 1e3);
       std::printf(
-          "    mean TTFT = %.1f ms queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
+          "    mean TTFT = %.1f ms front end + queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
           "%.1f to the first token on decode\n",
           st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
           st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "sim/core/input_error.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/serving/disaggregated.h"
@@ -330,5 +331,128 @@ TEST_CASE("a disaggregated ramp-up spreads the users' first requests evenly") {
   REQUIRE(rs.size() == 8);
   for (int k = 0; k < 4; ++k) {
     CHECK(rs[static_cast<std::size_t>(k)].arrived_at - core::kSimStart == core::from_seconds(0.1 * k));
+  }
+}
+
+// One serving kernel (sim/serving/simulation.h) runs aggregated and split deployments: the
+// front end, admission and the faults are the same code, so they must give the same answers.
+
+TEST_CASE("a split deployment's TTFT includes the API server's front end exactly as an aggregated one's does") {
+  // One request on idle engines, served through vLLM's API server and then offline (token ids
+  // in). The front end holds the request for max(per-request latency, its prompt's tokenization)
+  // before any engine sees it; nothing else differs, so the served TTFT is the offline one plus
+  // that time, aggregated or split alike.
+  const auto& cal = h200_calibration();
+  data::Engine vllm = catalog().engine("vllm");
+  REQUIRE(vllm.frontend_request_s == doctest::Approx(0.012));  // the engine card's figure
+  std::int64_t prompt_tokens = 1024;
+  double front_end_s = 0;
+  SUBCASE("the per-request latency dominates") {
+    // 1,024 tokens x 2.07 us = 2.1 ms of tokenization, inside the 12 ms request latency.
+    REQUIRE(1024 * vllm.tokenize_s_per_input_token < vllm.frontend_request_s);
+    front_end_s = vllm.frontend_request_s;
+  }
+  SUBCASE("the tokenization lane dominates") {
+    // 100 tokens at 1 ms each: 0.1 s, beyond the 12 ms request latency.
+    vllm.tokenize_s_per_input_token = 1e-3;
+    prompt_tokens = 100;
+    front_end_s = 0.1;
+  }
+  auto path = write_trace("kernel_front_end", {R"({"arrival_s": 0.5, "input_tokens": )" +
+                                               std::to_string(prompt_tokens) + R"(, "output_tokens": 20})"});
+  const auto ttft_shift = [&](serving::ServingConfig cfg) {
+    cfg.deployment.engine = &vllm;
+    if (cfg.disaggregated) cfg.disaggregated->decode.deployment.engine = &vllm;
+    cfg.api_server = true;
+    const double served = serving::simulate(cfg, cal).ttft_s.mean;
+    cfg.api_server = false;
+    return served - serving::simulate(cfg, cal).ttft_s.mean;
+  };
+  const double aggregated = ttft_shift(with_trace(gpt_oss_h200(), path));
+  const double split = ttft_shift(with_trace(disaggregated(1, 1), path));
+  constexpr double kEventTimeRounding = 1e-8;  // conversions of the front end's times to integer event time
+  CHECK(std::abs(aggregated - front_end_s) < kEventTimeRounding);
+  CHECK(std::abs(split - front_end_s) < kEventTimeRounding);
+  CHECK(split == doctest::Approx(aggregated).epsilon(kNsExact));
+}
+
+TEST_CASE("a workload that makes no progress raises the same input error, aggregated or split") {
+  // Four closed-loop users and a queue that admits nobody (max_queue 0): every request is
+  // rejected the instant it arrives and its user sends the next one at that same instant, so
+  // the clock never moves. The kernel stops it after its limit of events at one instant (lowered
+  // here from 50 million so the test is quick) with core::InputError — bad input, not a bug.
+  auto split = disaggregated(1, 1);
+  split.workload.kind = serving::WorkloadKind::kRandom;
+  split.workload.input_tokens = 256;
+  split.workload.output_tokens = 16;
+  split.arrival.concurrency = 4;
+  split.num_requests = 0;
+  split.duration_s = 60;
+  split.scheduler.max_queue = 0;
+  auto aggregated = split;
+  aggregated.disaggregated.reset();
+  constexpr std::int64_t kEventsAtOneInstant = 10'000;
+  const char* const kMessage = "the workload makes no progress: every request fails at once";
+  for (const auto* cfg : {&aggregated, &split}) {
+    CAPTURE(cfg->disaggregated.has_value());
+    serving::Simulation sim(*cfg, h200_calibration());
+    sim.limit_events_at_one_instant(kEventsAtOneInstant);
+    CHECK_THROWS_WITH_AS(sim.run(), kMessage, core::InputError);
+    CHECK(sim.num_terminal_transitions() > 0);  // every request that ended was rejected
+    CHECK(sim.requests().back().arrived_at == core::kSimStart);
+  }
+}
+
+TEST_CASE("one request through the same chip: the split's decode phase is the aggregated one's") {
+  // Through the API server (vLLM's 12 ms front end) on one H200 aggregated and on 1P+1D H200s
+  // over InfiniBand. Both run the 1,000-token prompt in one prefill step and then 99 decode steps
+  // at contexts 1,000..1,098, so TPOT and E2E - TTFT agree; the split's TTFT is the aggregated
+  // one (front end + prefill) plus what only the split pays: the KV transfer and the decode
+  // side's first step (the last prompt token as a 1-token chunk at context 999).
+  auto path = write_trace("kernel_agree", {R"({"arrival_s": 0.5, "input_tokens": 1000, "output_tokens": 100})"});
+  auto split_cfg = with_trace(disaggregated(1, 1), path);
+  split_cfg.api_server = true;
+  auto aggregated_cfg = split_cfg;
+  aggregated_cfg.disaggregated.reset();
+  const auto& cal = h200_calibration();
+  const auto& d = split_cfg.deployment;
+  serving::DisaggregatedSimulation split_sim(split_cfg, cal);
+  const double transfer = rounded(split_sim.transfer_s(1000));
+  perf::PrefillChunk last{1, 999, true};
+  const double first_decode = step_s(perf::predict_iteration(perf::BatchShape{std::span(&last, 1), {}}, d, cal));
+  const double front_end = rounded(catalog().engine("vllm").frontend_request_s);
+
+  const auto split = split_sim.run();
+  const auto aggregated = serving::simulate(aggregated_cfg, cal);
+  REQUIRE(split.requests_completed == 1);
+  REQUIRE(aggregated.requests_completed == 1);
+  CHECK(split.output_tokens == aggregated.output_tokens);
+  CHECK(split.tpot_s.mean == doctest::Approx(aggregated.tpot_s.mean).epsilon(kNsExact));
+  CHECK(split.e2e_s.mean - split.ttft_s.mean ==
+        doctest::Approx(aggregated.e2e_s.mean - aggregated.ttft_s.mean).epsilon(kNsExact));
+  CHECK(split.ttft_s.mean == doctest::Approx(aggregated.ttft_s.mean + transfer + first_decode).epsilon(kNsExact));
+  // The TTFT breakdown's first part holds the front end: front end + prefill.
+  const double prefill = step_s(perf::predict_prefill(d, cal, 1000));
+  CHECK(split.disaggregated->ttft_prefill_s_mean == doctest::Approx(front_end + prefill).epsilon(kNsExact));
+}
+
+TEST_CASE("admission refuses a request beyond the context window alike, aggregated or split") {
+  // GPT-OSS-120B's window is 131,072 tokens: a 140,000-token prompt can never run, and a
+  // 1,000-token one beside it is unaffected. Both deployments count the same arrivals, the same
+  // failure as beyond the context, and serve the other request.
+  auto path = write_trace("kernel_window", {R"({"arrival_s": 0, "input_tokens": 140000, "output_tokens": 10})",
+                                            R"({"arrival_s": 0.1, "input_tokens": 1000, "output_tokens": 10})"});
+  auto split_cfg = with_trace(disaggregated(1, 1), path);
+  auto aggregated_cfg = split_cfg;
+  aggregated_cfg.disaggregated.reset();
+  const auto split = serving::simulate(split_cfg, h200_calibration());
+  const auto aggregated = serving::simulate(aggregated_cfg, h200_calibration());
+  for (const auto* s : {&aggregated, &split}) {
+    CAPTURE(s->disaggregated.has_value());
+    CHECK(s->requests_arrived == 2);
+    CHECK(s->requests_failed == 1);
+    CHECK(s->requests_exceeding_context == 1);
+    CHECK(s->requests_exceeding_kv_cache == 0);
+    CHECK(s->requests_completed == 1);
   }
 }

@@ -191,7 +191,7 @@ struct DisaggregatedStats {
   double link_wait_s_mean = 0;      // waiting for a busy link
   double kv_wait_s_mean = 0;        // waiting for KV blocks on the decode replica before the transfer
   // Mean TTFT of the counted completed requests, part by part (the parts sum to ttft_s.mean):
-  // arrival -> prefill end (queue + prefill), -> KV blocks reserved on the decode replica, ->
+  // arrival -> prefill end (front end + queue + prefill), -> KV blocks reserved on the decode replica, ->
   // transfer start (link busy), -> KV landed, -> first token (waiting for the decode replica's
   // next step + that step).
   double ttft_prefill_s_mean = 0, ttft_kv_wait_s_mean = 0, ttft_link_wait_s_mean = 0, ttft_transfer_s_mean = 0,
@@ -273,12 +273,11 @@ class ScopedSimulateInterceptor {
 };
 
 class Simulation;
-class DisaggregatedSimulation;
 
 // One simulate() call run in slices of events, so that a single-threaded front end can spread it
 // over frames. Owns copies of everything the configuration points to (model, chip, engine,
-// calibration; for a disaggregated deployment the decode pool's chip and engine too, and it runs
-// DisaggregatedSimulation), so the caller's objects may go away. The result is the bytes simulate() returns,
+// calibration; for a disaggregated deployment the decode pool's chip and engine too), so the
+// caller's objects may go away. The result is the bytes simulate() returns,
 // however the work is sliced: the same events run in the same order.
 class SlicedSimulation {
  public:
@@ -304,8 +303,7 @@ class SlicedSimulation {
   data::Engine decode_engine_;
   perf::CalibrationProfile calibration_;
   ServingConfig config_;
-  std::unique_ptr<Simulation> sim_;                         // aggregated
-  std::unique_ptr<DisaggregatedSimulation> disaggregated_;  // config_.disaggregated set
+  std::unique_ptr<Simulation> sim_;
   std::optional<ServingSummary> summary_;
   std::exception_ptr error_;
   bool done_ = false;

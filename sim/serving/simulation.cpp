@@ -22,24 +22,29 @@ LatencyStats to_latency(const metrics::SampleSummary& s, double scale = 1.0) {
   return LatencyStats{s.mean * scale, s.p50 * scale, s.p90 * scale, s.p99 * scale};
 }
 
-// Simultaneous events at one instant beyond this mean the workload cannot make progress.
-constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
-
 }  // namespace
 
 Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfile& calibration)
     : config_(config),
-      calibration_(calibration),
       clients_(config),
       router_(config.router),
       acceptance_rng_(config.seed, core::RngPurpose::kAcceptance) {
-  const auto& d = config_.deployment;
+  pools_.reserve(2);  // replicas point at their pool's calibration: no reallocation
+  add_pool(config_.deployment, config_.scheduler, config_.replicas, calibration);
+  if (config_.disaggregated) add_decode_pool(calibration);
+  queue_timeout_ = core::from_seconds(config_.scheduler.queue_timeout_s);
+  if (config_.num_requests > 0)
+    requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, int replicas,
+                          const perf::CalibrationProfile& calibration) {
   require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
-  require(!config_.disaggregated, "a disaggregated deployment runs in DisaggregatedSimulation (simulate() picks it)");
   perf::check_deployment(d);
-  const auto& sc = config_.scheduler;
   const int k = d.spec_decode ? d.spec_decode->num_draft_tokens : 0;
-  require(config_.replicas >= 1, "replicas must be at least 1");
+  require(replicas >= 1, "replicas must be at least 1");
   require(sc.max_num_seqs >= 1, "max_num_seqs must be at least 1");
   require(sc.max_num_batched_tokens >= 1 + k,
           "max_num_batched_tokens must hold one decode step (1 + draft tokens = " + std::to_string(1 + k) + ")");
@@ -55,34 +60,38 @@ Simulation::Simulation(const ServingConfig& config, const perf::CalibrationProfi
   auto plan = perf::plan_memory(d, sc.max_num_batched_tokens, sc.max_num_seqs);
   require(plan.fits || sc.kv_capacity_tokens > 0, plan.reason);
   require(plan.kv_bytes_per_token > 0, "the serving simulation needs a model with a growing KV cache");
-  kv_capacity_tokens_ = sc.kv_capacity_tokens > 0 ? sc.kv_capacity_tokens : plan.kv_capacity_tokens;
-  replica_params_.page_tokens = d.kv_page_tokens;
-  const std::int64_t num_blocks = kv_capacity_tokens_ / d.kv_page_tokens;
-  require(num_blocks >= 1, "KV cache of " + std::to_string(kv_capacity_tokens_) + " tokens holds no whole page of " +
-                               std::to_string(d.kv_page_tokens) + " tokens");
-  require(num_blocks < (std::int64_t{1} << 31), "KV cache of " + std::to_string(kv_capacity_tokens_) +
+  Pool& pool = pools_.emplace_back();
+  pool.calibration = calibration;
+  pool.kv_capacity_tokens = sc.kv_capacity_tokens > 0 ? sc.kv_capacity_tokens : plan.kv_capacity_tokens;
+  pool.kv_bytes_per_token_per_gpu = plan.kv_bytes_per_token;
+  pool.fixed_bytes_per_gpu = plan.fixed_bytes_per_sequence;
+  pool.gpus_per_replica = d.gpus_per_replica();
+  ReplicaParams& p = pool.params;
+  p.page_tokens = d.kv_page_tokens;
+  const std::int64_t num_blocks = pool.kv_capacity_tokens / d.kv_page_tokens;
+  require(num_blocks >= 1, "KV cache of " + std::to_string(pool.kv_capacity_tokens) +
+                               " tokens holds no whole page of " + std::to_string(d.kv_page_tokens) + " tokens");
+  require(num_blocks < (std::int64_t{1} << 31), "KV cache of " + std::to_string(pool.kv_capacity_tokens) +
                                                     " tokens is more pages of " + std::to_string(d.kv_page_tokens) +
                                                     " tokens than a replica can index (2^31 - 1)");
-  replica_params_.num_blocks = static_cast<std::int32_t>(num_blocks);
+  p.num_blocks = static_cast<std::int32_t>(num_blocks);
   const double page_bytes = plan.kv_bytes_per_token * d.kv_page_tokens;
-  replica_params_.fixed_blocks_per_seq =
-      static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
-  replica_params_.max_num_batched_tokens = sc.max_num_batched_tokens;
-  replica_params_.max_num_seqs = running_limit(sc, d, kv_capacity_tokens_);
-  replica_params_.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
-  replica_params_.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
-  replica_params_.num_draft_tokens = k;
-  replica_params_.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
-  replica_params_.fast_forward_decode = sc.fast_forward_decode;
+  p.fixed_blocks_per_seq = static_cast<std::int32_t>(std::ceil(plan.fixed_bytes_per_sequence / page_bytes));
+  p.max_num_batched_tokens = sc.max_num_batched_tokens;
+  p.max_num_seqs = running_limit(sc, d, pool.kv_capacity_tokens);
+  p.chunked_prefill = sc.chunked_prefill && d.engine->supports_chunked_prefill;
+  p.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
+  p.num_draft_tokens = k;
+  p.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
+  p.fast_forward_decode = sc.fast_forward_decode;
 
-  replicas_.reserve(static_cast<std::size_t>(config_.replicas));
-  for (int i = 0; i < config_.replicas; ++i) replicas_.emplace_back(replica_params_, config_.deployment, calibration_);
-  schedule_pending_.assign(replicas_.size(), false);
-  routed_.assign(replicas_.size(), 0);
-  metrics_.warmup_end = clients_.warmup_end();  // kNever while a request-count warm-up lasts
-  queue_timeout_ = core::from_seconds(sc.queue_timeout_s);
-  if (config_.num_requests > 0)
-    requests_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(config_.num_requests, 1 << 22)));
+  pool.replicas.reserve(static_cast<std::size_t>(replicas));
+  for (int i = 0; i < replicas; ++i) pool.replicas.emplace_back(p, d, pool.calibration);
+  pool.schedule_pending.assign(pool.replicas.size(), false);
+  pool.routed.assign(pool.replicas.size(), 0);
+  pool.busy_ns.assign(pool.replicas.size(), 0);
+  pool.run_from.assign(pool.replicas.size(), core::kSimStart);
+  pool.metrics.warmup_end = clients_.warmup_end();  // kNever while a request-count warm-up lasts
 }
 
 int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int64_t kv_pool_tokens) {
@@ -90,6 +99,21 @@ int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int
     return data::kv_pool_running_limit(kv_pool_tokens, d.model->max_context_tokens);
   }
   return sc.max_num_seqs;
+}
+
+std::uint8_t Simulation::pool_of(RequestId id) const { return split_ ? split_->pool_of(id) : kPrefillPool; }
+
+bool Simulation::fits_kv(Request& r) const {
+  // The last pool holds the whole life (prompt + output); a pool before it the prompt and the one
+  // token its last chunk samples.
+  const std::int64_t output_tokens = r.output_tokens;
+  bool fits = true;
+  for (std::size_t i = 0; i < pools_.size() && fits; ++i) {
+    r.output_tokens = i + 1 < pools_.size() ? 1 : output_tokens;
+    fits = pools_[i].replicas[0].blocks_for_lifetime(r) <= pools_[i].params.num_blocks;
+  }
+  r.output_tokens = output_tokens;
+  return fits;
 }
 
 void Simulation::schedule_session_start(core::Time at) { events_.push(at, Phase::kArrival, SessionStart{}); }
@@ -100,12 +124,15 @@ void Simulation::schedule_turn(core::Time at, std::uint32_t session) {
   events_.push(at, Phase::kArrival, TurnArrival{session});
 }
 
-void Simulation::on_warmup_end(core::Time now) { metrics_.warmup_end = now; }
+void Simulation::on_warmup_end(core::Time now) {
+  for (Pool& pool : pools_) pool.metrics.warmup_end = now;
+}
 
-void Simulation::kick(core::Time now, std::uint32_t replica) {
-  if (replicas_[replica].busy() || schedule_pending_[replica]) return;
-  schedule_pending_[replica] = true;
-  events_.push(now, Phase::kSchedule, Schedule{replica});
+void Simulation::kick(core::Time now, std::uint8_t pool, std::uint32_t replica) {
+  Pool& ps = pools_[pool];
+  if (ps.replicas[replica].busy() || ps.schedule_pending[replica]) return;
+  ps.schedule_pending[replica] = true;
+  events_.push(now, Phase::kSchedule, Schedule{pool, replica});
 }
 
 void Simulation::count_unrunnable(std::int64_t n) {
@@ -131,14 +158,17 @@ void Simulation::admit(core::Time now, std::uint32_t session, const traffic::Tur
   r.arrived_at = now;
   r.counted = counted;
   ++arrived_;
+  if (split_) split_->add(r);
 
   const bool beyond_window = r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens;
-  if (beyond_window || replicas_[0].blocks_for_lifetime(r) > replica_params_.num_blocks) {
+  if (beyond_window || !fits_kv(r)) {
     ++exceeding_context_;
     if (!beyond_window) ++exceeding_kv_cache_;
     terminate(now, id, RequestState::kFailed);
     return;
   }
+  // A prefill pool runs the prompt and samples one token, which is discarded (hand_off).
+  if (split_) r.output_tokens = 1;
   // The front end (engine card): a fixed per-request latency, and the prompt's tokenization on
   // one first-come-first-served CPU lane; the engine sees the request when both are done.
   const data::Engine& engine = *config_.deployment.engine;
@@ -155,17 +185,18 @@ void Simulation::admit(core::Time now, std::uint32_t session, const traffic::Tur
 
 void Simulation::dispatch(core::Time now, RequestId id) {
   Request& r = requests_[id];
-  const auto target = static_cast<std::uint32_t>(router_.route(r, replicas_));
+  Pool& pool = pools_.front();
+  const auto target = static_cast<std::uint32_t>(router_.route(r, pool.replicas));
   r.replica = static_cast<std::int32_t>(target);
-  ++routed_[target];
-  Replica& replica = replicas_[target];
+  ++pool.routed[target];
+  Replica& replica = pool.replicas[target];
   if (replica.num_waiting() >= config_.scheduler.max_queue) {
     terminate(now, id, RequestState::kRejected);
     return;
   }
   replica.enqueue(id, r);
   if (queue_timeout_.count() > 0) events_.push(now + queue_timeout_, Phase::kTimeout, QueueTimeout{id});
-  kick(now, target);
+  kick(now, kPrefillPool, target);
 }
 
 void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
@@ -176,23 +207,26 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
   ++num_terminal_transitions_;
   r.state = state;
   r.finished_at = now;
+  if (split_) split_->restore_output(r, id);
   last_terminal_at_ = std::max(last_terminal_at_, now);
+  ServingMetrics& m = pools_.back().metrics;  // the pool that streams the tokens
   switch (state) {
     case RequestState::kCompleted:
       ++completed_;
       if (r.counted) {
         const double ttft = core::to_seconds(r.first_token_at - r.arrived_at);
         const double e2e = core::to_seconds(r.finished_at - r.arrived_at);
-        metrics_.ttft_s.push_back(ttft);
-        metrics_.e2e_s.push_back(e2e);
+        m.ttft_s.push_back(ttft);
+        m.e2e_s.push_back(e2e);
         if (r.num_output > 1) {
           const double tpot = (e2e - ttft) / static_cast<double>(r.num_output - 1);
-          metrics_.tpot_s.push_back(tpot);
-          if (tpot > 0) metrics_.interactivity.push_back(1.0 / tpot);
+          m.tpot_s.push_back(tpot);
+          if (tpot > 0) m.interactivity.push_back(1.0 / tpot);
         }
         input_tokens_ += r.input_tokens;
         cached_input_tokens_ += std::max<std::int64_t>(0, r.num_cached_tokens);
         output_tokens_ += r.num_output;
+        if (split_) split_->add_ttft_parts(r, id);
       }
       break;
     case RequestState::kRejected:
@@ -221,39 +255,45 @@ void Simulation::terminate(core::Time now, RequestId id, RequestState state) {
 void Simulation::on_timeout(core::Time now, RequestId id) {
   Request& r = requests_[id];
   if (r.state != RequestState::kWaiting || r.num_output > 0) return;  // started in time (or ended)
-  replicas_[static_cast<std::size_t>(r.replica)].forget_waiting();
+  pools_[pool_of(id)].replicas[static_cast<std::size_t>(r.replica)].forget_waiting();
   terminate(now, id, RequestState::kTimedOut);
 }
 
-void Simulation::on_schedule(core::Time now, std::uint32_t replica) {
-  schedule_pending_[replica] = false;
-  Replica& rep = replicas_[replica];
+void Simulation::on_schedule(core::Time now, std::uint8_t pool, std::uint32_t replica) {
+  Pool& ps = pools_[pool];
+  ps.schedule_pending[replica] = false;
+  Replica& rep = ps.replicas[replica];
   if (rep.busy()) return;
-  auto d = rep.start_iteration(requests_, metrics_);
+  if (split_ && pool == kDecodePool) admit_landed(replica);
+  auto d = rep.start_iteration(requests_, ps.metrics);
   if (!d) return;
   core::Time end = now + *d;
-  if (!replica_params_.fast_forward_decode) {
-    events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
-  } else if (replicas_.size() == 1 || rep.speculative()) {
-    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, metrics_);
-    events_.push(end, Phase::kIterationEnd, IterationEnd{replica});
-  } else {
-    run_replicas(now, replica, end);
+  if (ps.params.fast_forward_decode) {
+    if (ps.replicas.size() > 1 && !rep.speculative()) {
+      run_replicas(now, pool, replica, end);
+      return;
+    }
+    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, ps.metrics);
   }
+  ps.busy_ns[replica] += (end - now).count();
+  events_.push(end, Phase::kIterationEnd, IterationEnd{pool, replica});
 }
 
-void Simulation::run_replicas(core::Time now, std::uint32_t first, core::Time first_end) {
+void Simulation::run_replicas(core::Time now, std::uint8_t pool, std::uint32_t first, core::Time first_end) {
+  Pool& ps = pools_[pool];
+  std::vector<Replica>& replicas = ps.replicas;
   std::vector<std::uint32_t>& runs = running_replicas_;
   runs.clear();
-  if (replicas_[first].run_begin(first_end, now, requests_)) {
+  if (replicas[first].run_begin(first_end, now, requests_)) {
     runs.push_back(first);
+    ps.run_from[first] = now;
     for (;;) {
       // The earliest step end among the runs; a tie between two runs stops (their order would
       // be their events' push order).
       std::size_t next = 0;
       bool tie = false;
       for (std::size_t i = 1; i < runs.size(); ++i) {
-        const core::Time a = replicas_[runs[i]].run_end_at(), b = replicas_[runs[next]].run_end_at();
+        const core::Time a = replicas[runs[i]].run_end_at(), b = replicas[runs[next]].run_end_at();
         if (a < b) {
           next = i;
           tie = false;
@@ -261,7 +301,7 @@ void Simulation::run_replicas(core::Time now, std::uint32_t first, core::Time fi
           tie = true;
         }
       }
-      Replica& rep = replicas_[runs[next]];
+      Replica& rep = replicas[runs[next]];
       const core::Time t = rep.run_end_at();
       const core::Time horizon = next_event_at();
       if (horizon <= t) {
@@ -271,30 +311,34 @@ void Simulation::run_replicas(core::Time now, std::uint32_t first, core::Time fi
         const auto& top = events_.top();
         const auto* e = std::get_if<IterationEnd>(&top.payload);
         const auto* after = events_.after_top();
-        if (!e || horizon == t || (after && after->at <= top.at)) break;
-        Replica& other = replicas_[e->replica];
+        if (!e || e->pool != pool || horizon == t || (after && after->at <= top.at)) break;
+        if (split_ && pool == kDecodePool && has_landed(e->replica)) break;  // its next step admits them
+        Replica& other = replicas[e->replica];
         if (other.speculative() || !other.run_begin(top.at, core::Time{}, requests_) || !other.run_ready()) break;
         const std::uint32_t joined = e->replica;
+        ps.run_from[joined] = top.at;
         events_.pop();
-        other.run_step(requests_, metrics_);
+        other.run_step(requests_, ps.metrics);
         runs.push_back(joined);
         continue;
       }
       if (tie || !rep.run_ready()) break;
-      rep.run_step(requests_, metrics_);
+      rep.run_step(requests_, ps.metrics);
     }
   } else {
-    events_.push(first_end, Phase::kIterationEnd, IterationEnd{first});
+    ps.busy_ns[first] += (first_end - now).count();
+    events_.push(first_end, Phase::kIterationEnd, IterationEnd{pool, first});
     return;
   }
   // Each run's step in flight gets its event, in the order of the steps' starts (the order their
   // Schedule events would have run and pushed them).
   std::sort(runs.begin(), runs.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return replicas_[a].run_started_at() < replicas_[b].run_started_at();
+    return replicas[a].run_started_at() < replicas[b].run_started_at();
   });
   for (std::uint32_t r : runs) {
-    replicas_[r].run_finish(requests_);
-    events_.push(replicas_[r].run_end_at(), Phase::kIterationEnd, IterationEnd{r});
+    replicas[r].run_finish(requests_);
+    ps.busy_ns[r] += (replicas[r].run_end_at() - ps.run_from[r]).count();
+    events_.push(replicas[r].run_end_at(), Phase::kIterationEnd, IterationEnd{pool, r});
   }
 }
 
@@ -304,17 +348,25 @@ core::Time Simulation::next_event_at() {
     const auto* t = std::get_if<QueueTimeout>(&top.payload);
     if (!t) return top.at;
     const Request& r = requests_[t->id];
-    if (!r.ended && r.num_output == 0) return top.at;  // may still time out
-    events_.pop();                                     // on_timeout() would return at once, whenever it ran
+    // A request may still time out until it streams a token or ends (one between the pools may
+    // still be preempted back into a queue).
+    if (!r.ended && r.num_output == 0) return top.at;
+    events_.pop();  // on_timeout() would return at once, whenever it ran
   }
   return core::kNever;
 }
 
-void Simulation::on_iteration_end(core::Time now, std::uint32_t replica) {
+void Simulation::on_iteration_end(core::Time now, std::uint8_t pool, std::uint32_t replica) {
+  Pool& ps = pools_[pool];
   finished_.clear();
-  replicas_[replica].finish_iteration(now, requests_, acceptance_rng_, metrics_, finished_);
-  for (RequestId id : finished_) terminate(now, id, RequestState::kCompleted);
-  kick(now, replica);
+  ps.replicas[replica].finish_iteration(now, requests_, acceptance_rng_, ps.metrics, finished_);
+  if (pool + 1u < pools_.size()) {
+    for (RequestId id : finished_) hand_off(now, id);  // its prompt is done: on to the decode pool
+  } else {
+    for (RequestId id : finished_) terminate(now, id, RequestState::kCompleted);
+    if (split_) start_transfers(now, replica);  // blocks freed
+  }
+  kick(now, pool, replica);
 }
 
 void Simulation::handle(core::Time now, const Payload& p) {
@@ -326,8 +378,9 @@ void Simulation::handle(core::Time now, const Payload& p) {
     void operator()(const TurnArrival& e) const { sim.clients_.on_turn_arrival(now, e.session, sim); }
     void operator()(const QueueTimeout& e) const { sim.on_timeout(now, e.id); }
     void operator()(const FrontendDone& e) const { sim.dispatch(now, e.id); }
-    void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.replica); }
-    void operator()(const Schedule& e) const { sim.on_schedule(now, e.replica); }
+    void operator()(const IterationEnd& e) const { sim.on_iteration_end(now, e.pool, e.replica); }
+    void operator()(const Schedule& e) const { sim.on_schedule(now, e.pool, e.replica); }
+    void operator()(const TransferDone& e) const { sim.on_transfer_done(now, e.id); }
   };
   std::visit(Visitor{*this, now}, p);
 }
@@ -350,7 +403,7 @@ bool Simulation::advance(std::int64_t max_events) {
   for (std::int64_t n = 0; n < max_events && !events_.empty(); ++n) {
     auto ev = events_.pop();
     if (ev.at == last_at_) {
-      if (++same_instant_ > kMaxEventsAtOneInstant) {
+      if (++same_instant_ > max_events_at_one_instant_) {
         throw core::InputError("the workload makes no progress: every request fails at once");
       }
     } else {
@@ -370,20 +423,25 @@ ServingSummary Simulation::finish() {
     if (!r.ended) throw std::logic_error("a request never reached a terminal state");
   }
 
-  metrics_.flush_itl();
+  // Latencies, throughput, batch size and KV use are the last pool's: the one that streams the
+  // tokens and holds the running requests longest (per-pool figures are in `disaggregated`).
+  const Pool& last = pools_.back();
+  ServingMetrics& m = pools_.back().metrics;
+  m.flush_itl();
   ServingSummary s;
-  s.ttft_s = to_latency(metrics::summarize(metrics_.ttft_s));
-  s.tpot_s = to_latency(metrics::summarize(metrics_.tpot_s));
-  s.e2e_s = to_latency(metrics::summarize(metrics_.e2e_s));
-  s.itl_s = to_latency(metrics_.itl_ns.summary(), 1e-9);
-  s.num_gpus = config_.replicas * config_.deployment.gpus_per_replica();
-  const double window_s = core::to_seconds(last_terminal_at_ - metrics_.warmup_end);
+  s.ttft_s = to_latency(metrics::summarize(m.ttft_s));
+  s.tpot_s = to_latency(metrics::summarize(m.tpot_s));
+  s.e2e_s = to_latency(metrics::summarize(m.e2e_s));
+  s.itl_s = to_latency(m.itl_ns.summary(), 1e-9);
+  s.num_gpus = 0;
+  for (const Pool& pool : pools_) s.num_gpus += static_cast<int>(pool.replicas.size()) * pool.gpus_per_replica;
+  const double window_s = core::to_seconds(last_terminal_at_ - m.warmup_end);
   if (window_s > 0) {
-    s.output_tok_per_s_per_gpu = static_cast<double>(metrics_.window_output_tokens) / window_s / s.num_gpus;
+    s.output_tok_per_s_per_gpu = static_cast<double>(m.window_output_tokens) / window_s / s.num_gpus;
   }
-  if (!metrics_.interactivity.empty()) {
-    metrics::sort_samples(metrics_.interactivity);
-    s.p90_interactivity_tok_per_s_per_user = metrics::percentile_of_sorted(metrics_.interactivity, 10);
+  if (!m.interactivity.empty()) {
+    metrics::sort_samples(m.interactivity);
+    s.p90_interactivity_tok_per_s_per_user = metrics::percentile_of_sorted(m.interactivity, 10);
   }
   s.requests_arrived = arrived_;
   s.requests_completed = completed_;
@@ -398,44 +456,66 @@ ServingSummary Simulation::finish() {
   s.prefix_cache_hit_rate =
       input_tokens_ > 0 ? static_cast<double>(cached_input_tokens_) / static_cast<double>(input_tokens_) : 0.0;
   s.simulated_time_s = core::to_seconds(last_terminal_at_);
-  if (metrics_.num_iterations > 0) {
-    s.mean_batch_size = metrics_.sum_batch_seqs / static_cast<double>(metrics_.num_iterations);
-    s.kv_utilization_mean = metrics_.sum_kv_utilization / static_cast<double>(metrics_.num_iterations);
-    s.provenance = metrics_.provenance;
-  } else {
-    s.provenance = calibration_.provenance;
+  if (m.num_iterations > 0) {
+    s.mean_batch_size = m.sum_batch_seqs / static_cast<double>(m.num_iterations);
+    s.kv_utilization_mean = m.sum_kv_utilization / static_cast<double>(m.num_iterations);
   }
-  s.num_iterations = metrics_.num_iterations;
-  s.num_preemptions = metrics_.num_preemptions;
-  s.peak_running_seqs = metrics_.peak_running_seqs;
-  s.max_num_seqs = replica_params_.max_num_seqs;
-  s.time_by_op_s = metrics_.time_by_op_s;
-  s.requests_per_replica = routed_;
-  s.kv_capacity_tokens_per_replica = kv_capacity_tokens_;
+  // The weakest provenance of the pools' steps; with no step, of their calibrations.
+  bool stepped = false;
+  s.provenance = perf::Provenance::kMeasured;
+  for (const Pool& pool : pools_) {
+    if (pool.metrics.num_iterations == 0) continue;
+    s.provenance = perf::weaker(s.provenance, pool.metrics.provenance);
+    stepped = true;
+  }
+  if (!stepped) {
+    for (const Pool& pool : pools_) s.provenance = perf::weaker(s.provenance, pool.calibration.provenance);
+  }
+  s.time_by_op_s = pools_.front().metrics.time_by_op_s;
+  s.num_iterations = 0;
+  s.num_preemptions = 0;
+  s.peak_running_seqs = 0;
+  for (std::size_t i = 0; i < pools_.size(); ++i) {
+    const ServingMetrics& pm = pools_[i].metrics;
+    s.num_iterations += pm.num_iterations;
+    s.num_preemptions += pm.num_preemptions;
+    s.peak_running_seqs = std::max(s.peak_running_seqs, pm.peak_running_seqs);
+    for (std::size_t op = 0; i > 0 && op < s.time_by_op_s.size(); ++op) s.time_by_op_s[op] += pm.time_by_op_s[op];
+    s.requests_per_replica.insert(s.requests_per_replica.end(), pools_[i].routed.begin(), pools_[i].routed.end());
+  }
+  s.max_num_seqs = last.params.max_num_seqs;
+  s.kv_capacity_tokens_per_replica = last.kv_capacity_tokens;
+  if (split_) s.disaggregated = disaggregated_stats(s.simulated_time_s);
   return s;
 }
 
 std::int64_t Simulation::kv_blocks_in_use() const {
   std::int64_t n = 0;
-  for (const auto& r : replicas_) n += r.kv().num_used();
+  for (const Pool& pool : pools_) {
+    for (const auto& r : pool.replicas) n += r.kv().num_used();
+  }
   return n;
 }
 
 bool Simulation::kv_invariants_hold() const {
-  std::vector<std::int64_t> refs(replicas_.size(), 0);
-  for (const auto& r : requests_) {
-    if (r.replica >= 0) refs[static_cast<std::size_t>(r.replica)] += static_cast<std::int64_t>(r.blocks.size());
+  // Blocks a live request holds are on the replica it is bound to now (when split: the decode
+  // replica once handed off, else the prefill one).
+  std::vector<std::vector<std::int64_t>> refs;
+  for (const Pool& pool : pools_) refs.emplace_back(pool.replicas.size(), 0);
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    const Request& r = requests_[i];
+    if (r.replica < 0 || r.blocks.empty()) continue;
+    refs[pool_of(static_cast<RequestId>(i))][static_cast<std::size_t>(r.replica)] +=
+        static_cast<std::int64_t>(r.blocks.size());
   }
-  for (std::size_t i = 0; i < replicas_.size(); ++i) {
-    if (!replicas_[i].kv().check_invariants()) return false;
-    if (replicas_[i].kv().total_references() != refs[i]) return false;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    for (std::size_t i = 0; i < pools_[p].replicas.size(); ++i) {
+      const auto& kv = pools_[p].replicas[i].kv();
+      if (!kv.check_invariants() || kv.total_references() != refs[p][i]) return false;
+    }
   }
   return true;
 }
-
-namespace {
-thread_local SimulateInterceptor* t_interceptor = nullptr;
-}  // namespace
 
 ServingProgress Simulation::progress() const {
   ServingProgress p;
@@ -444,103 +524,6 @@ ServingProgress Simulation::progress() const {
   p.simulated_s = core::to_seconds(last_at_);
   p.duration_s = config_.duration_s;
   return p;
-}
-
-namespace {
-// start(), advance() in slices with `progress` called after each, finish().
-template <typename Sim>
-ServingSummary run_observed(Sim& sim, const ServingProgressObserver& progress) {
-  sim.start();
-  while (!sim.advance(kProgressEvents)) progress(sim.progress());
-  return sim.finish();
-}
-}  // namespace
-
-ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration,
-                        const ServingProgressObserver& progress) {
-  if (t_interceptor || !progress) return simulate(config, calibration);
-  if (config.disaggregated) {
-    DisaggregatedSimulation sim(config, calibration);
-    return run_observed(sim, progress);
-  }
-  Simulation sim(config, calibration);
-  return run_observed(sim, progress);
-}
-
-ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration) {
-  if (t_interceptor) return t_interceptor->simulate(config, calibration);
-  if (config.disaggregated) {
-    DisaggregatedSimulation sim(config, calibration);
-    return sim.run();
-  }
-  Simulation sim(config, calibration);
-  return sim.run();
-}
-
-ScopedSimulateInterceptor::ScopedSimulateInterceptor(SimulateInterceptor* interceptor) : previous_(t_interceptor) {
-  t_interceptor = interceptor;
-}
-
-ScopedSimulateInterceptor::~ScopedSimulateInterceptor() { t_interceptor = previous_; }
-
-SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::CalibrationProfile& calibration)
-    : calibration_(calibration), config_(config) {
-  try {
-    const auto& d = config.deployment;
-    require(d.model && d.hardware && d.engine, "the serving simulation needs a model, a chip and an engine");
-    model_ = *d.model;
-    hardware_ = *d.hardware;
-    engine_ = *d.engine;
-    config_.deployment.model = &model_;
-    config_.deployment.hardware = &hardware_;
-    config_.deployment.engine = &engine_;
-    if (config_.disaggregated) {
-      // The decode pool's chip and engine are copied too; its model is the prefill pool's.
-      auto& dd = config_.disaggregated->decode.deployment;
-      require(dd.model && dd.hardware && dd.engine, "the decode pool needs a model, a chip and an engine");
-      require(dd.model->id == model_.id, "the prefill pool serves " + model_.id + " but the decode pool " +
-                                             dd.model->id + ": both pools serve one model");
-      decode_hardware_ = *dd.hardware;
-      decode_engine_ = *dd.engine;
-      dd.model = &model_;
-      dd.hardware = &decode_hardware_;
-      dd.engine = &decode_engine_;
-      disaggregated_ = std::make_unique<DisaggregatedSimulation>(config_, calibration_);
-      disaggregated_->start();
-    } else {
-      sim_ = std::make_unique<Simulation>(config_, calibration_);
-      sim_->start();
-    }
-  } catch (...) {
-    error_ = std::current_exception();
-    done_ = true;
-  }
-}
-
-SlicedSimulation::~SlicedSimulation() = default;
-
-bool SlicedSimulation::advance(std::int64_t max_events) {
-  if (done_) return true;
-  try {
-    if (disaggregated_ ? disaggregated_->advance(max_events) : sim_->advance(max_events)) {
-      summary_ = disaggregated_ ? disaggregated_->finish() : sim_->finish();
-      done_ = true;
-      sim_.reset();
-      disaggregated_.reset();
-    }
-  } catch (...) {
-    error_ = std::current_exception();
-    done_ = true;
-    sim_.reset();
-    disaggregated_.reset();
-  }
-  return done_;
-}
-
-ServingSummary SlicedSimulation::result() const {
-  if (!done_) throw std::logic_error("SlicedSimulation::result() before it is done");
-  if (error_) std::rethrow_exception(error_);
-  return *summary_;
 }
 
 }  // namespace tycoon::serving
