@@ -88,10 +88,17 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   run_until_step_changes(g);
   CHECK(step_id(g) == "decide");
   // Decide on the benchmark's verdict, as the step asks, by pressing the button the step rings.
-  const auto& checked = pending_proposal(g);
-  REQUIRE(checked.id == id);
-  const bool gain = checked.checks.back().verdict == game::CheckVerdict::kGain;
+  REQUIRE(pending_proposal(g).id == id);
   const auto& decide = g.scenario().tutorial_steps[g.state().world.tutorial_step];
+  if (game::check_undecided(pending_proposal(g).checks.back())) {
+    // The first benchmark cannot tell: the ring is on the longer one, then on the clock.
+    CHECK(game::step_target(decide, g.state()) == "advisor.check.benchmark_more." + id);
+    REQUIRE(g.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark, 12}).ok);
+    CHECK(game::step_target(decide, g.state()) == game::kRunClockTarget);
+    while (!pending_proposal(g).checks.back().ready(g.state().hour)) g.advance(1);
+  }
+  const auto& checked = pending_proposal(g);
+  const bool gain = checked.checks.back().verdict == game::CheckVerdict::kGain;
   CHECK(game::step_target(decide, g.state()) == (gain ? "advisor.accept." : "advisor.reject.") + id);
   if (gain) {
     REQUIRE(g.apply(game::AcceptAdvice{id}).ok);
@@ -118,6 +125,47 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   }
   CHECK(announced == 12 - 2);
   CHECK(passed == 2);
+}
+
+TEST_CASE("tutorial: where the first benchmark cannot tell, the ring is on the longer one, not on a coin toss") {
+  // A ×1.02 change benchmarked at ×1.015 (×0.99–×1.04): no measurable change, yet a material gain
+  // (≥ ×1.01) is inside the interval. Rejecting it would throw away a good proposal half the time;
+  // the step rings the longer benchmark, the clock while it runs, then the call its verdict supports.
+  game::TutorialStep decide;
+  decide.target = std::string(game::kDecideTarget);
+  game::GameState s;
+  s.hour = 10;
+  game::Advice a;
+  a.id = "Chien-1";
+  game::AdviceCheck four;
+  four.kind = game::AdviceCheckKind::kBenchmark;
+  four.ready_at_hour = 9;
+  four.measured_speedup = 1.015;
+  four.interval_low = 0.99;
+  four.interval_high = 1.04;
+  four.verdict = game::check_verdict(1.015, 0.99, 1.04, false, false);
+  REQUIRE(four.verdict == game::CheckVerdict::kNoMeasurableChange);
+  REQUIRE(game::check_undecided(four));
+  a.checks.push_back(four);
+  s.inbox.push_back(a);
+  CHECK(game::step_target(decide, s) == "advisor.check.benchmark_more.Chien-1");
+  game::AdviceCheck twelve = four;
+  twelve.ready_at_hour = 12;
+  twelve.measured_speedup = 1.02;
+  twelve.interval_low = 1.011;
+  twelve.interval_high = 1.029;
+  twelve.verdict = game::check_verdict(1.02, 1.011, 1.029, false, false);
+  s.inbox[0].checks.push_back(twelve);
+  CHECK(game::step_target(decide, s) == game::kRunClockTarget);  // hour 10: running until 12
+  s.hour = 12;
+  CHECK(game::step_target(decide, s) == "advisor.accept.Chien-1");
+  // A first benchmark that tells (all of it under a material gain) is decided at once: reject.
+  s.inbox[0].checks = {four};
+  s.inbox[0].checks[0].interval_high = 1.005;
+  s.inbox[0].checks[0].measured_speedup = 0.998;
+  s.inbox[0].checks[0].verdict = game::check_verdict(0.998, 0.99, 1.005, false, false);
+  CHECK_FALSE(game::check_undecided(s.inbox[0].checks[0]));
+  CHECK(game::step_target(decide, s) == "advisor.reject.Chien-1");
 }
 
 TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass it") {

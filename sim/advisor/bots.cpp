@@ -60,10 +60,7 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
           if (!c.ready(game.state().hour)) break;  // the benchmark is still running
           // Undecided between no gain and a material one: more runs, once, if what the change is
           // most likely worth (the estimate, or the claim when that is lower) pays for them.
-          const bool undecided = c.verdict == game::CheckVerdict::kNoMeasurableChange &&
-                                 c.interval_high >= 1.0 + game::kMaterialGain &&
-                                 c.interval_low < 1.0 + game::kMaterialGain;
-          if (undecided && a->checks.size() == 1 && c.kind == game::AdviceCheckKind::kBenchmark) {
+          if (game::check_undecided(c) && a->checks.size() == 1 && c.kind == game::AdviceCheckKind::kBenchmark) {
             const auto* d = game.state().company.find_deployment(a->deployment_id);
             const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a,
                                        game::AdviceCheckKind::kBenchmark, options.more_repetitions);

@@ -33,4 +33,9 @@ std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hou
   return std::nullopt;
 }
 
+bool check_undecided(const AdviceCheck& c) {
+  return c.verdict == CheckVerdict::kNoMeasurableChange && c.interval_high >= 1.0 + kMaterialGain &&
+         c.interval_low < 1.0 + kMaterialGain;
+}
+
 }  // namespace tycoon::game

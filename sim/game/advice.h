@@ -93,6 +93,11 @@ struct AdviceCheck {
 // is ready. The tutorial rings this button and the verify-then-decide bot presses it.
 struct Advice;
 std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hour);
+// A check that cannot tell no gain from a material one: no measurable change, with its interval
+// reaching a material gain (kMaterialGain) but not all above it. More runs can settle it (the
+// tutorial then rings the longer benchmark; the verify-then-decide bot buys it where what the
+// change is most likely worth pays for it); deciding now would be a coin toss on a good proposal.
+bool check_undecided(const AdviceCheck& c);
 
 struct Advice {
   std::string id;

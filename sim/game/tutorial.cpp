@@ -58,7 +58,15 @@ bool step_done(const TutorialStep& step, const GameState& s) {
 std::string step_target(const TutorialStep& step, const GameState& s) {
   if (step.target != kDecideTarget) return step.target;
   for (const auto& a : s.inbox) {
-    if (a.status != AdviceStatus::kPending) continue;
+    if (a.status != AdviceStatus::kPending || a.checks.empty()) continue;
+    const AdviceCheck& newest = a.checks.back();
+    // A longer benchmark bought on the ring below is still running: run the clock until it is in.
+    if (a.checks.size() > 1 && !newest.ready(s.hour)) return std::string(kRunClockTarget);
+    // The first benchmark cannot tell: the longer one, not a coin toss on Accept or Reject.
+    if (a.checks.size() == 1 && newest.ready(s.hour) && newest.kind == AdviceCheckKind::kBenchmark &&
+        check_undecided(newest)) {
+      return "advisor.check.benchmark_more." + a.id;
+    }
     if (auto call = evidence_call(a, s.hour)) {
       return std::string(*call == AdviceStatus::kAccepted ? "advisor.accept." : "advisor.reject.") + a.id;
     }

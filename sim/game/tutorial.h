@@ -55,10 +55,13 @@ struct TutorialStep {
 bool step_done(const TutorialStep& step, const GameState& state);
 
 // The widget tag the front end highlights for `step` now. A step's target is fixed, except
-// `kDecideTarget`: the button the evidence points at (game::evidence_call) on the first pending
-// proposal with a ready check, "advisor.accept.<id>" or "advisor.reject.<id>" (the prefix
-// "advisor.decide." when no check is ready yet).
+// `kDecideTarget`: on the first pending proposal with a check, the button the evidence points at
+// (game::evidence_call), "advisor.accept.<id>" or "advisor.reject.<id>"; where its first benchmark
+// cannot tell (game::check_undecided), the longer benchmark "advisor.check.benchmark_more.<id>",
+// and `kRunClockTarget` while that one runs (the prefix "advisor.decide." when no check is ready).
 inline constexpr std::string_view kDecideTarget = "advisor.decide.";
+// What the decide step rings while a longer benchmark it asked for runs: the clock's 4x.
+inline constexpr std::string_view kRunClockTarget = "time.4x";
 std::string step_target(const TutorialStep& step, const GameState& state);
 
 }  // namespace tycoon::game
