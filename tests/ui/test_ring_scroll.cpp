@@ -16,7 +16,7 @@ namespace {
 using tycoon::ui::TaggedRect;
 using tycoon::ui::WidgetTags;
 
-constexpr const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kRingScrollFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 // A form as the deploy form is at 1024x640: 30 rows in a child 200 px high, its submit button last.
 struct Form {
@@ -30,8 +30,8 @@ struct Form {
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(800, 600);
     io.DeltaTime = 1.0f / 60;
-    if (std::filesystem::exists(kFont)) {
-      io.Fonts->AddFontFromFileTTF(kFont, 15.0f);
+    if (std::filesystem::exists(kRingScrollFont)) {
+      io.Fonts->AddFontFromFileTTF(kRingScrollFont, 15.0f);
     } else {
       io.Fonts->AddFontDefault();
     }
