@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include "tests/ui/headless_imgui.h"
 #include "ui/automation.h"
 
 namespace {
@@ -16,31 +17,13 @@ namespace {
 using tycoon::ui::TaggedRect;
 using tycoon::ui::WidgetTags;
 
-constexpr const char* kRingScrollFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
 // A form as the deploy form is at 1024x640: 30 rows in a child 200 px high, its submit button last.
 struct Form {
   WidgetTags tags;
   TaggedRect child;  // the child's rectangle on screen, px
   float scroll_y = 0;
 
-  Form() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60;
-    if (std::filesystem::exists(kRingScrollFont)) {
-      io.Fonts->AddFontFromFileTTF(kRingScrollFont, 15.0f);
-    } else {
-      io.Fonts->AddFontDefault();
-    }
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
-  }
-  ~Form() { ImGui::DestroyContext(); }
+  tycoon::ui_test::HeadlessImGui imgui;  // the ImGui context the frames draw into
 
   // One frame; `scroll_to_top` scrolls the child as a player's wheel would.
   void frame(bool scroll_to_top = false) {

@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include "tests/ui/headless_imgui.h"
 #include "ui/text_fit.h"
 #include "ui/widgets.h"
 
@@ -19,27 +20,9 @@ namespace {
 using tycoon::ui::FitProblem;
 using tycoon::ui::FitProblemKind;
 
-constexpr const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
 // An ImGui context with the game's font (or ImGui's own) and a built atlas, no renderer.
 struct Headless {
-  Headless() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60;
-    if (std::filesystem::exists(kFont)) {
-      io.Fonts->AddFontFromFileTTF(kFont, 15.0f);
-    } else {
-      io.Fonts->AddFontDefault();
-    }
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
-  }
-  ~Headless() { ImGui::DestroyContext(); }
+  tycoon::ui_test::HeadlessImGui imgui;  // the ImGui context the frames draw into
 
   // Draws `body` inside a fixed 600x500 window for a few frames (windows settle their sizes on
   // the second) and returns the check's findings on the last.
