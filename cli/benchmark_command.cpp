@@ -16,6 +16,7 @@
 #include "sim/core/input_error.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
 #include "sim/serving/summary_json.h"
@@ -249,17 +250,24 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                 "Disaggregated prefill/decode serving: --hardware, --tp, --replicas ... describe the prefill pool, "
                 "--decode-* the decode pool, --kv-link the link between them");
   sub->add_option("--decode-hardware", o->decode_hardware, "Decode pool: accelerator id (default: --hardware)");
-  sub->add_option("--decode-precision", o->decode_precision, "Decode pool: weight precision (default: its recipe's)")
+  sub->add_option("--decode-precision", o->decode_precision,
+                  "Decode pool: weight precision (default: --precision on the same chip, else its chip's recipe's)")
       ->check(one_of(kPrecisionNames));
-  sub->add_option("--decode-tp", o->decode_tp, "Decode pool: tensor-parallel GPUs per replica (default: its recipe's)")
+  sub->add_option(
+         "--decode-tp", o->decode_tp,
+         "Decode pool: tensor-parallel GPUs per replica (default: --tp on the same chip, else its chip's recipe's)")
       ->check(CLI::Range(1, 1024));
-  sub->add_option("--decode-ep", o->decode_ep, "Decode pool: expert-parallel degree")->check(CLI::Range(1, 1024));
+  sub->add_option("--decode-ep", o->decode_ep,
+                  "Decode pool: expert-parallel degree (default: --ep on the same chip, else its chip's recipe's)")
+      ->check(CLI::Range(1, 1024));
   sub->add_option("--decode-replicas", o->decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
-  sub->add_option("--decode-max-num-seqs", o->decode_max_num_seqs,
-                  "Decode pool: sequences per batch (default: its recipe's)")
+  sub->add_option(
+         "--decode-max-num-seqs", o->decode_max_num_seqs,
+         "Decode pool: sequences per batch (default: --max-num-seqs on the same chip, else its chip's recipe's)")
       ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--decode-max-num-batched-tokens", o->decode_max_num_batched_tokens,
-                  "Decode pool: token budget per step (default: its recipe's)")
+                  "Decode pool: token budget per step (default: --max-num-batched-tokens on the same chip, else its "
+                  "chip's recipe's)")
       ->check(CLI::Range(1, 1 << 24));
   sub->add_option("--kv-link", o->kv_link,
                   "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
@@ -282,15 +290,43 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     if (!o->kv_admission.empty()) {
       sched.kv_admission = *parse_enum<serving::KvAdmission>(o->kv_admission, serving::kKvAdmissionNames);
     }
-    ResolvedDeployment rd = resolve_deployment(catalog, o->deployment, sched);
-    const auto& d = rd.deployment;
-    auto cal = perf::calibration_for(catalog, *d.hardware);
+    // The deployment plan (sim/serving/deployment_plan.h): the recipe's settings and the engine
+    // card's under the flags, the decode pool and the KV link when split, the queue limits.
+    std::unique_ptr<data::ModelCard> own_model;
+    serving::PlanRequest request;
+    request.model = &model_of(catalog, o->deployment, own_model);
+    request.pool.chip = o->deployment.hardware;
+    request.pool.recipe = deployment_overrides(o->deployment, sched);
+    request.pool.replicas = o->replicas;
+    request.router = *parse_enum<serving::RouterKind>(o->router, serving::kRouterNames);
+    request.queue_timeout_s = o->queue_timeout_s;
+    request.max_queue = o->max_queue;
+    if (o->disaggregated) {
+      // The decode pool: its own flags; what they leave unset follows the plan's rule for a
+      // decode pool (serving::decode_overrides).
+      serving::PoolRequest decode;
+      decode.chip = o->decode_hardware.empty() ? o->deployment.hardware : o->decode_hardware;
+      if (o->decode_tp > 0) decode.recipe.tensor_parallel = o->decode_tp;
+      if (o->decode_ep > 0) decode.recipe.expert_parallel = o->decode_ep;
+      if (!o->decode_precision.empty())
+        decode.recipe.precision = *parse_enum<Precision>(o->decode_precision, kPrecisionNames);
+      if (o->decode_max_num_seqs > 0) decode.recipe.max_num_seqs = o->decode_max_num_seqs;
+      if (o->decode_max_num_batched_tokens > 0) decode.recipe.max_num_batched_tokens = o->decode_max_num_batched_tokens;
+      decode.replicas = o->decode_replicas;
+      request.decode = std::move(decode);
+      request.link = *parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames);
+    } else if (!o->decode_hardware.empty() || !o->decode_precision.empty() || o->decode_tp > 0 || o->decode_ep > 0 ||
+               o->decode_replicas != 1 || o->decode_max_num_seqs > 0 || o->decode_max_num_batched_tokens > 0) {
+      throw std::invalid_argument(
+          "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
+    }
+    const serving::DeploymentPlan plan =
+        serving::resolve_plan(catalog, request, serving::catalog_calibrations(catalog));
+    const auto& d = plan.config.deployment;
+    const auto& cal = plan.calibration;
 
-    serving::ServingConfig c;
-    c.deployment = d;
-    c.replicas = o->replicas;
+    serving::ServingConfig c = plan.config;
     c.seed = o->seed;
-    c.router = *parse_enum<serving::RouterKind>(o->router, serving::kRouterNames);
 
     // Workload.
     auto kind = *parse_enum<serving::WorkloadKind>(o->workload, serving::kWorkloadNames);
@@ -374,50 +410,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       c.warmup_requests = 2 * static_cast<std::int64_t>(o->concurrency);
     }
 
-    // Scheduler: the resolved one (the recipe's limits, the engine card's admission policy, the
-    // flags above), with this run's queue limits.
-    auto& s = c.scheduler;
-    s = rd.scheduler;
     c.api_server = !o->offline;
-    s.queue_timeout_s = o->queue_timeout_s;
-    s.max_queue = o->max_queue;
-    s.kv_capacity_tokens = o->kv_capacity_tokens;
-
-    // The decode pool: the same model and engine flags on its own chip, parallelism and recipe.
-    ResolvedDeployment decode_rd;
-    if (o->disaggregated) {
-      DeploymentOptions dopt = o->deployment;
-      if (!o->decode_hardware.empty()) dopt.hardware = o->decode_hardware;
-      const bool same_chip = dopt.hardware == o->deployment.hardware;
-      dopt.tp = o->decode_tp > 0 ? o->decode_tp : same_chip ? o->deployment.tp : 0;
-      dopt.ep = o->decode_ep > 0 ? o->decode_ep : same_chip ? o->deployment.ep : 0;
-      dopt.precision = !o->decode_precision.empty() ? o->decode_precision : same_chip ? o->deployment.precision : "";
-      serving::ServingOverrides dsched = sched;  // chunking, prefix caching, admission: as the prefill pool's
-      dsched.max_num_seqs.reset();
-      dsched.max_num_batched_tokens.reset();
-      if (o->decode_max_num_seqs > 0) dsched.max_num_seqs = o->decode_max_num_seqs;
-      if (o->decode_max_num_batched_tokens > 0) dsched.max_num_batched_tokens = o->decode_max_num_batched_tokens;
-      decode_rd = resolve_deployment(catalog, dopt, dsched);
-      const auto& dd = decode_rd.deployment;
-      serving::Disaggregation dis;
-      dis.decode.deployment = dd;
-      dis.decode.replicas = o->decode_replicas;
-      auto& ds = dis.decode.scheduler;
-      ds = decode_rd.scheduler;  // the decode chip's recipe limits
-      ds.queue_timeout_s = s.queue_timeout_s;
-      ds.max_queue = s.max_queue;
-      if (dd.hardware->id != d.hardware->id) dis.decode.calibration = perf::calibration_for(catalog, *dd.hardware);
-      if (catalog.kv_links.links.empty()) {
-        throw std::invalid_argument("--disaggregated needs hardware_db/kv_links.json under the data root");
-      }
-      dis.link = serving::resolve_kv_link(*parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames),
-                                          *d.hardware, *dd.hardware, catalog.kv_links);
-      c.disaggregated = dis;
-    } else if (!o->decode_hardware.empty() || !o->decode_precision.empty() || o->decode_tp > 0 || o->decode_ep > 0 ||
-               o->decode_replicas != 1 || o->decode_max_num_seqs > 0 || o->decode_max_num_batched_tokens > 0) {
-      throw std::invalid_argument(
-          "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
-    }
+    c.scheduler.kv_capacity_tokens = o->kv_capacity_tokens;
 
     if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
       throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
@@ -456,6 +450,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     double gpu_time = 0;
     for (double t : r.time_by_op_s) gpu_time += t;
     // The deployment as the sweep writes it (perf::describe_deployment), then the run's settings.
+    const auto& s = c.scheduler;
     nlohmann::json config = perf::describe_deployment(d);
     config.update(nlohmann::json{
         {"replicas", c.replicas},

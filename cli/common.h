@@ -135,6 +135,12 @@ struct ResolvedDeployment {
 };
 
 void add_deployment_options(CLI::App& sub, DeploymentOptions& o);
+// The model the flags name: the catalog's (--model), or a card read from --model-file into
+// `own_model`.
+const data::ModelCard& model_of(const data::Catalog& catalog, const DeploymentOptions& o,
+                                std::unique_ptr<data::ModelCard>& own_model);
+// The flags as the resolver's overlay over the catalog recipe, with `scheduler`'s scheduler flags.
+serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const serving::ServingOverrides& scheduler);
 // Resolves ids against the catalog with serving::resolve_serving: a recipe for (model, chip)
 // supplies defaults that flags override; `scheduler` carries a command's scheduler flags (batch
 // limits, prefix caching, chunked prefill, KV admission; its deployment fields are ignored). A

@@ -26,19 +26,17 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
 }
 
-ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o,
-                                      const serving::ServingOverrides& scheduler) {
-  ResolvedDeployment rd;
-  const data::ModelCard* model = nullptr;
+const data::ModelCard& model_of(const data::Catalog& catalog, const DeploymentOptions& o,
+                                std::unique_ptr<data::ModelCard>& own_model) {
   if (!o.model_file.empty()) {
-    rd.own_model = std::make_unique<data::ModelCard>(data::load_model_card(o.model_file, false));
-    model = rd.own_model.get();
-  } else if (!o.model.empty()) {
-    model = &catalog.model(o.model);
-  } else {
-    throw core::InputError("give --model ID or --model-file PATH");
+    own_model = std::make_unique<data::ModelCard>(data::load_model_card(o.model_file, false));
+    return *own_model;
   }
-  const auto& hw = catalog.accelerator(o.hardware);
+  if (!o.model.empty()) return catalog.model(o.model);
+  throw core::InputError("give --model ID or --model-file PATH");
+}
+
+serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const serving::ServingOverrides& scheduler) {
   if (o.spec_tokens > 0 && o.acceptance > o.spec_tokens + 1) {
     throw core::InputError("--acceptance cannot exceed --spec-tokens + 1");
   }
@@ -58,7 +56,15 @@ ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const Deploy
   x.prefix_caching = scheduler.prefix_caching;
   x.chunked_prefill = scheduler.chunked_prefill;
   x.kv_admission = scheduler.kv_admission;
-  auto r = serving::resolve_serving(catalog, *model, hw, x);
+  return x;
+}
+
+ResolvedDeployment resolve_deployment(const data::Catalog& catalog, const DeploymentOptions& o,
+                                      const serving::ServingOverrides& scheduler) {
+  ResolvedDeployment rd;
+  const data::ModelCard& model = model_of(catalog, o, rd.own_model);
+  const auto& hw = catalog.accelerator(o.hardware);
+  auto r = serving::resolve_serving(catalog, model, hw, deployment_overrides(o, scheduler));
   rd.deployment = r.deployment;
   rd.scheduler = r.scheduler;
   return rd;

@@ -182,20 +182,19 @@ TEST_CASE("serving windows are cached by configuration and load bucket, and scal
   const auto& cat = test::catalog();
   auto settings = game::default_recipe(cat, cat.model("gpt-oss-120b"), cat.accelerator("h200"));
   settings.spec_draft_tokens = 0;
-  auto cal = perf::calibration_for(cat, cat.accelerator("h200"));
+  serving::PlanRequest request;
+  request.model = &cat.model("gpt-oss-120b");
+  request.pool.chip = "h200";
+  request.pool.recipe = game::serving_overrides(cat, "gpt-oss-120b", "h200", settings, 1.0);
+  request.pool.replicas = 2;
   game::WindowSpec spec;
-  spec.deployment = game::to_perf_deployment(cat, "gpt-oss-120b", "h200", settings, 1.0);
-  spec.calibration = &cal;
-  spec.replicas = 2;
+  spec.plan = serving::resolve_plan(cat, request, serving::catalog_calibrations(cat));
   spec.workload.kind = serving::WorkloadKind::kRandom;
   spec.workload.input_tokens = 1000;
   spec.workload.output_tokens = 200;
-  spec.scheduler.max_num_seqs = settings.max_num_seqs;
-  spec.scheduler.max_num_batched_tokens = settings.max_num_batched_tokens;
   spec.settings.window_s = 60;
   spec.settings.warmup_s = 10;
   spec.settings.load_bucket_step = 0.1;
-  spec.deployment_key = "gpt-oss-120b|h200|test";
   spec.rate_per_s = 4.0;
 
   game::ServingWindows windows;
@@ -217,13 +216,14 @@ TEST_CASE("serving windows are cached by configuration and load bucket, and scal
   windows.serve_hour(spec);
   CHECK(windows.windows_simulated() == 2);
   spec.rate_per_s = 4.0;
-  spec.deployment_key = "gpt-oss-120b|h200|other-recipe";  // another configuration: a new window
-  windows.serve_hour(spec);
+  auto other = spec;  // another recipe: a new window
+  request.pool.recipe.max_num_seqs = settings.max_num_seqs / 2;
+  other.plan = serving::resolve_plan(cat, request, serving::catalog_calibrations(cat));
+  windows.serve_hour(other);
   CHECK(windows.windows_simulated() == 3);
 
   // A fresh cache gives the same hour: results never depend on what was cached before.
   game::ServingWindows fresh;
-  spec.deployment_key = "gpt-oss-120b|h200|test";
   spec.rate_per_s = 3.9;
   CHECK(fresh.serve_hour(spec).tokens.output_tokens == b.tokens.output_tokens);
   // The hour served about its offered load: 4 req/s x 3600 s x 180 output tokens (the random

@@ -470,7 +470,7 @@ FormProblem form_problem(const GameView& game, const ViewState& view, const What
       problem = "The decode pool does not fit in " + chip_name(game.catalog, dw.chip) + " memory: " + dplan->reason;
     } else {
       try {
-        (void)game::resolve_disaggregation(game.catalog, game.scenario, probe, probe.replicas, w.decode->replicas);
+        (void)game::plan_deployment(game.catalog, game.scenario, probe, probe.replicas, w.decode->replicas, {});
       } catch (const std::exception& e) {
         problem = e.what();
       }
@@ -692,9 +692,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   }
   const double bucket = game::bucket_rate_per_s(rate, 0.05);
   const std::uint64_t seed = game.state.seed;
-  auto key = what_if_key(w, "open|" + std::to_string(bucket));
-  auto result =
-      previews.get(key, [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
   if (w.decode) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "At %s offered (%s now), %d prefill + %d decode replica(s), KV over %s:",
@@ -718,8 +716,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing)) {
       WhatIf cur = what_if_of(*d);
-      current = previews.get(what_if_key(cur, "open|" + std::to_string(bucket)),
-                             [&] { return open_loop_job(previews, game.scenario, game.catalog, cur, bucket, seed); });
+      current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, bucket, seed); });
     }
   }
   const auto* base = current && current->summary ? &*current->summary : nullptr;

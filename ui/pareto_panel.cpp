@@ -111,8 +111,7 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     for (int c : kConcurrencies) {
       ++total;
       const WhatIf& w = alts[a].what_if;
-      auto r = previews.get(what_if_key(w, "closed|" + std::to_string(c)),
-                            [&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });
+      auto r = previews.get([&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });
       if (!r) continue;
       ++done;
       if (!r->summary) continue;

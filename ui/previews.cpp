@@ -19,7 +19,8 @@ constexpr auto kForgetAfter = std::chrono::milliseconds(750);
 constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a long decode run
 }  // namespace
 
-Previews::Previews(const data::Catalog& catalog, bool threaded) : catalog_(catalog), threaded_(threaded) {
+Previews::Previews(const data::Catalog& catalog, bool threaded)
+    : catalog_(catalog), threaded_(threaded), calibrations_(catalog) {
   if (threaded_) worker_ = std::thread([this] { worker_loop(); });
 }
 
@@ -33,15 +34,18 @@ Previews::~Previews() {
   if (worker_.joinable()) worker_.join();
 }
 
-const perf::CalibrationProfile& Previews::calibration(const std::string& chip) {
-  auto it = calibrations_.find(chip);
-  if (it == calibrations_.end()) {
-    it = calibrations_.emplace(chip, perf::calibration_for(catalog_, catalog_.accelerator(chip))).first;
-  }
-  return it->second;
-}
+const perf::CalibrationProfile& Previews::calibration(const std::string& chip) { return calibrations_(chip); }
 
-std::shared_ptr<const PreviewResult> Previews::get(const std::string& key, const std::function<ServingJob()>& make) {
+std::shared_ptr<const PreviewResult> Previews::get(const std::function<ServingJob()>& make) {
+  ServingJob job;
+  try {
+    job = make();
+  } catch (const std::exception& e) {
+    auto r = std::make_shared<PreviewResult>();
+    r->error = e.what();
+    return r;
+  }
+  const std::string key = job.plan.identity(job.config);
   {
     std::lock_guard lock(mutex_);
     if (!threaded_) {
@@ -52,16 +56,6 @@ std::shared_ptr<const PreviewResult> Previews::get(const std::string& key, const
     }
     if (auto it = done_.find(key); it != done_.end()) return it->second;
     if (queued_.count(key)) return nullptr;
-  }
-  ServingJob job;
-  try {
-    job = make();
-  } catch (const std::exception& e) {
-    auto r = std::make_shared<PreviewResult>();
-    r->error = e.what();
-    std::lock_guard lock(mutex_);
-    done_[key] = r;
-    return r;
   }
   {
     std::lock_guard lock(mutex_);
@@ -74,12 +68,6 @@ std::shared_ptr<const PreviewResult> Previews::get(const std::string& key, const
     }
   }
   cv_.notify_one();
-  return nullptr;
-}
-
-std::shared_ptr<const PreviewResult> Previews::peek(const std::string& key) const {
-  std::lock_guard lock(mutex_);
-  if (auto it = done_.find(key); it != done_.end()) return it->second;
   return nullptr;
 }
 
@@ -116,7 +104,7 @@ void Previews::run_pending(double budget_ms) {
       });
       if (it == queue_.end()) return;
       current_key_ = it->first;
-      current_ = std::make_unique<serving::SlicedSimulation>(it->second.config, it->second.calibration);
+      current_ = std::make_unique<serving::SlicedSimulation>(it->second.config, it->second.calibration());
       current_started_ = Clock::now();
       queue_.erase(it);
     }
@@ -184,7 +172,7 @@ bool Previews::run_one() {
   auto r = std::make_shared<PreviewResult>();
   auto t0 = std::chrono::steady_clock::now();
   try {
-    r->summary = serving::simulate(job.config, job.calibration);
+    r->summary = serving::simulate(job.config, job.calibration());
   } catch (const std::exception& e) {
     r->error = e.what();
   }

@@ -1,5 +1,5 @@
 // What-if previews: serving simulations the UI asks for (deployment previews, traffic, profiler,
-// Pareto sweeps), run off the frame and cached by a key. Derived view data, not game state:
+// Pareto sweeps), run off the frame and cached by the identity of the run. Derived view data, not game state:
 // dropping the cache only costs recomputation. Threaded: a worker thread runs them. Without
 // threads (the browser): run_pending() runs them in slices of events within a frame budget; a job
 // starts only once its key has been asked for during `kDebounce` (a form being edited asks for a
@@ -20,18 +20,18 @@
 #include <thread>
 
 #include "sim/data/catalog.h"
-#include "sim/game/serving_window.h"
 #include "sim/perf/calibration_profile.h"
+#include "sim/perf/profile_lookup.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::ui {
 
-// One simulation to run. The config's deployment points into the catalog or into `tuned`.
+// One simulation to run: a deployment plan (which keeps a sped-up chip alive) and the run.
 struct ServingJob {
-  serving::ServingConfig config;
-  perf::CalibrationProfile calibration;
-  std::shared_ptr<const game::TunedHardware> tuned;         // keeps a sped-up chip alive for the run
-  std::shared_ptr<const game::TunedHardware> decode_tuned;  // the same for a decode pool's chip
+  serving::DeploymentPlan plan;
+  serving::ServingConfig config;  // plan.config with the run's workload, arrivals and span
+  const perf::CalibrationProfile& calibration() const { return plan.calibration; }
 };
 
 struct PreviewResult {
@@ -48,11 +48,12 @@ class Previews {
   Previews(const Previews&) = delete;
   Previews& operator=(const Previews&) = delete;
 
-  // The result for `key` when done; otherwise queues `make()` (once) and returns null. Newer
-  // requests run first: the panel on screen is served before older ones.
-  std::shared_ptr<const PreviewResult> get(const std::string& key, const std::function<ServingJob()>& make);
-  // Same, without queueing.
-  std::shared_ptr<const PreviewResult> peek(const std::string& key) const;
+  // The result of the simulation `make()` describes when done, else queues it (once) and returns
+  // null; a `make` that throws gives its reason as the result's error. Results are keyed by the
+  // plan's identity of the run (serving::DeploymentPlan::identity), so two panels asking for the
+  // same simulation share it. Newer requests run first: the panel on screen is served before
+  // older ones.
+  std::shared_ptr<const PreviewResult> get(const std::function<ServingJob()>& make);
   std::size_t pending() const;
   // Non-threaded mode: works on the queued jobs for at most `budget_ms` of wall time.
   void run_pending(double budget_ms = 8);
@@ -69,7 +70,7 @@ class Previews {
 
   const data::Catalog& catalog_;
   const bool threaded_;
-  std::map<std::string, perf::CalibrationProfile> calibrations_;
+  perf::CalibrationCache calibrations_;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_, idle_cv_;

@@ -48,26 +48,18 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
   std::string error;
-  auto dep = resolve_deployment(game.scenario, game.catalog, w, &error);
-  if (!dep) {
+  auto plan = plan_of(previews, game.scenario, game.catalog, w, &error);
+  if (!plan) {
     error_box("##prof_err", error);
     return;
   }
-  const perf::CalibrationProfile* cal = &previews.calibration(d->chip);
-  std::optional<game::TunedHardware> tuned;
-  if (d->speedup != 1.0) {
-    tuned = game::tuned_hardware(game.catalog.accelerator(d->chip), game.catalog.engine(d->recipe.engine), *cal,
-                                 d->speedup);
-    dep->hardware = &tuned->hardware;
-    dep->engine = &tuned->engine;
-    cal = &tuned->calibration;
-  }
+  const perf::Deployment* dep = &plan->config.deployment;
+  const perf::CalibrationProfile* cal = &plan->calibration;
 
   // The run at the current load, for the batch size and the time split over the whole run.
   const double rate = current_rate_per_s(game.scenario, s, d->segment) * deployment_load_share(s, game.catalog, *d);
   const double bucket = game::bucket_rate_per_s(rate, 0.05);
-  auto result = previews.get(what_if_key(w, "open|" + std::to_string(bucket)),
-                             [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
   const auto* sm = result && result->summary ? &*result->summary : nullptr;
 
   // One representative decode step and one prefill chunk from the performance model.

@@ -140,8 +140,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
-  auto result = previews.get(what_if_key(w, "open|" + std::to_string(bucket)),
-                             [&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
   ImGui::TextDisabled(
       "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "
       "latencies and throughput).",

@@ -19,6 +19,43 @@ double acceptance_length_for(const game::Scenario& scenario, const data::Catalog
   return game::acceptance_for(catalog, scenario, w.segment, w.model, w.chip, w.recipe);
 }
 
+namespace {
+
+// The what-if as the game's deployment state (what game::plan_deployment plans).
+game::DeploymentState deployment_of(const WhatIf& w) {
+  game::DeploymentState d;
+  d.model = w.model;
+  d.chip = w.chip;
+  d.segment = w.segment;
+  d.recipe = w.recipe;
+  d.replicas = std::max(1, w.replicas);
+  d.speedup = w.speedup;
+  d.decode = w.decode;
+  return d;
+}
+
+ServingJob planned(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
+  const auto d = deployment_of(w);
+  ServingJob job;
+  job.plan =
+      game::plan_deployment(catalog, scenario, d, d.replicas, d.decode ? std::max(1, d.decode->replicas) : 0,
+                            [&previews](const data::Accelerator& chip) { return previews.calibration(chip.id); });
+  job.config = job.plan.config;
+  return job;
+}
+
+}  // namespace
+
+std::optional<serving::DeploymentPlan> plan_of(Previews& previews, const game::Scenario& scenario,
+                                               const data::Catalog& catalog, const WhatIf& w, std::string* error) {
+  try {
+    return planned(previews, scenario, catalog, w).plan;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+}
+
 std::optional<serving::ResolvedServing> resolve_serving(const game::Scenario& scenario, const data::Catalog& catalog,
                                                         const WhatIf& w, std::string* error) {
   try {
@@ -55,88 +92,26 @@ std::string what_if_key(const WhatIf& w, const std::string& extra) {
   return w.model + "|" + w.chip + "|" + w.segment + "|" + game::to_json(w.recipe).dump() + buf + decode + extra;
 }
 
-namespace {
-
-ServingJob base_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
-  std::string error;
-  auto resolved = resolve_serving(scenario, catalog, w, &error);
-  if (!resolved) throw std::invalid_argument(error);
-  auto* d = &resolved->deployment;
-  const auto& engine = catalog.engine(w.recipe.engine);
-  ServingJob job;
-  job.calibration = previews.calibration(w.chip);
-  if (w.speedup != 1.0) {
-    auto tuned = std::make_shared<game::TunedHardware>(
-        game::tuned_hardware(catalog.accelerator(w.chip), engine, job.calibration, w.speedup));
-    d->hardware = &tuned->hardware;
-    d->engine = &tuned->engine;
-    job.calibration = tuned->calibration;
-    job.tuned = std::move(tuned);
-  }
-  auto& c = job.config;
-  c.deployment = *d;
-  c.scheduler = resolved->scheduler;
-  c.scheduler.queue_timeout_s = scenario.serving.queue_timeout_s;
-  c.scheduler.max_queue = scenario.serving.max_queue;
-  c.replicas = std::max(1, w.replicas);
-  c.router = w.recipe.router;
-  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
-  if (w.decode) {
-    // The decode pool as the game runs it (game::resolve_disaggregation).
-    game::DeploymentState probe;
-    probe.model = w.model;
-    probe.chip = w.chip;
-    probe.segment = w.segment;
-    probe.recipe = w.recipe;
-    probe.replicas = c.replicas;
-    probe.decode = *w.decode;
-    c.disaggregated = game::resolve_disaggregation(catalog, scenario, probe, c.replicas, w.decode->replicas);
-    auto& pool = c.disaggregated->decode;
-    pool.scheduler.queue_timeout_s = scenario.serving.queue_timeout_s;
-    pool.scheduler.max_queue = scenario.serving.max_queue;
-    if (w.speedup != 1.0) {
-      auto tuned = std::make_shared<game::TunedHardware>(
-          game::tuned_hardware(catalog.accelerator(w.decode->chip), catalog.engine(w.decode->recipe.engine),
-                               previews.calibration(w.decode->chip), w.speedup));
-      pool.deployment.hardware = &tuned->hardware;
-      pool.deployment.engine = &tuned->engine;
-      pool.calibration = tuned->calibration;
-      job.decode_tuned = std::move(tuned);
-    } else if (w.decode->chip != w.chip) {
-      pool.calibration = previews.calibration(w.decode->chip);
-    }
-  }
-  return job;
-}
-
-}  // namespace
-
 ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
                          const WhatIf& w, double rate_per_s, std::uint64_t seed) {
-  ServingJob job = base_job(previews, scenario, catalog, w);
-  auto& c = job.config;
-  // Like the game, simulate a few replicas at their share of the load: replicas behind one
-  // router see alike traffic, and per-GPU and per-request numbers carry over.
-  const int all = std::max(1, w.replicas);
-  // A disaggregated deployment runs whole (its two pools in proportion).
-  if (!c.disaggregated) c.replicas = std::min(all, std::max(1, scenario.serving.max_simulated_replicas));
-  c.arrival.kind = serving::ArrivalKind::kPoisson;
-  c.arrival.rate_per_s = std::max(rate_per_s, 1e-3) * c.replicas / all;
-  // Enough arrivals to see the queue build (the game stretches its windows the same way), but
-  // short enough to come back within a second or so.
-  double window = std::min(scenario.serving.window_s, 180.0);
-  const double min_requests = 120;
-  if (c.arrival.rate_per_s * window < min_requests) window = std::min(1800.0, min_requests / c.arrival.rate_per_s);
-  c.warmup_s = std::min(scenario.serving.warmup_s, 30.0);
-  c.duration_s = c.warmup_s + window;
-  c.seed = seed;
-  return job;
+  // The game's own window for this deployment at this load (game::window_of): the slice it
+  // simulates, its arrivals, span and seed.
+  game::WindowSpec spec;
+  spec.plan = planned(previews, scenario, catalog, w).plan;
+  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) spec.workload = seg->workload;
+  spec.rate_per_s = std::max(rate_per_s, 1e-3);
+  spec.settings = scenario.serving;
+  spec.seed = seed;
+  auto window = game::window_of(spec);
+  if (!window) throw std::invalid_argument("no replica serves");
+  return ServingJob{std::move(spec.plan), std::move(window->config)};
 }
 
 ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
                            const WhatIf& w, int concurrency, std::uint64_t seed) {
-  ServingJob job = base_job(previews, scenario, catalog, w);
+  ServingJob job = planned(previews, scenario, catalog, w);
   auto& c = job.config;
+  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
   c.arrival.kind = serving::ArrivalKind::kClosedLoop;
   c.arrival.concurrency = std::max(1, concurrency) * c.replicas;
   c.num_requests = std::max<std::int64_t>(3LL * c.arrival.concurrency, 24);

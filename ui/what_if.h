@@ -1,6 +1,6 @@
-// Building what-if simulations from the game's data: the same deployment the game would run
-// (recipe, acceptance, speedup, scheduler limits), at a load or concurrency the UI chooses.
-// Mirrors what sim/game does for a deployment-hour, from the public API only.
+// Building what-if simulations from the game's data: the deployment plan the game would run
+// (game::plan_deployment: recipe, acceptance, speedup, queue limits, decode pool), at a load
+// (the game's own window, game::window_of) or a concurrency the UI chooses.
 #pragma once
 
 #include <optional>
@@ -47,7 +47,13 @@ std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenari
 std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
                                                 const WhatIf& w, std::string* error);
 
-// A stable text key for caching simulations of `w` plus `extra`.
+// The deployment plan of `w` as the game would run it (game::plan_deployment, the chips'
+// calibrations from `previews`); the reason in `error` when it cannot run.
+std::optional<serving::DeploymentPlan> plan_of(Previews& previews, const game::Scenario& scenario,
+                                               const data::Catalog& catalog, const WhatIf& w, std::string* error);
+
+// A stable text key of the choices in `w` plus `extra`: the deploy form's identity (a simulation
+// is keyed by its plan's identity, not by this).
 std::string what_if_key(const WhatIf& w, const std::string& extra);
 
 // Open-loop Poisson arrivals at `rate_per_s` over the scenario's window settings: what the game

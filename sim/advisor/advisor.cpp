@@ -47,15 +47,13 @@ std::string profile_key(const game::DeploymentState& d, double rate, const game:
 }  // namespace
 
 Chien::Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options)
-    : catalog_(&catalog), scenario_(std::move(scenario)), changes_(std::move(changes)), options_(options) {}
+    : catalog_(&catalog),
+      scenario_(std::move(scenario)),
+      changes_(std::move(changes)),
+      options_(options),
+      calibrations_(catalog) {}
 
-const perf::CalibrationProfile& Chien::calibration(const std::string& chip) {
-  auto it = calibrations_.find(chip);
-  if (it == calibrations_.end()) {
-    it = calibrations_.emplace(chip, perf::calibration_for(*catalog_, catalog_->accelerator(chip))).first;
-  }
-  return it->second;
-}
+const perf::CalibrationProfile& Chien::calibration(const std::string& chip) { return calibrations_(chip); }
 
 std::optional<DeploymentProfile> Chien::profile(const game::GameState& state, const game::DeploymentState& d) {
   // A disaggregated deployment's two pools are outside what the advisor profiles and searches

@@ -22,6 +22,7 @@
 #include "sim/advisor/recipe_search.h"
 #include "sim/game/advice.h"
 #include "sim/game/counterfactual.h"
+#include "sim/perf/profile_lookup.h"
 
 namespace tycoon::game {
 class Game;
@@ -108,7 +109,7 @@ class Chien final : public game::Advisor {
   CodeChangeCatalog changes_;
   AdvisorOptions options_;
   // Caches only (pure functions of their keys): the advisor's memory is the game's state.advisor.
-  std::map<std::string, perf::CalibrationProfile> calibrations_;
+  perf::CalibrationCache calibrations_;
   std::map<std::string, DeploymentProfile> profile_cache_;
   GoodputMemo search_memo_;  // recipe-search and truth runs, reused across days at the same load
 };

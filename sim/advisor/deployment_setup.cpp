@@ -23,29 +23,34 @@ double last_rate_per_replica(const game::GameState& state, const game::Deploymen
   return 0;
 }
 
+namespace {
+
+// The advisor's runs are of one pool: the deployment's recipe (or a candidate in its place) on
+// its prefill chip, aggregated.
+game::DeploymentState with_recipe(const game::DeploymentState& d, const game::RecipeSettings& recipe) {
+  game::DeploymentState one = d;
+  one.recipe = recipe;
+  one.decode.reset();
+  return one;
+}
+
+}  // namespace
+
 DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scenario& scenario,
                                  const game::DeploymentState& d, const game::RecipeSettings& recipe,
                                  const perf::CalibrationProfile& calibration, double rate_per_s_per_replica)
-    : tuned_(game::tuned_hardware(catalog.accelerator(d.chip), catalog.engine(recipe.engine), calibration, d.speedup)),
+    : plan_(game::plan_deployment(catalog, scenario, with_recipe(d, recipe), 1, 0,
+                                  [&calibration](const data::Accelerator&) { return calibration; })),
       segment_(scenario.find_segment(d.segment)),
       recipe_(recipe),
       rate_per_s_per_replica_(rate_per_s_per_replica) {
   if (!segment_) throw std::logic_error("no segment '" + d.segment + "'");
-  auto resolved = game::resolve_recipe(catalog, d.model, d.chip, recipe, acceptance_for(catalog, scenario, d, recipe));
-  deployment_ = resolved.deployment;
-  deployment_.hardware = &tuned_.hardware;
-  deployment_.engine = &tuned_.engine;
-  scheduler_ = resolved.scheduler;
-  scheduler_.queue_timeout_s = scenario.serving.queue_timeout_s;
-  scheduler_.max_queue = scenario.serving.max_queue;
 }
 
 serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_t seed,
                                                   const OpTimes& op_time_scale) const {
-  serving::ServingConfig c;
-  c.deployment = deployment_;
+  serving::ServingConfig c = plan_.config;
   c.deployment.op_time_scale = op_time_scale;
-  c.scheduler = scheduler_;
   c.workload = segment_->workload;
   c.arrival.kind = serving::ArrivalKind::kPoisson;
   c.arrival.rate_per_s = std::max(rate_per_s_per_replica_, kMinOpenLoopRate);
@@ -57,10 +62,8 @@ serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_
 
 serving::ServingConfig DeploymentSetup::benchmark(int concurrency, std::int64_t num_requests, std::uint64_t seed,
                                                   const OpTimes& op_time_scale) const {
-  serving::ServingConfig c;
-  c.deployment = deployment_;
+  serving::ServingConfig c = plan_.config;
   c.deployment.op_time_scale = op_time_scale;
-  c.scheduler = scheduler_;
   c.scheduler.queue_timeout_s = 1e9;  // a benchmark waits for every request
   c.workload = segment_->workload;
   c.arrival.kind = serving::ArrivalKind::kClosedLoop;

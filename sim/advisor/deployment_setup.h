@@ -40,15 +40,13 @@ class DeploymentSetup {
   // InferenceX-style benchmark (capacity, not load).
   serving::ServingConfig benchmark(int concurrency, std::int64_t num_requests, std::uint64_t seed,
                                    const OpTimes& op_time_scale) const;
-  const perf::CalibrationProfile& calibration() const { return tuned_.calibration; }
+  const perf::CalibrationProfile& calibration() const { return plan_.calibration; }
   const game::SegmentSpec& segment() const { return *segment_; }
   const game::RecipeSettings& recipe() const { return recipe_; }
   double rate_per_s_per_replica() const { return rate_per_s_per_replica_; }
 
  private:
-  game::TunedHardware tuned_;  // the chip and engine with the deployment's accepted speedup
-  perf::Deployment deployment_;
-  serving::SchedulerConfig scheduler_;
+  serving::DeploymentPlan plan_;  // one replica, with the deployment's accepted speedup
   const game::SegmentSpec* segment_;
   game::RecipeSettings recipe_;
   double rate_per_s_per_replica_;

@@ -1,10 +1,13 @@
 // Resolving a sweep configuration against the catalog (declared in sweep_spec.h).
+#include <functional>
 #include <string>
+#include <tuple>
 
 #include "sim/analysis/sweep_spec.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/resolve_config.h"
 
@@ -46,24 +49,10 @@ nlohmann::json ResolvedConfig::describe() const {
   return j;
 }
 
-ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
-                              std::string label, const std::string& pointer) {
-  const std::string& file = spec.file;
-  auto fail = [&](const std::string& why) -> void { throw LoadError(file, pointer, label + ": " + why); };
-  if (!f.model) fail("no model (set base.model, a configuration's model or a model axis)");
-  if (!f.hardware) fail("no hardware (set base.hardware, a configuration's hardware or a hardware axis)");
-  const data::ModelCard* model = catalog.find_model(*f.model);
-  if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
-  const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
-  if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
-  if (f.engine && !catalog.find_engine(*f.engine)) fail("unknown engine '" + *f.engine + "' (tycoon list engines)");
+namespace {
 
-  ResolvedConfig c;
-  c.label = label;  // a copy: `fail` names the label in every later refusal
-  c.fields = f;
-  c.pointer = pointer;
-  // The one resolver (sim/serving/resolve_config.h): the recipe's settings, the engine card's
-  // admission policy, this configuration's fields on top.
+// A configuration's recipe fields as the resolver's overlay.
+serving::ServingOverrides overrides_of(const ConfigFields& f) {
   serving::ServingOverrides o;
   o.engine = f.engine;
   o.precision = f.precision;
@@ -76,92 +65,104 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   o.max_num_batched_tokens = f.max_num_batched_tokens;
   o.max_num_seqs = f.max_num_seqs;
   o.prefix_caching = f.prefix_caching;
-  try {
-    auto r = serving::resolve_serving(catalog, *model, *hw, o);
-    c.deployment = r.deployment;
-    c.scheduler = r.scheduler;
-  } catch (const std::invalid_argument& e) {
-    fail(e.what());
-  }
-  const auto& d = c.deployment;
-  auto plan = perf::plan_memory(d, c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs);
-  if (!plan.fits) {
-    // The memory plan's reason usually says "does not fit" itself; say it once.
-    const std::string_view prefix = "does not fit";
-    fail(std::string_view(plan.reason).substr(0, prefix.size()) == prefix ? plan.reason
-                                                                          : "does not fit: " + plan.reason);
-  }
+  return o;
+}
 
-  if (f.gpu_usd_per_hour) {
-    c.gpu_usd_per_hour = *f.gpu_usd_per_hour;
-    c.gpu_price_source = "sweep spec";
-  } else {
-    auto price = hw->price(spec.contract);
-    if (!price) {
-      fail(hw->id + " has no " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) +
-           " price in the catalog: set gpu_usd_per_hour");
-    }
-    c.gpu_usd_per_hour = price->price_usd_per_gpu_hour;
-    c.gpu_price_source = "hardware_db/accelerators/" + hw->id +
-                         ".json: " + std::string(kContractNames[static_cast<std::size_t>(spec.contract)]) + ", " +
-                         price->provider + ", " + price->date;
-  }
+// The rent of `hw` under the spec's contract, else the configuration's own figure.
+std::pair<double, std::string> gpu_price(const SweepSpec& spec, const data::Accelerator& hw, const ConfigFields& f,
+                                         const std::function<void(const std::string&)>& fail) {
+  if (f.gpu_usd_per_hour) return {*f.gpu_usd_per_hour, "sweep spec"};
+  const auto price = hw.price(spec.contract);
+  const std::string contract(kContractNames[static_cast<std::size_t>(spec.contract)]);
+  if (!price) fail(hw.id + " has no " + contract + " price in the catalog: set gpu_usd_per_hour");
+  return {price->price_usd_per_gpu_hour,
+          "hardware_db/accelerators/" + hw.id + ".json: " + contract + ", " + price->provider + ", " + price->date};
+}
 
+// Refuses a pool whose weights, activations and KV do not fit its GPUs' memory.
+void check_fits(const perf::Deployment& d, const serving::SchedulerConfig& s, const std::string& pool,
+                const std::function<void(const std::string&)>& fail) {
+  auto plan = perf::plan_memory(d, s.max_num_batched_tokens, s.max_num_seqs);
+  if (plan.fits) return;
+  // The memory plan's reason usually says "does not fit" itself; say it once.
+  const std::string_view prefix = "does not fit";
+  fail(pool + (std::string_view(plan.reason).substr(0, prefix.size()) == prefix ? plan.reason
+                                                                                : "does not fit: " + plan.reason));
+}
+
+}  // namespace
+
+ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalog, const ConfigFields& f,
+                              std::string label, const std::string& pointer) {
+  const std::string& file = spec.file;
+  const std::function<void(const std::string&)> fail = [&](const std::string& why) {
+    throw LoadError(file, pointer, label + ": " + why);
+  };
+  if (!f.model) fail("no model (set base.model, a configuration's model or a model axis)");
+  if (!f.hardware) fail("no hardware (set base.hardware, a configuration's hardware or a hardware axis)");
+  const data::ModelCard* model = catalog.find_model(*f.model);
+  if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
+  const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
+  if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
+  if (f.engine && !catalog.find_engine(*f.engine)) fail("unknown engine '" + *f.engine + "' (tycoon list engines)");
   const bool disaggregated = f.disaggregated.value_or(false);
   if (!disaggregated && (f.prefill_replicas || f.decode_replicas || f.decode_hardware || f.decode_precision ||
                          f.decode_tensor_parallel || f.decode_max_num_seqs || f.kv_link)) {
     fail("prefill_/decode_ fields and kv_link describe a disaggregated deployment: set \"disaggregated\": true");
   }
-  if (disaggregated) {
-    // The decode pool: the same model and engine; the prefill pool's values on the same chip,
-    // else the decode chip's recipe.
-    ConfigFields df = f;
-    df.disaggregated = false;
-    df.prefill_replicas.reset();
-    df.decode_replicas.reset();
-    df.decode_hardware.reset();
-    df.decode_precision.reset();
-    df.decode_tensor_parallel.reset();
-    df.decode_max_num_seqs.reset();
-    df.kv_link.reset();
-    if (f.decode_hardware && *f.decode_hardware != hw->id) {
-      df.hardware = f.decode_hardware;
-      df.tensor_parallel.reset();
-      df.expert_parallel.reset();
-      df.precision.reset();
-      df.max_num_seqs.reset();
-      df.max_num_batched_tokens.reset();
-    }
-    if (f.decode_tensor_parallel) df.tensor_parallel = f.decode_tensor_parallel;
-    if (f.decode_precision) df.precision = f.decode_precision;
-    if (f.decode_max_num_seqs) df.max_num_seqs = f.decode_max_num_seqs;
-    ResolvedConfig dc = resolve_config(spec, catalog, df, c.label + " (decode pool)", pointer);
-    serving::Disaggregation dis;
-    dis.decode.deployment = dc.deployment;
-    dis.decode.scheduler = dc.scheduler;
-    dis.decode.replicas = f.decode_replicas.value_or(1);
-    c.replicas = f.prefill_replicas.value_or(1);
-    const auto link = parse_enum<serving::KvLinkKind>(f.kv_link.value_or("infiniband"), serving::kKvLinkNames);
-    if (catalog.kv_links.links.empty()) fail("disaggregated serving needs hardware_db/kv_links.json");
-    try {
-      dis.link = serving::resolve_kv_link(*link, *hw, *dc.deployment.hardware, catalog.kv_links);
-      serving::check_kv_link_reach(d, c.replicas, dc.deployment, dis.decode.replicas, dis.link);
-    } catch (const std::invalid_argument& e) {
-      fail(e.what());
-    }
-    const double prefill_gpus = static_cast<double>(c.replicas * d.tensor_parallel);
-    const double decode_gpus = static_cast<double>(dis.decode.replicas * dc.deployment.tensor_parallel);
-    c.gpu_usd_per_hour =
-        (prefill_gpus * c.gpu_usd_per_hour + decode_gpus * dc.gpu_usd_per_hour) / (prefill_gpus + decode_gpus);
-    if (dc.deployment.hardware->id != hw->id) {
-      std::string src = "GPU-weighted mean of prefill ";
-      src += c.gpu_price_source;
-      src += " and decode ";
-      src += dc.gpu_price_source;
-      c.gpu_price_source = src;
-    }
-    c.disaggregation = dis;
+  const data::Accelerator* decode_hw = hw;
+  if (disaggregated && f.decode_hardware) {
+    decode_hw = catalog.find_accelerator(*f.decode_hardware);
+    if (!decode_hw) fail("unknown hardware '" + *f.decode_hardware + "' (tycoon list hardware)");
   }
+
+  ResolvedConfig c;
+  c.label = label;  // a copy: `fail` names the label in every later refusal
+  c.fields = f;
+  c.pointer = pointer;
+  // The deployment plan (sim/serving/deployment_plan.h): the recipe's settings, the engine card's
+  // admission policy, this configuration's fields on top; the decode pool by the plan's rule.
+  serving::PlanRequest request;
+  request.model = model;
+  request.pool.chip = hw->id;
+  request.pool.recipe = overrides_of(f);
+  if (disaggregated) {
+    request.pool.replicas = f.prefill_replicas.value_or(1);
+    serving::PoolRequest decode;
+    decode.chip = decode_hw->id;
+    decode.recipe.tensor_parallel = f.decode_tensor_parallel;
+    decode.recipe.precision = f.decode_precision;
+    decode.recipe.max_num_seqs = f.decode_max_num_seqs;
+    decode.replicas = f.decode_replicas.value_or(1);
+    request.decode = std::move(decode);
+    const auto link = parse_enum<serving::KvLinkKind>(f.kv_link.value_or("infiniband"), serving::kKvLinkNames);
+    if (!link) fail("unknown kv_link '" + *f.kv_link + "'");
+    request.link = *link;
+  }
+  serving::DeploymentPlan plan;
+  try {
+    plan = serving::resolve_plan(catalog, request, {});  // calibrations: the sweep's own (sweep_run.cpp)
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  c.deployment = plan.config.deployment;
+  c.scheduler = plan.config.scheduler;
+  c.replicas = plan.config.replicas;
+  check_fits(c.deployment, c.scheduler, disaggregated ? "prefill pool: " : "", fail);
+  std::tie(c.gpu_usd_per_hour, c.gpu_price_source) = gpu_price(spec, *hw, f, fail);
+  if (!disaggregated) return c;
+
+  auto dis = *plan.config.disaggregated;
+  dis.decode.calibration.reset();
+  check_fits(dis.decode.deployment, dis.decode.scheduler, "decode pool: ", fail);
+  const auto [decode_price, decode_source] = gpu_price(spec, *decode_hw, f, fail);
+  const double prefill_gpus = static_cast<double>(c.replicas * c.deployment.tensor_parallel);
+  const double decode_gpus = static_cast<double>(dis.decode.replicas * dis.decode.deployment.tensor_parallel);
+  c.gpu_usd_per_hour = (prefill_gpus * c.gpu_usd_per_hour + decode_gpus * decode_price) / (prefill_gpus + decode_gpus);
+  if (decode_hw->id != hw->id) {
+    c.gpu_price_source = "GPU-weighted mean of prefill " + c.gpu_price_source + " and decode " + decode_source;
+  }
+  c.disaggregation = std::move(dis);
   return c;
 }
 

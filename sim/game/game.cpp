@@ -7,6 +7,7 @@
 
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
+#include "sim/game/plan.h"
 #include "sim/game/rng.h"
 #include "sim/game/slo.h"
 #include "sim/perf/profile_lookup.h"
@@ -15,7 +16,7 @@
 namespace tycoon::game {
 
 Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
-    : scenario_(std::move(scenario)), catalog_(&catalog), windows_(std::move(options.windows)) {
+    : scenario_(std::move(scenario)), catalog_(&catalog), calibrations_(catalog), windows_(std::move(options.windows)) {
   if (options.seed) scenario_.seed = *options.seed;
   if (options.days) {
     scenario_.days = *options.days;
@@ -149,6 +150,7 @@ Game::Game(Scenario scenario, GameState state, const data::Catalog& catalog, Gam
     : scenario_(std::move(scenario)),
       catalog_(&catalog),
       state_(std::move(state)),
+      calibrations_(catalog),
       windows_(std::move(options.windows)) {
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
 }
@@ -173,28 +175,7 @@ std::optional<AdviceJudgement> Game::revealed_judgement() const {
 
 void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt, std::nullopt}); }
 
-const perf::CalibrationProfile& Game::calibration(const std::string& chip) {
-  auto it = calibrations_.find(chip);
-  if (it == calibrations_.end()) {
-    it = calibrations_.emplace(chip, perf::calibration_for(*catalog_, catalog_->accelerator(chip))).first;
-  }
-  return it->second;
-}
-
-double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const std::string& segment,
-                      const std::string& model, const std::string& chip, const RecipeSettings& recipe) {
-  const SegmentSpec* seg = scenario.find_segment(segment);
-  if (seg && seg->spec_acceptance_per_token)
-    return acceptance_length(*seg->spec_acceptance_per_token, recipe.spec_draft_tokens);
-  if (const data::Recipe* r = catalog.find_recipe(model, chip); r && r->spec_decode) {
-    return std::min(r->spec_decode->acceptance_length, recipe.spec_draft_tokens + 1.0);
-  }
-  return 1.0;
-}
-
-double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d) {
-  return acceptance_for(catalog, scenario, d.segment, d.model, d.chip, d.recipe);
-}
+const perf::CalibrationProfile& Game::calibration(const std::string& chip) { return calibrations_(chip); }
 
 double Game::acceptance_for(const DeploymentState& d) const { return game::acceptance_for(*catalog_, scenario_, d); }
 
@@ -205,30 +186,6 @@ double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, i
   const auto& engine = catalog.engine(r.engine);
   return (split ? decode_replicas : replicas) * r.tensor_parallel * hw.hbm_bandwidth_bytes_per_s *
          engine.efficiency_on(hw.vendor) * d.speedup;
-}
-
-serving::Disaggregation resolve_disaggregation(const data::Catalog& catalog, const Scenario& scenario,
-                                               const DeploymentState& d, int prefill_replicas, int decode_replicas) {
-  if (!d.decode) throw std::invalid_argument("deployment " + std::to_string(d.id) + " has no decode pool");
-  const auto& p = *d.decode;
-  if (p.recipe.engine != d.recipe.engine) {
-    throw std::invalid_argument("both pools run one engine: the prefill pool runs " + d.recipe.engine +
-                                ", the decode pool " + p.recipe.engine);
-  }
-  const auto prefill = resolve_recipe(catalog, d.model, d.chip, d.recipe, acceptance_for(catalog, scenario, d));
-  const auto decode = resolve_recipe(catalog, d.model, p.chip, p.recipe,
-                                     acceptance_for(catalog, scenario, d.segment, d.model, p.chip, p.recipe));
-  if (catalog.kv_links.links.empty()) {
-    throw std::invalid_argument("disaggregated serving needs hardware_db/kv_links.json under the data root");
-  }
-  serving::Disaggregation dis;
-  dis.decode.deployment = decode.deployment;
-  dis.decode.scheduler = decode.scheduler;
-  dis.decode.replicas = decode_replicas;
-  dis.link =
-      serving::resolve_kv_link(p.link, catalog.accelerator(d.chip), catalog.accelerator(p.chip), catalog.kv_links);
-  serving::check_kv_link_reach(prefill.deployment, prefill_replicas, decode.deployment, decode_replicas, dis.link);
-  return dis;
 }
 
 RequestPrices request_prices(const Scenario& scenario, const GameState& state, std::size_t segment_index,
@@ -459,53 +416,13 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
 Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const DeploymentState& d,
                                               const DeploymentAllocation& alloc, double d_rate,
                                               const SpotReclaims& interrupted, std::int64_t h) {
-  const auto& hw = catalog_->accelerator(d.chip);
-  const auto& engine = catalog_->engine(d.recipe.engine);
-  const auto& cal = calibration(d.chip);
-  std::optional<TunedHardware> tuned;
-  if (d.speedup != 1.0) tuned = tuned_hardware(hw, engine, cal, d.speedup);
   WindowSpec spec;
-  auto resolved = resolve_recipe(*catalog_, d.model, d.chip, d.recipe, acceptance_for(d));
-  spec.deployment = resolved.deployment;
-  if (tuned) {
-    spec.deployment.hardware = &tuned->hardware;
-    spec.deployment.engine = &tuned->engine;
-  }
-  spec.calibration = tuned ? &tuned->calibration : &cal;
+  spec.plan = plan_deployment(*catalog_, scenario_, d, alloc.active_replicas, alloc.decode_active_replicas,
+                              [cache = &calibrations_](const data::Accelerator& chip) { return (*cache)(chip.id); });
   spec.workload = seg.workload;
-  spec.scheduler = resolved.scheduler;
-  spec.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
-  spec.scheduler.max_queue = scenario_.serving.max_queue;
-  spec.router = d.recipe.router;
   spec.rate_per_s = d_rate;
   spec.settings = scenario_.serving;
   spec.seed = state_.seed;
-  spec.deployment_key = d.model + "|" + d.chip + "|" + to_json(d.recipe).dump() + "|" +
-                        std::to_string(acceptance_for(d)) + "|x" + std::to_string(d.speedup);
-  spec.replicas = alloc.active_replicas;
-  std::optional<TunedHardware> decode_tuned;
-  if (d.decode) {
-    // The decode pool: its own chip and recipe, the same queue limits and speedup.
-    const auto& p = *d.decode;
-    spec.disaggregated =
-        resolve_disaggregation(*catalog_, scenario_, d, alloc.active_replicas, alloc.decode_active_replicas);
-    auto& pool = spec.disaggregated->decode;
-    pool.scheduler.queue_timeout_s = scenario_.serving.queue_timeout_s;
-    pool.scheduler.max_queue = scenario_.serving.max_queue;
-    if (d.speedup != 1.0) {
-      decode_tuned = tuned_hardware(catalog_->accelerator(p.chip), catalog_->engine(p.recipe.engine),
-                                    calibration(p.chip), d.speedup);
-      pool.deployment.hardware = &decode_tuned->hardware;
-      pool.deployment.engine = &decode_tuned->engine;
-      pool.calibration = decode_tuned->calibration;
-    } else if (p.chip != d.chip) {
-      pool.calibration = calibration(p.chip);
-    }
-    spec.deployment_key +=
-        "|decode|" + p.chip + "|" + to_json(p.recipe).dump() + "|" +
-        std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "|" +
-        std::to_string(game::acceptance_for(*catalog_, scenario_, d.segment, d.model, p.chip, p.recipe));
-  }
   DeploymentServed served;
   served.out = windows_->serve_hour(spec);
   served.in_slo = served.out.requests_completed * share_within_slo(served.out.ttft_s, served.out.tpot_s, seg.slo);
@@ -540,8 +457,8 @@ int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const Dep
   const int lost_decode = count_lost(alloc.decode_replica_contracts);
   const int lost = lost_prefill + lost_decode;
   if (lost == 0) return 0;
-  spec.replicas = alloc.active_replicas - lost_prefill;
-  if (spec.disaggregated) spec.disaggregated->decode.replicas = alloc.decode_active_replicas - lost_decode;
+  spec.plan.config.replicas = alloc.active_replicas - lost_prefill;
+  if (auto& split = spec.plan.config.disaggregated) split->decode.replicas = alloc.decode_active_replicas - lost_decode;
   HourServing after = windows_->serve_hour(spec);
   double after_slo = after.requests_completed * share_within_slo(after.ttft_s, after.tpot_s, seg.slo);
   double in_flight =

@@ -13,10 +13,12 @@
 #include "sim/game/advice.h"
 #include "sim/game/command.h"
 #include "sim/game/fleet.h"
+#include "sim/game/plan.h"
 #include "sim/game/scenario.h"
 #include "sim/game/serving_window.h"
 #include "sim/game/state.h"
 #include "sim/perf/calibration_profile.h"
+#include "sim/perf/profile_lookup.h"
 
 namespace tycoon::game {
 
@@ -150,9 +152,9 @@ class Game {
   Scenario scenario_;
   const data::Catalog* catalog_;
   GameState state_;
+  perf::CalibrationCache calibrations_;  // the chips' calibrations, each read once
   std::shared_ptr<ServingWindows> windows_;
   std::shared_ptr<Advisor> advisor_;
-  std::map<std::string, perf::CalibrationProfile> calibrations_;
 };
 
 // Whether the tutorial's current step waits for a player action: front ends do not run the clock
@@ -166,12 +168,6 @@ struct RefusedCommand {
   std::string message;
 };
 
-// Mean tokens per target forward of `recipe` for `model` on `chip` serving `segment`'s traffic
-// (the segment's acceptance curve, else the catalog recipe's acceptance capped at draft tokens + 1).
-double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const std::string& segment,
-                      const std::string& model, const std::string& chip, const RecipeSettings& recipe);
-double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
-
 // The share of deployment `deployment_id`'s answers that are wrong: its accepted, not reverted,
 // changes whose outputs drift (their hidden reputation hit each), combined. While it is above
 // zero, the segment's reputation tracks its SLO attainment times the share answered right.
@@ -182,15 +178,6 @@ double live_quality_drift(const GameState& s, std::int64_t deployment_id);
 // vendor × speedup (bytes per second; decode is bandwidth-bound). A disaggregated deployment's
 // is its decode pool's (`decode_replicas` of them), which streams every output token.
 double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas);
-
-// The decode pool and KV link of disaggregated deployment `d` (`d.decode` set) with
-// `prefill_replicas` and `decode_replicas` replicas: the decode recipe resolved as resolve_recipe
-// does (its speculative decoding's acceptance from the segment's traffic on the decode chip), the
-// link from hardware_db/kv_links.json and the chip cards, its reach checked
-// (serving::check_kv_link_reach). Queue limits and the decode chip's calibration are the
-// caller's. Throws std::invalid_argument naming the reason.
-serving::Disaggregation resolve_disaggregation(const data::Catalog& catalog, const Scenario& scenario,
-                                               const DeploymentState& d, int prefill_replicas, int decode_replicas);
 
 // What customers of segment `segment_index` compare, per average request (USD): their bill at
 // `prices` with the share of input billed as cached last hour, and the market's list price (the

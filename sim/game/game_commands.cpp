@@ -78,7 +78,7 @@ CommandResult CommandApplier::check_disaggregated(const DeploymentState& probe) 
   if (auto r = check_runs(probe.model, p.chip, probe.segment, p.recipe); !r.ok)
     return refuse("decode pool: " + r.message);
   try {
-    (void)resolve_disaggregation(*game.catalog_, game.scenario_, probe, probe.replicas, p.replicas);
+    (void)plan_deployment(*game.catalog_, game.scenario_, probe, probe.replicas, p.replicas, {});
   } catch (const std::exception& e) {
     return refuse("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip + " over " +
                   std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "): " + e.what());

@@ -92,8 +92,8 @@ double acceptance_length(double alpha, int k) {
   return (1.0 - std::pow(alpha, k + 1)) / (1.0 - alpha);
 }
 
-serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model, const std::string& chip,
-                                        const RecipeSettings& r, double accepted) {
+serving::ServingOverrides serving_overrides(const data::Catalog& catalog, const std::string& model,
+                                            const std::string& chip, const RecipeSettings& r, double accepted) {
   serving::ServingOverrides o;
   o.engine = r.engine;
   o.precision = r.precision;
@@ -114,7 +114,13 @@ serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std:
   const data::Engine* engine = catalog.find_engine(r.engine);
   if (!(engine && engine->running_limit_from_kv_pool && r.max_num_seqs == recipe_seqs)) o.max_num_seqs = r.max_num_seqs;
   o.prefix_caching = r.prefix_caching;
-  return serving::resolve_serving(catalog, catalog.model(model), catalog.accelerator(chip), o);
+  return o;
+}
+
+serving::ResolvedServing resolve_recipe(const data::Catalog& catalog, const std::string& model, const std::string& chip,
+                                        const RecipeSettings& r, double accepted) {
+  return serving::resolve_serving(catalog, catalog.model(model), catalog.accelerator(chip),
+                                  serving_overrides(catalog, model, chip, r, accepted));
 }
 
 perf::Deployment to_perf_deployment(const data::Catalog& catalog, const std::string& model, const std::string& chip,

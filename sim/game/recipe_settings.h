@@ -84,6 +84,11 @@ RecipeSettings apply_overrides(RecipeSettings base, const RecipeOverrides& o);
 // with probability `alpha` given the previous one was: (1 − alpha^(k+1)) / (1 − alpha).
 double acceptance_length(double alpha, int k);
 
+// The recipe as the resolver's overlay, every field set; `acceptance_length` where speculative
+// decoding is on and `r` sets none.
+serving::ServingOverrides serving_overrides(const data::Catalog& catalog, const std::string& model,
+                                            const std::string& chip, const RecipeSettings& r, double acceptance_length);
+
 // The serving configuration a recipe runs with (pointers into `catalog`): serving::resolve_serving
 // with every field of `r` set, so the game, the advisor and the UI's previews resolve a recipe as
 // `tycoon benchmark` and sweeps do (KV admission from the engine card). `acceptance_length` is

@@ -184,7 +184,7 @@ void check_meaning(const SaveData& d, const data::Catalog& catalog, const std::s
       if (!sc.allow_disaggregated) fail(p + "/decode", "the scenario offers no disaggregated serving");
       known_chip(p + "/decode/chip", x.decode->chip);
       try {
-        (void)resolve_disaggregation(catalog, sc, x, std::max(1, x.replicas), std::max(1, x.decode->replicas));
+        (void)plan_deployment(catalog, sc, x, std::max(1, x.replicas), std::max(1, x.decode->replicas), {});
       } catch (const std::exception& e) {
         fail(p + "/decode", e.what());
       }

@@ -2,9 +2,9 @@
 //
 // Each deployment-hour runs a sample window of the discrete-event simulation (open-loop Poisson
 // arrivals at the hour's offered load) and scales its per-request results to the hour. Loads are
-// rounded to geometric buckets (ServingSettings::load_bucket_step) and windows are cached by
-// (deployment, replicas, workload, bucket, settings), so a month of game hours costs a few
-// hundred windows. The cache is a pure memo: a result never depends on what was cached before.
+// rounded to geometric buckets (ServingSettings::load_bucket_step) and windows are cached by the
+// identity of the complete configuration simulated, so a month of game hours costs a few hundred
+// windows. The cache is a pure memo: a result never depends on what was cached before.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "sim/game/scenario.h"
 #include "sim/perf/calibration_profile.h"
 #include "sim/perf/deployment.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::game {
@@ -27,22 +28,15 @@ using ServingBackend =
 // The serving simulator, serving::simulate.
 ServingBackend simulator_backend();
 
-// One deployment-hour to simulate. The deployment's pointers must stay valid during the call.
+// One deployment-hour to simulate.
 struct WindowSpec {
-  perf::Deployment deployment;
-  const perf::CalibrationProfile* calibration = nullptr;
-  int replicas = 1;
+  // The deployment (game::plan_deployment): its config's replicas, and its decode pool's when
+  // split, are the ones serving this hour.
+  serving::DeploymentPlan plan;
   serving::WorkloadSpec workload;
-  serving::SchedulerConfig scheduler;
-  serving::RouterKind router = serving::RouterKind::kLeastOutstanding;
   double rate_per_s = 0;  // the hour's offered load on this deployment
   ServingSettings settings;
-  std::uint64_t seed = 1;      // the game's seed
-  std::string deployment_key;  // identifies deployment + replicas + speedup (see window_key)
-  // Set: disaggregated serving. `deployment`, `calibration`, `scheduler` and `replicas` are then
-  // the prefill pool's, and this holds the decode pool (its `replicas` the pool's active ones)
-  // and the KV link.
-  std::optional<serving::Disaggregation> disaggregated;
+  std::uint64_t seed = 1;  // the game's seed
 };
 
 // The hour's outcome at the exact offered load.
@@ -60,6 +54,21 @@ struct HourServing {
 // (1 + step)^n requests per second.
 double bucket_rate_per_s(double rate_per_s, double step);
 
+// The window rule: which slice of a deployment-hour is simulated, and how. A few replicas (at most
+// ServingSettings::max_simulated_replicas) at their share of the load, bucketed per replica; a
+// disaggregated deployment as its smallest slice with both pools in proportion (prefill and
+// decode replicas over their greatest common divisor). The window lasts long enough to see
+// min_window_requests arrivals, at most an hour, after the warmup. Its seed comes from the
+// customers (the game's seed, the traffic, the window and the load), never the deployment, so two
+// deployments at the same load serve the same requests.
+struct Window {
+  serving::ServingConfig config;  // the plan's, with the window's replicas, arrivals and span
+  int units = 1;                  // the hour's deployment is `units` copies of the simulated slice
+  double rate_per_s = 0;          // the simulated slice's load (bucketed)
+};
+// Unset when nothing is simulated: no load, or no replica serving.
+std::optional<Window> window_of(const WindowSpec& spec);
+
 class ServingWindows {
  public:
   explicit ServingWindows(ServingBackend backend = simulator_backend());
@@ -71,31 +80,18 @@ class ServingWindows {
   double simulated_seconds() const { return simulated_seconds_; }
 
  private:
-  struct Window {
-    serving::ServingSummary summary;
-    double rate_per_s = 0;
-    double duration_s = 0;  // arrivals during [0, duration_s); counted after the warmup
-  };
-  // The window of `replicas` replicas (and `decode_replicas` in a disaggregated deployment's
-  // decode pool) at `rate_per_s` in all.
-  const Window& window(const WindowSpec& spec, int replicas, int decode_replicas, double rate_per_s);
+  // The summary of window `w` of `spec`: simulated, or the cached one of the same identity.
+  const serving::ServingSummary& simulate(const WindowSpec& spec, const Window& w);
 
   ServingBackend backend_;
-  std::unordered_map<std::string, Window> cache_;
+  std::unordered_map<std::string, serving::ServingSummary> cache_;
   std::int64_t windows_simulated_ = 0;
   std::int64_t cache_hits_ = 0;
   double simulated_seconds_ = 0;
 };
 
-// A chip, engine and calibration made `speedup` times faster in every GPU op and engine step
-// (peaks and bandwidths × speedup, fixed latencies ÷ speedup): the "what if our code were 10%
-// faster" lever and the effect of an accepted code change.
-struct TunedHardware {
-  data::Accelerator hardware;
-  data::Engine engine;
-  perf::CalibrationProfile calibration;
-};
-TunedHardware tuned_hardware(const data::Accelerator& hw, const data::Engine& engine,
-                             const perf::CalibrationProfile& cal, double speedup);
+// The tuned chip of an accepted code change: the deployment plan's (sim/serving/deployment_plan.h).
+using serving::tuned_hardware;
+using serving::TunedHardware;
 
 }  // namespace tycoon::game

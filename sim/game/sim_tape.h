@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::game {
@@ -33,9 +34,9 @@ struct TapeMiss {
   std::string fingerprint;
 };
 
-// Identifies a simulate() call by every input that can change its result (and the numbers of
-// the chip and engine it points to, which a code change's speedup tunes).
-std::string simulation_fingerprint(const serving::ServingConfig& config, const perf::CalibrationProfile& calibration);
+// Identifies a simulate() call by every input that can change its result: the deployment plan's
+// identity (sim/serving/deployment_plan.h).
+using serving::simulation_fingerprint;
 
 class SimulationTape final : public serving::SimulateInterceptor {
  public:

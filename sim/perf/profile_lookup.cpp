@@ -84,4 +84,11 @@ CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Acc
   return CalibrationProfile::datasheet(chip.id);
 }
 
+const CalibrationProfile& CalibrationCache::operator()(const std::string& chip) {
+  auto it = profiles_.find(chip);
+  if (it == profiles_.end())
+    it = profiles_.emplace(chip, calibration_for(*catalog_, catalog_->accelerator(chip))).first;
+  return it->second;
+}
+
 }  // namespace tycoon::perf
