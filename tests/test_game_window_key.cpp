@@ -1,4 +1,4 @@
-// The serving-window cache is keyed by the complete configuration simulated (issue 19, fault 4):
+// The serving-window cache is keyed by the complete configuration simulated:
 // two hours that differ only in a field the old hand-kept key left out must not share a window.
 #include <doctest/doctest.h>
 
