@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/game/fleet.h"
+#include "sim/game/hourly_economics.h"
 #include "sim/game/serving_window.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -723,32 +724,12 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     }
   }
   const auto* base = current && current->summary ? &*current->summary : nullptr;
-  const auto& prices =
-      game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
   // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
-  const int decode_gpus = w.decode ? w.decode->replicas * w.decode->recipe.tensor_parallel : 0;
-  const int gpus = w.replicas * w.recipe.tensor_parallel + decode_gpus;
-  auto revenue_per_hour = [&](const serving::ServingSummary& x) {
-    const double out_per_h = x.output_tok_per_s_per_gpu * gpus * 3600;
-    const double ratio = x.output_tokens > 0 ? 1.0 / static_cast<double>(x.output_tokens) : 0;
-    econ::TokenCounts t{static_cast<double>(x.input_tokens) * ratio * out_per_h,
-                        static_cast<double>(x.cached_input_tokens) * ratio * out_per_h, out_per_h};
-    return econ::revenue_usd(t, prices);
-  };
-  // A chip's GPU-hour: the reserved price signed for it, else today's on-demand price.
-  auto chip_price = [&](const std::string& chip) {
-    double p = 0;
-    if (const auto* o = game.state.world.market.find(chip, Contract::kOnDemand)) p = o->price_usd_per_gpu_hour();
-    for (const auto& c : game.state.company.contracts) {
-      if (c.chip == chip) {
-        p = c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : p;
-        break;
-      }
-    }
-    return p;
-  };
-  const double gpu_cost =
-      chip_price(f.chip) * (gpus - decode_gpus) + (w.decode ? chip_price(w.decode->chip) * decode_gpus : 0.0);
+  std::vector<game::PoolGpus> pools = {{f.chip, w.replicas * w.recipe.tensor_parallel}};
+  if (w.decode) pools.push_back({w.decode->chip, w.decode->replicas * w.decode->recipe.tensor_parallel});
+  const auto money = game::hourly_economics(game.state, seg->model, sm, pools);
+  std::optional<game::HourlyEconomics> base_money;
+  if (base) base_money = game::hourly_economics(game.state, seg->model, *base, pools);
 
   if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
@@ -790,13 +771,12 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
              : "",
         sm.requests_failed > 0 ? theme::kWarn : theme::kText,
         "Requests turned away because the queue was full, or that waited past their timeout.");
-    const double rev = revenue_per_hour(sm);
-    row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
-    row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(gpu_cost) : "");
-    row("Gross margin", rev > 0 ? fmt_pct((rev - gpu_cost) / rev) : "—",
-        base && revenue_per_hour(*base) > 0 ? fmt_pct((revenue_per_hour(*base) - gpu_cost) / revenue_per_hour(*base))
-                                            : "",
-        rev > gpu_cost ? theme::kRevenue : theme::kCost);
+    row("Revenue per hour", fmt_usd(money.revenue_usd), base_money ? fmt_usd(base_money->revenue_usd) : "");
+    row("GPU rent per hour", fmt_usd(money.gpu_cost_usd), base_money ? fmt_usd(base_money->gpu_cost_usd) : "");
+    const auto margin = money.gross_margin();
+    const auto base_margin = base_money ? base_money->gross_margin() : std::nullopt;
+    row("Gross margin", margin ? fmt_pct(*margin) : "—", base_margin ? fmt_pct(*base_margin) : "",
+        money.revenue_usd > money.gpu_cost_usd ? theme::kRevenue : theme::kCost);
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Simulated %s of traffic in %.0f ms", fmt_seconds(sm.simulated_time_s).c_str(), result->wall_ms);

@@ -602,14 +602,11 @@ void Game::book_deployment_hour(const DeploymentState& d, const DeploymentAlloca
 void Game::pay_costs(std::int64_t h, const SpotReclaims& interrupted, HourTotals& totals) {
   auto& s = state_;
   auto& company = s.company;
-  // Rent: reserved at the signed price, on-demand and spot at today's market price; a reclaimed
-  // spot contract pays for the part of the hour it ran.
+  // Rent at each contract's price now (contract_price_usd_per_gpu_hour); a reclaimed spot
+  // contract pays for the part of the hour it ran.
   for (const auto& c : company.contracts) {
     if (!c.ready(h)) continue;
-    double price = c.signed_price_usd_per_gpu_hour;
-    if (c.contract != Contract::kReserved) {
-      if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
-    }
+    const double price = contract_price_usd_per_gpu_hour(c, s.world.market);
     double hours = 1.0;
     if (auto it = interrupted.find(c.id); it != interrupted.end()) hours = it->second;
     double usd = econ::rent_usd(c.num_gpus, price, hours);
