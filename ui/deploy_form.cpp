@@ -6,6 +6,7 @@
 
 #include "sim/game/fleet.h"
 #include "sim/game/hourly_economics.h"
+#include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -689,7 +690,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   double rate = current_rate_per_s(game.scenario, game.state, seg->id);
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing))
-      rate *= deployment_load_share(game.state, game.catalog, *d);
+      rate *= game::load_share(game.catalog, game.state.company, *d);
   }
   const double bucket = game::bucket_rate_per_s(rate, 0.05);
   const std::uint64_t seed = game.state.seed;
