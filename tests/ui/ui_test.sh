@@ -64,9 +64,9 @@ layout() {  # WxH
 }
 for size in 1024x640 1280x800 1920x1080; do layout "$size"; done
 
-# The freeze test (no frame held, whatever the simulation does): campaign level 1 at 16x with the advisor, threaded and as the
-# browser runs it (--no-threads: forks, a tape and simulations sliced within a frame budget);
-# the binary exits 4 when any interval between frames exceeds the limit.
+# The freeze test (no frame held, whatever the simulation does): campaign level 1 at 16x with the
+# advisor, threaded and as the browser runs it (--no-threads: forks, a tape and simulations sliced
+# within a frame budget); the binary exits 4 when any interval between frames exceeds the limit.
 freeze() {  # name extra-flags...
   local name=$1
   shift
