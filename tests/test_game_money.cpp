@@ -1,6 +1,6 @@
 // The money a front end shows, computed once in sim/: the price each GPU contract pays, the price
-// a preview charges for a chip, the last 24 hours' figures from the history, and a preview's
-// revenue, rent and margin per hour. The UI only formats these numbers.
+// a preview charges for a chip, SLO attainment, the last 24 hours' figures from the history, and a
+// preview's revenue, rent and margin per hour. The UI only formats these numbers.
 #include <optional>
 #include <vector>
 
@@ -9,6 +9,7 @@
 #include "sim/game/fleet.h"
 #include "sim/game/hourly_economics.h"
 #include "sim/game/last_hours.h"
+#include "sim/game/slo.h"
 
 using namespace tycoon;
 
@@ -90,6 +91,13 @@ TEST_CASE("a preview prices a chip at its first contract's signed price when res
   SUBCASE("a chip the market does not offer and no contract: free (nothing to quote)") {
     CHECK(game::chip_price_usd_per_gpu_hour(s, "mi300x") == 0.0);
   }
+}
+
+TEST_CASE("SLO attainment is requests within SLO over requests offered, 1 when none were offered") {
+  // 72 of 90 offered requests within SLO (the failed ones count as missed): 0.8.
+  CHECK(game::slo_attainment(72, 90) == doctest::Approx(0.8).epsilon(kCentTol));
+  // A quiet hour lets no customer down.
+  CHECK(game::slo_attainment(0, 0) == 1.0);
 }
 
 TEST_CASE("the last 24 hours: sums of the hourly series and the offered-weighted SLO") {

@@ -654,7 +654,7 @@ void Game::record_hour(std::int64_t h, const HourTotals& t) {
   set(Series::kRequestsOffered, t.requests_offered);
   set(Series::kRequestsCompleted, t.requests_completed);
   set(Series::kRequestsFailed, t.requests_failed);
-  set(Series::kSloAttainment, t.requests_offered > 0 ? t.requests_within_slo / t.requests_offered : 1.0);
+  set(Series::kSloAttainment, slo_attainment(t.requests_within_slo, t.requests_offered));
   set(Series::kReputation, reputation);
   set(Series::kGpusRented, t.gpus_rented);
   set(Series::kGpusServing, t.gpus_serving);

@@ -1,5 +1,7 @@
 #include "sim/game/last_hours.h"
 
+#include "sim/game/slo.h"
+
 namespace tycoon::game {
 
 double sum_last(const History& h, Series s, std::size_t hours) {
@@ -16,15 +18,14 @@ LastHours last_hours(const History& h, std::size_t hours) {
   r.output_tokens = sum_last(h, Series::kOutputTokens, hours);
   r.requests_offered = sum_last(h, Series::kRequestsOffered, hours);
   r.requests_failed = sum_last(h, Series::kRequestsFailed, hours);
-  if (r.requests_offered > 0) {
-    const auto& attainment = h[Series::kSloAttainment];
-    const auto& offered = h[Series::kRequestsOffered];
-    double within = 0;
-    for (std::size_t i = attainment.size() > hours ? attainment.size() - hours : 0; i < attainment.size(); ++i) {
-      within += attainment[i] * offered[i];
-    }
-    r.slo_attainment = within / r.requests_offered;
+  // The hours' requests within SLO, recovered from each hour's attainment and offered requests.
+  const auto& attainment = h[Series::kSloAttainment];
+  const auto& offered = h[Series::kRequestsOffered];
+  double within = 0;
+  for (std::size_t i = attainment.size() > hours ? attainment.size() - hours : 0; i < attainment.size(); ++i) {
+    within += attainment[i] * offered[i];
   }
+  r.slo_attainment = slo_attainment(within, r.requests_offered);
   return r;
 }
 
