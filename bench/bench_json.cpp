@@ -1,4 +1,4 @@
-// Parse time against size (issue 33): every JSON the project reads goes through
+// Parse time against size: every JSON the project reads goes through
 // data::parse_json_text, which must stay linear in the number of objects (an AgentX trace of
 // 300,000 requests, a save of 300,000 commands). Time per object should be flat from 10^4 to 10^6.
 // Run: build/tycoon_bench --benchmark_filter=Json

@@ -1,10 +1,10 @@
 // Speed of the serving simulator, in simulated seconds per CPU second (the `sim_x_realtime`
-// counter; Google Benchmark divides rate counters by CPU time). Target (issue 5): >= 10,000x
+// counter; Google Benchmark divides rate counters by CPU time). Target: >= 10,000x
 // real time for one saturated H200 replica serving GPT-OSS-120B to 64 users at 1k/1k, and cost
 // linear in the number of replicas: with 64 users per replica, `replica_sim_x_realtime`
 // (replicas x simulated seconds per CPU second) stays flat from 1 to 8 replicas.
-// Issue 14 (part 4) asks >= 100,000x real time for one saturated H200 replica of Llama-3.1-8B at
-// 64 users, through the decode fast path (Replica::fast_forward); the `Steps` variants turn it off
+// The target for the game's own windows is >= 100,000x real time for one saturated H200 replica
+// of Llama-3.1-8B at 64 users, through the decode fast path (Replica::fast_forward); the `Steps` variants turn it off
 // (SchedulerConfig::fast_forward_decode = false) to show the step-by-step cost on the same build.
 // `ns_per_engine_step`: CPU nanoseconds per simulated engine step.
 // Run: build/tycoon_bench --benchmark_filter=Serving
@@ -110,7 +110,7 @@ void BM_ServingGptOssH200(benchmark::State& state) {
   run(state, gpt_oss_h200(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), false));
 }
 
-// Issue 14's target: one saturated replica, 64 users, 2k and 16k requests; then 2-8 replicas
+// The 100,000x target: one saturated replica, 64 users, 2k and 16k requests; then 2-8 replicas
 // (64 users and 2k requests each).
 void BM_ServingLlama8bH200(benchmark::State& state) {
   const auto replicas = static_cast<int>(state.range(0));

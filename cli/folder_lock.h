@@ -1,5 +1,5 @@
-// A lock on an output folder while a command writes into it (issue 33: two sweeps into one
-// folder both exited 0 and left a mix neither could resume). The lock is `<folder>/.tycoon.lock`,
+// A lock on an output folder while a command writes into it: without one, two sweeps into one
+// folder both exited 0 and left a mix neither could resume. The lock is `<folder>/.tycoon.lock`,
 // held with flock(2) for the life of the object: the kernel lets go of it when the process ends,
 // however it ends, so a lock left by a dead process is taken over without a word. The file holds
 // the holder's pid and command, which a refused second writer names.

@@ -1,4 +1,4 @@
-// One limit check for what makes a run long (issue 33): warm-up and measured requests, trace rows,
+// One limit check for what makes a run long: warm-up and measured requests, trace rows,
 // closed-loop users, sweep points times their requests. Above a bound a command is refused (exit 2)
 // with the estimate in the message, unless --allow-long-run.
 #pragma once

@@ -1,4 +1,4 @@
-// What a command may write (issue 33): never one of its own inputs, and never a file it did not
+// What a command may write: never one of its own inputs, and never a file it did not
 // create (a file of another kind, or another program's) unless --force. Checked before any work,
 // so that a refusal (exit 2) costs nothing and leaves every file as it was.
 #pragma once

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Format check (issue 19, fault 7): every C++ file of ours must be exactly what clang-format makes of it
+# Format check: every C++ file of ours must be exactly what clang-format makes of it
 # with the root .clang-format. Lists the files that drift and fails (exit 1); scripts/format_all.sh fixes them.
 # Usage: scripts/check_format.sh [-v]   (-v also prints each drifting file's diff)
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Assertions and sanitizers (issue 19, fault 7): the unit tests and a short random-scenario soak
+# Assertions and sanitizers: the unit tests and a short random-scenario soak
 # under AddressSanitizer and UndefinedBehaviorSanitizer, asserts on, in the one sanitizer build
 # (build-asan/, clang -O1: scripts/lib/asan_tree.sh; scripts/fuzz.sh runs its fuzz targets).
 # Any sanitizer report fails the run (halt_on_error; UBSan does not recover).

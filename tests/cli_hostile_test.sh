@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile input, second round (issue 33), through the real binary: every attack exits 2 with one
+# Hostile input through the real binary: every attack exits 2 with one
 # line naming the file (or flag), the field and the reason; no output overwrites an input; no
 # content of a file outside the inputs reaches an output.
 set -u

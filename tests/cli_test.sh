@@ -50,7 +50,7 @@ check_one_line_error bad-data-root "$tycoon" --data /nonexistent list models
 out=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --engine torch-reference --precision bf16 --tp 1 \
   --decode-batch 16 --context 1024 --json) || { echo "FAIL predict"; fail=1; }
 echo "$out" | grep -q '"iteration_s"' || { echo "FAIL predict --json lacks iteration_s"; fail=1; }
-# benchmark: the serving simulator (issue 5)
+# benchmark: the serving simulator
 bench=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --isl 1024 --osl 256)
 check benchmark-help 0 "$tycoon" benchmark --help
 check benchmark-table 0 "$tycoon" "${bench[@]}" --concurrency 4 --num-requests 8
@@ -83,7 +83,7 @@ for key in ttft_ms tpot_ms itl_ms e2e_ms output_tok_per_s_per_gpu p90_interactiv
 done
 [ "$(echo "$run1" | grep -v wall_time_s)" = "$(echo "$run2" | grep -v wall_time_s)" ] ||
   { echo "FAIL benchmark: same seed, different JSON"; fail=1; }
-# A benchmark is a stock configuration unless flags say otherwise (issue 16): the gpt-oss-120b
+# A benchmark is a stock configuration unless flags say otherwise: the gpt-oss-120b
 # H200 recipe carries EAGLE-3 with 7 drafts, yet without --spec-tokens none runs; with it, the
 # recipe's drafter and acceptance are the defaults; another engine inherits none of it.
 stock=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --json)
@@ -92,7 +92,7 @@ asked=$("$tycoon" "${bench[@]}" --concurrency 2 --num-requests 4 --spec-tokens 3
 echo "$asked" | grep -q '"num_draft_tokens": 3' || { echo "FAIL --spec-tokens 3 did not run 3 drafts"; fail=1; }
 check_one_line_error benchmark-other-engine-no-recipe-spec "$tycoon" benchmark --hardware h200 --model gpt-oss-120b \
   --engine sglang --precision fp4 --tp 1 --isl 1024 --osl 256 --concurrency 2 --num-requests 4 --spec-tokens 3
-# Disaggregated prefill/decode (issue 17 item 3): both pools and the transfer in the JSON; decode
+# Disaggregated prefill/decode: both pools and the transfer in the JSON; decode
 # flags need --disaggregated; NVLink does not join two chip types.
 dis=$("$tycoon" "${bench[@]}" --concurrency 4 --num-requests 8 --disaggregated --decode-hardware b200 --decode-replicas 2 --json) ||
   { echo "FAIL benchmark --disaggregated"; fail=1; }
@@ -106,7 +106,7 @@ check_one_line_error benchmark-nvlink-across-chips "$tycoon" "${bench[@]}" --con
 check_one_line_error benchmark-disaggregated-too-many-gpus "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated \
   --replicas 1000 --decode-replicas 1000
 check_one_line_error benchmark-bad-kv-link "$tycoon" "${bench[@]}" --concurrency 2 --disaggregated --kv-link carrier-pigeon
-# The client is InferenceX's benchmark_serving.py run unless flags say otherwise (issue 16, item 2):
+# The client is InferenceX's benchmark_serving.py run unless flags say otherwise:
 # lengths in [0.8, 1] x ISL/OSL, 2 x concurrency warm-up requests; both printed.
 echo "$stock" | grep -q '"warmup_requests": 4' || { echo "FAIL benchmark default warm-up is not 2 x concurrency"; fail=1; }
 echo "$stock" | grep -q '"random_range_ratio": 0.8' || { echo "FAIL benchmark default range ratio is not 0.8"; fail=1; }
@@ -117,7 +117,7 @@ check_one_line_error benchmark-bad-range-ratio "$tycoon" "${bench[@]}" --random-
 check_one_line_error benchmark-range-ratio-not-random "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --workload chat --random-range-ratio 0.5
 check_one_line_error benchmark-warmup-requests-open-loop "$tycoon" "${bench[@]}" --arrival poisson --rate 1 --warmup-requests 4
 check_one_line_error benchmark-two-warmups "$tycoon" "${bench[@]}" --warmup-requests 4 --warmup-s 10
-# The AgentX replay's timings (issue 16, item 8): each is a flag, refused on other workloads and
+# The AgentX replay's timings: each is a flag, refused on other workloads and
 # printed on the client line.
 agentic=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --workload agentic-coding)
 "$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 --pause-basis start-to-start |
@@ -125,7 +125,7 @@ agentic=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precisio
   { echo "FAIL benchmark does not print the pause basis it ran"; fail=1; }
 check_one_line_error benchmark-pause-basis-not-agentic "$tycoon" "${bench[@]}" --pause-basis start-to-start
 check_one_line_error benchmark-bad-pause-basis "$tycoon" "${agentic[@]}" --pause-basis sideways
-# Configurations that do not run are refused with the reason (issue 20, item 9).
+# Configurations that do not run are refused with the reason.
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
 check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1
 check_one_line_error predict-context-beyond-window "$tycoon" predict --hardware h200 --model llama-3.1-8b --context 9999999 --decode-batch 1
@@ -138,7 +138,7 @@ b=$("$tycoon" predict --hardware h200 --model-file "$root/models/llama-3.1-8b.js
 # A deployment that does not fit is reported with its numbers (not an error exit: the plan is the answer).
 "$tycoon" predict --hardware h100 --model llama-3.1-70b --tp 1 --precision bf16 --decode-batch 1 | grep -q "DOES NOT FIT" \
   || { echo "FAIL 70B bf16 on one H100 should not fit"; fail=1; }
-# run: a scenario headless (issue 6)
+# run: a scenario headless
 check run-help 0 "$tycoon" run --help
 check_one_line_error run-unknown-scenario "$tycoon" run no-such-scenario
 check_one_line_error run-no-scenario "$tycoon" run
@@ -180,13 +180,13 @@ LOG
   { echo "FAIL run --advisor"; fail=1; }
 grep -q '"status": *"accepted"' "$out_dir/advised.json" || { echo "FAIL run --advisor: no accepted proposal in the save"; fail=1; }
 tr -d ' \n' <"$out_dir/advised.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL the save lacks $written_by"; fail=1; }
-# The advisor's memory is in the save (issue 19): resuming with it continues its numbering.
+# The advisor's memory is in the save: resuming with it continues its numbering.
 "$tycoon" run --resume "$out_dir/advised.json" --days 2 --advisor on --no-counterfactuals --save "$out_dir/resumed.json" >/dev/null ||
   { echo "FAIL run --resume --advisor on"; fail=1; }
 [ "$(grep -c '"id": *"Chien-1"' "$out_dir/resumed.json")" = 1 ] || { echo "FAIL resume with the advisor: Chien-1 posted twice"; fail=1; }
 ! grep -q 'true_speedup' "$out_dir/resumed.json" || { echo "FAIL a save shows the advisor's truth"; fail=1; }
 rm -rf "$out_dir"
-# sweep: analyst what-if grids (issue 10)
+# sweep: analyst what-if grids
 check sweep-help 0 "$tycoon" sweep --help
 sw=$(mktemp -d)
 printf '{"format_version": 1, "name": "bad", "concurrency": [1],\n "base": {"model": "llama-3.1-8b", "hardware": "h200", "tensor_paralel": 2}}\n' >"$sw/bad.json"
@@ -249,7 +249,7 @@ echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --r
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
 check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
-# Sweeps on a cluster (issue 17): four shards run as parallel processes, merged, give exactly the
+# Sweeps on a cluster: four shards run as parallel processes, merged, give exactly the
 # bytes of the single run; a missing or duplicated shard is refused (exit 2, one line).
 for i in 0 1 2 3; do "$tycoon" sweep "$sw/tiny.json" --shard "$i/4" --out "$sw/parts" --jobs 1 >/dev/null 2>&1 & done
 wait
@@ -273,7 +273,7 @@ check_one_line_error sweep-shard-resume "$tycoon" sweep "$sw/tiny.json" --shard 
 [ ! -e "$sw/p2" ] || { echo "FAIL a refused shard created its output folder"; fail=1; }
 check_one_line_error sweep-merge-not-a-part "$tycoon" sweep merge "$sw/tiny.json" --out "$sw/m2"
 rm -rf "$sw"
-# Hostile input (issue 20): each reproducer of the issue, refused cleanly (exit 2, one line) or
+# Hostile input: each reproducer below, refused cleanly (exit 2, one line) or
 # harmless; never a crash (exit >= 128), a hang (timeout: 124) or a file written where it must not be.
 h=$(mktemp -d)
 case $tycoon in /*) ;; */*) tycoon=$PWD/$tycoon ;; esac  # the checks below change folder
@@ -340,7 +340,7 @@ printf '{"at_hour": 0, "type": "rent_gpus", "chip": "h200", "contract": "on_dema
 out=$("$tycoon" run --resume "$h/day1.json" --days 2 --no-counterfactuals --commands "$h/log.jsonl" --json 2>"$h/err")
 echo "$out" | grep -q '"commands_refused": 2' && grep -q "before the game's hour 24" "$h/err" && grep -q "game ended at hour 48" "$h/err" ||
   { echo "FAIL resume replay: $(cat "$h/err")"; fail=1; }
-# --commands on a folder played an empty log (issue 20, found 9).
+# --commands on a folder once played an empty log.
 check_one_line_error commands-is-a-folder "$tycoon" run tutorial --days 1 --no-counterfactuals --commands "$h"
 "$tycoon" run tutorial --days 1 --no-counterfactuals --commands "$h" 2>&1 | grep -q "is a folder, not a command log" ||
   { echo "FAIL --commands on a folder not refused as such"; fail=1; }
@@ -384,7 +384,7 @@ sed 's/"id": "tutorial"/"id": "..\/..\/evil"/' "$(cd "$(dirname "$0")/.." && pwd
 check_one_line_error scenario-id-traversal "$tycoon" run "$h/evil.json" --days 1 --no-counterfactuals
 # The soak: random games and serving runs, conservation checked after every step (sim/game/soak.h).
 check soak-short 0 "$tycoon" soak --runs 2 --seed 3 --max-days 1
-# 9. Classroom (issue 18): a class file, submissions, the report; bad input exits 2 naming the field.
+# 9. Classroom: a class file, submissions, the report; bad input exits 2 naming the field.
 "$tycoon" class new --id cli-class --scenario prices-only --seed 7 --days 1 --out "$h/class.json" >/dev/null ||
   { echo "FAIL class new"; fail=1; }
 check_one_line_error class-bad-id "$tycoon" class new --id "Bad Id" --scenario prices-only --out "$h/x.json"
@@ -424,7 +424,7 @@ out=$("$tycoon" class new --id hist --scenario prices-only --days 1 --history-da
 grep -q '"history_days": 2' "$h/hist.json" && echo "$out" | grep -q 'browser link: ?class=hist&scenario=classroom-prices-only&.*&history=2' ||
   { echo "FAIL class history/link: $out"; fail=1; }
 check_one_line_error class-history-too-long "$tycoon" class new --id c --scenario prices-only --history-days 61 --out "$h/x.json"
-# 10. Disaggregated serving in the game (issue 17): the sandbox's example log deploys a decode pool;
+# 10. Disaggregated serving in the game: the sandbox's example log deploys a decode pool;
 # a scenario without the option refuses it with the reason, counted; a bad link names the field.
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$("$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$root/docs/examples/sandbox-disaggregated.jsonl") ||

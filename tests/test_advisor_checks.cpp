@@ -247,7 +247,7 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
   CHECK(result.num_runs == 1 + static_cast<int>(result.evaluated.size()) +
                                (finalists > 0 ? (o.repeats - 1) * (finalists + 1) : 0) +
                                (result.leader ? 2 * o.repeats : 0));
-  // The outcome on this market is pinned, not skipped when absent (issue 19, fault 9): seed 3 with
+  // The outcome on this market is pinned, not skipped when absent (a skip passes silently): seed 3 with
   // two 20 s repeats (InferenceX's client: lengths in [0.8, 1], warm-up first; runtime-visible
   // memory) screens three finalists at x1.19-x1.20 on one seed -- "spec_draft_tokens 1",
   // "max_num_seqs 512", "precision fp8" -- and none keeps a lower bound above 1 over the two

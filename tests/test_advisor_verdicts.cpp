@@ -1,4 +1,4 @@
-// What a check can tell (issue 31): every check returns an estimate, its 95% interval and a
+// What a check can tell: every check returns an estimate, its 95% interval and a
 // verdict computed by the game's one rule (game::check_verdict); the tutorial's ring, the
 // verify-then-decide bot and the card all read the verdict, never the point estimate.
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // The sweep's resume journal is input: `sweep --resume` checks each line against the sweep it
-// resumes instead of trusting it (issue 20, item 9: "sweep --resume trusts journal values").
+// resumes instead of trusting it: a journal edited or damaged by hand must not become results.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -91,7 +91,7 @@ TEST_CASE("journal: lines of another sweep, impossible figures and damage before
   CHECK(with([](PointPerf& p) { p.num_gpus = 64; }) ==
         "points.jsonl:2: /perf/num_gpus: is 64, the point's deployment has 1");
   CHECK(with([](PointPerf& p) { p.requests_failed = -1; }) == "points.jsonl:2: /perf/requests_failed: must be >= 0");
-  // Issue 33: figures that contradict the point's own counts. Ten times the throughput claims
+  // Figures that contradict the point's own counts. Ten times the throughput claims
   // 22,500 tokens in 2.5 s on 1 GPU; the point generated 2,250.
   CHECK(with([](PointPerf& p) {
           p.output_tok_per_s_per_gpu *= 10;

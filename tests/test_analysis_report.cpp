@@ -114,7 +114,7 @@ TEST_CASE("cost per million tokens and margin on a hand-computed point") {
   p.input_tok_per_s_per_gpu = 4000;
   p.input_tokens = 400;
   p.cached_input_tokens = 100;
-  const TokenPrices prices{0.50, 0.05, 2.00};
+  const econ::TokenPrices prices{0.50, 0.05, 2.00};
   const auto e = point_economics(p, prices, 3.60, 0.40);
   // O = 3.6e6 tok/h, I = 14.4e6 tok/h.
   // blended: 3.60 / 18 = $0.20 per Mtok; output only: 3.60 / 3.6 = $1.00 per Mtok.
@@ -197,7 +197,7 @@ TEST_CASE("axis ticks step by 1, 2 or 5 times a power of ten and cover the range
 }
 
 TEST_CASE("one tick rule for every chart: 1, 2 or 5 times a power of ten, never 2.5") {
-  // Issue 19, fault 3: the ImGui charts had their own nice_ticks with a 2.5 step. Over [0, 12.5]
+  // The ImGui charts once had their own nice_ticks with a 2.5 step; now every chart uses this one. Over [0, 12.5]
   // with 5 intervals the raw step is 2.5: the 1-2-5 rule rounds it up to 5 (the old UI gave 2.5).
   CHECK(nice_step(0, 12.5, 5) == doctest::Approx(5));
   CHECK(nice_step(0, 1, 5) == doctest::Approx(0.2));    // raw 0.2 is a 2 step already
@@ -218,7 +218,7 @@ TEST_CASE("one tick rule for every chart: 1, 2 or 5 times a power of ten, never 
 }
 
 TEST_CASE("the Pareto filter drops dominated and non-finite points, keeps the front ordered by x") {
-  // Issue 19, fault 3: the ImGui scatter and the sweep report share this filter. (2, 1) is beaten
+  // The ImGui scatter and the sweep report share this filter. (2, 1) is beaten
   // by (3, 2); (1, 3) and (3, 2) trade off; the NaN point is left out; the front is by x.
   const std::vector<XY> pts = {{3, 2}, {2, 1}, {1, 3}, {std::nan(""), 9}, {0.5, 3}};
   CHECK(pareto_frontier(pts) == std::vector<std::size_t>{2, 0});

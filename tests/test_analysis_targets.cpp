@@ -1,4 +1,4 @@
-// Answers at the target (issue 17): operating points interpolated at the interactivity target,
+// Answers at the target: operating points interpolated at the interactivity target,
 // service-level targets that a picked point must meet, intervals that carry the model's own error,
 // and charts an analyst can put in a report (per-workload frontiers, analytic margin curves,
 // nothing cut, recipe differences in the legend). Each case fails on the behaviour before.

@@ -130,7 +130,7 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     CHECK(s.error() == s.file(rel) + ": /model: unknown id 'no-such-model'");
   }
   SUBCASE("engine card without its KV admission policy") {
-    // The admission policy is engine behaviour read from the card (issue 19): no default, no id test.
+    // The admission policy is engine behaviour read from the card: no default, no id test.
     const fs::path e = fs::path("hardware_db") / "engines" / "trtllm.json";
     s.edit(e, [](auto& j) { j.erase("kv_admission"); });
     CHECK(s.error() == s.file(e) + ": /kv_admission: missing required field");
@@ -141,7 +141,7 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     CHECK(s.error().rfind(s.file(e) + ": /kv_admission: 'max-utilization' is not one of", 0) == 0);
   }
   SUBCASE("engine card without serves_production") {
-    // Whether an engine is offered to players is a card field (issue 19), not an id test.
+    // Whether an engine is offered to players is a card field, not an id test.
     const fs::path e = fs::path("hardware_db") / "engines" / "torch-reference.json";
     s.edit(e, [](auto& j) { j.erase("serves_production"); });
     CHECK(s.error() == s.file(e) + ": /serves_production: missing required field");

@@ -1,6 +1,6 @@
 // The classroom kit (sim/classroom/): a class file an instructor writes, submissions students
 // export, and the report that replays every submission, rejects what does not hold up and ranks
-// the rest. The "done when" of issue 18: twenty simulated students with different strategies,
+// the rest. The whole class at once: twenty simulated students with different strategies,
 // two submissions tampered with, eighteen ranked and two rejected with their reasons.
 #include <doctest/doctest.h>
 
@@ -124,8 +124,34 @@ TEST_CASE("class: a class file is written and read back, strictly") {
   CHECK_FALSE(spec.advisor);
   CHECK(spec.scenario == "classroom-prices-only");
   CHECK(spec.scenario_hash == game::checksum_of(game::to_json(scenario).dump()));
-  const auto back = classroom::class_from_json(classroom::to_json(spec), "econ-101.json");
-  CHECK(classroom::to_json(back) == classroom::to_json(spec));
+  // Every field read back as written. Each is away from its default (advisor on, history days
+  // set), so a field that the writer and the reader both dropped would show here as a default.
+  classroom::ClassSpec full = spec;
+  full.locked_levers = {"view_panel"};
+  full.advisor = true;
+  full.history_days = 3;
+  const nlohmann::json expected = {{"format", "inference-tycoon-class"},
+                                   {"version", 1},
+                                   {"class_id", "econ-101"},
+                                   {"title", "Econ 101: pricing"},
+                                   {"scenario", "classroom-prices-only"},
+                                   {"scenario_hash", spec.scenario_hash},
+                                   {"seed", kClassSeed},
+                                   {"days", kClassDays},
+                                   {"locked_levers", {"view_panel"}},
+                                   {"advisor", true},
+                                   {"history_days", 3}};
+  CHECK(classroom::to_json(full) == expected);
+  const auto back = classroom::class_from_json(expected, "econ-101.json");
+  CHECK(back.class_id == "econ-101");
+  CHECK(back.title == "Econ 101: pricing");
+  CHECK(back.scenario == "classroom-prices-only");
+  CHECK(back.scenario_hash == spec.scenario_hash);
+  CHECK(back.seed == kClassSeed);
+  CHECK(back.days == kClassDays);
+  CHECK(back.locked_levers == std::vector<std::string>{"view_panel"});
+  CHECK(back.advisor);
+  CHECK(back.history_days == std::optional<int>(3));
 
   auto expect_error = [&](nlohmann::json j, const std::string& pointer, const std::string& reason_part) {
     try {

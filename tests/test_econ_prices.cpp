@@ -42,16 +42,59 @@ TEST_CASE("gross margin is (revenue - GPU cost) / revenue; fixed costs count onl
   SUBCASE("no revenue, no margin") { CHECK_FALSE(econ::Ledger{}.totals().gross_margin().has_value()); }
 }
 
+TEST_CASE("gross margin of any period or rate: (revenue - GPU cost) / revenue, none without revenue") {
+  // $12.78 earned on $3.60 of rent: (12.78 - 3.60) / 12.78 = 0.71831.
+  CHECK(econ::gross_margin(12.78, 3.60).value() == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kCentTol));
+  // Rent above revenue: $1 earned on $3 of rent is a -200% margin.
+  CHECK(econ::gross_margin(1.0, 3.0).value() == doctest::Approx(-2.0).epsilon(kCentTol));
+  // Nothing earned: no margin to show, whatever the rent.
+  CHECK_FALSE(econ::gross_margin(0.0, 3.0).has_value());
+  CHECK_FALSE(econ::gross_margin(0.0, 0.0).has_value());
+  // The ledger's margin is the same function of its totals.
+  const econ::LedgerTotals t{12.78, 3.60, 1.0};
+  CHECK(t.gross_margin().value() == econ::gross_margin(12.78, 3.60).value());
+}
+
 TEST_CASE("at a 10% gross margin, 10% more tokens from the same GPUs nearly doubles gross profit") {
-  // The seed's arithmetic: revenue R, GPU cost 0.9 R. Serving 10% more with the same GPUs gives
-  // 1.1 R - 0.9 R = 0.2 R of gross profit, twice the 0.1 R before; serving the same demand with
-  // 10% fewer GPU-hours gives R - 0.9 R / 1.1 = 0.18 R, 1.8 times as much.
-  const double R = 1000, cost = 900;
-  double before = R - cost;
-  double more_tokens = 1.1 * R - cost;
-  double fewer_gpus = R - cost / 1.1;
-  CHECK(more_tokens / before == doctest::Approx(2.0));
-  CHECK(fewer_gpus / before == doctest::Approx(1.818).epsilon(1e-3));
+  // The seed's arithmetic on a ledger: 10M input and 2M output tokens of GPT-OSS-120B bill
+  // 1.50 + 1.20 = $2.70; rent of $2.43 leaves $0.27, a 10% gross margin.
+  const econ::TokenPrices p{0.15, 0.015, 0.60};
+  const econ::TokenCounts tokens{10e6, 0, 2e6};
+  econ::Ledger before;
+  before.add_revenue("gpt-oss-120b", tokens, p);
+  before.add_gpu_cost(Contract::kOnDemand, 2.43);
+  REQUIRE(before.totals().gross_margin().value() == doctest::Approx(0.10).epsilon(kCentTol));
+  const double profit = before.totals().gross_profit_usd();
+
+  SUBCASE("10% more tokens on the same GPUs: 2.97 - 2.43 = 0.54, twice the profit") {
+    econ::Ledger more;
+    more.add_revenue("gpt-oss-120b", tokens.scaled(1.1), p);
+    more.add_gpu_cost(Contract::kOnDemand, 2.43);
+    CHECK(more.totals().gross_profit_usd() / profit == doctest::Approx(2.0).epsilon(kCentTol));
+  }
+  SUBCASE("the same tokens 10% faster: 2.70 - 2.43 / 1.1 = 0.4909, 1.818 times the profit") {
+    const econ::LedgerTotals faster = before.totals().served_faster(1.1);
+    CHECK(faster.revenue_usd == before.totals().revenue_usd);
+    CHECK(faster.gpu_cost_usd == doctest::Approx(2.43 / 1.1).epsilon(kCentTol));
+    CHECK(faster.gross_profit_usd() / profit == doctest::Approx((2.70 - 2.43 / 1.1) / 0.27).epsilon(kCentTol));
+    CHECK(faster.gross_profit_usd() / profit == doctest::Approx(1.818).epsilon(1e-3));
+  }
+}
+
+TEST_CASE("tokens at an output rate keep the sample's input, cached and output proportions") {
+  // A window counted 4000 prompt tokens (1000 from the prefix cache) for 1000 output tokens.
+  // At 3.6M output tokens per hour that is 14.4M prompt tokens, 3.6M of them cached.
+  const econ::TokenCounts sample{4000, 1000, 1000};
+  const econ::TokenCounts hour = econ::at_output_rate(sample, 3.6e6);
+  CHECK(hour.output_tokens == 3.6e6);
+  CHECK(hour.input_tokens == doctest::Approx(14.4e6).epsilon(kCentTol));
+  CHECK(hour.cached_input_tokens == doctest::Approx(3.6e6).epsilon(kCentTol));
+  SUBCASE("a sample without output says nothing about input: output only") {
+    const econ::TokenCounts none = econ::at_output_rate({4000, 1000, 0}, 3.6e6);
+    CHECK(none.input_tokens == 0);
+    CHECK(none.cached_input_tokens == 0);
+    CHECK(none.output_tokens == 3.6e6);
+  }
 }
 
 TEST_CASE("the market quotes the catalog price times its multiplier; early release pays the rest of a term") {

@@ -1,5 +1,5 @@
 // Which engines a business can deploy is engine behaviour read from the card
-// (`serves_production`, issue 19), not a test of the id "torch-reference": the game refuses the
+// (`serves_production`), not a test of the id "torch-reference": the game refuses the
 // calibration runner's engine, and the advisor's recipe search never proposes it.
 #include <doctest/doctest.h>
 

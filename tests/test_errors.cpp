@@ -1,4 +1,4 @@
-// Errors are classified (issue 19, fault 8): bad input throws core::InputError (the CLI exits 2),
+// Errors are classified: bad input throws core::InputError (the CLI exits 2),
 // an internal fault std::logic_error / std::runtime_error (exit 1). The CLI side is in
 // tests/cli_test.sh ("exit codes").
 #include <doctest/doctest.h>

@@ -94,7 +94,7 @@ TEST_CASE("RngStream's seeding is pinned: the same seed gives the same draws on 
   // mix64(the golden gamma) — an expectation from outside this code.
   CHECK(mix64(0) == 0xe220a8397b1dcdafull);
   CHECK(mix64(0x9E3779B97F4A7C15ull) == 0x6e789e6aa1b965f4ull);
-  // The streams' first draws, recorded when this test was written (tycoon at issue 19): a change
+  // The streams' first draws, recorded when this test was written: a change
   // to how RngStream seeds (purpose index, sub-stream mixing) or draws shifts every scenario's
   // arrivals and lengths, so it must show up here and be a deliberate golden update.
   RngStream a(7, RngPurpose::kArrivals), lengths(7, RngPurpose::kLengths), sub(7, RngPurpose::kArrivals, 1);

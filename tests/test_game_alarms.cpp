@@ -1,4 +1,4 @@
-// Alarms (issue 15): news that stops the clock, naming its cause when the game knows it.
+// Alarms: news that stops the clock, naming its cause when the game knows it.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -99,7 +99,7 @@ TEST_CASE("a save whose news carries an unknown alarm kind is refused, naming th
 
 TEST_CASE(
     "balance of interruptions: a new player's week of level 1 at 16x stops the clock at most 12 times, no alarm nags") {
-  // Issue 31: 20 proposals and the same SLO alarm seven times stopped level 1's clock every few
+  // Once, 20 proposals and the same SLO alarm seven times stopped level 1's clock every few
   // hours. A scripted new player (the reference strategy, every proposal benchmarked and decided
   // on its verdict) plays the whole level; the clock stops once per hour with an alarm of a kind
   // that pauses by default (game::kAlarmPausesByDefault; minor claims go to the digest instead).

@@ -30,7 +30,7 @@ constexpr double kClearlyAheadShare = 0.25;
 // $1,637 (50 points, one star); it went bankrupt before at 34.)
 constexpr double kNaiveMaxScore = 52;
 // Checking advice beats accepting it blind, and rejecting it unchecked, by at least this many
-// points (issue 31: the lesson "measure before you decide" must show in the score).
+// points: the lesson "measure before you decide" must show in the score.
 constexpr double kCheckingPaysPoints = 5;
 // Two strategies "tie" when their scores are closer than this.
 constexpr double kDistinctPoints = 0.5;

@@ -1,4 +1,4 @@
-// Disaggregated deployments in the game (issue 17, a sandbox-level option): a decode pool of its
+// Disaggregated deployments in the game (a sandbox-level option): a decode pool of its
 // own chip, replicas, recipe and KV link; its GPUs claimed, allocated and paid for; its hours
 // served by the disaggregated simulation; saved and loaded; refused with the reason where it
 // cannot run.

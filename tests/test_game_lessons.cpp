@@ -1,4 +1,4 @@
-// Lessons are found by playing (issue 15): every campaign level and classroom scenario asks a
+// Lessons are found by playing: every campaign level and classroom scenario asks a
 // question in play and answers it in the debrief, and no text a player reads points at documents
 // they cannot open ("seed 000", "blooper 1", "section 9.1"): sources live in lesson_source.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// The pricing panel's profit-versus-price curve is the game's (issue 15): capped by what the
+// The pricing panel's profit-versus-price curve is the game's: capped by what the
 // fleet serves within the SLO, net of rent, from the same demand formula as Game::step.
 #include <doctest/doctest.h>
 
@@ -44,8 +44,8 @@ TEST_CASE("campaign level 1 is saturated: the curve says raise the price, not cu
 }
 
 TEST_CASE("the pricing panel's demand at your price is Game::step's, with the cached share the game billed") {
-  // Issue 19, fault 3: the panel (price_response) and the game loop both price a request with
-  // game::request_prices. Set the billed cached share far from the scenario's expected share
+  // The panel (price_response) and the game loop both price a request with game::request_prices,
+  // so that they cannot disagree. Set the billed cached share far from the scenario's expected share
   // (0 billed as cached against campaign level 1's 0.6), switch the hour's noise off, and step the game once:
   // the requests per second it offered must equal the panel's "now" point. A panel that priced
   // with the scenario's share (the old UI rule) misses by the price difference of the cached
@@ -92,7 +92,7 @@ std::unique_ptr<game::Game> reference_to(const game::Scenario& scenario, std::in
 }  // namespace
 
 TEST_CASE("the pricing chart is the game's forecast: at the price played it books within 10% in steady state") {
-  // Issue 31: the chart said -$0.40/h while the tutorial's hour booked +$7.5 (it priced the
+  // Once the chart said -$0.40/h while the tutorial's hour booked +$7.5 (it priced the
   // nominal 1k-token request, not the history customers resend). On every campaign level, after
   // the reference strategy's first day, play six hours at each of three prices; the forecast at
   // the price played, averaged over those hours, must be within 10% of the profit they booked

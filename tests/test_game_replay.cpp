@@ -86,7 +86,7 @@ TEST_CASE("command logs are strict: errors name the line and the JSON pointer") 
 }
 
 TEST_CASE("a folder given as a command log is refused, not played as an empty log") {
-  // Issue 20, found 9: `run --commands DIR` read a folder as an empty file and played the game
+  // `run --commands DIR` once read a folder as an empty file and played the game
   // with no command at all, reporting nothing wrong.
   const auto dir = std::filesystem::temp_directory_path() / "tycoon-test-log-folder";
   std::filesystem::create_directories(dir);

@@ -1,4 +1,4 @@
-// One source of truth (issue 19): the advisor's memory is part of the GameState, so a game saved
+// One source of truth: the advisor's memory is part of the GameState, so a game saved
 // and loaded at any hour — advisor attached, proposals checked and decided — ends byte for byte
 // like the uninterrupted game. And the hidden truths it holds reach no client view and no
 // readable line of a save.

@@ -1,6 +1,6 @@
 // Restartable hours (sim/game/sim_tape.h): a game driven through forks, a tape and simulations run
 // a few events at a time reaches the same states, news and advice as the same game run blocking.
-// This is what keeps the browser's frames short without changing a single result (issue 14).
+// This is what keeps the browser's frames short without changing a single result.
 #include <doctest/doctest.h>
 
 #include <limits>

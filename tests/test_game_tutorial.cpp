@@ -1,4 +1,4 @@
-// The tutorial waits for the player (issue 15): each step is done when the state shows it was
+// The tutorial waits for the player: each step is done when the state shows it was
 // done, never on a timer; action steps hold the clock; passing requires doing every step.
 #include <doctest/doctest.h>
 

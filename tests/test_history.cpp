@@ -1,4 +1,4 @@
-// History before play (issue 18): a scenario's `history_days` puts that many days of past
+// History before play: a scenario's `history_days` puts that many days of past
 // traffic, prices and market on the charts at hour 0 (GameState::past), generated from the
 // scenario and its seed by running its world with no player. Specified here: it is deterministic,
 // it is only shown (the played period's accounting is the same with or without it), and saves

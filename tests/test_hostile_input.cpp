@@ -1,4 +1,4 @@
-// Hostile input, second round (issue 33): files are opened one way (regular files only, a size
+// Hostile input: files are opened one way (regular files only, a size
 // limit per kind, bounded reads), JSON parses in linear time, figures are bounded before they
 // size anything, and the class kit neither follows a link out of the submissions folder nor
 // quotes what a rejected file holds.

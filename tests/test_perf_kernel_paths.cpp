@@ -1,4 +1,4 @@
-// Which kernel a chip runs and how measured curves move between chips (issue 16, items 5 and 6):
+// Which kernel a chip runs and how measured curves move between chips:
 // prefill attention over a cached context, the latency and throughput terms of a curve measured
 // on another chip, and 4-bit weights on chips with and without FP4 tensor cores.
 #include <doctest/doctest.h>

@@ -290,7 +290,7 @@ TEST_CASE("speculative decoding verifies k+1 tokens per sequence and pays for th
 }
 
 TEST_CASE("speculative decoding on MoE: one sequence's verified positions reuse experts") {
-  // Issue 16 item 7. GPT-OSS-120B (128 experts, top-4), one sequence, k = 4 drafts: the 5
+  // GPT-OSS-120B (128 experts, top-4), one sequence, k = 4 drafts: the 5
   // verified positions touch 4 x (1 + 4 x 0.5) = 12 experts per layer (Cohere's measured reuse,
   // models/gpt-oss-120b.json), not the 128(1 - (1 - 4/128)^5) = 18.6 of independent draws.
   // Each expert is 2,880 x 2,880 x 3 matrices of MXFP4 (4 bits per value plus one 8-bit scale
@@ -314,7 +314,7 @@ TEST_CASE("speculative decoding on MoE: one sequence's verified positions reuse 
 }
 
 TEST_CASE("the drafter's passes sample and read the context at every batch size") {
-  // Issue 16 item 7: each of the k draft passes samples its token from a 32,000-entry draft
+  // Each of the k draft passes samples its token from a 32,000-entry draft
   // vocabulary (fp32 logits read and written: 32,000 x 4 x 2 B per sequence) and attends over
   // the sequence's whole context in the drafter's one layer, shaped like GPT-OSS's full-attention
   // layer (8 KV heads x 64 x (K + V) x 2 B = 2,048 B per token).

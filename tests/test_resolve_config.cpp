@@ -1,5 +1,5 @@
-// One resolver from (catalog, recipe, overrides) to the serving configuration (issue 19, fault 2)
-// and one vocabulary per concept (fault 5).
+// One resolver from (catalog, recipe, overrides) to the serving configuration, so that one recipe
+// runs the same way in the game, the CLI and the UI; and one vocabulary per concept.
 #include <doctest/doctest.h>
 
 #include <array>

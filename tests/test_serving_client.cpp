@@ -1,4 +1,4 @@
-// The benchmark client (issue 16, item 2): closed-loop users as vLLM's benchmark_serving.py runs
+// The benchmark client: closed-loop users as vLLM's benchmark_serving.py runs
 // them for InferenceX: random lengths in [ratio x X, X] on input and output, a warm-up of
 // requests that ends before the measured run, users released together or over a ramp-up.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// What a request pays outside the GPU step (issue 16, item 4): the engine's API server charges a
+// What a request pays outside the GPU step: the engine's API server charges a
 // fixed per-request latency and tokenizes prompts on one first-come-first-served CPU lane before
 // the scheduler sees them; an offline benchmark (token ids in) pays neither.
 #include <algorithm>

@@ -1,6 +1,6 @@
-// One enum per concept with one names table, in the lowest layer that uses it (issue 19, fault 5):
-// serving uses traffic's workload and arrival kinds, the engine card's admission policy, and the
-// CLI builds its accepted values from the same tables.
+// One enum per concept with one names table, in the lowest layer that uses it, so that two
+// spellings of one choice cannot drift apart: serving uses traffic's workload and arrival kinds,
+// the engine card's admission policy, and the CLI builds its accepted values from the same tables.
 #include <doctest/doctest.h>
 
 #include <array>

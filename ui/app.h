@@ -32,7 +32,7 @@ struct AppOptions {
   std::filesystem::path save_dir = "saves";
   std::filesystem::path progress_file = "saves/progress.json";
   bool threaded = true;  // simulate on worker threads (false: inside frames, an hour at most)
-  // The advisor hook (sim/advisor, issue 7): called for every game started or loaded; the
+  // The advisor hook (sim/advisor): called for every game started or loaded; the
   // advisor it returns posts proposals to the game's inbox, which the Advisor panel shows. A loaded
   // game's advisor continues from the save: its memory is the GameState's (sim/game/advisor_state.h).
   // Unset: `advisor` decides. Returning null: no advisor, and the panel says there are no proposals.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/game/last_hours.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
@@ -52,9 +53,10 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   auto next_card = [&] {
     if (++card % per_row != 0) ImGui::SameLine();
   };
-  const double revenue24 = sum_last(h, game::Series::kRevenueUsd, 24);
-  const double gpu24 = sum_last(h, game::Series::kGpuCostUsd, 24);
-  const double fixed24 = sum_last(h, game::Series::kFixedCostUsd, 24);
+  const game::LastHours day = game::last_hours(h, 24);
+  const double revenue24 = day.money.revenue_usd;
+  const double gpu24 = day.money.gpu_cost_usd;
+  const double fixed24 = day.money.fixed_cost_usd;
   const auto& totals = s.ledger.totals();
   const double cash_day_ago = n > 24 ? h[game::Series::kCashUsd][n - 25] : game.scenario.company.starting_cash_usd;
 
@@ -70,27 +72,22 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   kpi_card("kpi.gpu", "GPU cost, 24 h", fmt_usd(gpu24), "total " + fmt_usd(totals.gpu_cost_usd), theme::kMuted, card_w,
            "Rent for every GPU under contract (serving or idle), plus early-release fees.");
   next_card();
-  std::string margin = revenue24 > 0 ? fmt_pct((revenue24 - gpu24) / revenue24) : "—";
+  const auto margin24 = day.money.gross_margin();
+  std::string margin = margin24 ? fmt_pct(*margin24) : "—";
   auto total_margin = totals.gross_margin();
   kpi_card("kpi.margin", "Gross margin, 24 h", margin,
            "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
            revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w,
            std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_card();
-  const double out24 = sum_last(h, game::Series::kOutputTokens, 24);
-  kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(out24),
+  kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(day.output_tokens),
            "total " + fmt_tokens(s.service.tokens.output_tokens), theme::kMuted, card_w,
            "Tokens generated for customers (input tokens are billed too, see Pricing).");
   next_card();
-  const double offered24 = sum_last(h, game::Series::kRequestsOffered, 24);
-  double within24 = 0;
-  for (std::size_t i = n > 24 ? n - 24 : 0; i < n; ++i) {
-    within24 += h[game::Series::kSloAttainment][i] * h[game::Series::kRequestsOffered][i];
-  }
-  const double slo24 = offered24 > 0 ? within24 / offered24 : 1.0;
-  kpi_card("kpi.slo", "SLO met, 24 h", offered24 > 0 ? fmt_pct(slo24) : "—",
-           offered24 > 0 ? fmt_pct(sum_last(h, game::Series::kRequestsFailed, 24) / offered24) + " of requests failed"
-                         : std::string("no requests yet"),
+  const double slo24 = day.slo_attainment;
+  const bool offered24 = day.requests_offered > 0;
+  kpi_card("kpi.slo", "SLO met, 24 h", offered24 ? fmt_pct(slo24) : "—",
+           offered24 ? fmt_pct(day.failed_share()) + " of requests failed" : std::string("no requests yet"),
            slo24 >= 0.9   ? theme::kRevenue
            : slo24 >= 0.7 ? theme::kWarn
                           : theme::kCost,
@@ -148,8 +145,8 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   ImGui::Spacing();
   theme::heading("Why speed matters");
   if (revenue24 > 0) {
-    const double profit = revenue24 - gpu24 - fixed24;
-    const double faster = revenue24 - gpu24 / 1.1 - fixed24;  // same tokens on 1/1.1 of the GPU time
+    const double profit = day.money.profit_usd();
+    const double faster = day.money.served_faster(1.1).profit_usd();
     char buf[512];
     std::snprintf(
         buf, sizeof buf,

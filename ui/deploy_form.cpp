@@ -28,10 +28,6 @@ std::vector<std::string> market_chips(const GameView& game) {
   return chips;
 }
 
-const game::SegmentSpec* form_segment(const GameView& game, const ViewState& view) {
-  return game.scenario.find_segment(view.deploy.segment);
-}
-
 // The decode pool's recipe overrides when the form deploys a decode pool of its own (else nullopt).
 std::optional<game::RecipeOverrides> form_decode_overrides(const GameView& game, const ViewState& view) {
   const auto& f = view.deploy;
@@ -39,38 +35,6 @@ std::optional<game::RecipeOverrides> form_decode_overrides(const GameView& game,
   game::RecipeOverrides o;
   if (f.decode_tp > 0) o.tensor_parallel = f.decode_tp;
   return o;
-}
-
-WhatIf form_what_if(const GameView& game, const ViewState& view) {
-  WhatIf w;
-  const auto* seg = form_segment(game, view);
-  w.model = seg ? seg->model : "";
-  w.chip = view.deploy.chip;
-  w.segment = view.deploy.segment;
-  w.recipe = view.deploy.recipe;
-  w.replicas = std::max(1, view.deploy.replicas);
-  if (view.deploy.editing) {
-    if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) {
-      w.speedup = d->speedup;
-      w.decode = d->decode;  // a recipe change keeps the decode pool
-    }
-  } else if (const auto overrides = form_decode_overrides(game, view)) {
-    // The decode pool as the game will build it (game_commands.cpp, Deploy): the decode chip's
-    // starting recipe on the prefill pool's engine, with the form's GPUs per replica.
-    const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
-    const auto* acc = game.catalog.find_accelerator(view.deploy.decode_chip);
-    if (model && acc) {
-      game::DecodePoolState p;
-      p.chip = acc->id;
-      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
-      base.engine = w.recipe.engine;
-      p.recipe = game::apply_overrides(base, *overrides);
-      p.replicas = std::max(1, view.deploy.decode_replicas);
-      p.link = view.deploy.decode_link;
-      w.decode = p;
-    }
-  }
-  return w;
 }
 
 // The recipe fields that differ from `base`, as a command's overrides.
@@ -120,6 +84,42 @@ bool int_choice(const GameView& game, ViewState& view, const char* label, const 
 }
 
 }  // namespace
+
+const game::SegmentSpec* form_segment(const GameView& game, const ViewState& view) {
+  return game.scenario.find_segment(view.deploy.segment);
+}
+
+WhatIf form_what_if(const GameView& game, const ViewState& view) {
+  WhatIf w;
+  const auto* seg = form_segment(game, view);
+  w.model = seg ? seg->model : "";
+  w.chip = view.deploy.chip;
+  w.segment = view.deploy.segment;
+  w.recipe = view.deploy.recipe;
+  w.replicas = std::max(1, view.deploy.replicas);
+  if (view.deploy.editing) {
+    if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) {
+      w.speedup = d->speedup;
+      w.decode = d->decode;  // a recipe change keeps the decode pool
+    }
+  } else if (const auto overrides = form_decode_overrides(game, view)) {
+    // The decode pool as the game will build it (game_commands.cpp, Deploy): the decode chip's
+    // starting recipe on the prefill pool's engine, with the form's GPUs per replica.
+    const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
+    const auto* acc = game.catalog.find_accelerator(view.deploy.decode_chip);
+    if (model && acc) {
+      game::DecodePoolState p;
+      p.chip = acc->id;
+      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
+      base.engine = w.recipe.engine;
+      p.recipe = game::apply_overrides(base, *overrides);
+      p.replicas = std::max(1, view.deploy.decode_replicas);
+      p.link = view.deploy.decode_link;
+      w.decode = p;
+    }
+  }
+  return w;
+}
 
 void reset_deploy_form(const GameView& game, ViewState& view, const std::string& segment, const std::string& chip,
                        std::optional<std::int64_t> editing) {
@@ -615,191 +615,6 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
   ImGui::Spacing();
   const WhatIf w = form_what_if(game, view);
   draw_submit(game, view, out, *seg, model, acc, w, form_problem(game, view, w));
-}
-
-void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previews) {
-  const auto& f = view.deploy;
-  const auto* seg = form_segment(game, view);
-  if (!seg) return;
-  WhatIf w = form_what_if(game, view);
-
-  theme::heading(w.decode ? "Memory per GPU (prefill pool)" : "Memory per GPU");
-  std::string error;
-  auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
-  if (!plan) {
-    error_box("##fit_error", "Cannot run: " + error);
-    return;
-  }
-  const double unusable = plan->hbm_bytes - plan->usable_bytes;
-  chart::Segment segs[] = {{"weights", plan->weight_bytes, theme::series_color(0)},
-                           {"activations", plan->activation_bytes, theme::series_color(3)},
-                           {"runtime", plan->runtime_reserve_bytes, theme::series_color(7)},
-                           {"KV cache", std::max(0.0, plan->kv_capacity_bytes), theme::kRevenue},
-                           {"reserved", unusable, IM_COL32(70, 76, 92, 255)}};
-  chart::split_bar("##membar", segs, plan->hbm_bytes, chart::Unit::kBytes, ImVec2(0, 20));
-  const std::int64_t context = seg->workload.input_tokens + seg->workload.output_tokens;
-  if (plan->fits) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "Fits. KV cache holds %s tokens of context per replica: about %lld requests of %lld tokens at once "
-                  "(batch limit %d).",
-                  fmt_count(static_cast<double>(plan->kv_capacity_tokens)).c_str(),
-                  static_cast<long long>(plan->max_sequences(context)), static_cast<long long>(context),
-                  f.recipe.max_num_seqs);
-    theme::text_colored(theme::kRevenue, "✔");
-    ImGui::SameLine();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(buf);
-    ImGui::PopTextWrapPos();
-    tag(view.tags, "deploy.fit.ok");
-  } else {
-    std::string reason = plan->reason;
-    if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
-    error_box("##fit", "Does not fit: " + reason);
-    tag(view.tags, "deploy.fit.fail");
-    return;
-  }
-  if (w.decode) {
-    // The decode pool's own fit: it holds every running request's KV cache.
-    WhatIf dw = w;
-    dw.chip = w.decode->chip;
-    dw.recipe = w.decode->recipe;
-    dw.decode.reset();
-    auto dplan = memory_plan_for(game.scenario, game.catalog, dw, &error);
-    if (!dplan || !dplan->fits) {
-      error_box("##decode_fit", "Decode pool: " + (dplan ? dplan->reason : error));
-      tag(view.tags, "deploy.fit.fail");
-      return;
-    }
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "Decode pool on %s: KV cache holds %s tokens per replica (%s).",
-                  chip_name(game.catalog, dw.chip).c_str(),
-                  fmt_count(static_cast<double>(dplan->kv_capacity_tokens)).c_str(), game::describe(dw.recipe).c_str());
-    theme::text_colored(theme::kRevenue, "✔");
-    ImGui::SameLine();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(buf);
-    ImGui::PopTextWrapPos();
-  }
-
-  // What-if: this recipe at the segment's current load (its share of it when editing).
-  ImGui::Spacing();
-  theme::heading("What-if preview");
-  double rate = current_rate_per_s(game.scenario, game.state, seg->id);
-  if (f.editing) {
-    if (const auto* d = game.state.company.find_deployment(*f.editing))
-      rate *= deployment_load_share(game.state, game.catalog, *d);
-  }
-  const double bucket = game::bucket_rate_per_s(rate, 0.05);
-  const std::uint64_t seed = game.state.seed;
-  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
-  if (w.decode) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "At %s offered (%s now), %d prefill + %d decode replica(s), KV over %s:",
-                  fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas, w.decode->replicas,
-                  std::string(serving::kKvLinkNames[static_cast<std::size_t>(w.decode->link)]).c_str());
-    muted_wrapped(buf);
-  } else {
-    ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(),
-                        w.replicas);
-  }
-  if (!result) {
-    ImGui::TextDisabled("computing…");
-    return;
-  }
-  if (!result->summary) {
-    error_box("##preview_error", "The simulator refused: " + result->error);
-    return;
-  }
-  const auto& sm = *result->summary;
-  std::shared_ptr<const PreviewResult> current;
-  if (f.editing) {
-    if (const auto* d = game.state.company.find_deployment(*f.editing)) {
-      WhatIf cur = what_if_of(*d);
-      current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, bucket, seed); });
-    }
-  }
-  const auto* base = current && current->summary ? &*current->summary : nullptr;
-  const auto& prices =
-      game.state.company.prices.count(seg->model) ? game.state.company.prices.at(seg->model) : econ::TokenPrices{};
-  // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
-  const int decode_gpus = w.decode ? w.decode->replicas * w.decode->recipe.tensor_parallel : 0;
-  const int gpus = w.replicas * w.recipe.tensor_parallel + decode_gpus;
-  auto revenue_per_hour = [&](const serving::ServingSummary& x) {
-    const double out_per_h = x.output_tok_per_s_per_gpu * gpus * 3600;
-    const double ratio = x.output_tokens > 0 ? 1.0 / static_cast<double>(x.output_tokens) : 0;
-    econ::TokenCounts t{static_cast<double>(x.input_tokens) * ratio * out_per_h,
-                        static_cast<double>(x.cached_input_tokens) * ratio * out_per_h, out_per_h};
-    return econ::revenue_usd(t, prices);
-  };
-  // A chip's GPU-hour: the reserved price signed for it, else today's on-demand price.
-  auto chip_price = [&](const std::string& chip) {
-    double p = 0;
-    if (const auto* o = game.state.world.market.find(chip, Contract::kOnDemand)) p = o->price_usd_per_gpu_hour();
-    for (const auto& c : game.state.company.contracts) {
-      if (c.chip == chip) {
-        p = c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : p;
-        break;
-      }
-    }
-    return p;
-  };
-  const double gpu_cost =
-      chip_price(f.chip) * (gpus - decode_gpus) + (w.decode ? chip_price(w.decode->chip) * decode_gpus : 0.0);
-
-  if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
-    ImGui::TableSetupColumn(base ? "this recipe" : "", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    if (base) ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    if (base) ImGui::TableHeadersRow();
-    auto row = [&](const char* name, const std::string& v, const std::string& b, ImU32 color = theme::kText,
-                   const char* tooltip = nullptr) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", name);
-      wrapped_tooltip(tooltip);
-      ImGui::TableNextColumn();
-      theme::text_colored(color, v);
-      if (base) {
-        ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", b.c_str());
-      }
-    };
-    const double slo = slo_share(sm, seg->slo);
-    row("TTFT p90", fmt_seconds(sm.ttft_s.p90), base ? fmt_seconds(base->ttft_s.p90) : "",
-        sm.ttft_s.p90 <= seg->slo.ttft_s ? theme::kText : theme::kCost);
-    row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
-        sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
-    row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(slo_share(*base, seg->slo)) : "",
-        slo >= 0.9   ? theme::kRevenue
-        : slo >= 0.7 ? theme::kWarn
-                     : theme::kCost);
-    row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu),
-        base ? fmt_tok_per_s(base->output_tok_per_s_per_gpu) : "");
-    row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
-        base ? fmt_count(base->p90_interactivity_tok_per_s_per_user) + " tok/s" : "");
-    row("Mean batch", fmt_count(sm.mean_batch_size), base ? fmt_count(base->mean_batch_size) : "");
-    row("Failed requests",
-        fmt_pct(static_cast<double>(sm.requests_failed) /
-                static_cast<double>(std::max<std::int64_t>(1, sm.requests_arrived))),
-        base ? fmt_pct(static_cast<double>(base->requests_failed) /
-                       static_cast<double>(std::max<std::int64_t>(1, base->requests_arrived)))
-             : "",
-        sm.requests_failed > 0 ? theme::kWarn : theme::kText,
-        "Requests turned away because the queue was full, or that waited past their timeout.");
-    const double rev = revenue_per_hour(sm);
-    row("Revenue per hour", fmt_usd(rev), base ? fmt_usd(revenue_per_hour(*base)) : "");
-    row("GPU rent per hour", fmt_usd(gpu_cost), base ? fmt_usd(gpu_cost) : "");
-    row("Gross margin", rev > 0 ? fmt_pct((rev - gpu_cost) / rev) : "—",
-        base && revenue_per_hour(*base) > 0 ? fmt_pct((revenue_per_hour(*base) - gpu_cost) / revenue_per_hour(*base))
-                                            : "",
-        rev > gpu_cost ? theme::kRevenue : theme::kCost);
-    ImGui::EndTable();
-  }
-  ImGui::TextDisabled("Simulated %s of traffic in %.0f ms", fmt_seconds(sm.simulated_time_s).c_str(), result->wall_ms);
-  ImGui::SameLine();
-  theme::provenance_badge(sm.provenance);
-  tag(view.tags, "deploy.preview");
 }
 
 }  // namespace tycoon::ui

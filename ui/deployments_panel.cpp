@@ -1,6 +1,7 @@
 // Deployments: what runs where, how it did last hour, and the form to deploy or change a recipe.
 #include <algorithm>
 
+#include "sim/game/slo.h"
 #include "ui/concepts.h"
 #include "ui/deploy_form.h"
 #include "ui/format.h"
@@ -152,7 +153,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(fmt_count(last->output_tok_per_s_per_gpu).c_str());
         ImGui::TableNextColumn();
-        double slo = last->requests_offered > 0 ? last->requests_within_slo / last->requests_offered : 1.0;
+        const double slo = game::slo_attainment(last->requests_within_slo, last->requests_offered);
         theme::text_colored(slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost, fmt_pct(slo, 0));
       } else {
         ImGui::TextDisabled("%s", s.hour == d.created_at_hour ? "next hour" : "no GPUs");

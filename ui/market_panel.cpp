@@ -169,11 +169,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
   }
   double rent_per_hour = 0;
   for (const auto& c : company.contracts) {
-    double price = c.signed_price_usd_per_gpu_hour;
-    if (c.contract != Contract::kReserved) {
-      if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
-    }
-    rent_per_hour += c.num_gpus * price;
+    rent_per_hour += c.num_gpus * game::contract_price_usd_per_gpu_hour(c, s.world.market);
   }
   ImGui::TextDisabled("Rent %s per hour, %s per day · %d GPUs ready", fmt_usd(rent_per_hour).c_str(),
                       fmt_usd(rent_per_hour * 24).c_str(), game::ready_gpus(company, s.hour));
@@ -195,11 +191,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::Text("%d × %s, %s", c.num_gpus, short_chip_name(game.catalog, c.chip).c_str(),
                   contract_label(c.contract).c_str());
       ImGui::TableNextColumn();
-      double price = c.signed_price_usd_per_gpu_hour;
-      if (c.contract != Contract::kReserved) {
-        if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
-      }
-      ImGui::TextUnformatted(fmt_usd(price).c_str());
+      ImGui::TextUnformatted(fmt_usd(game::contract_price_usd_per_gpu_hour(c, s.world.market)).c_str());
       ImGui::TableNextColumn();
       if (c.ready(s.hour)) {
         theme::text_colored(theme::kRevenue, "serving-ready");

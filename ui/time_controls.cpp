@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "sim/game/last_hours.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -204,29 +205,21 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
     ImGui::SameLine(x);
   };
   const auto& labels = layout.short_labels ? kStatShortLabels : kStatLabels;
-  const double revenue = sum_last(h, game::Series::kRevenueUsd, 24);
-  const double gpu_cost = sum_last(h, game::Series::kGpuCostUsd, 24);
-  const double profit = sum_last(h, game::Series::kProfitUsd, 24);
+  const game::LastHours day = game::last_hours(h, 24);
+  const double profit = day.money.profit_usd();
   stat(labels[0], fmt_usd(s.company.cash_usd), s.company.cash_usd >= 0 ? theme::kCash : theme::kCost,
        "Cash in the bank. Below minus the credit line the company is bankrupt and the game ends.");
   next_slot(0);
   stat(labels[1], fmt_usd_signed(profit), profit >= 0 ? theme::kRevenue : theme::kCost,
        "Revenue minus GPU rent minus fixed costs over the last 24 game hours.");
   next_slot(1);
-  std::string margin = revenue > 0 ? fmt_pct((revenue - gpu_cost) / revenue) : "—";
-  stat(labels[2], margin, revenue > gpu_cost ? theme::kRevenue : theme::kWarn,
+  const auto margin = day.money.gross_margin();
+  stat(labels[2], margin ? fmt_pct(*margin) : "—",
+       day.money.revenue_usd > day.money.gpu_cost_usd ? theme::kRevenue : theme::kWarn,
        std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_slot(2);
-  double offered = sum_last(h, game::Series::kRequestsOffered, 24);
-  double slo = 1.0;
-  if (offered > 0) {
-    double within = 0;
-    const auto& att = h[game::Series::kSloAttainment];
-    const auto& off = h[game::Series::kRequestsOffered];
-    for (std::size_t i = att.size() > 24 ? att.size() - 24 : 0; i < att.size(); ++i) within += att[i] * off[i];
-    slo = within / offered;
-  }
-  stat(labels[3], offered > 0 ? fmt_pct(slo) : "—",
+  const double slo = day.slo_attainment;
+  stat(labels[3], day.requests_offered > 0 ? fmt_pct(slo) : "—",
        slo >= 0.9   ? theme::kRevenue
        : slo >= 0.7 ? theme::kWarn
                     : theme::kCost,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -135,7 +136,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
     return;
   }
   const auto* seg = game.scenario.find_segment(d->segment);
-  const double rate = current_rate_per_s(game.scenario, s, d->segment) * deployment_load_share(s, game.catalog, *d);
+  const double rate = current_rate_per_s(game.scenario, s, d->segment) * game::load_share(game.catalog, s.company, *d);
   const double bucket = game::bucket_rate_per_s(rate, 0.05);
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;

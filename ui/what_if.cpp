@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/game/game.h"
+#include "sim/game/load_share.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::ui {
@@ -131,18 +132,7 @@ double current_rate_per_s(const game::Scenario& scenario, const game::GameState&
 
 double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
                              const game::DeploymentState& d) {
-  auto weight = [&](const game::DeploymentState& x) {
-    const auto& chip = x.decode ? x.decode->chip : x.chip;
-    if (!catalog.find_accelerator(chip) || !catalog.find_engine(x.decode ? x.decode->recipe.engine : x.recipe.engine))
-      return 0.0;
-    const int decode = x.decode ? (x.decode->active_replicas > 0 ? x.decode->active_replicas : x.decode->replicas) : 0;
-    return game::capacity_weight(catalog, x, x.active_replicas > 0 ? x.active_replicas : x.replicas, decode);
-  };
-  double total = 0;
-  for (const auto& x : state.company.deployments) {
-    if (x.segment == d.segment) total += weight(x);
-  }
-  return total > 0 ? weight(d) / total : 1.0;
+  return game::load_share(catalog, state.company, d);
 }
 
 double slo_share(const serving::ServingSummary& s, const game::SloTargets& slo) {

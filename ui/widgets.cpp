@@ -26,13 +26,6 @@ void kpi_card(const char* id, std::string_view label, const std::string& value, 
   wrapped_tooltip(tooltip);
 }
 
-double sum_last(const game::History& h, game::Series s, std::size_t hours) {
-  const auto& v = h[s];
-  double sum = 0;
-  for (std::size_t i = v.size() > hours ? v.size() - hours : 0; i < v.size(); ++i) sum += v[i];
-  return sum;
-}
-
 double last_value(const game::History& h, game::Series s, double fallback) {
   const auto& v = h[s];
   return v.empty() ? fallback : v.back();

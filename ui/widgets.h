@@ -19,8 +19,6 @@ namespace tycoon::ui {
 void kpi_card(const char* id, std::string_view label, const std::string& value, const std::string& sub, ImU32 sub_color,
               float width, const char* tooltip = nullptr);
 
-// Sum of the last `hours` values of a series (fewer when the game is younger).
-double sum_last(const game::History& h, game::Series s, std::size_t hours);
 // The last value of a series, or `fallback`.
 double last_value(const game::History& h, game::Series s, double fallback = 0);
 

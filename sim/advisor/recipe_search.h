@@ -13,10 +13,10 @@
 // then measured again on fresh seeds (the best of many noisy estimates is biased up), and that
 // measurement is the claim.
 //
-// Why it screens first (issue 14): every candidate on every seed cost ~54 simulations per search,
-// seconds of a game hour. Now every candidate runs on the first seed only; the few best
-// (`finalists`) run on the other seeds, and only those can be proposed — successive halving, the
-// statistics of the finalists unchanged. Seeds derive from a key (the deployment's recipe and the
+// Why it screens first: every candidate on every seed cost ~54 simulations per search, seconds of
+// a game hour. So every candidate runs on the first seed only; the few best (`finalists`) run on
+// the other seeds, and only those can be proposed — successive halving, the statistics of the
+// finalists unchanged. Seeds derive from a key (the deployment's recipe and the
 // load bucket), and each run's goodput is kept in a memo: the next day's search at the same load
 // reuses every run instead of drawing new seeds.
 #pragma once

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/econ/ledger.h"
+
 namespace tycoon::analysis {
 
 namespace {
@@ -65,7 +67,7 @@ nlohmann::json PointPerf::to_json() const {
 }
 
 // A count read from JSON. Converting a float outside the integer's range is undefined behaviour,
-// so such a value (or a fraction) is refused; found by the sweep_journal fuzzer (issue 20).
+// so such a value (or a fraction) is refused (the sweep_journal fuzzer found it).
 template <class Int>
 Int count_from(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
@@ -165,7 +167,7 @@ PerfProblem check_point_perf(const PointPerf& p, int expected_gpus) {
   return {};
 }
 
-PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices, double gpu_usd_per_hour,
+PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
                                double target_gross_margin) {
   PointEconomics e;
   const double rent = gpu_usd_per_hour;
@@ -175,12 +177,9 @@ PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices,
   const double cached_share =
       perf.input_tokens > 0 ? static_cast<double>(perf.cached_input_tokens) / static_cast<double>(perf.input_tokens)
                             : 0.0;
-  e.revenue_usd_per_gpu_hour =
-      (in_per_h * (1 - cached_share) * prices.input_usd_per_mtok +
-       in_per_h * cached_share * prices.cached_input_usd_per_mtok + out_per_h * prices.output_usd_per_mtok) /
-      1e6;
+  e.revenue_usd_per_gpu_hour = econ::revenue_usd({in_per_h, in_per_h * cached_share, out_per_h}, prices);
   const double v = e.revenue_usd_per_gpu_hour;
-  e.gross_margin = v > 0 ? (v - rent) / v : kNaN;
+  e.gross_margin = econ::gross_margin(v, rent).value_or(kNaN);
   e.cost_blended_usd_per_mtok = in_per_h + out_per_h > 0 ? rent / ((in_per_h + out_per_h) / 1e6) : kNaN;
   e.cost_output_only_usd_per_mtok = out_per_h > 0 ? rent / (out_per_h / 1e6) : kNaN;
   e.cost_input_usd_per_mtok = v > 0 ? prices.input_usd_per_mtok * rent / v : kNaN;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/econ/prices.h"
 #include "sim/perf/calibration_profile.h"
 #include "sim/serving/serving_sim.h"
 
@@ -59,19 +60,13 @@ PerfProblem check_point_perf(const PointPerf& p, int expected_gpus);
 inline constexpr double kPerfAgreementTol = 1e-6;
 inline constexpr double kPerfReemitFactor = 2;
 
-// Token prices resolved for one model (USD per million tokens).
-struct TokenPrices {
-  double input_usd_per_mtok = 0;
-  double cached_input_usd_per_mtok = 0;
-  double output_usd_per_mtok = 0;
-};
-
 // Economics of one point at one price, per GPU-hour of steady serving at the simulated rate.
 //
 //   tokens per GPU-hour:  I = 3600 · input tok/s/GPU,  O = 3600 · output tok/s/GPU
 //   rent:                 R = GPU rent, USD per GPU-hour (catalog price for the contract)
-//   revenue:              V = (I·(1−c)·p_in + I·c·p_cached + O·p_out) / 1e6   (c: prefix-cache hit share)
-//   gross margin:         (V − R) / V
+//   revenue:              V = (I·(1−c)·p_in + I·c·p_cached + O·p_out) / 1e6   (c: prefix-cache hit share;
+//                         econ::revenue_usd)
+//   gross margin:         (V − R) / V   (econ::gross_margin)
 //   cost per Mtok, blended:      R / ((I + O) / 1e6)
 //   cost per Mtok, output only:  R / (O / 1e6)   (all rent charged to output: InferenceX's convention)
 //   cost per Mtok, input/output: p_in · R/V and p_out · R/V — the break-even prices that keep the
@@ -89,7 +84,7 @@ struct PointEconomics {
   double price_scale_for_target_margin = 0;  // NaN without a target
 };
 
-PointEconomics point_economics(const PointPerf& perf, const TokenPrices& prices, double gpu_usd_per_hour,
+PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
                                double target_gross_margin /* NaN: none */);
 
 // The figures every row and every Monte Carlo group report, in CSV column order.

@@ -47,13 +47,12 @@ double target_margin(const SweepSpec& s) { return s.target_gross_margin.value_or
 
 }  // namespace
 
-TokenPrices resolve_prices(const PriceChoice& p, const data::ModelCard& model) {
+econ::TokenPrices resolve_prices(const PriceChoice& p, const data::ModelCard& model) {
   if (!p.market_scale) return {p.input_usd_per_mtok, p.cached_input_usd_per_mtok, p.output_usd_per_mtok};
-  const auto& m = model.market_price;
-  const double k = *p.market_scale;
-  return {k * m.input_usd_per_mtok,
-          k * (m.cached_input_usd_per_mtok > 0 ? m.cached_input_usd_per_mtok : m.input_usd_per_mtok),
-          k * m.output_usd_per_mtok};
+  // A card without a cached price bills cached input at the input price.
+  econ::TokenPrices market = econ::from_market_price(model.market_price);
+  if (!(market.cached_input_usd_per_mtok > 0)) market.cached_input_usd_per_mtok = market.input_usd_per_mtok;
+  return econ::scaled(market, *p.market_scale);
 }
 
 PointEconomics economics_of(const SweepData& d, std::size_t point, std::size_t price) {

@@ -30,7 +30,7 @@ struct SweepData {
 };
 
 // A price of the spec for one model: absolute prices as given, or the card's market price scaled.
-TokenPrices resolve_prices(const PriceChoice& price, const data::ModelCard& model);
+econ::TokenPrices resolve_prices(const PriceChoice& price, const data::ModelCard& model);
 
 PointEconomics economics_of(const SweepData& d, std::size_t point, std::size_t price);
 

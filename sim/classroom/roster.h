@@ -1,4 +1,4 @@
-// A class roster (issue 33): binds each student's name to a code only that student is given, so
+// A class roster: binds each student's name to a code only that student is given, so
 // a classmate cannot hand in a run under another student's name. The instructor writes it with
 // `class new --roster NAMES --roster-out ROSTER.json` (one random code per student, printed in the
 // roster file, which stays private), hands each student their code, and checks with

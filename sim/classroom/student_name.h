@@ -1,5 +1,5 @@
 // When two submissions come from the same student: their names are compared after normalising
-// what a reader of the standings cannot tell apart (issue 33), so that "Ada", "ada ", "A\u200Bda"
+// what a reader of the standings cannot tell apart, so that "Ada", "ada ", "A\u200Bda"
 // and "Аda" (a Cyrillic A) count as one student, and the second is refused as a second submission.
 #pragma once
 

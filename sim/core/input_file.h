@@ -1,4 +1,4 @@
-// Reading a file that came from outside, one way for every kind of input (issue 33): regular files
+// Reading a file that came from outside, one way for every kind of input: regular files
 // only (a folder, device, FIFO or socket is refused before a byte is read), a size limit per kind
 // named in the error, and the text read in bounded chunks, so that /dev/zero, a named pipe or a
 // file that grows while it is read cannot grow the process until allocation fails.

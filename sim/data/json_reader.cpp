@@ -238,9 +238,8 @@ namespace {
 // Builds the value from nlohmann's SAX events, as its own DOM parser does, and refuses while
 // parsing what that parser accepts: a duplicate key (nlohmann keeps the last of two silently) and
 // nesting deeper than kMaxJsonDepth (dump(), copy and comparison recurse). Each event costs
-// O(log keys) at most, so parsing is linear in the text: nlohmann's callback parser, used before
-// (issue 33), rescanned the parent array at the end of every object, quadratic in an array of
-// objects.
+// O(log keys) at most, so parsing is linear in the text: nlohmann's callback parser, which this
+// replaces, rescanned the parent array at the end of every object, quadratic in an array of objects.
 class StrictJsonBuilder {
  public:
   using json = nlohmann::json;

@@ -4,9 +4,9 @@
 
 namespace tycoon::econ {
 
-std::optional<double> LedgerTotals::gross_margin() const {
+std::optional<double> gross_margin(double revenue_usd, double gpu_cost_usd) {
   if (revenue_usd <= 0) return std::nullopt;
-  return gross_profit_usd() / revenue_usd;
+  return (revenue_usd - gpu_cost_usd) / revenue_usd;
 }
 
 void Ledger::add_revenue(const std::string& model, const TokenCounts& tokens, const TokenPrices& prices) {

@@ -11,6 +11,10 @@
 
 namespace tycoon::econ {
 
+// Gross margin, (revenue − GPU cost) / revenue, of any period or rate (USD, or USD per hour);
+// nullopt without revenue. Every margin the game, the UI and the analyst reports show is this one.
+std::optional<double> gross_margin(double revenue_usd, double gpu_cost_usd);
+
 struct LedgerTotals {
   double revenue_usd = 0;
   double gpu_cost_usd = 0;    // rent, early-release fees included
@@ -19,7 +23,10 @@ struct LedgerTotals {
   double gross_profit_usd() const { return revenue_usd - gpu_cost_usd; }
   double profit_usd() const { return revenue_usd - gpu_cost_usd - fixed_cost_usd; }
   // (revenue − GPU cost) / revenue; nullopt without revenue.
-  std::optional<double> gross_margin() const;
+  std::optional<double> gross_margin() const { return econ::gross_margin(revenue_usd, gpu_cost_usd); }
+  // The same revenue and fixed costs with the GPU cost divided by `speedup`: serving the same
+  // tokens `speedup` times faster needs 1/speedup of the GPU-hours (the margin lesson).
+  LedgerTotals served_faster(double speedup) const { return {revenue_usd, gpu_cost_usd / speedup, fixed_cost_usd}; }
 };
 
 struct ModelRevenue {

@@ -17,6 +17,12 @@ TokenCounts TokenCounts::scaled(double factor) const {
   return {input_tokens * factor, cached_input_tokens * factor, output_tokens * factor};
 }
 
+TokenCounts at_output_rate(const TokenCounts& sample, double output_tokens) {
+  const double per_output = sample.output_tokens > 0 ? 1.0 / sample.output_tokens : 0.0;
+  return {sample.input_tokens * per_output * output_tokens, sample.cached_input_tokens * per_output * output_tokens,
+          output_tokens};
+}
+
 TokenPrices from_market_price(const data::MarketPrice& p) {
   return {p.input_usd_per_mtok, p.cached_input_usd_per_mtok, p.output_usd_per_mtok};
 }

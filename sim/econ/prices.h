@@ -26,6 +26,11 @@ struct TokenCounts {
   TokenCounts scaled(double factor) const;
 };
 
+// Tokens billed for steady serving that generates `output_tokens` (say per hour), with input and
+// cached input tokens in the proportion `sample` counted them (a simulated window's completed
+// requests). A sample without output tokens gives output only.
+TokenCounts at_output_rate(const TokenCounts& sample, double output_tokens);
+
 // The model card's market price (competitors' list price) as TokenPrices.
 TokenPrices from_market_price(const data::MarketPrice& p);
 

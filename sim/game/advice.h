@@ -1,4 +1,4 @@
-// The extension point for the advisor (sim/advisor, a separate issue): proposals the player
+// The extension point for the advisor (sim/advisor, which the game does not depend on): proposals the player
 // accepts or rejects. The game stores the inbox and applies accepted effects; it proposes nothing
 // itself. An Advisor plugged into the Game posts proposals at the end of each hour.
 #pragma once

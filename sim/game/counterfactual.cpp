@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/game/scoring.h"
+
 namespace tycoon::game {
 
 std::size_t step_scripted(Game& game, const std::vector<LoggedCommand>& commands, bool take_good_advice) {
@@ -38,7 +40,7 @@ OutcomeFigures figures_of(const GameState& s) {
   f.output_tokens = s.service.tokens.output_tokens;
   f.requests_offered = s.service.requests_offered;
   f.requests_completed = s.service.requests_completed;
-  f.slo_attainment = s.service.requests_offered > 0 ? s.service.requests_within_slo / s.service.requests_offered : 1.0;
+  f.slo_attainment = slo_attainment(s);
   f.gpu_hours_rented = s.service.gpu_hours_rented;
   f.gpu_hours_serving = s.service.gpu_hours_serving;
   f.bankrupt = s.company.bankrupt;

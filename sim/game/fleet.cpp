@@ -94,4 +94,19 @@ int ready_gpus(const Company& company, std::int64_t hour) {
   return n;
 }
 
+double contract_price_usd_per_gpu_hour(const GpuContract& c, const econ::GpuMarket& market) {
+  if (c.contract == Contract::kReserved) return c.signed_price_usd_per_gpu_hour;
+  const auto* o = market.find(c.chip, c.contract);
+  return o ? o->price_usd_per_gpu_hour() : c.signed_price_usd_per_gpu_hour;
+}
+
+double chip_price_usd_per_gpu_hour(const GameState& s, const std::string& chip) {
+  double price = 0;
+  if (const auto* o = s.world.market.find(chip, Contract::kOnDemand)) price = o->price_usd_per_gpu_hour();
+  for (const auto& c : s.company.contracts) {
+    if (c.chip == chip) return c.contract == Contract::kReserved ? c.signed_price_usd_per_gpu_hour : price;
+  }
+  return price;
+}
+
 }  // namespace tycoon::game

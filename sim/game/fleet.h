@@ -36,4 +36,14 @@ int unclaimed_gpus(const Company& company, const std::string& chip, std::optiona
 // Ready GPUs under contract, all chips.
 int ready_gpus(const Company& company, std::int64_t hour);
 
+// What one GPU of contract `c` costs per hour now (USD): a reserved contract pays the price it
+// signed; on-demand and spot pay today's market price for their chip and contract type (the
+// signed price when the market no longer offers it). The game's rent and the fleet view use it.
+double contract_price_usd_per_gpu_hour(const GpuContract& c, const econ::GpuMarket& market);
+
+// What one more GPU-hour of `chip` costs the company, for previews of a deployment (USD): the
+// signed price when its first contract on the chip is reserved, else today's on-demand price of
+// the chip (0 when the market offers none).
+double chip_price_usd_per_gpu_hour(const GameState& s, const std::string& chip);
+
 }  // namespace tycoon::game

@@ -7,6 +7,7 @@
 
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
+#include "sim/game/load_share.h"
 #include "sim/game/plan.h"
 #include "sim/game/rng.h"
 #include "sim/game/slo.h"
@@ -362,11 +363,10 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
   // bandwidth × engine efficiency × speedup (the router's view; decode is bandwidth-bound).
   std::vector<std::size_t> serving_idx;
   double weight_sum = 0;
-  std::vector<double> weights(company.deployments.size(), 0.0);
+  const std::vector<double> weights = capacity_weights(*catalog_, company, seg.id);
   for (std::size_t di = 0; di < company.deployments.size(); ++di) {
     const auto& d = company.deployments[di];
     if (d.segment != seg.id || !d.serving()) continue;
-    weights[di] = capacity_weight(*catalog_, d, d.active_replicas, d.decode ? d.decode->active_replicas : 0);
     weight_sum += weights[di];
     serving_idx.push_back(di);
   }
@@ -519,14 +519,11 @@ void Game::book_deployment_hour(const DeploymentState& d, const DeploymentAlloca
 void Game::pay_costs(std::int64_t h, const SpotReclaims& interrupted, HourTotals& totals) {
   auto& s = state_;
   auto& company = s.company;
-  // Rent: reserved at the signed price, on-demand and spot at today's market price; a reclaimed
-  // spot contract pays for the part of the hour it ran.
+  // Rent at each contract's price now (contract_price_usd_per_gpu_hour); a reclaimed spot
+  // contract pays for the part of the hour it ran.
   for (const auto& c : company.contracts) {
     if (!c.ready(h)) continue;
-    double price = c.signed_price_usd_per_gpu_hour;
-    if (c.contract != Contract::kReserved) {
-      if (const auto* o = s.world.market.find(c.chip, c.contract)) price = o->price_usd_per_gpu_hour();
-    }
+    const double price = contract_price_usd_per_gpu_hour(c, s.world.market);
     double hours = 1.0;
     if (auto it = interrupted.find(c.id); it != interrupted.end()) hours = it->second;
     double usd = econ::rent_usd(c.num_gpus, price, hours);
@@ -574,7 +571,7 @@ void Game::record_hour(std::int64_t h, const HourTotals& t) {
   set(Series::kRequestsOffered, t.requests_offered);
   set(Series::kRequestsCompleted, t.requests_completed);
   set(Series::kRequestsFailed, t.requests_failed);
-  set(Series::kSloAttainment, t.requests_offered > 0 ? t.requests_within_slo / t.requests_offered : 1.0);
+  set(Series::kSloAttainment, slo_attainment(t.requests_within_slo, t.requests_offered));
   set(Series::kReputation, reputation);
   set(Series::kGpusRented, t.gpus_rented);
   set(Series::kGpusServing, t.gpus_serving);

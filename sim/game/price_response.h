@@ -1,6 +1,6 @@
 // What a price would earn next hour: the game's own forecast of profit per hour against price for
-// one segment, for the pricing panel's chart (issue 15, issue 31). Every part is what the next
-// hour books (Game::step):
+// one segment, for the pricing panel's chart. Every part is what the next hour books (Game::step),
+// so that the chart and the hour played agree:
 //   demand     the game's formula for the hour about to be played (the bill customers see against
 //              the market's list price, reputation, demand events), without the hour's noise
 //   requests   the serving windows' requests per demand request, from last hour (a multi-turn

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/game/slo.h"
+
 namespace tycoon::game {
 
 double slo_attainment(const GameState& s) {
-  return s.service.requests_offered > 0 ? s.service.requests_within_slo / s.service.requests_offered : 1.0;
+  return slo_attainment(s.service.requests_within_slo, s.service.requests_offered);
 }
 
 namespace {

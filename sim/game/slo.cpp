@@ -6,6 +6,10 @@
 
 namespace tycoon::game {
 
+double slo_attainment(double requests_within_slo, double requests_offered) {
+  return requests_offered > 0 ? requests_within_slo / requests_offered : 1.0;
+}
+
 double share_within(const serving::LatencyStats& s, double target_s) {
   if (s.p99 <= 0 && s.p90 <= 0 && s.p50 <= 0) return 1.0;
   const std::array<std::pair<double, double>, 5> knots = {{{0.0, 0.0},

@@ -17,4 +17,9 @@ double share_within(const serving::LatencyStats& stats, double target_s);
 double share_within_slo(const serving::LatencyStats& ttft_s, const serving::LatencyStats& tpot_s,
                         const SloTargets& slo);
 
+// SLO attainment of a period: requests within the SLO over requests offered (failed ones count as
+// missed). 1 when none were offered: no customer was let down. Summed over hours, this is the
+// offered-weighted mean of the hours' attainments.
+double slo_attainment(double requests_within_slo, double requests_offered);
+
 }  // namespace tycoon::game

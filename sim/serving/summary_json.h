@@ -1,5 +1,5 @@
-// The one writer of a serving run's results as JSON (issue 19, fault 4: each struct's JSON written
-// once): `tycoon benchmark --json` prints these blocks; the sweep stores its own subset
+// The one writer of a serving run's results as JSON (each struct's JSON is written in one place,
+// so two writers cannot drift apart): `tycoon benchmark --json` prints these blocks; the sweep stores its own subset
 // (analysis::PointPerf), read back by its own reader.
 #pragma once
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the class kit's inputs (issue 33). The first byte picks the loader: 0 a
+// libFuzzer target: the class kit's inputs. The first byte picks the loader: 0 a
 // submission, 1 a class roster, 2 a student's name (student_name_problem, then student_name_key
 // when the name is acceptable: it must never throw), 3 a roster's list of names.
 #include "sim/classroom/roster.h"

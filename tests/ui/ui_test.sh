@@ -29,14 +29,14 @@ run() {  # name script
 run tutorial tutorial.script
 run bad_input bad_input.script
 run split split.script
-# The classroom screens (issue 18): class setup shows the class's link; the Class report screen
+# The classroom screens: class setup shows the class's link; the Class report screen
 # loads a report's JSON and finds a student's row. From the source root: the script types the
 # fixture's path relative to it.
 pushd "$here/../.." >/dev/null
 run class class.script
 popd >/dev/null
 
-# Layout at three window sizes (issue 15): every main screen (start, dashboard, market, deploy
+# Layout at three window sizes: every main screen (start, dashboard, market, deploy
 # form, deployments, pricing, advisor, debrief) is screenshotted under $out/layout-WxH/, and each
 # screenshot frame is checked for labels cut, squeezed, overlapping or wrapped inside a number
 # (--check-text-fit, ui/text_fit.h): the binary exits 5 on any problem not listed in
@@ -64,9 +64,9 @@ layout() {  # WxH
 }
 for size in 1024x640 1280x800 1920x1080; do layout "$size"; done
 
-# The freeze test (issue 14): campaign level 1 at 16x with the advisor, threaded and as the
-# browser runs it (--no-threads: forks, a tape and simulations sliced within a frame budget);
-# the binary exits 4 when any interval between frames exceeds the limit.
+# The freeze test (no frame held, whatever the simulation does): campaign level 1 at 16x with the
+# advisor, threaded and as the browser runs it (--no-threads: forks, a tape and simulations sliced
+# within a frame budget); the binary exits 4 when any interval between frames exceeds the limit.
 freeze() {  # name extra-flags...
   local name=$1
   shift

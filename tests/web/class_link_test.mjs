@@ -1,4 +1,4 @@
-// The browser's class link (issue 18): the page opened with a class's parameters in its query
+// The browser's class link: the page opened with a class's parameters in its query
 // string starts that exact class (its scenario, seed, length and history before play) and shows
 // the class id; a bad link leaves the start screen up with the reason; the class is played to its
 // end at top speed, saved through the UI and exported; run.sh hands the export to

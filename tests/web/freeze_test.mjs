@@ -1,4 +1,4 @@
-// The freeze test (issue 14): the game must never hold a frame, whatever the simulation is doing.
+// The freeze test: the game must never hold a frame, whatever the simulation is doing.
 // For the tutorial (after renting and deploying, so the advisor has something to advise), campaign
 // level 1 and the sandbox, with the advisor attached: start the scenario, run at 16x for a while,
 // and record every gap between animation frames from the page's own requestAnimationFrame clock

@@ -1,4 +1,4 @@
-// The layout in the browser at 1024x640, 1280x800 and 1920x1080 (issue 15): a short game visits
+// The layout in the browser at 1024x640, 1280x800 and 1920x1080: a short game visits
 // every main screen (start, dashboard, market, deploy form, deployments, pricing, advisor, debrief)
 // with real clicks, and on each screen
 //   - no label is cut, squeezed, drawn over another or wrapped inside a number (tycoon.textFit(),

@@ -25,7 +25,7 @@ if (!url || !outDir || !importPath) {
 }
 fs.mkdirSync(outDir, { recursive: true });
 
-// Budgets from issue 9.
+// The page's budgets: what it may download and how soon it must be playable.
 const kMaxTransferBytes = 6e6;
 const kMaxReadyMs = 3000;
 const kTopSpeedSeconds = Number(process.env.TYCOON_TOP_SPEED_SECONDS || 10);
@@ -421,7 +421,7 @@ try {
   const exported = await page.evaluate(() => window.tycoon.exportSave(''));
   check(exported.ok && JSON.parse(exported.text).format === 'inference-tycoon-save', 'export returns the save file');
   fs.writeFileSync(path.join(outDir, 'exported-save.json'), exported.text);
-  // The advisor's memory travels in the save, sealed (issue 19): no truth readable in the file.
+  // The advisor's memory travels in the save, sealed: no truth readable in the file.
   const savedState = JSON.parse(exported.text).payload.state;
   check(!('advisor' in savedState) && !exported.text.includes('true_speedup') &&
         typeof JSON.parse(exported.text).payload.sealed === 'string', 'the save holds the advisor sealed, no truth in plain text');
@@ -429,7 +429,7 @@ try {
   const tampered = exported.text.replace(/"cash_usd":\s*(-?[0-9.e+-]+)/, (m, v) => `"cash_usd": ${Number(v) + 1000000}`);
   const refusedSave = await page.evaluate((t) => window.tycoon.importText('tampered.json', t), tampered);
   check(!refusedSave.ok, 'a tampered save is refused: ' + refusedSave.error);
-  // Issue 20 (found 4 and 1): an import named like a save the player has used to be written over
+  // An import named like a save the player has used to be written over
   // it before the check and deleted when the check failed (from localStorage too); a save nested
   // 100,000 levels deep threw an uncaught RangeError and stayed in storage. Both are refused
   // while the player's save keeps its exact text, in the folder and in localStorage.

@@ -17,7 +17,7 @@
 #      fit (tycoon.textFit()) and controls under the page's buttons or the status strip; Menu's
 #      save is listed on the start screen, also after a reload;
 #   3. freeze_test.mjs: the tutorial, campaign level 1 and the sandbox at 16x with the advisor
-#      attached; fails on any gap between animation frames over 250 ms (issue 14);
+#      attached; fails on any gap between animation frames over 250 ms;
 #   4. determinism: the same scenario, seed and command log (which accepts an advisor proposal)
 #      natively (`tycoon run --advisor on --json`) and in the browser (tycoon_run through the
 #      bridge), compared by compare_summaries.py;

@@ -1,4 +1,4 @@
-// Save + load in the browser ends byte for byte like the uninterrupted game (issue 19): the same
+// Save + load in the browser ends byte for byte like the uninterrupted game: the same
 // scenario, seed and command log as the determinism check, played in the page once straight
 // through and once saved and loaded at three hours drawn from the seed (a fresh advisor after
 // each load: everything it remembers comes from the save). Writes both final save files; run.sh

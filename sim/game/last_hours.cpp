@@ -1,0 +1,32 @@
+#include "sim/game/last_hours.h"
+
+#include "sim/game/slo.h"
+
+namespace tycoon::game {
+
+double sum_last(const History& h, Series s, std::size_t hours) {
+  const auto& v = h[s];
+  double sum = 0;
+  for (std::size_t i = v.size() > hours ? v.size() - hours : 0; i < v.size(); ++i) sum += v[i];
+  return sum;
+}
+
+LastHours last_hours(const History& h, std::size_t hours) {
+  LastHours r;
+  r.money = {sum_last(h, Series::kRevenueUsd, hours), sum_last(h, Series::kGpuCostUsd, hours),
+             sum_last(h, Series::kFixedCostUsd, hours)};
+  r.output_tokens = sum_last(h, Series::kOutputTokens, hours);
+  r.requests_offered = sum_last(h, Series::kRequestsOffered, hours);
+  r.requests_failed = sum_last(h, Series::kRequestsFailed, hours);
+  // The hours' requests within SLO, recovered from each hour's attainment and offered requests.
+  const auto& attainment = h[Series::kSloAttainment];
+  const auto& offered = h[Series::kRequestsOffered];
+  double within = 0;
+  for (std::size_t i = attainment.size() > hours ? attainment.size() - hours : 0; i < attainment.size(); ++i) {
+    within += attainment[i] * offered[i];
+  }
+  r.slo_attainment = slo_attainment(within, r.requests_offered);
+  return r;
+}
+
+}  // namespace tycoon::game

@@ -1,0 +1,30 @@
+// The company's figures over its last hours of play, summed from the hourly history: what the
+// dashboard's cards and the top bar show for "24 h".
+#pragma once
+
+#include <cstddef>
+
+#include "sim/econ/ledger.h"
+#include "sim/game/history.h"
+
+namespace tycoon::game {
+
+// Series `s` summed over the last `hours` hours of `h` (all of them when it has fewer).
+double sum_last(const History& h, Series s, std::size_t hours);
+
+struct LastHours {
+  econ::LedgerTotals money;  // revenue, GPU cost and fixed cost: margin and profit from them
+  double output_tokens = 0;
+  double requests_offered = 0;
+  double requests_failed = 0;
+  // Requests within SLO over requests offered: each hour's attainment weighted by the requests
+  // offered in it, so a quiet night does not count as much as a busy day. 1 without requests.
+  double slo_attainment = 1;
+  // Requests failed over requests offered; 0 without requests.
+  double failed_share() const { return requests_offered > 0 ? requests_failed / requests_offered : 0.0; }
+};
+
+// The last `hours` hours of `h` (fewer at the start of play).
+LastHours last_hours(const History& h, std::size_t hours);
+
+}  // namespace tycoon::game

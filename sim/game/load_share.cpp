@@ -1,0 +1,35 @@
+#include "sim/game/load_share.h"
+
+#include "sim/game/game.h"
+
+namespace tycoon::game {
+
+std::vector<double> capacity_weights(const data::Catalog& catalog, const Company& company, const std::string& segment,
+                                     const DeploymentState* previewed) {
+  std::vector<double> w(company.deployments.size(), 0.0);
+  for (std::size_t i = 0; i < company.deployments.size(); ++i) {
+    const auto& x = company.deployments[i];
+    if (x.segment != segment) continue;
+    const bool preview = previewed && x.id == previewed->id && !x.serving();
+    if (!x.serving() && !preview) continue;
+    const auto& chip = x.decode ? x.decode->chip : x.chip;
+    if (!catalog.find_accelerator(chip) || !catalog.find_engine(x.decode ? x.decode->recipe.engine : x.recipe.engine))
+      continue;
+    const int replicas = preview ? x.replicas : x.active_replicas;
+    const int decode = x.decode ? (preview ? x.decode->replicas : x.decode->active_replicas) : 0;
+    w[i] = capacity_weight(catalog, x, replicas, decode);
+  }
+  return w;
+}
+
+double load_share(const data::Catalog& catalog, const Company& company, const DeploymentState& d) {
+  const auto w = capacity_weights(catalog, company, d.segment, &d);
+  double total = 0, own = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    total += w[i];
+    if (company.deployments[i].id == d.id) own = w[i];
+  }
+  return total > 0 ? own / total : 1.0;
+}
+
+}  // namespace tycoon::game

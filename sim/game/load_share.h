@@ -1,0 +1,25 @@
+// How a segment's load is split over its deployments: the router's rule, one implementation for
+// the hour the game plays (Game::serve_segment) and for the front ends' previews.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/data/catalog.h"
+#include "sim/game/state.h"
+
+namespace tycoon::game {
+
+// The router's estimate of each of `company`'s deployments' capacity for `segment` (indexed like
+// company.deployments): capacity_weight at its active replicas for a deployment of the segment
+// that serves, 0 for every other. `previewed`, when given and not serving yet, is weighed at the
+// replicas it wants: the share it will get once its GPUs are in. A deployment whose chip or engine
+// the catalog lacks weighs nothing.
+std::vector<double> capacity_weights(const data::Catalog& catalog, const Company& company, const std::string& segment,
+                                     const DeploymentState* previewed = nullptr);
+
+// The share of its segment's load that deployment `d` receives (0 to 1) by capacity_weights with
+// `d` previewed; 1 when the segment's weights sum to nothing.
+double load_share(const data::Catalog& catalog, const Company& company, const DeploymentState& d);
+
+}  // namespace tycoon::game

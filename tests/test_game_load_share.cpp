@@ -1,0 +1,62 @@
+// How a segment's load is split over its deployments (game::capacity_weights, which the game's
+// hour and the previews' game::load_share both use): by the router's capacity weight, replicas × GPUs per replica × HBM
+// bandwidth × engine efficiency × speedup, so on one chip and engine the shares are in proportion to GPUs × speedup.
+#include <doctest/doctest.h>
+
+#include "game_test_util.h"
+#include "sim/game/load_share.h"
+
+using namespace tycoon;
+
+namespace {
+
+constexpr double kShareTol = 1e-12;  // ratios of products of the same catalog numbers
+
+game::DeploymentState deployment(std::int64_t id, const char* segment, int active, int wanted) {
+  game::DeploymentState d;
+  d.id = id;
+  d.model = "gpt-oss-120b";
+  d.segment = segment;
+  d.chip = "h200";
+  d.replicas = wanted;
+  d.active_replicas = active;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a deployment's share of its segment's load is its capacity weight over the segment's") {
+  game::Company c;
+  c.deployments = {deployment(1, "chat", 1, 1), deployment(2, "chat", 3, 3), deployment(3, "batch", 8, 8)};
+  // Same chip and engine: 1 and 3 replicas of one GPU share 1:3; the other segment's 8 do not count.
+  CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(0.25).epsilon(kShareTol));
+  CHECK(game::load_share(test::catalog(), c, c.deployments[1]) == doctest::Approx(0.75).epsilon(kShareTol));
+  CHECK(game::load_share(test::catalog(), c, c.deployments[2]) == doctest::Approx(1.0).epsilon(kShareTol));
+
+  SUBCASE("accepted speedups count: 1 replica at x2 against 3 at x1 is 2:3") {
+    c.deployments[0].speedup = 2.0;
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(0.4).epsilon(kShareTol));
+  }
+  SUBCASE("GPUs per replica count: 1 replica of 2 GPUs against 3 of 1 is 2:3") {
+    c.deployments[0].recipe.tensor_parallel = 2;
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(0.4).epsilon(kShareTol));
+  }
+  SUBCASE("a deployment waiting for GPUs takes no load yet, and is previewed at the replicas it wants") {
+    c.deployments[1].active_replicas = 0;
+    // The hour as the game plays it: only serving deployments share the load.
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(1.0).epsilon(kShareTol));
+    // Its own preview: its 3 wanted replicas against the 1 serving.
+    CHECK(game::load_share(test::catalog(), c, c.deployments[1]) == doctest::Approx(0.75).epsilon(kShareTol));
+  }
+  SUBCASE("active replicas, not wanted ones, while it has some: 1 of 3 wanted running is 1:1") {
+    c.deployments[1].active_replicas = 1;
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(0.5).epsilon(kShareTol));
+  }
+  SUBCASE("a chip the catalog lacks weighs nothing; with no weight at all the share is whole") {
+    c.deployments[1].chip = "no-such-chip";
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == doctest::Approx(1.0).epsilon(kShareTol));
+    CHECK(game::load_share(test::catalog(), c, c.deployments[1]) == 0.0);
+    c.deployments[0].chip = "no-such-chip";
+    CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == 1.0);
+  }
+}
