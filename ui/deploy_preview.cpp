@@ -10,6 +10,7 @@
 #include "sim/game/hourly_economics.h"
 #include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
+#include "sim/game/slo.h"
 #include "ui/deploy_form.h"
 #include "ui/deploy_memory_fit.h"
 #include "ui/format.h"
@@ -34,17 +35,17 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     if (const auto* d = game.state.company.find_deployment(*f.editing))
       rate *= game::load_share(game.catalog, game.state.company, *d);
   }
-  const double bucket = game::bucket_rate_per_s(rate, 0.05);
   const std::uint64_t seed = game.state.seed;
-  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, seed); });
   if (w.decode) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "At %s offered (%s now), %d prefill + %d decode replica(s), KV over %s:",
-                  fmt_req_per_s(bucket).c_str(), seg->name.c_str(), w.replicas, w.decode->replicas,
+    std::snprintf(buf, sizeof buf,
+                  "At %s offered (%s now), %d prefill + %d decode replica(s), KV over %s:", fmt_req_per_s(rate).c_str(),
+                  seg->name.c_str(), w.replicas, w.decode->replicas,
                   std::string(serving::kKvLinkNames[static_cast<std::size_t>(w.decode->link)]).c_str());
     muted_wrapped(buf);
   } else {
-    ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(bucket).c_str(), seg->name.c_str(),
+    ImGui::TextDisabled("At %s offered (%s now), %d replica(s):", fmt_req_per_s(rate).c_str(), seg->name.c_str(),
                         w.replicas);
   }
   if (!result) {
@@ -60,7 +61,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing)) {
       WhatIf cur = what_if_of(*d);
-      current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, bucket, seed); });
+      current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, rate, seed); });
     }
   }
   const auto* base = current && current->summary ? &*current->summary : nullptr;
@@ -89,12 +90,12 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
         ImGui::TextDisabled("%s", b.c_str());
       }
     };
-    const double slo = slo_share(sm, seg->slo);
+    const double slo = game::slo_attainment(sm, seg->slo);
     row("TTFT p90", fmt_seconds(sm.ttft_s.p90), base ? fmt_seconds(base->ttft_s.p90) : "",
         sm.ttft_s.p90 <= seg->slo.ttft_s ? theme::kText : theme::kCost);
     row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
         sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
-    row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(slo_share(*base, seg->slo)) : "",
+    row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(game::slo_attainment(*base, seg->slo)) : "",
         slo >= 0.9   ? theme::kRevenue
         : slo >= 0.7 ? theme::kWarn
                      : theme::kCost);

@@ -17,17 +17,6 @@ namespace tycoon::ui {
 
 namespace {
 
-econ::TokenPrices reference_now(const GameView& game, const std::string& model) {
-  auto it = game.scenario.reference_prices.find(model);
-  if (it == game.scenario.reference_prices.end()) return {};
-  double m = 1.0;
-  if (auto r = game.state.world.reference_price_multiplier.find(model);
-      r != game.state.world.reference_price_multiplier.end()) {
-    m = r->second;
-  }
-  return econ::scaled(it->second, m);
-}
-
 void price_row(const char* name, const char* id, double* draft, double current, double reference, bool locked,
                ViewState& view, const std::string& tag_name) {
   ImGui::TableNextRow();
@@ -86,7 +75,7 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
     ImGui::PushID(model.c_str());
     ImGui::Spacing();
     theme::heading(model_name(game.catalog, model));
-    const auto reference = reference_now(game, model);
+    const auto reference = game::market_prices_now(game.scenario, game.state, model);
     auto draft_it = view.price_drafts.find(model);
     if (draft_it == view.price_drafts.end()) draft_it = view.price_drafts.emplace(model, current).first;
     auto& draft = draft_it->second;

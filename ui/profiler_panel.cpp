@@ -58,8 +58,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
 
   // The run at the current load, for the batch size and the time split over the whole run.
   const double rate = current_rate_per_s(game.scenario, s, d->segment) * deployment_load_share(s, game.catalog, *d);
-  const double bucket = game::bucket_rate_per_s(rate, 0.05);
-  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   const auto* sm = result && result->summary ? &*result->summary : nullptr;
 
   // One representative decode step and one prefill chunk from the performance model.

@@ -5,6 +5,7 @@
 
 #include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
+#include "sim/game/slo.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
@@ -137,15 +138,14 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   }
   const auto* seg = game.scenario.find_segment(d->segment);
   const double rate = current_rate_per_s(game.scenario, s, d->segment) * game::load_share(game.catalog, s.company, *d);
-  const double bucket = game::bucket_rate_per_s(rate, 0.05);
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
-  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, bucket, s.seed); });
+  auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   ImGui::TextDisabled(
       "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "
       "latencies and throughput).",
-      fmt_req_per_s(bucket).c_str(), w.replicas);
+      fmt_req_per_s(rate).c_str(), w.replicas);
   if (!result) {
     ImGui::TextDisabled("simulating…");
     return;
@@ -180,7 +180,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
               fmt_seconds(sm.tpot_s.p99).c_str());
   if (seg) {
     ImGui::TextDisabled("Targets: TTFT ≤ %s, TPOT ≤ %s · SLO met ≈ %s", fmt_seconds(seg->slo.ttft_s).c_str(),
-                        fmt_seconds(seg->slo.tpot_s).c_str(), fmt_pct(slo_share(sm, seg->slo), 0).c_str());
+                        fmt_seconds(seg->slo.tpot_s).c_str(), fmt_pct(game::slo_attainment(sm, seg->slo), 0).c_str());
   }
   ImGui::Text("Preemptions %lld · engine steps %lld", static_cast<long long>(sm.num_preemptions),
               static_cast<long long>(sm.num_iterations));

@@ -111,14 +111,11 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
 ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
                            const WhatIf& w, int concurrency, std::uint64_t seed) {
   ServingJob job = planned(previews, scenario, catalog, w);
-  auto& c = job.config;
-  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) c.workload = seg->workload;
-  c.arrival.kind = serving::ArrivalKind::kClosedLoop;
-  c.arrival.concurrency = std::max(1, concurrency) * c.replicas;
-  c.num_requests = std::max<std::int64_t>(3LL * c.arrival.concurrency, 24);
-  c.scheduler.queue_timeout_s = 0;  // a benchmark waits
-  c.scheduler.max_queue = 1 << 20;
-  c.seed = seed;
+  serving::WorkloadSpec workload;
+  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) workload = seg->workload;
+  // `concurrency` users per replica, a few requests each (enough for a Pareto point's shape).
+  const int users = std::max(1, concurrency) * job.config.replicas;
+  job.config = job.plan.benchmark(workload, users, std::max<std::int64_t>(3LL * users, 24), seed);
   return job;
 }
 
@@ -133,12 +130,6 @@ double current_rate_per_s(const game::Scenario& scenario, const game::GameState&
 double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
                              const game::DeploymentState& d) {
   return game::load_share(catalog, state.company, d);
-}
-
-double slo_share(const serving::ServingSummary& s, const game::SloTargets& slo) {
-  double completed = static_cast<double>(s.requests_completed);
-  double arrived = static_cast<double>(std::max<std::int64_t>(1, s.requests_completed + s.requests_failed));
-  return game::share_within_slo(s.ttft_s, s.tpot_s, slo) * completed / arrived;
 }
 
 }  // namespace tycoon::ui

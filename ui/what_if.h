@@ -73,7 +73,4 @@ double current_rate_per_s(const game::Scenario& scenario, const game::GameState&
 double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
                              const game::DeploymentState& d);
 
-// Estimated share of requests meeting the segment's SLO, from a simulated summary.
-double slo_share(const serving::ServingSummary& s, const game::SloTargets& slo);
-
 }  // namespace tycoon::ui

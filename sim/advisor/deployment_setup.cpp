@@ -62,15 +62,8 @@ serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_
 
 serving::ServingConfig DeploymentSetup::benchmark(int concurrency, std::int64_t num_requests, std::uint64_t seed,
                                                   const OpTimes& op_time_scale) const {
-  serving::ServingConfig c = plan_.config;
+  serving::ServingConfig c = plan_.benchmark(segment_->workload, concurrency, num_requests, seed);
   c.deployment.op_time_scale = op_time_scale;
-  c.scheduler.queue_timeout_s = 1e9;  // a benchmark waits for every request
-  c.workload = segment_->workload;
-  c.arrival.kind = serving::ArrivalKind::kClosedLoop;
-  c.arrival.concurrency = concurrency;
-  c.arrival.skip_pauses = true;  // the batch is the live load's, at either speed
-  c.num_requests = num_requests;
-  c.seed = seed;
   return c;
 }
 

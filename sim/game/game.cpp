@@ -120,12 +120,8 @@ PastHistory make_past(const Scenario& scenario, const data::Catalog& catalog, st
     if (!out.priced_model.empty()) {
       auto p = st.company.prices.find(out.priced_model);
       out.output_price_usd_per_mtok.push_back(p == st.company.prices.end() ? 0 : p->second.output_usd_per_mtok);
-      auto r = scenario.reference_prices.find(out.priced_model);
-      auto m = st.world.reference_price_multiplier.find(out.priced_model);
       out.market_output_price_usd_per_mtok.push_back(
-          r == scenario.reference_prices.end()
-              ? 0
-              : r->second.output_usd_per_mtok * (m == st.world.reference_price_multiplier.end() ? 1.0 : m->second));
+          market_prices_now(scenario, st, out.priced_model).output_usd_per_mtok);
     }
     if (!out.rent_chip.empty()) {
       const auto* o = st.world.market.find(out.rent_chip, Contract::kOnDemand);
@@ -189,13 +185,18 @@ double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, i
          engine.efficiency_on(hw.vendor) * d.speedup;
 }
 
+econ::TokenPrices market_prices_now(const Scenario& scenario, const GameState& state, const std::string& model) {
+  const auto it = scenario.reference_prices.find(model);
+  if (it == scenario.reference_prices.end()) return {};
+  const auto m = state.world.reference_price_multiplier.find(model);
+  return econ::scaled(it->second, m != state.world.reference_price_multiplier.end() ? m->second : 1.0);
+}
+
 RequestPrices request_prices(const Scenario& scenario, const GameState& state, std::size_t segment_index,
                              const econ::TokenPrices& prices) {
   const auto& seg = scenario.segments.at(segment_index);
   const auto& seg_state = state.world.segments.at(segment_index);
-  const auto mult = state.world.reference_price_multiplier.find(seg.model);
-  const auto reference = econ::scaled(scenario.reference_prices.at(seg.model),
-                                      mult != state.world.reference_price_multiplier.end() ? mult->second : 1.0);
+  const auto reference = market_prices_now(scenario, state, seg.model);
   const double isl = static_cast<double>(seg.workload.input_tokens);
   const double osl = static_cast<double>(seg.workload.output_tokens);
   return {econ::price_per_request_usd(prices, isl, seg_state.billed_cached_share, osl),

@@ -179,6 +179,10 @@ double live_quality_drift(const GameState& s, std::int64_t deployment_id);
 // is its decode pool's (`decode_replicas` of them), which streams every output token.
 double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas);
 
+// The market's list price of `model` now: the scenario's reference price times the competitors'
+// moves so far (zero prices for a model the scenario gives none).
+econ::TokenPrices market_prices_now(const Scenario& scenario, const GameState& state, const std::string& model);
+
 // What customers of segment `segment_index` compare, per average request (USD): their bill at
 // `prices` with the share of input billed as cached last hour, and the market's list price (the
 // scenario's reference, times competitors' moves) for the traffic they expect (the scenario's

@@ -10,6 +10,12 @@ double slo_attainment(double requests_within_slo, double requests_offered) {
   return requests_offered > 0 ? requests_within_slo / requests_offered : 1.0;
 }
 
+double slo_attainment(const serving::ServingSummary& run, const SloTargets& slo) {
+  const double completed = static_cast<double>(run.requests_completed);
+  const double ended = static_cast<double>(std::max<std::int64_t>(1, run.requests_completed + run.requests_failed));
+  return share_within_slo(run.ttft_s, run.tpot_s, slo) * completed / ended;
+}
+
 double share_within(const serving::LatencyStats& s, double target_s) {
   if (s.p99 <= 0 && s.p90 <= 0 && s.p50 <= 0) return 1.0;
   const std::array<std::pair<double, double>, 5> knots = {{{0.0, 0.0},

@@ -22,4 +22,8 @@ double share_within_slo(const serving::LatencyStats& ttft_s, const serving::Late
 // offered-weighted mean of the hours' attainments.
 double slo_attainment(double requests_within_slo, double requests_offered);
 
+// SLO attainment of one simulated run: the completed requests' share within the SLO
+// (share_within_slo) times the share that completed (failed ones count as missed).
+double slo_attainment(const serving::ServingSummary& run, const SloTargets& slo);
+
 }  // namespace tycoon::game

@@ -402,7 +402,7 @@ void add_mla_projections(const StepShape& s, const data::Mixer& m, double L) {
 // measured curve (calibration/data/h200/attention.jsonl, attn_prefill rows) is of prefills from an
 // empty cache by length, and a flash kernel's efficiency follows the work of its tiles: a chunk
 // of n new tokens over c cached ones attends to n*c + n(n+1)/2 keys, so a 2k-token chunk over a
-// 60k context runs like a 16k-token prefill, not a 2k one (issue 16, item 5). Exactly n when
+// 60k context runs like a 16k-token prefill, not a 2k one. Exactly n when
 // c = 0 (sqrt(1 + 4n(n+1)) = 2n + 1).
 double equivalent_prefill_tokens(double keys) { return (std::sqrt(1.0 + 8.0 * keys) - 1.0) / 2.0; }
 

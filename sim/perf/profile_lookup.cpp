@@ -11,7 +11,7 @@ namespace tycoon::perf {
 namespace {
 
 // An efficiency curve measured on a chip whose datasheet rate (bandwidth) is `measured_rate`, as
-// it serves a chip whose rate is `rate` (issue 16, item 6). On the measured
+// it serves a chip whose rate is `rate`. On the measured
 // chip an op of `work` at efficiency e took t = work / (measured_rate * e): a latency term
 // (launch, ramp-up, tail, synchronisation) that the other chip pays unchanged, and a throughput
 // term, the rest, which scales by measured_rate / rate. A launch-bound kernel keeps its time on a

@@ -81,6 +81,12 @@ class DeploymentPlan {
   const data::Recipe* recipe = nullptr;  // the catalog recipe of the (prefill) pool, if any
   double speedup = 1.0;
 
+  // A benchmark of the plan (the InferenceX way): `concurrency` closed-loop users, each sending
+  // its next request as soon as an answer ends (no pauses: the batch is `concurrency` at any
+  // engine speed), waiting for every answer (no queue timeout), for `num_requests` requests.
+  serving::ServingConfig benchmark(const serving::WorkloadSpec& workload, int concurrency, std::int64_t num_requests,
+                                   std::uint64_t seed) const;
+
   // Identity of a run of this plan: the complete simulated configuration in one canonical text
   // (`run` is config with the caller's run fields set). Two runs with the same identity give the
   // same summary; caches key on it.

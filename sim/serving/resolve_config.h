@@ -1,7 +1,8 @@
-// The one place a (model, chip) pair plus a caller's choices becomes a serving configuration: the
-// perf-model deployment and the scheduler config, KV admission and speculative decoding included.
-// `tycoon benchmark` and `predict`, sweeps, the game, the advisor and the UI's previews all call
-// resolve_serving, so one recipe runs the same way everywhere (issue 19, fault 2).
+// The one place a (model, chip) pair plus a caller's choices becomes one pool's serving
+// configuration: the perf-model deployment and the scheduler config, KV admission and speculative
+// decoding included. `tycoon predict` calls it directly; everything that runs a deployment calls
+// it through the deployment plan (sim/serving/deployment_plan.h), so one recipe runs the same way
+// everywhere.
 #pragma once
 
 #include <optional>

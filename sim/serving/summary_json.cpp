@@ -1,5 +1,7 @@
 #include "sim/serving/summary_json.h"
 
+#include "sim/perf/deployment_json.h"
+
 #include <string>
 
 namespace tycoon::serving {
@@ -91,6 +93,58 @@ nlohmann::json kv_link_json(const KvLink& link) {
   return {{"kind", std::string(kKvLinkNames[static_cast<std::size_t>(link.kind)])},
           {"bandwidth_bytes_per_s_per_gpu", link.bandwidth_bytes_per_s},
           {"latency_s", link.latency_s}};
+}
+
+nlohmann::json run_config_json(const ServingConfig& c, const ServingSummary& r) {
+  const auto& s = c.scheduler;
+  const auto kind = c.workload.kind;
+  const bool open_loop = c.arrival.kind != ArrivalKind::kClosedLoop;
+  auto name = [](std::string_view v) { return std::string(v); };
+  nlohmann::json config = perf::describe_deployment(c.deployment);
+  config.update(nlohmann::json{
+      {"replicas", c.replicas},
+      {"router", name(kRouterNames[static_cast<std::size_t>(c.router)])},
+      {"num_gpus", r.num_gpus},
+      {"workload", name(kWorkloadNames[static_cast<std::size_t>(kind)])},
+      {"isl", c.workload.input_tokens},
+      {"osl", c.workload.output_tokens},
+      {"trace", c.workload.trace_path},
+      {"arrival", c.workload.trace_timestamps ? std::string("trace-timestamps")
+                                              : name(kArrivalNames[static_cast<std::size_t>(c.arrival.kind)])},
+      {"concurrency", open_loop ? 0 : c.arrival.concurrency},
+      {"rate_per_s", c.arrival.rate_per_s},
+      {"num_requests", c.num_requests},
+      {"duration_s", c.duration_s},
+      {"warmup_s", c.warmup_s},
+      {"warmup_requests", c.warmup_requests},
+      {"api_server", c.api_server},
+      {"ramp_up_s", c.arrival.ramp_up_s},
+      {"idle_cap_s", c.arrival.idle_cap_s},
+      {"pause_cap_s", c.workload.max_pause_s},
+      {"pause_basis", kind == WorkloadKind::kAgenticCoding
+                          ? nlohmann::json(traffic::kPauseBasisNames[static_cast<std::size_t>(c.workload.pause_basis)])
+                          : nlohmann::json(nullptr)},
+      {"random_range_ratio",
+       kind == WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio) : nlohmann::json(nullptr)},
+      {"output_range_ratio",
+       kind == WorkloadKind::kRandom ? nlohmann::json(c.workload.output_range_ratio) : nlohmann::json(nullptr)},
+      {"seed", c.seed},
+      {"max_num_seqs", r.disaggregated ? r.disaggregated->prefill.max_num_seqs : r.max_num_seqs},
+      {"max_num_seqs_from", s.running_limit_from_engine ? "the engine, from its KV pool" : "the setting"},
+      {"max_num_batched_tokens", s.max_num_batched_tokens},
+      {"chunked_prefill", s.chunked_prefill},
+      {"prefix_caching", s.prefix_caching},
+      {"kv_capacity_tokens_per_replica", r.kv_capacity_tokens_per_replica},
+      {"kv_admission", name(kKvAdmissionNames[static_cast<std::size_t>(s.kv_admission)])},
+      {"queue_timeout_s", s.queue_timeout_s},
+      {"max_queue", s.max_queue}});
+  if (c.disaggregated) {
+    config["decode"] = decode_pool_json(c.disaggregated->decode);
+    if (r.disaggregated) config["decode"]["max_num_seqs"] = r.disaggregated->decode.max_num_seqs;
+    config["kv_link"] = kv_link_json(c.disaggregated->link);
+    config["disaggregation_stats"] = disaggregated_stats_json(*r.disaggregated);
+  }
+  return config;
 }
 
 }  // namespace tycoon::serving

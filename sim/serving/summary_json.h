@@ -24,4 +24,10 @@ nlohmann::json disaggregated_stats_json(const DisaggregatedStats& s);
 nlohmann::json decode_pool_json(const DecodePool& pool);
 nlohmann::json kv_link_json(const KvLink& link);
 
+// What ran: the deployment as sweeps write it (perf::describe_deployment), the workload, the
+// arrivals, the run's length and warm-up, the scheduler with the limits `r` ran with, and for a
+// split deployment its decode pool, KV link and statistics. `tycoon benchmark --json` writes it
+// as "config".
+nlohmann::json run_config_json(const ServingConfig& config, const ServingSummary& r);
+
 }  // namespace tycoon::serving
