@@ -677,9 +677,11 @@ void add_eagle_drafter(const StepShape& s, const DraftPasses& p, DecodeAttention
 
 // Multi-token prediction: each pass runs one block of the target's last layer group (its mixer
 // and its FFN, routed experts included, as DeepSeek-V3's MTP module is one full transformer
-// block) and the target's full-vocabulary LM head it shares, over `rows` positions of
-// `num_seqs` sequences. The block's ops are built as the target's and counted as the drafter's;
-// its attention reads the context through `decode_attention` on the step's own builder.
+// block) and the target's full-vocabulary LM head it shares, over `rows` positions of the step's
+// decoding sequences (one token sampled per sequence), `passes` times. The block's ops are built
+// as the target's and counted as the drafter's; its attention reads the context through
+// `decode_attention` on the step's own builder (so that the serving simulator's per-step model
+// defers it as it defers the target's).
 template <class DecodeAttention>
 void add_mtp_pass(const StepShape& s, double rows, double passes, DecodeAttention& decode_attention) {
   const data::LayerGroup& last = s.d.model->layer_groups.back();
