@@ -164,12 +164,15 @@ trt trt-h200-llama70b-1k-kvfp8 --hardware h200 --model llama-3.1-70b --precision
 
 # 4. SGLang gpt-oss-120b on one H100 (Dogacel/specdrift model card, secondary mirror): MT-Bench
 #    prompts (short; modelled as exactly 128 in / 1,024 out), batch 1 and 64, without and with
-#    EAGLE-3 (4 draft tokens, acceptance 2.42).
+#    EAGLE-3 (steps 3, topk 1, 4 draft tokens, acceptance 2.42). SGLang's "4 draft tokens" with
+#    topk 1 are the 4 positions verified per step, the root and 3 drafted ones (a chain needs
+#    num_draft_tokens = num_steps + 1: sgl-project/sglang-jax PR #1534, "topk=1,
+#    num_draft_tokens == num_steps + 1"), so --spec-tokens 3 (our k counts drafted tokens).
 for bs in 1 64; do
   bench "sgl-h100-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 --spec-tokens 0 \
     --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
   bench "sgl-h100-eagle-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 \
-    --spec-tokens 4 --acceptance 2.42 --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
+    --spec-tokens 3 --acceptance 2.42 --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
 done
 
 echo
@@ -202,8 +205,8 @@ row "(sensitivity) the Llama 3.1 8B H200 point with an FP8 KV cache" 17744 "$(tp
 row "(sensitivity) the Llama 3.3 70B H200 1000/1000 point with an FP8 KV cache" 2909 "$(tput trt-h200-llama70b-1k-kvfp8)" "output tok/s"
 row "SGLang gpt-oss-120b, H100 TP1, batch 1, no spec" 212 "$(tput sgl-h100-bs1)" "output tok/s"
 row "SGLang gpt-oss-120b, H100 TP1, batch 64, no spec" 1620 "$(tput sgl-h100-bs64)" "output tok/s"
-row "SGLang gpt-oss-120b, H100 TP1, batch 1, EAGLE-3 k=4 @2.42" 285 "$(tput sgl-h100-eagle-bs1)" "output tok/s"
-row "SGLang gpt-oss-120b, H100 TP1, batch 64, EAGLE-3 k=4 @2.42" 2339 "$(tput sgl-h100-eagle-bs64)" "output tok/s"
+row "SGLang gpt-oss-120b, H100 TP1, batch 1, EAGLE-3 k=3 @2.42" 285 "$(tput sgl-h100-eagle-bs1)" "output tok/s"
+row "SGLang gpt-oss-120b, H100 TP1, batch 64, EAGLE-3 k=3 @2.42" 2339 "$(tput sgl-h100-eagle-bs64)" "output tok/s"
 
 echo
 echo "AgentX replay timings (ours, H200): timing, tok/s/GPU at 20 users (seed 1; seeds 1-5 mean and range), requests at 20 users, requests over the seven loads (seed 000: 286 tok/s/GPU, 6,514 requests)"

@@ -114,3 +114,40 @@ TEST_CASE("more seeds narrow the confidence interval of the mean") {
   const double three_seeds_at_this_spread = 4.303 * hm.stddev / std::sqrt(3.0);
   CHECK(hm.half_width_95 == doctest::Approx(three_seeds_at_this_spread / 3.912).epsilon(kFormulaTol));
 }
+
+TEST_CASE("a series with speculative decoding is extrapolated and says why; its interval is the extrapolated one") {
+  // Issue 34: the H200's validation set has no speculative step, so a series that drafts tokens
+  // carries the extrapolated class's error (hardware_db/model_error.json: 0.64) and names the
+  // mechanism, while the same chip's plain series keeps the measured curves' label and error
+  // (interpolated, 0.127). Two Llama-3.1-8B configurations on the H200, one seed.
+  auto j = tiny_spec({1});
+  j["axes"] = {{"spec_tokens", {0, 3}}};
+  j["base"]["acceptance_length"] = 2.31;
+  auto r = run(j, 1);
+  auto errors = load_model_errors(TYCOON_SOURCE_DIR);
+  SweepData d = data_of(r);
+  d.errors = &errors;
+  const auto summary = summary_json(d, make_groups(d));
+  int plain = 0, drafting = 0;
+  for (const auto& g : summary.at("groups")) {
+    const auto tok = g.at("metrics").at("output_tok_per_s_per_gpu");
+    const double relative_model = tok.at("model_error_half_width").get<double>() / tok.at("mean").get<double>();
+    if (g.contains("outside_validation_set")) {
+      ++drafting;
+      CHECK(g.at("outside_validation_set") == "speculative decoding");
+      CHECK(g.at("provenance") == "extrapolated");
+      CHECK(relative_model == doctest::Approx(errors.of(perf::Provenance::kExtrapolated)).epsilon(1e-9));
+    } else {
+      ++plain;
+      CHECK(g.at("provenance") == "interpolated");
+      CHECK(relative_model == doctest::Approx(errors.of(perf::Provenance::kInterpolated)).epsilon(1e-9));
+    }
+  }
+  CHECK(plain > 0);
+  CHECK(drafting == plain);
+  for (const auto& op : summary.at("operating_points")) {
+    if (op.at("meets_target").get<bool>()) {
+      CHECK(op.contains("outside_validation_set") == (op.at("provenance") == "extrapolated"));
+    }
+  }
+}

@@ -326,14 +326,20 @@ TEST_CASE("the drafter's passes sample and read the context at every batch size"
     auto short_ctx = perf::predict_decode(d, cal, batch, 1024);
     auto long_ctx = perf::predict_decode(d, cal, batch, 33792);
     // The drafter's op class: per pass, its five bf16 GEMMs (weights n x k x 2 B, inputs m x k
-    // x 2 B, outputs m x n x 2 B for m = batch rows) and the sampling of its 32,000 logits.
+    // x 2 B, outputs m x n x 2 B) and the sampling of its 32,000 logits. The first pass runs over
+    // the 4 positions each sequence verified (m = 4 x batch rows; issue 34), the other two over
+    // one row per sequence (m = batch).
     const double h = 2880, m = batch;
-    double gemms = 0;
-    for (auto [n, k] : {std::pair{4 * h, 2 * h}, {h, h}, {6 * h, h}, {h, 3 * h}, {32000.0, h}}) {
-      gemms += n * k * 2 + m * k * 2 + m * n * 2;
-    }
+    auto gemms = [&](double rows) {
+      double bytes = 0;
+      for (auto [n, k] : {std::pair{4 * h, 2 * h}, {h, h}, {6 * h, h}, {h, 3 * h}, {32000.0, h}}) {
+        bytes += n * k * 2 + rows * k * 2 + rows * n * 2;
+      }
+      return bytes;
+    };
     const double sampling_bytes = m * 32000 * 4 * 2;
-    CHECK(short_ctx.op(OpClass::kDrafter).bytes == doctest::Approx(3 * (gemms + sampling_bytes)).epsilon(kExact));
+    CHECK(short_ctx.op(OpClass::kDrafter).bytes ==
+          doctest::Approx(gemms(4 * m) + 2 * gemms(m) + 3 * sampling_bytes).epsilon(kExact));
     // The drafter's attention: 3 passes x batch x 32,768 more keys x 2,048 B more read at the
     // long context, on top of the target's 18 full-attention layers reading the same.
     const double target_and_drafter = (18.0 + 3.0) * batch * 32768 * 2048;

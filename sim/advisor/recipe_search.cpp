@@ -87,11 +87,27 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
   auto add = [&](game::RecipeOverrides o, std::string label, std::optional<int> replicas = std::nullopt) {
     if (runs(catalog, d, game::apply_overrides(r, o))) out.push_back({std::move(o), replicas, std::move(label)});
   };
+  // An engine that caps its own running requests when it drafts (SGLang: 48 with EAGLE unless
+  // --max-running-requests is set; data::Engine::spec_decode_running_limit) would run a deployment
+  // that leaves the limit to it with that cap once drafting is on: the advisor proposes drafting
+  // with the limit set (kSpecRunningLimit), as the engine's own warning says to.
+  constexpr int kSpecRunningLimit = 512;
+  const data::Engine* engine = catalog.find_engine(r.engine);
+  const data::Recipe* catalog_recipe = catalog.find_recipe(d.model, d.chip);
+  const int recipe_seqs = catalog_recipe ? catalog_recipe->max_num_seqs : game::RecipeSettings{}.max_num_seqs;
+  const bool engine_caps_drafting = engine && engine->running_limit_from_kv_pool &&
+                                    engine->spec_decode_running_limit > 0 && r.max_num_seqs == recipe_seqs;
   for (int k : {0, 1, 2, 3, 5, 7}) {
     if (k == r.spec_draft_tokens) continue;
     game::RecipeOverrides o;
     o.spec_draft_tokens = k;
-    add(o, "spec_draft_tokens " + std::to_string(k));
+    std::string label = "spec_draft_tokens " + std::to_string(k);
+    if (k > 0 && engine_caps_drafting) {
+      o.max_num_seqs = kSpecRunningLimit;
+      label += " with max_num_seqs " + std::to_string(kSpecRunningLimit) + " (" + engine->name + " runs " +
+               std::to_string(engine->spec_decode_running_limit) + " requests at once when drafting unless it is set)";
+    }
+    add(o, label);
   }
   for (int t : {2048, 4096, 8192, 16384}) {
     if (t == r.max_num_batched_tokens) continue;

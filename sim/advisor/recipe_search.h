@@ -87,7 +87,8 @@ struct RecipeSearchResult {
   int repeats = 0;
 };
 
-// Candidate changes of `d`'s recipe (one lever each) that run and fit on its chip.
+// Candidate changes of `d`'s recipe (one lever each; turning drafting on for an engine that caps
+// its running requests when drafting also sets the limit) that run and fit on its chip.
 std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const game::DeploymentState& d);
 
 // The per-replica load a move's replicas see when the deployment's traffic is spread over the

@@ -40,6 +40,14 @@ ChartPoint marked(ChartPoint p, perf::Provenance prov) {
   return p;
 }
 
+// The reason a series is extrapolated whatever its chip's curves, as a small line under its
+// provenance in a table cell; empty when there is none.
+std::string outside_validation_html(const SweepData& d, std::size_t series) {
+  const auto why = series_outside_validation(d, series);
+  if (why.empty()) return {};
+  return "<br><span class=\"small\">" + xml_escape(why) + ": outside the validation set</span>";
+}
+
 std::vector<std::string> chart_notes(const SweepData& d) {
   std::vector<std::string> notes;
   const std::size_t n = d.spec->seeds.size();
@@ -55,6 +63,14 @@ std::vector<std::string> chart_notes(const SweepData& d) {
                   std::to_string(d.spec->requests_per_user) + " requests per user; " + bars + ".");
   for (const auto& [chip, cal] : *d.calibrations) {
     notes.push_back(chip + ": " + std::string(perf::to_string(cal.provenance)) + " — " + cal.source);
+  }
+  for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
+    const auto why = series_outside_validation(d, s);
+    if (why.empty()) continue;
+    std::string note = d.sweep->series[s].label + ": " + why +
+                       " is outside the performance model's validation set, so its points are extrapolated";
+    if (d.errors) note += " (±" + fixed(100 * d.errors->of(perf::Provenance::kExtrapolated), 1) + "%)";
+    notes.push_back(note + ".");
   }
   return notes;
 }
@@ -400,7 +416,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       o << "<td>" << plus_minus(op.at(Metric::kPriceScaleForTargetMargin), 3, tp.output_usd_per_mtok) << "</td>";
     }
     o << "<td class=\"l" << (is_weak(op.provenance) ? " weak" : "") << "\">" << perf::to_string(op.provenance)
-      << "</td><td class=\"l\">" << rejected << "</td></tr>\n";
+      << outside_validation_html(d, op.series) << "</td><td class=\"l\">" << rejected << "</td></tr>\n";
   }
   o << "</table>\n";
   if (d.errors) {
@@ -444,8 +460,8 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << plus_minus(g[Metric::kCostBlendedUsdPerMtok], 3) << "</td><td>"
       << plus_minus(g[Metric::kRevenueUsdPerGpuHour], 2) << "</td><td>" << plus_minus(g[Metric::kGrossMargin], 1, 100)
       << "</td><td>" << g.requests_failed << " of " << g.requests_total << "</td><td class=\"l"
-      << (is_weak(g.provenance) ? " weak" : "") << "\">" << perf::to_string(g.provenance) << "</td><td class=\"l\">"
-      << misses << "</td></tr>\n";
+      << (is_weak(g.provenance) ? " weak" : "") << "\">" << perf::to_string(g.provenance)
+      << outside_validation_html(d, g.series) << "</td><td class=\"l\">" << misses << "</td></tr>\n";
   }
   o << "</table>\n";
   if (groups.size() > kMaxRows) o << "<p>" << (groups.size() - kMaxRows) << " more groups: see summary.json.</p>\n";

@@ -62,6 +62,10 @@ PointEconomics economics_of(const SweepData& d, std::size_t point, std::size_t p
                          cfg.gpu_usd_per_hour, target_margin(*d.spec));
 }
 
+std::string series_outside_validation(const SweepData& d, std::size_t series) {
+  return perf::outside_validation(d.sweep->configs[d.sweep->series[series].config].deployment);
+}
+
 std::vector<Group> make_groups(const SweepData& d) {
   std::vector<Group> groups;
   const auto& pts = d.sweep->points;
@@ -397,20 +401,22 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
     const auto tp = resolve_prices(spec.prices[g.price], model);
     nlohmann::json metrics = nlohmann::json::object();
     for (std::size_t m = 0; m < kNumMetrics; ++m) metrics[std::string(kMetricNames[m])] = estimate_json(g.stats[m]);
-    return nlohmann::json{{"series", se.label},
-                          {"configuration", sw.configs[se.config].label},
-                          {"workload", spec.workloads[se.workload].name},
-                          {"concurrency", g.concurrency},
-                          {"price", spec.prices[g.price].name},
-                          {"input_usd_per_mtok", tp.input_usd_per_mtok},
-                          {"output_usd_per_mtok", tp.output_usd_per_mtok},
-                          {"num_seeds", g.points.size()},
-                          {"provenance", std::string(perf::to_string(g.provenance))},
-                          {"failed_points", g.num_failed_points},
-                          {"failed_requests", g.requests_failed},
-                          {"failed_share", g.failed_share()},
-                          {"misses_targets", target_misses(spec, g.stats, g.failed_share())},
-                          {"metrics", metrics}};
+    nlohmann::json row{{"series", se.label},
+                       {"configuration", sw.configs[se.config].label},
+                       {"workload", spec.workloads[se.workload].name},
+                       {"concurrency", g.concurrency},
+                       {"price", spec.prices[g.price].name},
+                       {"input_usd_per_mtok", tp.input_usd_per_mtok},
+                       {"output_usd_per_mtok", tp.output_usd_per_mtok},
+                       {"num_seeds", g.points.size()},
+                       {"provenance", std::string(perf::to_string(g.provenance))},
+                       {"failed_points", g.num_failed_points},
+                       {"failed_requests", g.requests_failed},
+                       {"failed_share", g.failed_share()},
+                       {"misses_targets", target_misses(spec, g.stats, g.failed_share())},
+                       {"metrics", metrics}};
+    if (auto why = series_outside_validation(d, g.series); !why.empty()) row["outside_validation_set"] = why;
+    return row;
   };
   nlohmann::json gj = nlohmann::json::array();
   for (const auto& g : groups) gj.push_back(group_json(g));
@@ -449,6 +455,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
         o["between_concurrencies"] = {groups[*op.group].concurrency, groups[*op.upper_group].concurrency};
       }
       o["provenance"] = std::string(perf::to_string(op.provenance));
+      if (auto why = series_outside_validation(d, op.series); !why.empty()) o["outside_validation_set"] = why;
       o["failed_share"] = op.failed_share;
       for (Metric m : {Metric::kOutputTokPerSPerGpu, Metric::kP90InteractivityTokPerSPerUser, Metric::kTtftP90Ms,
                        Metric::kTtftP99Ms, Metric::kTpotP90Ms, Metric::kGrossMargin, Metric::kCostBlendedUsdPerMtok,

@@ -29,6 +29,11 @@ struct SweepData {
   const ModelErrors* errors = nullptr;  // the model's error per provenance class; null: seeds only
 };
 
+// What of a series' configuration the performance model's validation set does not cover
+// ("speculative decoding"; perf::outside_validation): its points are extrapolated and carry the
+// extrapolated class's error, never the calibrated one. Empty when nothing.
+std::string series_outside_validation(const SweepData& d, std::size_t series);
+
 // A price of the spec for one model: absolute prices as given, or the card's market price scaled.
 econ::TokenPrices resolve_prices(const PriceChoice& price, const data::ModelCard& model);
 

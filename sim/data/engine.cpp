@@ -58,6 +58,8 @@ Engine load_engine(const std::filesystem::path& path) {
       r.fail("running_limit", "'" + *limit + "' is not one of setting, kv-pool");
     }
   }
+  e.spec_decode_running_limit =
+      static_cast<int>(r.optional_integer("spec_decode_running_limit", Bound::kNonNegative).value_or(0));
   e.iteration_overhead_s = r.number("iteration_overhead_s", Bound::kNonNegative);
   e.per_sequence_overhead_s = r.number("per_sequence_overhead_s", Bound::kNonNegative);
   e.frontend_request_s = r.optional_number("frontend_request_s", Bound::kNonNegative).value_or(0);
@@ -82,7 +84,7 @@ Engine load_engine(const std::filesystem::path& path) {
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
   for (const char* key : {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s",
-                          "tokenize_s_per_input_token", "running_limit"}) {
+                          "tokenize_s_per_input_token", "running_limit", "spec_decode_running_limit"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

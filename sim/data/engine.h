@@ -54,6 +54,9 @@ struct Engine {
   // a setting (vLLM --max-num-seqs, the recipe's); true, the size of its KV pool (SGLang, when
   // --max-running-requests is unset: kv_pool_running_limit).
   bool running_limit_from_kv_pool = false;
+  // The running-request limit the engine sets itself when speculative decoding is on and no
+  // setting gives one (SGLang resets --max-running-requests to 48 for EAGLE); 0 = none.
+  int spec_decode_running_limit = 0;
   double iteration_overhead_s = 0;     // CPU time per engine step
   double per_sequence_overhead_s = 0;  // CPU time per running sequence per step
   // What a request pays in the engine's front end (API server) before the scheduler sees it,

@@ -44,6 +44,18 @@ Precision Deployment::math_precision(Precision weights) const {
   return Precision::kBf16;
 }
 
+std::optional<DraftMethod> parse_draft_method(std::string_view method) {
+  if (method == "eagle" || method == "eagle3") return DraftMethod::kEagle;
+  if (method == "mtp") return DraftMethod::kMtp;
+  return std::nullopt;
+}
+
+std::string outside_validation(const Deployment& d) {
+  // The H200 validation (build/tycoon validate) measures plain decode and prefill steps only.
+  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) return "speculative decoding";
+  return {};
+}
+
 void check_deployment(const Deployment& d) {
   if (!d.model || !d.hardware || !d.engine) throw core::InputError("deployment is missing model, chip or engine");
   if (!d.engine->runs_on(d.hardware->vendor)) {
@@ -92,6 +104,10 @@ void check_deployment(const Deployment& d) {
   }
   if (d.spec_decode && !d.engine->supports_spec_decode) {
     throw core::InputError("engine '" + d.engine->id + "' has no speculative decoding");
+  }
+  if (d.spec_decode && !parse_draft_method(d.spec_decode->method)) {
+    throw core::InputError("speculative decoding method '" + d.spec_decode->method +
+                           "' is not one of eagle, eagle3, mtp");
   }
   if (d.kv_cache_dtype == Precision::kFp8 && !d.hardware->supports(Precision::kFp8)) {
     // fp8 KV is stored as bytes and upcast in the kernel; allowed everywhere.

@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "sim/core/types.h"
 #include "sim/data/accelerator.h"
@@ -14,6 +15,15 @@
 #include "sim/perf/op_class.h"
 
 namespace tycoon::perf {
+
+// How a speculative decoder drafts its tokens (data::SpecDecode::method), which decides what the
+// drafter costs per step: an EAGLE head (EAGLE-1/-3: one small decoder layer of the target's
+// width with its own small vocabulary head, methods "eagle" and "eagle3") or multi-token
+// prediction (DeepSeek-style MTP: one full block of the target's own architecture, its MoE
+// included, and the target's full-vocabulary LM head, method "mtp").
+enum class DraftMethod { kEagle, kMtp };
+// Empty for a method the model does not know.
+std::optional<DraftMethod> parse_draft_method(std::string_view method);
 
 struct Deployment {
   const data::ModelCard* model = nullptr;
@@ -47,6 +57,11 @@ struct Deployment {
   // Precision the tensor cores compute in for weights stored as `weights` on this chip.
   Precision math_precision(Precision weights) const;
 };
+
+// The mechanisms of `d` that the performance model's validation set does not cover, in words
+// ("speculative decoding"); empty when none. A prediction of such a deployment is extrapolated
+// whatever its chip's curves, and carries the extrapolated class's error.
+std::string outside_validation(const Deployment& d);
 
 // A deployment from a recipe and overrides: serving::resolve_serving (sim/serving/resolve_config.h).
 

@@ -200,6 +200,20 @@ class CostBuilder {
   }
 
   double kernels() const { return kernels_; }
+  bool eager() const { return eager_; }
+  double engine_eff() const { return engine_eff_; }
+  // Adds every op of `part` (one pass of `part_kernels` kernels) `times` over into class `c`.
+  void absorb(OpClass c, const IterationCost& part, double part_kernels, double times) {
+    auto& o = out_.ops[static_cast<std::size_t>(c)];
+    for (const auto& x : part.ops) {
+      o.time_s += x.time_s * times;
+      o.compute_s += x.compute_s * times;
+      o.memory_s += x.memory_s * times;
+      o.flop += x.flop * times;
+      o.bytes += x.bytes * times;
+    }
+    kernels_ += part_kernels * times;
+  }
   // Kernels that an engine's per-layer count (measured on a layer without them) leaves out:
   // collectives and QK-norm.
   double extra_kernels() const { return extra_kernels_; }
@@ -306,6 +320,9 @@ struct StepFrame {
   double seqs = 0;         // decoding sequences + prefill chunks
   double kernels = 0;      // kernels launched, a running sum in op order
   bool graphed = false;
+  // The step runs a mechanism the validation set does not cover (speculative decoding: no
+  // end-to-end measurement of it on the calibrated chip), so its provenance is extrapolated.
+  bool outside_validation = false;
 };
 
 // Decode attention of one layer group: the work for `keys_total` attended keys summed over the
@@ -582,35 +599,6 @@ void add_embed_lm_head(const StepShape& s) {
   s.b.elementwise(OpClass::kEmbedLmHead, s.logits * vocab / s.tp * 4.0 * 2, 1, 2);
 }
 
-// Drafter (EAGLE-style): k sequential passes of one dense layer of the target's width and a
-// 32k-token draft vocabulary head, over the decoding sequences. Width and vocabulary are
-// estimates of a typical EAGLE-3 head.
-template <class DecodeAttention>
-void add_drafter(const StepShape& s, DecodeAttention& decode_attention) {
-  if (!s.d.spec_decode || s.num_decode <= 0) return;
-  CostBuilder& b = s.b;
-  const double h = s.h, n = s.num_decode;
-  const int tp = s.tp;
-  double k = s.d.spec_decode->num_draft_tokens;
-  b.gemm(OpClass::kDrafter, n, 4 * h / tp, 2 * h, Precision::kBf16, k);  // fused input + qkv
-  b.gemm(OpClass::kDrafter, n, h, h / tp, Precision::kBf16, k);
-  b.gemm(OpClass::kDrafter, n, 2 * 3 * h / tp, h, Precision::kBf16, k);
-  b.gemm(OpClass::kDrafter, n, h, 3 * h / tp, Precision::kBf16, k);
-  const double draft_vocab = std::min(32000.0, static_cast<double>(s.d.model->vocab_size));
-  b.gemm(OpClass::kDrafter, n, draft_vocab / tp, h, Precision::kBf16, k);
-  // Each pass samples its draft token from its own logits (as the target's sampler does below
-  // the LM head), and its one attention layer reads the sequence's whole context from the
-  // drafter's own KV cache, shaped as the target's full-attention layer it is built on.
-  b.elementwise(OpClass::kDrafter, n * draft_vocab / tp * 4.0 * 2, k, 2);
-  for (const auto& g : s.d.model->layer_groups) {
-    if (g.mixer && g.mixer->kind == MixerKind::kAttention && g.mixer->sliding_window_tokens == 0 &&
-        g.mixer->chunk_tokens == 0) {
-      decode_attention(b, *g.mixer, mixer_dims(*g.mixer, tp), k);
-      break;
-    }
-  }
-}
-
 // One layer group: mixer and FFN blocks, the TP all-reduce ending each residual block, and the
 // engine's glue kernels (its measured per-layer kernel count minus the ones modelled above).
 template <class DecodeAttention>
@@ -633,6 +621,111 @@ void add_layer_group(const StepShape& s, const data::LayerGroup& g, DecodeAttent
   // The engine's count is of a plain layer; collectives and QK-norm come on top of it.
   double counted = (b.kernels() - kernels_before) - (b.extra_kernels() - extra_before);
   if (engine_kernels > 0) b.glue_kernels(L * engine_kernels - counted);
+}
+
+// The drafter's passes per step, as the engines run them for a chain of k drafts (vLLM V1's
+// EAGLE proposer; SGLang's EAGLE worker, which runs MTP the same way): after verification the
+// drafter runs once over every position the target just verified (b(k+1) rows: vLLM's first
+// proposer pass, SGLang's draft extend after decode), which also yields the first draft token,
+// then k - 1 passes of one row per sequence for the rest. Each pass samples one token per
+// sequence and its attention reads the sequence's context.
+struct DraftPasses {
+  double extend_rows = 0;  // rows of the pass over the verified positions
+  double rows = 0;         // rows of each later pass (one per sequence)
+  double later = 0;        // later passes: k - 1
+  double all() const { return 1 + later; }
+};
+DraftPasses draft_passes(const StepShape& s) {
+  const double k = s.d.spec_decode->num_draft_tokens;
+  return {s.decode_tokens, s.num_decode, std::max(0.0, k - 1)};
+}
+
+// EAGLE head: one dense decoder layer of the target's width (fused input + QKV, output, gated
+// FFN) and a 32k-token draft vocabulary head. Width and vocabulary are estimates of a typical
+// EAGLE-3 head.
+void add_eagle_head_gemms(const StepShape& s, double rows, double passes) {
+  CostBuilder& b = s.b;
+  const double h = s.h;
+  const int tp = s.tp;
+  const double draft_vocab = std::min(32000.0, static_cast<double>(s.d.model->vocab_size));
+  b.gemm(OpClass::kDrafter, rows, 4 * h / tp, 2 * h, Precision::kBf16, passes);  // fused input + qkv
+  b.gemm(OpClass::kDrafter, rows, h, h / tp, Precision::kBf16, passes);
+  b.gemm(OpClass::kDrafter, rows, 2 * 3 * h / tp, h, Precision::kBf16, passes);
+  b.gemm(OpClass::kDrafter, rows, h, 3 * h / tp, Precision::kBf16, passes);
+  b.gemm(OpClass::kDrafter, rows, draft_vocab / tp, h, Precision::kBf16, passes);
+}
+
+template <class DecodeAttention>
+void add_eagle_drafter(const StepShape& s, const DraftPasses& p, DecodeAttention& decode_attention) {
+  CostBuilder& b = s.b;
+  const int tp = s.tp;
+  add_eagle_head_gemms(s, p.extend_rows, 1);
+  if (p.later > 0) add_eagle_head_gemms(s, p.rows, p.later);
+  // Each pass samples its draft token from its own logits (as the target's sampler does below
+  // the LM head), and its one attention layer reads the sequence's whole context from the
+  // drafter's own KV cache, shaped as the target's full-attention layer it is built on.
+  const double draft_vocab = std::min(32000.0, static_cast<double>(s.d.model->vocab_size));
+  b.elementwise(OpClass::kDrafter, p.rows * draft_vocab / tp * 4.0 * 2, p.all(), 2);
+  for (const auto& g : s.d.model->layer_groups) {
+    if (g.mixer && g.mixer->kind == MixerKind::kAttention && g.mixer->sliding_window_tokens == 0 &&
+        g.mixer->chunk_tokens == 0) {
+      decode_attention(b, *g.mixer, mixer_dims(*g.mixer, tp), p.all());
+      break;
+    }
+  }
+}
+
+// Multi-token prediction: each pass runs one block of the target's last layer group (its mixer
+// and its FFN, routed experts included, as DeepSeek-V3's MTP module is one full transformer
+// block) and the target's full-vocabulary LM head it shares, over `rows` positions of the step's
+// decoding sequences (one token sampled per sequence), `passes` times. The block's ops are built
+// as the target's and counted as the drafter's; its attention reads the context through
+// `decode_attention` on the step's own builder (so that the serving simulator's per-step model
+// defers it as it defers the target's).
+template <class DecodeAttention>
+void add_mtp_pass(const StepShape& s, double rows, double passes, DecodeAttention& decode_attention) {
+  const data::LayerGroup& last = s.d.model->layer_groups.back();
+  data::LayerGroup block = last;
+  block.count = 1;
+  IterationCost part;
+  CostBuilder pb(s.d, s.cal, part, s.b.eager(), s.b.engine_eff());
+  const std::vector<PrefillChunk> no_prefills;
+  const std::vector<std::int64_t> no_decodes;
+  const BatchShape empty{no_prefills, no_decodes};
+  StepShape ps{empty, s.d, s.cal, pb};
+  ps.tp = s.tp;
+  ps.ep = s.ep;
+  ps.h = s.h;
+  ps.kv_b = s.kv_b;
+  ps.decode_tokens = rows;
+  ps.num_decode = s.num_decode;
+  ps.T = rows;
+  ps.logits = s.num_decode;  // one draft token sampled per sequence
+  ps.q_per_seq = rows / s.num_decode;
+  ps.dense_p = s.dense_p;
+  ps.expert_p = s.expert_p;
+  auto attention = [&](CostBuilder&, const data::Mixer&, const MixerDims& dims, double) {
+    decode_attention(s.b, *last.mixer, dims, passes);
+  };
+  add_layer_group(ps, block, attention);
+  add_embed_lm_head(ps);
+  s.b.absorb(OpClass::kDrafter, part, pb.kernels(), passes);
+}
+
+// The drafter's work for the step's decoding sequences, by the deployment's drafting method.
+template <class DecodeAttention>
+void add_drafter(const StepShape& s, DecodeAttention& decode_attention) {
+  if (!s.d.spec_decode || s.num_decode <= 0 || s.d.spec_decode->num_draft_tokens < 1) return;
+  const DraftPasses p = draft_passes(s);
+  switch (parse_draft_method(s.d.spec_decode->method).value_or(DraftMethod::kEagle)) {
+    case DraftMethod::kEagle:
+      add_eagle_drafter(s, p, decode_attention);
+      break;
+    case DraftMethod::kMtp:
+      add_mtp_pass(s, p.extend_rows, 1, decode_attention);
+      if (p.later > 0) add_mtp_pass(s, p.rows, p.later, decode_attention);
+      break;
+  }
 }
 
 // Accumulates every op of the step into `out` except decode attention, for which it calls
@@ -684,6 +777,7 @@ bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationP
   frame.seqs = num_decode + static_cast<double>(batch.prefills.size());
   frame.kernels = b.kernels();
   frame.graphed = graphed;
+  frame.outside_validation = !outside_validation(d).empty();
   return true;
 }
 
@@ -725,11 +819,14 @@ FinishedTimes finish_times(std::array<double, kNumOpClasses>& time_s, const Step
 }
 
 // Provenance: the chip's own curves inside their measured range are interpolated; outside the
-// range, or curves transferred from another chip, extrapolated; no calibration: datasheet.
+// range, curves transferred from another chip, or a mechanism outside the validation set
+// (speculative decoding), extrapolated; no calibration: datasheet.
 // `chip_matches`: the calibration was measured on this deployment's chip.
 Provenance step_provenance(const StepFrame& frame, const CalibrationProfile& cal, bool chip_matches) {
   if (cal.provenance == Provenance::kDatasheet) return Provenance::kDatasheet;
-  if (!chip_matches || cal.provenance == Provenance::kExtrapolated) return Provenance::kExtrapolated;
+  if (!chip_matches || cal.provenance == Provenance::kExtrapolated || frame.outside_validation) {
+    return Provenance::kExtrapolated;
+  }
   bool inside = frame.T <= cal.max_measured_tokens && frame.max_context <= cal.max_measured_context;
   return inside ? Provenance::kInterpolated : Provenance::kExtrapolated;
 }
@@ -805,6 +902,7 @@ DecodeStepModel::DecodeStepModel(const Deployment& d, const CalibrationProfile& 
   seqs_ = frame.seqs;
   kernels_ = frame.kernels;
   graphed_ = frame.graphed;
+  outside_validation_ = frame.outside_validation;
 
   // step_times()'s constants, computed as finish_times computes them.
   peak_half_ = d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5;
@@ -856,6 +954,7 @@ void DecodeStepModel::evaluate(std::span<const double> keys_total, std::span<con
   frame.seqs = seqs_;
   frame.kernels = kernels_;
   frame.graphed = graphed_;
+  frame.outside_validation = outside_validation_;
   finish_step(out, frame, *d_, *cal_, chip_matches_);
 }
 
@@ -915,6 +1014,7 @@ Provenance DecodeStepModel::step_provenance(double max_context) const {
   frame.seqs = seqs_;
   frame.kernels = kernels_;
   frame.graphed = graphed_;
+  frame.outside_validation = outside_validation_;
   return perf::step_provenance(frame, *cal_, chip_matches_);
 }
 

@@ -108,7 +108,7 @@ class DecodeStepModel {
   std::int64_t num_decode_ = 0;
   double q_per_seq_ = 1, kv_b_ = 2, decode_tokens_ = 0, engine_eff_ = 1;
   double T_ = 0, seqs_ = 0, kernels_ = 0;
-  bool graphed_ = false, chip_matches_ = false;
+  bool graphed_ = false, chip_matches_ = false, outside_validation_ = false;
   IterationCost fixed_;  // every op but decode attention, before finish_step
   std::array<double, kNumOpClasses> fixed_time_s_{};
   std::vector<Group> groups_;

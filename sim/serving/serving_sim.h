@@ -107,7 +107,8 @@ struct SchedulerConfig {
 };
 
 // The running-request limit a replica of `d` with a KV pool of `kv_pool_tokens` runs with: the
-// engine's own, sized from the pool, when `sc` leaves it to the engine; else sc.max_num_seqs.
+// engine's own, sized from the pool (and capped by the engine's speculative-decoding limit when
+// `d` drafts tokens), when `sc` leaves it to the engine; else sc.max_num_seqs.
 int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int64_t kv_pool_tokens);
 
 // Disaggregated prefill/decode serving (sim/serving/disaggregated.h): a prefill pool runs each

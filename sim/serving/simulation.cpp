@@ -96,7 +96,12 @@ void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, 
 
 int running_limit(const SchedulerConfig& sc, const perf::Deployment& d, std::int64_t kv_pool_tokens) {
   if (sc.running_limit_from_engine && d.engine && d.engine->running_limit_from_kv_pool) {
-    return data::kv_pool_running_limit(kv_pool_tokens, d.model->max_context_tokens);
+    int limit = data::kv_pool_running_limit(kv_pool_tokens, d.model->max_context_tokens);
+    // With speculative decoding the engine may set a lower limit of its own (SGLang: 48).
+    if (d.spec_decode && d.engine->spec_decode_running_limit > 0) {
+      limit = std::min(limit, d.engine->spec_decode_running_limit);
+    }
+    return limit;
   }
   return sc.max_num_seqs;
 }
