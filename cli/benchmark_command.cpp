@@ -55,8 +55,8 @@ struct BenchmarkOptions {
   bool no_prefix_caching = false;
   bool offline = false;
   bool no_chunked_prefill = false;
-  double queue_timeout_s = 600;
-  int max_queue = 100000;
+  double queue_timeout_s = 0;  // set only with --queue-timeout-s
+  int max_queue = 0;           // set only with --max-queue
   std::int64_t kv_capacity_tokens = 0;
   std::string kv_admission;
   bool json = false;
@@ -358,10 +358,14 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
                 "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "
                 "per-request front-end latency or tokenization");
   sub->add_flag("--no-chunked-prefill", o->no_chunked_prefill, "Prefill whole prompts only");
-  sub->add_option("--queue-timeout-s", o->queue_timeout_s, "A request still waiting this long times out (0: never)")
-      ->check(finite_range(0.0, 1e8));
-  sub->add_option("--max-queue", o->max_queue, "Waiting requests per replica beyond which arrivals are rejected")
-      ->check(CLI::Range(0, 1 << 30));
+  auto* queue_timeout =
+      sub->add_option("--queue-timeout-s", o->queue_timeout_s,
+                      "A request still waiting this long times out (0: never; default: the scheduler's, 600)")
+          ->check(finite_range(0.0, 1e8));
+  auto* max_queue = sub->add_option("--max-queue", o->max_queue,
+                                    "Waiting requests per replica beyond which arrivals are rejected (default: the "
+                                    "scheduler's, 100000)")
+                        ->check(CLI::Range(0, 1 << 30));
   sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens,
                   "KV cache per replica in tokens (default: memory plan)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
@@ -401,7 +405,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
 
   return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap,
-          pause_basis, idle_cap]() {
+          pause_basis, idle_cap, queue_timeout, max_queue]() {
     const auto wall_start = std::chrono::steady_clock::now();
     auto catalog = load_catalog_for(global);
     // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
@@ -422,8 +426,8 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
     request.pool.recipe = deployment_overrides(o->deployment, sched);
     request.pool.replicas = o->replicas;
     request.router = *parse_enum<serving::RouterKind>(o->router, serving::kRouterNames);
-    request.queue_timeout_s = o->queue_timeout_s;
-    request.max_queue = o->max_queue;
+    if (queue_timeout->count()) request.queue_timeout_s = o->queue_timeout_s;
+    if (max_queue->count()) request.max_queue = o->max_queue;
     if (o->disaggregated) {
       // The decode pool: its own flags; what they leave unset follows the plan's rule for a
       // decode pool (serving::decode_overrides).

@@ -103,16 +103,14 @@ WhatIf form_what_if(const GameView& game, const ViewState& view) {
       w.decode = d->decode;  // a recipe change keeps the decode pool
     }
   } else if (const auto overrides = form_decode_overrides(game, view)) {
-    // The decode pool as the game will build it (game_commands.cpp, Deploy): the decode chip's
-    // starting recipe on the prefill pool's engine, with the form's GPUs per replica.
+    // The decode pool as the game will build it (game::decode_pool_recipe), with the form's GPUs
+    // per replica.
     const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
     const auto* acc = game.catalog.find_accelerator(view.deploy.decode_chip);
     if (model && acc) {
       game::DecodePoolState p;
       p.chip = acc->id;
-      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
-      base.engine = w.recipe.engine;
-      p.recipe = game::apply_overrides(base, *overrides);
+      p.recipe = game::decode_pool_recipe(game.catalog, *model, *acc, w.recipe, *overrides);
       p.replicas = std::max(1, view.deploy.decode_replicas);
       p.link = view.deploy.decode_link;
       w.decode = p;

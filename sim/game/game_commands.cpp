@@ -206,11 +206,8 @@ CommandResult CommandApplier::operator()(const Deploy& c) {
     if (c.decode->replicas < 1) return refuse("the decode pool needs at least one replica");
     DecodePoolState p;
     p.chip = c.decode->chip;
-    // Both pools run one engine: the decode chip's starting recipe on the prefill pool's engine,
-    // unless the command names another (then refused below).
-    RecipeSettings base = default_recipe(*game.catalog_, *model, *decode_chip);
-    base.engine = recipe.engine;
-    p.recipe = apply_overrides(base, c.decode->recipe);
+    // Both pools run one engine, unless the command names another (then refused below).
+    p.recipe = decode_pool_recipe(*game.catalog_, *model, *decode_chip, recipe, c.decode->recipe);
     p.replicas = c.decode->replicas;
     p.link = c.decode->link;
     d.decode = p;

@@ -19,6 +19,14 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
   return acceptance_for(catalog, scenario, d.segment, d.model, d.chip, d.recipe);
 }
 
+RecipeSettings decode_pool_recipe(const data::Catalog& catalog, const data::ModelCard& model,
+                                  const data::Accelerator& decode_chip, const RecipeSettings& prefill,
+                                  const RecipeOverrides& overrides) {
+  RecipeSettings base = default_recipe(catalog, model, decode_chip);
+  base.engine = prefill.engine;
+  return apply_overrides(base, overrides);
+}
+
 serving::PlanRequest plan_request(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d,
                                   int replicas, int decode_replicas) {
   serving::PlanRequest r;

@@ -17,6 +17,12 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
                       const std::string& model, const std::string& chip, const RecipeSettings& recipe);
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d);
 
+// The recipe a new decode pool on `decode_chip` starts with: that chip's starting recipe
+// (default_recipe) on the prefill pool's engine (both pools run one engine), with `overrides`.
+RecipeSettings decode_pool_recipe(const data::Catalog& catalog, const data::ModelCard& model,
+                                  const data::Accelerator& decode_chip, const RecipeSettings& prefill,
+                                  const RecipeOverrides& overrides);
+
 // The plan request of deployment `d` with `replicas` replicas (and `decode_replicas` in its decode
 // pool when it has one).
 serving::PlanRequest plan_request(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d,
