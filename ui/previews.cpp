@@ -19,8 +19,7 @@ constexpr auto kForgetAfter = std::chrono::milliseconds(750);
 constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a long decode run
 }  // namespace
 
-Previews::Previews(const data::Catalog& catalog, bool threaded)
-    : catalog_(catalog), threaded_(threaded), calibrations_(catalog) {
+Previews::Previews(const data::Catalog& catalog, bool threaded) : threaded_(threaded), calibrations_(catalog) {
   if (threaded_) worker_ = std::thread([this] { worker_loop(); });
 }
 

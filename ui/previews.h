@@ -68,7 +68,6 @@ class Previews {
   bool run_one();
   void store_current();  // the finished sliced job's result into done_
 
-  const data::Catalog& catalog_;
   const bool threaded_;
   perf::CalibrationCache calibrations_;
 
