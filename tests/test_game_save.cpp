@@ -207,6 +207,11 @@ TEST_CASE("a tampered save with a recomputed checksum is refused for values the 
     CHECK(contains(msg,
                    "game.save: /payload/state/company/prices/gpt-oss-120b/output_usd_per_mtok: must not be negative"));
   }
+  SUBCASE("a GPU count past an int (5e9 would wrap to a small or negative number)") {
+    auto msg = load_error(tampered(
+        g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["num_gpus"] = std::int64_t{5'000'000'000}; }));
+    CHECK(contains(msg, "/payload/state/company/contracts/0/num_gpus: must be at most 1000000000"));
+  }
   SUBCASE("an hour past the scenario's end (2 days: hour 48)") {
     auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["hour"] = 100000; }));
     CHECK(contains(msg, "/payload/state/hour: 100000 is past the scenario's end (hour 48)"));

@@ -5,6 +5,7 @@
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
 #include "sim/game/command.h"
+#include "sim/game/json_fields.h"
 #include "sim/game/scenario.h"
 
 namespace tycoon::game {
@@ -14,25 +15,6 @@ namespace {
 using data::ArrayReader;
 using data::Bound;
 using data::ObjectReader;
-
-int read_int(ObjectReader& in, std::string_view key, Bound bound, std::int64_t max = 1'000'000'000) {
-  auto v = in.integer(key, bound);
-  if (v > max) in.fail(key, "must be at most " + std::to_string(max));
-  return static_cast<int>(v);
-}
-
-template <typename E, std::size_t N>
-E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names) {
-  return static_cast<E>(in.choice(key, names));
-}
-
-econ::TokenPrices read_prices(ObjectReader& in) {
-  econ::TokenPrices p;
-  p.input_usd_per_mtok = in.number("input_usd_per_mtok", Bound::kNonNegative);
-  p.cached_input_usd_per_mtok = in.number("cached_input_usd_per_mtok", Bound::kNonNegative);
-  p.output_usd_per_mtok = in.number("output_usd_per_mtok", Bound::kNonNegative);
-  return p;
-}
 
 void read_company(ObjectReader in, CompanySpec& c) {
   c.starting_cash_usd = in.number("starting_cash_usd");

@@ -1,8 +1,8 @@
 #include "sim/game/state_json.h"
 
-#include <sstream>
-
 #include "sim/data/json_reader.h"
+#include "sim/game/advice_json.h"
+#include "sim/game/json_fields.h"
 #include "sim/game/scenario.h"
 
 namespace tycoon::game {
@@ -18,9 +18,8 @@ nlohmann::json prices_json(const econ::TokenPrices& p) {
           {"output_usd_per_mtok", p.output_usd_per_mtok}};
 }
 
-econ::TokenPrices read_prices(ObjectReader in) {
-  econ::TokenPrices p{in.number("input_usd_per_mtok"), in.number("cached_input_usd_per_mtok"),
-                      in.number("output_usd_per_mtok")};
+econ::TokenPrices read_prices_object(ObjectReader in) {
+  econ::TokenPrices p = read_prices(in);
   in.finish();
   return p;
 }
@@ -35,78 +34,6 @@ econ::TokenCounts read_tokens(ObjectReader in) {
   econ::TokenCounts t{in.number("input_tokens"), in.number("cached_input_tokens"), in.number("output_tokens")};
   in.finish();
   return t;
-}
-
-std::string rng_text(const boost::random::mt19937_64& r) {
-  std::ostringstream os;
-  os << r;
-  return os.str();
-}
-
-void read_rng(ObjectReader& in, std::string_view key, boost::random::mt19937_64& r) {
-  // Boost's reader sets failbit at the end of the text even on success: check by writing it back.
-  std::string text = in.string(key);
-  std::istringstream is(text);
-  is >> r;
-  if (rng_text(r) != text) in.fail(key, "not a random stream state");
-}
-
-nlohmann::json check_json(const AdviceCheck& c) {
-  nlohmann::json cj = {{"kind", kAdviceCheckKindNames[static_cast<std::size_t>(c.kind)]},
-                       {"requested_at_hour", c.requested_at_hour},
-                       {"ready_at_hour", c.ready_at_hour},
-                       {"measured_speedup", c.measured_speedup},
-                       {"interval_low", c.interval_low},
-                       {"interval_high", c.interval_high},
-                       {"repetitions", c.repetitions},
-                       {"verdict", kCheckVerdictNames[static_cast<std::size_t>(c.verdict)]},
-                       {"quality_flag", c.quality_flag},
-                       {"rejection_flag", c.rejection_flag},
-                       {"cost_usd", c.cost_usd},
-                       {"reputation_hit", c.reputation_hit},
-                       {"note", c.note}};
-  if (c.measured_component_speedup) cj["measured_component_speedup"] = *c.measured_component_speedup;
-  return cj;
-}
-
-template <typename E, std::size_t N>
-E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names);
-
-AdviceCheck read_check(ObjectReader cj) {
-  AdviceCheck c;
-  c.kind = read_enum<AdviceCheckKind>(cj, "kind", kAdviceCheckKindNames);
-  c.requested_at_hour = cj.integer("requested_at_hour");
-  c.ready_at_hour = cj.integer("ready_at_hour");
-  c.measured_speedup = cj.number("measured_speedup", Bound::kPositive);
-  c.measured_component_speedup = cj.optional_number("measured_component_speedup", Bound::kPositive);
-  c.quality_flag = cj.boolean("quality_flag");
-  c.rejection_flag = cj.boolean("rejection_flag");
-  c.cost_usd = cj.number("cost_usd", Bound::kNonNegative);
-  c.reputation_hit = cj.number("reputation_hit", Bound::kNonNegative);
-  c.note = cj.string("note");
-  // Saves from before checks had intervals: the point estimate alone, one repetition.
-  c.interval_low = cj.optional_number("interval_low", Bound::kPositive).value_or(c.measured_speedup);
-  c.interval_high = cj.optional_number("interval_high", Bound::kPositive).value_or(c.measured_speedup);
-  if (c.interval_low > c.interval_high) cj.fail("interval_high", "below interval_low");
-  const auto reps = cj.optional_integer("repetitions", Bound::kPositive).value_or(1);
-  if (reps > kMaxCheckRepetitions) cj.fail("repetitions", "more than " + std::to_string(kMaxCheckRepetitions));
-  c.repetitions = static_cast<int>(reps);
-  if (cj.has("verdict")) {
-    c.verdict = read_enum<CheckVerdict>(cj, "verdict", kCheckVerdictNames);
-  } else {
-    c.verdict = check_verdict(c.measured_speedup, c.interval_low, c.interval_high, c.quality_flag, c.rejection_flag);
-  }
-  cj.finish();
-  return c;
-}
-
-int to_int(ObjectReader& in, std::string_view key, Bound b = Bound::kAny) {
-  return static_cast<int>(in.integer(key, b));
-}
-
-template <typename E, std::size_t N>
-E read_enum(ObjectReader& in, std::string_view key, const std::array<std::string_view, N>& names) {
-  return static_cast<E>(in.choice(key, names));
 }
 
 std::vector<double> read_doubles(const nlohmann::json& j, const std::string& file, const std::string& ptr) {
@@ -134,106 +61,6 @@ constexpr std::array<std::string_view, 14> kDeploymentHourFields = {"hour",
                                                                     "tpot_p90_s",
                                                                     "output_tok_per_s_per_gpu",
                                                                     "interrupted"};
-
-nlohmann::json record_json(const ProposalRecord& r) {
-  nlohmann::json scale = nlohmann::json::array();
-  for (double x : r.true_op_time_scale) scale.push_back(x);
-  nlohmann::json checks = nlohmann::json::array();
-  for (const auto& c : r.checks) checks.push_back(check_json(c));
-  nlohmann::json j = {{"advice_id", r.advice_id},
-                      {"deployment_id", r.deployment_id},
-                      {"kind", kProposalKindNames[static_cast<std::size_t>(r.kind)]},
-                      {"change_id", r.change_id},
-                      {"title", r.title},
-                      {"posted_at_hour", r.posted_at_hour},
-                      {"workload", serving::kWorkloadNames[static_cast<std::size_t>(r.workload)]},
-                      {"op_share", r.op_share},
-                      {"component_speedup", r.component_speedup},
-                      {"true_op_time_scale", scale},
-                      {"claimed_speedup", r.claimed_speedup},
-                      {"true_speedup", r.true_speedup},
-                      {"reputation_hit", r.reputation_hit},
-                      {"recipe", to_json(r.recipe)},
-                      {"claimed_spread", r.claimed_spread},
-                      {"checks", checks}};
-  if (r.trait) j["trait"] = kTraitNames[static_cast<std::size_t>(*r.trait)];
-  if (r.op_class) j["op_class"] = perf::kOpClassNames[static_cast<std::size_t>(*r.op_class)];
-  if (r.replicas) j["replicas"] = *r.replicas;
-  return j;
-}
-
-ProposalRecord read_record(ObjectReader in) {
-  ProposalRecord r;
-  r.advice_id = in.string("advice_id");
-  r.deployment_id = in.integer("deployment_id");
-  r.kind = read_enum<ProposalKind>(in, "kind", kProposalKindNames);
-  r.change_id = in.string("change_id");
-  r.title = in.string("title");
-  r.posted_at_hour = in.integer("posted_at_hour");
-  r.workload = read_enum<serving::WorkloadKind>(in, "workload", serving::kWorkloadNames);
-  if (in.has("trait")) r.trait = read_enum<Trait>(in, "trait", kTraitNames);
-  if (in.has("op_class")) r.op_class = read_enum<perf::OpClass>(in, "op_class", perf::kOpClassNames);
-  r.op_share = in.number("op_share", Bound::kNonNegative);
-  r.component_speedup = in.number("component_speedup", Bound::kPositive);
-  {
-    auto scale = in.array("true_op_time_scale");
-    if (scale.size() != r.true_op_time_scale.size()) {
-      in.fail("true_op_time_scale", "expected " + std::to_string(r.true_op_time_scale.size()) + " op-class factors");
-    }
-    for (std::size_t i = 0; i < scale.size(); ++i) r.true_op_time_scale[i] = scale.number(i, Bound::kPositive);
-  }
-  r.claimed_speedup = in.number("claimed_speedup", Bound::kPositive);
-  r.true_speedup = in.number("true_speedup", Bound::kPositive);
-  r.reputation_hit = in.number("reputation_hit", Bound::kNonNegative);
-  {
-    auto rec = in.object("recipe");
-    r.recipe = read_overrides(rec);
-    rec.finish();
-  }
-  if (in.has("replicas")) r.replicas = static_cast<int>(in.integer("replicas", Bound::kPositive));
-  r.claimed_spread = in.number("claimed_spread", Bound::kNonNegative);
-  auto cs = in.array("checks");
-  for (std::size_t k = 0; k < cs.size(); ++k) r.checks.push_back(read_check(cs.object(k)));
-  in.finish();
-  return r;
-}
-
-nlohmann::json advisor_state_json(const AdvisorState& a) {
-  nlohmann::json proposed = nlohmann::json::array();
-  for (const auto& [deployment, change] : a.proposed) proposed.push_back({deployment, change});
-  nlohmann::json records = nlohmann::json::array();
-  for (const auto& r : a.records) records.push_back(record_json(r));
-  return {{"seeded", a.seeded},
-          {"propose_rng", rng_text(a.propose_rng)},
-          {"check_rng", rng_text(a.check_rng)},
-          {"next_id", a.next_id},
-          {"proposed", proposed},
-          {"records", records},
-          {"check_spend_usd", a.check_spend_usd}};
-}
-
-AdvisorState read_advisor_state(ObjectReader in) {
-  AdvisorState a;
-  a.seeded = in.boolean("seeded");
-  read_rng(in, "propose_rng", a.propose_rng);
-  read_rng(in, "check_rng", a.check_rng);
-  a.next_id = in.integer("next_id", Bound::kPositive);
-  const auto& proposed = in.raw("proposed");
-  if (!proposed.is_array()) in.fail("proposed", "expected an array of [deployment id, change id] pairs");
-  for (std::size_t i = 0; i < proposed.size(); ++i) {
-    const auto& p = proposed[i];
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number_integer() || !p[1].is_string()) {
-      throw data::LoadError(in.file(), in.pointer_to("proposed") + "/" + std::to_string(i),
-                            "expected a [deployment id, change id] pair");
-    }
-    a.proposed.insert({p[0].get<std::int64_t>(), p[1].get<std::string>()});
-  }
-  auto rs = in.array("records");
-  for (std::size_t i = 0; i < rs.size(); ++i) a.records.push_back(read_record(rs.object(i)));
-  a.check_spend_usd = in.number("check_spend_usd", Bound::kNonNegative);
-  in.finish();
-  return a;
-}
 
 }  // namespace
 
@@ -362,35 +189,12 @@ nlohmann::json to_json(const GameState& s) {
   }
   j["news"] = news;
   nlohmann::json inbox = nlohmann::json::array();
-  for (const auto& a : s.inbox) {
-    nlohmann::json checks = nlohmann::json::array();
-    for (const auto& check : a.checks) checks.push_back(check_json(check));
-    nlohmann::json effect = {{"recipe", to_json(a.effect.recipe)},
-                             {"speedup", a.effect.speedup},
-                             {"reputation_hit", a.effect.reputation_hit}};
-    if (a.effect.replicas) effect["replicas"] = *a.effect.replicas;
-    inbox.push_back(
-        {{"id", a.id},
-         {"deployment_id", a.deployment_id},
-         {"title", a.title},
-         {"rationale", a.rationale},
-         {"claimed_speedup", a.claimed_speedup},
-         {"effect", effect},
-         {"status", kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
-         {"posted_at_hour", a.posted_at_hour},
-         {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)},
-         {"minor", a.minor},
-         {"checks", checks}});
-    auto& aj = inbox.back();
-    if (a.previous_recipe) aj["previous_recipe"] = to_json(*a.previous_recipe);
-    if (a.previous_replicas) aj["previous_replicas"] = *a.previous_replicas;
-    if (a.reverted_at_hour) aj["reverted_at_hour"] = *a.reverted_at_hour;
-  }
+  for (const auto& a : s.inbox) inbox.push_back(to_json(a));
   j["inbox"] = inbox;
   nlohmann::json log = nlohmann::json::array();
   for (const auto& l : s.log) log.push_back(to_json(l));
   j["log"] = log;
-  j["advisor"] = advisor_state_json(s.advisor);
+  j["advisor"] = to_json(s.advisor);
   j["rng"] = {{"demand", rng_text(s.rng.demand)}, {"market", rng_text(s.rng.market)}};
   return j;
 }
@@ -437,7 +241,7 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       g.id = k.integer("id", Bound::kPositive);
       g.chip = k.string("chip");
       g.contract = read_enum<Contract>(k, "contract", kContractNames);
-      g.num_gpus = to_int(k, "num_gpus", Bound::kPositive);
+      g.num_gpus = read_int(k, "num_gpus", Bound::kPositive);
       g.signed_price_usd_per_gpu_hour = k.number("signed_price_usd_per_gpu_hour", Bound::kNonNegative);
       g.signed_at_hour = k.integer("signed_at_hour");
       g.ready_at_hour = k.integer("ready_at_hour");
@@ -456,19 +260,19 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       auto r = d.object("recipe");
       x.recipe = recipe_settings_from_json(r);
       r.finish();
-      x.replicas = to_int(d, "replicas", Bound::kNonNegative);
+      x.replicas = read_int(d, "replicas", Bound::kNonNegative);
       x.speedup = d.number("speedup", Bound::kPositive);
       x.created_at_hour = d.integer("created_at_hour");
-      x.active_replicas = to_int(d, "active_replicas", Bound::kNonNegative);
+      x.active_replicas = read_int(d, "active_replicas", Bound::kNonNegative);
       if (auto dec = d.optional_object("decode")) {
         DecodePoolState p;
         p.chip = dec->string("chip");
         auto dr = dec->object("recipe");
         p.recipe = recipe_settings_from_json(dr);
         dr.finish();
-        p.replicas = to_int(*dec, "replicas", Bound::kNonNegative);
+        p.replicas = read_int(*dec, "replicas", Bound::kNonNegative);
         p.link = static_cast<serving::KvLinkKind>(dec->choice("link", serving::kKvLinkNames));
-        p.active_replicas = to_int(*dec, "active_replicas", Bound::kNonNegative);
+        p.active_replicas = read_int(*dec, "active_replicas", Bound::kNonNegative);
         dec->finish();
         x.decode = std::move(p);
       }
@@ -476,7 +280,7 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       s.company.deployments.push_back(x);
     }
     auto prices = c.object("prices");
-    for (const auto& m : prices.keys()) s.company.prices[m] = read_prices(prices.object(m));
+    for (const auto& m : prices.keys()) s.company.prices[m] = read_prices_object(prices.object(m));
     prices.finish();
     s.company.next_contract_id = c.integer("next_contract_id", Bound::kPositive);
     s.company.next_deployment_id = c.integer("next_deployment_id", Bound::kPositive);
@@ -494,9 +298,9 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       x.contract = read_enum<Contract>(o, "contract", kContractNames);
       x.list_price_usd_per_gpu_hour = o.number("list_price_usd_per_gpu_hour", Bound::kNonNegative);
       x.price_multiplier = o.number("price_multiplier", Bound::kPositive);
-      x.available_gpus = to_int(o, "available_gpus", Bound::kNonNegative);
-      x.lead_time_hours = to_int(o, "lead_time_hours", Bound::kNonNegative);
-      x.term_hours = to_int(o, "term_hours", Bound::kNonNegative);
+      x.available_gpus = read_int(o, "available_gpus", Bound::kNonNegative);
+      x.lead_time_hours = read_int(o, "lead_time_hours", Bound::kNonNegative);
+      x.term_hours = read_int(o, "term_hours", Bound::kNonNegative);
       x.interruptions_per_hour = o.number("interruptions_per_hour", Bound::kNonNegative);
       o.finish();
       s.world.market.offers.push_back(x);
@@ -550,7 +354,7 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
     s.service.tokens = read_tokens(v.object("tokens"));
     s.service.gpu_hours_rented = v.number("gpu_hours_rented");
     s.service.gpu_hours_serving = v.number("gpu_hours_serving");
-    s.service.spot_interruptions = to_int(v, "spot_interruptions", Bound::kNonNegative);
+    s.service.spot_interruptions = read_int(v, "spot_interruptions", Bound::kNonNegative);
     v.finish();
   }
   {
@@ -635,41 +439,7 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
   {
     auto ib = in.array("inbox");
     for (std::size_t i = 0; i < ib.size(); ++i) {
-      auto a = ib.object(i);
-      Advice x;
-      x.id = a.string("id");
-      x.deployment_id = a.integer("deployment_id");
-      x.title = a.string("title");
-      x.rationale = a.string("rationale");
-      x.claimed_speedup = a.number("claimed_speedup", Bound::kPositive);
-      auto e = a.object("effect");
-      auto r = e.object("recipe");
-      x.effect.recipe = read_overrides(r);
-      r.finish();
-      x.effect.speedup = e.number("speedup", Bound::kPositive);
-      x.effect.reputation_hit = e.optional_number("reputation_hit", Bound::kNonNegative).value_or(0.0);
-      if (e.has("replicas")) x.effect.replicas = static_cast<int>(e.integer("replicas", Bound::kPositive));
-      e.finish();
-      x.status = read_enum<AdviceStatus>(a, "status", kAdviceStatusNames);
-      x.posted_at_hour = a.integer("posted_at_hour");
-      x.decided_at_hour = a.optional_integer("decided_at_hour");
-      x.minor = a.optional_boolean("minor").value_or(false);
-      if (auto pr = a.optional_object("previous_recipe")) {
-        x.previous_recipe = recipe_settings_from_json(*pr);
-        pr->finish();
-      }
-      if (a.has("previous_replicas")) {
-        const auto n = a.integer("previous_replicas", Bound::kNonNegative);
-        if (n > 1'000'000) a.fail("previous_replicas", "must be at most 1000000");
-        x.previous_replicas = static_cast<int>(n);
-      }
-      x.reverted_at_hour = a.optional_integer("reverted_at_hour", Bound::kNonNegative);
-      if (a.has("checks")) {
-        auto cs = a.array("checks");
-        for (std::size_t k = 0; k < cs.size(); ++k) x.checks.push_back(read_check(cs.object(k)));
-      }
-      a.finish();
-      s.inbox.push_back(std::move(x));
+      s.inbox.push_back(read_advice(ib.object(i)));
     }
   }
   {

@@ -46,7 +46,7 @@ inline KernelTerms kernel_terms(double comp, double mem, int kernels, double eng
 
 // Decode attention's roofline terms (before the engine efficiency) for `flop` and `bytes`.
 inline void decode_attention_roofline(const Deployment& d, const CalibrationProfile& cal, double flop, double bytes,
-                               double& comp, double& mem) {
+                                      double& comp, double& mem) {
   comp = flop / (d.hardware->peak_flop_per_s(Precision::kBf16) * 0.5);
   mem = bytes / (d.hardware->hbm_bandwidth_bytes_per_s * cal.attn_decode_memory_eff(bytes));
 }

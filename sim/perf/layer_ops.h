@@ -79,7 +79,8 @@ struct DecodeAttentionWork {
   double flop = 0, bytes = 0;
 };
 inline DecodeAttentionWork decode_attention_work(const data::Mixer& m, const MixerDims& dims, double keys_total,
-                                          double index_total, double q_per_seq, double decode_tokens, double kv_b) {
+                                                 double index_total, double q_per_seq, double decode_tokens,
+                                                 double kv_b) {
   DecodeAttentionWork w;
   w.flop = 2.0 * dims.heads * (dims.qk_dim + dims.v_dim) * keys_total * q_per_seq +
            2.0 * m.indexer_num_heads * m.indexer_head_dim * index_total * q_per_seq;
