@@ -173,12 +173,6 @@ struct RefusedCommand {
 // zero, the segment's reputation tracks its SLO attainment times the share answered right.
 double live_quality_drift(const GameState& s, std::int64_t deployment_id);
 
-// The router's estimate of a deployment's capacity, by which a segment's load is split over its
-// serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
-// vendor × speedup (bytes per second; decode is bandwidth-bound). A disaggregated deployment's
-// is its decode pool's (`decode_replicas` of them), which streams every output token.
-double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas);
-
 // The market's list price of `model` now: the scenario's reference price times the competitors'
 // moves so far (zero prices for a model the scenario gives none).
 econ::TokenPrices market_prices_now(const Scenario& scenario, const GameState& state, const std::string& model);

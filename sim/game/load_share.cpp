@@ -4,6 +4,15 @@
 
 namespace tycoon::game {
 
+double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas) {
+  const bool split = d.decode.has_value();
+  const auto& hw = catalog.accelerator(split ? d.decode->chip : d.chip);
+  const auto& r = split ? d.decode->recipe : d.recipe;
+  const auto& engine = catalog.engine(r.engine);
+  return (split ? decode_replicas : replicas) * r.tensor_parallel * hw.hbm_bandwidth_bytes_per_s *
+         engine.efficiency_on(hw.vendor) * d.speedup;
+}
+
 std::vector<double> capacity_weights(const data::Catalog& catalog, const Company& company, const std::string& segment,
                                      const DeploymentState* previewed) {
   std::vector<double> w(company.deployments.size(), 0.0);

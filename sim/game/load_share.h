@@ -10,6 +10,12 @@
 
 namespace tycoon::game {
 
+// The router's estimate of a deployment's capacity, by which a segment's load is split over its
+// serving deployments: replicas × tensor parallel × HBM bandwidth × engine efficiency on the
+// vendor × speedup (bytes per second; decode is bandwidth-bound). A disaggregated deployment's
+// is its decode pool's (`decode_replicas` of them), which streams every output token.
+double capacity_weight(const data::Catalog& catalog, const DeploymentState& d, int replicas, int decode_replicas);
+
 // The router's estimate of each of `company`'s deployments' capacity for `segment` (indexed like
 // company.deployments): capacity_weight at its active replicas for a deployment of the segment
 // that serves, 0 for every other. `previewed`, when given and not serving yet, is weighed at the
