@@ -64,7 +64,7 @@ TEST_CASE("deploying checks the memory plan and reports it with the numbers") {
   INFO(r.message);
   // 2.8 trillion parameters do not fit on two 141 GB GPUs whatever the precision.
   CHECK_FALSE(r.ok);
-  CHECK(contains(r.message, "does not fit"));
+  CHECK(contains(r.message, "Does not fit in"));
   CHECK(contains(r.message, "GB"));
   CHECK(g.state().company.deployments.empty());
 }

@@ -14,11 +14,10 @@ namespace tycoon::ui {
 
 namespace {
 
-// Sums an hourly series into game days (the last day may be partial).
-std::vector<double> per_day(const std::vector<double>& hourly, double sign) {
-  std::vector<double> out((hourly.size() + 23) / 24, 0.0);
-  for (std::size_t i = 0; i < hourly.size(); ++i) out[i / 24] += sign * hourly[i];
-  return out;
+// A cost's daily sums (game::daily_sums), drawn below zero.
+std::vector<double> below_zero(std::vector<double> v) {
+  for (auto& x : v) x = -x;
+  return v;
 }
 
 // An hourly series with the days before play (GameState::past) in front of it: index 0 is hour
@@ -35,7 +34,6 @@ std::vector<double> with_past(const game::GameState& s, game::Series k) {
 void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/) {
   const auto& s = game.state;
   const auto& h = s.history;
-  const std::size_t n = h.num_hours();
 
   // Headline cards: six in a row, or two rows of three when a card would be narrower than its
   // widest label and value.
@@ -58,11 +56,10 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const double gpu24 = day.money.gpu_cost_usd;
   const double fixed24 = day.money.fixed_cost_usd;
   const auto& totals = s.ledger.totals();
-  const double cash_day_ago = n > 24 ? h[game::Series::kCashUsd][n - 25] : game.scenario.company.starting_cash_usd;
+  const double cash_change = game::cash_change_usd(h, s.company.cash_usd, game.scenario.company.starting_cash_usd, 24);
 
-  kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd),
-           fmt_usd_signed(s.company.cash_usd - cash_day_ago) + " in 24 h",
-           s.company.cash_usd >= cash_day_ago ? theme::kRevenue : theme::kCost, card_w,
+  kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd), fmt_usd_signed(cash_change) + " in 24 h",
+           cash_change >= 0 ? theme::kRevenue : theme::kCost, card_w,
            "Cash now, and how it moved over the last 24 game hours.");
   tag(view.tags, "dashboard.cash");
   next_card();
@@ -117,9 +114,10 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
     cash_axis.include_zero = false;  // movements matter more than the distance from zero
     chart::time_series("##cash", std::span(&cash, 1), x, cash_axis, ImVec2(half, chart_h));
     ImGui::SameLine();
-    std::vector<chart::BarLayer> layers = {{"revenue", per_day(h[game::Series::kRevenueUsd], 1), theme::kRevenue},
-                                           {"GPU rent", per_day(h[game::Series::kGpuCostUsd], -1), theme::kCost},
-                                           {"fixed", per_day(h[game::Series::kFixedCostUsd], -1), theme::kFixedCost}};
+    std::vector<chart::BarLayer> layers = {
+        {"revenue", game::daily_sums(h, game::Series::kRevenueUsd), theme::kRevenue},
+        {"GPU rent", below_zero(game::daily_sums(h, game::Series::kGpuCostUsd)), theme::kCost},
+        {"fixed", below_zero(game::daily_sums(h, game::Series::kFixedCostUsd)), theme::kFixedCost}};
     std::vector<std::string> days;
     for (std::size_t d = 0; d < layers[0].values.size(); ++d) days.push_back("day " + std::to_string(d + 1));
     chart::stacked_bars("##pnl", days, layers, {"profit and loss per day", chart::Unit::kUsd}, ImVec2(half, chart_h),

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/game/last_hours.h"
 #include "sim/game/scoring.h"
+#include "sim/game/tallies.h"
 #include "ui/chart.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -104,7 +106,8 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
 constexpr float kSideBySideWidth = 1100;
 
 // You beside the two runs on the same customers, and where the gap to the reference came from.
-static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
+// `you`: the player's figures (game::figures_of the finished game).
+static void draw_counterfactuals(const game::GameSummary& f, const game::OutcomeFigures& you, ViewState& view) {
   ImGui::Spacing();
   theme::heading("On the same customers: you, doing nothing, and the reference strategy");
   const auto& cf = *f.counterfactuals;
@@ -136,13 +139,6 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(fmt_usd(o.gpu_cost_usd).c_str());
     };
-    game::OutcomeFigures you;
-    you.profit_usd = f.profit_usd;
-    you.slo_attainment = f.slo_attainment;
-    you.gpu_hours_rented = f.gpu_hours_rented;
-    you.gpu_hours_serving = f.gpu_hours_serving;
-    you.gpu_cost_usd = f.gpu_cost_usd;
-    you.bankrupt = f.bankrupt;
     row("You", you, "");
     row(cf.do_nothing.name, cf.do_nothing.figures, cf.do_nothing.description);
     if (cf.reference) row(cf.reference->name, cf.reference->figures, cf.reference->description);
@@ -158,8 +154,7 @@ static void draw_counterfactuals(const game::GameSummary& f, ViewState& view) {
   if (f.gap_to_reference.empty()) return;
   if (wide) ImGui::SameLine();
   ImGui::BeginGroup();
-  double total = 0;
-  for (const auto& g : f.gap_to_reference) total += g.usd;
+  const double total = game::gap_usd(f.gap_to_reference);
   if (total >= 0.5) {
     ImGui::Text("The reference earned %s more. Where it came from (red: what it cost you):", fmt_usd(total).c_str());
   } else if (total <= -0.5) {
@@ -328,7 +323,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     ImGui::EndTable();
   }
 
-  if (game.final_summary && game.final_summary->counterfactuals) draw_counterfactuals(*game.final_summary, view);
+  if (game.final_summary && game.final_summary->counterfactuals)
+    draw_counterfactuals(*game.final_summary, game::figures_of(s), view);
   if (game.revealed_debrief) draw_advisor_truth(*game.revealed_debrief, view);
 
   // Money over time.
@@ -343,14 +339,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   cash_axis.include_zero = false;
   chart::time_series("##dcash", std::span(&cash, 1), x, cash_axis, ImVec2(third, 180));
   ImGui::SameLine();
-  std::vector<double> cum_rev, cum_cost;
-  double r = 0, c = 0;
-  for (std::size_t i = 0; i < h.num_hours(); ++i) {
-    r += h[game::Series::kRevenueUsd][i];
-    c += h[game::Series::kGpuCostUsd][i] + h[game::Series::kFixedCostUsd][i];
-    cum_rev.push_back(r);
-    cum_cost.push_back(c);
-  }
+  const auto cum_rev = game::running_total(h, {game::Series::kRevenueUsd});
+  const auto cum_cost = game::running_total(h, {game::Series::kGpuCostUsd, game::Series::kFixedCostUsd});
   chart::Line cum[] = {{"revenue", cum_rev, theme::kRevenue, 1, 1}, {"costs", cum_cost, theme::kCost, 1, 1}};
   chart::time_series("##dcum", cum, x, {"cumulative", chart::Unit::kUsd}, ImVec2(third, 180));
   ImGui::SameLine();
@@ -401,15 +391,14 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   ImGui::EndChild();
   ImGui::SameLine();
   {
+    // Costs drawn below zero.
     std::vector<chart::BarLayer> layers = {
-        {"revenue", {}, theme::kRevenue}, {"GPU rent", {}, theme::kCost}, {"fixed", {}, theme::kFixedCost}};
-    const std::size_t days = (h.num_hours() + 23) / 24;
-    for (auto& l : layers) l.values.assign(days, 0.0);
-    for (std::size_t i = 0; i < h.num_hours(); ++i) {
-      layers[0].values[i / 24] += h[game::Series::kRevenueUsd][i];
-      layers[1].values[i / 24] -= h[game::Series::kGpuCostUsd][i];
-      layers[2].values[i / 24] -= h[game::Series::kFixedCostUsd][i];
-    }
+        {"revenue", game::daily_sums(h, game::Series::kRevenueUsd), theme::kRevenue},
+        {"GPU rent", game::daily_sums(h, game::Series::kGpuCostUsd), theme::kCost},
+        {"fixed", game::daily_sums(h, game::Series::kFixedCostUsd), theme::kFixedCost}};
+    for (auto& v : layers[1].values) v = -v;
+    for (auto& v : layers[2].values) v = -v;
+    const std::size_t days = layers[0].values.size();
     std::vector<std::string> cats;
     for (std::size_t d = 0; d < days; ++d) cats.push_back("day " + std::to_string(d + 1));
     chart::stacked_bars("##dpnl", cats, layers, {"per day", chart::Unit::kUsd}, ImVec2(col, row_h), true);
@@ -419,26 +408,16 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   // Advisor scorecard.
   ImGui::BeginChild("##scorecard", ImVec2(0, row_h), false);
   theme::heading("Advisor scorecard");
-  int accepted = 0, rejected = 0, pending = 0;
-  double claimed = 1.0;
-  for (const auto& a : s.inbox) {
-    if (a.status == game::AdviceStatus::kAccepted) {
-      ++accepted;
-      claimed *= a.claimed_speedup;
-    } else if (a.status == game::AdviceStatus::kRejected) {
-      ++rejected;
-    } else {
-      ++pending;
-    }
-  }
+  const game::AdviceTally tally = game::advice_tally(s.inbox);
   if (s.inbox.empty()) {
     muted_wrapped("The advisor posted no proposals in this game.");
   } else {
     char line[160];
-    std::snprintf(line, sizeof line, "%zu proposals: %d accepted, %d rejected, %d undecided", s.inbox.size(), accepted,
-                  rejected, pending);
+    std::snprintf(line, sizeof line, "%zu proposals: %d accepted, %d rejected, %d undecided", s.inbox.size(),
+                  tally.num_accepted, tally.num_rejected, tally.num_pending);
     text_wrapped(line);
-    std::snprintf(line, sizeof line, "Claimed gain of what you accepted: %s", fmt_factor(claimed).c_str());
+    std::snprintf(line, sizeof line, "Claimed gain of what you accepted: %s",
+                  fmt_factor(tally.claimed_speedup).c_str());
     text_wrapped(line);
     for (const auto& d : s.company.deployments) {
       if (d.speedup == 1.0) continue;

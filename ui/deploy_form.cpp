@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <set>
 
+#include "sim/game/deploy_checks.h"
 #include "sim/game/fleet.h"
+#include "sim/game/lever_limits.h"
 #include "sim/game/serving_window.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -206,7 +208,7 @@ void draw_replicas_row(ViewState& view) {
   if (f.editing) ImGui::BeginDisabled();
   input_int_steps("##replicas", &f.replicas, 1, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (f.editing) ImGui::EndDisabled();
-  f.replicas = std::clamp(f.replicas, 1, 256);
+  f.replicas = game::kReplicasRange.clamp(f.replicas);
   tag(view.tags, "deploy.replicas");
   {
     char each[64];
@@ -278,7 +280,9 @@ void draw_parallel_rows(const GameView& game, ViewState& view, const data::Accel
     int_choice(game, view, "Expert parallel", "expert_parallel", "deploy.ep", &r.expert_parallel, {1, 2, 4, 8, 16},
                r.tensor_parallel, Concept::kTensorParallel);
   }
-  r.expert_parallel = std::min(r.expert_parallel, r.tensor_parallel);
+  // Expert parallelism as the game leaves it after a change of tensor parallelism (reset to 1
+  // where it no longer divides it).
+  r = game::clamp_to_limits(r);
 }
 
 void draw_spec_decode_row(const GameView& game, ViewState& view, const data::Engine* engine) {
@@ -290,7 +294,8 @@ void draw_spec_decode_row(const GameView& game, ViewState& view, const data::Eng
   const bool spec_ok = engine && engine->supports_spec_decode;
   if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::BeginDisabled();
   ImGui::SetNextItemWidth(200);
-  ImGui::SliderInt("##spec", &r.spec_draft_tokens, 0, 8, r.spec_draft_tokens == 0 ? "off" : "%d per step");
+  ImGui::SliderInt("##spec", &r.spec_draft_tokens, game::kSpecDraftTokensRange.min, game::kSpecDraftTokensRange.max,
+                   r.spec_draft_tokens == 0 ? "off" : "%d per step");
   tag(view.tags, "deploy.spec");
   if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::EndDisabled();
   // The note goes after the slider, or under it where the row has no room (aligned with the fields).
@@ -319,13 +324,13 @@ void draw_batch_limit_rows(const GameView& game, ViewState& view) {
   if (locked_field(game, "max_num_seqs")) ImGui::BeginDisabled();
   input_int_steps("##seqs", &r.max_num_seqs, 16, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_seqs")) ImGui::EndDisabled();
-  r.max_num_seqs = std::clamp(r.max_num_seqs, 1, 4096);
+  r.max_num_seqs = game::kMaxNumSeqsRange.clamp(r.max_num_seqs);
   ImGui::TextUnformatted("Token budget");
   ImGui::SameLine(150);
   if (locked_field(game, "max_num_batched_tokens")) ImGui::BeginDisabled();
   input_int_steps("##budget", &r.max_num_batched_tokens, 1024, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (locked_field(game, "max_num_batched_tokens")) ImGui::EndDisabled();
-  r.max_num_batched_tokens = std::clamp(r.max_num_batched_tokens, 64, 1 << 20);
+  r.max_num_batched_tokens = game::kMaxNumBatchedTokensRange.clamp(r.max_num_batched_tokens);
 }
 
 // Prefix caching, CUDA graphs and the router.
@@ -391,7 +396,7 @@ void draw_decode_pool_rows(const GameView& game, ViewState& view, const std::vec
   ImGui::TextUnformatted("Decode replicas");
   ImGui::SameLine(150);
   input_int_steps("##decode_replicas", &f.decode_replicas, 1, 110 - 2 * (ImGui::GetFrameHeight() + 2));
-  f.decode_replicas = std::clamp(f.decode_replicas, 1, 256);
+  f.decode_replicas = game::kReplicasRange.clamp(f.decode_replicas);
   tag(view.tags, "deploy.decode_replicas");
   const auto* acc = game.catalog.find_accelerator(f.decode_chip);
   const int domain = acc ? acc->scale_up.domain_size : 8;
@@ -426,83 +431,53 @@ void draw_decode_pool_rows(const GameView& game, ViewState& view, const std::vec
   ImGui::EndGroup();
 }
 
-// What stops the form from being submitted, after the same checks the game makes (the game checks
-// again and explains). Not blocking: only GPUs are missing (a warning, not an error).
+// The command the form submits: a Deploy of the form's segment, chip, replicas, recipe (as
+// overrides of the starting recipe) and decode pool, or, while editing, a ChangeRecipe of the
+// fields that differ. Nothing when the form names no model or chip the catalog knows.
+std::optional<game::Command> form_command(const GameView& game, const ViewState& view) {
+  const auto& f = view.deploy;
+  if (f.editing) {
+    const auto* d = game.state.company.find_deployment(*f.editing);
+    if (!d) return std::nullopt;
+    return game::ChangeRecipe{*f.editing, diff(d->recipe, f.recipe)};
+  }
+  const auto* seg = form_segment(game, view);
+  const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
+  const auto* acc = game.catalog.find_accelerator(f.chip);
+  if (!model || !acc) return std::nullopt;
+  game::Deploy cmd{
+      seg->model,  f.chip, seg->id, f.replicas, diff(game::default_recipe(game.catalog, *model, *acc), f.recipe),
+      std::nullopt};
+  if (const auto o = form_decode_overrides(game, view)) {
+    cmd.decode = game::DecodePoolSpec{f.decode_chip, std::max(1, f.decode_replicas), *o, f.decode_link};
+  }
+  return cmd;
+}
+
+// What stops the form from being submitted: the game's own refusal of the form's command (the
+// game checks again when it applies it). Not blocking: only GPUs are missing (a warning).
 struct FormProblem {
   std::string text;
   bool blocking = true;
 };
 
-FormProblem form_problem(const GameView& game, const ViewState& view, const WhatIf& w) {
-  const auto& f = view.deploy;
-  const auto& r = f.recipe;
-  FormProblem out;
-  auto& problem = out.text;
-  auto& blocking = out.blocking;
-  std::string error;
-  auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
-  if (!plan) {
-    problem = "This recipe cannot run: " + error;
-  } else if (!plan->fits) {
-    std::string reason = plan->reason;
-    if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
-    problem = "Does not fit in " + chip_name(game.catalog, f.chip) + " memory: " + reason +
-              ". Use more GPUs per replica, a smaller precision, or a bigger chip.";
-  } else if (w.decode && !f.editing) {
-    // The decode pool: it fits its chip, and the link reaches both pools (the game's own checks).
-    WhatIf dw = w;
-    dw.chip = w.decode->chip;
-    dw.recipe = w.decode->recipe;
-    dw.decode.reset();
-    auto dplan = memory_plan_for(game.scenario, game.catalog, dw, &error);
-    game::DeploymentState probe;
-    probe.model = w.model;
-    probe.chip = w.chip;
-    probe.segment = w.segment;
-    probe.recipe = w.recipe;
-    probe.replicas = w.replicas;
-    probe.decode = w.decode;
-    if (!dplan) {
-      problem = "The decode pool cannot run: " + error;
-    } else if (!dplan->fits) {
-      problem = "The decode pool does not fit in " + chip_name(game.catalog, dw.chip) + " memory: " + dplan->reason;
-    } else {
-      try {
-        (void)game::plan_deployment(game.catalog, game.scenario, probe, probe.replicas, w.decode->replicas, {});
-      } catch (const std::exception& e) {
-        problem = e.what();
-      }
-    }
+FormProblem form_problem(const GameView& game, const std::optional<game::Command>& cmd) {
+  if (!cmd) return {};
+  const game::CheckContext ctx{game.catalog, game.scenario, game.state};
+  std::optional<game::Refusal> refusal;
+  if (const auto* deploy = std::get_if<game::Deploy>(&*cmd)) {
+    refusal = game::check_deploy(ctx, *deploy);
+  } else if (const auto* change = std::get_if<game::ChangeRecipe>(&*cmd)) {
+    refusal = game::check_change_recipe(ctx, change->deployment_id, change->recipe, true);
   }
-  if (problem.empty()) {
-    // GPUs: each chip the deployment wants, against the fleet's idle ones.
-    game::DeploymentState probe;
-    probe.chip = f.chip;
-    probe.recipe = r;
-    probe.replicas = f.replicas;
-    if (!f.editing) probe.decode = w.decode;
-    std::vector<std::string> chips_wanted = {f.chip};
-    if (probe.decode && probe.decode->chip != f.chip) chips_wanted.push_back(probe.decode->chip);
-    for (const auto& chip : chips_wanted) {
-      const int want = probe.gpus_wanted(chip);
-      const int idle = game::unclaimed_gpus(game.state.company, chip, f.editing);
-      if (want > idle) {
-        problem += (problem.empty() ? "" : " ") + std::string("Needs ") + std::to_string(want) + " × " + chip +
-                   "; your fleet has " + std::to_string(std::max(idle, 0)) + " idle. Rent " +
-                   std::to_string(want - std::max(idle, 0)) + " more in the GPU market first.";
-        blocking = false;
-      }
-    }
-  }
-  return out;
+  if (!refusal) return {};
+  return {refusal->message, !refusal->lacks_gpus};
 }
 
 // The Deploy / Apply button (or why not), Cancel or Default recipe, and the outcome.
-void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const game::SegmentSpec& seg_spec,
-                 const data::ModelCard* model, const data::Accelerator* acc, const WhatIf& w, const FormProblem& p) {
+void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const WhatIf& w,
+                 const std::optional<game::Command>& cmd, const FormProblem& p) {
   auto& f = view.deploy;
-  const auto* seg = &seg_spec;
-  auto& r = f.recipe;
   std::string problem = p.text;
   const bool blocking = p.blocking;
   // Just deployed with this very form: its GPUs are now the deployment's, which is success, not a
@@ -521,21 +496,14 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
     if (!problem.empty()) {
       view.message(std::string(f.editing ? "Cannot change the recipe. " : "Cannot deploy. ") + problem, false,
                    game.state.hour);
-    } else if (f.editing) {
-      const auto* d = game.state.company.find_deployment(*f.editing);
-      auto o = diff(d->recipe, r);
-      if (o.fields_set().empty()) {
+    } else if (const auto* change = cmd ? std::get_if<game::ChangeRecipe>(&*cmd) : nullptr) {
+      if (change->recipe.fields_set().empty()) {
         view.message("The recipe is unchanged.", false, game.state.hour);
       } else {
-        out.push(game::ChangeRecipe{*f.editing, o});
+        out.push(*change);
       }
-    } else {
-      game::RecipeSettings base = game::default_recipe(game.catalog, *model, *acc);
-      game::Deploy cmd{seg->model, f.chip, seg->id, f.replicas, diff(base, r), std::nullopt};
-      if (const auto o = form_decode_overrides(game, view)) {
-        cmd.decode = game::DecodePoolSpec{f.decode_chip, std::max(1, f.decode_replicas), *o, f.decode_link};
-      }
-      out.push(cmd);
+    } else if (cmd) {
+      out.push(*cmd);
       f.deployed_key = form_key;
     }
   }
@@ -612,7 +580,8 @@ void draw_deploy_form(const GameView& game, ViewState& view, CommandQueue& out) 
 
   ImGui::Spacing();
   const WhatIf w = form_what_if(game, view);
-  draw_submit(game, view, out, *seg, model, acc, w, form_problem(game, view, w));
+  const auto cmd = form_command(game, view);
+  draw_submit(game, view, out, w, cmd, form_problem(game, cmd));
 }
 
 }  // namespace tycoon::ui

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "sim/game/slo.h"
+#include "sim/game/tallies.h"
 #include "ui/concepts.h"
 #include "ui/deploy_form.h"
 #include "ui/format.h"
@@ -86,18 +87,11 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       }
       // Accepted code changes: what the advisor claimed for them. Their real effect is the
       // simulator's secret; it shows in this deployment's throughput (and in the debrief).
-      int changes = 0;
-      double claimed = 1.0;
-      for (const auto& a : s.inbox) {
-        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted || a.reverted_at_hour) continue;
-        if (!a.effect.recipe.fields_set().empty() || a.effect.replicas) continue;
-        ++changes;
-        claimed *= a.claimed_speedup;
-      }
-      if (changes > 0) {
+      if (const auto changes = game::claimed_code_changes(s.inbox, d.id); changes.num_changes > 0) {
+        const int n = changes.num_changes;
         ImGui::PushStyleColor(ImGuiCol_Text, theme::kPurple);
-        text_wrapped(std::to_string(changes) + (changes == 1 ? " code change" : " code changes") + ", claimed " +
-                     fmt_factor(claimed));
+        text_wrapped(std::to_string(n) + (n == 1 ? " code change" : " code changes") + ", claimed " +
+                     fmt_factor(changes.claimed_speedup));
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
           ImGui::SetTooltip(

@@ -4,6 +4,7 @@
 
 #include "sim/econ/gpu_market.h"
 #include "sim/game/fleet.h"
+#include "sim/game/market.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -92,11 +93,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         ImGui::Text("%s · %s", fmt_bytes(chip->hbm_bytes).c_str(),
                     fmt_bytes_per_s(chip->hbm_bandwidth_bytes_per_s).c_str());
       }
-      int rented = 0;
-      for (const auto& c : company.contracts) {
-        if (c.chip == o.chip && c.contract == o.contract) rented += c.num_gpus;
-      }
-      const int left = std::max(0, o.available_gpus - rented);
+      const int left = game::gpus_left(company, o);
       ImGui::TableNextColumn();
       theme::text_colored(left > 0 ? theme::kText : theme::kMuted,
                           std::to_string(left) + " / " + std::to_string(o.available_gpus));
@@ -123,26 +120,12 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::SameLine();
       if (locked) ImGui::BeginDisabled();
       if (ImGui::Button("Rent")) {
-        // Refuse here what the player cannot pay for: the first day's rent must be covered by
-        // cash plus the credit line.
-        const double day_cost = econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24);
-        const double can_spend = company.cash_usd + game.scenario.company.credit_line_usd;
-        if (count > left) {
-          view.message("Cannot rent " + std::to_string(count) + " × " + o.chip + " " +
-                           std::string(to_string(o.contract)) + ": only " + std::to_string(left) +
-                           " available in the market.",
-                       false, s.hour);
-        } else if (can_spend < day_cost) {
-          view.message("Not enough cash to rent " + std::to_string(count) + " × " + o.chip + " " +
-                           std::string(to_string(o.contract)) + ": the first day costs " + fmt_usd(day_cost) +
-                           ", you have " + fmt_usd(company.cash_usd) +
-                           (game.scenario.company.credit_line_usd > 0
-                                ? " plus a " + fmt_usd(game.scenario.company.credit_line_usd) + " credit line"
-                                : std::string()) +
-                           ". Earn revenue first or rent fewer GPUs.",
-                       false, s.hour);
+        // The game's own refusal (too few left, the first day's rent not covered), shown at once.
+        const game::RentGpus rent{o.chip, o.contract, count};
+        if (const auto why = game::rent_refusal(game.scenario, s, rent)) {
+          view.message("Cannot rent. " + *why, false, s.hour);
         } else {
-          out.push(game::RentGpus{o.chip, o.contract, count});
+          out.push(rent);
         }
       }
       if (locked) ImGui::EndDisabled();
@@ -167,10 +150,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         "No GPUs yet. Rent some above: on-demand GPUs serve from the next hour and can be released any time.");
     return;
   }
-  double rent_per_hour = 0;
-  for (const auto& c : company.contracts) {
-    rent_per_hour += c.num_gpus * game::contract_price_usd_per_gpu_hour(c, s.world.market);
-  }
+  const double rent_per_hour = game::fleet_rent_usd_per_hour(s);
   ImGui::TextDisabled("Rent %s per hour, %s per day · %d GPUs ready", fmt_usd(rent_per_hour).c_str(),
                       fmt_usd(rent_per_hour * 24).c_str(), game::ready_gpus(company, s.hour));
   if (ImGui::BeginTable("fleet", 7, flags)) {
@@ -214,11 +194,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         ImGui::TextDisabled("none");
       }
       ImGui::TableNextColumn();
-      double fee = 0;
-      if (c.contract == Contract::kReserved && s.hour < c.term_ends_at_hour) {
-        fee = econ::early_release_fee_usd(c.num_gpus, c.signed_price_usd_per_gpu_hour,
-                                          c.term_ends_at_hour - std::max(s.hour, c.ready_at_hour));
-      }
+      const double fee = game::release_fee_usd(c, c.num_gpus, s.hour);
       const bool locked = lever_locked(game.scenario, "release_gpus");
       if (locked) ImGui::BeginDisabled();
       std::string label = fee > 0 ? "Release (fee " + fmt_usd(fee) + ")" : "Release";

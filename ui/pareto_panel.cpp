@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/game/recipe_alternatives.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
@@ -16,67 +17,6 @@ namespace tycoon::ui {
 namespace {
 
 constexpr int kConcurrencies[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
-
-struct Alternative {
-  std::string name;
-  WhatIf what_if;
-};
-
-// The current recipe and a few single-lever changes of it that run and fit.
-std::vector<Alternative> alternatives(const GameView& game, const game::DeploymentState& d) {
-  std::vector<Alternative> out;
-  WhatIf base = what_if_of(d);
-  base.replicas = 1;
-  out.push_back({"current: " + game::describe(d.recipe), base});
-  const auto* acc = game.catalog.find_accelerator(d.chip);
-  const auto* engine = game.catalog.find_engine(d.recipe.engine);
-  auto add = [&](std::string name, WhatIf w) {
-    std::string error;
-    auto plan = memory_plan_for(game.scenario, game.catalog, w, &error);
-    if (plan && plan->fits) out.push_back({std::move(name), std::move(w)});
-  };
-  if (acc) {
-    WhatIf w = base;
-    if (d.recipe.precision == Precision::kBf16 && acc->supports(Precision::kFp8)) {
-      w.recipe.precision = Precision::kFp8;
-      add("fp8 weights", w);
-    } else if (d.recipe.precision == Precision::kFp8 && acc->supports(Precision::kFp4)) {
-      w.recipe.precision = Precision::kFp4;
-      add("fp4 weights", w);
-    } else if (d.recipe.precision != Precision::kBf16) {
-      w.recipe.precision = Precision::kBf16;
-      add("bf16 weights", w);
-    }
-  }
-  if (engine && engine->supports_spec_decode) {
-    WhatIf w = base;
-    w.recipe.spec_draft_tokens = d.recipe.spec_draft_tokens > 0 ? 0 : 3;
-    add(d.recipe.spec_draft_tokens > 0 ? "no speculative decoding" : "speculative decoding, 3 drafts", w);
-    // With drafts on, another draft count too: how many drafts pay is a question of the traffic.
-    if (d.recipe.spec_draft_tokens > 0) {
-      w.recipe.spec_draft_tokens = d.recipe.spec_draft_tokens == 3 ? 7 : 3;
-      add("speculative decoding, " + std::to_string(w.recipe.spec_draft_tokens) + " drafts", w);
-    }
-  }
-  if (acc && d.recipe.tensor_parallel * 2 <= acc->scale_up.domain_size) {
-    WhatIf w = base;
-    w.recipe.tensor_parallel *= 2;
-    add("TP" + std::to_string(w.recipe.tensor_parallel), w);
-  }
-  for (const auto& o : game.state.world.market.offers) {
-    if (o.chip == d.chip) continue;
-    const auto* model = game.catalog.find_model(d.model);
-    const auto* other = game.catalog.find_accelerator(o.chip);
-    if (!model || !other) continue;
-    WhatIf w = base;
-    w.chip = o.chip;
-    w.speedup = 1.0;
-    w.recipe = game::default_recipe(game.catalog, *model, *other);
-    add("on " + other->name + " (" + game::describe(w.recipe) + ")", w);
-    break;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -92,7 +32,7 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
       "Each line sweeps the number of concurrent users from 1 to 256 on one replica with this segment's "
       "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
 
-  auto alts = alternatives(game, *d);
+  const auto alts = game::recipe_alternatives(game.catalog, game.scenario, s, *d);
   analysis::Chart chart;
   chart.x_label = "P90 interactivity (tok/s/user)";
   chart.y_label = "output per GPU (tok/s)";
@@ -106,11 +46,11 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
   perf::Provenance provenance = perf::Provenance::kMeasured;
   for (std::size_t a = 0; a < alts.size(); ++a) {
     analysis::ChartSeries series;
-    series.name = alts[a].name;
+    series.name = alts[a].label;
     series.frontier_group = 0;  // one front over all recipes
+    const WhatIf w = what_if_of(alts[a].deployment);
     for (int c : kConcurrencies) {
       ++total;
-      const WhatIf& w = alts[a].what_if;
       auto r = previews.get([&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });
       if (!r) continue;
       ++done;

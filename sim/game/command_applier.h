@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/game/command.h"
+#include "sim/game/deploy_checks.h"
 #include "sim/game/state.h"
 
 namespace tycoon::game {
@@ -33,18 +34,8 @@ struct CommandApplier {
 
  private:
   bool locked(std::string_view lever) const;
-  CommandResult check_recipe_locks(const RecipeOverrides& o) const;
-  // Checks that `recipe` runs and fits for `model` on `chip` serving `segment`; refuses with the
-  // numbers when not.
-  CommandResult check_runs(const std::string& model, const std::string& chip, const std::string& segment,
-                           const RecipeSettings& recipe) const;
-  // Checks that disaggregated deployment `probe` (its decode pool set, with the replicas it would
-  // run) runs: the decode recipe fits its chip and the KV link reaches both pools.
-  CommandResult check_disaggregated(const DeploymentState& probe) const;
-  // Refuses when the fleet lacks the GPUs `probe`'s decode pool wants on its own chip (a decode
-  // pool on the prefill chip is counted with the prefill pool). `existing`: the deployment it
-  // replaces, whose GPUs count as free.
-  CommandResult check_decode_gpus(const DeploymentState& probe, std::optional<std::int64_t> existing) const;
+  // What the checks of deploy_checks.h read: this game's catalog, scenario and state.
+  CheckContext context() const;
   CommandResult change_recipe(std::int64_t deployment_id, const RecipeOverrides& o, bool check_locks);
 };
 

@@ -3,8 +3,9 @@
 #include <cstdio>
 
 #include "sim/game/command_applier.h"
+#include "sim/game/deploy_checks.h"
 #include "sim/game/game.h"
-#include "sim/perf/memory_plan.h"
+#include "sim/game/market.h"
 
 namespace tycoon::game {
 
@@ -44,79 +45,15 @@ bool CommandApplier::locked(std::string_view lever) const {
   return enforce_locks && game.scenario_.lever_locked(lever);
 }
 
-CommandResult CommandApplier::check_recipe_locks(const RecipeOverrides& o) const {
-  for (auto f : o.fields_set()) {
-    std::string lever = "recipe." + std::string(f);
-    if (locked(lever)) return refuse(lever + " is locked in this scenario");
-  }
-  return done("");
-}
-
-CommandResult CommandApplier::check_runs(const std::string& model, const std::string& chip, const std::string& segment,
-                                         const RecipeSettings& recipe) const {
-  DeploymentState probe;
-  probe.model = model;
-  probe.chip = chip;
-  probe.segment = segment;
-  probe.recipe = recipe;
-  if (const data::Engine* e = game.catalog_->find_engine(recipe.engine); e && !e->serves_production) {
-    return refuse(recipe.engine + " is " + e->name + ", not a serving engine a business deploys");
-  }
-  perf::Deployment d;
-  try {
-    d = to_perf_deployment(*game.catalog_, model, chip, recipe, game.acceptance_for(probe));
-  } catch (const std::exception& e) {
-    return refuse(model + " on " + chip + " with " + describe(recipe) + ": " + e.what());
-  }
-  auto mem = perf::plan_memory(d, recipe.max_num_batched_tokens, recipe.max_num_seqs);
-  if (!mem.fits) return refuse(model + " on " + chip + " with " + describe(recipe) + " " + mem.reason);
-  return done("");
-}
-
-CommandResult CommandApplier::check_disaggregated(const DeploymentState& probe) const {
-  const auto& p = *probe.decode;
-  if (auto r = check_runs(probe.model, p.chip, probe.segment, p.recipe); !r.ok)
-    return refuse("decode pool: " + r.message);
-  try {
-    (void)plan_deployment(*game.catalog_, game.scenario_, probe, probe.replicas, p.replicas, {});
-  } catch (const std::exception& e) {
-    return refuse("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip + " over " +
-                  std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "): " + e.what());
-  }
-  return done("");
-}
-
-CommandResult CommandApplier::check_decode_gpus(const DeploymentState& probe,
-                                                std::optional<std::int64_t> existing) const {
-  if (!probe.decode || probe.decode->chip == probe.chip) return done("");
-  const auto& p = *probe.decode;
-  const int want = probe.gpus_wanted(p.chip);
-  const int free = unclaimed_gpus(game.state_.company, p.chip, existing);
-  if (want > free) {
-    return refuse("the decode pool's " + std::to_string(p.replicas) + " replicas x TP" +
-                  std::to_string(p.recipe.tensor_parallel) + " need " + std::to_string(want) + " x " + p.chip +
-                  "; the fleet has " + std::to_string(std::max(free, 0)) + " unclaimed (rent more first)");
-  }
-  return done("");
-}
+CheckContext CommandApplier::context() const { return {*game.catalog_, game.scenario_, game.state_, enforce_locks}; }
 
 CommandResult CommandApplier::operator()(const RentGpus& c) {
   auto& s = game.state_;
   if (locked("contract." + std::string(to_string(c.contract)))) {
     return refuse(std::string(to_string(c.contract)) + " contracts are locked in this scenario");
   }
+  if (auto why = rent_refusal(game.scenario_, s, c, enforce_locks)) return refuse(*why);
   const auto* offer = s.world.market.find(c.chip, c.contract);
-  if (!offer) return refuse("the market offers no " + std::string(to_string(c.contract)) + " " + c.chip + " GPUs");
-  if (c.num_gpus < 1) return refuse("rent at least one GPU");
-  int rented = 0;
-  for (const auto& k : s.company.contracts) {
-    if (k.chip == c.chip && k.contract == c.contract) rented += k.num_gpus;
-  }
-  if (rented + c.num_gpus > offer->available_gpus) {
-    return refuse("only " + std::to_string(std::max(0, offer->available_gpus - rented)) + " more " +
-                  std::string(to_string(c.contract)) + " " + c.chip + " GPUs available (asked for " +
-                  std::to_string(c.num_gpus) + ")");
-  }
   GpuContract k;
   k.id = s.company.next_contract_id++;
   k.chip = c.chip;
@@ -145,8 +82,8 @@ CommandResult CommandApplier::operator()(const ReleaseGpus& c) {
   }
   std::string msg = "Released " + std::to_string(n) + " x " + it->chip + " from contract " + std::to_string(it->id);
   if (it->contract == Contract::kReserved && s.hour < it->term_ends_at_hour) {
-    auto hours_left = it->term_ends_at_hour - std::max(s.hour, it->ready_at_hour);
-    double fee = econ::early_release_fee_usd(n, it->signed_price_usd_per_gpu_hour, hours_left);
+    const auto hours_left = release_hours_left(*it, s.hour);
+    const double fee = release_fee_usd(*it, n, s.hour);
     s.company.cash_usd -= fee;
     s.ledger.add_gpu_cost(Contract::kReserved, fee);
     msg += "; early release pays the remaining " + std::to_string(hours_left) + " committed hours: " + usd(fee);
@@ -162,66 +99,9 @@ CommandResult CommandApplier::operator()(const ReleaseGpus& c) {
 
 CommandResult CommandApplier::operator()(const Deploy& c) {
   auto& s = game.state_;
-  const auto& sc = game.scenario_;
-  std::string segment;
-  if (c.segment) {
-    const auto* seg = sc.find_segment(*c.segment);
-    if (!seg) return refuse("no customer segment '" + *c.segment + "'");
-    if (seg->model != c.model) return refuse("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
-    segment = seg->id;
-  } else {
-    std::vector<std::string> ids;
-    for (const auto& seg : sc.segments) {
-      if (seg.model == c.model) ids.push_back(seg.id);
-    }
-    if (ids.empty()) return refuse("no customers for " + c.model + " in this scenario");
-    if (ids.size() > 1) {
-      std::string list;
-      for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
-      return refuse(c.model + " serves several segments; name one (" + list + ")");
-    }
-    segment = ids.front();
-  }
-  const data::ModelCard* model = game.catalog_->find_model(c.model);
-  const data::Accelerator* chip = game.catalog_->find_accelerator(c.chip);
-  if (!model || !chip) return refuse("unknown model or chip");
-  if (auto r = check_recipe_locks(c.recipe); !r.ok) return r;
-  RecipeSettings recipe = apply_overrides(default_recipe(*game.catalog_, *model, *chip), c.recipe);
-  if (auto r = check_runs(c.model, c.chip, segment, recipe); !r.ok) return r;
-  if (c.replicas < 1) return refuse("deploy at least one replica");
   DeploymentState d;
-  d.model = c.model;
-  d.segment = segment;
-  d.chip = c.chip;
-  d.recipe = recipe;
-  d.replicas = c.replicas;
-  d.created_at_hour = s.hour;
-  if (c.decode) {
-    if (!sc.allow_disaggregated) {
-      return refuse("this scenario offers no disaggregated serving (a separate decode pool): deploy without one");
-    }
-    const data::Accelerator* decode_chip = game.catalog_->find_accelerator(c.decode->chip);
-    if (!decode_chip) return refuse("unknown decode chip '" + c.decode->chip + "'");
-    if (auto r = check_recipe_locks(c.decode->recipe); !r.ok) return r;
-    if (c.decode->replicas < 1) return refuse("the decode pool needs at least one replica");
-    DecodePoolState p;
-    p.chip = c.decode->chip;
-    // Both pools run one engine, unless the command names another (then refused below).
-    p.recipe = decode_pool_recipe(*game.catalog_, *model, *decode_chip, recipe, c.decode->recipe);
-    p.replicas = c.decode->replicas;
-    p.link = c.decode->link;
-    d.decode = p;
-    if (auto r = check_disaggregated(d); !r.ok) return r;
-  }
-  int want = d.gpus_wanted(c.chip);
-  int free = unclaimed_gpus(s.company, c.chip, std::nullopt);
-  if (want > free) {
-    return refuse(std::to_string(c.replicas) + " replicas x TP" + std::to_string(recipe.tensor_parallel) +
-                  (d.decode && d.decode->chip == c.chip ? " and the decode pool" : "") + " need " +
-                  std::to_string(want) + " x " + c.chip + "; the fleet has " + std::to_string(std::max(free, 0)) +
-                  " unclaimed (rent more first)");
-  }
-  if (auto r = check_decode_gpus(d, std::nullopt); !r.ok) return r;
+  if (auto r = check_deploy(context(), c, &d)) return refuse(r->message);
+  const RecipeSettings& recipe = d.recipe;
   d.id = s.company.next_deployment_id++;
   s.company.deployments.push_back(d);
   std::string msg = "Deployment " + std::to_string(d.id) + ": " + c.model + " on " + std::to_string(c.replicas) +
@@ -232,7 +112,7 @@ CommandResult CommandApplier::operator()(const Deploy& c) {
            " " + p.chip + " (" + describe(p.recipe) + ") over " +
            std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + ",";
   }
-  return done(msg + " for " + segment);
+  return done(msg + " for " + d.segment);
 }
 
 CommandResult CommandApplier::operator()(const Undeploy& c) {
@@ -244,25 +124,9 @@ CommandResult CommandApplier::operator()(const Undeploy& c) {
 }
 
 CommandResult CommandApplier::change_recipe(std::int64_t id, const RecipeOverrides& o, bool check_locks) {
-  auto& s = game.state_;
-  auto* d = s.company.find_deployment(id);
-  if (!d) return refuse("no deployment " + std::to_string(id));
-  if (check_locks) {
-    if (auto r = check_recipe_locks(o); !r.ok) return r;
-  }
-  RecipeSettings recipe = apply_overrides(d->recipe, o);
-  if (auto r = check_runs(d->model, d->chip, d->segment, recipe); !r.ok) return r;
-  DeploymentState probe = *d;
-  probe.recipe = recipe;
-  if (probe.decode) {
-    if (auto r = check_disaggregated(probe); !r.ok) return r;
-  }
-  int want = probe.gpus_wanted(d->chip);
-  int free = unclaimed_gpus(s.company, d->chip, d->id);
-  if (want > free) {
-    return refuse("the new recipe needs " + std::to_string(want) + " x " + d->chip + "; the fleet has " +
-                  std::to_string(std::max(free, 0)) + " for this deployment");
-  }
+  RecipeSettings recipe;
+  if (auto r = check_change_recipe(context(), id, o, check_locks, &recipe)) return refuse(r->message);
+  auto* d = game.state_.company.find_deployment(id);
   d->recipe = recipe;
   return done("Deployment " + std::to_string(id) + " now runs " + describe(recipe));
 }
@@ -272,29 +136,10 @@ CommandResult CommandApplier::operator()(const ChangeRecipe& c) {
 }
 
 CommandResult CommandApplier::operator()(const ScaleReplicas& c) {
-  auto& s = game.state_;
-  auto* d = s.company.find_deployment(c.deployment_id);
-  if (!d) return refuse("no deployment " + std::to_string(c.deployment_id));
-  if (c.replicas < 0) return refuse("replicas must not be negative");
-  DeploymentState probe = *d;
-  probe.replicas = c.replicas;
-  if (c.decode_replicas) {
-    if (!d->decode) return refuse("deployment " + std::to_string(d->id) + " has no decode pool to scale");
-    if (*c.decode_replicas < 0) return refuse("decode replicas must not be negative");
-    probe.decode->replicas = *c.decode_replicas;
-  }
-  if (probe.decode && probe.replicas > 0 && probe.decode->replicas > 0) {
-    if (auto r = check_disaggregated(probe); !r.ok) return r;
-  }
-  int want = probe.gpus_wanted(d->chip);
-  int free = unclaimed_gpus(s.company, d->chip, d->id);
-  if (want > free) {
-    return refuse(std::to_string(c.replicas) + " replicas need " + std::to_string(want) + " x " + d->chip +
-                  "; the fleet has " + std::to_string(std::max(free, 0)) + " for this deployment (rent more first)");
-  }
-  if (auto r = check_decode_gpus(probe, d->id); !r.ok) return r;
-  d->replicas = probe.replicas;
-  d->decode = probe.decode;
+  if (auto r = check_scale(context(), c)) return refuse(r->message);
+  auto* d = game.state_.company.find_deployment(c.deployment_id);
+  d->replicas = c.replicas;
+  if (c.decode_replicas) d->decode->replicas = *c.decode_replicas;
   std::string msg = "Deployment " + std::to_string(d->id) + " scaled to " + std::to_string(c.replicas) + " replicas";
   if (c.decode_replicas) msg += " (prefill) and " + std::to_string(*c.decode_replicas) + " decode replicas";
   return done(msg);

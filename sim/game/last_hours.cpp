@@ -29,4 +29,28 @@ LastHours last_hours(const History& h, std::size_t hours) {
   return r;
 }
 
+std::vector<double> daily_sums(const History& h, Series s) {
+  const auto& hourly = h[s];
+  std::vector<double> out((hourly.size() + 23) / 24, 0.0);
+  for (std::size_t i = 0; i < hourly.size(); ++i) out[i / 24] += hourly[i];
+  return out;
+}
+
+std::vector<double> running_total(const History& h, std::initializer_list<Series> series) {
+  std::vector<double> out;
+  out.reserve(h.num_hours());
+  double sum = 0;
+  for (std::size_t i = 0; i < h.num_hours(); ++i) {
+    for (Series s : series) sum += h[s][i];
+    out.push_back(sum);
+  }
+  return out;
+}
+
+double cash_change_usd(const History& h, double cash_now_usd, double starting_cash_usd, std::size_t hours) {
+  const std::size_t n = h.num_hours();
+  const double then_usd = n > hours ? h[Series::kCashUsd][n - hours - 1] : starting_cash_usd;
+  return cash_now_usd - then_usd;
+}
+
 }  // namespace tycoon::game

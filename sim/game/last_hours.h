@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
+#include <vector>
 
 #include "sim/econ/ledger.h"
 #include "sim/game/history.h"
@@ -26,5 +28,18 @@ struct LastHours {
 
 // The last `hours` hours of `h` (fewer at the start of play).
 LastHours last_hours(const History& h, std::size_t hours);
+
+// Series `s` summed per game day of 24 hours, day 1 first (the last day partial when the
+// history ends mid-day): the daily profit and loss charts.
+std::vector<double> daily_sums(const History& h, Series s);
+
+// The running total of `series` added together, hour by hour: element i sums hours 0..i (the
+// debrief's cumulative revenue and costs).
+std::vector<double> running_total(const History& h, std::initializer_list<Series> series);
+
+// Cash now less cash `hours` hours ago (USD): the cash at the end of the hour `hours` before the
+// last one played, or `starting_cash_usd` when fewer hours were played. Commands since the last
+// hour (an early-release fee, a check) count, as they moved cash now.
+double cash_change_usd(const History& h, double cash_now_usd, double starting_cash_usd, std::size_t hours);
 
 }  // namespace tycoon::game

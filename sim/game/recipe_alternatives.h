@@ -1,0 +1,27 @@
+// The deployment as it runs beside a few single-lever changes of its recipe: what the Pareto
+// chart sweeps, so the player sees which lever moves it where.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/data/catalog.h"
+#include "sim/game/scenario.h"
+#include "sim/game/state.h"
+
+namespace tycoon::game {
+
+struct RecipeAlternative {
+  std::string label;           // "current: vllm fp8 TP1", "fp4 weights", "TP2", ...
+  DeploymentState deployment;  // one replica (its decode pool's replicas as they are)
+};
+
+// `d` with one replica, labelled "current: <recipe>", then each of these changes that runs and
+// fits (recipe_refusal): one precision step (bf16 → fp8 → fp4 where the chip has the tensor
+// cores, else back to bf16); speculative decoding on with 3 drafts or off, and with drafts on the
+// other of 3 and 7 drafts; twice the GPUs per replica within the scale-up domain; and the first
+// other chip the market offers, on its starting recipe without the accepted code changes.
+std::vector<RecipeAlternative> recipe_alternatives(const data::Catalog& catalog, const Scenario& scenario,
+                                                   const GameState& state, const DeploymentState& d);
+
+}  // namespace tycoon::game
