@@ -8,6 +8,7 @@
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
 #include "sim/game/load_share.h"
+#include "sim/game/market.h"
 #include "sim/game/plan.h"
 #include "sim/game/rng.h"
 #include "sim/game/slo.h"
@@ -54,14 +55,7 @@ Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
       throw data::LoadError(scenario_.file, "/start/contracts/" + std::to_string(i),
                             "no market offer for " + c.chip + " " + std::string(to_string(c.contract)));
     }
-    GpuContract k;
-    k.id = s.company.next_contract_id++;
-    k.chip = c.chip;
-    k.contract = c.contract;
-    k.num_gpus = c.num_gpus;
-    k.signed_price_usd_per_gpu_hour = offer->price_usd_per_gpu_hour();
-    k.term_ends_at_hour = c.contract == Contract::kReserved ? offer->term_hours : 0;
-    s.company.contracts.push_back(k);
+    sign_contract(s.company, *offer, c.num_gpus, 0, 0);
   }
   CommandApplier setup{*this, /*enforce_locks=*/false};
   for (std::size_t i = 0; i < scenario_.start_deployments.size(); ++i) {

@@ -54,16 +54,7 @@ CommandResult CommandApplier::operator()(const RentGpus& c) {
   }
   if (auto why = rent_refusal(game.scenario_, s, c, enforce_locks)) return refuse(*why);
   const auto* offer = s.world.market.find(c.chip, c.contract);
-  GpuContract k;
-  k.id = s.company.next_contract_id++;
-  k.chip = c.chip;
-  k.contract = c.contract;
-  k.num_gpus = c.num_gpus;
-  k.signed_price_usd_per_gpu_hour = offer->price_usd_per_gpu_hour();
-  k.signed_at_hour = s.hour;
-  k.ready_at_hour = s.hour + offer->lead_time_hours;
-  k.term_ends_at_hour = c.contract == Contract::kReserved ? k.ready_at_hour + offer->term_hours : 0;
-  s.company.contracts.push_back(k);
+  const GpuContract& k = sign_contract(s.company, *offer, c.num_gpus, s.hour, offer->lead_time_hours);
   std::string msg = "Contract " + std::to_string(k.id) + ": " + std::to_string(c.num_gpus) + " x " + c.chip + " " +
                     std::string(to_string(c.contract)) + " at " + usd(k.signed_price_usd_per_gpu_hour) +
                     "/GPU-hour, serving from hour " + std::to_string(k.ready_at_hour);

@@ -66,4 +66,19 @@ double release_fee_usd(const GpuContract& c, int num_gpus, std::int64_t hour) {
   return econ::early_release_fee_usd(num_gpus, c.signed_price_usd_per_gpu_hour, release_hours_left(c, hour));
 }
 
+const GpuContract& sign_contract(Company& company, const econ::GpuOffer& offer, int num_gpus, std::int64_t hour,
+                                 std::int64_t lead_time_hours) {
+  GpuContract k;
+  k.id = company.next_contract_id++;
+  k.chip = offer.chip;
+  k.contract = offer.contract;
+  k.num_gpus = num_gpus;
+  k.signed_price_usd_per_gpu_hour = offer.price_usd_per_gpu_hour();
+  k.signed_at_hour = hour;
+  k.ready_at_hour = hour + lead_time_hours;
+  k.term_ends_at_hour = offer.contract == Contract::kReserved ? k.ready_at_hour + offer.term_hours : 0;
+  company.contracts.push_back(k);
+  return company.contracts.back();
+}
+
 }  // namespace tycoon::game

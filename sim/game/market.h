@@ -24,6 +24,12 @@ int gpus_left(const Company& company, const econ::GpuOffer& offer);
 std::optional<std::string> rent_refusal(const Scenario& scenario, const GameState& s, const RentGpus& c,
                                         bool player = true);
 
+// Signs a contract for `num_gpus` of `offer` at `hour`, appended to `company`'s contracts: at the
+// offer's price, serving from `hour + lead_time_hours`, a reserved one committed for the offer's
+// term from then. The scenario's starting fleet signs with no lead time; a rent, with the offer's.
+const GpuContract& sign_contract(Company& company, const econ::GpuOffer& offer, int num_gpus, std::int64_t hour,
+                                 std::int64_t lead_time_hours);
+
 // Rent the fleet pays for one hour at `s.hour` (USD): every contract ready then, at
 // contract_price_usd_per_gpu_hour. Contracts still in lead time pay from their ready hour.
 double fleet_rent_usd_per_hour(const GameState& s);
