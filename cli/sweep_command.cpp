@@ -273,8 +273,8 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
       }
       if (spec.target_gross_margin) {
         const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
-        const auto tp =
-            resolve_prices(spec.prices[0], *data.sweep->configs[data.sweep->series[op.series].config].deployment.model);
+        const auto tp = resolve_prices(spec.prices[0],
+                                       *data.sweep->configs[data.sweep->series[op.series].config].deployment().model);
         if (std::isfinite(scale.mean)) {
           std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
                       100 * *spec.target_gross_margin, scale.mean * tp.input_usd_per_mtok,
