@@ -198,15 +198,9 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
         std::printf("  %-44s   interpolated at target between %d and %d users\n", "", groups[*op.group].concurrency,
                     groups[*op.upper_group].concurrency);
       }
-      if (spec.target_gross_margin) {
-        const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
-        const auto tp = resolve_prices(spec.prices[0],
-                                       *data.sweep->configs[data.sweep->series[op.series].config].deployment().model);
-        if (std::isfinite(scale.mean)) {
-          std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
-                      100 * *spec.target_gross_margin, scale.mean * tp.input_usd_per_mtok,
-                      scale.mean * tp.output_usd_per_mtok);
-        }
+      if (const auto prices = prices_for_target_margin(data, op)) {
+        std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
+                    100 * *spec.target_gross_margin, prices->input_usd_per_mtok, prices->output_usd_per_mtok);
       }
     }
     std::size_t slower = 0;

@@ -169,6 +169,18 @@ double pchip(std::span<const double> xs, std::span<const double> ys, double x) {
   return (2 * t3 - 3 * t2 + 1) * y0 + (t3 - 2 * t2 + t) * h * m0 + (-2 * t3 + 3 * t2) * y1 + (t3 - t2) * h * m1;
 }
 
+std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, const OperatingPoint& op) {
+  if (!d.spec->target_gross_margin) return std::nullopt;
+  const double scale = op.at(Metric::kPriceScaleForTargetMargin).mean;
+  if (!std::isfinite(scale)) return std::nullopt;
+  const auto list =
+      resolve_prices(d.spec->prices[0], *d.sweep->configs[d.sweep->series[op.series].config].deployment().model);
+  econ::TokenPrices out = list;
+  out.input_usd_per_mtok = scale * list.input_usd_per_mtok;
+  out.output_usd_per_mtok = scale * list.output_usd_per_mtok;
+  return out;
+}
+
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups) {
   const auto& spec = *d.spec;
   const std::size_t num_prices = spec.prices.size();
@@ -481,14 +493,13 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
             std::isfinite(reach) ? nlohmann::json(mine.mean - next.mean > reach) : nlohmann::json(nullptr);
       }
       if (spec.target_gross_margin) {
-        const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
-        const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment().model);
+        const auto target_prices = prices_for_target_margin(d, op);
         o["price_for_target_margin"] = {
-            {"price_scale", estimate_json(scale)},
+            {"price_scale", estimate_json(op.at(Metric::kPriceScaleForTargetMargin))},
             {"input_usd_per_mtok",
-             std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.input_usd_per_mtok) : nlohmann::json(nullptr)},
-            {"output_usd_per_mtok", std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.output_usd_per_mtok)
-                                                              : nlohmann::json(nullptr)}};
+             target_prices ? nlohmann::json(target_prices->input_usd_per_mtok) : nlohmann::json(nullptr)},
+            {"output_usd_per_mtok",
+             target_prices ? nlohmann::json(target_prices->output_usd_per_mtok) : nlohmann::json(nullptr)}};
       }
     }
     oj.push_back(o);
