@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/benchmark_report.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/long_run.h"
@@ -149,129 +150,186 @@ std::pair<std::int64_t, std::int64_t> default_lengths(serving::WorkloadKind k) {
   return {1024, 1024};
 }
 
-std::string name(std::string_view s) { return std::string(s); }
+// Which of the flags whose meaning depends on the others were given.
+struct Given {
+  bool isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap, pause_basis,
+      idle_cap, queue_timeout, max_queue;
+};
 
-// The run in words, for a reader matching it with a published harness.
-void print_report(const serving::ServingConfig& c, const serving::ServingSummary& r,
-                  const perf::CalibrationProfile& cal, double wall_s) {
-  const auto& d = c.deployment;
-  const auto& s = c.scheduler;
+// The flags as the deployment plan's request: the recipe's settings and the engine card's under
+// the flags, the decode pool and the KV link when split, the queue limits. `own_model` holds a
+// model card the flags define (--model-file).
+serving::PlanRequest plan_request(const BenchmarkOptions& o, const Given& g, const data::Catalog& catalog,
+                                  std::unique_ptr<data::ModelCard>& own_model) {
+  // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
+  serving::ServingOverrides sched;
+  if (o.max_num_seqs > 0) sched.max_num_seqs = o.max_num_seqs;
+  if (o.max_num_batched_tokens > 0) sched.max_num_batched_tokens = o.max_num_batched_tokens;
+  if (o.no_prefix_caching) sched.prefix_caching = false;
+  if (o.no_chunked_prefill) sched.chunked_prefill = false;
+  if (!o.kv_admission.empty()) {
+    sched.kv_admission = *parse_enum<serving::KvAdmission>(o.kv_admission, serving::kKvAdmissionNames);
+  }
+  serving::PlanRequest request;
+  request.model = &model_of(catalog, o.deployment, own_model);
+  request.pool.chip = o.deployment.hardware;
+  request.pool.recipe = deployment_overrides(o.deployment, sched);
+  request.pool.replicas = o.replicas;
+  request.router = *parse_enum<serving::RouterKind>(o.router, serving::kRouterNames);
+  if (g.queue_timeout) request.queue_timeout_s = o.queue_timeout_s;
+  if (g.max_queue) request.max_queue = o.max_queue;
+  if (o.disaggregated) {
+    // The decode pool: its own flags; what they leave unset follows the plan's rule for a
+    // decode pool (serving::decode_overrides).
+    serving::PoolRequest decode;
+    decode.chip = o.decode_hardware.empty() ? o.deployment.hardware : o.decode_hardware;
+    if (o.decode_tp > 0) decode.recipe.tensor_parallel = o.decode_tp;
+    if (o.decode_ep > 0) decode.recipe.expert_parallel = o.decode_ep;
+    if (!o.decode_precision.empty())
+      decode.recipe.precision = *parse_enum<Precision>(o.decode_precision, kPrecisionNames);
+    if (o.decode_max_num_seqs > 0) decode.recipe.max_num_seqs = o.decode_max_num_seqs;
+    if (o.decode_max_num_batched_tokens > 0) decode.recipe.max_num_batched_tokens = o.decode_max_num_batched_tokens;
+    decode.replicas = o.decode_replicas;
+    request.decode = std::move(decode);
+    request.link = *parse_enum<serving::KvLinkKind>(o.kv_link, serving::kKvLinkNames);
+  } else if (!o.decode_hardware.empty() || !o.decode_precision.empty() || o.decode_tp > 0 || o.decode_ep > 0 ||
+             o.decode_replicas != 1 || o.decode_max_num_seqs > 0 || o.decode_max_num_batched_tokens > 0) {
+    throw std::invalid_argument(
+        "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
+  }
+  return request;
+}
+
+// The workload flags into `c` (the run's traffic shape); refuses flags that do not apply to it.
+void set_workload(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
+  auto kind = *parse_enum<serving::WorkloadKind>(o.workload, serving::kWorkloadNames);
+  if (!o.trace.empty()) {
+    if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
+      throw core::InputError("--trace replays a file: it cannot be combined with --workload " + o.workload);
+    }
+    kind = serving::WorkloadKind::kTrace;
+  } else if (kind == serving::WorkloadKind::kTrace) {
+    throw core::InputError("--workload trace needs --trace FILE");
+  }
+  c.workload.kind = kind;
+  auto [def_isl, def_osl] = default_lengths(kind);
+  c.workload.input_tokens = g.isl ? o.isl : def_isl;
+  c.workload.output_tokens = g.osl ? o.osl : def_osl;
+  if (kind == serving::WorkloadKind::kTrace && (g.isl || g.osl)) {
+    throw core::InputError("--isl/--osl do not apply to a trace (its lines give the lengths)");
+  }
+  if (kind == serving::WorkloadKind::kAgenticCoding && (g.isl || g.osl)) {
+    throw core::InputError("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
+  }
+  if ((g.range_ratio || g.out_ratio) && kind != serving::WorkloadKind::kRandom) {
+    throw std::invalid_argument("--random-range-ratio and --output-range-ratio apply to --workload random only");
+  }
+  c.workload.input_range_ratio = o.random_range_ratio;
+  c.workload.output_range_ratio = g.out_ratio ? o.output_range_ratio : o.random_range_ratio;
+  c.workload.trace_path = o.trace;
+  c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !g.arrival;
+}
+
+// The arrival flags into `c` (who sends, when); refuses flags that do not apply to them.
+void set_arrivals(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
+  const auto kind = c.workload.kind;
+  c.arrival.kind = o.arrival.empty() ? serving::ArrivalKind::kClosedLoop
+                                     : *parse_enum<serving::ArrivalKind>(o.arrival, serving::kArrivalNames);
+  c.arrival.concurrency = o.concurrency;
+  c.arrival.rate_per_s = o.rate;
+  c.arrival.burst_factor = o.burst_factor;
+  c.arrival.diurnal_amplitude = o.diurnal_amplitude;
+  const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
+  if (open_loop && !g.rate) throw std::invalid_argument("--arrival " + o.arrival + " needs --rate R");
+  if (!open_loop && g.rate)
+    throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
+  if (open_loop && g.conc) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
+  if (open_loop && (g.ramp || g.warmup_requests)) {
+    throw std::invalid_argument("--ramp-up-s and --warmup-requests apply to closed-loop users only");
+  }
+  if (g.warmup_requests && g.warmup_s && o.warmup_requests > 0 && o.warmup_s > 0) {
+    throw std::invalid_argument("give the warm-up either in requests (--warmup-requests) or in seconds (--warmup-s)");
+  }
+  c.arrival.ramp_up_s = o.ramp_up_s;
+  if (open_loop && g.idle_cap) throw std::invalid_argument("--idle-cap-s applies to closed-loop users only");
+  c.arrival.idle_cap_s = o.idle_cap_s;
+  if (g.pause_cap && kind != serving::WorkloadKind::kAgenticCoding) {
+    throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
+  }
+  c.workload.max_pause_s = o.pause_cap_s;
+  if (g.pause_basis && kind != serving::WorkloadKind::kAgenticCoding) {
+    throw std::invalid_argument("--pause-basis applies to --workload agentic-coding only");
+  }
+  c.workload.pause_basis = *parse_enum<traffic::PauseBasis>(o.pause_basis, traffic::kPauseBasisNames);
+  if (c.workload.trace_timestamps && g.conc) {
+    throw core::InputError(
+        "--concurrency does not apply to a trace replayed at its own times "
+        "(add --arrival closed-loop to replay it with that many users)");
+  }
+}
+
+// How long the run lasts and what it leaves out (the warm-up); refuses a run that measures
+// nothing, cannot be simulated or is past the long-run limits.
+void set_limits(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
   const auto kind = c.workload.kind;
   const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-  double gpu_time = 0;
-  for (double t : r.time_by_op_s) gpu_time += t;
-  std::printf("%s on %d x %d %s (%s, %s weights), %s traffic, %s — %s\n", d.model->name.c_str(), c.replicas,
-              d.tensor_parallel, d.hardware->name.c_str(), d.engine->name.c_str(), name(to_string(d.precision)).c_str(),
-              name(serving::kWorkloadNames[static_cast<std::size_t>(kind)]).c_str(),
-              open_loop ? ("open loop " + format_fixed(c.arrival.rate_per_s, 2) + "/s").c_str()
-                        : (std::to_string(c.arrival.concurrency) + " users").c_str(),
-              name(perf::to_string(r.provenance)).c_str());
-  // What the client did, so that a reader can match it with a published harness.
-  std::string client;
-  if (!open_loop && !c.workload.trace_timestamps) {
-    client = std::to_string(c.arrival.concurrency) + " users";
-    client += c.arrival.ramp_up_s > 0 ? std::string(" starting over ") + format_fixed(c.arrival.ramp_up_s, 1) + " s"
-                                      : std::string(" starting together");
-    if (c.num_requests > 0) client += ", " + std::to_string(c.num_requests) + " measured requests";
-    if (c.duration_s > 0) client += ", " + format_fixed(c.duration_s, 0) + " s measured";
-    if (c.warmup_requests > 0) client += " after " + std::to_string(c.warmup_requests) + " warm-up requests";
-    if (c.warmup_s > 0) client += " (the first " + format_fixed(c.warmup_s, 0) + " s not counted)";
-    if (c.arrival.idle_cap_s > 0) client += "; the system idle at most " + format_fixed(c.arrival.idle_cap_s, 1) + " s";
+  // Limits: InferenceX sends 10 x concurrency prompts per point.
+  c.num_requests = o.num_requests;
+  c.duration_s = o.duration_s;
+  c.warmup_s = o.warmup_s;
+  if (c.num_requests == 0 && c.duration_s == 0 && kind != serving::WorkloadKind::kTrace) {
+    c.num_requests = 10 * static_cast<std::int64_t>(o.concurrency);
   }
-  if (kind == serving::WorkloadKind::kAgenticCoding) {
-    if (!client.empty()) client += "; ";
-    client += c.workload.max_pause_s > 0 ? "recorded pauses capped at " + format_fixed(c.workload.max_pause_s, 0) + " s"
-                                         : std::string("recorded pauses uncapped");
-    client += c.workload.pause_basis == traffic::PauseBasis::kStartToStart
-                  ? " (start-to-start gaps, waited after each answer)"
-              : c.workload.pause_basis == traffic::PauseBasis::kEndToStart
-                  ? " (end-to-start: the gap less the answer's recorded time)"
-                  : " (the recorded think time)";
+  // Warm-up: InferenceX sends 2 x concurrency warm-up requests before each point
+  // (benchmarks/benchmark_lib.sh, --num-warmups). Only where each session is one request:
+  // a warm-up that ends cuts sessions short.
+  const bool single_request = kind == serving::WorkloadKind::kRandom || kind == serving::WorkloadKind::kInputHeavy ||
+                              kind == serving::WorkloadKind::kOutputHeavy;
+  if (g.warmup_requests) {
+    if (c.workload.trace_timestamps) throw std::invalid_argument("--warmup-requests needs closed-loop users");
+    c.warmup_requests = o.warmup_requests;
+  } else if (!open_loop && single_request && !g.warmup_s) {
+    c.warmup_requests = 2 * static_cast<std::int64_t>(o.concurrency);
   }
-  if (kind == serving::WorkloadKind::kRandom) {
-    if (!client.empty()) client += "; ";
-    client += std::string("lengths uniform in [") + format_fixed(c.workload.input_range_ratio, 2) + ", 1] x " +
-              std::to_string(c.workload.input_tokens) + " in / [" + format_fixed(c.workload.output_range_ratio, 2) +
-              ", 1] x " + std::to_string(c.workload.output_tokens) + " out";
+
+  c.api_server = !o.offline;
+  c.scheduler.kv_capacity_tokens = o.kv_capacity_tokens;
+
+  if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
+    throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
+                           format_fixed(c.duration_s, 1) + ": nothing would be measured");
   }
-  if (!client.empty()) std::printf("client: %s\n", client.c_str());
-  if (!c.api_server) {
-    std::printf("front end: none (--offline: token ids straight to the engine)\n");
-  } else if (d.engine->frontend_request_s > 0 || d.engine->tokenize_s_per_input_token > 0) {
-    std::printf("front end: %.1f ms per request, tokenization %.2f us per input token on one lane (engine card)\n",
-                d.engine->frontend_request_s * 1e3, d.engine->tokenize_s_per_input_token * 1e6);
+  // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
+  // it cannot be simulated (the clock counts nanoseconds), whatever --allow-long-run says.
+  if (open_loop && c.num_requests > 0 && static_cast<double>(c.num_requests) / c.arrival.rate_per_s > 1e8) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%g", c.arrival.rate_per_s);
+    throw std::invalid_argument(std::string("--rate ") + buf + ": " + std::to_string(c.num_requests) +
+                                " requests at that rate span about " +
+                                format_fixed(static_cast<double>(c.num_requests) / c.arrival.rate_per_s, 0) +
+                                " simulated seconds, more than the simulator's 1e8 s: raise --rate");
   }
-  if (d.spec_decode) {
-    std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
-                d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);
+  check_limits(o, c, open_loop);
+}
+
+// The run, with progress on stderr once it lasts (the simulator reports, the CLI prints): in
+// measured requests when the run stops on a count, else in simulated seconds when it stops on a
+// span, else (a trace read to its end) requests so far.
+serving::ServingSummary simulate_with_progress(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) {
+  const bool by_span = c.num_requests == 0 && c.duration_s > 0;
+  ProgressMeter meter("benchmark", by_span ? c.duration_s : static_cast<double>(c.num_requests + c.warmup_requests),
+                      by_span ? "simulated seconds" : "requests");
+  serving::ServingSummary r = serving::simulate(c, cal, [&](const serving::ServingProgress& p) {
+    meter.update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
+  });
+  meter.finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
+  if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
+    throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) +
+                           ": every request arrived during the "
+                           "warm-up (the run lasted " +
+                           format_fixed(r.simulated_time_s, 1) + " s): nothing was measured");
   }
-  std::printf("\n  %-8s %10s %10s %10s %10s\n", "ms", "mean", "p50", "p90", "p99");
-  auto row = [](const char* label, const serving::LatencyStats& l) {
-    std::printf("  %-8s %10.2f %10.2f %10.2f %10.2f\n", label, l.mean * 1e3, l.p50 * 1e3, l.p90 * 1e3, l.p99 * 1e3);
-  };
-  row("TTFT", r.ttft_s);
-  row("TPOT", r.tpot_s);
-  row("ITL", r.itl_s);
-  row("E2E", r.e2e_s);
-  std::printf("\n  output throughput      %10.1f tok/s/GPU (%d GPUs)\n", r.output_tok_per_s_per_gpu, r.num_gpus);
-  std::printf("  P90 interactivity      %10.1f tok/s/user\n", r.p90_interactivity_tok_per_s_per_user);
-  std::printf(
-      "  requests               %lld arrived, %lld completed, %lld failed (%lld rejected, %lld timed out, "
-      "%lld beyond the context window, %lld larger than a replica's whole KV cache of %lld tokens)\n",
-      static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
-      static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
-      static_cast<long long>(r.requests_timed_out),
-      static_cast<long long>(r.requests_exceeding_context - r.requests_exceeding_kv_cache),
-      static_cast<long long>(r.requests_exceeding_kv_cache), static_cast<long long>(r.kv_capacity_tokens_per_replica));
-  std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
-  std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,
-              100 * r.kv_utilization_mean, static_cast<long long>(r.num_preemptions));
-  if (r.disaggregated) {
-    const auto& dp = r.disaggregated->decode;
-    std::printf(
-        "  running limit          %10d sequences per decode replica (%s), at most %lld ran at once\n", dp.max_num_seqs,
-        c.disaggregated->decode.scheduler.running_limit_from_engine ? "the engine's, from its KV pool" : "max_num_seqs",
-        static_cast<long long>(dp.peak_running_seqs));
-  } else {
-    std::printf("  running limit          %10d sequences (%s), at most %lld ran at once\n", r.max_num_seqs,
-                s.running_limit_from_engine ? "the engine's, from its KV pool" : "max_num_seqs",
-                static_cast<long long>(r.peak_running_seqs));
-  }
-  std::printf("  simulated              %10.1f s in %.3f s wall (%.0fx real time)\n", r.simulated_time_s, wall_s,
-              wall_s > 0 ? r.simulated_time_s / wall_s : 0.0);
-  if (gpu_time > 0) {
-    std::printf("\n  where the time goes (share of engine time):\n");
-    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-      if (r.time_by_op_s[i] <= 0) continue;
-      std::printf("    %-18s %5.1f%%\n", name(perf::kOpClassNames[i]).c_str(), 100 * r.time_by_op_s[i] / gpu_time);
-    }
-  }
-  if (r.disaggregated) {
-    const auto& dd = c.disaggregated->decode.deployment;
-    const auto& st = *r.disaggregated;
-    std::printf("\n  disaggregated: %d x %d %s prefill -> %d x %d %s decode over %s\n", st.prefill.replicas,
-                d.tensor_parallel, d.hardware->id.c_str(), st.decode.replicas, dd.tensor_parallel,
-                dd.hardware->id.c_str(),
-                name(serving::kKvLinkNames[static_cast<std::size_t>(c.disaggregated->link.kind)]).c_str());
-    std::printf("    %-8s %6.1f%% busy, KV %.1f%% used, mean batch %.1f, %lld preemptions\n", "prefill",
-                100 * st.prefill.busy_fraction, 100 * st.prefill.kv_utilization_mean, st.prefill.mean_batch_size,
-                static_cast<long long>(st.prefill.num_preemptions));
-    std::printf("    %-8s %6.1f%% busy, KV %.1f%% used, mean batch %.1f, %lld preemptions\n", "decode",
-                100 * st.decode.busy_fraction, 100 * st.decode.kv_utilization_mean, st.decode.mean_batch_size,
-                static_cast<long long>(st.decode.num_preemptions));
-    std::printf("    KV transfers %lld, %.3f ms each (mean), %.3f ms waiting for the link, %.3f ms for decode KV\n",
-                static_cast<long long>(st.num_transfers), st.transfer_s_mean * 1e3, st.link_wait_s_mean * 1e3,
-                st.kv_wait_s_mean * 1e3);
-    std::printf(
-        "    mean TTFT = %.1f ms front end + queue + prefill, %.1f decode KV wait, %.1f link wait, %.1f transfer, "
-        "%.1f to the first token on decode\n",
-        st.ttft_prefill_s_mean * 1e3, st.ttft_kv_wait_s_mean * 1e3, st.ttft_link_wait_s_mean * 1e3,
-        st.ttft_transfer_s_mean * 1e3, st.ttft_first_step_s_mean * 1e3);
-    if (c.disaggregated->decode.calibration) {
-      std::printf("    decode calibration: %s\n", c.disaggregated->decode.calibration->source.c_str());
-    }
-  }
-  std::printf("\ncalibration: %s\n", cal.source.c_str());
+  return r;
 }
 
 }  // namespace
@@ -407,170 +465,32 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap,
           pause_basis, idle_cap, queue_timeout, max_queue]() {
     const auto wall_start = std::chrono::steady_clock::now();
+    const Given g{isl->count() > 0,
+                  osl->count() > 0,
+                  conc->count() > 0,
+                  arrival->count() > 0,
+                  rate->count() > 0,
+                  warmup_s->count() > 0,
+                  warmup_requests->count() > 0,
+                  range_ratio->count() > 0,
+                  out_ratio->count() > 0,
+                  ramp->count() > 0,
+                  pause_cap->count() > 0,
+                  pause_basis->count() > 0,
+                  idle_cap->count() > 0,
+                  queue_timeout->count() > 0,
+                  max_queue->count() > 0};
     auto catalog = load_catalog_for(global);
-    // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
-    serving::ServingOverrides sched;
-    if (o->max_num_seqs > 0) sched.max_num_seqs = o->max_num_seqs;
-    if (o->max_num_batched_tokens > 0) sched.max_num_batched_tokens = o->max_num_batched_tokens;
-    if (o->no_prefix_caching) sched.prefix_caching = false;
-    if (o->no_chunked_prefill) sched.chunked_prefill = false;
-    if (!o->kv_admission.empty()) {
-      sched.kv_admission = *parse_enum<serving::KvAdmission>(o->kv_admission, serving::kKvAdmissionNames);
-    }
-    // The deployment plan (sim/serving/deployment_plan.h): the recipe's settings and the engine
-    // card's under the flags, the decode pool and the KV link when split, the queue limits.
     std::unique_ptr<data::ModelCard> own_model;
-    serving::PlanRequest request;
-    request.model = &model_of(catalog, o->deployment, own_model);
-    request.pool.chip = o->deployment.hardware;
-    request.pool.recipe = deployment_overrides(o->deployment, sched);
-    request.pool.replicas = o->replicas;
-    request.router = *parse_enum<serving::RouterKind>(o->router, serving::kRouterNames);
-    if (queue_timeout->count()) request.queue_timeout_s = o->queue_timeout_s;
-    if (max_queue->count()) request.max_queue = o->max_queue;
-    if (o->disaggregated) {
-      // The decode pool: its own flags; what they leave unset follows the plan's rule for a
-      // decode pool (serving::decode_overrides).
-      serving::PoolRequest decode;
-      decode.chip = o->decode_hardware.empty() ? o->deployment.hardware : o->decode_hardware;
-      if (o->decode_tp > 0) decode.recipe.tensor_parallel = o->decode_tp;
-      if (o->decode_ep > 0) decode.recipe.expert_parallel = o->decode_ep;
-      if (!o->decode_precision.empty())
-        decode.recipe.precision = *parse_enum<Precision>(o->decode_precision, kPrecisionNames);
-      if (o->decode_max_num_seqs > 0) decode.recipe.max_num_seqs = o->decode_max_num_seqs;
-      if (o->decode_max_num_batched_tokens > 0) decode.recipe.max_num_batched_tokens = o->decode_max_num_batched_tokens;
-      decode.replicas = o->decode_replicas;
-      request.decode = std::move(decode);
-      request.link = *parse_enum<serving::KvLinkKind>(o->kv_link, serving::kKvLinkNames);
-    } else if (!o->decode_hardware.empty() || !o->decode_precision.empty() || o->decode_tp > 0 || o->decode_ep > 0 ||
-               o->decode_replicas != 1 || o->decode_max_num_seqs > 0 || o->decode_max_num_batched_tokens > 0) {
-      throw std::invalid_argument(
-          "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
-    }
     const serving::DeploymentPlan plan =
-        serving::resolve_plan(catalog, request, serving::catalog_calibrations(catalog));
+        serving::resolve_plan(catalog, plan_request(*o, g, catalog, own_model), serving::catalog_calibrations(catalog));
     const auto& cal = plan.calibration;
-
     serving::ServingConfig c = plan.config;
     c.seed = o->seed;
-
-    // Workload.
-    auto kind = *parse_enum<serving::WorkloadKind>(o->workload, serving::kWorkloadNames);
-    if (!o->trace.empty()) {
-      if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
-        throw core::InputError("--trace replays a file: it cannot be combined with --workload " + o->workload);
-      }
-      kind = serving::WorkloadKind::kTrace;
-    } else if (kind == serving::WorkloadKind::kTrace) {
-      throw core::InputError("--workload trace needs --trace FILE");
-    }
-    c.workload.kind = kind;
-    auto [def_isl, def_osl] = default_lengths(kind);
-    c.workload.input_tokens = isl->count() ? o->isl : def_isl;
-    c.workload.output_tokens = osl->count() ? o->osl : def_osl;
-    if (kind == serving::WorkloadKind::kTrace && (isl->count() || osl->count())) {
-      throw core::InputError("--isl/--osl do not apply to a trace (its lines give the lengths)");
-    }
-    if (kind == serving::WorkloadKind::kAgenticCoding && (isl->count() || osl->count())) {
-      throw core::InputError("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
-    }
-    if ((range_ratio->count() || out_ratio->count()) && kind != serving::WorkloadKind::kRandom) {
-      throw std::invalid_argument("--random-range-ratio and --output-range-ratio apply to --workload random only");
-    }
-    c.workload.input_range_ratio = o->random_range_ratio;
-    c.workload.output_range_ratio = out_ratio->count() ? o->output_range_ratio : o->random_range_ratio;
-    c.workload.trace_path = o->trace;
-    c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !arrival->count();
-
-    // Arrivals.
-    c.arrival.kind = o->arrival.empty() ? serving::ArrivalKind::kClosedLoop
-                                        : *parse_enum<serving::ArrivalKind>(o->arrival, serving::kArrivalNames);
-    c.arrival.concurrency = o->concurrency;
-    c.arrival.rate_per_s = o->rate;
-    c.arrival.burst_factor = o->burst_factor;
-    c.arrival.diurnal_amplitude = o->diurnal_amplitude;
-    const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-    if (open_loop && !rate->count()) throw std::invalid_argument("--arrival " + o->arrival + " needs --rate R");
-    if (!open_loop && rate->count())
-      throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
-    if (open_loop && conc->count()) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
-    if (open_loop && (ramp->count() || warmup_requests->count())) {
-      throw std::invalid_argument("--ramp-up-s and --warmup-requests apply to closed-loop users only");
-    }
-    if (warmup_requests->count() && warmup_s->count() && o->warmup_requests > 0 && o->warmup_s > 0) {
-      throw std::invalid_argument("give the warm-up either in requests (--warmup-requests) or in seconds (--warmup-s)");
-    }
-    c.arrival.ramp_up_s = o->ramp_up_s;
-    if (open_loop && idle_cap->count()) throw std::invalid_argument("--idle-cap-s applies to closed-loop users only");
-    c.arrival.idle_cap_s = o->idle_cap_s;
-    if (pause_cap->count() && kind != serving::WorkloadKind::kAgenticCoding) {
-      throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
-    }
-    c.workload.max_pause_s = o->pause_cap_s;
-    if (pause_basis->count() && kind != serving::WorkloadKind::kAgenticCoding) {
-      throw std::invalid_argument("--pause-basis applies to --workload agentic-coding only");
-    }
-    c.workload.pause_basis = *parse_enum<traffic::PauseBasis>(o->pause_basis, traffic::kPauseBasisNames);
-    if (c.workload.trace_timestamps && conc->count()) {
-      throw core::InputError(
-          "--concurrency does not apply to a trace replayed at its own times "
-          "(add --arrival closed-loop to replay it with that many users)");
-    }
-
-    // Limits: InferenceX sends 10 x concurrency prompts per point.
-    c.num_requests = o->num_requests;
-    c.duration_s = o->duration_s;
-    c.warmup_s = o->warmup_s;
-    if (c.num_requests == 0 && c.duration_s == 0 && kind != serving::WorkloadKind::kTrace) {
-      c.num_requests = 10 * static_cast<std::int64_t>(o->concurrency);
-    }
-    // Warm-up: InferenceX sends 2 x concurrency warm-up requests before each point
-    // (benchmarks/benchmark_lib.sh, --num-warmups). Only where each session is one request:
-    // a warm-up that ends cuts sessions short.
-    const bool single_request = kind == serving::WorkloadKind::kRandom || kind == serving::WorkloadKind::kInputHeavy ||
-                                kind == serving::WorkloadKind::kOutputHeavy;
-    if (warmup_requests->count()) {
-      if (c.workload.trace_timestamps) throw std::invalid_argument("--warmup-requests needs closed-loop users");
-      c.warmup_requests = o->warmup_requests;
-    } else if (!open_loop && single_request && !warmup_s->count()) {
-      c.warmup_requests = 2 * static_cast<std::int64_t>(o->concurrency);
-    }
-
-    c.api_server = !o->offline;
-    c.scheduler.kv_capacity_tokens = o->kv_capacity_tokens;
-
-    if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
-      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
-                             format_fixed(c.duration_s, 1) + ": nothing would be measured");
-    }
-    // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
-    // it cannot be simulated (the clock counts nanoseconds), whatever --allow-long-run says.
-    if (open_loop && c.num_requests > 0 && static_cast<double>(c.num_requests) / c.arrival.rate_per_s > 1e8) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%g", c.arrival.rate_per_s);
-      throw std::invalid_argument(std::string("--rate ") + buf + ": " + std::to_string(c.num_requests) +
-                                  " requests at that rate span about " +
-                                  format_fixed(static_cast<double>(c.num_requests) / c.arrival.rate_per_s, 0) +
-                                  " simulated seconds, more than the simulator's 1e8 s: raise --rate");
-    }
-    check_limits(*o, c, open_loop);
-
-    // Progress on stderr once the run lasts (the simulator reports, the CLI prints): in measured
-    // requests when the run stops on a count, else in simulated seconds when it stops on a span,
-    // else (a trace read to its end) requests so far.
-    const bool by_span = c.num_requests == 0 && c.duration_s > 0;
-    ProgressMeter meter("benchmark", by_span ? c.duration_s : static_cast<double>(c.num_requests + c.warmup_requests),
-                        by_span ? "simulated seconds" : "requests");
-    serving::ServingSummary r = serving::simulate(c, cal, [&](const serving::ServingProgress& p) {
-      meter.update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
-    });
-    meter.finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
-    if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
-      throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) +
-                             ": every request arrived during the "
-                             "warm-up (the run lasted " +
-                             format_fixed(r.simulated_time_s, 1) + " s): nothing was measured");
-    }
+    set_workload(c, *o, g);
+    set_arrivals(c, *o, g);
+    set_limits(c, *o, g);
+    const serving::ServingSummary r = simulate_with_progress(c, cal);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
     const nlohmann::json config = serving::run_config_json(c, r);
@@ -585,7 +505,7 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
       return kExitOk;
     }
 
-    print_report(c, r, cal, wall_s);
+    print_benchmark_report(c, r, cal, wall_s);
     return kExitOk;
   };
 }

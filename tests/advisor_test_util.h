@@ -37,7 +37,6 @@ inline advisor::AdvisorOptions fast_advisor_options() {
   o.first_proposal_hour = 2;
   o.code_change_interval_hours = 3;
   o.recipe_search = false;  // recipe search has its own test; keep the campaign fast
-  o.profile_window_s = 40;
   o.min_op_share = 0.02;
   o.benchmark_requests = 96;
   return o;

@@ -43,15 +43,15 @@ TEST_CASE("disaggregated is a sweep axis: aggregated and disaggregated series of
   REQUIRE(sweep.configs.size() == 4);  // {agg, disagg} x {bf16, fp8}
   const auto& agg = sweep.configs[0];
   const auto& dis = sweep.configs[2];
-  CHECK(!agg.disaggregation.has_value());
-  REQUIRE(dis.disaggregation.has_value());
-  CHECK(dis.replicas == 1);
-  CHECK(dis.disaggregation->decode.replicas == 2);
+  CHECK(!agg.disaggregation().has_value());
+  REQUIRE(dis.disaggregation().has_value());
+  CHECK(dis.replicas() == 1);
+  CHECK(dis.disaggregation()->decode.replicas == 2);
   // Same chip: the decode pool takes the prefill pool's precision and TP.
-  CHECK(dis.disaggregation->decode.deployment.precision == dis.deployment.precision);
-  CHECK(dis.disaggregation->decode.deployment.tensor_parallel == dis.deployment.tensor_parallel);
-  CHECK(dis.disaggregation->link.kind == serving::KvLinkKind::kEthernet);
-  CHECK(dis.disaggregation->link.bandwidth_bytes_per_s == doctest::Approx(10e9));
+  CHECK(dis.disaggregation()->decode.deployment.precision == dis.deployment().precision);
+  CHECK(dis.disaggregation()->decode.deployment.tensor_parallel == dis.deployment().tensor_parallel);
+  CHECK(dis.disaggregation()->link.kind == serving::KvLinkKind::kEthernet);
+  CHECK(dis.disaggregation()->link.bandwidth_bytes_per_s == doctest::Approx(10e9));
   // Same chip, same rent per GPU.
   CHECK(dis.gpu_usd_per_hour == doctest::Approx(agg.gpu_usd_per_hour));
   // Aggregated configurations hash as before (no "disaggregated" key); the two differ.
@@ -85,8 +85,8 @@ TEST_CASE("a decode pool on another chip resolves its own recipe and the rent is
   auto spec = parse_sweep_spec(j, "spec.json");
   auto sweep = expand_sweep(spec, catalog());
   const auto& c = sweep.configs[0];
-  REQUIRE(c.disaggregation.has_value());
-  const auto& dd = c.disaggregation->decode.deployment;
+  REQUIRE(c.disaggregation().has_value());
+  const auto& dd = c.disaggregation()->decode.deployment;
   const auto* recipe = catalog().find_recipe("gpt-oss-120b", "b200");
   REQUIRE(recipe != nullptr);
   CHECK(dd.hardware->id == "b200");

@@ -122,7 +122,7 @@ TEST_CASE("the grid expands to configurations x axes x workloads x concurrency x
   CHECK(sweep.series.size() == 2);
   CHECK(sweep.points.size() == 12);
   CHECK(sweep.configs[0].label == "bf16");
-  CHECK(sweep.configs[1].deployment.precision == Precision::kFp8);
+  CHECK(sweep.configs[1].deployment().precision == Precision::kFp8);
   // Grid order: series, then concurrency, then seed.
   CHECK(sweep.points[0].concurrency == 2);
   CHECK(sweep.points[0].seed == 1);
@@ -147,7 +147,7 @@ TEST_CASE("configurations cross with axes; the spec hash ignores formatting, not
   auto sweep = expand_sweep(spec, catalog());
   REQUIRE(sweep.configs.size() == 4);  // 2 configurations x 2 precisions
   CHECK(sweep.configs[2].label == "H100 bf16");
-  CHECK(sweep.configs[2].deployment.hardware->id == "h100");
+  CHECK(sweep.configs[2].deployment().hardware->id == "h100");
 
   auto again = expand_sweep(parse_sweep_spec(nlohmann::json::parse(j.dump(4)), "other.json"), catalog());
   CHECK(again.spec_hash == sweep.spec_hash);

@@ -240,7 +240,7 @@ TEST_CASE("charts: a frontier per workload, analytic margin curves, nothing cut,
     const auto& s = c.series[0];
     CHECK(s.points.size() > 20);  // a curve, not one dot per spec price
     const auto ops = operating_points(d, groups);
-    const auto& model = *f.sweep.configs[0].deployment.model;
+    const auto& model = *f.sweep.configs[0].deployment().model;
     const double p0 = resolve_prices(f.spec.prices[0], model).output_usd_per_mtok;
     const double break_even = (1 - ops[0].at(Metric::kGrossMargin).mean) * p0;
     for (const auto& p : s.points) CHECK(p.y == doctest::Approx(1 - break_even / p.x).epsilon(1e-9));

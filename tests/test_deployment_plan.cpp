@@ -113,9 +113,9 @@ TEST_CASE(
       CAPTURE(split);
       const auto spec = analysis::parse_sweep_spec(sweep_json(split), "plan.json");
       const auto c = analysis::resolve_config(spec, cat, spec.base, "base", "/base");
-      CHECK(c.scheduler.kv_admission == kNew);
-      REQUIRE(c.disaggregation.has_value() == split);
-      if (split) CHECK(c.disaggregation->decode.scheduler.kv_admission == kNew);
+      CHECK(c.scheduler().kv_admission == kNew);
+      REQUIRE(c.disaggregation().has_value() == split);
+      if (split) CHECK(c.disaggregation()->decode.scheduler.kv_admission == kNew);
     }
   }
   SUBCASE("the bundled card is unchanged: the rule above came from the one edit") {

@@ -79,7 +79,8 @@ std::array<KvAdmission, 4> admission_everywhere(const std::string& engine) {
   // A sweep configuration naming the engine.
   auto spec_json = analysis_spec(engine);
   const auto spec = analysis::parse_sweep_spec(spec_json, "resolve.json");
-  const KvAdmission in_sweep = analysis::resolve_config(spec, cat(), spec.base, "base", "/base").scheduler.kv_admission;
+  const KvAdmission in_sweep =
+      analysis::resolve_config(spec, cat(), spec.base, "base", "/base").scheduler().kv_admission;
 
   // `tycoon benchmark --model gpt-oss-120b --hardware h200 --engine E` (cli/deployment_options.cpp
   // passes exactly these overrides; no --kv-admission).

@@ -37,7 +37,6 @@ struct AdvisorOptions {
   bool recipe_search = true;
   int max_pending_per_deployment = 3;  // no new proposals while this many wait for a decision
   double min_op_share = 0.02;          // only op classes with at least this share of step time
-  double profile_window_s = 60;        // simulated seconds of traffic per profile
   RecipeSearchOptions search;
   // Checks.
   double component_test_usd = 25;        // a few minutes of one GPU and an engineer
@@ -81,7 +80,8 @@ class Chien final : public game::Advisor {
   nlohmann::json debrief_json(const game::GameState& state) const override;
   std::optional<game::AdviceJudgement> judgement(const game::GameState& state) const override;
 
-  // Profiles every serving deployment on its last hour's traffic (cached by recipe and load).
+  // Profiles every serving deployment on its last hour's traffic, one replica in the game's own
+  // window at that load (game::window_of); cached by the window's identity.
   std::vector<DeploymentProfile> profile_all(const game::GameState& state);
   // Runs a check of a proposal (the game calls it for CheckAdvice, which charges the cost); its
   // result is known from `ready_at_hour` on. Throws std::invalid_argument for an unknown id or a

@@ -41,10 +41,25 @@ DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scena
                                  const perf::CalibrationProfile& calibration, double rate_per_s_per_replica)
     : plan_(game::plan_deployment(catalog, scenario, with_recipe(d, recipe), 1, 0,
                                   [&calibration](const data::Accelerator&) { return calibration; })),
+      settings_(scenario.serving),
       segment_(scenario.find_segment(d.segment)),
       recipe_(recipe),
       rate_per_s_per_replica_(rate_per_s_per_replica) {
   if (!segment_) throw std::logic_error("no segment '" + d.segment + "'");
+}
+
+serving::ServingConfig DeploymentSetup::window(std::uint64_t seed, const OpTimes& op_time_scale) const {
+  game::WindowSpec spec;
+  spec.plan = plan_;
+  spec.workload = segment_->workload;
+  spec.rate_per_s = std::max(rate_per_s_per_replica_, kMinOpenLoopRate);
+  spec.settings = settings_;
+  spec.seed = seed;
+  auto w = game::window_of(spec);
+  // One replica and a load above zero: the game simulates a window.
+  if (!w) throw std::logic_error("no window for a replica at a positive load");
+  w->config.deployment.op_time_scale = op_time_scale;
+  return std::move(w->config);
 }
 
 serving::ServingConfig DeploymentSetup::open_loop(double counted_s, std::uint64_t seed,

@@ -33,20 +33,29 @@ class DeploymentSetup {
   DeploymentSetup(const DeploymentSetup&) = delete;
   DeploymentSetup& operator=(const DeploymentSetup&) = delete;
 
-  // One replica under Poisson arrivals at the deployment's load for `counted_s` seconds after a
-  // warmup: what its customers see.
+  // One replica's window by the game's own rule (game::window_of with the scenario's
+  // ServingSettings): the load bucketed on the scenario's grid, the game's warmup and span, the
+  // seed drawn from `seed` and the customers, never the deployment. With the game's seed, the
+  // requests one replica of the deployment serves in the game's hour at this load.
+  serving::ServingConfig window(std::uint64_t seed, const OpTimes& op_time_scale) const;
+  // One replica under Poisson arrivals at the deployment's exact load for `counted_s` seconds
+  // after a warmup: the recipe search's runs, whose window is its own option
+  // (RecipeSearchOptions::window_s).
   serving::ServingConfig open_loop(double counted_s, std::uint64_t seed, const OpTimes& op_time_scale) const;
   // One replica at a fixed concurrency of `concurrency` users for `num_requests` requests: the
   // InferenceX-style benchmark (capacity, not load).
   serving::ServingConfig benchmark(int concurrency, std::int64_t num_requests, std::uint64_t seed,
                                    const OpTimes& op_time_scale) const;
   const perf::CalibrationProfile& calibration() const { return plan_.calibration; }
+  // The plan's identity of a run of this setup (serving::DeploymentPlan::identity): a cache key.
+  std::string identity(const serving::ServingConfig& run) const { return plan_.identity(run); }
   const game::SegmentSpec& segment() const { return *segment_; }
   const game::RecipeSettings& recipe() const { return recipe_; }
   double rate_per_s_per_replica() const { return rate_per_s_per_replica_; }
 
  private:
-  serving::DeploymentPlan plan_;  // one replica, with the deployment's accepted speedup
+  serving::DeploymentPlan plan_;    // one replica, with the deployment's accepted speedup
+  game::ServingSettings settings_;  // the scenario's window rule
   const game::SegmentSpec* segment_;
   game::RecipeSettings recipe_;
   double rate_per_s_per_replica_;

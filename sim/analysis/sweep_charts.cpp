@@ -98,7 +98,7 @@ std::string lower(std::string s) {
 
 // Recipe fields of a configuration, as legend text.
 std::vector<std::pair<std::string, std::string>> recipe_fields(const ResolvedConfig& c) {
-  const auto& d = c.deployment;
+  const auto& d = c.deployment();
   std::string spec = "no spec decode";
   if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
     spec = d.spec_decode->method + " k=" + std::to_string(d.spec_decode->num_draft_tokens) + " @" +
@@ -112,10 +112,10 @@ std::vector<std::pair<std::string, std::string>> recipe_fields(const ResolvedCon
           {"tp", "TP" + std::to_string(d.tensor_parallel)},
           {"ep", "EP" + std::to_string(d.expert_parallel)},
           {"spec", spec},
-          {"budget", "budget " + std::to_string(c.scheduler.max_num_batched_tokens)},
-          {"seqs", c.scheduler.running_limit_from_engine ? std::string("max seqs: the engine's")
-                                                         : "max seqs " + std::to_string(c.scheduler.max_num_seqs)},
-          {"prefix", c.scheduler.prefix_caching ? "prefix cache" : "no prefix cache"},
+          {"budget", "budget " + std::to_string(c.scheduler().max_num_batched_tokens)},
+          {"seqs", c.scheduler().running_limit_from_engine ? std::string("max seqs: the engine's")
+                                                           : "max seqs " + std::to_string(c.scheduler().max_num_seqs)},
+          {"prefix", c.scheduler().prefix_caching ? "prefix cache" : "no prefix cache"},
           {"graphs", d.cuda_graphs ? "CUDA graphs" : "eager"}};
 }
 
@@ -266,7 +266,7 @@ Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
   double x_hi = 0;
   for (const auto& op : ops) {
     if (!op.found()) continue;
-    const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment.model;
+    const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment().model;
     for (std::size_t p = 0; p < d.spec->prices.size(); ++p) {
       x_hi = std::max(x_hi, resolve_prices(d.spec->prices[p], model).output_usd_per_mtok);
     }
@@ -279,7 +279,7 @@ Chart margin_chart(const SweepData& d, const std::vector<Group>& groups) {
     ChartSeries cs;
     cs.name = series_legend(d, op.series) + " @" + fixed(op.concurrency, op.interpolated ? 1 : 0) + " users" +
               (op.interpolated ? " (interpolated at target)" : "");
-    const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment.model;
+    const auto& model = *d.sweep->configs[d.sweep->series[op.series].config].deployment().model;
     const double p0 = resolve_prices(d.spec->prices[0], model).output_usd_per_mtok;
     // Revenue scales with every price: at output price p the margin is 1 − (R/V0)·p0/p, R/V0 the
     // rent's share of revenue at the first price.
@@ -350,13 +350,14 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
        "tokens</th>"
        "<th>max seqs</th><th>USD/GPU-h</th><th class=\"l\">rent source</th></tr>\n";
   for (const auto& c : sw.configs) {
-    const auto& dep = c.deployment;
+    const auto& dep = c.deployment();
     o << "<tr><td class=\"l\">" << xml_escape(c.label) << "</td><td class=\"l\">" << dep.model->id
       << "</td><td class=\"l\">" << dep.hardware->id << "</td><td class=\"l\">" << dep.engine->id << "</td><td>"
       << to_string(dep.precision) << "</td><td>" << dep.tensor_parallel << "</td><td>" << dep.expert_parallel
       << "</td><td>" << (dep.spec_decode ? dep.spec_decode->num_draft_tokens : 0) << "</td><td>"
-      << c.scheduler.max_num_batched_tokens << "</td><td>"
-      << (c.scheduler.running_limit_from_engine ? std::string("engine's") : std::to_string(c.scheduler.max_num_seqs))
+      << c.scheduler().max_num_batched_tokens << "</td><td>"
+      << (c.scheduler().running_limit_from_engine ? std::string("engine's")
+                                                  : std::to_string(c.scheduler().max_num_seqs))
       << "</td><td>" << fixed(c.gpu_usd_per_hour, 2) << "</td><td class=\"l\">" << xml_escape(c.gpu_price_source)
       << "</td></tr>\n";
   }
@@ -412,7 +413,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       o << "<td>" << plus_minus(op.at(Metric::kGrossMargin, p), 1, 100) << "</td>";
     }
     if (spec.target_gross_margin) {
-      const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment.model);
+      const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment().model);
       o << "<td>" << plus_minus(op.at(Metric::kPriceScaleForTargetMargin), 3, tp.output_usd_per_mtok) << "</td>";
     }
     o << "<td class=\"l" << (is_weak(op.provenance) ? " weak" : "") << "\">" << perf::to_string(op.provenance)

@@ -58,12 +58,12 @@ econ::TokenPrices resolve_prices(const PriceChoice& p, const data::ModelCard& mo
 PointEconomics economics_of(const SweepData& d, std::size_t point, std::size_t price) {
   const auto& pt = d.sweep->points[point];
   const auto& cfg = d.sweep->configs[d.sweep->series[pt.series].config];
-  return point_economics(d.perf[point], resolve_prices(d.spec->prices[price], *cfg.deployment.model),
+  return point_economics(d.perf[point], resolve_prices(d.spec->prices[price], *cfg.deployment().model),
                          cfg.gpu_usd_per_hour, target_margin(*d.spec));
 }
 
 std::string series_outside_validation(const SweepData& d, std::size_t series) {
-  return perf::outside_validation(d.sweep->configs[d.sweep->series[series].config].deployment);
+  return perf::outside_validation(d.sweep->configs[d.sweep->series[series].config].deployment());
 }
 
 std::vector<Group> make_groups(const SweepData& d) {
@@ -167,6 +167,18 @@ double pchip(std::span<const double> xs, std::span<const double> ys, double x) {
   const double t = (x - xs[k]) / h;
   const double t2 = t * t, t3 = t2 * t;
   return (2 * t3 - 3 * t2 + 1) * y0 + (t3 - 2 * t2 + t) * h * m0 + (-2 * t3 + 3 * t2) * y1 + (t3 - t2) * h * m1;
+}
+
+std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, const OperatingPoint& op) {
+  if (!d.spec->target_gross_margin) return std::nullopt;
+  const double scale = op.at(Metric::kPriceScaleForTargetMargin).mean;
+  if (!std::isfinite(scale)) return std::nullopt;
+  const auto list =
+      resolve_prices(d.spec->prices[0], *d.sweep->configs[d.sweep->series[op.series].config].deployment().model);
+  econ::TokenPrices out = list;
+  out.input_usd_per_mtok = scale * list.input_usd_per_mtok;
+  out.output_usd_per_mtok = scale * list.output_usd_per_mtok;
+  return out;
 }
 
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups) {
@@ -302,7 +314,7 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
     const auto& pt = d.sweep->points[i];
     const auto& se = d.sweep->series[pt.series];
     const auto& cfg = d.sweep->configs[se.config];
-    const auto& dep = cfg.deployment;
+    const auto& dep = cfg.deployment();
     const auto& w = d.spec->workloads[se.workload];
     const auto& perf = d.perf[i];
     for (std::size_t price = 0; price < d.spec->prices.size(); ++price) {
@@ -311,8 +323,8 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
       out << i << "," << pt.hash << "," << csv_field(cfg.label) << "," << csv_field(w.name) << "," << dep.hardware->id
           << "," << dep.model->id << "," << dep.engine->id << "," << to_string(dep.precision) << ","
           << dep.tensor_parallel << "," << dep.expert_parallel << ","
-          << (dep.spec_decode ? dep.spec_decode->num_draft_tokens : 0) << "," << cfg.scheduler.max_num_batched_tokens
-          << "," << cfg.scheduler.max_num_seqs << "," << pt.concurrency << "," << pt.seed << "," << pt.num_requests
+          << (dep.spec_decode ? dep.spec_decode->num_draft_tokens : 0) << "," << cfg.scheduler().max_num_batched_tokens
+          << "," << cfg.scheduler().max_num_seqs << "," << pt.concurrency << "," << pt.seed << "," << pt.num_requests
           << "," << csv_field(d.spec->prices[price].name) << "," << csv_number(prices.input_usd_per_mtok) << ","
           << csv_number(prices.cached_input_usd_per_mtok) << "," << csv_number(prices.output_usd_per_mtok) << ","
           << csv_number(cfg.gpu_usd_per_hour) << "," << perf.num_gpus << "," << perf.requests_completed << ","
@@ -397,7 +409,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
 
   auto group_json = [&](const Group& g) {
     const auto& se = sw.series[g.series];
-    const auto& model = *sw.configs[se.config].deployment.model;
+    const auto& model = *sw.configs[se.config].deployment().model;
     const auto tp = resolve_prices(spec.prices[g.price], model);
     nlohmann::json metrics = nlohmann::json::object();
     for (std::size_t m = 0; m < kNumMetrics; ++m) metrics[std::string(kMetricNames[m])] = estimate_json(g.stats[m]);
@@ -481,14 +493,13 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
             std::isfinite(reach) ? nlohmann::json(mine.mean - next.mean > reach) : nlohmann::json(nullptr);
       }
       if (spec.target_gross_margin) {
-        const auto& scale = op.at(Metric::kPriceScaleForTargetMargin);
-        const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment.model);
+        const auto target_prices = prices_for_target_margin(d, op);
         o["price_for_target_margin"] = {
-            {"price_scale", estimate_json(scale)},
+            {"price_scale", estimate_json(op.at(Metric::kPriceScaleForTargetMargin))},
             {"input_usd_per_mtok",
-             std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.input_usd_per_mtok) : nlohmann::json(nullptr)},
-            {"output_usd_per_mtok", std::isfinite(scale.mean) ? nlohmann::json(scale.mean * tp.output_usd_per_mtok)
-                                                              : nlohmann::json(nullptr)}};
+             target_prices ? nlohmann::json(target_prices->input_usd_per_mtok) : nlohmann::json(nullptr)},
+            {"output_usd_per_mtok",
+             target_prices ? nlohmann::json(target_prices->output_usd_per_mtok) : nlohmann::json(nullptr)}};
       }
     }
     oj.push_back(o);

@@ -94,6 +94,11 @@ struct OperatingPoint {
 };
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups);
 
+// The spec's first price for `op`'s model, scaled by the mean price scale that reaches the target
+// gross margin at `op` (Metric::kPriceScaleForTargetMargin). Unset without a target or when no
+// finite scale reaches it.
+std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, const OperatingPoint& op);
+
 // Indices into `groups` (first price only) on the frontier of mean (P90 tok/s/user, tok/s/GPU), one
 // frontier per workload (a frontier across workloads compares different work): by workload index.
 std::vector<std::vector<std::size_t>> frontier_groups(const SweepData& d, const std::vector<Group>& groups);

@@ -16,35 +16,34 @@ namespace tycoon::analysis {
 using data::LoadError;
 
 nlohmann::json ResolvedConfig::describe() const {
-  nlohmann::json j = perf::describe_deployment(deployment);
+  nlohmann::json j = perf::describe_deployment(deployment());
   j.update(nlohmann::json{
       {"label", label},
-      {"max_num_batched_tokens", scheduler.max_num_batched_tokens},
-      {"max_num_seqs", scheduler.max_num_seqs},
-      {"prefix_caching", scheduler.prefix_caching},
-      {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler.kv_admission)])},
+      {"max_num_batched_tokens", scheduler().max_num_batched_tokens},
+      {"max_num_seqs", scheduler().max_num_seqs},
+      {"prefix_caching", scheduler().prefix_caching},
+      {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler().kv_admission)])},
       {"gpu_usd_per_hour", gpu_usd_per_hour},
       {"gpu_price_source", gpu_price_source}});
   // Only where the engine sizes its own running limit (SGLang without a max_num_seqs): the key
   // differs from a run capped at the setting, and every other configuration hashes as before.
-  if (scheduler.running_limit_from_engine) j["max_num_seqs"] = "the engine's, from its KV pool";
+  if (scheduler().running_limit_from_engine) j["max_num_seqs"] = "the engine's, from its KV pool";
   // Only disaggregated configurations carry the key: aggregated ones hash as before.
-  if (disaggregation) {
-    const auto& dd = disaggregation->decode.deployment;
-    j["disaggregated"] = {
-        {"prefill_replicas", replicas},
-        {"decode_replicas", disaggregation->decode.replicas},
-        {"decode_hardware", dd.hardware->id},
-        {"decode_precision", std::string(to_string(dd.precision))},
-        {"decode_tensor_parallel", dd.tensor_parallel},
-        {"decode_expert_parallel", dd.expert_parallel},
-        {"decode_max_num_batched_tokens", disaggregation->decode.scheduler.max_num_batched_tokens},
-        {"decode_max_num_seqs", disaggregation->decode.scheduler.running_limit_from_engine
-                                    ? nlohmann::json("the engine's, from its KV pool")
-                                    : nlohmann::json(disaggregation->decode.scheduler.max_num_seqs)},
-        {"kv_link", std::string(serving::kKvLinkNames[static_cast<std::size_t>(disaggregation->link.kind)])},
-        {"kv_link_bandwidth_bytes_per_s", disaggregation->link.bandwidth_bytes_per_s},
-        {"kv_link_latency_s", disaggregation->link.latency_s}};
+  if (const auto& dis = disaggregation()) {
+    const auto& dd = dis->decode.deployment;
+    j["disaggregated"] = {{"prefill_replicas", replicas()},
+                          {"decode_replicas", dis->decode.replicas},
+                          {"decode_hardware", dd.hardware->id},
+                          {"decode_precision", std::string(to_string(dd.precision))},
+                          {"decode_tensor_parallel", dd.tensor_parallel},
+                          {"decode_expert_parallel", dd.expert_parallel},
+                          {"decode_max_num_batched_tokens", dis->decode.scheduler.max_num_batched_tokens},
+                          {"decode_max_num_seqs", dis->decode.scheduler.running_limit_from_engine
+                                                      ? nlohmann::json("the engine's, from its KV pool")
+                                                      : nlohmann::json(dis->decode.scheduler.max_num_seqs)},
+                          {"kv_link", std::string(serving::kKvLinkNames[static_cast<std::size_t>(dis->link.kind)])},
+                          {"kv_link_bandwidth_bytes_per_s", dis->link.bandwidth_bytes_per_s},
+                          {"kv_link_latency_s", dis->link.latency_s}};
   }
   return j;
 }
@@ -139,30 +138,24 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
     if (!link) fail("unknown kv_link '" + *f.kv_link + "'");
     request.link = *link;
   }
-  serving::DeploymentPlan plan;
   try {
-    plan = serving::resolve_plan(catalog, request, {});  // calibrations: the sweep's own (sweep_run.cpp)
+    c.plan = serving::resolve_plan(catalog, request, {});  // calibrations: the sweep's own (sweep_run.cpp)
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
-  c.deployment = plan.config.deployment;
-  c.scheduler = plan.config.scheduler;
-  c.replicas = plan.config.replicas;
-  check_fits(c.deployment, c.scheduler, disaggregated ? "prefill pool: " : "", fail);
+  check_fits(c.deployment(), c.scheduler(), disaggregated ? "prefill pool: " : "", fail);
   std::tie(c.gpu_usd_per_hour, c.gpu_price_source) = gpu_price(spec, *hw, f, fail);
   if (!disaggregated) return c;
 
-  auto dis = *plan.config.disaggregated;
-  dis.decode.calibration.reset();
+  const auto& dis = *c.disaggregation();
   check_fits(dis.decode.deployment, dis.decode.scheduler, "decode pool: ", fail);
   const auto [decode_price, decode_source] = gpu_price(spec, *decode_hw, f, fail);
-  const double prefill_gpus = static_cast<double>(c.replicas * c.deployment.tensor_parallel);
+  const double prefill_gpus = static_cast<double>(c.replicas() * c.deployment().tensor_parallel);
   const double decode_gpus = static_cast<double>(dis.decode.replicas * dis.decode.deployment.tensor_parallel);
   c.gpu_usd_per_hour = (prefill_gpus * c.gpu_usd_per_hour + decode_gpus * decode_price) / (prefill_gpus + decode_gpus);
   if (decode_hw->id != hw->id) {
     c.gpu_price_source = "GPU-weighted mean of prefill " + c.gpu_price_source + " and decode " + decode_source;
   }
-  c.disaggregation = std::move(dis);
   return c;
 }
 

@@ -12,10 +12,10 @@ namespace tycoon::analysis {
 CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog& catalog) {
   CalibrationSet out;
   for (const auto& c : sweep.configs) {
-    const auto& hw = *c.deployment.hardware;
+    const auto& hw = *c.deployment().hardware;
     if (!out.contains(hw.id)) out.emplace(hw.id, perf::calibration_for(catalog, hw));
-    if (c.disaggregation) {
-      const auto& dhw = *c.disaggregation->decode.deployment.hardware;
+    if (c.disaggregation()) {
+      const auto& dhw = *c.disaggregation()->decode.deployment.hardware;
       if (!out.contains(dhw.id)) out.emplace(dhw.id, perf::calibration_for(catalog, dhw));
     }
   }

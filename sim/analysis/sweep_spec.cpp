@@ -500,11 +500,11 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     for (std::size_t wi = 0; wi < spec.workloads.size(); ++wi) {
       const auto& w = spec.workloads[wi];
       if (w.kind != serving::WorkloadKind::kAgenticCoding &&
-          w.input_tokens + w.output_tokens > c.deployment.model->max_context_tokens) {
+          w.input_tokens + w.output_tokens > c.deployment().model->max_context_tokens) {
         throw LoadError(spec.file, w.pointer,
                         w.name + ": " + std::to_string(w.input_tokens + w.output_tokens) + " tokens exceed " +
-                            c.deployment.model->id + "'s context window of " +
-                            std::to_string(c.deployment.model->max_context_tokens));
+                            c.deployment().model->id + "'s context window of " +
+                            std::to_string(c.deployment().model->max_context_tokens));
       }
       out.series.push_back(Series{ci, wi, spec.workloads.size() > 1 ? c.label + " · " + w.name : c.label});
     }
@@ -541,21 +541,12 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
 
 serving::ServingConfig serving_config(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& p) {
   const auto& se = sweep.series[p.series];
-  const auto& c = sweep.configs[se.config];
   const auto& w = spec.workloads[se.workload];
-  serving::ServingConfig sc;
-  sc.deployment = c.deployment;
-  sc.scheduler = c.scheduler;
-  sc.replicas = c.replicas;
-  sc.disaggregated = c.disaggregation;
-  sc.seed = p.seed;
-  sc.workload.kind = w.kind;
-  sc.workload.input_tokens = w.input_tokens;
-  sc.workload.output_tokens = w.output_tokens;
-  sc.arrival.kind = serving::ArrivalKind::kClosedLoop;
-  sc.arrival.concurrency = p.concurrency;
-  sc.num_requests = p.num_requests;
-  return sc;
+  serving::WorkloadSpec workload;
+  workload.kind = w.kind;
+  workload.input_tokens = w.input_tokens;
+  workload.output_tokens = w.output_tokens;
+  return sweep.configs[se.config].plan.closed_loop(workload, p.concurrency, p.num_requests, p.seed);
 }
 
 }  // namespace tycoon::analysis

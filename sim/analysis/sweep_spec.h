@@ -19,6 +19,7 @@
 #include "sim/core/types.h"
 #include "sim/data/catalog.h"
 #include "sim/perf/deployment.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::analysis {
@@ -104,13 +105,16 @@ SweepSpec load_sweep_spec(const std::filesystem::path& path);
 struct ResolvedConfig {
   std::string label;
   ConfigFields fields;
-  perf::Deployment deployment;
-  serving::SchedulerConfig scheduler;
+  // The deployment plan (serving::resolve_plan) without calibrations: the sweep's own are added
+  // per point (sweep_run.cpp).
+  serving::DeploymentPlan plan;
   double gpu_usd_per_hour = 0;  // disaggregated: the mean over both pools' GPUs
   std::string gpu_price_source;
   std::string pointer;
-  int replicas = 1;  // the prefill pool's when disaggregated
-  std::optional<serving::Disaggregation> disaggregation;
+  const perf::Deployment& deployment() const { return plan.config.deployment; }
+  const serving::SchedulerConfig& scheduler() const { return plan.config.scheduler; }
+  int replicas() const { return plan.config.replicas; }  // the prefill pool's when disaggregated
+  const std::optional<serving::Disaggregation>& disaggregation() const { return plan.config.disaggregated; }
   nlohmann::json describe() const;  // every resolved field, for the summary and the hash
 };
 

@@ -15,7 +15,7 @@
 #include "sim/game/serving_window.h"
 #include "sim/perf/deployment.h"
 #include "sim/perf/profile_lookup.h"
-#include "sim/serving/resolve_config.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/simulation.h"
 
 namespace tycoon::game {
@@ -201,40 +201,60 @@ void serving_run(const Run& run, const data::Catalog& catalog,
   auto pick = [&](int n) { return static_cast<int>(r.uniform_int(0, n - 1)); };
   const auto& recipe = catalog.recipes[static_cast<std::size_t>(pick(static_cast<int>(catalog.recipes.size())))];
   const auto& chip = catalog.accelerator(recipe.hardware);
-  serving::ServingConfig c;
-  auto resolved = serving::resolve_serving(catalog, catalog.model(recipe.model), chip, {});
-  c.deployment = resolved.deployment;
-  if (pick(2) == 0) c.deployment.spec_decode.reset();
-  auto& sc = c.scheduler;
-  sc = resolved.scheduler;
-  c.seed = r.next_u64();
-  c.workload.kind = static_cast<serving::WorkloadKind>(pick(5));  // every shape but a trace
-  c.workload.input_tokens = r.uniform_int(16, 4000);
-  c.workload.output_tokens = r.uniform_int(1, 500);
-  c.arrival.kind = static_cast<serving::ArrivalKind>(pick(4));
-  c.arrival.concurrency = static_cast<int>(r.uniform_int(1, 64));
-  c.arrival.rate_per_s = 0.5 + 30 * r.uniform01();
-  c.arrival.burst_factor = 1.5 + 4 * r.uniform01();
-  c.arrival.diurnal_amplitude = r.uniform01();
-  c.replicas = static_cast<int>(r.uniform_int(1, 4));
-  c.router = static_cast<serving::RouterKind>(pick(3));
-  c.num_requests = r.uniform_int(10, 200);
-  if (pick(3) == 0) c.warmup_s = 5 * r.uniform01();
-  if (pick(2) == 0) sc.max_num_seqs = static_cast<int>(r.uniform_int(1, 64));
-  sc.prefix_caching = pick(4) != 0;
-  sc.chunked_prefill = pick(4) != 0;
-  if (pick(2) == 0) sc.kv_capacity_tokens = r.uniform_int(2000, 40000);  // tiny caches: preemption, failures
-  if (pick(3) == 0) sc.queue_timeout_s = 0.05 + 5 * r.uniform01();
-  if (pick(3) == 0) sc.max_queue = static_cast<int>(r.uniform_int(0, 20));
-  if (pick(3) == 0) sc.kv_admission = serving::KvAdmission::kGuaranteedNoEvict;
-  if (c.deployment.spec_decode)
-    sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + c.deployment.spec_decode->num_draft_tokens);
-  auto it = calibrations.find(chip.id);
-  if (it == calibrations.end()) it = calibrations.emplace(chip.id, perf::calibration_for(catalog, chip)).first;
+  // The deployment takes the one path every deployment takes (serving::resolve_plan): the catalog
+  // recipe with random choices over it, queue limits, replicas and router. The draws keep the order
+  // of the stream they are made in.
+  serving::PlanRequest request;
+  request.model = &catalog.model(recipe.model);
+  request.pool.chip = chip.id;
+  auto& o = request.pool.recipe;
+  if (pick(2) == 0) o.spec_draft_tokens = 0;
+  serving::ServingConfig drawn;  // the run's fields: workload, arrivals, length, seed
+  drawn.seed = r.next_u64();
+  drawn.workload.kind = static_cast<serving::WorkloadKind>(pick(5));  // every shape but a trace
+  drawn.workload.input_tokens = r.uniform_int(16, 4000);
+  drawn.workload.output_tokens = r.uniform_int(1, 500);
+  drawn.arrival.kind = static_cast<serving::ArrivalKind>(pick(4));
+  drawn.arrival.concurrency = static_cast<int>(r.uniform_int(1, 64));
+  drawn.arrival.rate_per_s = 0.5 + 30 * r.uniform01();
+  drawn.arrival.burst_factor = 1.5 + 4 * r.uniform01();
+  drawn.arrival.diurnal_amplitude = r.uniform01();
+  request.pool.replicas = static_cast<int>(r.uniform_int(1, 4));
+  request.router = static_cast<serving::RouterKind>(pick(3));
+  drawn.num_requests = r.uniform_int(10, 200);
+  if (pick(3) == 0) drawn.warmup_s = 5 * r.uniform01();
+  if (pick(2) == 0) o.max_num_seqs = static_cast<int>(r.uniform_int(1, 64));
+  o.prefix_caching = pick(4) != 0;
+  o.chunked_prefill = pick(4) != 0;
+  std::optional<std::int64_t> kv_capacity_tokens;
+  if (pick(2) == 0) kv_capacity_tokens = r.uniform_int(2000, 40000);
+  if (pick(3) == 0) request.queue_timeout_s = 0.05 + 5 * r.uniform01();
+  if (pick(3) == 0) request.max_queue = static_cast<int>(r.uniform_int(0, 20));
+  if (pick(3) == 0) o.kv_admission = serving::KvAdmission::kGuaranteedNoEvict;
+  auto calibration = [&](const data::Accelerator& hw) -> const perf::CalibrationProfile& {
+    auto it = calibrations.find(hw.id);
+    if (it == calibrations.end()) it = calibrations.emplace(hw.id, perf::calibration_for(catalog, hw)).first;
+    return it->second;
+  };
+  serving::DeploymentPlan plan;
+  try {
+    plan = serving::resolve_plan(catalog, request, calibration);
+  } catch (const std::invalid_argument&) {
+    return;  // a choice the plan refuses with a reason (checked elsewhere)
+  }
+  serving::ServingConfig c = plan.config;
+  c.seed = drawn.seed;
+  c.workload = drawn.workload;
+  c.arrival = drawn.arrival;
+  c.num_requests = drawn.num_requests;
+  c.warmup_s = drawn.warmup_s;
+  // A KV cache far smaller than any memory plan leaves: preemption and failures, which the kernel
+  // must survive whatever the deployment.
+  if (kv_capacity_tokens) c.scheduler.kv_capacity_tokens = *kv_capacity_tokens;
   const std::string where = "serving " + recipe.id;
   std::optional<serving::Simulation> sim;
   try {
-    sim.emplace(c, it->second);
+    sim.emplace(c, plan.calibration);
   } catch (const std::invalid_argument&) {
     return;  // a configuration the simulator refuses with a reason (checked elsewhere)
   }

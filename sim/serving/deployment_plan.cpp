@@ -277,17 +277,23 @@ std::string simulation_fingerprint(const serving::ServingConfig& c, const perf::
   return f;
 }
 
-serving::ServingConfig DeploymentPlan::benchmark(const serving::WorkloadSpec& workload, int concurrency,
-                                                 std::int64_t num_requests, std::uint64_t seed) const {
+serving::ServingConfig DeploymentPlan::closed_loop(const serving::WorkloadSpec& workload, int concurrency,
+                                                   std::int64_t num_requests, std::uint64_t seed) const {
   serving::ServingConfig c = config;
-  c.scheduler.queue_timeout_s = 1e9;  // a benchmark waits for every request
-  if (c.disaggregated) c.disaggregated->decode.scheduler.queue_timeout_s = 1e9;
   c.workload = workload;
   c.arrival.kind = ArrivalKind::kClosedLoop;
   c.arrival.concurrency = concurrency;
-  c.arrival.skip_pauses = true;
   c.num_requests = num_requests;
   c.seed = seed;
+  return c;
+}
+
+serving::ServingConfig DeploymentPlan::benchmark(const serving::WorkloadSpec& workload, int concurrency,
+                                                 std::int64_t num_requests, std::uint64_t seed) const {
+  serving::ServingConfig c = closed_loop(workload, concurrency, num_requests, seed);
+  c.scheduler.queue_timeout_s = 1e9;  // a benchmark waits for every request
+  if (c.disaggregated) c.disaggregated->decode.scheduler.queue_timeout_s = 1e9;
+  c.arrival.skip_pauses = true;
   return c;
 }
 

@@ -81,6 +81,11 @@ class DeploymentPlan {
   const data::Recipe* recipe = nullptr;  // the catalog recipe of the (prefill) pool, if any
   double speedup = 1.0;
 
+  // A closed-loop run of the plan: `concurrency` users, each sending its next request when an
+  // answer ends (after the workload's own pauses between turns), at the plan's queue limits, for
+  // `num_requests` requests. Sweeps run their points so.
+  serving::ServingConfig closed_loop(const serving::WorkloadSpec& workload, int concurrency, std::int64_t num_requests,
+                                     std::uint64_t seed) const;
   // A benchmark of the plan (the InferenceX way): `concurrency` closed-loop users, each sending
   // its next request as soon as an answer ends (no pauses: the batch is `concurrency` at any
   // engine speed), waiting for every answer (no queue timeout), for `num_requests` requests.
