@@ -175,7 +175,7 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const Given& g, con
   request.pool.chip = o.deployment.hardware;
   request.pool.recipe = deployment_overrides(o.deployment, sched);
   request.pool.replicas = o.replicas;
-  request.router = *parse_enum<serving::RouterKind>(o.router, serving::kRouterNames);
+  request.pool.recipe.router = *parse_enum<serving::RouterKind>(o.router, serving::kRouterNames);
   if (g.queue_timeout) request.queue_timeout_s = o.queue_timeout_s;
   if (g.max_queue) request.max_queue = o.max_queue;
   if (o.disaggregated) {

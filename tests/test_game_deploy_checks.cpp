@@ -105,7 +105,7 @@ TEST_CASE("expert parallelism after a tensor-parallel change follows the game's 
     CHECK(game::clamp_to_limits(r).expert_parallel == 2);
   }
   SUBCASE("the command's overrides give the same") {
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.tensor_parallel = 4;
     game::RecipeSettings form = r;
     form.tensor_parallel = 4;
@@ -115,7 +115,7 @@ TEST_CASE("expert parallelism after a tensor-parallel change follows the game's 
 
 TEST_CASE("a recipe change the fleet lacks GPUs for is refused as a shortage, by the check and the command") {
   auto g = test::flat_game(2.0, 1);  // one H200, one replica on it
-  game::RecipeOverrides o;
+  serving::ServingOverrides o;
   o.tensor_parallel = 2;
   const auto refusal = game::check_change_recipe(context(g), 1, o, true);
   REQUIRE(refusal.has_value());

@@ -19,7 +19,7 @@ namespace {
 // shown; the card shows the advisor's claimed gain instead.
 std::string effect_text(const game::Advice& a) {
   std::string out;
-  for (auto f : a.effect.recipe.fields_set()) out += (out.empty() ? "" : ", ") + std::string(f);
+  for (auto f : game::recipe_fields_set(a.effect.recipe)) out += (out.empty() ? "" : ", ") + std::string(f);
   if (!out.empty()) return "recipe: " + out + " → " + game::to_json(a.effect.recipe).dump();
   return "a code change to the engine (its real effect shows once it runs on your traffic)";
 }
@@ -168,7 +168,7 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
   if (locked_reject) ImGui::EndDisabled();
   tag(view.tags, "advisor.reject." + a.id);
   check_buttons(game, view, out, a);
-  if (d && !a.effect.recipe.fields_set().empty()) {
+  if (d && !game::recipe_fields_set(a.effect.recipe).empty()) {
     ImGui::SameLine();
     if (ImGui::Button("Preview the recipe (free)")) {
       reset_deploy_form(game, view, d->segment, d->chip, d->id);

@@ -31,17 +31,17 @@ std::vector<std::string> market_chips(const GameView& game) {
 }
 
 // The decode pool's recipe overrides when the form deploys a decode pool of its own (else nullopt).
-std::optional<game::RecipeOverrides> form_decode_overrides(const GameView& game, const ViewState& view) {
+std::optional<serving::ServingOverrides> form_decode_overrides(const GameView& game, const ViewState& view) {
   const auto& f = view.deploy;
   if (!game.scenario.allow_disaggregated || f.editing || !f.split || f.decode_chip.empty()) return std::nullopt;
-  game::RecipeOverrides o;
+  serving::ServingOverrides o;
   if (f.decode_tp > 0) o.tensor_parallel = f.decode_tp;
   return o;
 }
 
 // The recipe fields that differ from `base`, as a command's overrides.
-game::RecipeOverrides diff(const game::RecipeSettings& base, const game::RecipeSettings& r) {
-  game::RecipeOverrides o;
+serving::ServingOverrides diff(const game::RecipeSettings& base, const game::RecipeSettings& r) {
+  serving::ServingOverrides o;
   if (r.engine != base.engine) o.engine = r.engine;
   if (r.precision != base.precision) o.precision = r.precision;
   if (r.kv_cache_dtype != base.kv_cache_dtype) o.kv_cache_dtype = r.kv_cache_dtype;
@@ -497,7 +497,7 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
       view.message(std::string(f.editing ? "Cannot change the recipe. " : "Cannot deploy. ") + problem, false,
                    game.state.hour);
     } else if (const auto* change = cmd ? std::get_if<game::ChangeRecipe>(&*cmd) : nullptr) {
-      if (change->recipe.fields_set().empty()) {
+      if (game::recipe_fields_set(change->recipe).empty()) {
         view.message("The recipe is unchanged.", false, game.state.hour);
       } else {
         out.push(*change);

@@ -47,7 +47,7 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
                        const game::Advice& advice, game::AdviceCheckKind kind, int repetitions) {
   CheckQuote q;
   const game::DeploymentState* d = state.company.find_deployment(advice.deployment_id);
-  const bool recipe = !advice.effect.recipe.fields_set().empty() || advice.effect.replicas.has_value();
+  const bool recipe = !game::recipe_fields_set(advice.effect.recipe).empty() || advice.effect.replicas.has_value();
   switch (kind) {
     case game::AdviceCheckKind::kComponentTest:
       q.cost_usd = o.component_test_usd;

@@ -84,7 +84,7 @@ double move_rate_per_replica(const game::DeploymentState& d, const RecipeMove& m
 std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const game::DeploymentState& d) {
   std::vector<RecipeMove> out;
   const auto& r = d.recipe;
-  auto add = [&](game::RecipeOverrides o, std::string label, std::optional<int> replicas = std::nullopt) {
+  auto add = [&](serving::ServingOverrides o, std::string label, std::optional<int> replicas = std::nullopt) {
     if (runs(catalog, d, game::apply_overrides(r, o))) out.push_back({std::move(o), replicas, std::move(label)});
   };
   // An engine that caps its own running requests when it drafts (SGLang: 48 with EAGLE unless
@@ -99,7 +99,7 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
                                     engine->spec_decode_running_limit > 0 && r.max_num_seqs == recipe_seqs;
   for (int k : {0, 1, 2, 3, 5, 7}) {
     if (k == r.spec_draft_tokens) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.spec_draft_tokens = k;
     std::string label = "spec_draft_tokens " + std::to_string(k);
     if (k > 0 && engine_caps_drafting) {
@@ -111,31 +111,31 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
   }
   for (int t : {2048, 4096, 8192, 16384}) {
     if (t == r.max_num_batched_tokens) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.max_num_batched_tokens = t;
     add(o, "max_num_batched_tokens " + std::to_string(t) + " (chunked-prefill budget)");
   }
   for (int n : {64, 128, 256, 512}) {
     if (n == r.max_num_seqs) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.max_num_seqs = n;
     add(o, "max_num_seqs " + std::to_string(n));
   }
   {
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.prefix_caching = !r.prefix_caching;
     add(o, std::string("prefix_caching ") + (r.prefix_caching ? "off" : "on"));
   }
   const auto& chip = catalog.accelerator(d.chip);
   for (Precision p : {Precision::kBf16, Precision::kFp8, Precision::kFp4}) {
     if (p == r.precision || !chip.supports(p)) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.precision = p;
     add(o, "precision " + std::string(to_string(p)));
   }
   for (Precision p : {Precision::kBf16, Precision::kFp8}) {
     if (p == r.kv_cache_dtype || !chip.supports(p)) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.kv_cache_dtype = p;
     add(o, "kv_cache_dtype " + std::string(to_string(p)));
   }
@@ -143,7 +143,7 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
   const int gpus = d.replicas * r.tensor_parallel;
   for (int tp : {1, 2, 4, 8}) {
     if (tp == r.tensor_parallel || gpus % tp != 0) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.tensor_parallel = tp;
     if (r.expert_parallel > tp) o.expert_parallel = tp;
     const int replicas = gpus / tp;
@@ -151,7 +151,7 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
   }
   for (const auto& e : catalog.engines) {
     if (e.id == r.engine || !e.serves_production) continue;
-    game::RecipeOverrides o;
+    serving::ServingOverrides o;
     o.engine = e.id;
     add(o, "engine " + e.id);
   }

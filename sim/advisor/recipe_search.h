@@ -60,7 +60,7 @@ double t_critical_95(int df);
 // One candidate: a recipe change, plus the replica count that keeps the GPU count when it changes
 // tensor parallelism.
 struct RecipeMove {
-  game::RecipeOverrides change;
+  serving::ServingOverrides change;
   std::optional<int> replicas;
   std::string label;  // "spec_draft_tokens 3", "tensor_parallel 2 x 4 replicas"
 };

@@ -50,23 +50,6 @@ nlohmann::json ResolvedConfig::describe() const {
 
 namespace {
 
-// A configuration's recipe fields as the resolver's overlay.
-serving::ServingOverrides overrides_of(const ConfigFields& f) {
-  serving::ServingOverrides o;
-  o.engine = f.engine;
-  o.precision = f.precision;
-  o.kv_cache_dtype = f.kv_cache_dtype;
-  o.tensor_parallel = f.tensor_parallel;
-  o.expert_parallel = f.expert_parallel;
-  o.cuda_graphs = f.cuda_graphs;
-  o.spec_draft_tokens = f.spec_tokens;
-  o.spec_acceptance_length = f.acceptance_length;
-  o.max_num_batched_tokens = f.max_num_batched_tokens;
-  o.max_num_seqs = f.max_num_seqs;
-  o.prefix_caching = f.prefix_caching;
-  return o;
-}
-
 // The rent of `hw` under the spec's contract, else the configuration's own figure.
 std::pair<double, std::string> gpu_price(const SweepSpec& spec, const data::Accelerator& hw, const ConfigFields& f,
                                          const std::function<void(const std::string&)>& fail) {
@@ -103,10 +86,11 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   if (!model) fail("unknown model '" + *f.model + "' (tycoon list models)");
   const data::Accelerator* hw = catalog.find_accelerator(*f.hardware);
   if (!hw) fail("unknown hardware '" + *f.hardware + "' (tycoon list hardware)");
-  if (f.engine && !catalog.find_engine(*f.engine)) fail("unknown engine '" + *f.engine + "' (tycoon list engines)");
+  if (f.recipe.engine && !catalog.find_engine(*f.recipe.engine))
+    fail("unknown engine '" + *f.recipe.engine + "' (tycoon list engines)");
   const bool disaggregated = f.disaggregated.value_or(false);
-  if (!disaggregated && (f.prefill_replicas || f.decode_replicas || f.decode_hardware || f.decode_precision ||
-                         f.decode_tensor_parallel || f.decode_max_num_seqs || f.kv_link)) {
+  if (!disaggregated && (f.prefill_replicas || f.decode_replicas || f.decode_hardware ||
+                         f.decode != serving::ServingOverrides{} || f.kv_link)) {
     fail("prefill_/decode_ fields and kv_link describe a disaggregated deployment: set \"disaggregated\": true");
   }
   const data::Accelerator* decode_hw = hw;
@@ -124,14 +108,12 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   serving::PlanRequest request;
   request.model = model;
   request.pool.chip = hw->id;
-  request.pool.recipe = overrides_of(f);
+  request.pool.recipe = f.recipe;
   if (disaggregated) {
     request.pool.replicas = f.prefill_replicas.value_or(1);
     serving::PoolRequest decode;
     decode.chip = decode_hw->id;
-    decode.recipe.tensor_parallel = f.decode_tensor_parallel;
-    decode.recipe.precision = f.decode_precision;
-    decode.recipe.max_num_seqs = f.decode_max_num_seqs;
+    decode.recipe = f.decode;
     decode.replicas = f.decode_replicas.value_or(1);
     request.decode = std::move(decode);
     const auto link = parse_enum<serving::KvLinkKind>(f.kv_link.value_or("infiniband"), serving::kKvLinkNames);

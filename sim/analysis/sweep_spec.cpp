@@ -98,29 +98,29 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
   } else if (key == "model") {
     f.model = read_string(v, file, ptr);
   } else if (key == "engine") {
-    f.engine = read_string(v, file, ptr);
+    f.recipe.engine = read_string(v, file, ptr);
   } else if (key == "precision") {
-    f.precision = read_precision(v, file, ptr);
+    f.recipe.precision = read_precision(v, file, ptr);
   } else if (key == "kv_cache_dtype") {
-    f.kv_cache_dtype = read_precision(v, file, ptr);
+    f.recipe.kv_cache_dtype = read_precision(v, file, ptr);
   } else if (key == "tensor_parallel") {
-    f.tensor_parallel = small_int(1, 1024);
+    f.recipe.tensor_parallel = small_int(1, 1024);
   } else if (key == "expert_parallel") {
-    f.expert_parallel = small_int(1, 1024);
+    f.recipe.expert_parallel = small_int(1, 1024);
   } else if (key == "max_num_batched_tokens") {
-    f.max_num_batched_tokens = small_int(1, 1 << 24);
+    f.recipe.max_num_batched_tokens = small_int(1, 1 << 24);
   } else if (key == "max_num_seqs") {
-    f.max_num_seqs = small_int(1, 1 << 20);
+    f.recipe.max_num_seqs = small_int(1, 1 << 20);
   } else if (key == "spec_tokens") {
-    f.spec_tokens = small_int(0, 64);
+    f.recipe.spec_draft_tokens = small_int(0, 64);
   } else if (key == "acceptance_length") {
     double a = read_number(v, file, ptr, data::Bound::kPositive);
     if (a < 1.0) throw LoadError(file, ptr, "must be at least 1 (the bonus token)");
-    f.acceptance_length = a;
+    f.recipe.spec_acceptance_length = a;
   } else if (key == "prefix_caching") {
-    f.prefix_caching = boolean();
+    f.recipe.prefix_caching = boolean();
   } else if (key == "cuda_graphs") {
-    f.cuda_graphs = boolean();
+    f.recipe.cuda_graphs = boolean();
   } else if (key == kGpuPriceField) {
     f.gpu_usd_per_hour = read_number(v, file, ptr, data::Bound::kPositive);
   } else if (key == "disaggregated") {
@@ -132,11 +132,11 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
   } else if (key == "decode_hardware") {
     f.decode_hardware = read_string(v, file, ptr);
   } else if (key == "decode_precision") {
-    f.decode_precision = read_precision(v, file, ptr);
+    f.decode.precision = read_precision(v, file, ptr);
   } else if (key == "decode_tensor_parallel") {
-    f.decode_tensor_parallel = small_int(1, 1024);
+    f.decode.tensor_parallel = small_int(1, 1024);
   } else if (key == "decode_max_num_seqs") {
-    f.decode_max_num_seqs = small_int(1, 1 << 20);
+    f.decode.max_num_seqs = small_int(1, 1 << 20);
   } else if (key == "kv_link") {
     auto link = read_string(v, file, ptr);
     if (!parse_enum<serving::KvLinkKind>(link, serving::kKvLinkNames)) {
@@ -220,25 +220,13 @@ void ConfigFields::merge(const ConfigFields& o) {
   };
   take(hardware, o.hardware);
   take(model, o.model);
-  take(engine, o.engine);
-  take(precision, o.precision);
-  take(kv_cache_dtype, o.kv_cache_dtype);
-  take(tensor_parallel, o.tensor_parallel);
-  take(expert_parallel, o.expert_parallel);
-  take(max_num_batched_tokens, o.max_num_batched_tokens);
-  take(max_num_seqs, o.max_num_seqs);
-  take(spec_tokens, o.spec_tokens);
-  take(acceptance_length, o.acceptance_length);
-  take(prefix_caching, o.prefix_caching);
-  take(cuda_graphs, o.cuda_graphs);
+  serving::overlay(recipe, o.recipe);
   take(gpu_usd_per_hour, o.gpu_usd_per_hour);
   take(disaggregated, o.disaggregated);
   take(prefill_replicas, o.prefill_replicas);
   take(decode_replicas, o.decode_replicas);
   take(decode_hardware, o.decode_hardware);
-  take(decode_precision, o.decode_precision);
-  take(decode_tensor_parallel, o.decode_tensor_parallel);
-  take(decode_max_num_seqs, o.decode_max_num_seqs);
+  serving::overlay(decode, o.decode);
   take(kv_link, o.kv_link);
 }
 
@@ -432,7 +420,7 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     };
     if (f.model && !catalog.find_model(*f.model)) bad("model", *f.model, "models");
     if (f.hardware && !catalog.find_accelerator(*f.hardware)) bad("hardware", *f.hardware, "hardware");
-    if (f.engine && !catalog.find_engine(*f.engine)) bad("engine", *f.engine, "engines");
+    if (f.recipe.engine && !catalog.find_engine(*f.recipe.engine)) bad("engine", *f.recipe.engine, "engines");
   };
   check_ids(spec.base, "/base");
   for (const auto& c : spec.configurations) check_ids(c.fields, c.pointer);

@@ -20,6 +20,7 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/deployment.h"
 #include "sim/serving/deployment_plan.h"
+#include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 
 namespace tycoon::analysis {
@@ -27,21 +28,20 @@ namespace tycoon::analysis {
 // Deployment and scheduler fields a configuration may set; unset ones come from the recipe for
 // (model, chip) when the catalog has one, else from the model card and engine defaults.
 struct ConfigFields {
-  std::optional<std::string> hardware, model, engine;
-  std::optional<Precision> precision, kv_cache_dtype;
-  std::optional<int> tensor_parallel, expert_parallel;
-  std::optional<int> max_num_batched_tokens, max_num_seqs;
-  std::optional<int> spec_tokens;           // 0: speculative decoding off
-  std::optional<double> acceptance_length;  // mean tokens per verify step, bonus included
-  std::optional<bool> prefix_caching, cuda_graphs;
+  std::optional<std::string> hardware, model;
+  // The recipe's overlay (engine, precision, parallelism, speculative decoding with the spec's
+  // `spec_tokens` and `acceptance_length`, batch limits, prefix caching, CUDA graphs): the same
+  // type every caller hands the deployment plan.
+  serving::ServingOverrides recipe;
   std::optional<double> gpu_usd_per_hour;  // overrides the catalog's rent for the contract
-  // Disaggregated prefill/decode (sim/serving/disaggregated.h): when `disaggregated` is true the
-  // fields above are the prefill pool's; the decode pool takes these, else the prefill pool's
-  // value on the same chip, else its own recipe's.
+  // Disaggregated prefill/decode (sim/serving/disaggregated.h): when `disaggregated` is true
+  // `recipe` is the prefill pool's; the decode pool's `decode` (the spec's decode_precision,
+  // decode_tensor_parallel, decode_max_num_seqs) over the plan's rule for the rest
+  // (serving::decode_overrides).
   std::optional<bool> disaggregated;
-  std::optional<int> prefill_replicas, decode_replicas, decode_tensor_parallel, decode_max_num_seqs;
+  std::optional<int> prefill_replicas, decode_replicas;
   std::optional<std::string> decode_hardware, kv_link;
-  std::optional<Precision> decode_precision;
+  serving::ServingOverrides decode;
 
   // Fields set in `over` replace this one's.
   void merge(const ConfigFields& over);

@@ -25,9 +25,9 @@ struct AdvisorState;  // sim/game/advisor_state.h
 // What accepting a proposal changes on its deployment. The truth: front ends show the claim and
 // the checks' measurements, never this (the debrief reveals it after the fact).
 struct AdviceEffect {
-  RecipeOverrides recipe;       // recipe fields to change (as ChangeRecipe)
-  std::optional<int> replicas;  // with a tensor-parallel change: the replicas on the same GPUs
-  double speedup = 1.0;         // code change: every GPU op and engine step runs this many times faster
+  serving::ServingOverrides recipe;  // recipe fields to change (as ChangeRecipe)
+  std::optional<int> replicas;       // with a tensor-parallel change: the replicas on the same GPUs
+  double speedup = 1.0;              // code change: every GPU op and engine step runs this many times faster
   // Share of the deployment's segment reputation lost when accepted, in [0, 1]: outputs that
   // drift beyond tolerance, or a change that games the benchmark by rejecting requests.
   double reputation_hit = 0.0;

@@ -65,7 +65,7 @@ struct ProposalRecord {
   double claimed_speedup = 1;
   double true_speedup = 1;  // end to end on the player's traffic
   double reputation_hit = 0;
-  RecipeOverrides recipe;
+  serving::ServingOverrides recipe;
   std::optional<int> replicas;  // a tensor-parallel move: replicas on the same GPUs
   double claimed_spread = 0;    // recipe: the search's standard deviation of the gain across seeds
   std::vector<AdviceCheck> checks;

@@ -37,7 +37,7 @@ struct ReleaseGpus {
 struct DecodePoolSpec {
   std::string chip;
   int replicas = 1;
-  RecipeOverrides recipe;
+  serving::ServingOverrides recipe;
   serving::KvLinkKind link = serving::KvLinkKind::kInfiniband;
 
   bool operator==(const DecodePoolSpec&) const = default;
@@ -50,7 +50,7 @@ struct Deploy {
   std::string chip;
   std::optional<std::string> segment;
   int replicas = 1;
-  RecipeOverrides recipe;
+  serving::ServingOverrides recipe;
   std::optional<DecodePoolSpec> decode;
 };
 struct Undeploy {
@@ -58,7 +58,7 @@ struct Undeploy {
 };
 struct ChangeRecipe {
   std::int64_t deployment_id = 0;
-  RecipeOverrides recipe;
+  serving::ServingOverrides recipe;
 };
 // Sets a deployment's replicas (a disaggregated one's prefill pool), and its decode pool's when
 // `decode_replicas` is set.

@@ -36,7 +36,7 @@ struct CommandApplier {
   bool locked(std::string_view lever) const;
   // What the checks of deploy_checks.h read: this game's catalog, scenario and state.
   CheckContext context() const;
-  CommandResult change_recipe(std::int64_t deployment_id, const RecipeOverrides& o, bool check_locks);
+  CommandResult change_recipe(std::int64_t deployment_id, const serving::ServingOverrides& o, bool check_locks);
 };
 
 }  // namespace tycoon::game

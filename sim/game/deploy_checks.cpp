@@ -13,9 +13,9 @@ namespace {
 
 Refusal refuse(std::string why) { return {std::move(why), false}; }
 
-std::optional<Refusal> check_recipe_locks(const CheckContext& ctx, const RecipeOverrides& o) {
+std::optional<Refusal> check_recipe_locks(const CheckContext& ctx, const serving::ServingOverrides& o) {
   if (!ctx.player) return std::nullopt;
-  for (auto f : o.fields_set()) {
+  for (auto f : recipe_fields_set(o)) {
     std::string lever = "recipe." + std::string(f);
     if (ctx.scenario.lever_locked(lever)) return refuse(lever + " is locked in this scenario");
   }
@@ -166,7 +166,7 @@ std::optional<Refusal> check_deploy(const CheckContext& ctx, const Deploy& c, De
   return std::nullopt;
 }
 
-std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t id, const RecipeOverrides& o,
+std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t id, const serving::ServingOverrides& o,
                                            bool check_locks, RecipeSettings* out) {
   const auto* d = ctx.state.company.find_deployment(id);
   if (!d) return refuse("no deployment " + std::to_string(id));

@@ -43,7 +43,8 @@ std::optional<Refusal> check_deploy(const CheckContext& ctx, const Deploy& c, De
 // nothing; then `*out` (when given) is the new recipe. `check_locks`: false for an accepted or
 // reverted proposal, which the player's locks do not bind.
 std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t deployment_id,
-                                           const RecipeOverrides& o, bool check_locks, RecipeSettings* out = nullptr);
+                                           const serving::ServingOverrides& o, bool check_locks,
+                                           RecipeSettings* out = nullptr);
 
 // Why the game refuses `c`, or nothing.
 std::optional<Refusal> check_scale(const CheckContext& ctx, const ScaleReplicas& c);

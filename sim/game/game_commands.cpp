@@ -114,7 +114,7 @@ CommandResult CommandApplier::operator()(const Undeploy& c) {
   return done("Deployment " + std::to_string(c.deployment_id) + " stopped; its GPUs are free (and still rented)");
 }
 
-CommandResult CommandApplier::change_recipe(std::int64_t id, const RecipeOverrides& o, bool check_locks) {
+CommandResult CommandApplier::change_recipe(std::int64_t id, const serving::ServingOverrides& o, bool check_locks) {
   RecipeSettings recipe;
   if (auto r = check_change_recipe(context(), id, o, check_locks, &recipe)) return refuse(r->message);
   auto* d = game.state_.company.find_deployment(id);
@@ -157,7 +157,7 @@ CommandResult CommandApplier::operator()(const AcceptAdvice& c) {
   if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
   const RecipeSettings before = d->recipe;
   const int replicas_before = d->replicas;
-  if (!it->effect.recipe.fields_set().empty()) {
+  if (!recipe_fields_set(it->effect.recipe).empty()) {
     if (auto r = change_recipe(it->deployment_id, it->effect.recipe, false); !r.ok) return r;
     d = s.company.find_deployment(it->deployment_id);
   }
@@ -234,11 +234,11 @@ CommandResult CommandApplier::operator()(const RevertAdvice& c) {
   if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
   if (!it->previous_recipe) return refuse("advice '" + c.advice_id + "' was accepted before undo existed");
   // The recipe fields the proposal set go back to what they were (later changes of other fields stay).
-  if (!it->effect.recipe.fields_set().empty()) {
+  if (!recipe_fields_set(it->effect.recipe).empty()) {
     // The fields it set, and those a change of them resets (expert parallelism, the acceptance).
     const auto& e = it->effect.recipe;
     const auto& was = *it->previous_recipe;
-    RecipeOverrides back;
+    serving::ServingOverrides back;
     if (e.engine) back.engine = was.engine;
     if (e.precision) back.precision = was.precision;
     if (e.kv_cache_dtype) back.kv_cache_dtype = was.kv_cache_dtype;

@@ -22,7 +22,7 @@ RecipeSettings clamp_to_limits(RecipeSettings r) {
   r.max_num_seqs = kMaxNumSeqsRange.clamp(r.max_num_seqs);
   r.max_num_batched_tokens = kMaxNumBatchedTokensRange.clamp(r.max_num_batched_tokens);
   r.spec_draft_tokens = kSpecDraftTokensRange.clamp(r.spec_draft_tokens);
-  RecipeOverrides tp;
+  serving::ServingOverrides tp;
   tp.tensor_parallel = r.tensor_parallel;
   return apply_overrides(r, tp);
 }

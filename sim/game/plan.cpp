@@ -21,7 +21,7 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
 
 RecipeSettings decode_pool_recipe(const data::Catalog& catalog, const data::ModelCard& model,
                                   const data::Accelerator& decode_chip, const RecipeSettings& prefill,
-                                  const RecipeOverrides& overrides) {
+                                  const serving::ServingOverrides& overrides) {
   RecipeSettings base = default_recipe(catalog, model, decode_chip);
   base.engine = prefill.engine;
   return apply_overrides(base, overrides);
@@ -48,7 +48,6 @@ serving::PlanRequest plan_request(const data::Catalog& catalog, const Scenario& 
   r.speedup = d.speedup;
   r.queue_timeout_s = scenario.serving.queue_timeout_s;
   r.max_queue = scenario.serving.max_queue;
-  r.router = d.recipe.router;
   return r;
 }
 

@@ -21,7 +21,7 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
 // (default_recipe) on the prefill pool's engine (both pools run one engine), with `overrides`.
 RecipeSettings decode_pool_recipe(const data::Catalog& catalog, const data::ModelCard& model,
                                   const data::Accelerator& decode_chip, const RecipeSettings& prefill,
-                                  const RecipeOverrides& overrides);
+                                  const serving::ServingOverrides& overrides);
 
 // The plan request of deployment `d` with `replicas` replicas (and `decode_replicas` in its decode
 // pool when it has one).

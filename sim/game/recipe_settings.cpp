@@ -9,20 +9,20 @@
 
 namespace tycoon::game {
 
-std::vector<std::string_view> RecipeOverrides::fields_set() const {
+std::vector<std::string_view> recipe_fields_set(const serving::ServingOverrides& o) {
   std::vector<std::string_view> out;
-  const bool set[] = {engine.has_value(),
-                      precision.has_value(),
-                      kv_cache_dtype.has_value(),
-                      tensor_parallel.has_value(),
-                      expert_parallel.has_value(),
-                      spec_draft_tokens.has_value(),
-                      spec_acceptance_length.has_value(),
-                      max_num_batched_tokens.has_value(),
-                      max_num_seqs.has_value(),
-                      prefix_caching.has_value(),
-                      cuda_graphs.has_value(),
-                      router.has_value()};
+  const bool set[] = {o.engine.has_value(),
+                      o.precision.has_value(),
+                      o.kv_cache_dtype.has_value(),
+                      o.tensor_parallel.has_value(),
+                      o.expert_parallel.has_value(),
+                      o.spec_draft_tokens.has_value(),
+                      o.spec_acceptance_length.has_value(),
+                      o.max_num_batched_tokens.has_value(),
+                      o.max_num_seqs.has_value(),
+                      o.prefix_caching.has_value(),
+                      o.cuda_graphs.has_value(),
+                      o.router.has_value()};
   for (std::size_t i = 0; i < kRecipeFieldNames.size(); ++i) {
     if (set[i]) out.push_back(kRecipeFieldNames[i]);
   }
@@ -66,7 +66,7 @@ RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCar
   return r;
 }
 
-RecipeSettings apply_overrides(RecipeSettings r, const RecipeOverrides& o) {
+RecipeSettings apply_overrides(RecipeSettings r, const serving::ServingOverrides& o) {
   if (o.engine) r.engine = *o.engine;
   if (o.precision) r.precision = *o.precision;
   if (o.kv_cache_dtype) r.kv_cache_dtype = *o.kv_cache_dtype;
@@ -79,8 +79,10 @@ RecipeSettings apply_overrides(RecipeSettings r, const RecipeOverrides& o) {
   if (o.prefix_caching) r.prefix_caching = *o.prefix_caching;
   if (o.cuda_graphs) r.cuda_graphs = *o.cuda_graphs;
   if (o.router) r.router = *o.router;
-  // A new TP that the recipe's EP does not divide falls back to experts sharded by TP (as the CLI).
-  if (o.tensor_parallel && !o.expert_parallel && r.tensor_parallel % r.expert_parallel != 0) r.expert_parallel = 1;
+  // A new TP that the recipe's EP does not divide falls back to experts sharded by TP, as the
+  // resolver does for every caller.
+  r.expert_parallel =
+      serving::expert_parallel_under(r.tensor_parallel, r.expert_parallel, o.expert_parallel.has_value());
   // A new draft count invalidates an acceptance set for the old one unless both were given.
   if (o.spec_draft_tokens && !o.spec_acceptance_length) r.spec_acceptance_length.reset();
   return r;
@@ -114,6 +116,7 @@ serving::ServingOverrides serving_overrides(const data::Catalog& catalog, const 
   const data::Engine* engine = catalog.find_engine(r.engine);
   if (!(engine && engine->running_limit_from_kv_pool && r.max_num_seqs == recipe_seqs)) o.max_num_seqs = r.max_num_seqs;
   o.prefix_caching = r.prefix_caching;
+  o.router = r.router;
   return o;
 }
 
@@ -189,7 +192,7 @@ RecipeSettings recipe_settings_from_json(data::ObjectReader& in) {
   return r;
 }
 
-nlohmann::json to_json(const RecipeOverrides& o) {
+nlohmann::json to_json(const serving::ServingOverrides& o) {
   nlohmann::json j = nlohmann::json::object();
   if (o.engine) j["engine"] = *o.engine;
   if (o.precision) j["precision"] = to_string(*o.precision);
@@ -206,8 +209,8 @@ nlohmann::json to_json(const RecipeOverrides& o) {
   return j;
 }
 
-RecipeOverrides read_overrides(data::ObjectReader& in) {
-  RecipeOverrides o;
+serving::ServingOverrides read_overrides(data::ObjectReader& in) {
+  serving::ServingOverrides o;
   if (in.has("engine")) o.engine = in.string("engine");
   if (in.has("precision")) o.precision = read_precision(in, "precision");
   if (in.has("kv_cache_dtype")) o.kv_cache_dtype = read_precision(in, "kv_cache_dtype");

@@ -1,5 +1,5 @@
 // How a deployment runs its model: engine, precision, parallelism, speculative decoding, batch
-// limits. A player's command names only the fields it changes (RecipeOverrides); the rest come
+// limits. A player's command names only the fields it changes (a serving::ServingOverrides); the rest come
 // from the catalog recipe for the (model, chip) pair, else from the engine's defaults.
 #pragma once
 
@@ -52,33 +52,18 @@ inline constexpr std::array<std::string_view, 12> kRecipeFieldNames = {"engine",
                                                                        "cuda_graphs",
                                                                        "router"};
 
-struct RecipeOverrides {
-  std::optional<std::string> engine;
-  std::optional<Precision> precision;
-  std::optional<Precision> kv_cache_dtype;
-  std::optional<int> tensor_parallel;
-  std::optional<int> expert_parallel;
-  std::optional<int> spec_draft_tokens;
-  std::optional<double> spec_acceptance_length;
-  std::optional<int> max_num_batched_tokens;
-  std::optional<int> max_num_seqs;
-  std::optional<bool> prefix_caching;
-  std::optional<bool> cuda_graphs;
-  std::optional<serving::RouterKind> router;
-
-  bool operator==(const RecipeOverrides&) const = default;
-  // Names (from kRecipeFieldNames) of the fields that are set.
-  std::vector<std::string_view> fields_set() const;
-};
-
 // The starting recipe for `model` on `chip`: the catalog recipe if one exists, else the model's
 // native precision on the fewest GPUs of one scale-up domain whose weights fit, with vLLM.
 RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCard& model,
                               const data::Accelerator& chip);
 
+// Names (from kRecipeFieldNames) of the fields of `o` that are set: a command's change to a recipe
+// is a serving::ServingOverrides with some of those fields set (read_overrides reads no others).
+std::vector<std::string_view> recipe_fields_set(const serving::ServingOverrides& o);
+
 // `base` with the set fields of `o` applied. A new tensor-parallel size that the old expert-
 // parallel size does not divide resets expert parallelism to 1, unless `o` sets it too.
-RecipeSettings apply_overrides(RecipeSettings base, const RecipeOverrides& o);
+RecipeSettings apply_overrides(RecipeSettings base, const serving::ServingOverrides& o);
 
 // Mean tokens emitted per target forward with `k` draft tokens when each draft token is accepted
 // with probability `alpha` given the previous one was: (1 − alpha^(k+1)) / (1 − alpha).
@@ -106,8 +91,9 @@ std::string describe(const RecipeSettings& r);
 
 nlohmann::json to_json(const RecipeSettings& r);
 RecipeSettings recipe_settings_from_json(data::ObjectReader& in);
-nlohmann::json to_json(const RecipeOverrides& o);
+// The set fields of a command's change (recipe_fields_set's).
+nlohmann::json to_json(const serving::ServingOverrides& o);
 // Reads the override fields present in `in` (other keys are left for the caller).
-RecipeOverrides read_overrides(data::ObjectReader& in);
+serving::ServingOverrides read_overrides(data::ObjectReader& in);
 
 }  // namespace tycoon::game

@@ -79,7 +79,7 @@ struct StartDeployment {
   std::string chip;
   std::optional<std::string> segment;
   int replicas = 1;
-  RecipeOverrides recipe;
+  serving::ServingOverrides recipe;
   double speedup = 1.0;  // what-if: every GPU op and engine step this many times faster
 };
 

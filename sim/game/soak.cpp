@@ -220,7 +220,7 @@ void serving_run(const Run& run, const data::Catalog& catalog,
   drawn.arrival.burst_factor = 1.5 + 4 * r.uniform01();
   drawn.arrival.diurnal_amplitude = r.uniform01();
   request.pool.replicas = static_cast<int>(r.uniform_int(1, 4));
-  request.router = static_cast<serving::RouterKind>(pick(3));
+  request.pool.recipe.router = static_cast<serving::RouterKind>(pick(3));
   drawn.num_requests = r.uniform_int(10, 200);
   if (pick(3) == 0) drawn.warmup_s = 5 * r.uniform01();
   if (pick(2) == 0) o.max_num_seqs = static_cast<int>(r.uniform_int(1, 64));

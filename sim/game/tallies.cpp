@@ -6,7 +6,7 @@ ClaimedChanges claimed_code_changes(const std::vector<Advice>& inbox, std::int64
   ClaimedChanges out;
   for (const auto& a : inbox) {
     if (a.deployment_id != deployment_id || a.status != AdviceStatus::kAccepted || a.reverted_at_hour) continue;
-    if (!a.effect.recipe.fields_set().empty() || a.effect.replicas) continue;
+    if (!recipe_fields_set(a.effect.recipe).empty() || a.effect.replicas) continue;
     ++out.num_changes;
     out.claimed_speedup *= a.claimed_speedup;
   }

@@ -40,24 +40,7 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
     o.max_num_seqs.reset();
     o.max_num_batched_tokens.reset();
   }
-  auto over = [](auto& field, const auto& set) {
-    if (set) field = set;
-  };
-  over(o.engine, decode.engine);
-  over(o.precision, decode.precision);
-  over(o.kv_cache_dtype, decode.kv_cache_dtype);
-  over(o.tensor_parallel, decode.tensor_parallel);
-  over(o.expert_parallel, decode.expert_parallel);
-  over(o.spec_draft_tokens, decode.spec_draft_tokens);
-  over(o.spec_method, decode.spec_method);
-  over(o.spec_acceptance_length, decode.spec_acceptance_length);
-  over(o.kv_page_tokens, decode.kv_page_tokens);
-  over(o.cuda_graphs, decode.cuda_graphs);
-  over(o.max_num_batched_tokens, decode.max_num_batched_tokens);
-  over(o.max_num_seqs, decode.max_num_seqs);
-  over(o.prefix_caching, decode.prefix_caching);
-  over(o.chunked_prefill, decode.chunked_prefill);
-  over(o.kv_admission, decode.kv_admission);
+  overlay(o, decode);
   // A set tensor-parallel size the inherited expert-parallel degree does not divide: the
   // resolver's own rule (reset to 1) applies, as for a pool's own recipe.
   if (decode.tensor_parallel && !decode.expert_parallel) o.expert_parallel.reset();
@@ -120,7 +103,7 @@ DeploymentPlan resolve_plan(const data::Catalog& catalog, const PlanRequest& req
   c.deployment = main.resolved.deployment;
   c.scheduler = main.resolved.scheduler;
   c.replicas = request.pool.replicas;
-  c.router = request.router;
+  c.router = request.pool.recipe.router.value_or(RouterKind::kRoundRobin);
   if (!request.decode) return plan;
 
   const PoolRequest& dq = *request.decode;

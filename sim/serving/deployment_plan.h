@@ -55,7 +55,6 @@ struct PlanRequest {
   // Unset: SchedulerConfig's defaults. Both pools share them.
   std::optional<double> queue_timeout_s;
   std::optional<int> max_queue;
-  RouterKind router = RouterKind::kRoundRobin;
 };
 
 // The decode pool's recipe: the fields its request sets, then, for the rest, the prefill pool's

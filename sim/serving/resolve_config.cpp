@@ -22,6 +22,33 @@ void check_at_least(std::string_view field, const std::optional<int>& v, int min
 
 }  // namespace
 
+void overlay(ServingOverrides& base, const ServingOverrides& over) {
+  auto take = [](auto& field, const auto& set) {
+    if (set) field = set;
+  };
+  take(base.engine, over.engine);
+  take(base.precision, over.precision);
+  take(base.kv_cache_dtype, over.kv_cache_dtype);
+  take(base.tensor_parallel, over.tensor_parallel);
+  take(base.expert_parallel, over.expert_parallel);
+  take(base.spec_draft_tokens, over.spec_draft_tokens);
+  take(base.spec_method, over.spec_method);
+  take(base.spec_acceptance_length, over.spec_acceptance_length);
+  take(base.kv_page_tokens, over.kv_page_tokens);
+  take(base.cuda_graphs, over.cuda_graphs);
+  take(base.max_num_batched_tokens, over.max_num_batched_tokens);
+  take(base.max_num_seqs, over.max_num_seqs);
+  take(base.prefix_caching, over.prefix_caching);
+  take(base.chunked_prefill, over.chunked_prefill);
+  take(base.kv_admission, over.kv_admission);
+  take(base.router, over.router);
+}
+
+int expert_parallel_under(int tensor_parallel, int expert_parallel, bool expert_parallel_chosen) {
+  if (expert_parallel_chosen) return expert_parallel;  // checked with the rest (perf::check_deployment)
+  return expert_parallel > 0 && tensor_parallel % expert_parallel == 0 ? expert_parallel : 1;
+}
+
 ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelCard& model,
                                 const data::Accelerator& chip, const ServingOverrides& o) {
   check_at_least("tensor_parallel", o.tensor_parallel, 1);
@@ -61,7 +88,7 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
   if (o.tensor_parallel) d.tensor_parallel = *o.tensor_parallel;
   if (o.expert_parallel) d.expert_parallel = *o.expert_parallel;
-  if (!o.expert_parallel && d.tensor_parallel % d.expert_parallel != 0) d.expert_parallel = 1;
+  d.expert_parallel = expert_parallel_under(d.tensor_parallel, d.expert_parallel, o.expert_parallel.has_value());
   if (o.cuda_graphs) d.cuda_graphs = *o.cuda_graphs;
   d.cuda_graphs = d.cuda_graphs && engine.supports_cuda_graphs;
   if (o.kv_page_tokens) d.kv_page_tokens = *o.kv_page_tokens;

@@ -36,6 +36,11 @@ struct ServingOverrides {
   std::optional<bool> prefix_caching;       // on only where the engine has a prefix cache
   std::optional<bool> chunked_prefill;      // unset: on; on only where the engine chunks prefills
   std::optional<KvAdmission> kv_admission;  // unset: the engine card's policy
+  // How requests are spread over the deployment's replicas: the deployment plan reads the
+  // (prefill) pool's; resolve_serving, which resolves one replica, does not. Unset: round robin.
+  std::optional<RouterKind> router;
+
+  bool operator==(const ServingOverrides&) const = default;
 };
 
 struct ResolvedServing {
@@ -43,6 +48,14 @@ struct ResolvedServing {
   SchedulerConfig scheduler;             // queue timeout, queue limit and KV capacity: SchedulerConfig's defaults
   const data::Recipe* recipe = nullptr;  // the catalog recipe for (model, chip), if any
 };
+
+// `base` with every field set in `over` replaced by it.
+void overlay(ServingOverrides& base, const ServingOverrides& over);
+
+// The expert-parallel size a replica of `tensor_parallel` GPUs runs with: `expert_parallel` when
+// the caller chose it or it divides the tensor-parallel size, else 1 (experts sharded by tensor
+// parallelism), so a new TP alone never leaves an EP that does not divide it.
+int expert_parallel_under(int tensor_parallel, int expert_parallel, bool expert_parallel_chosen);
 
 // The serving configuration of `model` on `chip`. Throws core::InputError naming the field when
 // an override is out of range or the combination cannot run (perf::check_deployment).
