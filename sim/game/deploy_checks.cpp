@@ -11,13 +11,13 @@ namespace tycoon::game {
 
 namespace {
 
-Refusal refuse(std::string why) { return {std::move(why), false}; }
+Refusal refusal_of(std::string why) { return {std::move(why), false}; }
 
 std::optional<Refusal> check_recipe_locks(const CheckContext& ctx, const serving::ServingOverrides& o) {
   if (!ctx.player) return std::nullopt;
   for (auto f : recipe_fields_set(o)) {
     std::string lever = "recipe." + std::string(f);
-    if (ctx.scenario.lever_locked(lever)) return refuse(lever + " is locked in this scenario");
+    if (ctx.scenario.lever_locked(lever)) return refusal_of(lever + " is locked in this scenario");
   }
   return std::nullopt;
 }
@@ -40,12 +40,12 @@ std::optional<Refusal> lacks_gpus(const std::string& what_needs, int want, const
 std::optional<Refusal> check_disaggregated(const CheckContext& ctx, const DeploymentState& probe) {
   const auto& p = *probe.decode;
   if (auto why = recipe_refusal(ctx.catalog, ctx.scenario, probe.model, p.chip, probe.segment, p.recipe)) {
-    return refuse("decode pool: " + *why);
+    return refusal_of("decode pool: " + *why);
   }
   try {
     (void)plan_deployment(ctx.catalog, ctx.scenario, probe, probe.replicas, p.replicas, {});
   } catch (const std::exception& e) {
-    return refuse("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip + " over " +
+    return refusal_of("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip + " over " +
                   std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "): " + e.what());
   }
   return std::nullopt;
@@ -67,8 +67,8 @@ std::optional<Refusal> check_decode_gpus(const CheckContext& ctx, const Deployme
 std::optional<Refusal> deploy_segment(const Scenario& sc, const Deploy& c, std::string& segment) {
   if (c.segment) {
     const auto* seg = sc.find_segment(*c.segment);
-    if (!seg) return refuse("no customer segment '" + *c.segment + "'");
-    if (seg->model != c.model) return refuse("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
+    if (!seg) return refusal_of("no customer segment '" + *c.segment + "'");
+    if (seg->model != c.model) return refusal_of("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
     segment = seg->id;
     return std::nullopt;
   }
@@ -76,11 +76,11 @@ std::optional<Refusal> deploy_segment(const Scenario& sc, const Deploy& c, std::
   for (const auto& seg : sc.segments) {
     if (seg.model == c.model) ids.push_back(seg.id);
   }
-  if (ids.empty()) return refuse("no customers for " + c.model + " in this scenario");
+  if (ids.empty()) return refusal_of("no customers for " + c.model + " in this scenario");
   if (ids.size() > 1) {
     std::string list;
     for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
-    return refuse(c.model + " serves several segments; name one (" + list + ")");
+    return refusal_of(c.model + " serves several segments; name one (" + list + ")");
   }
   segment = ids.front();
   return std::nullopt;
@@ -123,12 +123,12 @@ std::optional<Refusal> check_deploy(const CheckContext& ctx, const Deploy& c, De
   if (auto r = deploy_segment(sc, c, segment)) return r;
   const data::ModelCard* model = catalog.find_model(c.model);
   const data::Accelerator* chip = catalog.find_accelerator(c.chip);
-  if (!model || !chip) return refuse("unknown model or chip");
+  if (!model || !chip) return refusal_of("unknown model or chip");
   if (auto r = check_recipe_locks(ctx, c.recipe)) return r;
   RecipeSettings recipe = apply_overrides(default_recipe(catalog, *model, *chip), c.recipe);
-  if (auto why = recipe_refusal(catalog, sc, c.model, c.chip, segment, recipe)) return refuse(*why);
-  if (c.replicas < 1) return refuse("deploy at least one replica");
-  if (!kReplicasRange.contains(c.replicas)) return refuse(replicas_outside("replicas", c.replicas, 1));
+  if (auto why = recipe_refusal(catalog, sc, c.model, c.chip, segment, recipe)) return refusal_of(*why);
+  if (c.replicas < 1) return refusal_of("deploy at least one replica");
+  if (!kReplicasRange.contains(c.replicas)) return refusal_of(replicas_outside("replicas", c.replicas, 1));
   DeploymentState d;
   d.model = c.model;
   d.segment = segment;
@@ -138,14 +138,14 @@ std::optional<Refusal> check_deploy(const CheckContext& ctx, const Deploy& c, De
   d.created_at_hour = ctx.state.hour;
   if (c.decode) {
     if (!sc.allow_disaggregated) {
-      return refuse("this scenario offers no disaggregated serving (a separate decode pool): deploy without one");
+      return refusal_of("this scenario offers no disaggregated serving (a separate decode pool): deploy without one");
     }
     const data::Accelerator* decode_chip = catalog.find_accelerator(c.decode->chip);
-    if (!decode_chip) return refuse("unknown decode chip '" + c.decode->chip + "'");
+    if (!decode_chip) return refusal_of("unknown decode chip '" + c.decode->chip + "'");
     if (auto r = check_recipe_locks(ctx, c.decode->recipe)) return r;
-    if (c.decode->replicas < 1) return refuse("the decode pool needs at least one replica");
+    if (c.decode->replicas < 1) return refusal_of("the decode pool needs at least one replica");
     if (!kReplicasRange.contains(c.decode->replicas)) {
-      return refuse(replicas_outside("decode replicas", c.decode->replicas, 1));
+      return refusal_of(replicas_outside("decode replicas", c.decode->replicas, 1));
     }
     DecodePoolState p;
     p.chip = c.decode->chip;
@@ -169,13 +169,13 @@ std::optional<Refusal> check_deploy(const CheckContext& ctx, const Deploy& c, De
 std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t id, const serving::ServingOverrides& o,
                                            bool check_locks, RecipeSettings* out) {
   const auto* d = ctx.state.company.find_deployment(id);
-  if (!d) return refuse("no deployment " + std::to_string(id));
+  if (!d) return refusal_of("no deployment " + std::to_string(id));
   if (check_locks) {
     if (auto r = check_recipe_locks(ctx, o)) return r;
   }
   RecipeSettings recipe = apply_overrides(d->recipe, o);
   if (auto why = recipe_refusal(ctx.catalog, ctx.scenario, d->model, d->chip, d->segment, recipe)) {
-    return refuse(*why);
+    return refusal_of(*why);
   }
   DeploymentState probe = *d;
   probe.recipe = recipe;
@@ -194,16 +194,16 @@ std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t
 
 std::optional<Refusal> check_scale(const CheckContext& ctx, const ScaleReplicas& c) {
   const auto* d = ctx.state.company.find_deployment(c.deployment_id);
-  if (!d) return refuse("no deployment " + std::to_string(c.deployment_id));
-  if (c.replicas < 0) return refuse("replicas must not be negative");
-  if (c.replicas > kReplicasRange.max) return refuse(replicas_outside("replicas", c.replicas, 0));
+  if (!d) return refusal_of("no deployment " + std::to_string(c.deployment_id));
+  if (c.replicas < 0) return refusal_of("replicas must not be negative");
+  if (c.replicas > kReplicasRange.max) return refusal_of(replicas_outside("replicas", c.replicas, 0));
   DeploymentState probe = *d;
   probe.replicas = c.replicas;
   if (c.decode_replicas) {
-    if (!d->decode) return refuse("deployment " + std::to_string(d->id) + " has no decode pool to scale");
-    if (*c.decode_replicas < 0) return refuse("decode replicas must not be negative");
+    if (!d->decode) return refusal_of("deployment " + std::to_string(d->id) + " has no decode pool to scale");
+    if (*c.decode_replicas < 0) return refusal_of("decode replicas must not be negative");
     if (*c.decode_replicas > kReplicasRange.max) {
-      return refuse(replicas_outside("decode replicas", *c.decode_replicas, 0));
+      return refusal_of(replicas_outside("decode replicas", *c.decode_replicas, 0));
     }
     probe.decode->replicas = *c.decode_replicas;
   }
