@@ -299,7 +299,7 @@ void App::record_progress(const game::GameState& s) {
   best = std::max(best, result.stars);
   std::string error;
   if (!save_progress(progress_, options_.progress_file, &error)) view_.message(error, false, s.hour);
-  if (sc.kind == game::ScenarioKind::kCampaign && result.passed) {
+  if (sc.kind == game::ScenarioKind::kCampaign && game::unlocks_next_level(result.stars)) {
     view_.message("Level passed: the next campaign level is unlocked.", true, s.hour);
   }
 }

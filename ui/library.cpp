@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/game/scoring.h"
+
 namespace tycoon::ui {
 
 std::vector<ScenarioEntry> list_scenario_entries(const data::Catalog& catalog, const std::filesystem::path& data_root,
@@ -57,7 +59,7 @@ std::vector<ScenarioEntry> list_scenario_entries(const data::Catalog& catalog, c
 
 bool Progress::passed(const std::string& id) const {
   auto it = best_stars.find(id);
-  return it != best_stars.end() && it->second >= 2;
+  return it != best_stars.end() && game::unlocks_next_level(it->second);
 }
 
 bool unlocked(const std::vector<ScenarioEntry>& entries, const ScenarioEntry& e, const Progress& progress) {

@@ -46,6 +46,10 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25,
                         kSolvencyPoints = 15, kJudgementPoints = 10;
 inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudgementShare = 0.5;
+// A campaign level unlocks the next one at this many stars (every goal met and at least
+// kTwoStarScore points): meeting the goals with a low score is not enough.
+inline constexpr int kStarsToUnlockNextLevel = 2;
+inline bool unlocks_next_level(int stars) { return stars >= kStarsToUnlockNextLevel; }
 // The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
 // nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
 // slides to no profit at all, continuously, as doing nothing comes within this share of the
