@@ -45,8 +45,9 @@ std::optional<Refusal> check_disaggregated(const CheckContext& ctx, const Deploy
   try {
     (void)plan_deployment(ctx.catalog, ctx.scenario, probe, probe.replicas, p.replicas, {});
   } catch (const std::exception& e) {
-    return refusal_of("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip + " over " +
-                  std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) + "): " + e.what());
+    return refusal_of("disaggregated " + probe.model + " (prefill on " + probe.chip + ", decode on " + p.chip +
+                      " over " + std::string(serving::kKvLinkNames[static_cast<std::size_t>(p.link)]) +
+                      "): " + e.what());
   }
   return std::nullopt;
 }
@@ -68,7 +69,8 @@ std::optional<Refusal> deploy_segment(const Scenario& sc, const Deploy& c, std::
   if (c.segment) {
     const auto* seg = sc.find_segment(*c.segment);
     if (!seg) return refusal_of("no customer segment '" + *c.segment + "'");
-    if (seg->model != c.model) return refusal_of("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
+    if (seg->model != c.model)
+      return refusal_of("segment '" + *c.segment + "' uses " + seg->model + ", not " + c.model);
     segment = seg->id;
     return std::nullopt;
   }
