@@ -43,6 +43,24 @@ TEST_CASE("campaign level 1 is saturated: the curve says raise the price, not cu
   CHECK(curve.now.offered_per_s == doctest::Approx(expected).epsilon(1e-12));
 }
 
+TEST_CASE("the capacity limit is the cheapest price on the curve whose demand the fleet can serve") {
+  // Level 1 is saturated at today's price: demand falls with the price, and the chart's marker sits
+  // where it first drops to what the fleet completes. Every cheaper point asks for more.
+  auto scenario =
+      game::load_scenario(game::find_scenario("campaign-01-thin-margin", TYCOON_SOURCE_DIR), test::catalog());
+  game::Game g(scenario, test::catalog());
+  g.advance(12);
+  const auto curve =
+      game::price_response(g.scenario(), g.state(), 0, g.state().company.prices.at(scenario.segments[0].model));
+  REQUIRE(curve.capacity_per_s.has_value());
+  REQUIRE(curve.capacity_limit.has_value());
+  CHECK(curve.capacity_limit->offered_per_s <= *curve.capacity_per_s);
+  for (const auto& p : curve.points) {
+    if (p.price_ratio < curve.capacity_limit->price_ratio) CHECK(p.offered_per_s > *curve.capacity_per_s);
+  }
+  CHECK(curve.points.back().price_ratio == doctest::Approx(curve.x_max).epsilon(1e-9));
+}
+
 TEST_CASE("the pricing panel's demand at your price is Game::step's, with the cached share the game billed") {
   // The panel (price_response) and the game loop both price a request with game::request_prices,
   // so that they cannot disagree. Set the billed cached share far from the scenario's expected share

@@ -28,9 +28,7 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
                count(incidents, "quality incident", "quality incidents") + " and " +
                count(regressions, "regression", "regressions") + " from what you accepted; checks cost " +
                fmt_usd(d.value("checks_usd", 0.0)) + ".");
-  muted_wrapped(
-      "A right call accepts a real gain of at least 1% with no incident, or keeps out anything else. Minor claims "
-      "(worth less than a check even if true) are not judged.");
+  muted_wrapped(d.value("right_call_rule", std::string()));
   tag(view.tags, "debrief.truth");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                 ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_Sortable;
@@ -75,7 +73,7 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
     const auto& truth = r.contains("truth") ? r["truth"] : nlohmann::json::object();
     const double true_speedup = truth.value("speedup", 1.0);
     const bool incident = truth.value("reputation_hit", 0.0) > 0;
-    theme::text_colored(true_speedup >= 1.01 && !incident ? theme::kRevenue : theme::kCost,
+    theme::text_colored(truth.value("good", false) ? theme::kRevenue : theme::kCost,
                         fmt_factor(true_speedup) + (incident ? " + incident" : ""));
     ImGui::TableNextColumn();
     std::string call = r.value("decision", std::string());

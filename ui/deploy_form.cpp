@@ -62,7 +62,7 @@ bool locked_field(const GameView& game, std::string_view field) {
 
 // A row of radio buttons for integer choices.
 bool int_choice(const GameView& game, ViewState& view, const char* label, const char* field, const char* tag_prefix,
-                int* value, std::initializer_list<int> choices, int max_value, Concept topic) {
+                int* value, const std::vector<int>& choices, Concept topic) {
   const bool locked = locked_field(game, field);
   ImGui::TextUnformatted(label);
   help_marker(topic);
@@ -70,7 +70,6 @@ bool int_choice(const GameView& game, ViewState& view, const char* label, const 
   bool changed = false;
   if (locked) ImGui::BeginDisabled();
   for (int c : choices) {
-    if (c > max_value) continue;
     std::string l = std::to_string(c) + "##" + field;
     if (ImGui::RadioButton(l.c_str(), *value == c)) {
       *value = c;
@@ -212,7 +211,8 @@ void draw_replicas_row(ViewState& view) {
   tag(view.tags, "deploy.replicas");
   {
     char each[64];
-    std::snprintf(each, sizeof each, "× %d GPUs each = %d", r.tensor_parallel, f.replicas * r.tensor_parallel);
+    std::snprintf(each, sizeof each, "× %d GPUs each = %d", r.tensor_parallel,
+                  game::pools_of(f.chip, f.replicas, r, std::nullopt).front().num_gpus);
     flow(false, ImGui::CalcTextSize(each).x);
     ImGui::TextDisabled("%s", each);
   }
@@ -273,12 +273,13 @@ void draw_precision_rows(const GameView& game, ViewState& view, const data::Acce
 void draw_parallel_rows(const GameView& game, ViewState& view, const data::Accelerator* acc,
                         const data::ModelCard* model) {
   auto& r = view.deploy.recipe;
-  const int domain = acc ? acc->scale_up.domain_size : 8;
-  int_choice(game, view, "GPUs per replica", "tensor_parallel", "deploy.tp", &r.tensor_parallel, {1, 2, 4, 8, 16},
-             domain, Concept::kTensorParallel);
+  // The sizes the game accepts on this chip (game::tensor_parallel_choices).
+  const std::vector<int> tp_choices = acc ? game::tensor_parallel_choices(*acc) : std::vector<int>{r.tensor_parallel};
+  int_choice(game, view, "GPUs per replica", "tensor_parallel", "deploy.tp", &r.tensor_parallel, tp_choices,
+             Concept::kTensorParallel);
   if (model && model->is_moe()) {
-    int_choice(game, view, "Expert parallel", "expert_parallel", "deploy.ep", &r.expert_parallel, {1, 2, 4, 8, 16},
-               r.tensor_parallel, Concept::kTensorParallel);
+    int_choice(game, view, "Expert parallel", "expert_parallel", "deploy.ep", &r.expert_parallel,
+               game::expert_parallel_choices(r.tensor_parallel), Concept::kTensorParallel);
   }
   // Expert parallelism as the game leaves it after a change of tensor parallelism (reset to 1
   // where it no longer divides it).
@@ -291,10 +292,13 @@ void draw_spec_decode_row(const GameView& game, ViewState& view, const data::Eng
   ImGui::TextUnformatted("Draft tokens");
   help_marker(Concept::kSpeculativeDecoding);
   ImGui::SameLine(150);
-  const bool spec_ok = engine && engine->supports_spec_decode;
+  // The drafts the engine runs (game::spec_draft_tokens_range: none without speculative decoding).
+  const game::IntRange drafts = game::spec_draft_tokens_range(engine);
+  const bool spec_ok = drafts.max > 0;
+  r.spec_draft_tokens = drafts.clamp(r.spec_draft_tokens);
   if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::BeginDisabled();
   ImGui::SetNextItemWidth(200);
-  ImGui::SliderInt("##spec", &r.spec_draft_tokens, game::kSpecDraftTokensRange.min, game::kSpecDraftTokensRange.max,
+  ImGui::SliderInt("##spec", &r.spec_draft_tokens, drafts.min, std::max(drafts.max, drafts.min + 1),
                    r.spec_draft_tokens == 0 ? "off" : "%d per step");
   tag(view.tags, "deploy.spec");
   if (!spec_ok || locked_field(game, "spec_draft_tokens")) ImGui::EndDisabled();
@@ -304,9 +308,9 @@ void draw_spec_decode_row(const GameView& game, ViewState& view, const data::Eng
     if (ImGui::GetCursorPosX() < 150) ImGui::SetCursorPosX(150);
     ImGui::TextDisabled("%s", text.c_str());
   };
+  r.spec_draft_tokens = drafts.clamp(r.spec_draft_tokens);
   if (!spec_ok) {
     note(r.engine + " has no speculative decoding");
-    r.spec_draft_tokens = 0;
   } else if (r.spec_draft_tokens > 0) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%s, ≈%.2f tok/step", r.spec_method.c_str(),
@@ -399,15 +403,14 @@ void draw_decode_pool_rows(const GameView& game, ViewState& view, const std::vec
   f.decode_replicas = game::kReplicasRange.clamp(f.decode_replicas);
   tag(view.tags, "deploy.decode_replicas");
   const auto* acc = game.catalog.find_accelerator(f.decode_chip);
-  const int domain = acc ? acc->scale_up.domain_size : 8;
   ImGui::TextUnformatted("Decode GPUs each");
   ImGui::SameLine(150);
   ImGui::BeginGroup();
   {
     std::string l = "chip default##decode_tp";
     if (ImGui::RadioButton(l.c_str(), f.decode_tp == 0)) f.decode_tp = 0;
-    for (int c : {1, 2, 4, 8}) {
-      if (c > domain) continue;
+    // The sizes the game accepts on the decode chip (game::tensor_parallel_choices).
+    for (int c : acc ? game::tensor_parallel_choices(*acc) : std::vector<int>{}) {
       std::string label = std::to_string(c) + "##decode_tp";
       flow(false, check_width(label.c_str()));
       if (ImGui::RadioButton(label.c_str(), f.decode_tp == c)) f.decode_tp = c;

@@ -30,10 +30,10 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   // What-if: this recipe at the segment's current load (its share of it when editing).
   ImGui::Spacing();
   theme::heading("What-if preview");
-  double rate = current_rate_per_s(game.scenario, game.state, seg->id);
+  double rate = game::offered_rate_now(game.scenario, game.state, seg->id);
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing))
-      rate *= game::load_share(game.catalog, game.state.company, *d);
+      rate = game::deployment_rate_now(game.scenario, game.catalog, game.state, *d);
   }
   const std::uint64_t seed = game.state.seed;
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, seed); });
@@ -58,19 +58,21 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   }
   const auto& sm = *result->summary;
   std::shared_ptr<const PreviewResult> current;
+  // Per-GPU results scale to all of a deployment's GPUs (the preview simulates a few replicas):
+  // this recipe's pools, and the running deployment's own for the "now" column.
+  std::vector<game::PoolGpus> current_pools;
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing)) {
       WhatIf cur = what_if_of(*d);
       current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, rate, seed); });
+      current_pools = d->pools();
     }
   }
   const auto* base = current && current->summary ? &*current->summary : nullptr;
-  // Per-GPU results scale to all of the deployment's GPUs (the preview simulates a few replicas).
-  std::vector<game::PoolGpus> pools = {{f.chip, w.replicas * w.recipe.tensor_parallel}};
-  if (w.decode) pools.push_back({w.decode->chip, w.decode->replicas * w.decode->recipe.tensor_parallel});
+  const auto pools = game::pools_of(f.chip, w.replicas, w.recipe, w.decode);
   const auto money = game::hourly_economics(game.state, seg->model, sm, pools);
   std::optional<game::HourlyEconomics> base_money;
-  if (base) base_money = game::hourly_economics(game.state, seg->model, *base, pools);
+  if (base) base_money = game::hourly_economics(game.state, seg->model, *base, current_pools);
 
   if (ImGui::BeginTable("preview", base ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name

@@ -118,9 +118,9 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       const int active = d.gpus_active();
       theme::text_colored(active < want ? theme::kWarn : theme::kText,
                           std::to_string(active) + "/" + std::to_string(want));
-      if (d.decode) {
-        ImGui::TextDisabled("%d %s + %d %s", d.replicas * d.recipe.tensor_parallel, d.chip.c_str(),
-                            d.decode->replicas * d.decode->recipe.tensor_parallel, d.decode->chip.c_str());
+      if (const auto pools = d.pools(); pools.size() > 1) {
+        ImGui::TextDisabled("%d %s + %d %s", pools[0].num_gpus, pools[0].chip.c_str(), pools[1].num_gpus,
+                            pools[1].chip.c_str());
       } else {
         ImGui::TextDisabled("%s", d.chip.c_str());
       }

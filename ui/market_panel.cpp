@@ -112,10 +112,12 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::TableNextColumn();
       const std::string lever = "contract." + std::string(to_string(o.contract));
       const bool locked = lever_locked(game.scenario, lever) || lever_locked(game.scenario, "rent_gpus");
+      // At most what the offer has left (game::gpus_left; the game refuses more).
+      const int most = std::max(1, game::gpus_left(s.company, o));
       int& count = view.rent_counts[key];
-      count = std::clamp(count == 0 ? 1 : count, 1, 64);
+      count = std::clamp(count == 0 ? 1 : count, 1, most);
       input_int_steps("##n", &count, 1, 80 - 2 * (ImGui::GetFrameHeight() + 2));
-      count = std::clamp(count, 1, 64);
+      count = std::clamp(count, 1, most);
       tag(view.tags, "market.count." + key);
       ImGui::SameLine();
       if (locked) ImGui::BeginDisabled();

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "sim/econ/demand.h"
+#include "sim/game/lever_limits.h"
 #include "sim/game/price_response.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -27,7 +28,7 @@ void price_row(const char* name, const char* id, double* draft, double current, 
   if (locked) ImGui::BeginDisabled();
   ImGui::InputDouble(id, draft, 0.0, 0.0, "$%.3f");
   if (locked) ImGui::EndDisabled();
-  *draft = std::clamp(*draft, 0.0, 1000.0);
+  *draft = game::kPriceUsdPerMtokRange.clamp(*draft);  // what SetPrices accepts
   tag(view.tags, tag_name);
   ImGui::TableNextColumn();
   ImGui::TextDisabled("%s", fmt_usd_per_mtok(current).c_str());
@@ -168,27 +169,15 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
       std::vector<chart::Line> lines = {{"profit per hour", profit, theme::kRevenue, curve.x0, curve.dx},
                                         {"revenue", revenue, theme::series_color(0), curve.x0, curve.dx},
                                         {"your price", marker, theme::kText, curve.now_ratio, curve.dx, false, 2}};
-      // Where demand falls to what the fleet can serve: above it every request is served, below it
-      // the extra customers only wait and fail.
-      std::optional<double> limit_ratio;
-      if (curve.capacity_per_s) {
-        for (const auto& p : curve.points) {
-          if (p.offered_per_s <= *curve.capacity_per_s) {
-            limit_ratio = p.price_ratio;
-            break;
-          }
-        }
-      }
+      // Where demand falls to what the fleet can serve (game::PriceResponse::capacity_limit).
       std::vector<double> limit_marker;
-      if (limit_ratio) {
-        for (const auto& p : curve.points) {
-          if (p.price_ratio == *limit_ratio) limit_marker.push_back(p.profit_usd_per_hour);
-        }
-        lines.push_back({"capacity limit", limit_marker, theme::kCost, *limit_ratio, curve.dx, false, 2});
+      if (const auto& limit = curve.capacity_limit) {
+        limit_marker.push_back(limit->profit_usd_per_hour);
+        lines.push_back({"capacity limit", limit_marker, theme::kCost, limit->price_ratio, curve.dx, false, 2});
       }
       chart::Axis x{"price vs market", chart::Unit::kShare};
       x.min = curve.x0;
-      x.max = 3.0;
+      x.max = curve.x_max;
       ImGui::TextUnformatted(seg.name.c_str());
       char facts[384];
       std::snprintf(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
 #include "sim/perf/iteration_cost.h"
 #include "ui/chart.h"
@@ -57,7 +58,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   const perf::CalibrationProfile* cal = &plan->calibration;
 
   // The run at the current load, for the batch size and the time split over the whole run.
-  const double rate = current_rate_per_s(game.scenario, s, d->segment) * deployment_load_share(s, game.catalog, *d);
+  const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   const auto* sm = result && result->summary ? &*result->summary : nullptr;
 

@@ -137,7 +137,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
     return;
   }
   const auto* seg = game.scenario.find_segment(d->segment);
-  const double rate = current_rate_per_s(game.scenario, s, d->segment) * game::load_share(game.catalog, s.company, *d);
+  const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;

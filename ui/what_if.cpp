@@ -100,7 +100,7 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
   game::WindowSpec spec;
   spec.plan = planned(previews, scenario, catalog, w).plan;
   if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) spec.workload = seg->workload;
-  spec.rate_per_s = std::max(rate_per_s, 1e-3);
+  spec.rate_per_s = std::max(rate_per_s, game::kMinWhatIfRatePerReplicaS * w.replicas);
   spec.settings = scenario.serving;
   spec.seed = seed;
   auto window = game::window_of(spec);
@@ -117,19 +117,6 @@ ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, c
   const int users = std::max(1, concurrency) * job.config.replicas;
   job.config = job.plan.benchmark(workload, users, std::max<std::int64_t>(3LL * users, 24), seed);
   return job;
-}
-
-double current_rate_per_s(const game::Scenario& scenario, const game::GameState& state, const std::string& segment) {
-  for (const auto& s : state.world.segments) {
-    if (s.id == segment && s.last_offered_requests_per_s > 0) return s.last_offered_requests_per_s;
-  }
-  if (const auto* seg = scenario.find_segment(segment)) return seg->demand.base_requests_per_s;
-  return 1.0;
-}
-
-double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
-                             const game::DeploymentState& d) {
-  return game::load_share(catalog, state.company, d);
 }
 
 }  // namespace tycoon::ui

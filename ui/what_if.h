@@ -65,12 +65,4 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
 ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
                            const WhatIf& w, int concurrency, std::uint64_t seed);
 
-// The segment's offered load now: what the game saw last hour, else the base demand.
-double current_rate_per_s(const game::Scenario& scenario, const game::GameState& state, const std::string& segment);
-
-// Share of its segment's load a deployment receives (game::load_share: the game's split, a
-// deployment waiting for GPUs at the replicas it wants).
-double deployment_load_share(const game::GameState& state, const data::Catalog& catalog,
-                             const game::DeploymentState& d);
-
 }  // namespace tycoon::ui

@@ -201,6 +201,7 @@ nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
   if (reveal_truth) {
     j["truth"] = {{"speedup", r.true_speedup},
                   {"reputation_hit", r.reputation_hit},
+                  {"good", r.good()},
                   {"trait", r.trait ? std::string(to_string(*r.trait)) : std::string("recipe")}};
   }
   return j;
@@ -237,6 +238,9 @@ nlohmann::json to_json(const Debrief& d) {
           {"rejected", d.num_rejected},
           {"pending", d.num_pending},
           {"right_calls", d.num_right},
+          {"right_call_rule", "A right call accepts a real gain of at least " + pct(game::kMaterialGain) +
+                                  " with no incident, or keeps out anything else. Minor claims (worth less than a "
+                                  "check even if true) are not judged."},
           {"quality_incidents", d.num_incidents},
           {"regressions", d.num_regressions},
           {"checks_usd", d.checks_usd},

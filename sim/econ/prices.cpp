@@ -1,5 +1,7 @@
 #include "sim/econ/prices.h"
 
+#include <cstdio>
+
 namespace tycoon::econ {
 
 namespace {
@@ -43,6 +45,12 @@ double price_per_request_usd(const TokenPrices& prices, double input_tokens, dou
 TokenPrices scaled(const TokenPrices& prices, double factor) {
   return {prices.input_usd_per_mtok * factor, prices.cached_input_usd_per_mtok * factor,
           prices.output_usd_per_mtok * factor};
+}
+
+std::string usd_text(double usd) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "$%.2f", usd);
+  return buf;
 }
 
 }  // namespace tycoon::econ

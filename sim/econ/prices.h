@@ -1,6 +1,8 @@
 // Token prices and token counts: what a customer pays for input, cached input and output tokens.
 #pragma once
 
+#include <string>
+
 #include "sim/data/model_card.h"
 
 namespace tycoon::econ {
@@ -44,5 +46,8 @@ double price_per_request_usd(const TokenPrices& prices, double input_tokens, dou
 
 // Multiplies every price by `factor` (a competitor's price cut is factor < 1).
 TokenPrices scaled(const TokenPrices& prices, double factor);
+
+// Dollars with cents, as the game's messages write them: "$12.30" (a loss: "$-4.00").
+std::string usd_text(double usd);
 
 }  // namespace tycoon::econ

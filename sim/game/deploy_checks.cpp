@@ -101,7 +101,7 @@ std::optional<std::string> recipe_refusal(const data::Catalog& catalog, const Sc
   if (const data::Engine* e = catalog.find_engine(recipe.engine); e && !e->serves_production) {
     return recipe.engine + " is " + e->name + ", not a serving engine a business deploys";
   }
-  if (auto why = recipe_limits_refusal(recipe)) return *why;
+  if (auto why = recipe_limits_refusal(recipe, catalog.find_accelerator(chip))) return *why;
   perf::Deployment d;
   try {
     d = to_perf_deployment(catalog, model, chip, recipe,

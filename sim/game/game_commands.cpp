@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/econ/prices.h"
 #include "sim/game/command_applier.h"
 #include "sim/game/deploy_checks.h"
 #include "sim/game/game.h"
+#include "sim/game/lever_limits.h"
 #include "sim/game/market.h"
 
 namespace tycoon::game {
@@ -13,12 +15,6 @@ namespace {
 
 CommandResult refuse(std::string why) { return {false, std::move(why)}; }
 CommandResult done(std::string what) { return {true, std::move(what)}; }
-
-std::string usd(double x) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "$%.2f", x);
-  return buf;
-}
 
 }  // namespace
 
@@ -56,7 +52,7 @@ CommandResult CommandApplier::operator()(const RentGpus& c) {
   const auto* offer = s.world.market.find(c.chip, c.contract);
   const GpuContract& k = sign_contract(s.company, *offer, c.num_gpus, s.hour, offer->lead_time_hours);
   std::string msg = "Contract " + std::to_string(k.id) + ": " + std::to_string(c.num_gpus) + " x " + c.chip + " " +
-                    std::string(to_string(c.contract)) + " at " + usd(k.signed_price_usd_per_gpu_hour) +
+                    std::string(to_string(c.contract)) + " at " + econ::usd_text(k.signed_price_usd_per_gpu_hour) +
                     "/GPU-hour, serving from hour " + std::to_string(k.ready_at_hour);
   if (c.contract == Contract::kReserved) msg += ", committed until hour " + std::to_string(k.term_ends_at_hour);
   return done(msg);
@@ -77,7 +73,8 @@ CommandResult CommandApplier::operator()(const ReleaseGpus& c) {
     const double fee = release_fee_usd(*it, n, s.hour);
     s.company.cash_usd -= fee;
     s.ledger.add_gpu_cost(Contract::kReserved, fee);
-    msg += "; early release pays the remaining " + std::to_string(hours_left) + " committed hours: " + usd(fee);
+    msg +=
+        "; early release pays the remaining " + std::to_string(hours_left) + " committed hours: " + econ::usd_text(fee);
   }
   std::string chip = it->chip;
   it->num_gpus -= n;
@@ -140,12 +137,14 @@ CommandResult CommandApplier::operator()(const SetPrices& c) {
   auto& prices = game.state_.company.prices;
   auto it = prices.find(c.model);
   if (it == prices.end()) return refuse("this scenario sells no " + c.model);
+  if (auto why = price_refusal(c)) return refuse(*why);
   if (c.input_usd_per_mtok) it->second.input_usd_per_mtok = *c.input_usd_per_mtok;
   if (c.cached_input_usd_per_mtok) it->second.cached_input_usd_per_mtok = *c.cached_input_usd_per_mtok;
   if (c.output_usd_per_mtok) it->second.output_usd_per_mtok = *c.output_usd_per_mtok;
   const auto& p = it->second;
-  return done(c.model + " now costs " + usd(p.input_usd_per_mtok) + " in / " + usd(p.cached_input_usd_per_mtok) +
-              " cached / " + usd(p.output_usd_per_mtok) + " out per million tokens");
+  return done(c.model + " now costs " + econ::usd_text(p.input_usd_per_mtok) + " in / " +
+              econ::usd_text(p.cached_input_usd_per_mtok) + " cached / " + econ::usd_text(p.output_usd_per_mtok) +
+              " out per million tokens");
 }
 
 CommandResult CommandApplier::operator()(const AcceptAdvice& c) {
@@ -207,7 +206,7 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
   } else {
     s.ledger.add_fixed_cost(r.cost_usd);
   }
-  std::string msg = "Paid " + usd(r.cost_usd) + " for a " +
+  std::string msg = "Paid " + econ::usd_text(r.cost_usd) + " for a " +
                     std::string(kAdviceCheckKindNames[static_cast<std::size_t>(c.check)]) + " of '" + it->id +
                     "', ready at hour " + std::to_string(r.ready_at_hour);
   if (r.reputation_hit > 0) {

@@ -13,12 +13,6 @@
 
 namespace tycoon::game {
 
-// The GPUs of one pool of a deployment (a disaggregated deployment has two).
-struct PoolGpus {
-  std::string chip;
-  int num_gpus = 0;
-};
-
 struct HourlyEconomics {
   double revenue_usd = 0;   // per hour
   double gpu_cost_usd = 0;  // per hour

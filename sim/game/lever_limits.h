@@ -1,12 +1,16 @@
-// The ranges the game accepts for the numbers a player types: replicas per pool, the recipe's
-// batch limits and its draft tokens. The commands refuse a number outside them (deploy_checks.h);
-// the front ends' inputs clamp to them, so a form never offers what the game would refuse.
+// The ranges the game accepts for the numbers a player types or picks: replicas per pool, GPUs
+// per replica and expert parallelism, the recipe's batch limits and draft tokens, and prices. The commands refuse a
+// number outside them (deploy_checks.h); the front ends' inputs clamp to them, so a form never offers what the game
+// would refuse.
 #pragma once
 
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "sim/data/catalog.h"
+#include "sim/game/command.h"
 #include "sim/game/recipe_settings.h"
 
 namespace tycoon::game {
@@ -25,9 +29,42 @@ inline constexpr IntRange kMaxNumSeqsRange{1, 4096};
 inline constexpr IntRange kMaxNumBatchedTokensRange{64, 1 << 20};
 inline constexpr IntRange kSpecDraftTokensRange{0, 8};  // 0: speculative decoding off
 
+// A closed range of prices, USD per million tokens.
+struct PriceRange {
+  double min = 0;
+  double max = 0;
+
+  constexpr bool contains(double v) const { return v >= min && v <= max; }
+  constexpr double clamp(double v) const { return std::clamp(v, min, max); }
+};
+// Free to $1,000 per million tokens: two orders of magnitude over the dearest list price in
+// reference/prices (a price there is no customer left at; the limit only stops a typo's extra zeros).
+inline constexpr PriceRange kPriceUsdPerMtokRange{0.0, 1000.0};
+
+// The largest tensor-parallel size the game offers: 16 GPUs per replica, two 8-GPU nodes over the
+// scale-out network (the largest in the catalog's recipes, Kimi K3 on H200 and B200).
+inline constexpr int kMaxTensorParallel = 16;
+
+// The tensor-parallel sizes a replica can have on `chip`: the powers of two up to
+// kMaxTensorParallel within its scale-up domain, or beyond it where the chip lists a scale-out
+// network (perf::Deployment's rule; 1, 2, 4, 8, 16 on an H200).
+std::vector<int> tensor_parallel_choices(const data::Accelerator& chip);
+
+// The expert-parallel sizes under `tensor_parallel` GPUs per replica: the powers of two that divide
+// it (apply_overrides resets any other to 1).
+std::vector<int> expert_parallel_choices(int tensor_parallel);
+
+// The draft tokens `engine` can run: kSpecDraftTokensRange, or only 0 (off) for an engine without
+// speculative decoding (perf::Deployment refuses drafts there). Unknown engine: the full range.
+IntRange spec_draft_tokens_range(const data::Engine* engine);
+
+// The first of `c`'s prices outside kPriceUsdPerMtokRange, as the game's refusal, or nothing.
+std::optional<std::string> price_refusal(const SetPrices& c);
+
 // The first of `r`'s batch limits and draft tokens outside its range, as the game's refusal
-// ("max_num_seqs 5000 is outside 1..4096"), or nothing.
-std::optional<std::string> recipe_limits_refusal(const RecipeSettings& r);
+// ("max_num_seqs 5000 is outside 1..4096"), or nothing; with `chip`, also a tensor-parallel size
+// that is not one of tensor_parallel_choices.
+std::optional<std::string> recipe_limits_refusal(const RecipeSettings& r, const data::Accelerator* chip = nullptr);
 
 // `r` with its batch limits and draft tokens clamped into their ranges, and expert parallelism
 // as a new tensor-parallel size leaves it (apply_overrides: reset to 1 when TP is no multiple).

@@ -41,4 +41,17 @@ double load_share(const data::Catalog& catalog, const Company& company, const De
   return total > 0 ? own / total : 1.0;
 }
 
+double offered_rate_now(const Scenario& scenario, const GameState& state, const std::string& segment) {
+  for (const auto& s : state.world.segments) {
+    if (s.id == segment && s.last_offered_requests_per_s > 0) return s.last_offered_requests_per_s;
+  }
+  if (const auto* seg = scenario.find_segment(segment)) return seg->demand.base_requests_per_s;
+  return 0;
+}
+
+double deployment_rate_now(const Scenario& scenario, const data::Catalog& catalog, const GameState& state,
+                           const DeploymentState& d) {
+  return offered_rate_now(scenario, state, d.segment) * load_share(catalog, state.company, d);
+}
+
 }  // namespace tycoon::game

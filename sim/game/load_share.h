@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/data/catalog.h"
+#include "sim/game/scenario.h"
 #include "sim/game/state.h"
 
 namespace tycoon::game {
@@ -27,5 +28,17 @@ std::vector<double> capacity_weights(const data::Catalog& catalog, const Company
 // The share of its segment's load that deployment `d` receives (0 to 1) by capacity_weights with
 // `d` previewed; 1 when the segment's weights sum to nothing.
 double load_share(const data::Catalog& catalog, const Company& company, const DeploymentState& d);
+
+// The requests per second `segment`'s customers offer now: its last hour's offered load, or before
+// the first hour the scenario's base demand (0 for a segment the scenario lacks).
+double offered_rate_now(const Scenario& scenario, const GameState& state, const std::string& segment);
+
+// The part of it deployment `d` serves: offered_rate_now × load_share.
+double deployment_rate_now(const Scenario& scenario, const data::Catalog& catalog, const GameState& state,
+                           const DeploymentState& d);
+
+// The lowest load a what-if of a deployment is simulated at, per replica: one with no traffic yet
+// is previewed and checked as if a request came every 20 seconds, so there is a window to show.
+inline constexpr double kMinWhatIfRatePerReplicaS = 0.05;
 
 }  // namespace tycoon::game

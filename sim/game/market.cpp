@@ -4,19 +4,10 @@
 #include <cstdio>
 
 #include "sim/econ/gpu_market.h"
+#include "sim/econ/prices.h"
 #include "sim/game/fleet.h"
 
 namespace tycoon::game {
-
-namespace {
-
-std::string usd(double x) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "$%.2f", x);
-  return buf;
-}
-
-}  // namespace
 
 int gpus_left(const Company& company, const econ::GpuOffer& offer) {
   int rented = 0;
@@ -41,8 +32,8 @@ std::optional<std::string> rent_refusal(const Scenario& scenario, const GameStat
   const double credit_usd = scenario.company.credit_line_usd;
   if (player && s.company.cash_usd + credit_usd < day_usd) {
     return "Not enough cash to rent " + std::to_string(c.num_gpus) + " x " + what + ": the first day costs " +
-           usd(day_usd) + ", you have " + usd(s.company.cash_usd) +
-           (credit_usd > 0 ? " plus a " + usd(credit_usd) + " credit line" : std::string()) +
+           econ::usd_text(day_usd) + ", you have " + econ::usd_text(s.company.cash_usd) +
+           (credit_usd > 0 ? " plus a " + econ::usd_text(credit_usd) + " credit line" : std::string()) +
            ". Earn revenue first or rent fewer GPUs.";
   }
   return std::nullopt;

@@ -88,10 +88,18 @@ PriceResponse price_response(const Scenario& scenario, const GameState& s, std::
   };
   for (int i = 0;; ++i) {
     const double r = out.x0 + out.dx * i;
-    if (r > 3.0 + 1e-9) break;
+    if (r > out.x_max + 1e-9) break;
     out.points.push_back(point(r));
   }
   out.now = point(out.now_ratio);
+  if (out.capacity_per_s) {
+    for (const auto& p : out.points) {
+      if (p.offered_per_s <= *out.capacity_per_s) {
+        out.capacity_limit = p;
+        break;
+      }
+    }
+  }
   double best = -1e300;
   for (const auto& p : out.points) {
     if (p.beyond_known) continue;

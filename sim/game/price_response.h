@@ -33,14 +33,17 @@ struct PricePoint {
 };
 
 struct PriceResponse {
-  std::vector<PricePoint> points;  // price ratios x0, x0 + dx, …
-  double x0 = 0.25, dx = 0.05;
+  std::vector<PricePoint> points;  // price ratios x0, x0 + dx, … up to x_max
+  double x0 = 0.25, dx = 0.05, x_max = 3.0;
   double now_ratio = 1;  // the prices in force
   PricePoint now;
   // Requests per second (demand's unit) the fleet completed last hour when it was saturated;
   // without saturation capacity is unknown: at least `served_last_hour_per_s`.
   std::optional<double> capacity_per_s;
   double served_last_hour_per_s = 0;
+  // The cheapest point of the curve whose demand the fleet can serve (capacity known): below its
+  // price the extra customers only wait and fail.
+  std::optional<PricePoint> capacity_limit;
   double rent_usd_per_hour = 0;   // the segment's share of last hour's GPU rent
   double fixed_usd_per_hour = 0;  // and of the fixed costs
   // The ratio of the highest profit on the curve among the points it can vouch for (within the

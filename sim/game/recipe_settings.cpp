@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.h"
+#include "sim/game/lever_limits.h"
 #include "sim/perf/memory_plan.h"
 
 namespace tycoon::game {
@@ -52,7 +53,8 @@ RecipeSettings default_recipe(const data::Catalog& catalog, const data::ModelCar
   r.precision = model.native_precision;
   const data::Engine* engine = catalog.find_engine("vllm");
   if (engine) r.cuda_graphs = engine->supports_cuda_graphs;
-  for (int tp = 1; tp <= chip.scale_up.domain_size; tp *= 2) {
+  // The fewest GPUs per replica that hold the model and a batch (tensor_parallel_choices).
+  for (int tp : tensor_parallel_choices(chip)) {
     r.tensor_parallel = tp;
     try {
       auto d = to_perf_deployment(catalog, model.id, chip.id, r, 1.0);

@@ -39,6 +39,13 @@ struct GpuContract {
   bool operator==(const GpuContract&) const = default;
 };
 
+// The GPUs of one pool of a deployment (a disaggregated deployment has two).
+struct PoolGpus {
+  std::string chip;
+  int num_gpus = 0;
+  bool operator==(const PoolGpus&) const = default;
+};
+
 // The decode pool of a disaggregated deployment. The deployment's own chip, recipe and replicas
 // are its prefill pool; the prompts' KV caches cross `link` to this pool, which streams the output.
 struct DecodePoolState {
@@ -48,8 +55,20 @@ struct DecodePoolState {
   serving::KvLinkKind link = serving::KvLinkKind::kInfiniband;
   int active_replicas = 0;  // replicas with GPUs in the last simulated hour
 
+  // Every replica holds `recipe.tensor_parallel` GPUs.
+  PoolGpus gpus() const { return {chip, replicas * recipe.tensor_parallel}; }
   bool operator==(const DecodePoolState&) const = default;
 };
+
+// The pools of a deployment of `replicas` x `recipe` on `chip`, and `decode`'s when split: each
+// pool's chip and the GPUs its replicas want (tensor_parallel per replica). The one rule for a
+// deployment's GPU count, for the game, the deploy form and its preview.
+inline std::vector<PoolGpus> pools_of(const std::string& chip, int replicas, const RecipeSettings& recipe,
+                                      const std::optional<DecodePoolState>& decode) {
+  std::vector<PoolGpus> pools = {{chip, replicas * recipe.tensor_parallel}};
+  if (decode) pools.push_back(decode->gpus());
+  return pools;
+}
 
 struct DeploymentState {
   std::int64_t id = 0;
@@ -63,15 +82,19 @@ struct DeploymentState {
   int active_replicas = 0;                // replicas with GPUs in the last simulated hour
   std::optional<DecodePoolState> decode;  // set: disaggregated (the fields above are the prefill pool)
 
+  // Its pools at the replicas it wants (pools_of).
+  std::vector<PoolGpus> pools() const { return pools_of(chip, replicas, recipe, decode); }
   // GPUs of `chip` the deployment's replicas want (both pools when disaggregated).
   int gpus_wanted(const std::string& on_chip) const {
-    int n = on_chip == chip ? replicas * recipe.tensor_parallel : 0;
-    if (decode && decode->chip == on_chip) n += decode->replicas * decode->recipe.tensor_parallel;
+    int n = 0;
+    for (const auto& p : pools()) n += p.chip == on_chip ? p.num_gpus : 0;
     return n;
   }
   // GPUs of all chips it wants.
   int gpus_wanted() const {
-    return replicas * recipe.tensor_parallel + (decode ? decode->replicas * decode->recipe.tensor_parallel : 0);
+    int n = 0;
+    for (const auto& p : pools()) n += p.num_gpus;
+    return n;
   }
   // GPUs serving in the last simulated hour.
   int gpus_active() const {

@@ -1,0 +1,122 @@
+// The ranges and choices the game accepts for what a player types or picks (sim/game/lever_limits.h),
+// a deployment's pools (game::pools_of) and the load a what-if runs at (game::offered_rate_now):
+// each written once in sim/, shown by the front ends.
+#include <doctest/doctest.h>
+
+#include "sim/game/game.h"
+#include "sim/game/lever_limits.h"
+#include "sim/game/load_share.h"
+#include "tests/game_test_util.h"
+
+using namespace tycoon;
+
+namespace {
+
+constexpr double kRateTol = 1e-12;  // the same stored double, read back
+
+const data::Accelerator& chip(const char* id) {
+  const auto* a = test::catalog().find_accelerator(id);
+  REQUIRE(a != nullptr);
+  return *a;
+}
+
+}  // namespace
+
+TEST_CASE("GPUs per replica: powers of two up to 16, within the scale-up domain or over a scale-out network") {
+  // The H200's NVLink domain is 8 GPUs and it lists InfiniBand scale-out: 16 spans two nodes (the
+  // catalog's Kimi K3 recipe on H200 runs TP16).
+  CHECK(game::tensor_parallel_choices(chip("h200")) == std::vector<int>{1, 2, 4, 8, 16});
+  // An accelerator without scale-out stops at its domain.
+  data::Accelerator lone = chip("h200");
+  lone.scale_out_bandwidth_bytes_per_s = 0;
+  CHECK(game::tensor_parallel_choices(lone) == std::vector<int>{1, 2, 4, 8});
+  lone.scale_up.domain_size = 4;
+  CHECK(game::tensor_parallel_choices(lone) == std::vector<int>{1, 2, 4});
+}
+
+TEST_CASE("a recipe whose tensor-parallel size is not a choice on its chip is refused, naming the choices") {
+  game::RecipeSettings r;
+  r.tensor_parallel = 3;
+  const auto why = game::recipe_limits_refusal(r, &chip("h200"));
+  REQUIRE(why);
+  CHECK(*why == "tensor_parallel 3 is not one of 1, 2, 4, 8, 16 on " + chip("h200").name);
+  r.tensor_parallel = 16;
+  CHECK_FALSE(game::recipe_limits_refusal(r, &chip("h200")));
+  // Without a chip only the batch limits and drafts are checked.
+  r.tensor_parallel = 3;
+  CHECK_FALSE(game::recipe_limits_refusal(r));
+}
+
+TEST_CASE("expert parallelism: the powers of two that divide the tensor-parallel size") {
+  CHECK(game::expert_parallel_choices(1) == std::vector<int>{1});
+  CHECK(game::expert_parallel_choices(8) == std::vector<int>{1, 2, 4, 8});
+  // Every choice survives a change to that TP (apply_overrides keeps EP only where it divides TP).
+  for (int ep : game::expert_parallel_choices(8)) {
+    game::RecipeSettings r;
+    r.tensor_parallel = 8;
+    r.expert_parallel = ep;
+    CHECK(game::clamp_to_limits(r).expert_parallel == ep);
+  }
+}
+
+TEST_CASE("draft tokens: the full range on an engine with speculative decoding, only 0 on one without") {
+  data::Engine with;
+  with.supports_spec_decode = true;
+  data::Engine without;
+  without.supports_spec_decode = false;
+  CHECK(game::spec_draft_tokens_range(&with).max == game::kSpecDraftTokensRange.max);
+  CHECK(game::spec_draft_tokens_range(&without).min == 0);
+  CHECK(game::spec_draft_tokens_range(&without).max == 0);
+  CHECK(game::spec_draft_tokens_range(nullptr).max == game::kSpecDraftTokensRange.max);
+}
+
+TEST_CASE("a price outside $0..$1,000 per million tokens is refused by SetPrices, and nothing changes") {
+  auto g = test::flat_game(2.0, 2);  // 2 requests/s on two one-GPU H200 replicas
+  const auto& [model, before] = *g.state().company.prices.begin();
+  const auto prices_before = before;
+  game::SetPrices typo{model, std::nullopt, std::nullopt, 15000.0};  // $15 typed with three extra zeros
+  CHECK(game::price_refusal(typo) == "output_usd_per_mtok $15000.00 is outside $0.00..$1000.00 per million tokens");
+  const auto r = g.apply(typo);
+  CHECK_FALSE(r.ok);
+  CHECK(g.state().company.prices.at(model) == prices_before);
+  // The range's top is accepted.
+  CHECK(g.apply(game::SetPrices{model, std::nullopt, std::nullopt, game::kPriceUsdPerMtokRange.max}).ok);
+}
+
+TEST_CASE("a deployment's pools: replicas x GPUs per replica on its chip, and its decode pool's on its own") {
+  game::RecipeSettings r;
+  r.tensor_parallel = 4;
+  CHECK(game::pools_of("h200", 3, r, std::nullopt) == std::vector<game::PoolGpus>{{"h200", 12}});
+  game::DecodePoolState decode;
+  decode.chip = "b200";
+  decode.recipe.tensor_parallel = 2;
+  decode.replicas = 5;
+  game::DeploymentState d;
+  d.chip = "h200";
+  d.recipe = r;
+  d.replicas = 3;
+  d.decode = decode;
+  CHECK(d.pools() == std::vector<game::PoolGpus>{{"h200", 12}, {"b200", 10}});
+  CHECK(d.gpus_wanted() == 22);
+  CHECK(d.gpus_wanted("b200") == 10);
+}
+
+TEST_CASE("the load right now: last hour's offered rate, else the scenario's base demand; a deployment's share") {
+  auto g = test::flat_game(2.0, 2);  // 2 requests/s on two one-GPU H200 replicas
+  const auto& seg = g.scenario().segments.front();
+  // Before the first hour: the base demand.
+  CHECK(game::offered_rate_now(g.scenario(), g.state(), seg.id) ==
+        doctest::Approx(seg.demand.base_requests_per_s).epsilon(kRateTol));
+  CHECK(game::offered_rate_now(g.scenario(), g.state(), "no-such-segment") == 0.0);
+  g.advance(1);
+  const auto& st = g.state().world.segments.front();
+  REQUIRE(st.last_offered_requests_per_s > 0);
+  CHECK(game::offered_rate_now(g.scenario(), g.state(), seg.id) ==
+        doctest::Approx(st.last_offered_requests_per_s).epsilon(kRateTol));
+  for (const auto& d : g.state().company.deployments) {
+    if (d.segment != seg.id) continue;
+    CHECK(game::deployment_rate_now(g.scenario(), test::catalog(), g.state(), d) ==
+          doctest::Approx(st.last_offered_requests_per_s * game::load_share(test::catalog(), g.state().company, d))
+              .epsilon(kRateTol));
+  }
+}
