@@ -194,7 +194,10 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     }
     std::vector<game::RefusedCommand> refused;
     std::shared_ptr<advisor::Chien> chien;
-    if (!o->advisor.empty()) {
+    if (!o->advisor.empty() && !g->scenario().advisor_allowed()) {
+      std::cerr << "note: " << g->scenario().id << " locks accept_advice, so it has no advisor (--advisor ignored)\n";
+    }
+    if (!o->advisor.empty() && g->scenario().advisor_allowed()) {
       chien =
           std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
       g->set_advisor(chien);

@@ -176,6 +176,16 @@ TEST_CASE("a check not yet ready shows no estimate, interval or verdict to the p
   }
 }
 
+TEST_CASE("the player's view hides what an accepted code change really does: no deployment speedup") {
+  // DeploymentState::speedup multiplies the true speedups of accepted code changes; the player
+  // sees only the claims (the inbox) until the debrief reveals the truth.
+  auto r = verdict_round("moe-fast-mode");
+  REQUIRE(r.game->apply(game::AcceptAdvice{r.id}).ok);
+  REQUIRE(r.game->state().company.deployments.front().speedup != 1.0);
+  auto view = game::player_view_json(r.game->state());
+  for (const auto& d : view["company"]["deployments"]) CHECK_FALSE(d.contains("speedup"));
+}
+
 TEST_CASE("advice calls: a good proposal rejected or ignored takes a right call back") {
   // Two proposals, one good and one bad: rejecting both gets one right call and misses the good
   // one (0 points); verifying gets both right (10).

@@ -6,6 +6,7 @@
 #include "sim/game/game.h"
 #include "sim/game/lever_limits.h"
 #include "sim/game/load_share.h"
+#include "sim/game/slo.h"
 #include "tests/game_test_util.h"
 
 using namespace tycoon;
@@ -22,7 +23,7 @@ const data::Accelerator& chip(const char* id) {
 
 }  // namespace
 
-TEST_CASE("GPUs per replica: powers of two up to 16, within the scale-up domain or over a scale-out network") {
+TEST_CASE("GPUs per replica: powers of two within the scale-up domain, two domains over scale-out, at most 64") {
   // The H200's NVLink domain is 8 GPUs and it lists InfiniBand scale-out: 16 spans two nodes (the
   // catalog's Kimi K3 recipe on H200 runs TP16).
   CHECK(game::tensor_parallel_choices(chip("h200")) == std::vector<int>{1, 2, 4, 8, 16});
@@ -32,6 +33,9 @@ TEST_CASE("GPUs per replica: powers of two up to 16, within the scale-up domain 
   CHECK(game::tensor_parallel_choices(lone) == std::vector<int>{1, 2, 4, 8});
   lone.scale_up.domain_size = 4;
   CHECK(game::tensor_parallel_choices(lone) == std::vector<int>{1, 2, 4});
+  // A rack-sized domain (NVL72) stops at kMaxTensorParallel.
+  lone.scale_up.domain_size = 72;
+  CHECK(game::tensor_parallel_choices(lone).back() == game::kMaxTensorParallel);
 }
 
 TEST_CASE("a recipe whose tensor-parallel size is not a choice on its chip is refused, naming the choices") {
@@ -59,7 +63,7 @@ TEST_CASE("expert parallelism: the powers of two that divide the tensor-parallel
   }
 }
 
-TEST_CASE("draft tokens: the full range on an engine with speculative decoding, only 0 on one without") {
+TEST_CASE("draft tokens: the full range on an engine with speculative decoding, only 0 on one without or unknown") {
   data::Engine with;
   with.supports_spec_decode = true;
   data::Engine without;
@@ -67,7 +71,7 @@ TEST_CASE("draft tokens: the full range on an engine with speculative decoding, 
   CHECK(game::spec_draft_tokens_range(&with).max == game::kSpecDraftTokensRange.max);
   CHECK(game::spec_draft_tokens_range(&without).min == 0);
   CHECK(game::spec_draft_tokens_range(&without).max == 0);
-  CHECK(game::spec_draft_tokens_range(nullptr).max == game::kSpecDraftTokensRange.max);
+  CHECK(game::spec_draft_tokens_range(nullptr).max == 0);  // an unknown engine runs no drafts
 }
 
 TEST_CASE("a price outside $0..$1,000 per million tokens is refused by SetPrices, and nothing changes") {
@@ -119,4 +123,21 @@ TEST_CASE("the load right now: last hour's offered rate, else the scenario's bas
           doctest::Approx(st.last_offered_requests_per_s * game::load_share(test::catalog(), g.state().company, d))
               .epsilon(kRateTol));
   }
+}
+
+TEST_CASE("an SLO attainment reads against the level's goal: met, short by up to 20 points, or failing") {
+  // Without an SLO goal the level asks for 90% (the score's service component measures the same).
+  auto scenario = test::scenario_from(test::flat_scenario_json());
+  scenario.goals.clear();
+  CHECK(game::slo_target(scenario) == 0.9);
+  CHECK(game::slo_standing(0.9, scenario) == game::SloStanding::kMet);
+  CHECK(game::slo_standing(0.75, scenario) == game::SloStanding::kShort);
+  CHECK(game::slo_standing(0.69, scenario) == game::SloStanding::kFailing);
+  // A level whose goal is 70% counts 75% as met (campaign level 3's goal).
+  game::Goal g;
+  g.kind = game::GoalKind::kSloAttainment;
+  g.target = 0.7;
+  scenario.goals.push_back(g);
+  CHECK(game::slo_standing(0.75, scenario) == game::SloStanding::kMet);
+  CHECK(game::slo_standing(0.55, scenario) == game::SloStanding::kShort);
 }

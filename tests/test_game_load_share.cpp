@@ -60,3 +60,14 @@ TEST_CASE("a deployment's share of its segment's load is its capacity weight ove
     CHECK(game::load_share(test::catalog(), c, c.deployments[0]) == 1.0);
   }
 }
+
+TEST_CASE("a deployment about to be made joins those serving at the replicas it wants") {
+  // The deploy form's preview: 1 new replica beside 3 serving on the same chip and engine takes 1/4.
+  game::Company c;
+  c.deployments = {deployment(1, "chat", 3, 3)};
+  game::DeploymentState fresh = deployment(0, "chat", 0, 1);
+  CHECK(game::load_share(test::catalog(), c, fresh) == doctest::Approx(0.25).epsilon(kShareTol));
+  // Alone in its segment it takes the whole load.
+  fresh.segment = "batch";
+  CHECK(game::load_share(test::catalog(), c, fresh) == doctest::Approx(1.0).epsilon(kShareTol));
+}

@@ -33,8 +33,7 @@ App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load
 }
 
 std::shared_ptr<game::Advisor> App::make_advisor(const game::Scenario& scenario) const {
-  // A level that locks accepting advice has no advisor: proposals nobody may accept teach nothing.
-  if (scenario.lever_locked("accept_advice")) return nullptr;
+  if (!scenario.advisor_allowed()) return nullptr;
   if (options_.make_advisor) return options_.make_advisor(scenario);
   if (code_changes_) return std::make_shared<advisor::Chien>(catalog_, scenario, *code_changes_);
   return nullptr;

@@ -74,7 +74,7 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   auto total_margin = totals.gross_margin();
   kpi_card("kpi.margin", "Gross margin, 24 h", margin,
            "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
-           revenue24 > gpu24 ? theme::kRevenue : theme::kCost, card_w,
+           margin24 && *margin24 > 0 ? theme::kRevenue : theme::kCost, card_w,
            std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_card();
   kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(day.output_tokens),
@@ -85,10 +85,7 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const bool offered24 = day.requests_offered > 0;
   kpi_card("kpi.slo", "SLO met, 24 h", offered24 ? fmt_pct(slo24) : "—",
            offered24 ? fmt_pct(day.failed_share()) + " of requests failed" : std::string("no requests yet"),
-           slo24 >= 0.9   ? theme::kRevenue
-           : slo24 >= 0.7 ? theme::kWarn
-                          : theme::kCost,
-           card_w, std::string(concept_sentence(Concept::kSlo)).c_str());
+           slo_color(slo24, game.scenario), card_w, std::string(concept_sentence(Concept::kSlo)).c_str());
 
   ImGui::Spacing();
   const float half = (ImGui::GetContentRegionAvail().x - gap) / 2;

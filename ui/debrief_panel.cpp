@@ -205,7 +205,7 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   } else {
     stars = "···";
   }
-  theme::text_colored(score.final && score.stars >= 2 ? theme::kWarn : theme::kMuted, stars);
+  theme::text_colored(score.final && game::unlocks_next_level(score.stars) ? theme::kWarn : theme::kMuted, stars);
   ImGui::PopFont();
   ImGui::SameLine(0, 18);
   ImGui::BeginGroup();
@@ -417,11 +417,19 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
     std::snprintf(line, sizeof line, "Claimed gain of what you accepted: %s",
                   fmt_factor(tally.claimed_speedup).c_str());
     text_wrapped(line);
+    // What the player was promised per deployment; what the changes really do only once revealed.
     for (const auto& d : s.company.deployments) {
-      if (d.speedup == 1.0) continue;
-      char speedup_line[96];
-      std::snprintf(speedup_line, sizeof speedup_line, "#%lld now runs code %s faster", static_cast<long long>(d.id),
-                    fmt_factor(d.speedup).c_str());
+      const auto claimed = game::claimed_code_changes(s.inbox, d.id);
+      if (claimed.num_changes == 0 && !(game.revealed_debrief && d.speedup != 1.0)) continue;
+      char speedup_line[128];
+      if (game.revealed_debrief) {
+        std::snprintf(speedup_line, sizeof speedup_line, "#%lld runs code %s faster (claimed %s)",
+                      static_cast<long long>(d.id), fmt_factor(d.speedup).c_str(),
+                      fmt_factor(claimed.claimed_speedup).c_str());
+      } else {
+        std::snprintf(speedup_line, sizeof speedup_line, "#%lld: code changes claimed %s faster",
+                      static_cast<long long>(d.id), fmt_factor(claimed.claimed_speedup).c_str());
+      }
       muted_wrapped(speedup_line);
     }
     if (!game.revealed_debrief) {

@@ -30,11 +30,16 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   // What-if: this recipe at the segment's current load (its share of it when editing).
   ImGui::Spacing();
   theme::heading("What-if preview");
-  double rate = game::offered_rate_now(game.scenario, game.state, seg->id);
-  if (f.editing) {
-    if (const auto* d = game.state.company.find_deployment(*f.editing))
-      rate = game::deployment_rate_now(game.scenario, game.catalog, game.state, *d);
-  }
+  // Its share of the segment's load (game::load_share): a new deployment joins those serving.
+  game::DeploymentState probe;
+  probe.model = seg->model;
+  probe.segment = seg->id;
+  probe.chip = w.chip;
+  probe.recipe = w.recipe;
+  probe.replicas = w.replicas;
+  probe.decode = w.decode;
+  const game::DeploymentState* edited = f.editing ? game.state.company.find_deployment(*f.editing) : nullptr;
+  const double rate = game::deployment_rate_now(game.scenario, game.catalog, game.state, edited ? *edited : probe);
   const std::uint64_t seed = game.state.seed;
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, seed); });
   if (w.decode) {
@@ -98,9 +103,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
         sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
     row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(game::slo_attainment(*base, seg->slo)) : "",
-        slo >= 0.9   ? theme::kRevenue
-        : slo >= 0.7 ? theme::kWarn
-                     : theme::kCost);
+        slo_color(slo, game.scenario));
     row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu),
         base ? fmt_tok_per_s(base->output_tok_per_s_per_gpu) : "");
     row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
@@ -119,7 +122,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     const auto margin = money.gross_margin();
     const auto base_margin = base_money ? base_money->gross_margin() : std::nullopt;
     row("Gross margin", margin ? fmt_pct(*margin) : "—", base_margin ? fmt_pct(*base_margin) : "",
-        money.revenue_usd > money.gpu_cost_usd ? theme::kRevenue : theme::kCost);
+        money.gross_margin().value_or(0) > 0 ? theme::kRevenue : theme::kCost);
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Simulated %s of traffic in %.0f ms", fmt_seconds(sm.simulated_time_s).c_str(), result->wall_ms);

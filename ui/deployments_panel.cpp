@@ -148,7 +148,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         ImGui::TextUnformatted(fmt_count(last->output_tok_per_s_per_gpu).c_str());
         ImGui::TableNextColumn();
         const double slo = game::slo_attainment(last->requests_within_slo, last->requests_offered);
-        theme::text_colored(slo >= 0.9 ? theme::kRevenue : slo >= 0.7 ? theme::kWarn : theme::kCost, fmt_pct(slo, 0));
+        theme::text_colored(slo_color(slo, game.scenario), fmt_pct(slo, 0));
       } else {
         ImGui::TextDisabled("%s", s.hour == d.created_at_hour ? "next hour" : "no GPUs");
         for (int i = 0; i < 4; ++i) {

@@ -214,15 +214,11 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
        "Revenue minus GPU rent minus fixed costs over the last 24 game hours.");
   next_slot(1);
   const auto margin = day.money.gross_margin();
-  stat(labels[2], margin ? fmt_pct(*margin) : "—",
-       day.money.revenue_usd > day.money.gpu_cost_usd ? theme::kRevenue : theme::kWarn,
+  stat(labels[2], margin ? fmt_pct(*margin) : "—", margin && *margin > 0 ? theme::kRevenue : theme::kWarn,
        std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_slot(2);
   const double slo = day.slo_attainment;
-  stat(labels[3], day.requests_offered > 0 ? fmt_pct(slo) : "—",
-       slo >= 0.9   ? theme::kRevenue
-       : slo >= 0.7 ? theme::kWarn
-                    : theme::kCost,
+  stat(labels[3], day.requests_offered > 0 ? fmt_pct(slo) : "—", slo_color(slo, game.scenario),
        std::string(concept_sentence(Concept::kSlo)).c_str());
 }
 

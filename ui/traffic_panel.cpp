@@ -71,10 +71,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
       ImGui::Text("TTFT ≤ %s", fmt_seconds(seg.slo.ttft_s).c_str());
       ImGui::TextDisabled("TPOT ≤ %s", fmt_seconds(seg.slo.tpot_s).c_str());
       ImGui::TableNextColumn();
-      theme::text_colored(st.last_slo_attainment >= 0.9   ? theme::kRevenue
-                          : st.last_slo_attainment >= 0.7 ? theme::kWarn
-                                                          : theme::kCost,
-                          fmt_pct(st.last_slo_attainment, 0));
+      theme::text_colored(slo_color(st.last_slo_attainment, game.scenario), fmt_pct(st.last_slo_attainment, 0));
       ImGui::TableNextColumn();
       ImGui::ProgressBar(static_cast<float>(st.reputation), ImVec2(-1, 0), fmt_pct(st.reputation, 0).c_str());
     }

@@ -100,11 +100,11 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
   game::WindowSpec spec;
   spec.plan = planned(previews, scenario, catalog, w).plan;
   if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) spec.workload = seg->workload;
-  spec.rate_per_s = std::max(rate_per_s, game::kMinWhatIfRatePerReplicaS * w.replicas);
+  spec.rate_per_s = rate_per_s;
   spec.settings = scenario.serving;
   spec.seed = seed;
   auto window = game::window_of(spec);
-  if (!window) throw std::invalid_argument("no replica serves");
+  if (!window) throw std::invalid_argument(rate_per_s > 0 ? "no replica serves" : "no traffic to serve now");
   return ServingJob{std::move(spec.plan), std::move(window->config)};
 }
 

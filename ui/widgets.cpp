@@ -4,6 +4,7 @@
 
 #include <imgui_internal.h>
 
+#include "sim/game/slo.h"
 #include "ui/format.h"
 #include "ui/theme.h"
 
@@ -215,6 +216,18 @@ bool input_int_steps(const char* id, int* value, int step, float field_width) {
   }
   ImGui::PopID();
   return changed;
+}
+
+ImU32 slo_color(double attainment, const game::Scenario& scenario) {
+  switch (game::slo_standing(attainment, scenario)) {
+    case game::SloStanding::kMet:
+      return theme::kRevenue;
+    case game::SloStanding::kShort:
+      return theme::kWarn;
+    case game::SloStanding::kFailing:
+      break;
+  }
+  return theme::kCost;
 }
 
 }  // namespace tycoon::ui

@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include "sim/game/scenario.h"
 #include "sim/game/state.h"
 #include "ui/panels.h"
 
@@ -69,5 +70,8 @@ void wrapped_tooltip(const char* text);
 
 // Whether a lever is locked in this scenario (shown greyed with a tooltip).
 bool lever_locked(const game::Scenario& s, std::string_view lever);
+
+// The colour of an SLO attainment as the level judges it (game::slo_standing): met, short, failing.
+ImU32 slo_color(double attainment, const game::Scenario& scenario);
 
 }  // namespace tycoon::ui

@@ -10,7 +10,6 @@
 #include "sim/advisor/wording.h"
 #include "sim/analysis/confidence.h"
 #include "sim/core/input_error.h"
-#include "sim/game/load_share.h"
 #include "sim/game/rng.h"
 
 namespace tycoon::advisor {
@@ -155,7 +154,7 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   c.ready_at_hour = state.hour;
   const bool drifts = r.trait == Trait::kQualityDrift;
   const bool refuses = r.trait == Trait::kScorerGaming && r.reputation_hit > 0;
-  const double rate = std::max(last_rate_per_replica(state, *d), game::kMinWhatIfRatePerReplicaS);
+  const double rate = std::max(last_rate_per_replica(state, *d), kMinOpenLoopRate);
   // One paired run of the player's deployment on its traffic shape: the same requests with and
   // without the change (common random numbers), each run on a machine of its own (the hardware's
   // run-to-run jitter). The benchmark (`closed_loop`) keeps a fixed number of users busy, each

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.h"
+#include "sim/game/lever_limits.h"
 #include "sim/game/rng.h"
 #include "sim/perf/memory_plan.h"
 
@@ -140,8 +141,8 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
     add(o, "kv_cache_dtype " + std::string(to_string(p)));
   }
   // Tensor parallelism vs replicas on the same GPUs: TP 2 x 4 replicas against TP 1 x 8.
-  const int gpus = d.replicas * r.tensor_parallel;
-  for (int tp : {1, 2, 4, 8}) {
+  const int gpus = game::gpus_of(d.replicas, r);
+  for (int tp : game::tensor_parallel_choices(chip)) {
     if (tp == r.tensor_parallel || gpus % tp != 0) continue;
     serving::ServingOverrides o;
     o.tensor_parallel = tp;

@@ -28,7 +28,7 @@ std::vector<std::string> normalized_levers(std::vector<std::string> levers) {
 }
 
 bool advice_locked(const game::Scenario& scenario, const std::vector<std::string>& class_locks) {
-  return scenario.lever_locked("accept_advice") ||
+  return !scenario.advisor_allowed() ||
          std::find(class_locks.begin(), class_locks.end(), "accept_advice") != class_locks.end();
 }
 

@@ -64,7 +64,10 @@ class Game {
   void advance(std::int64_t hours);
   void run_to_end();
 
-  void set_advisor(std::shared_ptr<Advisor> advisor) { advisor_ = std::move(advisor); }
+  // Attaches `advisor`; none on a level that does not allow one (Scenario::advisor_allowed).
+  void set_advisor(std::shared_ptr<Advisor> advisor) {
+    advisor_ = scenario_.advisor_allowed() ? std::move(advisor) : nullptr;
+  }
   const Advisor* advisor() const { return advisor_.get(); }
   // The advisor's debrief with the truth of every proposal, only once the game has finished
   // (null before, and without an advisor): hidden truths never reach a client during play.

@@ -183,8 +183,8 @@ void Game::book_deployment_hour(const DeploymentState& d, const DeploymentAlloca
   sh.requests_within_slo += served.in_slo;
   sh.requests_offered += out.requests_offered;
   sh.requests_completed += out.requests_completed;
-  int gpus = alloc.active_replicas * d.recipe.tensor_parallel +
-             (d.decode ? alloc.decode_active_replicas * d.decode->recipe.tensor_parallel : 0);
+  const int gpus = gpus_of(alloc.active_replicas, d.recipe) +
+                   (d.decode ? gpus_of(alloc.decode_active_replicas, d.decode->recipe) : 0);
   totals.gpus_serving += gpus;
   DeploymentHour rec;
   rec.hour = h;

@@ -24,10 +24,8 @@ std::string list_of(const std::vector<int>& v) {
 
 std::vector<int> tensor_parallel_choices(const data::Accelerator& chip) {
   std::vector<int> out;
-  const bool scale_out = chip.scale_out_bandwidth_bytes_per_s > 0;
-  for (int tp = 1; tp <= kMaxTensorParallel; tp *= 2) {
-    if (tp <= chip.scale_up.domain_size || scale_out) out.push_back(tp);
-  }
+  const int domains = chip.scale_out_bandwidth_bytes_per_s > 0 ? 2 : 1;
+  for (int tp = 1; tp <= kMaxTensorParallel && tp <= domains * chip.scale_up.domain_size; tp *= 2) out.push_back(tp);
   return out;
 }
 
@@ -40,7 +38,7 @@ std::vector<int> expert_parallel_choices(int tensor_parallel) {
 }
 
 IntRange spec_draft_tokens_range(const data::Engine* engine) {
-  if (engine && !engine->supports_spec_decode) return {0, 0};
+  if (!engine || !engine->supports_spec_decode) return {0, 0};
   return kSpecDraftTokensRange;
 }
 

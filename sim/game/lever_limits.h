@@ -41,13 +41,14 @@ struct PriceRange {
 // reference/prices (a price there is no customer left at; the limit only stops a typo's extra zeros).
 inline constexpr PriceRange kPriceUsdPerMtokRange{0.0, 1000.0};
 
-// The largest tensor-parallel size the game offers: 16 GPUs per replica, two 8-GPU nodes over the
-// scale-out network (the largest in the catalog's recipes, Kimi K3 on H200 and B200).
-inline constexpr int kMaxTensorParallel = 16;
+// The largest tensor-parallel size the game offers: 64 GPUs per replica (an NVL72 rack's or a TPU
+// slice's share; a larger domain still stops here).
+inline constexpr int kMaxTensorParallel = 64;
 
-// The tensor-parallel sizes a replica can have on `chip`: the powers of two up to
-// kMaxTensorParallel within its scale-up domain, or beyond it where the chip lists a scale-out
-// network (perf::Deployment's rule; 1, 2, 4, 8, 16 on an H200).
+// The tensor-parallel sizes a replica can have on `chip`: the powers of two within its scale-up
+// domain, or, where the chip lists a scale-out network, within two domains (two 8-GPU nodes: the
+// catalog's Kimi K3 recipes run TP16 on H200 and B200), at most kMaxTensorParallel. 1, 2, 4, 8, 16
+// on an H200.
 std::vector<int> tensor_parallel_choices(const data::Accelerator& chip);
 
 // The expert-parallel sizes under `tensor_parallel` GPUs per replica: the powers of two that divide
@@ -55,7 +56,7 @@ std::vector<int> tensor_parallel_choices(const data::Accelerator& chip);
 std::vector<int> expert_parallel_choices(int tensor_parallel);
 
 // The draft tokens `engine` can run: kSpecDraftTokensRange, or only 0 (off) for an engine without
-// speculative decoding (perf::Deployment refuses drafts there). Unknown engine: the full range.
+// speculative decoding (perf::Deployment refuses drafts there), and for an unknown engine.
 IntRange spec_draft_tokens_range(const data::Engine* engine);
 
 // The first of `c`'s prices outside kPriceUsdPerMtokRange, as the game's refusal, or nothing.

@@ -34,9 +34,21 @@ std::vector<double> capacity_weights(const data::Catalog& catalog, const Company
 double load_share(const data::Catalog& catalog, const Company& company, const DeploymentState& d) {
   const auto w = capacity_weights(catalog, company, d.segment, &d);
   double total = 0, own = 0;
+  bool found = false;
   for (std::size_t i = 0; i < w.size(); ++i) {
     total += w[i];
-    if (company.deployments[i].id == d.id) own = w[i];
+    if (company.deployments[i].id == d.id) {
+      own = w[i];
+      found = true;
+    }
+  }
+  if (!found) {
+    // One not made yet (the deploy form's): weighed at the replicas it wants beside those serving.
+    const auto& r = d.decode ? d.decode->recipe : d.recipe;
+    if (catalog.find_accelerator(d.decode ? d.decode->chip : d.chip) && catalog.find_engine(r.engine)) {
+      own = capacity_weight(catalog, d, d.replicas, d.decode ? d.decode->replicas : 0);
+      total += own;
+    }
   }
   return total > 0 ? own / total : 1.0;
 }

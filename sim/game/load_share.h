@@ -26,7 +26,8 @@ std::vector<double> capacity_weights(const data::Catalog& catalog, const Company
                                      const DeploymentState* previewed = nullptr);
 
 // The share of its segment's load that deployment `d` receives (0 to 1) by capacity_weights with
-// `d` previewed; 1 when the segment's weights sum to nothing.
+// `d` previewed; 1 when the segment's weights sum to nothing. A `d` that is not one of `company`'s
+// deployments (one the player is about to make) joins those serving at the replicas it wants.
 double load_share(const data::Catalog& catalog, const Company& company, const DeploymentState& d);
 
 // The requests per second `segment`'s customers offer now: its last hour's offered load, or before
@@ -36,9 +37,5 @@ double offered_rate_now(const Scenario& scenario, const GameState& state, const 
 // The part of it deployment `d` serves: offered_rate_now × load_share.
 double deployment_rate_now(const Scenario& scenario, const data::Catalog& catalog, const GameState& state,
                            const DeploymentState& d);
-
-// The lowest load a what-if of a deployment is simulated at, per replica: one with no traffic yet
-// is previewed and checked as if a request came every 20 seconds, so there is a window to show.
-inline constexpr double kMinWhatIfRatePerReplicaS = 0.05;
 
 }  // namespace tycoon::game

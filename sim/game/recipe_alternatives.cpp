@@ -1,6 +1,9 @@
 #include "sim/game/recipe_alternatives.h"
 
+#include <algorithm>
+
 #include "sim/game/deploy_checks.h"
+#include "sim/game/lever_limits.h"
 
 namespace tycoon::game {
 
@@ -40,7 +43,8 @@ std::vector<RecipeAlternative> recipe_alternatives(const data::Catalog& catalog,
       add("speculative decoding, " + std::to_string(alt.recipe.spec_draft_tokens) + " drafts", alt);
     }
   }
-  if (acc && d.recipe.tensor_parallel * 2 <= acc->scale_up.domain_size) {
+  if (const auto tps = acc ? tensor_parallel_choices(*acc) : std::vector<int>{};
+      std::find(tps.begin(), tps.end(), d.recipe.tensor_parallel * 2) != tps.end()) {
     DeploymentState alt = base;
     alt.recipe.tensor_parallel *= 2;
     add("TP" + std::to_string(alt.recipe.tensor_parallel), alt);

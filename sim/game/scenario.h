@@ -194,6 +194,9 @@ struct Scenario {
 
   const SegmentSpec* find_segment(std::string_view id) const;
   bool lever_locked(std::string_view lever) const;
+  // A level that locks accepting advice has no advisor: proposals nobody may accept teach nothing.
+  // Game::set_advisor keeps none there, whichever front end attaches one.
+  bool advisor_allowed() const { return !lever_locked("accept_advice"); }
   std::int64_t end_hour() const { return static_cast<std::int64_t>(days) * 24; }
 };
 

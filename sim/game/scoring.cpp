@@ -108,14 +108,6 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0) {
   return buf;
 }
 
-// The SLO target the service component measures against: the level's SLO goal, else 90%.
-double slo_target(const Scenario& scenario) {
-  for (const auto& g : scenario.goals) {
-    if (g.kind == GoalKind::kSloAttainment && g.target > 0.5) return g.target;
-  }
-  return 0.9;
-}
-
 }  // namespace
 
 Score score(const Scenario& scenario, const GameState& s, const std::vector<GoalResult>& goals, const ScoreInputs& in) {

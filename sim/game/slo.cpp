@@ -40,4 +40,17 @@ double share_within_slo(const serving::LatencyStats& ttft_s, const serving::Late
   return std::min(share_within(ttft_s, slo.ttft_s), share_within(tpot_s, slo.tpot_s));
 }
 
+double slo_target(const Scenario& scenario) {
+  for (const auto& g : scenario.goals) {
+    if (g.kind == GoalKind::kSloAttainment && g.target > 0.5) return g.target;
+  }
+  return 0.9;
+}
+
+SloStanding slo_standing(double attainment, const Scenario& scenario) {
+  const double target = slo_target(scenario);
+  if (attainment >= target) return SloStanding::kMet;
+  return attainment >= target - kSloShortBand ? SloStanding::kShort : SloStanding::kFailing;
+}
+
 }  // namespace tycoon::game

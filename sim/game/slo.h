@@ -26,4 +26,14 @@ double slo_attainment(double requests_within_slo, double requests_offered);
 // (share_within_slo) times the share that completed (failed ones count as missed).
 double slo_attainment(const serving::ServingSummary& run, const SloTargets& slo);
 
+// The SLO attainment a level asks for: its SLO goal's target, else 90%. The score's service
+// component measures against it, and the panels colour attainments by it (slo_standing).
+double slo_target(const Scenario& scenario);
+
+// How an attainment reads against the level's target: met, short (up to 20 points under it:
+// customers notice), or failing.
+enum class SloStanding { kMet, kShort, kFailing };
+inline constexpr double kSloShortBand = 0.2;
+SloStanding slo_standing(double attainment, const Scenario& scenario);
+
 }  // namespace tycoon::game

@@ -39,6 +39,9 @@ struct GpuContract {
   bool operator==(const GpuContract&) const = default;
 };
 
+// The GPUs `replicas` replicas of `recipe` hold: tensor_parallel each.
+inline int gpus_of(int replicas, const RecipeSettings& recipe) { return replicas * recipe.tensor_parallel; }
+
 // The GPUs of one pool of a deployment (a disaggregated deployment has two).
 struct PoolGpus {
   std::string chip;
@@ -56,7 +59,7 @@ struct DecodePoolState {
   int active_replicas = 0;  // replicas with GPUs in the last simulated hour
 
   // Every replica holds `recipe.tensor_parallel` GPUs.
-  PoolGpus gpus() const { return {chip, replicas * recipe.tensor_parallel}; }
+  PoolGpus gpus() const { return {chip, gpus_of(replicas, recipe)}; }
   bool operator==(const DecodePoolState&) const = default;
 };
 
@@ -65,7 +68,7 @@ struct DecodePoolState {
 // deployment's GPU count, for the game, the deploy form and its preview.
 inline std::vector<PoolGpus> pools_of(const std::string& chip, int replicas, const RecipeSettings& recipe,
                                       const std::optional<DecodePoolState>& decode) {
-  std::vector<PoolGpus> pools = {{chip, replicas * recipe.tensor_parallel}};
+  std::vector<PoolGpus> pools = {{chip, gpus_of(replicas, recipe)}};
   if (decode) pools.push_back(decode->gpus());
   return pools;
 }
@@ -98,8 +101,7 @@ struct DeploymentState {
   }
   // GPUs serving in the last simulated hour.
   int gpus_active() const {
-    return active_replicas * recipe.tensor_parallel +
-           (decode ? decode->active_replicas * decode->recipe.tensor_parallel : 0);
+    return gpus_of(active_replicas, recipe) + (decode ? gpus_of(decode->active_replicas, decode->recipe) : 0);
   }
   // It can serve: every pool has a replica with GPUs.
   bool serving() const { return active_replicas > 0 && (!decode || decode->active_replicas > 0); }

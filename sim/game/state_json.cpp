@@ -203,6 +203,9 @@ nlohmann::json player_view_json(const GameState& s) {
   nlohmann::json j = to_json(s);
   j.erase("rng");
   j.erase("advisor");  // the advisor's records hold every proposal's truth; its streams the coming noise
+  // A deployment's speedup is what its accepted code changes really do (their claims are in the
+  // inbox: game::claimed_code_changes).
+  for (auto& d : j["company"]["deployments"]) d.erase("speedup");
   for (auto& a : j["inbox"]) {
     // The change proposed is the claim's (the title names it); what it really does is hidden.
     a["effect"].erase("speedup");

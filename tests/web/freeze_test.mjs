@@ -116,7 +116,8 @@ try {
     check(row.proposals >= 1, `${sc.name}: the advisor posted (${row.proposals} proposal(s))`);
     // Hidden truths never reach the page: proposals carry claims, not what they really do.
     const full = await page.evaluate(() => window.tycoon.state());
-    const leaks = (full.state.inbox || []).filter((a) => a.effect && ('speedup' in a.effect || 'reputation_hit' in a.effect));
+    const leaks = (full.state.inbox || []).filter((a) => a.effect && ('speedup' in a.effect || 'reputation_hit' in a.effect))
+      .concat(((full.state.company || {}).deployments || []).filter((d) => 'speedup' in d));
     check(leaks.length === 0 && !('rng' in full.state), `${sc.name}: tycoon.state() carries no hidden truth (${leaks.length} leaking proposal(s))`);
     check(row.gaps_over_limit === 0, `${sc.name}: no frame gap over ${kMaxGapMs} ms (max ${row.frame_gap_ms.max.toFixed(1)} ms)`);
   }
