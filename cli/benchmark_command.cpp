@@ -50,7 +50,7 @@ struct BenchmarkOptions {
   double rate = 0;
   double burst_factor = serving::ArrivalSpec{}.burst_factor;
   double diurnal_amplitude = serving::ArrivalSpec{}.diurnal_amplitude;
-  int replicas = 1;
+  int replicas = serving::PoolRequest{}.replicas;
   std::string router{serving::kRouterNames[static_cast<std::size_t>(serving::ServingConfig{}.router)]};
   std::uint64_t seed = serving::ServingConfig{}.seed;
   int max_num_seqs = 0;
@@ -70,7 +70,7 @@ struct BenchmarkOptions {
   std::string decode_precision;
   int decode_tp = 0;
   int decode_ep = 0;
-  int decode_replicas = 1;
+  int decode_replicas = serving::PoolRequest{}.replicas;
   int decode_max_num_seqs = 0;
   int decode_max_num_batched_tokens = 0;
   std::string kv_link{serving::kKvLinkNames[static_cast<std::size_t>(serving::PlanRequest{}.link)]};
@@ -183,7 +183,8 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const data::Catalog
     request.decode = std::move(decode);
     request.link = *parse_enum<serving::KvLinkKind>(o.kv_link, serving::kKvLinkNames);
   } else if (!o.decode_hardware.empty() || !o.decode_precision.empty() || o.decode_tp > 0 || o.decode_ep > 0 ||
-             o.decode_replicas != 1 || o.decode_max_num_seqs > 0 || o.decode_max_num_batched_tokens > 0) {
+             o.decode_replicas != serving::PoolRequest{}.replicas || o.decode_max_num_seqs > 0 ||
+             o.decode_max_num_batched_tokens > 0) {
     throw std::invalid_argument(
         "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
   }
