@@ -17,6 +17,7 @@
 #include "sim/core/input_error.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/benchmark_run.h"
 #include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
@@ -27,30 +28,31 @@ namespace tycoon::cli {
 
 namespace {
 
+// The flags as given; the run's defaults are sim's (serving::BenchmarkRun, serving_sim.h).
 struct BenchmarkOptions {
   DeploymentOptions deployment;
-  std::int64_t isl = 0;  // 0: the workload's default
+  std::int64_t isl = 0;
   std::int64_t osl = 0;
-  int concurrency = 64;
+  int concurrency = serving::ArrivalSpec{}.concurrency;
   std::int64_t num_requests = 0;
   double duration_s = 0;
   double warmup_s = 0;
   std::int64_t warmup_requests = 0;
-  double ramp_up_s = 0;
-  double pause_cap_s = 60;
-  std::string pause_basis = "think-time";
-  double idle_cap_s = 0;
-  double random_range_ratio = 0.8;
-  double output_range_ratio = -1;  // < 0: random_range_ratio
-  std::string workload = "random";
+  double ramp_up_s = serving::ArrivalSpec{}.ramp_up_s;
+  double pause_cap_s = serving::WorkloadSpec{}.max_pause_s;
+  std::string pause_basis{traffic::kPauseBasisNames[static_cast<std::size_t>(serving::WorkloadSpec{}.pause_basis)]};
+  double idle_cap_s = serving::ArrivalSpec{}.idle_cap_s;
+  double random_range_ratio = serving::WorkloadSpec{}.input_range_ratio;
+  double output_range_ratio = serving::WorkloadSpec{}.output_range_ratio;
+  std::string workload{serving::kWorkloadNames[static_cast<std::size_t>(serving::WorkloadSpec{}.kind)]};
   std::string trace;
   std::string arrival;
   double rate = 0;
-  double burst_factor = 4.0;
-  double diurnal_amplitude = 0.5;
-  int replicas = 1;
-  std::string router = "round-robin";
-  std::uint64_t seed = 1;
+  double burst_factor = serving::ArrivalSpec{}.burst_factor;
+  double diurnal_amplitude = serving::ArrivalSpec{}.diurnal_amplitude;
+  int replicas = serving::PoolRequest{}.replicas;
+  std::string router{serving::kRouterNames[static_cast<std::size_t>(serving::ServingConfig{}.router)]};
+  std::uint64_t seed = serving::ServingConfig{}.seed;
   int max_num_seqs = 0;
   int max_num_batched_tokens = 0;
   bool no_prefix_caching = false;
@@ -68,19 +70,33 @@ struct BenchmarkOptions {
   std::string decode_precision;
   int decode_tp = 0;
   int decode_ep = 0;
-  int decode_replicas = 1;
+  int decode_replicas = serving::PoolRequest{}.replicas;
   int decode_max_num_seqs = 0;
   int decode_max_num_batched_tokens = 0;
-  std::string kv_link = "infiniband";
+  std::string kv_link{serving::kKvLinkNames[static_cast<std::size_t>(serving::PlanRequest{}.link)]};
+  // The flags whose meaning depends on the others: whether each was given.
+  const CLI::Option *isl_flag = nullptr, *osl_flag = nullptr, *conc_flag = nullptr, *arrival_flag = nullptr,
+                    *rate_flag = nullptr, *warmup_s_flag = nullptr, *warmup_requests_flag = nullptr,
+                    *range_ratio_flag = nullptr, *out_ratio_flag = nullptr, *ramp_flag = nullptr,
+                    *pause_cap_flag = nullptr, *pause_basis_flag = nullptr, *idle_cap_flag = nullptr,
+                    *queue_timeout_flag = nullptr, *max_queue_flag = nullptr;
 };
 
+bool given(const CLI::Option* flag) { return flag && flag->count() > 0; }
+
+template <class T>
+std::optional<T> if_given(const CLI::Option* flag, const T& value) {
+  return given(flag) ? std::optional<T>(value) : std::nullopt;
+}
+
 // Beyond these a benchmark runs for minutes or needs gigabytes: refused unless --allow-long-run
-// (measured on the 2-core dev machine: ~75,000 simulated requests per wall second, so 1e6 take ~15 s).
-constexpr std::int64_t kMaxRequests = 1'000'000;
+// (the request bound is every command's, cli/long_run.h).
+constexpr std::int64_t kMaxRequests = kMaxRunRequests;
 constexpr std::int64_t kMaxGpus = 1024;
 constexpr double kMaxDurationS = 86'400;  // one simulated day
 
-void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c, bool open_loop) {
+void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c) {
+  const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
   // A trace is read once, here (its rows and span are checked), and handed to the simulation.
   if (!c.workload.trace_path.empty() && !c.workload.trace) {
     c.workload.trace = std::make_shared<const traffic::Trace>(traffic::load_trace(c.workload.trace_path));
@@ -109,19 +125,15 @@ void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c, bool ope
                              " s)" + why);
     }
   }
-  const std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
-  if (gpus > kMaxGpus) {
+  const std::int64_t prefill_gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
+  if (prefill_gpus > kMaxGpus) {
     throw core::InputError("--replicas " + std::to_string(c.replicas) + " x " +
                            std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
                            std::to_string(kMaxGpus) + " GPUs" + why);
   }
-  if (c.disaggregated) {
-    const auto& dp = c.disaggregated->decode;
-    const std::int64_t all = gpus + static_cast<std::int64_t>(dp.replicas) * dp.deployment.tensor_parallel;
-    if (all > kMaxGpus) {
-      throw std::invalid_argument("the prefill and decode pools hold " + std::to_string(all) + " GPUs, more than " +
-                                  std::to_string(kMaxGpus) + why);
-    }
+  if (const std::int64_t all = serving::num_gpus(c); all > kMaxGpus) {
+    throw std::invalid_argument("the prefill and decode pools hold " + std::to_string(all) + " GPUs, more than " +
+                                std::to_string(kMaxGpus) + why);
   }
   if (c.duration_s > kMaxDurationS) {
     throw core::InputError("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
@@ -134,32 +146,10 @@ void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c, bool ope
   }
 }
 
-// Defaults per shape: InferenceX's 1k/1k chat, 8k/1k summarisation and 1k/8k reasoning shapes.
-std::pair<std::int64_t, std::int64_t> default_lengths(serving::WorkloadKind k) {
-  switch (k) {
-    case serving::WorkloadKind::kInputHeavy:
-      return {8192, 1024};
-    case serving::WorkloadKind::kOutputHeavy:
-      return {1024, 8192};
-    case serving::WorkloadKind::kRandom:
-    case serving::WorkloadKind::kChat:
-    case serving::WorkloadKind::kAgenticCoding:
-    case serving::WorkloadKind::kTrace:
-      return {1024, 1024};
-  }
-  return {1024, 1024};
-}
-
-// Which of the flags whose meaning depends on the others were given.
-struct Given {
-  bool isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap, pause_basis,
-      idle_cap, queue_timeout, max_queue;
-};
-
 // The flags as the deployment plan's request: the recipe's settings and the engine card's under
 // the flags, the decode pool and the KV link when split, the queue limits. `own_model` holds a
 // model card the flags define (--model-file).
-serving::PlanRequest plan_request(const BenchmarkOptions& o, const Given& g, const data::Catalog& catalog,
+serving::PlanRequest plan_request(const BenchmarkOptions& o, const data::Catalog& catalog,
                                   std::unique_ptr<data::ModelCard>& own_model) {
   // Scheduler flags; the rest comes from the recipe and the engine card (serving::resolve_serving).
   serving::ServingOverrides sched;
@@ -176,8 +166,8 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const Given& g, con
   request.pool.recipe = deployment_overrides(o.deployment, sched);
   request.pool.replicas = o.replicas;
   request.pool.recipe.router = *parse_enum<serving::RouterKind>(o.router, serving::kRouterNames);
-  if (g.queue_timeout) request.queue_timeout_s = o.queue_timeout_s;
-  if (g.max_queue) request.max_queue = o.max_queue;
+  request.queue_timeout_s = if_given(o.queue_timeout_flag, o.queue_timeout_s);
+  request.max_queue = if_given(o.max_queue_flag, o.max_queue);
   if (o.disaggregated) {
     // The decode pool: its own flags; what they leave unset follows the plan's rule for a
     // decode pool (serving::decode_overrides).
@@ -193,123 +183,41 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const Given& g, con
     request.decode = std::move(decode);
     request.link = *parse_enum<serving::KvLinkKind>(o.kv_link, serving::kKvLinkNames);
   } else if (!o.decode_hardware.empty() || !o.decode_precision.empty() || o.decode_tp > 0 || o.decode_ep > 0 ||
-             o.decode_replicas != 1 || o.decode_max_num_seqs > 0 || o.decode_max_num_batched_tokens > 0) {
+             o.decode_replicas != serving::PoolRequest{}.replicas || o.decode_max_num_seqs > 0 ||
+             o.decode_max_num_batched_tokens > 0) {
     throw std::invalid_argument(
         "--decode-* options describe the decode pool of --disaggregated serving: add --disaggregated");
   }
   return request;
 }
 
-// The workload flags into `c` (the run's traffic shape); refuses flags that do not apply to it.
-void set_workload(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
-  auto kind = *parse_enum<serving::WorkloadKind>(o.workload, serving::kWorkloadNames);
-  if (!o.trace.empty()) {
-    if (kind != serving::WorkloadKind::kRandom && kind != serving::WorkloadKind::kTrace) {
-      throw core::InputError("--trace replays a file: it cannot be combined with --workload " + o.workload);
-    }
-    kind = serving::WorkloadKind::kTrace;
-  } else if (kind == serving::WorkloadKind::kTrace) {
-    throw core::InputError("--workload trace needs --trace FILE");
-  }
-  c.workload.kind = kind;
-  auto [def_isl, def_osl] = default_lengths(kind);
-  c.workload.input_tokens = g.isl ? o.isl : def_isl;
-  c.workload.output_tokens = g.osl ? o.osl : def_osl;
-  if (kind == serving::WorkloadKind::kTrace && (g.isl || g.osl)) {
-    throw core::InputError("--isl/--osl do not apply to a trace (its lines give the lengths)");
-  }
-  if (kind == serving::WorkloadKind::kAgenticCoding && (g.isl || g.osl)) {
-    throw core::InputError("--isl/--osl do not apply to agentic-coding (its sessions model their own lengths)");
-  }
-  if ((g.range_ratio || g.out_ratio) && kind != serving::WorkloadKind::kRandom) {
-    throw std::invalid_argument("--random-range-ratio and --output-range-ratio apply to --workload random only");
-  }
-  c.workload.input_range_ratio = o.random_range_ratio;
-  c.workload.output_range_ratio = g.out_ratio ? o.output_range_ratio : o.random_range_ratio;
-  c.workload.trace_path = o.trace;
-  c.workload.trace_timestamps = kind == serving::WorkloadKind::kTrace && !g.arrival;
-}
-
-// The arrival flags into `c` (who sends, when); refuses flags that do not apply to them.
-void set_arrivals(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
-  const auto kind = c.workload.kind;
-  c.arrival.kind = o.arrival.empty() ? serving::ArrivalKind::kClosedLoop
-                                     : *parse_enum<serving::ArrivalKind>(o.arrival, serving::kArrivalNames);
-  c.arrival.concurrency = o.concurrency;
-  c.arrival.rate_per_s = o.rate;
-  c.arrival.burst_factor = o.burst_factor;
-  c.arrival.diurnal_amplitude = o.diurnal_amplitude;
-  const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-  if (open_loop && !g.rate) throw std::invalid_argument("--arrival " + o.arrival + " needs --rate R");
-  if (!open_loop && g.rate)
-    throw std::invalid_argument("--rate applies to open-loop arrivals (--arrival poisson|bursty|diurnal)");
-  if (open_loop && g.conc) throw std::invalid_argument("--concurrency applies to closed-loop arrivals only");
-  if (open_loop && (g.ramp || g.warmup_requests)) {
-    throw std::invalid_argument("--ramp-up-s and --warmup-requests apply to closed-loop users only");
-  }
-  if (g.warmup_requests && g.warmup_s && o.warmup_requests > 0 && o.warmup_s > 0) {
-    throw std::invalid_argument("give the warm-up either in requests (--warmup-requests) or in seconds (--warmup-s)");
-  }
-  c.arrival.ramp_up_s = o.ramp_up_s;
-  if (open_loop && g.idle_cap) throw std::invalid_argument("--idle-cap-s applies to closed-loop users only");
-  c.arrival.idle_cap_s = o.idle_cap_s;
-  if (g.pause_cap && kind != serving::WorkloadKind::kAgenticCoding) {
-    throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
-  }
-  c.workload.max_pause_s = o.pause_cap_s;
-  if (g.pause_basis && kind != serving::WorkloadKind::kAgenticCoding) {
-    throw std::invalid_argument("--pause-basis applies to --workload agentic-coding only");
-  }
-  c.workload.pause_basis = *parse_enum<traffic::PauseBasis>(o.pause_basis, traffic::kPauseBasisNames);
-  if (c.workload.trace_timestamps && g.conc) {
-    throw core::InputError(
-        "--concurrency does not apply to a trace replayed at its own times "
-        "(add --arrival closed-loop to replay it with that many users)");
-  }
-}
-
-// How long the run lasts and what it leaves out (the warm-up); refuses a run that measures
-// nothing, cannot be simulated or is past the long-run limits.
-void set_limits(serving::ServingConfig& c, const BenchmarkOptions& o, const Given& g) {
-  const auto kind = c.workload.kind;
-  const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-  // Limits: InferenceX sends 10 x concurrency prompts per point.
-  c.num_requests = o.num_requests;
-  c.duration_s = o.duration_s;
-  c.warmup_s = o.warmup_s;
-  if (c.num_requests == 0 && c.duration_s == 0 && kind != serving::WorkloadKind::kTrace) {
-    c.num_requests = 10 * static_cast<std::int64_t>(o.concurrency);
-  }
-  // Warm-up: InferenceX sends 2 x concurrency warm-up requests before each point
-  // (benchmarks/benchmark_lib.sh, --num-warmups). Only where each session is one request:
-  // a warm-up that ends cuts sessions short.
-  const bool single_request = kind == serving::WorkloadKind::kRandom || kind == serving::WorkloadKind::kInputHeavy ||
-                              kind == serving::WorkloadKind::kOutputHeavy;
-  if (g.warmup_requests) {
-    if (c.workload.trace_timestamps) throw std::invalid_argument("--warmup-requests needs closed-loop users");
-    c.warmup_requests = o.warmup_requests;
-  } else if (!open_loop && single_request && !g.warmup_s) {
-    c.warmup_requests = 2 * static_cast<std::int64_t>(o.concurrency);
-  }
-
-  c.api_server = !o.offline;
-  c.scheduler.kv_capacity_tokens = o.kv_capacity_tokens;
-
-  if (c.duration_s > 0 && c.warmup_s >= c.duration_s) {
-    throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) + " is not shorter than --duration-s " +
-                           format_fixed(c.duration_s, 1) + ": nothing would be measured");
-  }
-  // An open-loop run's span is about its requests over the rate: beyond the longest --duration-s
-  // it cannot be simulated (the clock counts nanoseconds), whatever --allow-long-run says.
-  if (open_loop && c.num_requests > 0 && static_cast<double>(c.num_requests) / c.arrival.rate_per_s > 1e8) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%g", c.arrival.rate_per_s);
-    throw std::invalid_argument(std::string("--rate ") + buf + ": " + std::to_string(c.num_requests) +
-                                " requests at that rate span about " +
-                                format_fixed(static_cast<double>(c.num_requests) / c.arrival.rate_per_s, 0) +
-                                " simulated seconds, more than the simulator's 1e8 s: raise --rate");
-  }
-  check_limits(o, c, open_loop);
+// The run's flags as sim's request; what they leave unset takes sim's defaults.
+serving::BenchmarkRun benchmark_run(const BenchmarkOptions& o) {
+  serving::BenchmarkRun run;
+  run.workload = *parse_enum<serving::WorkloadKind>(o.workload, serving::kWorkloadNames);
+  run.trace_path = o.trace;
+  run.input_tokens = if_given(o.isl_flag, o.isl);
+  run.output_tokens = if_given(o.osl_flag, o.osl);
+  run.input_range_ratio = if_given(o.range_ratio_flag, o.random_range_ratio);
+  run.output_range_ratio = if_given(o.out_ratio_flag, o.output_range_ratio);
+  if (given(o.arrival_flag)) run.arrival = *parse_enum<serving::ArrivalKind>(o.arrival, serving::kArrivalNames);
+  run.concurrency = if_given(o.conc_flag, o.concurrency);
+  run.rate_per_s = if_given(o.rate_flag, o.rate);
+  run.burst_factor = o.burst_factor;
+  run.diurnal_amplitude = o.diurnal_amplitude;
+  run.ramp_up_s = if_given(o.ramp_flag, o.ramp_up_s);
+  run.idle_cap_s = if_given(o.idle_cap_flag, o.idle_cap_s);
+  run.max_pause_s = if_given(o.pause_cap_flag, o.pause_cap_s);
+  if (given(o.pause_basis_flag))
+    run.pause_basis = *parse_enum<traffic::PauseBasis>(o.pause_basis, traffic::kPauseBasisNames);
+  run.num_requests = o.num_requests;
+  run.duration_s = o.duration_s;
+  run.warmup_s = if_given(o.warmup_s_flag, o.warmup_s);
+  run.warmup_requests = if_given(o.warmup_requests_flag, o.warmup_requests);
+  run.api_server = !o.offline;
+  run.kv_capacity_tokens = o.kv_capacity_tokens;
+  run.seed = o.seed;
+  return run;
 }
 
 // The run, with progress on stderr once it lasts (the simulator reports, the CLI prints): in
@@ -332,6 +240,175 @@ serving::ServingSummary simulate_with_progress(const serving::ServingConfig& c, 
   return r;
 }
 
+// A default as the help shows it: "0.8", "60".
+std::string format_default(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The run's flags: traffic shape, arrivals, length and warm-up.
+void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
+  o.isl_flag = sub.add_option("--isl", o.isl, "Input tokens per request (random: nominal ISL, drawn in [R, 1] x ISL)")
+                   ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  o.osl_flag = sub.add_option("--osl", o.osl, "Output tokens per request")
+                   ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  o.conc_flag = sub.add_option("--concurrency", o.concurrency,
+                               "Closed loop: users, each sending the next request when one ends (default " +
+                                   std::to_string(serving::ArrivalSpec{}.concurrency) + ")")
+                    ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--num-requests", o.num_requests,
+                 "Requests to send (default: " + std::to_string(serving::kRequestsPerUser) +
+                     " x concurrency, or the whole trace)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
+  sub.add_option("--duration-s", o.duration_s, "Stop sending after this many simulated seconds")
+      ->check(finite_range(0.0, serving::kMaxRunSpanS));
+  o.warmup_s_flag =
+      sub.add_option("--warmup-s", o.warmup_s, "Requests arriving before this are left out of the metrics")
+          ->check(finite_range(0.0, serving::kMaxRunSpanS));
+  o.warmup_requests_flag =
+      sub.add_option("--warmup-requests", o.warmup_requests,
+                     "Closed loop: warm-up requests sent and ended before the measured run, left out of the metrics "
+                     "(default: " +
+                         std::to_string(serving::kWarmupRequestsPerUser) +
+                         " x concurrency for single-request workloads, as InferenceX runs vLLM's "
+                         "benchmark_serving.py; 0 for sessions)")
+          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+  o.range_ratio_flag =
+      sub.add_option("--random-range-ratio", o.random_range_ratio,
+                     "Random workload: input and output lengths uniform in [R x ISL, ISL] and [R x OSL, "
+                     "OSL] (default " +
+                         format_default(serving::WorkloadSpec{}.input_range_ratio) +
+                         ", InferenceX's; 1: exact lengths)")
+          ->check(finite_range(0.0, 1.0));
+  o.out_ratio_flag = sub.add_option("--output-range-ratio", o.output_range_ratio,
+                                    "Random workload: the output lengths' ratio alone (default: --random-range-ratio; "
+                                    "1: exactly OSL, every user in lock-step)")
+                         ->check(finite_range(0.0, 1.0));
+  o.ramp_flag = sub.add_option("--ramp-up-s", o.ramp_up_s,
+                               "Closed loop: users start spread evenly over this many seconds (default 0: all at once, "
+                               "as benchmark_serving.py with --request-rate inf)")
+                    ->check(finite_range(0.0, 1e6));
+  o.pause_cap_flag = sub.add_option("--pause-cap-s", o.pause_cap_s,
+                                    "Agentic coding: the longest pause kept of a recorded one (default " +
+                                        format_default(serving::WorkloadSpec{}.max_pause_s) +
+                                        ", kv-cache-tester's "
+                                        "--max-delay and the early AgentX replay's cap; 0: as recorded)")
+                         ->check(finite_range(0.0, 1e6));
+  o.pause_basis_flag =
+      sub.add_option("--pause-basis", o.pause_basis,
+                     "Agentic coding: how a recorded pause is taken: think-time (default: the trace's think_time, "
+                     "as kv-cache-tester and AgentX in May 2026 replay it), start-to-start (the gap between request "
+                     "starts, the recorded answer's time included, waited after each answer: AgentX from June to "
+                     "July 2026) or end-to-start (that gap less the answer's recorded time: AgentX from late July "
+                     "2026)")
+          ->check(one_of(traffic::kPauseBasisNames));
+  o.idle_cap_flag = sub.add_option("--idle-cap-s", o.idle_cap_s,
+                                   "Closed loop: the longest the whole system may sit idle; then the user due first "
+                                   "sends now (default 0: no limit; the later AgentX replay's is 10)")
+                        ->check(finite_range(0.0, 1e6));
+  sub.add_option("--workload", o.workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
+  sub.add_option("--trace", o.trace,
+                 "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a "
+                 "folder of them (sim/traffic/trace_import.h)");
+  o.arrival_flag =
+      sub.add_option("--arrival", o.arrival, "Arrival process (default closed-loop; a trace: its own times)")
+          ->check(one_of(serving::kArrivalNames));
+  o.rate_flag = sub.add_option("--rate", o.rate, "Open loop: mean requests (or sessions) per second")
+                    ->check(finite_range(1e-9, 1e9));
+  sub.add_option("--burst-factor", o.burst_factor, "Bursty: rate inside a burst / mean rate")
+      ->check(finite_range(1.0001, 1e3));
+  sub.add_option("--diurnal-amplitude", o.diurnal_amplitude, "Diurnal: relative swing over 24 h")
+      ->check(finite_range(0.0, 1.0));
+}
+
+// The deployment's flags beyond the recipe's: replicas, router, scheduler, queue, the split.
+void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
+  sub.add_option("--replicas", o.replicas, "Engine replicas (data parallel), each of --tp GPUs")
+      ->check(CLI::Range(1, 4096));
+  sub.add_option("--router", o.router, "How requests are spread over replicas")->check(one_of(serving::kRouterNames));
+  sub.add_option("--seed", o.seed, "Random seed (same seed, same output)")->check(seed_digits());
+  sub.add_option("--max-num-seqs", o.max_num_seqs, "Sequences per batch (default: the recipe's)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--max-num-batched-tokens", o.max_num_batched_tokens, "Token budget per step (default: the recipe's)")
+      ->check(CLI::Range(1, 1 << 24));
+  sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
+  sub.add_flag("--offline", o.offline,
+               "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "
+               "per-request front-end latency or tokenization");
+  sub.add_flag("--no-chunked-prefill", o.no_chunked_prefill, "Prefill whole prompts only");
+  o.queue_timeout_flag =
+      sub.add_option("--queue-timeout-s", o.queue_timeout_s,
+                     "A request still waiting this long times out (0: never; default: the scheduler's, " +
+                         format_default(serving::SchedulerConfig{}.queue_timeout_s) + ")")
+          ->check(finite_range(0.0, serving::kMaxRunSpanS));
+  o.max_queue_flag = sub.add_option("--max-queue", o.max_queue,
+                                    "Waiting requests per replica beyond which arrivals are rejected (default: the "
+                                    "scheduler's, " +
+                                        std::to_string(serving::SchedulerConfig{}.max_queue) + ")")
+                         ->check(CLI::Range(0, 1 << 30));
+  sub.add_option("--kv-capacity-tokens", o.kv_capacity_tokens, "KV cache per replica in tokens (default: memory plan)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  sub.add_option("--kv-admission", o.kv_admission,
+                 "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
+                 "(TensorRT-LLM's default); default: the engine's")
+      ->check(one_of(serving::kKvAdmissionNames));
+  sub.add_flag("--disaggregated", o.disaggregated,
+               "Disaggregated prefill/decode serving: --hardware, --tp, --replicas ... describe the prefill pool, "
+               "--decode-* the decode pool, --kv-link the link between them");
+  sub.add_option("--decode-hardware", o.decode_hardware, "Decode pool: accelerator id (default: --hardware)");
+  sub.add_option("--decode-precision", o.decode_precision,
+                 "Decode pool: weight precision (default: --precision on the same chip, else its chip's recipe's)")
+      ->check(one_of(kPrecisionNames));
+  sub.add_option(
+         "--decode-tp", o.decode_tp,
+         "Decode pool: tensor-parallel GPUs per replica (default: --tp on the same chip, else its chip's recipe's)")
+      ->check(CLI::Range(1, 1024));
+  sub.add_option("--decode-ep", o.decode_ep,
+                 "Decode pool: expert-parallel degree (default: --ep on the same chip, else its chip's recipe's)")
+      ->check(CLI::Range(1, 1024));
+  sub.add_option("--decode-replicas", o.decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
+  sub.add_option(
+         "--decode-max-num-seqs", o.decode_max_num_seqs,
+         "Decode pool: sequences per batch (default: --max-num-seqs on the same chip, else its chip's recipe's)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--decode-max-num-batched-tokens", o.decode_max_num_batched_tokens,
+                 "Decode pool: token budget per step (default: --max-num-batched-tokens on the same chip, else its "
+                 "chip's recipe's)")
+      ->check(CLI::Range(1, 1 << 24));
+  sub.add_option("--kv-link", o.kv_link, "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
+      ->check(one_of(serving::kKvLinkNames));
+  sub.add_flag("--json", o.json, "One JSON object on stdout");
+  sub.add_flag("--allow-long-run", o.allow_long_run,
+               "Run beyond the limits (" + std::to_string(kMaxRequests) + " requests, " + std::to_string(kMaxGpus) +
+                   " GPUs, a simulated day) that keep a benchmark under a minute");
+}
+
+int run_benchmark(const BenchmarkOptions& o, const GlobalOptions& global) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto catalog = load_catalog_for(global);
+  std::unique_ptr<data::ModelCard> own_model;
+  const serving::DeploymentPlan plan =
+      serving::resolve_plan(catalog, plan_request(o, catalog, own_model), serving::catalog_calibrations(catalog));
+  const auto& cal = plan.calibration;
+  serving::ServingConfig c = serving::benchmark_config(plan.config, benchmark_run(o));
+  check_limits(o, c);
+  const serving::ServingSummary r = simulate_with_progress(c, cal);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (o.json) {
+    // The run's results (the one writer, sim/serving/summary_json.h), then this run's wall time,
+    // calibration and configuration.
+    nlohmann::json out = serving::summary_json(r);
+    out["wall_time_s"] = wall_s;
+    out["calibration_source"] = cal.source;
+    out["config"] = serving::run_config_json(c, r);
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  print_benchmark_report(c, r, cal, wall_s);
+  return kExitOk;
+}
+
 }  // namespace
 
 CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) {
@@ -339,175 +416,9 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   auto* sub =
       app.add_subcommand("benchmark", "Simulate a serving benchmark: latency percentiles, tok/s/GPU, interactivity");
   add_deployment_options(*sub, o->deployment);
-  auto* isl = sub->add_option("--isl", o->isl, "Input tokens per request (random: nominal ISL, drawn in [R, 1] x ISL)")
-                  ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
-  auto* osl = sub->add_option("--osl", o->osl, "Output tokens per request")
-                  ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
-  auto* conc = sub->add_option("--concurrency", o->concurrency,
-                               "Closed loop: users, each sending the next request when one ends")
-                   ->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--num-requests", o->num_requests, "Requests to send (default: 10 x concurrency, or the whole trace)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
-  sub->add_option("--duration-s", o->duration_s, "Stop sending after this many simulated seconds")
-      ->check(finite_range(0.0, 1e8));
-  auto* warmup_s =
-      sub->add_option("--warmup-s", o->warmup_s, "Requests arriving before this are left out of the metrics")
-          ->check(finite_range(0.0, 1e8));
-  auto* warmup_requests =
-      sub->add_option("--warmup-requests", o->warmup_requests,
-                      "Closed loop: warm-up requests sent and ended before the measured run, left out of the metrics "
-                      "(default: 2 x concurrency for single-request workloads, as InferenceX runs vLLM's "
-                      "benchmark_serving.py; 0 for sessions)")
-          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
-  auto* range_ratio =
-      sub->add_option("--random-range-ratio", o->random_range_ratio,
-                      "Random workload: input and output lengths uniform in [R x ISL, ISL] and [R x OSL, "
-                      "OSL] (default 0.8, InferenceX's; 1: exact lengths)")
-          ->check(finite_range(0.0, 1.0));
-  auto* out_ratio = sub->add_option("--output-range-ratio", o->output_range_ratio,
-                                    "Random workload: the output lengths' ratio alone (default: --random-range-ratio; "
-                                    "1: exactly OSL, every user in lock-step)")
-                        ->check(finite_range(0.0, 1.0));
-  auto* ramp = sub->add_option("--ramp-up-s", o->ramp_up_s,
-                               "Closed loop: users start spread evenly over this many seconds (default 0: all at once, "
-                               "as benchmark_serving.py with --request-rate inf)")
-                   ->check(finite_range(0.0, 1e6));
-  auto* pause_cap =
-      sub->add_option("--pause-cap-s", o->pause_cap_s,
-                      "Agentic coding: the longest pause kept of a recorded one (default 60, kv-cache-tester's "
-                      "--max-delay and the early AgentX replay's cap; 0: as recorded)")
-          ->check(finite_range(0.0, 1e6));
-  auto* pause_basis =
-      sub->add_option("--pause-basis", o->pause_basis,
-                      "Agentic coding: how a recorded pause is taken: think-time (default: the trace's think_time, "
-                      "as kv-cache-tester and AgentX in May 2026 replay it), start-to-start (the gap between request "
-                      "starts, the recorded answer's time included, waited after each answer: AgentX from June to "
-                      "July 2026) or end-to-start (that gap less the answer's recorded time: AgentX from late July "
-                      "2026)")
-          ->check(one_of(traffic::kPauseBasisNames));
-  auto* idle_cap = sub->add_option("--idle-cap-s", o->idle_cap_s,
-                                   "Closed loop: the longest the whole system may sit idle; then the user due first "
-                                   "sends now (default 0: no limit; the later AgentX replay's is 10)")
-                       ->check(finite_range(0.0, 1e6));
-  sub->add_option("--workload", o->workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
-  sub->add_option("--trace", o->trace,
-                  "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a "
-                  "folder of them (sim/traffic/trace_import.h)");
-  auto* arrival =
-      sub->add_option("--arrival", o->arrival, "Arrival process (default closed-loop; a trace: its own times)")
-          ->check(one_of(serving::kArrivalNames));
-  auto* rate = sub->add_option("--rate", o->rate, "Open loop: mean requests (or sessions) per second")
-                   ->check(finite_range(1e-9, 1e9));
-  sub->add_option("--burst-factor", o->burst_factor, "Bursty: rate inside a burst / mean rate")
-      ->check(finite_range(1.0001, 1e3));
-  sub->add_option("--diurnal-amplitude", o->diurnal_amplitude, "Diurnal: relative swing over 24 h")
-      ->check(finite_range(0.0, 1.0));
-  sub->add_option("--replicas", o->replicas, "Engine replicas (data parallel), each of --tp GPUs")
-      ->check(CLI::Range(1, 4096));
-  sub->add_option("--router", o->router, "How requests are spread over replicas")->check(one_of(serving::kRouterNames));
-  sub->add_option("--seed", o->seed, "Random seed (same seed, same output)")->check(seed_digits());
-  sub->add_option("--max-num-seqs", o->max_num_seqs, "Sequences per batch (default: the recipe's)")
-      ->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--max-num-batched-tokens", o->max_num_batched_tokens,
-                  "Token budget per step (default: the recipe's)")
-      ->check(CLI::Range(1, 1 << 24));
-  sub->add_flag("--no-prefix-caching", o->no_prefix_caching, "Disable the prefix cache");
-  sub->add_flag("--offline", o->offline,
-                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "
-                "per-request front-end latency or tokenization");
-  sub->add_flag("--no-chunked-prefill", o->no_chunked_prefill, "Prefill whole prompts only");
-  auto* queue_timeout =
-      sub->add_option("--queue-timeout-s", o->queue_timeout_s,
-                      "A request still waiting this long times out (0: never; default: the scheduler's, 600)")
-          ->check(finite_range(0.0, 1e8));
-  auto* max_queue = sub->add_option("--max-queue", o->max_queue,
-                                    "Waiting requests per replica beyond which arrivals are rejected (default: the "
-                                    "scheduler's, 100000)")
-                        ->check(CLI::Range(0, 1 << 30));
-  sub->add_option("--kv-capacity-tokens", o->kv_capacity_tokens,
-                  "KV cache per replica in tokens (default: memory plan)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  sub->add_option("--kv-admission", o->kv_admission,
-                  "When a request may start: optimistic (vLLM, preempts on KV exhaustion) or guaranteed-no-evict "
-                  "(TensorRT-LLM's default); default: the engine's")
-      ->check(one_of(serving::kKvAdmissionNames));
-  sub->add_flag("--disaggregated", o->disaggregated,
-                "Disaggregated prefill/decode serving: --hardware, --tp, --replicas ... describe the prefill pool, "
-                "--decode-* the decode pool, --kv-link the link between them");
-  sub->add_option("--decode-hardware", o->decode_hardware, "Decode pool: accelerator id (default: --hardware)");
-  sub->add_option("--decode-precision", o->decode_precision,
-                  "Decode pool: weight precision (default: --precision on the same chip, else its chip's recipe's)")
-      ->check(one_of(kPrecisionNames));
-  sub->add_option(
-         "--decode-tp", o->decode_tp,
-         "Decode pool: tensor-parallel GPUs per replica (default: --tp on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--decode-ep", o->decode_ep,
-                  "Decode pool: expert-parallel degree (default: --ep on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--decode-replicas", o->decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
-  sub->add_option(
-         "--decode-max-num-seqs", o->decode_max_num_seqs,
-         "Decode pool: sequences per batch (default: --max-num-seqs on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--decode-max-num-batched-tokens", o->decode_max_num_batched_tokens,
-                  "Decode pool: token budget per step (default: --max-num-batched-tokens on the same chip, else its "
-                  "chip's recipe's)")
-      ->check(CLI::Range(1, 1 << 24));
-  sub->add_option("--kv-link", o->kv_link,
-                  "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
-      ->check(one_of(serving::kKvLinkNames));
-  sub->add_flag("--json", o->json, "One JSON object on stdout");
-  sub->add_flag(
-      "--allow-long-run", o->allow_long_run,
-      "Run beyond the limits (1e6 requests, 1024 GPUs, a simulated day) that keep a benchmark under a minute");
-
-  return [o, &global, isl, osl, conc, arrival, rate, warmup_s, warmup_requests, range_ratio, out_ratio, ramp, pause_cap,
-          pause_basis, idle_cap, queue_timeout, max_queue]() {
-    const auto wall_start = std::chrono::steady_clock::now();
-    const Given g{isl->count() > 0,
-                  osl->count() > 0,
-                  conc->count() > 0,
-                  arrival->count() > 0,
-                  rate->count() > 0,
-                  warmup_s->count() > 0,
-                  warmup_requests->count() > 0,
-                  range_ratio->count() > 0,
-                  out_ratio->count() > 0,
-                  ramp->count() > 0,
-                  pause_cap->count() > 0,
-                  pause_basis->count() > 0,
-                  idle_cap->count() > 0,
-                  queue_timeout->count() > 0,
-                  max_queue->count() > 0};
-    auto catalog = load_catalog_for(global);
-    std::unique_ptr<data::ModelCard> own_model;
-    const serving::DeploymentPlan plan =
-        serving::resolve_plan(catalog, plan_request(*o, g, catalog, own_model), serving::catalog_calibrations(catalog));
-    const auto& cal = plan.calibration;
-    serving::ServingConfig c = plan.config;
-    c.seed = o->seed;
-    set_workload(c, *o, g);
-    set_arrivals(c, *o, g);
-    set_limits(c, *o, g);
-    const serving::ServingSummary r = simulate_with_progress(c, cal);
-    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-
-    const nlohmann::json config = serving::run_config_json(c, r);
-    if (o->json) {
-      // The run's results (the one writer, sim/serving/summary_json.h), then this run's wall time,
-      // calibration and configuration.
-      nlohmann::json out = serving::summary_json(r);
-      out["wall_time_s"] = wall_s;
-      out["calibration_source"] = cal.source;
-      out["config"] = config;
-      std::cout << out.dump(2) << "\n";
-      return kExitOk;
-    }
-
-    print_benchmark_report(c, r, cal, wall_s);
-    return kExitOk;
-  };
+  add_traffic_flags(*sub, *o);
+  add_serving_flags(*sub, *o);
+  return [o, &global]() { return run_benchmark(*o, global); };
 }
 
 }  // namespace tycoon::cli

@@ -170,15 +170,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       if (!o->scenario.empty()) throw core::InputError("give a scenario or --resume, not both");
       if (o->has_seed) throw core::InputError("--seed cannot change a saved game");
       auto saved = game::load_save(o->resume, catalog);
-      if (o->days > 0) {
-        saved.scenario.days = o->days;
-        if (auto& ref = saved.scenario.reference_strategy) {  // as a new game shortened by --days does
-          std::erase_if(ref->commands,
-                        [&](const game::LoggedCommand& c) { return c.at_hour >= saved.scenario.end_hour(); });
-        }
-        saved.state.end_hour = static_cast<std::int64_t>(o->days) * 24;
-        saved.state.finished = saved.state.company.bankrupt || saved.state.hour >= saved.state.end_hour;
-      }
+      if (o->days > 0) game::set_days(saved, o->days);
       g = std::make_unique<game::Game>(std::move(saved.scenario), std::move(saved.state), catalog);
     } else {
       if (o->scenario.empty()) throw core::InputError("run needs a scenario (try: tycoon run default)");

@@ -287,3 +287,73 @@ TEST_CASE("a save never writes through a planted symlink") {
     CHECK(game::load_save(dir.path / "game.save", test::catalog()).state.hour == 1);
   }
 }
+
+TEST_CASE("a game's length: a new game's --days and a resumed save's --days follow one rule") {
+  // A 3-day flat scenario whose reference strategy acts at hours 0, 30 and 60.
+  auto j = test::flat_scenario_json(1.0);
+  j["days"] = 3;
+  j["reference_strategy"] = {
+      {"description", "three price moves"},
+      {"commands",
+       {{{"at_hour", 0}, {"type", "rent_gpus"}, {"chip", "h200"}, {"contract", "on_demand"}, {"num_gpus", 1}},
+        {{"at_hour", 30}, {"type", "rent_gpus"}, {"chip", "h200"}, {"contract", "on_demand"}, {"num_gpus", 1}},
+        {{"at_hour", 60}, {"type", "rent_gpus"}, {"chip", "h200"}, {"contract", "on_demand"}, {"num_gpus", 1}}}}};
+  const auto scenario = test::scenario_from(j);
+  auto hours_of = [](const game::Scenario& s) {
+    std::vector<std::int64_t> h;
+    for (const auto& c : s.reference_strategy->commands) h.push_back(c.at_hour);
+    return h;
+  };
+
+  SUBCASE("shortened to 2 days: the end is hour 48 and the command at hour 60 is dropped") {
+    auto s = scenario;
+    game::set_days(s, 2);
+    CHECK(s.days == 2);
+    CHECK(s.end_hour() == 48);
+    CHECK(hours_of(s) == std::vector<std::int64_t>{0, 30});
+    // A new game given GameOptions::days gets the same scenario.
+    game::GameOptions o;
+    o.days = 2;
+    o.windows = test::fixed_capacity_windows();
+    game::Game g(scenario, test::catalog(), o);
+    CHECK(hours_of(g.scenario()) == std::vector<std::int64_t>{0, 30});
+    CHECK(g.state().end_hour == 48);
+  }
+  SUBCASE("a command exactly at the new end never runs, so it goes too") {
+    auto at_end = j;
+    at_end["reference_strategy"]["commands"][1]["at_hour"] = 24;
+    auto s = test::scenario_from(at_end);
+    game::set_days(s, 1);  // end hour 24: the commands at 24 and 60 go, hour 0 stays
+    CHECK(hours_of(s) == std::vector<std::int64_t>{0});
+  }
+  SUBCASE("a save resumed at hour 30") {
+    game::GameOptions o;
+    o.windows = test::fixed_capacity_windows();
+    game::Game g(scenario, test::catalog(), o);
+    g.advance(30);
+    REQUIRE(g.state().hour == 30);
+    game::SaveData saved{g.scenario(), g.state()};
+    SUBCASE("shortened to 2 days: it ends at hour 48 and is not finished yet") {
+      game::set_days(saved, 2);
+      CHECK(saved.state.end_hour == 48);
+      CHECK_FALSE(saved.state.finished);
+      CHECK(hours_of(saved.scenario) == std::vector<std::int64_t>{0, 30});
+    }
+    SUBCASE("shortened to 1 day, before its hour: it resumes finished") {
+      game::set_days(saved, 1);
+      CHECK(saved.state.end_hour == 24);
+      CHECK(saved.state.finished);
+    }
+    SUBCASE("lengthened to 5 days: it ends at hour 120 and every command stays") {
+      game::set_days(saved, 5);
+      CHECK(saved.state.end_hour == 120);
+      CHECK_FALSE(saved.state.finished);
+      CHECK(hours_of(saved.scenario) == std::vector<std::int64_t>{0, 30, 60});
+    }
+    SUBCASE("a bankrupt company stays finished whatever the length") {
+      saved.state.company.bankrupt = true;
+      game::set_days(saved, 5);
+      CHECK(saved.state.finished);
+    }
+  }
+}

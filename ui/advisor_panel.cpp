@@ -84,14 +84,7 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
   static const advisor::AdvisorOptions kOptions{};  // the advisor the front ends attach runs with these
   const bool locked = lever_locked(game.scenario, "check_advice");
   bool first = true;
-  struct Offer {
-    game::AdviceCheckKind kind;
-    int repetitions;  // 0: the check's default
-  };
-  for (const Offer& offer :
-       {Offer{game::AdviceCheckKind::kComponentTest, 0}, Offer{game::AdviceCheckKind::kBenchmark, 0},
-        Offer{game::AdviceCheckKind::kBenchmark, 3 * game::kDefaultBenchmarkRepetitions},
-        Offer{game::AdviceCheckKind::kCanary, 0}}) {
+  for (const advisor::CheckOffer& offer : advisor::kCheckOffers) {
     const auto kind = offer.kind;  // plain copies: clang 14 cannot capture a structured binding
     const int reps = offer.repetitions;
     auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind, reps);

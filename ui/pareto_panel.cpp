@@ -14,12 +14,6 @@
 
 namespace tycoon::ui {
 
-namespace {
-
-constexpr int kConcurrencies[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
-
-}  // namespace
-
 void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/, Previews& previews) {
   const auto& s = game.state;
   const auto* d = deployment_picker(game, view, "pareto");
@@ -28,9 +22,11 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     return;
   }
   heading_with_help("Throughput per GPU against speed per user", Concept::kPareto);
-  muted_wrapped(
-      "Each line sweeps the number of concurrent users from 1 to 256 on one replica with this segment's "
-      "traffic. Up is cheaper tokens (more per GPU); right is faster tokens for each user.");
+  muted_wrapped("Each line sweeps the number of concurrent users from " +
+                std::to_string(game::kParetoConcurrencies.front()) + " to " +
+                std::to_string(game::kParetoConcurrencies.back()) +
+                " on one replica with this segment's traffic. Up is cheaper tokens (more per GPU); right is faster "
+                "tokens for each user.");
 
   const auto alts = game::recipe_alternatives(game.catalog, game.scenario, s, *d);
   analysis::Chart chart;
@@ -49,7 +45,7 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     series.name = alts[a].label;
     series.frontier_group = 0;  // one front over all recipes
     const WhatIf w = what_if_of(alts[a].deployment);
-    for (int c : kConcurrencies) {
+    for (int c : game::kParetoConcurrencies) {
       ++total;
       auto r = previews.get([&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });
       if (!r) continue;

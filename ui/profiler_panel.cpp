@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "sim/game/load_share.h"
+#include "sim/game/profile_steps.h"
 #include "sim/game/serving_window.h"
+#include "sim/perf/bottleneck.h"
 #include "sim/perf/iteration_cost.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -35,6 +37,18 @@ std::string op_label(perf::OpClass c) {
   return s;
 }
 
+ImU32 op_bound_color(perf::OpBound b) {
+  switch (b) {
+    case perf::OpBound::kOverhead:
+      return theme::kMuted;
+    case perf::OpBound::kMemory:
+      return theme::kCash;
+    case perf::OpBound::kCompute:
+      return theme::kWarn;
+  }
+  return theme::kMuted;
+}
+
 }  // namespace
 
 void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*out*/, Previews& previews) {
@@ -44,7 +58,6 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     muted_wrapped("Deploy a model to profile it.");
     return;
   }
-  const auto* seg = game.scenario.find_segment(d->segment);
   WhatIf w = what_if_of(*d);
   if (d->active_replicas > 0) w.replicas = d->active_replicas;
   if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
@@ -62,19 +75,17 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   const auto* sm = result && result->summary ? &*result->summary : nullptr;
 
-  // One representative decode step and one prefill chunk from the performance model.
-  const int batch = sm ? std::max(1, static_cast<int>(std::lround(sm->mean_batch_size))) : 16;
-  const std::int64_t isl = seg ? seg->workload.input_tokens : 1024;
-  const std::int64_t osl = seg ? seg->workload.output_tokens : 256;
-  const std::int64_t context = isl + osl / 2;
-  const std::int64_t chunk = std::min<std::int64_t>(d->recipe.max_num_batched_tokens, isl);
-  auto decode = perf::predict_decode(*dep, *cal, batch, context);
-  auto prefill = perf::predict_prefill(*dep, *cal, chunk, 0, 1);
+  // One representative decode step and one prefill chunk (the game's choice, game::profile_steps).
+  const auto steps = game::profile_steps(game.scenario, *d, *dep, *cal,
+                                         sm ? std::optional<double>(sm->mean_batch_size) : std::nullopt);
+  const auto& decode = steps.decode;
+  const auto& prefill = steps.prefill;
 
   heading_with_help("Where the time goes", Concept::kMemoryBoundDecode);
   ImGui::TextDisabled("%s · decode step of %d sequences at %lld tokens of context; prefill of %lld prompt tokens",
-                      game::describe(d->recipe).c_str(), batch, static_cast<long long>(context),
-                      static_cast<long long>(chunk));
+                      game::describe(d->recipe).c_str(), steps.decode_batch,
+                      static_cast<long long>(steps.decode_context_tokens),
+                      static_cast<long long>(steps.prefill_tokens));
   ImGui::SameLine();
   theme::provenance_badge(perf::weaker(decode.provenance, prefill.provenance));
 
@@ -101,10 +112,10 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     ImGui::TableSetupColumn("Prefill", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn("bound by", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableHeadersRow();
+    // The model's verdict (perf::bound_of), in its color.
     auto bound = [](const perf::OpCost& c) {
-      if (c.flop <= 0 && c.bytes <= 0) return std::pair<const char*, ImU32>{"overhead", theme::kMuted};
-      return c.memory_bound() ? std::pair<const char*, ImU32>{"memory", theme::kCash}
-                              : std::pair<const char*, ImU32>{"compute", theme::kWarn};
+      const auto b = perf::bound_of(c);
+      return std::pair<const char*, ImU32>{perf::kOpBoundNames[static_cast<std::size_t>(b)].data(), op_bound_color(b)};
     };
     for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
       const auto& dc = decode.ops[i];
@@ -162,23 +173,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
   ImGui::TextDisabled("%s of GPU time over %s simulated, %lld engine steps, mean batch %s.", fmt_seconds(total).c_str(),
                       fmt_seconds(sm->simulated_time_s).c_str(), static_cast<long long>(sm->num_iterations),
                       fmt_count(sm->mean_batch_size).c_str());
-  const auto& attn = decode.op(perf::OpClass::kAttentionDecode);
-  const double weights_s = decode.op(perf::OpClass::kDenseFfn).time_s + decode.op(perf::OpClass::kMoeExperts).time_s +
-                           decode.op(perf::OpClass::kAttentionProj).time_s;
-  std::string hint;
-  if (decode.op(perf::OpClass::kLaunchOverhead).time_s + decode.op(perf::OpClass::kEngineOverhead).time_s >
-      0.3 * decode.total_s) {
-    hint = "Overheads dominate the decode step: CUDA graphs, a leaner engine or bigger batches help most.";
-  } else if (attn.time_s > weights_s) {
-    hint =
-        "Reading the KV cache dominates decode: shorter contexts, an fp8 KV cache or prefix reuse help; more "
-        "sequences per batch will not.";
-  } else {
-    hint =
-        "Reading the weights dominates decode: a bigger batch shares each read among more users; fp8/fp4 weights "
-        "or speculative decoding make each read produce more tokens.";
-  }
-  muted_wrapped(hint);
+  muted_wrapped(perf::advice(perf::decode_bottleneck(decode)));
 }
 
 }  // namespace tycoon::ui

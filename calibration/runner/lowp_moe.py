@@ -163,26 +163,60 @@ def scaled_grouped_mm(a8, a_scale, w8, w_scale, offs):
 
 
 @triton.jit
+def _tile_of(texp_ptr, N, BN: tl.constexpr):
+    """This program's tile of a block_plan: (expert, plan slot, column block). An expert of E or
+    more marks an unused slot: the kernel returns before reading anything else of it."""
+    pid = tl.program_id(0)
+    num_n = tl.cdiv(N, BN)
+    pid_m = pid // num_n
+    return tl.load(texp_ptr + pid_m), pid_m, pid % num_n
+
+
+@triton.jit
+def _tile_rows(trow_ptr, offs_ptr, e, pid_m, pid_n, N, BT: tl.constexpr, BN: tl.constexpr):
+    """A used slot's rows and columns: (BT row indices from the slot's first row, BN column
+    indices, rows within the expert's, columns within N)."""
+    row0 = tl.load(trow_ptr + pid_m)
+    row_end = tl.load(offs_ptr + e)
+    rt = row0 + tl.arange(0, BT)
+    rn = pid_n * BN + tl.arange(0, BN)
+    return rt, rn, rt < row_end, rn < N
+
+
+@triton.jit
+def _store_tile(out_ptr, acc, rt, rn, t_mask, n_mask, stride_om, SWAP: tl.constexpr):
+    """The float32 tile as bf16 into out (R, N): acc (BT, BN), or (BN, BT) when SWAP."""
+    if SWAP:
+        o_ptrs = out_ptr + rt[None, :].to(tl.int64) * stride_om + rn[:, None]
+        tl.store(o_ptrs, acc.to(tl.bfloat16), mask=t_mask[None, :] & n_mask[:, None])
+    else:
+        o_ptrs = out_ptr + rt[:, None].to(tl.int64) * stride_om + rn[None, :]
+        tl.store(o_ptrs, acc.to(tl.bfloat16), mask=t_mask[:, None] & n_mask[None, :])
+
+
+def _grouped_out(a, w, plan, out, bn):
+    """The shapes, plan and launch grid every grouped kernel here shares: a (R, K) rows sorted by
+    expert, w (E, N, ...) -> (k, e, n, tile_expert, tile_row0, out bf16 (R, N), grid)."""
+    r, k = a.shape
+    e, n, _ = w.shape
+    texp, trow, slots = plan
+    if out is None:
+        out = torch.empty((r, n), dtype=torch.bfloat16, device=a.device)
+    return k, e, n, texp, trow, out, (slots * triton.cdiv(n, bn),)
+
+
+@triton.jit
 def _fp8_block_grouped_kernel(a_ptr, as_ptr, w_ptr, ws_ptr, out_ptr, offs_ptr, texp_ptr, trow_ptr,
                               N, K, num_e,
                               stride_am, stride_asm, stride_we, stride_wn,
                               stride_wse, stride_wsn, stride_om,
                               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
                               SB: tl.constexpr):
-    pid = tl.program_id(0)
-    num_n = tl.cdiv(N, BN)
-    pid_m = pid // num_n
-    pid_n = pid % num_n
-    e = tl.load(texp_ptr + pid_m)
+    e, pid_m, pid_n = _tile_of(texp_ptr, N, BN)
     if e >= num_e:
         return
-    row0 = tl.load(trow_ptr + pid_m)
-    row_end = tl.load(offs_ptr + e)
-    rm = row0 + tl.arange(0, BM)
-    rn = pid_n * BN + tl.arange(0, BN)
+    rm, rn, m_mask, n_mask = _tile_rows(trow_ptr, offs_ptr, e, pid_m, pid_n, N, BM, BN)
     rk = tl.arange(0, BK)
-    m_mask = rm < row_end
-    n_mask = rn < N
     a_ptrs = a_ptr + rm[:, None].to(tl.int64) * stride_am + rk[None, :]
     w_base = w_ptr + e.to(tl.int64) * stride_we
     w_ptrs = w_base + rn[:, None].to(tl.int64) * stride_wn + rk[None, :]
@@ -198,8 +232,7 @@ def _fp8_block_grouped_kernel(a_ptr, as_ptr, w_ptr, ws_ptr, out_ptr, offs_ptr, t
         acc += tl.dot(a, tl.trans(w)) * sa[:, None] * sw[None, :]
         a_ptrs += BK
         w_ptrs += BK
-    o_ptrs = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
-    tl.store(o_ptrs, acc.to(tl.bfloat16), mask=m_mask[:, None] & n_mask[None, :])
+    _store_tile(out_ptr, acc, rm, rn, m_mask, n_mask, stride_om, False)
 
 
 def fp8_tile_m(rows, touched):
@@ -210,13 +243,8 @@ def fp8_tile_m(rows, touched):
 def fp8_block_grouped_mm(a8, a_scale, w8, w_scale, offs, plan, bm, out=None):
     """a8 e4m3 (R, K), a_scale (R, ceil(K/128)), w8 e4m3 (E, N, K), w_scale (E, ceil(N/128),
     ceil(K/128)) float32, plan = block_plan(offs, R, bm) -> bf16 (R, N)."""
-    r, k = a8.shape
-    e, n, _ = w8.shape
-    texp, trow, slots = plan
-    if out is None:
-        out = torch.empty((r, n), dtype=torch.bfloat16, device=a8.device)
     bn, bk = 128, FP8_BLOCK
-    grid = (slots * triton.cdiv(n, bn),)
+    k, e, n, texp, trow, out, grid = _grouped_out(a8, w8, plan, out, bn)
     _fp8_block_grouped_kernel[grid](
         a8, a_scale, w8, w_scale, out, offs, texp, trow, n, k, e,
         a8.stride(0), a_scale.stride(0), w8.stride(0), w8.stride(1),
@@ -269,108 +297,62 @@ def _mx_tile(q, s, BN: tl.constexpr, BK: tl.constexpr, MXB: tl.constexpr, DQ: tl
 def _mxfp4_grouped_kernel(a_ptr, wq_ptr, ws_ptr, out_ptr, offs_ptr, texp_ptr, trow_ptr,
                           N, K, num_e,
                           stride_am, stride_we, stride_wn, stride_se, stride_sn, stride_om,
-                          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-                          MXB: tl.constexpr, DQ: tl.constexpr):
-    pid = tl.program_id(0)
-    num_n = tl.cdiv(N, BN)
-    pid_m = pid // num_n
-    pid_n = pid % num_n
-    e = tl.load(texp_ptr + pid_m)
+                          BT: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                          MXB: tl.constexpr, DQ: tl.constexpr, SWAP: tl.constexpr):
+    """One BT-row token tile x BN columns of one expert. SWAP 0: out = A . W^T (tokens as the
+    MMA's M); SWAP 1: out^T = W . A^T, so the dequantized weight tile is the MMA's first operand
+    (it can stay in registers) and the tokens are the MMA's N, so thin expert groups take 16- or
+    32-row token tiles. The dequantization form is chosen by DQ (_mx_tile)."""
+    e, pid_m, pid_n = _tile_of(texp_ptr, N, BN)
     if e >= num_e:
         return
-    row0 = tl.load(trow_ptr + pid_m)
-    row_end = tl.load(offs_ptr + e)
-    rm = row0 + tl.arange(0, BM)
-    rn = pid_n * BN + tl.arange(0, BN)
+    rt, rn, t_mask, n_mask = _tile_rows(trow_ptr, offs_ptr, e, pid_m, pid_n, N, BT, BN)
     rk = tl.arange(0, BK)
     rkh = tl.arange(0, BK // 2)
     rs = tl.arange(0, BK // MXB)
-    m_mask = rm < row_end
-    n_mask = rn < N
-    a_ptrs = a_ptr + rm[:, None].to(tl.int64) * stride_am + rk[None, :]
-    w_ptrs = (wq_ptr + e.to(tl.int64) * stride_we + rn[:, None].to(tl.int64) * stride_wn
-              + rkh[None, :])
-    s_ptrs = (ws_ptr + e.to(tl.int64) * stride_se + rn[:, None].to(tl.int64) * stride_sn
-              + rs[None, :])
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for _kb in range(0, K // BK):
-        a = tl.load(a_ptrs, mask=m_mask[:, None], other=0.0)
-        q = tl.load(w_ptrs, mask=n_mask[:, None], other=0)
-        s = tl.load(s_ptrs, mask=n_mask[:, None], other=127)
-        w = _mx_tile(q, s, BN, BK, MXB, DQ)
-        acc += tl.dot(a, tl.trans(w))
-        a_ptrs += BK
-        w_ptrs += BK // 2
-        s_ptrs += BK // MXB
-    o_ptrs = out_ptr + rm[:, None].to(tl.int64) * stride_om + rn[None, :]
-    tl.store(o_ptrs, acc.to(tl.bfloat16), mask=m_mask[:, None] & n_mask[None, :])
-
-
-MXFP4_BK = 64   # divides gpt-oss's 2880 (2880 / 128 does not)
-
-
-def mxfp4_grouped_mm(a, wq, ws, offs, plan, bm, out=None, dq=0):
-    """a bf16 (R, K), wq uint8 (E, N, K/2), ws uint8 e8m0 (E, N, K/32), plan = block_plan(offs,
-    R, bm) -> bf16 (R, N). K must be a multiple of MXFP4_BK."""
-    r, k = a.shape
-    e, n, _ = wq.shape
-    assert k % MXFP4_BK == 0
-    texp, trow, slots = plan
-    if out is None:
-        out = torch.empty((r, n), dtype=torch.bfloat16, device=a.device)
-    bn = 128
-    grid = (slots * triton.cdiv(n, bn),)
-    _mxfp4_grouped_kernel[grid](
-        a, wq, ws, out, offs, texp, trow, n, k, e,
-        a.stride(0), wq.stride(0), wq.stride(1), ws.stride(0), ws.stride(1), out.stride(0),
-        BM=bm, BN=bn, BK=MXFP4_BK, MXB=MX_BLOCK, DQ=dq, num_warps=8 if bm == 128 else 4, num_stages=4)
-    return out
-
-
-# Variant with the operands swapped: out^T = W . A^T, so the dequantized weight tile is the MMA's
-# first operand (it can stay in registers) and the tokens are the MMA's N, so thin expert groups
-# take 16- or 32-row token tiles. The dequantization form is chosen by DQ (_mx_tile).
-
-
-@triton.jit
-def _mxfp4_grouped_swap_kernel(a_ptr, wq_ptr, ws_ptr, out_ptr, offs_ptr, texp_ptr, trow_ptr,
-                               N, K, num_e,
-                               stride_am, stride_we, stride_wn, stride_se, stride_sn, stride_om,
-                               BT: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-                               MXB: tl.constexpr, DQ: tl.constexpr):
-    pid = tl.program_id(0)
-    num_n = tl.cdiv(N, BN)
-    pid_m = pid // num_n
-    pid_n = pid % num_n
-    e = tl.load(texp_ptr + pid_m)
-    if e >= num_e:
-        return
-    row0 = tl.load(trow_ptr + pid_m)
-    row_end = tl.load(offs_ptr + e)
-    rt = row0 + tl.arange(0, BT)
-    rn = pid_n * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    rkh = tl.arange(0, BK // 2)
-    rs = tl.arange(0, BK // MXB)
-    t_mask = rt < row_end
-    n_mask = rn < N
     a_ptrs = a_ptr + rt[:, None].to(tl.int64) * stride_am + rk[None, :]
     w_ptrs = (wq_ptr + e.to(tl.int64) * stride_we + rn[:, None].to(tl.int64) * stride_wn
               + rkh[None, :])
     s_ptrs = (ws_ptr + e.to(tl.int64) * stride_se + rn[:, None].to(tl.int64) * stride_sn
               + rs[None, :])
-    acc = tl.zeros((BN, BT), dtype=tl.float32)
+    if SWAP:
+        acc = tl.zeros((BN, BT), dtype=tl.float32)
+    else:
+        acc = tl.zeros((BT, BN), dtype=tl.float32)
     for _kb in range(0, K // BK):
         a = tl.load(a_ptrs, mask=t_mask[:, None], other=0.0)
         q = tl.load(w_ptrs, mask=n_mask[:, None], other=0)
         s = tl.load(s_ptrs, mask=n_mask[:, None], other=127)
         w = _mx_tile(q, s, BN, BK, MXB, DQ)
-        acc += tl.dot(w, tl.trans(a))
+        if SWAP:
+            acc += tl.dot(w, tl.trans(a))
+        else:
+            acc += tl.dot(a, tl.trans(w))
         a_ptrs += BK
         w_ptrs += BK // 2
         s_ptrs += BK // MXB
-    o_ptrs = out_ptr + rt[None, :].to(tl.int64) * stride_om + rn[:, None]
-    tl.store(o_ptrs, acc.to(tl.bfloat16), mask=t_mask[None, :] & n_mask[:, None])
+    _store_tile(out_ptr, acc, rt, rn, t_mask, n_mask, stride_om, SWAP)
+
+
+MXFP4_BK = 64   # divides gpt-oss's 2880 (2880 / 128 does not)
+
+
+def _mxfp4_launch(a, wq, ws, offs, plan, tile, out, dq, swap, num_warps):
+    assert a.shape[1] % MXFP4_BK == 0
+    k, e, n, texp, trow, out, grid = _grouped_out(a, wq, plan, out, 128)
+    _mxfp4_grouped_kernel[grid](
+        a, wq, ws, out, offs, texp, trow, n, k, e,
+        a.stride(0), wq.stride(0), wq.stride(1), ws.stride(0), ws.stride(1), out.stride(0),
+        BT=tile, BN=128, BK=MXFP4_BK, MXB=MX_BLOCK, DQ=dq, SWAP=swap, num_warps=num_warps,
+        num_stages=4)
+    return out
+
+
+def mxfp4_grouped_mm(a, wq, ws, offs, plan, bm, out=None, dq=0):
+    """a bf16 (R, K), wq uint8 (E, N, K/2), ws uint8 e8m0 (E, N, K/32), plan = block_plan(offs,
+    R, bm) -> bf16 (R, N). K must be a multiple of MXFP4_BK."""
+    return _mxfp4_launch(a, wq, ws, offs, plan, bm, out, dq, swap=False,
+                         num_warps=8 if bm == 128 else 4)
 
 
 def mxfp4_swap_tile_t(rows, touched):
@@ -383,20 +365,10 @@ def mxfp4_swap_tile_t(rows, touched):
 
 
 def mxfp4_grouped_mm_swap(a, wq, ws, offs, plan, bt, out=None, dq=0):
-    """As mxfp4_grouped_mm, operands swapped; plan = block_plan(offs, R, bt)."""
-    r, k = a.shape
-    e, n, _ = wq.shape
-    assert k % MXFP4_BK == 0
-    texp, trow, slots = plan
-    if out is None:
-        out = torch.empty((r, n), dtype=torch.bfloat16, device=a.device)
-    bn = 128
-    grid = (slots * triton.cdiv(n, bn),)
-    _mxfp4_grouped_swap_kernel[grid](
-        a, wq, ws, out, offs, texp, trow, n, k, e,
-        a.stride(0), wq.stride(0), wq.stride(1), ws.stride(0), ws.stride(1), out.stride(0),
-        BT=bt, BN=bn, BK=MXFP4_BK, MXB=MX_BLOCK, DQ=dq, num_warps=4 if bt <= 64 else 8, num_stages=4)
-    return out
+    """As mxfp4_grouped_mm, operands swapped (tokens as the MMA's N, in BT-row tiles: thin expert
+    groups take 16- or 32-row tiles); plan = block_plan(offs, R, bt)."""
+    return _mxfp4_launch(a, wq, ws, offs, plan, bt, out, dq, swap=True,
+                         num_warps=4 if bt <= 64 else 8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,20 +404,11 @@ def _mxfp4_split_kernel(a_ptr, wq_ptr, ws_ptr, out_ptr, offs_ptr, texp_ptr, trow
                         N, K, num_e,
                         stride_am, stride_we, stride_wn, stride_se, stride_sn, stride_om,
                         BT: tl.constexpr, BN: tl.constexpr, SWAP: tl.constexpr):
-    pid = tl.program_id(0)
-    num_n = tl.cdiv(N, BN)
-    pid_m = pid // num_n
-    pid_n = pid % num_n
-    e = tl.load(texp_ptr + pid_m)
+    e, pid_m, pid_n = _tile_of(texp_ptr, N, BN)
     if e >= num_e:
         return
-    row0 = tl.load(trow_ptr + pid_m)
-    row_end = tl.load(offs_ptr + e)
-    rt = row0 + tl.arange(0, BT)
-    rn = pid_n * BN + tl.arange(0, BN)
+    rt, rn, t_mask, n_mask = _tile_rows(trow_ptr, offs_ptr, e, pid_m, pid_n, N, BT, BN)
     rh = tl.arange(0, 32)
-    t_mask = rt < row_end
-    n_mask = rn < N
     a_ptrs = a_ptr + rt[:, None].to(tl.int64) * stride_am + rh[None, :]
     w_ptrs = (wq_ptr + e.to(tl.int64) * stride_we + rn[:, None].to(tl.int64) * stride_wn
               + rh[None, :])
@@ -473,25 +436,15 @@ def _mxfp4_split_kernel(a_ptr, wq_ptr, ws_ptr, out_ptr, offs_ptr, texp_ptr, trow
         a_ptrs += 64
         w_ptrs += 32
         s_ptrs += 2
-    if SWAP:
-        o_ptrs = out_ptr + rt[None, :].to(tl.int64) * stride_om + rn[:, None]
-        tl.store(o_ptrs, acc.to(tl.bfloat16), mask=t_mask[None, :] & n_mask[:, None])
-    else:
-        o_ptrs = out_ptr + rt[:, None].to(tl.int64) * stride_om + rn[None, :]
-        tl.store(o_ptrs, acc.to(tl.bfloat16), mask=t_mask[:, None] & n_mask[None, :])
+    _store_tile(out_ptr, acc, rt, rn, t_mask, n_mask, stride_om, SWAP)
 
 
 def mxfp4_split_grouped_mm(a, wq_split, ws, offs, plan, tile, out=None, swap=False):
     """As mxfp4_grouped_mm with weights in the split packing (pack_mxfp4_split); swap: operands
     swapped (tokens as the MMA's N). plan = block_plan(offs, R, tile)."""
-    r, k = a.shape
-    e, n, _ = wq_split.shape
-    assert k % MXFP4_SPLIT_BK == 0
-    texp, trow, slots = plan
-    if out is None:
-        out = torch.empty((r, n), dtype=torch.bfloat16, device=a.device)
+    assert a.shape[1] % MXFP4_SPLIT_BK == 0
     bn = 128
-    grid = (slots * triton.cdiv(n, bn),)
+    k, e, n, texp, trow, out, grid = _grouped_out(a, wq_split, plan, out, bn)
     _mxfp4_split_kernel[grid](
         a, wq_split, ws, out, offs, texp, trow, n, k, e,
         a.stride(0), wq_split.stride(0), wq_split.stride(1), ws.stride(0), ws.stride(1),

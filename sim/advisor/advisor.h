@@ -162,6 +162,24 @@ struct CheckQuote {
   bool available = true;  // false: this check cannot run on this proposal (`what` says why)
   int repetitions = 1;    // paired runs (benchmark) or paired hours (canary)
 };
+// The longer benchmark the advisor offers beside the default one, paired runs in all: three times
+// the default, which narrows the 95% interval by more than √3 (its width goes as 1/√runs, and the
+// Student-t quantile falls with the runs): most claims the default leaves open are settled.
+inline constexpr int kLongerBenchmarkRepetitions = 3 * game::kDefaultBenchmarkRepetitions;
+
+// A check the player can pay for on a proposal: its kind and a benchmark's paired runs in all
+// (0: the check's default).
+struct CheckOffer {
+  game::AdviceCheckKind kind;
+  int repetitions = 0;
+};
+// What the advisor offers on each proposal, in the order it offers them: a component test, the
+// default benchmark, the longer benchmark, a canary.
+inline constexpr std::array<CheckOffer, 4> kCheckOffers = {
+    CheckOffer{game::AdviceCheckKind::kComponentTest, 0}, CheckOffer{game::AdviceCheckKind::kBenchmark, 0},
+    CheckOffer{game::AdviceCheckKind::kBenchmark, kLongerBenchmarkRepetitions},
+    CheckOffer{game::AdviceCheckKind::kCanary, 0}};
+
 // `repetitions`: a benchmark's paired runs in all (0: game::kDefaultBenchmarkRepetitions). When the
 // proposal already has a ready benchmark of fewer runs (pooled_benchmark), only the runs it lacks
 // are run and charged, and the result pools them with it.

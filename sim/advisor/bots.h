@@ -22,7 +22,7 @@ struct BotOptions {
   // verify-then-decide decides by the game's one rule (game::evidence_call on the check's
   // verdict). A benchmark whose interval holds both "no gain" and a material gain is repeated
   // once with this many paired runs, when the claim is worth that bigger benchmark.
-  int more_repetitions = 3 * game::kDefaultBenchmarkRepetitions;
+  int more_repetitions = kLongerBenchmarkRepetitions;
   // A scripted player the bot plays on top of (commands applied at their hours before the bot
   // decides): the level's reference strategy in the balance table. Null: the bot does nothing else.
   const std::vector<game::LoggedCommand>* script = nullptr;

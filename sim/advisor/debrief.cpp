@@ -151,6 +151,26 @@ nlohmann::json to_json(const CheckResult& c, std::int64_t now_hour) {
           {"note", "running"}};
 }
 
+namespace {
+
+// What a proposal claims beyond its speedup, into `j`: the op class it speeds up, that op's share
+// of the step and the component speedup (under `component_key`) for a code change; the recipe,
+// replicas and claimed spread for a recipe change.
+void add_claim_fields(nlohmann::json& j, const ProposalRecord& r, const char* component_key) {
+  if (r.op_class) {
+    j["op_class"] = perf::to_string(*r.op_class);
+    j["op_share"] = r.op_share;
+    j[component_key] = r.component_speedup;
+  }
+  if (r.kind == ProposalKind::kRecipe) {
+    j["recipe"] = game::to_json(r.recipe);
+    if (r.replicas) j["replicas"] = *r.replicas;
+    j["claimed_spread"] = r.claimed_spread;
+  }
+}
+
+}  // namespace
+
 nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, std::int64_t now_hour) {
   nlohmann::json j = {{"id", r.advice_id},
                       {"deployment_id", r.deployment_id},
@@ -161,16 +181,7 @@ nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, 
                       {"posted_at_hour", a.posted_at_hour},
                       {"status", game::kAdviceStatusNames[static_cast<std::size_t>(a.status)]},
                       {"claimed_speedup", a.claimed_speedup}};
-  if (r.op_class) {
-    j["op_class"] = perf::to_string(*r.op_class);
-    j["op_share"] = r.op_share;
-    j["claimed_component_speedup"] = r.component_speedup;
-  }
-  if (r.kind == ProposalKind::kRecipe) {
-    j["recipe"] = game::to_json(r.recipe);
-    if (r.replicas) j["replicas"] = *r.replicas;
-    j["claimed_spread"] = r.claimed_spread;
-  }
+  add_claim_fields(j, r, "claimed_component_speedup");
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : a.checks) checks.push_back(to_json(c, now_hour));
   j["checks"] = checks;
@@ -185,16 +196,7 @@ nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
                       {"title", r.title},
                       {"posted_at_hour", r.posted_at_hour},
                       {"claimed_speedup", r.claimed_speedup}};
-  if (r.op_class) {
-    j["op_class"] = perf::to_string(*r.op_class);
-    j["op_share"] = r.op_share;
-    j["component_speedup"] = r.component_speedup;
-  }
-  if (r.kind == ProposalKind::kRecipe) {
-    j["recipe"] = game::to_json(r.recipe);
-    if (r.replicas) j["replicas"] = *r.replicas;
-    j["claimed_spread"] = r.claimed_spread;
-  }
+  add_claim_fields(j, r, "component_speedup");
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : r.checks) checks.push_back(to_json(c));
   j["checks"] = checks;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/benchmark_run.h"
 
 namespace tycoon::analysis {
 
@@ -37,10 +38,7 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
     PointPerf p;
     p.error = e.what();
     p.provenance = cal.provenance;
-    p.num_gpus = config.deployment.tensor_parallel * config.replicas;
-    if (config.disaggregated) {
-      p.num_gpus += config.disaggregated->decode.deployment.tensor_parallel * config.disaggregated->decode.replicas;
-    }
+    p.num_gpus = static_cast<int>(serving::num_gpus(config));
     return p;
   }
 }

@@ -12,6 +12,24 @@ namespace tycoon::analysis {
 
 namespace {
 
+// "random 1024/1024": a workload's name when the spec gives none.
+std::string sweep_workload_name(const WorkloadChoice& c) {
+  return std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.kind)]) + " " + std::to_string(c.input_tokens) +
+         "/" + std::to_string(c.output_tokens);
+}
+
+// A sweep without workloads runs the benchmark's default shape at its default lengths.
+WorkloadChoice sweep_default_workload() {
+  WorkloadChoice c;
+  c.kind = serving::WorkloadSpec{}.kind;
+  const auto lengths = serving::default_lengths(c.kind);
+  c.input_tokens = lengths.input_tokens;
+  c.output_tokens = lengths.output_tokens;
+  c.name = sweep_workload_name(c);
+  c.pointer = "/workloads";
+  return c;
+}
+
 using data::LoadError;
 
 constexpr std::array<std::string_view, 21> kConfigFieldNames = {"hardware",
@@ -299,25 +317,19 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
         c.pointer = ptr;
         c.kind = static_cast<serving::WorkloadKind>(w.choice("kind", serving::kWorkloadNames));
         if (c.kind == serving::WorkloadKind::kTrace) w.fail("kind", "trace replay is not a sweep workload");
-        if (c.kind == serving::WorkloadKind::kInputHeavy) {
-          c.input_tokens = 8192;
-          c.output_tokens = 1024;
-        } else if (c.kind == serving::WorkloadKind::kOutputHeavy) {
-          c.input_tokens = 1024;
-          c.output_tokens = 8192;
-        }
+        const auto lengths = serving::default_lengths(c.kind);  // the benchmark's, one rule
+        c.input_tokens = lengths.input_tokens;
+        c.output_tokens = lengths.output_tokens;
         if (auto i = w.optional_integer("input_tokens", data::Bound::kPositive)) c.input_tokens = *i;
         if (auto o = w.optional_integer("output_tokens", data::Bound::kPositive)) c.output_tokens = *o;
         if (c.kind == serving::WorkloadKind::kAgenticCoding && (w.has("input_tokens") || w.has("output_tokens"))) {
           w.fail_here("agentic-coding sessions model their own lengths: drop input_tokens/output_tokens");
         }
-        c.name = w.optional_string("name").value_or(
-            std::string(serving::kWorkloadNames[static_cast<std::size_t>(c.kind)]) + " " +
-            std::to_string(c.input_tokens) + "/" + std::to_string(c.output_tokens));
+        c.name = w.optional_string("name").value_or(sweep_workload_name(c));
         w.finish();
         return c;
       },
-      {WorkloadChoice{"random 1024/1024", serving::WorkloadKind::kRandom, 1024, 1024, "/workloads"}});
+      {sweep_default_workload()});
 
   s.concurrency = read_list<int>(r, "concurrency",
                                  [&](const nlohmann::json& v, const std::string& ptr) {

@@ -19,6 +19,7 @@
 #include "sim/core/types.h"
 #include "sim/data/catalog.h"
 #include "sim/perf/deployment.h"
+#include "sim/serving/benchmark_run.h"
 #include "sim/serving/deployment_plan.h"
 #include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
@@ -85,7 +86,7 @@ struct SweepSpec {
   std::vector<int> concurrency;
   std::vector<PriceChoice> prices;
   std::vector<std::uint64_t> seeds;
-  int requests_per_user = 10;  // InferenceX sends 10 x concurrency prompts per point
+  int requests_per_user = serving::kRequestsPerUser;  // the benchmark's: InferenceX's 10 x concurrency
   std::int64_t min_requests = 0;
   std::int64_t max_requests = 0;  // 0: no cap
   Contract contract = Contract::kOnDemand;

@@ -56,11 +56,37 @@ AdviceCheck read_check(ObjectReader cj) {
   return c;
 }
 
+// A proposal's checks, oldest first.
+nlohmann::json advice_checks_json(const std::vector<AdviceCheck>& checks) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& c : checks) j.push_back(check_json(c));
+  return j;
+}
+
+std::vector<AdviceCheck> read_advice_checks(ObjectReader& in) {
+  std::vector<AdviceCheck> checks;
+  auto cs = in.array("checks");
+  for (std::size_t k = 0; k < cs.size(); ++k) checks.push_back(read_check(cs.object(k)));
+  return checks;
+}
+
+// The recipe overlay under `key` (its fields checked as a command's are).
+serving::ServingOverrides read_recipe_overlay(ObjectReader& in, std::string_view key) {
+  auto rec = in.object(key);
+  auto overrides = read_overrides(rec);
+  rec.finish();
+  return overrides;
+}
+
+// A proposal's replica count: positive when set.
+std::optional<int> read_optional_replicas(ObjectReader& in) {
+  if (!in.has("replicas")) return std::nullopt;
+  return static_cast<int>(in.integer("replicas", Bound::kPositive));
+}
+
 nlohmann::json record_json(const ProposalRecord& r) {
   nlohmann::json scale = nlohmann::json::array();
   for (double x : r.true_op_time_scale) scale.push_back(x);
-  nlohmann::json checks = nlohmann::json::array();
-  for (const auto& c : r.checks) checks.push_back(check_json(c));
   nlohmann::json j = {{"advice_id", r.advice_id},
                       {"deployment_id", r.deployment_id},
                       {"kind", kProposalKindNames[static_cast<std::size_t>(r.kind)]},
@@ -76,7 +102,7 @@ nlohmann::json record_json(const ProposalRecord& r) {
                       {"reputation_hit", r.reputation_hit},
                       {"recipe", to_json(r.recipe)},
                       {"claimed_spread", r.claimed_spread},
-                      {"checks", checks}};
+                      {"checks", advice_checks_json(r.checks)}};
   if (r.trait) j["trait"] = kTraitNames[static_cast<std::size_t>(*r.trait)];
   if (r.op_class) j["op_class"] = perf::kOpClassNames[static_cast<std::size_t>(*r.op_class)];
   if (r.replicas) j["replicas"] = *r.replicas;
@@ -106,15 +132,10 @@ ProposalRecord read_record(ObjectReader in) {
   r.claimed_speedup = in.number("claimed_speedup", Bound::kPositive);
   r.true_speedup = in.number("true_speedup", Bound::kPositive);
   r.reputation_hit = in.number("reputation_hit", Bound::kNonNegative);
-  {
-    auto rec = in.object("recipe");
-    r.recipe = read_overrides(rec);
-    rec.finish();
-  }
-  if (in.has("replicas")) r.replicas = static_cast<int>(in.integer("replicas", Bound::kPositive));
+  r.recipe = read_recipe_overlay(in, "recipe");
+  r.replicas = read_optional_replicas(in);
   r.claimed_spread = in.number("claimed_spread", Bound::kNonNegative);
-  auto cs = in.array("checks");
-  for (std::size_t k = 0; k < cs.size(); ++k) r.checks.push_back(read_check(cs.object(k)));
+  r.checks = read_advice_checks(in);
   in.finish();
   return r;
 }
@@ -122,8 +143,6 @@ ProposalRecord read_record(ObjectReader in) {
 }  // namespace
 
 nlohmann::json to_json(const Advice& a) {
-  nlohmann::json checks = nlohmann::json::array();
-  for (const auto& check : a.checks) checks.push_back(check_json(check));
   nlohmann::json effect = {
       {"recipe", to_json(a.effect.recipe)}, {"speedup", a.effect.speedup}, {"reputation_hit", a.effect.reputation_hit}};
   if (a.effect.replicas) effect["replicas"] = *a.effect.replicas;
@@ -138,7 +157,7 @@ nlohmann::json to_json(const Advice& a) {
       {"posted_at_hour", a.posted_at_hour},
       {"decided_at_hour", a.decided_at_hour ? nlohmann::json(*a.decided_at_hour) : nlohmann::json(nullptr)},
       {"minor", a.minor},
-      {"checks", checks}};
+      {"checks", advice_checks_json(a.checks)}};
   if (a.previous_recipe) aj["previous_recipe"] = to_json(*a.previous_recipe);
   if (a.previous_replicas) aj["previous_replicas"] = *a.previous_replicas;
   if (a.reverted_at_hour) aj["reverted_at_hour"] = *a.reverted_at_hour;
@@ -153,12 +172,10 @@ Advice read_advice(ObjectReader a) {
   x.rationale = a.string("rationale");
   x.claimed_speedup = a.number("claimed_speedup", Bound::kPositive);
   auto e = a.object("effect");
-  auto r = e.object("recipe");
-  x.effect.recipe = read_overrides(r);
-  r.finish();
+  x.effect.recipe = read_recipe_overlay(e, "recipe");
   x.effect.speedup = e.number("speedup", Bound::kPositive);
   x.effect.reputation_hit = e.optional_number("reputation_hit", Bound::kNonNegative).value_or(0.0);
-  if (e.has("replicas")) x.effect.replicas = static_cast<int>(e.integer("replicas", Bound::kPositive));
+  x.effect.replicas = read_optional_replicas(e);
   e.finish();
   x.status = read_enum<AdviceStatus>(a, "status", kAdviceStatusNames);
   x.posted_at_hour = a.integer("posted_at_hour");
@@ -174,10 +191,7 @@ Advice read_advice(ObjectReader a) {
     x.previous_replicas = static_cast<int>(n);
   }
   x.reverted_at_hour = a.optional_integer("reverted_at_hour", Bound::kNonNegative);
-  if (a.has("checks")) {
-    auto cs = a.array("checks");
-    for (std::size_t k = 0; k < cs.size(); ++k) x.checks.push_back(read_check(cs.object(k)));
-  }
+  if (a.has("checks")) x.checks = read_advice_checks(a);
   a.finish();
   return x;
 }

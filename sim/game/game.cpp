@@ -17,20 +17,19 @@
 
 namespace tycoon::game {
 
+void set_days(Scenario& scenario, int days) {
+  scenario.days = days;
+  if (scenario.reference_strategy) {
+    auto& cs = scenario.reference_strategy->commands;
+    const std::int64_t end = scenario.end_hour();
+    cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }), cs.end());
+  }
+}
+
 Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     : scenario_(std::move(scenario)), catalog_(&catalog), calibrations_(catalog), windows_(std::move(options.windows)) {
   if (options.seed) scenario_.seed = *options.seed;
-  if (options.days) {
-    scenario_.days = *options.days;
-    // A shortened game's reference commands past its end never run; kept, they made its save
-    // unloadable (the scenario loader refuses them).
-    if (scenario_.reference_strategy) {
-      auto& cs = scenario_.reference_strategy->commands;
-      const std::int64_t end = scenario_.end_hour();
-      cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const LoggedCommand& c) { return c.at_hour >= end; }),
-               cs.end());
-    }
-  }
+  if (options.days) set_days(scenario_, *options.days);
   if (options.history_days) scenario_.history_days = *options.history_days;
   if (!windows_) windows_ = std::make_shared<ServingWindows>();
   auto& s = state_;

@@ -41,6 +41,12 @@ struct GameOptions {
 PastHistory make_past(const Scenario& scenario, const data::Catalog& catalog,
                       std::shared_ptr<ServingWindows> windows = nullptr);
 
+// Sets `scenario` to last `days` game days (days > 0): Scenario::days, and the reference
+// strategy's commands at or past the new end hour dropped (kept, they would never run and would
+// make the game's save unloadable: the scenario loader refuses them). The one rule for a game's
+// length chosen at the start (GameOptions::days) and for a resumed save (set_days in save.h).
+void set_days(Scenario& scenario, int days);
+
 class Game {
  public:
   // A new game at hour 0: the scenario's starting fleet, deployments and prices in place.

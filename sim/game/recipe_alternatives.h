@@ -2,6 +2,7 @@
 // chart sweeps, so the player sees which lever moves it where.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,10 @@
 #include "sim/game/state.h"
 
 namespace tycoon::game {
+
+// The users on one replica at which the Pareto chart runs each alternative: powers of two from
+// one user to 256 (vLLM's default max_num_seqs), as InferenceX sweeps concurrency.
+inline constexpr std::array<int, 9> kParetoConcurrencies = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 
 struct RecipeAlternative {
   std::string label;           // "current: vllm fp8 TP1", "fp4 weights", "TP2", ...

@@ -291,6 +291,12 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
   return out;
 }
 
+void set_days(SaveData& save, int days) {
+  set_days(save.scenario, days);
+  save.state.end_hour = save.scenario.end_hour();
+  save.state.finished = save.state.company.bankrupt || save.state.hour >= save.state.end_hour;
+}
+
 SaveData load_save(const std::filesystem::path& path, const data::Catalog& catalog) {
   std::string text;
   try {

@@ -56,6 +56,12 @@ struct SaveData {
   GameState state;
 };
 
+// Sets a saved game to last `days` game days (days > 0), as a new game given GameOptions::days
+// would (set_days(Scenario&) on its scenario), and moves its end there: GameState::end_hour =
+// days × 24, and the game is finished when its company is bankrupt or its hour has reached the
+// new end (a save shortened to before its hour resumes finished).
+void set_days(SaveData& save, int days);
+
 // `text` XORed with the keystream of `seed` (the game's), as lowercase hex; unseal reverses it and
 // returns nullopt for text that is not even-length hex.
 std::string seal(std::string_view text, std::uint64_t seed);

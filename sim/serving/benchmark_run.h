@@ -1,0 +1,82 @@
+// A serving benchmark's run the way vLLM's `bench serve` and InferenceX run one: a traffic shape
+// with its token lengths, closed-loop users or an open-loop rate, how many requests, and the
+// warm-up left out of the metrics. The defaults are written here once, for `tycoon benchmark`,
+// sweeps and the game's previews alike; the deployment comes from the plan (deployment_plan.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/serving/serving_sim.h"
+
+namespace tycoon::serving {
+
+// A workload shape's lengths when none are given.
+struct TokenLengths {
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+};
+
+// InferenceX's shapes: 8k/1k summarisation for input-heavy, 1k/8k reasoning for output-heavy,
+// 1k/1k chat for the rest (agentic coding and a trace model their own lengths; theirs is unused).
+TokenLengths default_lengths(WorkloadKind kind);
+
+// InferenceX sends 10 × concurrency prompts per point, after 2 × concurrency warm-up requests
+// (SemiAnalysisAI/InferenceX benchmarks/benchmark_lib.sh: --num-prompts, --num-warmups).
+inline constexpr int kRequestsPerUser = 10;
+inline constexpr int kWarmupRequestsPerUser = 2;
+
+// The longest span a run may be asked for, simulated seconds: the clock counts integer
+// nanoseconds, and a run's requests and pauses must fit well inside it.
+inline constexpr double kMaxRunSpanS = 1e8;
+
+// Whether each session of `kind` is one request (random, input- and output-heavy): only there
+// does a request-count warm-up leave the measured run whole (one that ends cuts sessions short).
+bool one_request_per_session(WorkloadKind kind);
+
+// Requests a closed-loop point sends when neither a count nor a span is given:
+// kRequestsPerUser × concurrency.
+std::int64_t default_num_requests(int concurrency);
+
+// The warm-up requests a closed-loop run of `kind` at `concurrency` users sends by default:
+// kWarmupRequestsPerUser × concurrency where each session is one request, else 0.
+std::int64_t default_warmup_requests(WorkloadKind kind, int concurrency);
+
+// GPUs of a configuration: replicas × tensor-parallel GPUs, both pools when split.
+std::int64_t num_gpus(const ServingConfig& c);
+
+// A benchmark's choices. Unset optionals take the defaults above and ServingConfig's; error
+// messages name each choice by its `tycoon benchmark` option (given in the comments).
+struct BenchmarkRun {
+  WorkloadKind workload = WorkloadKind::kRandom;     // --workload
+  std::string trace_path;                            // --trace: replay this file (workload random or trace)
+  std::optional<std::int64_t> input_tokens;          // --isl (default: default_lengths)
+  std::optional<std::int64_t> output_tokens;         // --osl
+  std::optional<double> input_range_ratio;           // --random-range-ratio (random only)
+  std::optional<double> output_range_ratio;          // --output-range-ratio (default: the input's)
+  std::optional<ArrivalKind> arrival;                // --arrival (default: closed loop; a trace: its own times)
+  std::optional<int> concurrency;                    // --concurrency (closed loop)
+  std::optional<double> rate_per_s;                  // --rate (open loop, needed there)
+  double burst_factor = ArrivalSpec{}.burst_factor;  // --burst-factor
+  double diurnal_amplitude = ArrivalSpec{}.diurnal_amplitude;  // --diurnal-amplitude
+  std::optional<double> ramp_up_s;                             // --ramp-up-s (closed loop)
+  std::optional<double> idle_cap_s;                            // --idle-cap-s (closed loop)
+  std::optional<double> max_pause_s;                           // --pause-cap-s (agentic coding)
+  std::optional<traffic::PauseBasis> pause_basis;              // --pause-basis (agentic coding)
+  std::int64_t num_requests = 0;                // --num-requests (0: default_num_requests, or the whole trace)
+  double duration_s = 0;                        // --duration-s (0: stop on the count)
+  std::optional<double> warmup_s;               // --warmup-s
+  std::optional<std::int64_t> warmup_requests;  // --warmup-requests (default: default_warmup_requests)
+  bool api_server = true;                       // false: --offline
+  std::int64_t kv_capacity_tokens = 0;          // --kv-capacity-tokens (0: the memory plan)
+  std::uint64_t seed = 1;                       // --seed
+};
+
+// `deployment` (a plan's configuration without the run: DeploymentPlan::config) running `run`.
+// Throws core::InputError or std::invalid_argument for a choice that does not apply to the
+// others (--rate without an open-loop arrival, --isl on a trace, ...) and for a run that measures
+// nothing or spans more than kMaxRunSpanS.
+ServingConfig benchmark_config(ServingConfig deployment, const BenchmarkRun& run);
+
+}  // namespace tycoon::serving
