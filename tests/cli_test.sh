@@ -247,8 +247,54 @@ head -5 "$sw/b/points.jsonl" >"$sw/b/j" && mv "$sw/b/j" "$sw/b/points.jsonl" && 
 out=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --resume --no-png 2>/dev/null)
 echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --resume: $(echo "$out" | tail -2)"; fail=1; }
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
+# Issue 35 item 4, work not lost or wasted. The same command without --resume over a journal refuses
+# (exit 2, one line) instead of discarding it, and says what to do.
+err=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --no-png 2>&1 >/dev/null); code=$?
+[ "$code" = 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && echo "$err" | grep -q "holds the journal of an earlier sweep (8 points in points.jsonl): pass --resume" ||
+  { echo "FAIL sweep over a journal without --resume: exit $code: $err"; fail=1; }
+[ "$(wc -l <"$sw/b/points.jsonl")" = 8 ] || { echo "FAIL the refused sweep touched the journal"; fail=1; }
+# A seed changed (2 -> 3) and --resume: the seed-1 points (a hash of every input, seed included)
+# are reused, only the seed-3 points run; the dropped seed-2 points stay in points-<old hash>.jsonl.
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
-check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
+out=$("$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume --no-png 2>"$sw/changed.err")
+echo "$out" | grep -q "^4 points simulated.*4 resumed" && grep -q "4 journaled points have unchanged inputs and are reused; 4 are not points of this spec" "$sw/changed.err" &&
+  [ "$(ls "$sw"/b/points-*.jsonl | wc -l)" = 1 ] ||
+  { echo "FAIL sweep --resume after a seed changed: $(echo "$out" | tail -1) $(cat "$sw/changed.err")"; fail=1; }
+# Seeds added back ([1, 2, 3]): nothing but the seed-2 points runs.
+sed 's/"seeds": \[1, 2\]/"seeds": [1, 2, 3]/' "$sw/tiny.json" >"$sw/more.json"
+out=$("$tycoon" sweep "$sw/more.json" --out "$sw/b" --resume --no-png 2>/dev/null)
+echo "$out" | grep -q "^4 points simulated.*8 resumed" || { echo "FAIL sweep --resume after a seed was added: $(echo "$out" | tail -1)"; fail=1; }
+# The estimate: one point (the median by work) is timed, the rest estimated from it, printed before they run.
+grep -q "^sweep tiny: estimate: 7 points left, about .* of wall time on 2 jobs (timed: point" "$sw/a.err" ||
+  { echo "FAIL sweep printed no estimate: $(cat "$sw/a.err")"; fail=1; }
+# Above --confirm-above (minutes; default 30) without a terminal and without --yes: refused (exit 2)
+# with the estimate and the command that runs the rest; with it, that command finishes the sweep.
+err=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/c" --no-png --confirm-above 0 2>&1 </dev/null >/dev/null); code=$?
+[ "$code" = 2 ] && echo "$err" | grep -q "of wall time left (7 points), above 0.0 s (--confirm-above 0 min): not run; the timed point is journaled, run the rest with: .* --resume --yes$" ||
+  { echo "FAIL sweep above --confirm-above without --yes: exit $code: $err"; fail=1; }
+again=$(echo "$err" | tail -1 | sed 's/.*run the rest with: //')
+out=$(eval "$again" 2>/dev/null </dev/null) && echo "$out" | grep -q "^7 points simulated.*1 resumed" ||
+  { echo "FAIL the printed command did not finish the sweep: $again"; fail=1; }
+cmp -s "$sw/a/points.csv" "$sw/c/points.csv" || { echo "FAIL a sweep confirmed after its first point differs"; fail=1; }
+# Ctrl-C (SIGINT) mid-sweep: the points finished are journaled, the command to resume is printed,
+# exit 130; the printed command resumes it. 32 points of 1.6k-25.6k requests: about 2 s on one core.
+cat >"$sw/slow.json" <<'SPEC'
+{"format_version": 1, "name": "slow", "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
+ "workloads": [{"name": "w", "kind": "random", "input_tokens": 256, "output_tokens": 1024}],
+ "concurrency": [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64], "seeds": [1, 2],
+ "requests_per_user": 400}
+SPEC
+"$tycoon" sweep "$sw/slow.json" --out "$sw/int" --jobs 1 --no-png >/dev/null 2>"$sw/int.err" &
+pid=$!
+for _ in $(seq 600); do [ "$(cat "$sw/int/points.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
+kill -INT "$pid"; wait "$pid"; code=$?
+lines=$(wc -l <"$sw/int/points.jsonl")
+resume=$(grep -A1 "; resume with:" "$sw/int.err" | tail -1 | sed 's/^  //')
+[ "$code" = 130 ] && [ "$lines" -ge 2 ] && [ "$lines" -lt 32 ] && [[ "$resume" == *"sweep $sw/slow.json --out $sw/int --jobs 1 --no-png --resume" ]] &&
+  grep -q "^sweep slow: interrupted: $lines of 32 points finished and journaled in $sw/int/points.jsonl" "$sw/int.err" ||
+  { echo "FAIL sweep Ctrl-C: exit $code, $lines journaled: $(cat "$sw/int.err")"; fail=1; }
+out=$(eval "$resume" 2>/dev/null) && echo "$out" | grep -q "^$((32 - lines)) points simulated.*$lines resumed" ||
+  { echo "FAIL resume after Ctrl-C: $(echo "$out" | tail -2)"; fail=1; }
 # Sweeps on a cluster: four shards run as parallel processes, merged, give exactly the
 # bytes of the single run; a missing or duplicated shard is refused (exit 2, one line).
 for i in 0 1 2 3; do "$tycoon" sweep "$sw/tiny.json" --shard "$i/4" --out "$sw/parts" --jobs 1 >/dev/null 2>&1 & done
