@@ -548,8 +548,8 @@ int run_whole(const SweepOptions& o, const GlobalOptions& global, const SweepSpe
   std::printf("\n%zu points simulated in %.1f s (%.3f s per point per job, %d jobs), %zu resumed; wall %.1f s\n", ran,
               run_s, ran > 0 ? run_s * jobs / static_cast<double>(ran) : 0.0, jobs, resumed, wall_s);
   std::printf(
-      "wrote %s/{points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,ttft_vs_throughput.svg,"
-      "margin_vs_price.svg}%s\n",
+      "wrote %s/{points.csv,operating_points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,"
+      "ttft_vs_throughput.svg,margin_vs_price.svg}%s\n",
       out.string().c_str(), o.report.empty() ? "" : (" and " + o.report).c_str());
   return kExitOk;
 }

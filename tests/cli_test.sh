@@ -213,7 +213,7 @@ cat >"$sw/tiny.json" <<'SPEC'
 SPEC
 "$tycoon" sweep "$sw/tiny.json" --out "$sw/a" --jobs 2 --report "$sw/a.html" --no-png >"$sw/a.out" 2>"$sw/a.err" ||
   { echo "FAIL sweep tiny: $(tail -3 "$sw/a.err")"; fail=1; }
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg points.jsonl sweep.json; do
+for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg points.jsonl sweep.json; do
   [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
 done
 [ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|<link\|<img\|src=" "$sw/a.html" ||
@@ -222,7 +222,20 @@ done
 [ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }
 head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_per_user,.*cost_blended_usd_per_mtok,.*gross_margin" ||
   { echo "FAIL points.csv header"; fail=1; }
-for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations; do
+# Issue 35 item 3, tables a spreadsheet can use: points.csv re-prices (cached share), shows the batch and
+# the failures; operating_points.csv gives every figure of each pick with its interval and provenance.
+head -1 "$sw/a/points.csv" | grep -q ",requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,mean_batch_size,provenance," ||
+  { echo "FAIL points.csv lacks the failed share, cached share or mean batch: $(head -1 "$sw/a/points.csv")"; fail=1; }
+head -1 "$sw/a/operating_points.csv" | grep -qx "series,configuration,workload,pick,concurrency,bracket_low_users,bracket_high_users,price,metric,value,low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set" &&
+  grep -q "^fp8,fp8,short,grid,4,,,,output_tok_per_s_per_gpu,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,2,interpolated,$" "$sw/a/operating_points.csv" &&
+  grep -q "^fp8,fp8,short,grid,4,,,half,output_price_for_target_margin_usd_per_mtok," "$sw/a/operating_points.csv" ||
+  { echo "FAIL operating_points.csv: $(head -3 "$sw/a/operating_points.csv")"; fail=1; }
+# The market price as billed (the card's, scaled), not the spec's unset absolute 0.0.
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prices"][0]; sys.exit(0 if p["input_usd_per_mtok"] > 0 and p["by_model"]["llama-3.1-8b"]["output_usd_per_mtok"] > 0 else 1)' "$sw/a/summary.json" ||
+  { echo "FAIL summary.json prices: the market price shows as 0"; fail=1; }
+grep -q "or, input held at market (\$[0-9.]* in, \$[0-9.]* cached): \$[0-9.]*±[0-9.]* out per Mtok" "$sw/a.out" ||
+  { echo "FAIL the console lacks the output-only price for the target margin"; fail=1; }
+for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations output_price_for_target_margin; do
   grep -q "\"$key\"" "$sw/a/summary.json" || { echo "FAIL summary.json lacks $key"; fail=1; }
 done
 tr -d ' \n' <"$sw/a/summary.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL sweep summary.json lacks $written_by"; fail=1; }
@@ -302,7 +315,7 @@ wait
 [ "$(ls "$sw/parts" | wc -l)" = 4 ] || { echo "FAIL sweep --shard parts: $(ls "$sw/parts")"; fail=1; }
 "$tycoon" sweep merge "$sw"/parts/part-*-of-4.json --out "$sw/m" --no-png >/dev/null 2>"$sw/m.err" ||
   { echo "FAIL sweep merge: $(cat "$sw/m.err")"; fail=1; }
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
+for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
   cmp -s "$sw/a/$f" "$sw/m/$f" || { echo "FAIL merged shards differ from the single run in $f"; fail=1; }
 done
 check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \
