@@ -294,6 +294,16 @@ again=$(echo "$err" | tail -1 | sed 's/.*run the rest with: //')
 out=$(eval "$again" 2>/dev/null </dev/null) && echo "$out" | grep -q "^7 points simulated.*1 resumed" ||
   { echo "FAIL the printed command did not finish the sweep: $again"; fail=1; }
 cmp -s "$sw/a/points.csv" "$sw/c/points.csv" || { echo "FAIL a sweep confirmed after its first point differs"; fail=1; }
+# On a terminal (script(1) gives the sweep one) it asks instead: "y" runs the rest, anything else refuses.
+if command -v script >/dev/null; then
+  echo y | script -qec "'$tycoon' sweep '$sw/tiny.json' --out '$sw/tty-y' --no-png --confirm-above 0" /dev/null >"$sw/tty-y.out" 2>&1 &&
+    grep -q "run it? \[y/N\]" "$sw/tty-y.out" && grep -q "^8 points simulated" <(tr -d '\r' <"$sw/tty-y.out") ||
+    { echo "FAIL sweep on a terminal, answered y: $(tail -3 "$sw/tty-y.out")"; fail=1; }
+  echo n | script -qec "'$tycoon' sweep '$sw/tiny.json' --out '$sw/tty-n' --no-png --confirm-above 0" /dev/null >"$sw/tty-n.out" 2>&1
+  code=$?
+  [ "$code" = 2 ] && grep -q "not run; the timed point is journaled" "$sw/tty-n.out" ||
+    { echo "FAIL sweep on a terminal, answered n: exit $code: $(tail -2 "$sw/tty-n.out")"; fail=1; }
+fi
 # Ctrl-C (SIGINT) mid-sweep: the points finished are journaled, the command to resume is printed,
 # exit 130; the printed command resumes it. 32 points of 1.6k-25.6k requests: about 2 s on one core.
 cat >"$sw/slow.json" <<'SPEC'
