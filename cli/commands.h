@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -10,13 +11,16 @@ namespace tycoon::cli {
 
 // Options every command shares.
 struct GlobalOptions {
-  std::string data_root;  // catalog root; empty = built-in default
+  std::string data_root;                  // catalog root; empty = built-in default
+  std::vector<std::string> command_line;  // argv as given, for "resume with: ..." hints
 };
 
 // Exit codes: 0 success, 1 internal failure, 2 bad input (flags, files, ids).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
+// Stopped by SIGINT (Ctrl-C) after saving what can be resumed: 128 + SIGINT, as a shell reports it.
+inline constexpr int kExitInterrupted = 130;
 
 using CommandRunner = std::function<int()>;
 

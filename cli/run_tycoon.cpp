@@ -21,6 +21,7 @@ int run_tycoon(int argc, char** argv, const std::function<bool(const std::string
   app.set_version_flag("--version", "tycoon " + core::version_line(),
                        "Print the version and the git commit, then exit");
   GlobalOptions global;
+  global.command_line.assign(argv, argv + argc);
   app.add_option("--data", global.data_root, "Folder holding models/ and hardware_db/ (default: the source tree)");
 
   std::map<CLI::App*, CommandRunner> runners;

@@ -4,7 +4,9 @@
 // SVG (and PNG) charts and, when asked, a self-contained HTML report (cli/sweep_output.h). A
 // sweep split in shards (`--shard i/n`) writes part files that `tycoon sweep merge` combines.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -14,17 +16,21 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/folder_lock.h"
 #include "cli/long_run.h"
+#include "cli/progress.h"
 #include "cli/sweep_output.h"
 #include "sim/analysis/sweep_journal.h"
 #include "sim/analysis/sweep_report.h"
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
+#include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
 #include "sim/data/json_reader.h"
 
@@ -44,6 +50,8 @@ struct SweepOptions {
   bool no_png = false;
   std::string shard;  // "i/n": run every n-th point from i, write a partial result
   bool allow_long_run = false;
+  bool yes = false;                                     // run a sweep estimated above confirm_above_min
+  double confirm_above_min = kConfirmSweepAboveS / 60;  // ask (or refuse without a terminal) above this
   // `tycoon sweep merge PARTS... --out DIR`
   std::vector<std::string> parts;
   std::string merge_out;
@@ -303,8 +311,95 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
   return kExitOk;
 }
 
-// `--resume`: the points the journal in `out` holds for this very sweep, into `results`; returns
-// how many. Refuses a folder of another spec, and checks every journal line (not trusted).
+// A word of a command line as a POSIX shell reads it back: as is when plain, else single-quoted.
+std::string shell_word(const std::string& w) {
+  constexpr const char* kPlain = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%";
+  if (!w.empty() && w.find_first_not_of(kPlain) == std::string::npos) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The command as it was typed, with each of `flags` appended unless it was given: the command to
+// resume a sweep ("... --resume").
+std::string command_with(const GlobalOptions& global, const SweepOptions& o, std::initializer_list<const char*> flags) {
+  std::vector<std::string> words = global.command_line;
+  if (words.empty()) words = {"tycoon", "sweep", o.spec, "--out", o.out};
+  for (const char* f : flags) {
+    if (std::find(words.begin() + 1, words.end(), f) == words.end()) words.emplace_back(f);
+  }
+  std::string text;
+  for (const auto& w : words) text += (text.empty() ? "" : " ") + shell_word(w);
+  return text;
+}
+
+// Set by SIGINT (Ctrl-C) during a whole sweep: the workers take no new point, the finished ones are
+// journaled, and the command says how to resume. A second Ctrl-C quits at once (SA_RESETHAND): the
+// journal then ends at most in one torn line, which --resume drops.
+std::atomic<bool> g_interrupted{false};
+
+void on_sigint(int) {
+  g_interrupted.store(true);
+  constexpr char kMsg[] = "\nsweep: interrupted: finishing the points in flight (Ctrl-C again to quit at once)\n";
+  [[maybe_unused]] const auto n = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+}
+
+// Installs on_sigint for its lifetime, restoring the previous disposition after.
+class SigintGuard {
+ public:
+  SigintGuard() {
+    g_interrupted.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    installed_ = sigaction(SIGINT, &sa, &old_) == 0;
+  }
+  ~SigintGuard() {
+    if (installed_) sigaction(SIGINT, &old_, nullptr);
+  }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+
+ private:
+  struct sigaction old_ {};
+  bool installed_ = false;
+};
+
+// "0.4 s", "12 s", "2 h 10 min".
+std::string wall_text(double s) {
+  if (s < 10) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+    return buf;
+  }
+  return ProgressMeter::duration(s);
+}
+
+std::string minutes_text(double min) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", min);
+  return buf;
+}
+
+// Refuses a whole sweep over an output folder that holds an earlier sweep's journal without
+// --resume: the fresh start would discard it.
+void check_no_journal(const std::string& flag, const fs::path& out) {
+  std::error_code ec;
+  const fs::path journal = out / kJournal;
+  if (!fs::is_regular_file(journal, ec)) return;
+  const std::size_t n = count_journal_lines(core::read_input_file(journal, core::kSweepJournalInput));
+  if (n == 0) return;
+  throw core::InputError(flag + ": " + out.string() + " holds the journal of an earlier sweep (" + std::to_string(n) +
+                         " points in " + kJournal +
+                         "): pass --resume to continue it (finished points are reused), or choose another output "
+                         "folder");
+}
+
+// `--resume`: the points the journal in `out` holds for this sweep, into `results`; returns how
+// many. A journal of an earlier version of the spec (seeds or concurrencies added, say) gives the
+// points whose inputs are unchanged; the earlier journal is kept beside it when some of its points
+// are not in this spec, and sweep.json becomes this spec's. Checks every journal line (not trusted).
 std::size_t resume_points(const fs::path& out, const SweepSpec& spec, const ExpandedSweep& sweep,
                           std::vector<std::optional<PointPerf>>& results) {
   if (!fs::exists(out / kResolved)) {
@@ -316,29 +411,45 @@ std::size_t resume_points(const fs::path& out, const SweepSpec& spec, const Expa
   } catch (const std::exception&) {
     throw core::InputError("--resume: " + (out / kResolved).string() + " is not valid JSON");
   }
-  const std::string earlier_hash = earlier.value("spec_hash", "");
-  if (earlier_hash != sweep.spec_hash) {
-    throw core::InputError("--resume: the spec changed since the sweep in " + out.string() + " started (spec hash " +
-                           earlier_hash + ", now " + sweep.spec_hash +
-                           "): use another --out, or drop --resume to start over");
-  }
+  const std::string earlier_hash =
+      earlier.is_object() && earlier.contains("spec_hash") && earlier["spec_hash"].is_string()
+          ? earlier["spec_hash"].get<std::string>()
+          : "";
+  const bool changed = earlier_hash != sweep.spec_hash;
   const fs::path journal = out / kJournal;
   std::string journal_text;
   if (fs::exists(journal)) journal_text = core::read_input_file(journal, core::kSweepJournalInput);
-  auto done = parse_sweep_journal(journal_text, journal.string(), sweep, spec).points;
+  const auto parsed = parse_sweep_journal(journal_text, journal.string(), sweep, spec,
+                                          changed ? JournalOf::kEarlierSpec : JournalOf::kThisSpec);
   std::size_t resumed = 0;
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-    if (auto it = done.find(sweep.points[i].hash); it != done.end()) {
+    if (auto it = parsed.points.find(sweep.points[i].hash); it != parsed.points.end()) {
       results[i] = it->second;
       ++resumed;
     }
+  }
+  if (changed) {
+    std::string note = "sweep: --resume: the spec changed since the sweep in " + out.string() + " started (spec hash " +
+                       earlier_hash + ", now " + sweep.spec_hash + "): " + std::to_string(resumed) +
+                       " journaled points have unchanged inputs and are reused";
+    if (parsed.num_other_points > 0) {
+      const bool plain =
+          earlier_hash.size() == 16 && earlier_hash.find_first_not_of("0123456789abcdef") == std::string::npos;
+      const fs::path kept = out / ("points-" + (plain ? earlier_hash : std::string("earlier")) + ".jsonl");
+      write_output(kept, journal_text);
+      note += "; " + std::to_string(parsed.num_other_points) +
+              " are not points of this spec (the earlier journal is kept as " + kept.string() + ")";
+    }
+    std::cerr << note << "\n";
+    write_output(out / kResolved, resolved_text(spec, sweep));
   }
   return resumed;
 }
 
 // The whole sweep into `out`: new, or resumed from its journal; each finished point journaled.
-int run_whole(const SweepOptions& o, const SweepSpec& spec, const ExpandedSweep& sweep, const data::Catalog& catalog,
-              int jobs, const fs::path& out, std::chrono::steady_clock::time_point wall_start) {
+int run_whole(const SweepOptions& o, const GlobalOptions& global, const SweepSpec& spec, const ExpandedSweep& sweep,
+              const data::Catalog& catalog, int jobs, const fs::path& out,
+              std::chrono::steady_clock::time_point wall_start) {
   std::vector<std::optional<PointPerf>> results(sweep.points.size());
   std::size_t resumed = 0;
   const fs::path journal = out / kJournal;
@@ -368,13 +479,62 @@ int run_whole(const SweepOptions& o, const SweepSpec& spec, const ExpandedSweep&
   if (o.resume) std::cerr << "; resuming: " << resumed << " points already done";
   std::cerr << "\n";
 
+  const SigintGuard sigint;
   SweepProgress progress(sweep.points.size(), resumed);
-  const auto run_start = std::chrono::steady_clock::now();
-  run_points(sweep, spec, calibrations, jobs, results, [&](std::size_t i, const PointPerf& p) {
+  auto journal_point = [&](std::size_t i, const PointPerf& p) {
     journal_out << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", p.to_json()}}.dump() << "\n";
     journal_out.flush();
+    if (!journal_out) throw core::FileWriteError(journal.string() + ": cannot append a point (disk full?)");
     progress.tick();
-  });
+  };
+  const auto run_start = std::chrono::steady_clock::now();
+  // One point left (analysis::calibration_point: the median by work) runs alone and is timed: the
+  // estimate for the rest (analysis::estimate_sweep), and above --confirm-above a question (or,
+  // without a terminal, a refusal unless --yes).
+  if (const auto calibration = calibration_point(sweep, spec, results); calibration && !g_interrupted.load()) {
+    const std::size_t i = *calibration;
+    const auto t0 = std::chrono::steady_clock::now();
+    results[i] = run_point(sweep, spec, sweep.points[i], calibrations);
+    const double timed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    journal_point(i, *results[i]);
+    const auto e = estimate_sweep(sweep, spec, results, sweep.points[i], timed_s, jobs);
+    if (e.num_points_left > 0) {
+      const auto& w = spec.workloads[sweep.series[sweep.points[i].series].workload];
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "sweep %s: estimate: %zu points left, about %s of wall time on %d jobs (timed: point %zu, %.3g s "
+                    "for %lld requests x %lld output tokens; the others scaled by requests x output tokens)",
+                    spec.name.c_str(), e.num_points_left, wall_text(e.wall_s).c_str(), e.workers, i, timed_s,
+                    static_cast<long long>(sweep.points[i].num_requests), static_cast<long long>(w.output_tokens));
+      std::cerr << buf << "\n";
+      const double above_s = o.confirm_above_min * 60;
+      if (e.wall_s > above_s && !o.yes && !g_interrupted.load()) {
+        const std::string why = "sweep " + spec.name + ": about " + wall_text(e.wall_s) + " of wall time left (" +
+                                std::to_string(e.num_points_left) + " points), above " + wall_text(above_s) +
+                                " (--confirm-above " + minutes_text(o.confirm_above_min) + " min)";
+        const std::string again = command_with(global, o, {"--resume", "--yes"});
+        bool go = false;
+        if (isatty(STDIN_FILENO) != 0) {
+          std::cerr << why << ": run it? [y/N] " << std::flush;
+          std::string answer;
+          go = static_cast<bool>(std::getline(std::cin, answer)) && (answer == "y" || answer == "Y" || answer == "yes");
+        }
+        if (!go && !g_interrupted.load()) {
+          throw core::InputError(why + ": not run; the timed point is journaled, run the rest with: " + again);
+        }
+      }
+    }
+  }
+  if (!g_interrupted.load()) run_points(sweep, spec, calibrations, jobs, results, journal_point, &g_interrupted);
+  if (g_interrupted.load()) {
+    journal_out.close();
+    const auto done = static_cast<std::size_t>(
+        std::count_if(results.begin(), results.end(), [](const auto& r) { return r.has_value(); }));
+    std::cerr << "sweep " << spec.name << ": interrupted: " << done << " of " << sweep.points.size()
+              << " points finished and journaled in " << journal.string() << "; resume with:\n  "
+              << command_with(global, o, {"--resume"}) << "\n";
+    return kExitInterrupted;
+  }
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
 
   const auto errors = load_model_errors(catalog.root);
@@ -388,8 +548,8 @@ int run_whole(const SweepOptions& o, const SweepSpec& spec, const ExpandedSweep&
   std::printf("\n%zu points simulated in %.1f s (%.3f s per point per job, %d jobs), %zu resumed; wall %.1f s\n", ran,
               run_s, ran > 0 ? run_s * jobs / static_cast<double>(ran) : 0.0, jobs, resumed, wall_s);
   std::printf(
-      "wrote %s/{points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,ttft_vs_throughput.svg,"
-      "margin_vs_price.svg}%s\n",
+      "wrote %s/{points.csv,operating_points.csv,summary.json,pareto.svg,cost_vs_interactivity.svg,"
+      "ttft_vs_throughput.svg,margin_vs_price.svg}%s\n",
       out.string().c_str(), o.report.empty() ? "" : (" and " + o.report).c_str());
   return kExitOk;
 }
@@ -421,6 +581,8 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
   // A whole sweep goes into a new or empty folder or a sweep's (never `/` or a folder of other
   // files); shards write their part files into one folder, which holds no sweep.json.
   if (!shard) check_sweep_folder(out_flag, out);
+  // A fresh start over an earlier journal would discard its points: refused, --resume reuses them.
+  if (!shard && !o.resume) check_no_journal(out_flag, out);
   // One writer at a time (shards write a part file each, atomically: they may share a folder).
   std::optional<FolderLock> lock;
   if (!shard && (!o.resume || fs::is_directory(out))) {
@@ -428,7 +590,7 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
     lock.emplace(out_flag, out, "tycoon sweep " + o.spec);
   }
   if (shard) return run_shard(spec, sweep, catalog, *shard, jobs, out);
-  return run_whole(o, spec, sweep, catalog, jobs, out, wall_start);
+  return run_whole(o, global, spec, sweep, catalog, jobs, out, wall_start);
 }
 
 }  // namespace
@@ -440,7 +602,14 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--out", o->out, "Output folder (default: sweeps/<spec name>)");
   sub->add_option("--jobs", o->jobs, "Worker threads (default: the number of cores)")->check(CLI::Range(1, 1024));
   sub->add_option("--report", o->report, "Also write a self-contained HTML report to this file");
-  sub->add_flag("--resume", o->resume, "Continue an interrupted sweep in --out, skipping finished points");
+  sub->add_flag("--resume", o->resume,
+                "Continue the sweep in --out, reusing its finished points (also after seeds or other values were "
+                "added to the spec: points whose inputs are unchanged are reused)");
+  sub->add_flag("--yes", o->yes, "Run a sweep estimated above --confirm-above without asking");
+  sub->add_option("--confirm-above", o->confirm_above_min,
+                  "Minutes of estimated wall time above which the sweep asks first (without a terminal: refuses "
+                  "unless --yes); the estimate times one point first (default 30)")
+      ->check(finite_range(0, 1e6));
   sub->add_flag("--no-png", o->no_png, "Do not convert the charts to PNG even when a converter is installed");
   sub->add_flag("--allow-long-run", o->allow_long_run,
                 "Run a sweep above the long-run bounds (a point of more than 1e6 requests or 20,000 users, or "

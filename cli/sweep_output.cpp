@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "cli/common.h"
@@ -202,6 +203,13 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
         std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
                     100 * *spec.target_gross_margin, prices->input_usd_per_mtok, prices->output_usd_per_mtok);
       }
+      if (spec.target_gross_margin) {
+        const auto held = resolve_prices(spec.prices[0],
+                                         *data.sweep->configs[data.sweep->series[op.series].config].deployment().model);
+        std::printf("  %-44s   or, input held at %s ($%.3f in, $%.3f cached): $%s out per Mtok\n", "",
+                    spec.prices[0].name.c_str(), held.input_usd_per_mtok, held.cached_input_usd_per_mtok,
+                    pm(op.at(Metric::kOutputPriceForTargetMarginUsdPerMtok), 1, 3).c_str());
+      }
     }
     std::size_t slower = 0;
     for (std::size_t k = 0; k < op.rejected.size(); ++k) {
@@ -223,6 +231,11 @@ void write_outputs(const fs::path& out, const SweepData& data, const std::vector
     std::ofstream csv(out / "points.csv", std::ios::binary);
     write_points_csv(csv, data);
     if (!csv) throw std::runtime_error("cannot write " + (out / "points.csv").string());
+  }
+  {
+    std::ostringstream ops;
+    write_operating_points_csv(ops, data, groups);
+    write_output(out / "operating_points.csv", ops.str());
   }
   write_output(out / "summary.json", summary_json(data, groups).dump(2) + "\n");
   const std::vector<std::pair<fs::path, std::string>> svgs = {

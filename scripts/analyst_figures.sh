@@ -11,6 +11,9 @@ out=${2:-/tmp}
 if [ -z "${1:-}" ] && [ ! -x "$tycoon" ]; then "$root/scripts/setup.sh" >&2; else "$root/scripts/setup.sh" --no-build >&2; fi
 mkdir -p "$out"
 for name in qwen35-mi355x-vs-b200 price-for-40pct-margin margin-vs-traffic-shape; do
+  # A fresh run each time (its timings are quoted): the previous run's journal would be refused
+  # without --resume, and reused with it.
+  rm -f "$out/$name/points.jsonl"
   start=$(date +%s.%N)
   "$tycoon" sweep "$root/scenarios/analyst/$name.sweep.json" --out "$out/$name" --jobs 2 --no-png >"$out/$name.txt" 2>/dev/null
   end=$(date +%s.%N)

@@ -73,7 +73,7 @@ wait
 (cd k8s && SHARDS=4 sh -c "${merge_cmd//\/parts/$t/k8s-parts}" >/dev/null)
 
 status=0
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg; do
+for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg; do
   cmp -s "single/$f" "slurm-merged/$f" || { echo "FAIL Slurm array: merged $f differs from the single run"; status=1; }
   cmp -s "single/$f" "k8s-parts/merged/$f" || { echo "FAIL Indexed Job: merged $f differs from the single run"; status=1; }
 done

@@ -197,6 +197,11 @@ echo "$err" | grep -q "$sw/bad.json: /base/tensor_paralel: unknown key" || { ech
 printf '{"format_version": 1, "name": "bad-id", "concurrency": [1], "axes": {"hardware": ["h200", "h999"]},\n "base": {"model": "llama-3.1-8b"}}\n' >"$sw/bad-id.json"
 err=$("$tycoon" sweep "$sw/bad-id.json" --out "$sw/bad" 2>&1 >/dev/null)
 echo "$err" | grep -q "/axes/hardware/1: unknown hardware 'h999'" || { echo "FAIL sweep bad id: $err"; fail=1; }
+# Seconds typed as milliseconds: refused with the reading that was meant (issue 35 item 2).
+printf '{"format_version": 1, "name": "ms", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"},\n "target": {"max_p90_ttft_ms": 2}}\n' >"$sw/ms.json"
+check_one_line_error sweep-ttft-in-seconds "$tycoon" sweep "$sw/ms.json" --out "$sw/ms"
+"$tycoon" sweep "$sw/ms.json" --out "$sw/ms" 2>&1 | grep -qF "$sw/ms.json: /target/max_p90_ttft_ms: 2 ms is below 10 ms, faster than any deployment serves a first token: did you mean seconds? (2 s is \"max_p90_ttft_ms\": 2000)" ||
+  { echo "FAIL a TTFT target of 2 ms gives no hint: $("$tycoon" sweep "$sw/ms.json" --out "$sw/ms" 2>&1)"; fail=1; }
 check_one_line_error sweep-missing-spec "$tycoon" sweep "$sw/none.json"
 check_one_line_error sweep-bad-jobs "$tycoon" sweep "$sw/bad.json" --jobs 0
 printf '{"format_version": 1, "name": "ok", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"}}\n' >"$sw/ok.json"
@@ -213,7 +218,7 @@ cat >"$sw/tiny.json" <<'SPEC'
 SPEC
 "$tycoon" sweep "$sw/tiny.json" --out "$sw/a" --jobs 2 --report "$sw/a.html" --no-png >"$sw/a.out" 2>"$sw/a.err" ||
   { echo "FAIL sweep tiny: $(tail -3 "$sw/a.err")"; fail=1; }
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg points.jsonl sweep.json; do
+for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg points.jsonl sweep.json; do
   [ -s "$sw/a/$f" ] || { echo "FAIL sweep --out lacks $f"; fail=1; }
 done
 [ -s "$sw/a.html" ] && grep -q "<svg" "$sw/a.html" && ! grep -q "<script\|<link\|<img\|src=" "$sw/a.html" ||
@@ -222,7 +227,20 @@ done
 [ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }
 head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_per_user,.*cost_blended_usd_per_mtok,.*gross_margin" ||
   { echo "FAIL points.csv header"; fail=1; }
-for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations; do
+# Issue 35 item 3, tables a spreadsheet can use: points.csv re-prices (cached share), shows the batch and
+# the failures; operating_points.csv gives every figure of each pick with its interval and provenance.
+head -1 "$sw/a/points.csv" | grep -q ",requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,mean_batch_size,provenance," ||
+  { echo "FAIL points.csv lacks the failed share, cached share or mean batch: $(head -1 "$sw/a/points.csv")"; fail=1; }
+head -1 "$sw/a/operating_points.csv" | grep -qx "series,configuration,workload,pick,concurrency,bracket_low_users,bracket_high_users,price,metric,value,low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set" &&
+  grep -q "^fp8,fp8,short,grid,4,,,,output_tok_per_s_per_gpu,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,2,interpolated,$" "$sw/a/operating_points.csv" &&
+  grep -q "^fp8,fp8,short,grid,4,,,half,output_price_for_target_margin_usd_per_mtok," "$sw/a/operating_points.csv" ||
+  { echo "FAIL operating_points.csv: $(head -3 "$sw/a/operating_points.csv")"; fail=1; }
+# The market price as billed (the card's, scaled), not the spec's unset absolute 0.0.
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prices"][0]; sys.exit(0 if p["input_usd_per_mtok"] > 0 and p["by_model"]["llama-3.1-8b"]["output_usd_per_mtok"] > 0 else 1)' "$sw/a/summary.json" ||
+  { echo "FAIL summary.json prices: the market price shows as 0"; fail=1; }
+grep -q "or, input held at market (\$[0-9.]* in, \$[0-9.]* cached): \$[0-9.]*±[0-9.]* out per Mtok" "$sw/a.out" ||
+  { echo "FAIL the console lacks the output-only price for the target margin"; fail=1; }
+for key in pareto_frontier operating_points groups half_width_95 provenance formulas calibrations output_price_for_target_margin; do
   grep -q "\"$key\"" "$sw/a/summary.json" || { echo "FAIL summary.json lacks $key"; fail=1; }
 done
 tr -d ' \n' <"$sw/a/summary.json" | grep -qF "$(tr -d ' ' <<<"$written_by")" || { echo "FAIL sweep summary.json lacks $written_by"; fail=1; }
@@ -247,8 +265,64 @@ head -5 "$sw/b/points.jsonl" >"$sw/b/j" && mv "$sw/b/j" "$sw/b/points.jsonl" && 
 out=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --resume --no-png 2>/dev/null)
 echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --resume: $(echo "$out" | tail -2)"; fail=1; }
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
+# Issue 35 item 4, work not lost or wasted. The same command without --resume over a journal refuses
+# (exit 2, one line) instead of discarding it, and says what to do.
+err=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --no-png 2>&1 >/dev/null); code=$?
+[ "$code" = 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && echo "$err" | grep -q "holds the journal of an earlier sweep (8 points in points.jsonl): pass --resume" ||
+  { echo "FAIL sweep over a journal without --resume: exit $code: $err"; fail=1; }
+[ "$(wc -l <"$sw/b/points.jsonl")" = 8 ] || { echo "FAIL the refused sweep touched the journal"; fail=1; }
+# A seed changed (2 -> 3) and --resume: the seed-1 points (a hash of every input, seed included)
+# are reused, only the seed-3 points run; the dropped seed-2 points stay in points-<old hash>.jsonl.
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 3]/' "$sw/tiny.json" >"$sw/changed.json"
-check_one_line_error sweep-resume-changed-spec "$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume
+out=$("$tycoon" sweep "$sw/changed.json" --out "$sw/b" --resume --no-png 2>"$sw/changed.err")
+echo "$out" | grep -q "^4 points simulated.*4 resumed" && grep -q "4 journaled points have unchanged inputs and are reused; 4 are not points of this spec" "$sw/changed.err" &&
+  [ "$(ls "$sw"/b/points-*.jsonl | wc -l)" = 1 ] ||
+  { echo "FAIL sweep --resume after a seed changed: $(echo "$out" | tail -1) $(cat "$sw/changed.err")"; fail=1; }
+# Seeds added back ([1, 2, 3]): nothing but the seed-2 points runs.
+sed 's/"seeds": \[1, 2\]/"seeds": [1, 2, 3]/' "$sw/tiny.json" >"$sw/more.json"
+out=$("$tycoon" sweep "$sw/more.json" --out "$sw/b" --resume --no-png 2>/dev/null)
+echo "$out" | grep -q "^4 points simulated.*8 resumed" || { echo "FAIL sweep --resume after a seed was added: $(echo "$out" | tail -1)"; fail=1; }
+# The estimate: one point (the median by work) is timed, the rest estimated from it, printed before they run.
+grep -q "^sweep tiny: estimate: 7 points left, about .* of wall time on 2 jobs (timed: point" "$sw/a.err" ||
+  { echo "FAIL sweep printed no estimate: $(cat "$sw/a.err")"; fail=1; }
+# Above --confirm-above (minutes; default 30) without a terminal and without --yes: refused (exit 2)
+# with the estimate and the command that runs the rest; with it, that command finishes the sweep.
+err=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/c" --no-png --confirm-above 0 2>&1 </dev/null >/dev/null); code=$?
+[ "$code" = 2 ] && echo "$err" | grep -q "of wall time left (7 points), above 0.0 s (--confirm-above 0 min): not run; the timed point is journaled, run the rest with: .* --resume --yes$" ||
+  { echo "FAIL sweep above --confirm-above without --yes: exit $code: $err"; fail=1; }
+again=$(echo "$err" | tail -1 | sed 's/.*run the rest with: //')
+out=$(eval "$again" 2>/dev/null </dev/null) && echo "$out" | grep -q "^7 points simulated.*1 resumed" ||
+  { echo "FAIL the printed command did not finish the sweep: $again"; fail=1; }
+cmp -s "$sw/a/points.csv" "$sw/c/points.csv" || { echo "FAIL a sweep confirmed after its first point differs"; fail=1; }
+# On a terminal (script(1) gives the sweep one) it asks instead: "y" runs the rest, anything else refuses.
+if command -v script >/dev/null; then
+  echo y | script -qec "'$tycoon' sweep '$sw/tiny.json' --out '$sw/tty-y' --no-png --confirm-above 0" /dev/null >"$sw/tty-y.out" 2>&1 &&
+    grep -q "run it? \[y/N\]" "$sw/tty-y.out" && grep -q "^8 points simulated" <(tr -d '\r' <"$sw/tty-y.out") ||
+    { echo "FAIL sweep on a terminal, answered y: $(tail -3 "$sw/tty-y.out")"; fail=1; }
+  echo n | script -qec "'$tycoon' sweep '$sw/tiny.json' --out '$sw/tty-n' --no-png --confirm-above 0" /dev/null >"$sw/tty-n.out" 2>&1
+  code=$?
+  [ "$code" = 2 ] && grep -q "not run; the timed point is journaled" "$sw/tty-n.out" ||
+    { echo "FAIL sweep on a terminal, answered n: exit $code: $(tail -2 "$sw/tty-n.out")"; fail=1; }
+fi
+# Ctrl-C (SIGINT) mid-sweep: the points finished are journaled, the command to resume is printed,
+# exit 130; the printed command resumes it. 32 points of 1.6k-25.6k requests: about 2 s on one core.
+cat >"$sw/slow.json" <<'SPEC'
+{"format_version": 1, "name": "slow", "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
+ "workloads": [{"name": "w", "kind": "random", "input_tokens": 256, "output_tokens": 1024}],
+ "concurrency": [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64], "seeds": [1, 2],
+ "requests_per_user": 400}
+SPEC
+"$tycoon" sweep "$sw/slow.json" --out "$sw/int" --jobs 1 --no-png >/dev/null 2>"$sw/int.err" &
+pid=$!
+for _ in $(seq 600); do [ "$(cat "$sw/int/points.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
+kill -INT "$pid"; wait "$pid"; code=$?
+lines=$(wc -l <"$sw/int/points.jsonl")
+resume=$(grep -A1 "; resume with:" "$sw/int.err" | tail -1 | sed 's/^  //')
+[ "$code" = 130 ] && [ "$lines" -ge 2 ] && [ "$lines" -lt 32 ] && [[ "$resume" == *"sweep $sw/slow.json --out $sw/int --jobs 1 --no-png --resume" ]] &&
+  grep -q "^sweep slow: interrupted: $lines of 32 points finished and journaled in $sw/int/points.jsonl" "$sw/int.err" ||
+  { echo "FAIL sweep Ctrl-C: exit $code, $lines journaled: $(cat "$sw/int.err")"; fail=1; }
+out=$(eval "$resume" 2>/dev/null) && echo "$out" | grep -q "^$((32 - lines)) points simulated.*$lines resumed" ||
+  { echo "FAIL resume after Ctrl-C: $(echo "$out" | tail -2)"; fail=1; }
 # Sweeps on a cluster: four shards run as parallel processes, merged, give exactly the
 # bytes of the single run; a missing or duplicated shard is refused (exit 2, one line).
 for i in 0 1 2 3; do "$tycoon" sweep "$sw/tiny.json" --shard "$i/4" --out "$sw/parts" --jobs 1 >/dev/null 2>&1 & done
@@ -256,7 +330,7 @@ wait
 [ "$(ls "$sw/parts" | wc -l)" = 4 ] || { echo "FAIL sweep --shard parts: $(ls "$sw/parts")"; fail=1; }
 "$tycoon" sweep merge "$sw"/parts/part-*-of-4.json --out "$sw/m" --no-png >/dev/null 2>"$sw/m.err" ||
   { echo "FAIL sweep merge: $(cat "$sw/m.err")"; fail=1; }
-for f in points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
+for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
   cmp -s "$sw/a/$f" "$sw/m/$f" || { echo "FAIL merged shards differ from the single run in $f"; fail=1; }
 done
 check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \

@@ -155,3 +155,37 @@ TEST_CASE("a journal's counts that no integer can hold are refused, not converte
   whole["input_tokens"] = 1024.0;  // a whole number written as a float is still a count
   CHECK(analysis::PointPerf::from_json(whole).input_tokens == 1024);
 }
+
+TEST_CASE("journal: an earlier spec's journal gives the points whose inputs are unchanged (seeds added)") {
+  // The journal of a one-seed sweep, read for the same sweep with seeds {1, 2}: a point's hash
+  // covers every input of its simulation, seed included, so the seed-1 points are the same points
+  // and are reused; the seed-2 points are new and run.
+  Fixture one;  // seeds {1}
+  const SweepSpec two_spec = parse_sweep_spec(analysis_test::tiny_spec({1, 2}), "tiny.json");
+  const ExpandedSweep two = expand_sweep(two_spec, analysis_test::catalog());
+  REQUIRE(two.points.size() == 2 * one.sweep.points.size());
+  const auto p = Fixture::good_perf();
+  const std::string journal = one.line(p, 0) + "\n";
+  const auto j = parse_sweep_journal(journal, "points.jsonl", two, two_spec, JournalOf::kEarlierSpec);
+  CHECK(j.points.size() == 1);
+  CHECK(j.points.contains(one.sweep.points[0].hash));
+  CHECK(j.num_other_points == 0);
+  // Read the other way (a seed removed), the seed-2 point is counted as another spec's, not refused;
+  // for this very spec (JournalOf::kThisSpec) it is still refused.
+  const std::string seed2 = nlohmann::json{{"hash", two.points[1].hash}, {"perf", p.to_json()}}.dump() + "\n";
+  REQUIRE(two.points[1].seed == 2);
+  const auto back = parse_sweep_journal(journal + seed2, "points.jsonl", one.sweep, one.spec, JournalOf::kEarlierSpec);
+  CHECK(back.points.size() == 1);
+  CHECK(back.num_other_points == 1);
+  CHECK(one.error(journal + seed2).find("points.jsonl:2: /hash:") == 0);
+  // Damage is refused whoever's journal it is.
+  CHECK_THROWS_AS(parse_sweep_journal("{\"hash\": \"x\"}\n" + journal, "points.jsonl", one.sweep, one.spec,
+                                      JournalOf::kEarlierSpec),
+                  data::LoadError);
+}
+
+TEST_CASE("journal: the lines that hold a point are counted; a journal no point reached counts 0") {
+  CHECK(count_journal_lines("") == 0);
+  CHECK(count_journal_lines("\n\n") == 0);
+  CHECK(count_journal_lines("{\"hash\": 1}\n{\"ha") == 2);  // a torn last line counts: it was a point's
+}

@@ -2,12 +2,14 @@
 // and margins, and well-formed SVG.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "sim/analysis/confidence.h"
+#include "sim/analysis/model_error.h"
 #include "sim/analysis/pareto.h"
 #include "sim/analysis/point_result.h"
 #include "sim/analysis/svg_chart.h"
@@ -138,6 +140,71 @@ TEST_CASE("cost per million tokens and margin on a hand-computed point") {
     CHECK(std::isnan(z.cost_output_only_usd_per_mtok));
     CHECK(std::isnan(z.gross_margin));
   }
+}
+
+TEST_CASE("the output price for a target margin with input and cached input held at the quoted prices") {
+  // The point above at $7.20/h: input revenue V_in = 14.4 x 0.75 x 0.50 + 14.4 x 0.25 x 0.05 = 5.40 +
+  // 0.18 = $5.58/GPU-h at the quoted input prices. A 40% margin needs V = R / 0.6 = $12.00, so the
+  // output tokens (3.6 Mtok/GPU-h) must earn 12.00 - 5.58 = $6.42: $1.78333 per Mtok. The
+  // scale-both solve moves the input price too: a different answer to a different question.
+  PointPerf p;
+  p.output_tok_per_s_per_gpu = 1000;
+  p.input_tok_per_s_per_gpu = 4000;
+  p.input_tokens = 400;
+  p.cached_input_tokens = 100;
+  const econ::TokenPrices prices{0.50, 0.05, 2.00};
+  const auto e = point_economics(p, prices, 7.20, 0.40);
+  CHECK(e.output_price_for_target_margin_usd_per_mtok == doctest::Approx(6.42 / 3.6).epsilon(kExact));
+  CHECK(metric_value(Metric::kOutputPriceForTargetMarginUsdPerMtok, p, e) ==
+        e.output_price_for_target_margin_usd_per_mtok);
+  // Priced so, with the input prices untouched, the margin is the target.
+  const auto at = point_economics(p, {0.50, 0.05, e.output_price_for_target_margin_usd_per_mtok}, 7.20, 0.40);
+  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExact));
+  CHECK(depends_on_price(Metric::kOutputPriceForTargetMarginUsdPerMtok));
+  CHECK_FALSE(depends_on_price(Metric::kCostOutputOnlyUsdPerMtok));
+
+  SUBCASE("the input alone earns the margin: a negative output price, said as it is") {
+    // At $3.00/h a 40% margin needs 3.00 / 0.6 = $5.00 of revenue, less than the input's $5.58:
+    // the output price is (5.00 - 5.58) / 3.6 = -$0.1611 per Mtok.
+    const auto cheap = point_economics(p, prices, 3.00, 0.40);
+    CHECK(cheap.output_price_for_target_margin_usd_per_mtok == doctest::Approx(-0.58 / 3.6).epsilon(kExact));
+  }
+  SUBCASE("no target or no output: undefined") {
+    CHECK(std::isnan(point_economics(p, prices, 7.20, std::nan("")).output_price_for_target_margin_usd_per_mtok));
+    CHECK(std::isnan(point_economics(PointPerf{}, prices, 7.20, 0.40).output_price_for_target_margin_usd_per_mtok));
+  }
+  SUBCASE("its model error moves only the rent term") {
+    // Throughput off by e moves R / ((1 - m) O) by e and leaves V_in / O alone (input and output
+    // move together): half width e x output-only cost / (1 - m) = 0.1 x (7.20 / 3.6) / 0.6 = 0.3333.
+    std::array<Estimate, kNumMetrics> stats{};
+    stats[static_cast<std::size_t>(Metric::kCostOutputOnlyUsdPerMtok)].mean = e.cost_output_only_usd_per_mtok;
+    stats[static_cast<std::size_t>(Metric::kOutputPriceForTargetMarginUsdPerMtok)].mean =
+        e.output_price_for_target_margin_usd_per_mtok;
+    set_output_price_model_half_width(stats, 0.40, 0.1);
+    CHECK(stats[static_cast<std::size_t>(Metric::kOutputPriceForTargetMarginUsdPerMtok)].model_half_width ==
+          doctest::Approx(0.1 * 2.0 / 0.6).epsilon(kExact));
+    // The same by finite difference: 10% more throughput, same prices and rent.
+    PointPerf faster = p;
+    faster.output_tok_per_s_per_gpu *= 1.1;
+    faster.input_tok_per_s_per_gpu *= 1.1;
+    const double moved = e.output_price_for_target_margin_usd_per_mtok -
+                         point_economics(faster, prices, 7.20, 0.40).output_price_for_target_margin_usd_per_mtok;
+    // (12 / 3.6) x (1 - 1 / 1.1) = 0.30303: the first-order 0.3333 within 10% (the step is 10%).
+    constexpr double kFirstOrderTol = 0.1;
+    CHECK(moved == doctest::Approx(0.1 * 2.0 / 0.6).epsilon(kFirstOrderTol));
+  }
+}
+
+TEST_CASE("a point's cached share and failed share, the columns that re-price it in a spreadsheet") {
+  PointPerf p;
+  p.input_tokens = 400;
+  p.cached_input_tokens = 100;
+  p.requests_completed = 9;
+  p.requests_failed = 1;
+  CHECK(p.cached_input_share() == doctest::Approx(0.25).epsilon(kExact));
+  CHECK(p.failed_share() == doctest::Approx(0.1).epsilon(kExact));
+  CHECK(PointPerf{}.cached_input_share() == 0);  // no prompt tokens: nothing cached, not NaN
+  CHECK(PointPerf{}.failed_share() == 0);
 }
 
 TEST_CASE("charts are well-formed SVG with escaped text") {

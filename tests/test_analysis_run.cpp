@@ -1,5 +1,6 @@
 // Running sweeps: the same points whatever the number of workers, a resumed sweep recomputes
 // nothing it already has, and more seeds narrow the confidence intervals.
+#include <atomic>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -81,6 +82,65 @@ TEST_CASE("a resumed sweep simulates only the points it lacks") {
           full.results[i]->to_json());
     CHECK(partial[i]->to_json() == full.results[i]->to_json());
   }
+}
+
+TEST_CASE("a stop request lets the points in flight finish and leaves the others to --resume") {
+  const auto spec = parse_sweep_spec(tiny_spec(), "spec.json");
+  const auto sweep = expand_sweep(spec, catalog());
+  const auto calibrations = calibrations_for(sweep, catalog());
+  std::vector<std::optional<PointPerf>> results(sweep.points.size());
+  // One worker, stop requested by the first finished point (as SIGINT would): exactly that point is
+  // kept and handed to on_done, no other is started.
+  std::atomic<bool> stop{false};
+  std::vector<std::size_t> done;
+  run_points(
+      sweep, spec, calibrations, 1, results,
+      [&](std::size_t i, const PointPerf&) {
+        done.push_back(i);
+        stop.store(true);
+      },
+      &stop);
+  CHECK(done == std::vector<std::size_t>{0});
+  CHECK(results[0].has_value());
+  for (std::size_t i = 1; i < results.size(); ++i) CHECK_FALSE(results[i].has_value());
+}
+
+TEST_CASE("the time estimate scales the measured point by requests x output tokens over the workers") {
+  // tiny_spec: 256/64-token requests, 4 requests per user at concurrency 2 and 8: 8 and 32
+  // requests, so a point's work is 8 x 64 = 512 or 32 x 64 = 2048 token-requests. Two configurations
+  // x 2 concurrencies x 2 seeds = 8 points. Point 0 (concurrency 2) measured at 0.5 s: 0.5 / 512 s
+  // per unit. Left after it: 3 points at concurrency 2 and 4 at 8 = 3 x 512 + 4 x 2048 = 9728 units,
+  // 9.5 s of one worker, 4.75 s on 2 workers.
+  constexpr double kEstimateTol = 1e-12;  // plain arithmetic
+  const auto spec = parse_sweep_spec(tiny_spec(), "spec.json");
+  const auto sweep = expand_sweep(spec, catalog());
+  REQUIRE(sweep.points.size() == 8);
+  CHECK(point_work(sweep, spec, sweep.points[0]) == doctest::Approx(512).epsilon(kEstimateTol));
+  std::vector<std::optional<PointPerf>> results(sweep.points.size());
+  results[0] = PointPerf{};
+  const auto e = estimate_sweep(sweep, spec, results, sweep.points[0], 0.5, 2);
+  CHECK(e.num_points_left == 7);
+  CHECK(e.work_left == doctest::Approx(9728).epsilon(kEstimateTol));
+  CHECK(e.workers == 2);
+  CHECK(e.wall_s == doctest::Approx(4.75).epsilon(kEstimateTol));
+  // More jobs than points left: the points left are the workers (7), not the 64 jobs.
+  CHECK(estimate_sweep(sweep, spec, results, sweep.points[0], 0.5, 64).workers == 7);
+  // Above the confirmation threshold (30 min) only when the sweep is that long.
+  CHECK(kConfirmSweepAboveS == 1800);
+}
+
+TEST_CASE("the point timed for the estimate is the median by work of the points left") {
+  // Grid order: bf16 at concurrency 2 (seeds 1, 2: points 0, 1; work 512), at 8 (2, 3; 2048), then
+  // fp8 (4, 5 at 2; 6, 7 at 8). By work: 0 1 4 5 | 2 3 6 7; the lower median of 8 is the 4th: point 5,
+  // a cheap point, as half of them are. With points 0-4 done: 5 6 7 left, by work 5 | 6 7: point 6.
+  const auto spec = parse_sweep_spec(tiny_spec(), "spec.json");
+  const auto sweep = expand_sweep(spec, catalog());
+  std::vector<std::optional<PointPerf>> results(sweep.points.size());
+  CHECK(calibration_point(sweep, spec, results) == std::optional<std::size_t>{5});
+  for (std::size_t i = 0; i < 5; ++i) results[i] = PointPerf{};
+  CHECK(calibration_point(sweep, spec, results) == std::optional<std::size_t>{6});
+  for (auto& r : results) r = PointPerf{};
+  CHECK_FALSE(calibration_point(sweep, spec, results).has_value());
 }
 
 TEST_CASE("more seeds narrow the confidence interval of the mean") {

@@ -101,6 +101,28 @@ TEST_CASE("a malformed spec is refused with file, JSON pointer and reason") {
     j["target"]["gross_margin"] = 40;
     CHECK(spec_error(j) == "spec.json: /target/gross_margin: must be below 1 (a fraction: 0.4 is 40%)");
   }
+  SUBCASE("latency targets in seconds typed as milliseconds") {
+    // 2 (meant: 2 s) is below the 10 ms TTFT floor: every point would miss it, so the spec is
+    // refused with the reading that was probably meant; 10 ms itself is a target.
+    auto j = tiny_spec();
+    j["target"]["max_p90_ttft_ms"] = 2;
+    CHECK(spec_error(j) ==
+          "spec.json: /target/max_p90_ttft_ms: 2 ms is below 10 ms, faster than any deployment serves a first token: "
+          "did you mean seconds? (2 s is \"max_p90_ttft_ms\": 2000)");
+    j["target"]["max_p90_ttft_ms"] = 10;
+    CHECK(spec_error(j).empty());
+    j = tiny_spec();
+    j["target"]["max_p99_ttft_ms"] = 0.5;
+    CHECK(spec_error(j).find("/target/max_p99_ttft_ms: 0.5 ms is below 10 ms") != std::string::npos);
+    // TPOT: 5.8 ms is served (Llama-3.1-8B on H200), 0.05 (meant: 50 ms) is not.
+    j = tiny_spec();
+    j["target"]["max_p90_tpot_ms"] = 5.8;
+    CHECK(spec_error(j).empty());
+    j["target"]["max_p90_tpot_ms"] = 0.05;
+    CHECK(spec_error(j) ==
+          "spec.json: /target/max_p90_tpot_ms: 0.05 ms is below 1 ms, faster than any deployment serves a next token: "
+          "did you mean seconds? (0.05 s is \"max_p90_tpot_ms\": 50)");
+  }
   SUBCASE("a price given both ways") {
     auto j = tiny_spec();
     j["prices"] = {{{"market_scale", 1.0}, {"input_usd_per_mtok", 1}, {"output_usd_per_mtok", 2}}};

@@ -35,4 +35,12 @@ double model_half_width(Metric m, double mean, double e) {
   return e * std::fabs(mean);
 }
 
+void set_output_price_model_half_width(std::array<Estimate, kNumMetrics>& stats, double target_margin, double e) {
+  const double rent_term =
+      stats[static_cast<std::size_t>(Metric::kCostOutputOnlyUsdPerMtok)].mean / (1 - target_margin);
+  auto& price = stats[static_cast<std::size_t>(Metric::kOutputPriceForTargetMarginUsdPerMtok)];
+  price.model_half_width =
+      std::isfinite(price.mean) && std::isfinite(rent_term) ? e * std::fabs(rent_term) : std::nan("");
+}
+
 }  // namespace tycoon::analysis

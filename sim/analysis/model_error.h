@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/analysis/confidence.h"
 #include "sim/analysis/point_result.h"
 #include "sim/perf/calibration_profile.h"
 
@@ -28,5 +29,11 @@ ModelErrors load_model_errors(const std::filesystem::path& root);
 // throughputs, latencies, costs, revenue and price scales move by e·|mean|; a gross margin
 // 1 − R/V moves by (R/V)·e = e·|1 − margin|.
 double model_half_width(Metric m, double mean, double e);
+
+// The output price for a target margin m, p_out* = R / ((1 − m)·O/1e6) − V_in/(O/1e6), moves only
+// through its first term (input and output throughputs move together, so V_in/O does not): by e
+// times that term, which is the output-only cost over (1 − m). `stats` are a group's or an operating
+// point's estimates; sets the output price's model_half_width from them.
+void set_output_price_model_half_width(std::array<Estimate, kNumMetrics>& stats, double target_margin, double e);
 
 }  // namespace tycoon::analysis

@@ -174,9 +174,7 @@ PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& p
   e.gpu_usd_per_hour = rent;
   const double in_per_h = 3600.0 * perf.input_tok_per_s_per_gpu;
   const double out_per_h = 3600.0 * perf.output_tok_per_s_per_gpu;
-  const double cached_share =
-      perf.input_tokens > 0 ? static_cast<double>(perf.cached_input_tokens) / static_cast<double>(perf.input_tokens)
-                            : 0.0;
+  const double cached_share = perf.cached_input_share();
   e.revenue_usd_per_gpu_hour = econ::revenue_usd({in_per_h, in_per_h * cached_share, out_per_h}, prices);
   const double v = e.revenue_usd_per_gpu_hour;
   e.gross_margin = econ::gross_margin(v, rent).value_or(kNaN);
@@ -186,7 +184,38 @@ PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& p
   e.cost_output_usd_per_mtok = v > 0 ? prices.output_usd_per_mtok * rent / v : kNaN;
   e.price_scale_for_target_margin =
       v > 0 && std::isfinite(target_gross_margin) ? rent / ((1 - target_gross_margin) * v) : kNaN;
+  const double input_revenue = econ::revenue_usd({in_per_h, in_per_h * cached_share, 0}, prices);
+  e.output_price_for_target_margin_usd_per_mtok =
+      out_per_h > 0 && std::isfinite(target_gross_margin)
+          ? (rent / (1 - target_gross_margin) - input_revenue) / (out_per_h / 1e6)
+          : kNaN;
   return e;
+}
+
+bool depends_on_price(Metric m) {
+  switch (m) {
+    case Metric::kOutputTokPerSPerGpu:
+    case Metric::kInputTokPerSPerGpu:
+    case Metric::kP90InteractivityTokPerSPerUser:
+    case Metric::kTtftP50Ms:
+    case Metric::kTtftP90Ms:
+    case Metric::kTtftP99Ms:
+    case Metric::kTpotP50Ms:
+    case Metric::kTpotP90Ms:
+    case Metric::kTpotP99Ms:
+    case Metric::kE2eP90S:
+    case Metric::kCostBlendedUsdPerMtok:
+    case Metric::kCostOutputOnlyUsdPerMtok:
+      return false;
+    case Metric::kCostInputUsdPerMtok:
+    case Metric::kCostOutputUsdPerMtok:
+    case Metric::kRevenueUsdPerGpuHour:
+    case Metric::kGrossMargin:
+    case Metric::kPriceScaleForTargetMargin:
+    case Metric::kOutputPriceForTargetMarginUsdPerMtok:
+      return true;
+  }
+  return true;
 }
 
 double metric_value(Metric m, const PointPerf& p, const PointEconomics& e) {
@@ -226,6 +255,8 @@ double metric_value(Metric m, const PointPerf& p, const PointEconomics& e) {
       return e.gross_margin;
     case Metric::kPriceScaleForTargetMargin:
       return e.price_scale_for_target_margin;
+    case Metric::kOutputPriceForTargetMarginUsdPerMtok:
+      return e.output_price_for_target_margin_usd_per_mtok;
   }
   return kNaN;
 }

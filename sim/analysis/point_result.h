@@ -31,6 +31,17 @@ struct PointPerf {
   perf::Provenance provenance = perf::Provenance::kDatasheet;
   std::string error;  // non-empty: the simulation refused this point (why); figures are zero
 
+  // Prefix-cache hits over prompt tokens, in [0, 1] (0 without prompt tokens): what revenue is
+  // re-priced with (cached input is billed at the cached price).
+  double cached_input_share() const {
+    return input_tokens > 0 ? static_cast<double>(cached_input_tokens) / static_cast<double>(input_tokens) : 0.0;
+  }
+  // Failed over completed + failed requests, in [0, 1] (0 without requests).
+  double failed_share() const {
+    const std::int64_t total = requests_completed + requests_failed;
+    return total > 0 ? static_cast<double>(requests_failed) / static_cast<double>(total) : 0.0;
+  }
+
   static PointPerf from_summary(const serving::ServingSummary& s);
   // Round-trips exactly (doubles are written with enough digits): the resume journal's format.
   nlohmann::json to_json() const;
@@ -72,6 +83,9 @@ inline constexpr double kPerfReemitFactor = 2;
 //   cost per Mtok, input/output: p_in · R/V and p_out · R/V — the break-even prices that keep the
 //                                quoted input:output ratio (the rent split in proportion to revenue)
 //   price scale for a target margin m: R / ((1 − m) · V) — multiply every quoted price by it.
+//   output price for a target margin m, input and cached input held at the quoted prices:
+//                         p_out* = (R / (1 − m) − V_in) / (O / 1e6), V_in = (I·(1−c)·p_in + I·c·p_cached) / 1e6
+//                         (negative when the input alone earns the margin)
 // Undefined figures (no output, no revenue) are NaN, written empty in CSV and null in JSON.
 struct PointEconomics {
   double gpu_usd_per_hour = 0;
@@ -81,7 +95,8 @@ struct PointEconomics {
   double cost_output_only_usd_per_mtok = 0;
   double cost_input_usd_per_mtok = 0;
   double cost_output_usd_per_mtok = 0;
-  double price_scale_for_target_margin = 0;  // NaN without a target
+  double price_scale_for_target_margin = 0;                // NaN without a target
+  double output_price_for_target_margin_usd_per_mtok = 0;  // NaN without a target or without output
 };
 
 PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
@@ -106,27 +121,34 @@ enum class Metric {
   kRevenueUsdPerGpuHour,
   kGrossMargin,
   kPriceScaleForTargetMargin,
+  kOutputPriceForTargetMarginUsdPerMtok,
 };
-inline constexpr std::size_t kNumMetrics = 17;
-inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {"output_tok_per_s_per_gpu",
-                                                                           "input_tok_per_s_per_gpu",
-                                                                           "p90_tok_per_s_per_user",
-                                                                           "ttft_p50_ms",
-                                                                           "ttft_p90_ms",
-                                                                           "ttft_p99_ms",
-                                                                           "tpot_p50_ms",
-                                                                           "tpot_p90_ms",
-                                                                           "tpot_p99_ms",
-                                                                           "e2e_p90_s",
-                                                                           "cost_input_usd_per_mtok",
-                                                                           "cost_output_usd_per_mtok",
-                                                                           "cost_blended_usd_per_mtok",
-                                                                           "cost_output_only_usd_per_mtok",
-                                                                           "revenue_usd_per_gpu_hour",
-                                                                           "gross_margin",
-                                                                           "price_scale_for_target_margin"};
+inline constexpr std::size_t kNumMetrics = 18;
+inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
+    "output_tok_per_s_per_gpu",
+    "input_tok_per_s_per_gpu",
+    "p90_tok_per_s_per_user",
+    "ttft_p50_ms",
+    "ttft_p90_ms",
+    "ttft_p99_ms",
+    "tpot_p50_ms",
+    "tpot_p90_ms",
+    "tpot_p99_ms",
+    "e2e_p90_s",
+    "cost_input_usd_per_mtok",
+    "cost_output_usd_per_mtok",
+    "cost_blended_usd_per_mtok",
+    "cost_output_only_usd_per_mtok",
+    "revenue_usd_per_gpu_hour",
+    "gross_margin",
+    "price_scale_for_target_margin",
+    "output_price_for_target_margin_usd_per_mtok"};
 inline std::string_view to_string(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
 double metric_value(Metric m, const PointPerf& perf, const PointEconomics& econ);
+
+// Whether a figure changes with the token prices (revenue, margin, the break-even and target
+// prices) or is the simulation's alone (throughputs, latencies, rent per token).
+bool depends_on_price(Metric m);
 
 }  // namespace tycoon::analysis

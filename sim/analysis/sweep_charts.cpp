@@ -386,10 +386,13 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
        "<th>USD/Mtok blended</th><th>USD/Mtok output-only</th>";
   for (const auto& p : spec.prices) o << "<th>gross margin % at " << xml_escape(p.name) << "</th>";
   if (spec.target_gross_margin) {
-    o << "<th>output price for " << fixed(100 * *spec.target_gross_margin, 0) << "% margin (USD/Mtok)</th>";
+    o << "<th>output price for " << fixed(100 * *spec.target_gross_margin, 0)
+      << "% margin, every price scaled (USD/Mtok)</th><th>output price for "
+      << fixed(100 * *spec.target_gross_margin, 0) << "% margin, input held at " << xml_escape(spec.prices[0].name)
+      << " (USD/Mtok)</th>";
   }
   o << "<th class=\"l\">provenance</th><th class=\"l\">concurrencies missing a target</th></tr>\n";
-  const int cols = 7 + static_cast<int>(spec.prices.size()) + (spec.target_gross_margin ? 1 : 0) + 1;
+  const int cols = 7 + static_cast<int>(spec.prices.size()) + (spec.target_gross_margin ? 2 : 0) + 1;
   for (const auto& op : operating_points(d, groups)) {
     std::string rejected;
     for (const auto& r : op.rejected) rejected += (rejected.empty() ? "" : "<br>") + xml_escape(r);
@@ -414,7 +417,8 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     }
     if (spec.target_gross_margin) {
       const auto tp = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment().model);
-      o << "<td>" << plus_minus(op.at(Metric::kPriceScaleForTargetMargin), 3, tp.output_usd_per_mtok) << "</td>";
+      o << "<td>" << plus_minus(op.at(Metric::kPriceScaleForTargetMargin), 3, tp.output_usd_per_mtok) << "</td><td>"
+        << plus_minus(op.at(Metric::kOutputPriceForTargetMarginUsdPerMtok), 3) << "</td>";
     }
     o << "<td class=\"l" << (is_weak(op.provenance) ? " weak" : "") << "\">" << perf::to_string(op.provenance)
       << outside_validation_html(d, op.series) << "</td><td class=\"l\">" << rejected << "</td></tr>\n";

@@ -8,7 +8,7 @@
 namespace tycoon::analysis {
 
 SweepJournal parse_sweep_journal(std::string_view text, const std::string& name, const ExpandedSweep& sweep,
-                                 const SweepSpec& spec) {
+                                 const SweepSpec& spec, JournalOf whose) {
   std::unordered_map<std::string, const SweepPoint*> by_hash;
   for (const auto& p : sweep.points) by_hash.emplace(p.hash, &p);
   SweepJournal out;
@@ -37,6 +37,15 @@ SweepJournal parse_sweep_journal(std::string_view text, const std::string& name,
     }
     const std::string hash = j["hash"].get<std::string>();
     const auto it = by_hash.find(hash);
+    if (it == by_hash.end() && whose == JournalOf::kEarlierSpec) {
+      try {
+        PointPerf::from_json(j["perf"]);
+      } catch (const std::exception& e) {
+        throw data::LoadError(where, "/perf", std::string("not a point's figures (") + e.what() + ")");
+      }
+      ++out.num_other_points;
+      continue;
+    }
     if (it == by_hash.end()) {
       throw data::LoadError(
           where, "/hash",
@@ -56,6 +65,18 @@ SweepJournal parse_sweep_journal(std::string_view text, const std::string& name,
     out.points[hash] = std::move(perf);
   }
   return out;
+}
+
+std::size_t count_journal_lines(std::string_view text) {
+  std::size_t n = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    if (text.substr(pos, nl - pos).find_first_not_of(" \t\r") != std::string_view::npos) ++n;
+    pos = nl + 1;
+  }
+  return n;
 }
 
 }  // namespace tycoon::analysis

@@ -98,6 +98,7 @@ std::vector<Group> make_groups(const SweepData& d) {
               model_half_width(static_cast<Metric>(m), g.stats[m].mean, d.errors->of(g.provenance));
         }
       }
+      if (d.errors) set_output_price_model_half_width(g.stats, target_margin(*d.spec), d.errors->of(g.provenance));
       groups.push_back(std::move(g));
     }
     i = j;
@@ -267,6 +268,10 @@ std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vect
             e.n = std::min(ea.n, eb.n);
             st[p][m] = e;
           }
+          if (d.errors) {
+            set_output_price_model_half_width(st[p], target_margin(spec),
+                                              d.errors->of(perf::weaker(a.provenance, b.provenance)));
+          }
         }
         const double share = (1 - w) * a.failed_share() + w * b.failed_share();
         if (!target_misses(spec, st[0], share).empty()) continue;
@@ -307,7 +312,8 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
   out << "point,point_hash,configuration,workload,hardware,model,engine,precision,tensor_parallel,expert_parallel,"
          "spec_tokens,max_num_batched_tokens,max_num_seqs,concurrency,seed,num_requests,price,input_usd_per_mtok,"
          "cached_input_usd_per_mtok,output_usd_per_mtok,gpu_usd_per_hour,num_gpus,requests_completed,"
-         "requests_failed,provenance";
+         "requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,"
+         "mean_batch_size,provenance";
   for (auto name : kMetricNames) out << "," << name;
   out << ",error\n";
   for (std::size_t i = 0; i < d.sweep->points.size(); ++i) {
@@ -328,11 +334,58 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
           << "," << csv_field(d.spec->prices[price].name) << "," << csv_number(prices.input_usd_per_mtok) << ","
           << csv_number(prices.cached_input_usd_per_mtok) << "," << csv_number(prices.output_usd_per_mtok) << ","
           << csv_number(cfg.gpu_usd_per_hour) << "," << perf.num_gpus << "," << perf.requests_completed << ","
-          << perf.requests_failed << "," << perf::to_string(perf.provenance);
+          << perf.requests_failed << "," << csv_number(perf.failed_share()) << "," << perf.input_tokens << ","
+          << perf.cached_input_tokens << "," << csv_number(perf.cached_input_share()) << "," << perf.output_tokens
+          << "," << csv_number(perf.mean_batch_size) << "," << perf::to_string(perf.provenance);
       for (std::size_t m = 0; m < kNumMetrics; ++m)
         out << "," << csv_number(metric_value(static_cast<Metric>(m), perf, econ));
       out << "," << csv_field(perf.error) << "\n";
     }
+  }
+}
+
+void write_operating_points_csv(std::ostream& out, const SweepData& d, const std::vector<Group>& groups) {
+  out << "series,configuration,workload,pick,concurrency,bracket_low_users,bracket_high_users,price,metric,value,"
+         "low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set\n";
+  for (const auto& op : operating_points(d, groups)) {
+    const auto& se = d.sweep->series[op.series];
+    const std::string head = csv_field(series_legend(d, op.series)) + "," +
+                             csv_field(d.sweep->configs[se.config].label) + "," +
+                             csv_field(d.spec->workloads[se.workload].name) + ",";
+    const std::string outside = csv_field(series_outside_validation(d, op.series));
+    if (!op.found()) {
+      out << head << "none: no concurrency meets every target,,,,,,,,,,,,," << outside << "\n";
+      continue;
+    }
+    const std::string where =
+        std::string(op.interpolated ? "interpolated at target" : "grid") + "," + csv_number(op.concurrency) + "," +
+        (op.interpolated
+             ? std::to_string(groups[*op.group].concurrency) + "," + std::to_string(groups[*op.upper_group].concurrency)
+             : ",") +
+        ",";
+    const std::string prov = std::string(perf::to_string(op.provenance));
+    auto row = [&](const std::string& price, std::string_view metric, const Estimate& e) {
+      const double h = e.total_half_width();
+      const bool known = std::isfinite(e.mean) && std::isfinite(h);
+      out << head << where << csv_field(price) << "," << metric << "," << csv_number(e.mean) << ","
+          << (known ? csv_number(e.mean - h) : "") << "," << (known ? csv_number(e.mean + h) : "") << ","
+          << csv_number(e.half_width_95) << "," << csv_number(e.model_half_width) << "," << e.n << "," << prov << ","
+          << outside << "\n";
+    };
+    for (std::size_t m = 0; m < kNumMetrics; ++m) {
+      const auto metric = static_cast<Metric>(m);
+      if (!depends_on_price(metric)) {
+        row("", to_string(metric), op.at(metric));
+        continue;
+      }
+      for (std::size_t p = 0; p < d.spec->prices.size(); ++p)
+        row(d.spec->prices[p].name, to_string(metric), op.at(metric, p));
+    }
+    Estimate failed;  // the share of failed requests: a count over the seeds' requests, no interval
+    failed.mean = op.failed_share;
+    failed.half_width_95 = kNotANumber;
+    failed.n = static_cast<int>(groups[*op.group].points.size());
+    row("", "failed_share", failed);
   }
 }
 
@@ -370,6 +423,9 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       {"cost_input_usd_per_mtok", "p_in x R / V: break-even input price at the quoted input:output ratio"},
       {"cost_output_usd_per_mtok", "p_out x R / V: break-even output price at the quoted input:output ratio"},
       {"price_scale_for_target_margin", "R / ((1 - m) x V): the factor on every quoted price that yields margin m"},
+      {"output_price_for_target_margin_usd_per_mtok",
+       "(R / (1 - m) - V_in) / (O / 1e6), V_in = (I (1 - c) p_in + I c p_cached) / 1e6: the output price that yields "
+       "margin m with input and cached input at the quoted prices (negative: the input alone earns it)"},
       {"confidence_interval", "mean +- t(0.975, n-1) x s / sqrt(n) over the seeds of a group (Student t)"},
       {"operating_point",
        "highest mean tok/s/GPU meeting every target; with an interactivity target, every metric is interpolated at "
@@ -397,13 +453,28 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
     configs.push_back(cj);
   }
   j["configurations"] = configs;
+  // Each price as it was billed: a market-scaled price is the model card's market price times its
+  // scale, per model of the sweep (a spec's market price of 0.0 was the unset absolute field).
   nlohmann::json prices = nlohmann::json::array();
   for (const auto& p : spec.prices) {
-    prices.push_back({{"name", p.name},
-                      {"market_scale", p.market_scale ? nlohmann::json(*p.market_scale) : nlohmann::json(nullptr)},
-                      {"input_usd_per_mtok", p.input_usd_per_mtok},
-                      {"cached_input_usd_per_mtok", p.cached_input_usd_per_mtok},
-                      {"output_usd_per_mtok", p.output_usd_per_mtok}});
+    nlohmann::json by_model = nlohmann::json::object();
+    for (const auto& c : sw.configs) {
+      const auto& model = *c.deployment().model;
+      if (by_model.contains(model.id)) continue;
+      const auto tp = resolve_prices(p, model);
+      by_model[model.id] = {{"input_usd_per_mtok", tp.input_usd_per_mtok},
+                            {"cached_input_usd_per_mtok", tp.cached_input_usd_per_mtok},
+                            {"output_usd_per_mtok", tp.output_usd_per_mtok},
+                            {"source", p.market_scale ? "model card market_price x market_scale" : "the spec"}};
+    }
+    nlohmann::json pj = {{"name", p.name},
+                         {"market_scale", p.market_scale ? nlohmann::json(*p.market_scale) : nlohmann::json(nullptr)}};
+    // One model: its prices inline; several: null inline (they differ by model), each in by_model.
+    for (const char* key : {"input_usd_per_mtok", "cached_input_usd_per_mtok", "output_usd_per_mtok"}) {
+      pj[key] = by_model.size() == 1 ? by_model.begin().value()[key] : nlohmann::json(nullptr);
+    }
+    pj["by_model"] = by_model;
+    prices.push_back(pj);
   }
   j["prices"] = prices;
 
@@ -419,6 +490,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
                        {"concurrency", g.concurrency},
                        {"price", spec.prices[g.price].name},
                        {"input_usd_per_mtok", tp.input_usd_per_mtok},
+                       {"cached_input_usd_per_mtok", tp.cached_input_usd_per_mtok},
                        {"output_usd_per_mtok", tp.output_usd_per_mtok},
                        {"num_seeds", g.points.size()},
                        {"provenance", std::string(perf::to_string(g.provenance))},
@@ -500,6 +572,13 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
              target_prices ? nlohmann::json(target_prices->input_usd_per_mtok) : nlohmann::json(nullptr)},
             {"output_usd_per_mtok",
              target_prices ? nlohmann::json(target_prices->output_usd_per_mtok) : nlohmann::json(nullptr)}};
+        // The other solve: only the output price moves, input and cached input stay at the first price's.
+        const auto held = resolve_prices(spec.prices[0], *sw.configs[sw.series[op.series].config].deployment().model);
+        o["output_price_for_target_margin"] = {
+            {"input_usd_per_mtok", held.input_usd_per_mtok},
+            {"cached_input_usd_per_mtok", held.cached_input_usd_per_mtok},
+            {"held_at", spec.prices[0].name},
+            {"output_usd_per_mtok", estimate_json(op.at(Metric::kOutputPriceForTargetMarginUsdPerMtok))}};
       }
     }
     oj.push_back(o);

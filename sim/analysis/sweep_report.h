@@ -104,6 +104,14 @@ std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, co
 std::vector<std::vector<std::size_t>> frontier_groups(const SweepData& d, const std::vector<Group>& groups);
 
 void write_points_csv(std::ostream& out, const SweepData& d);
+
+// operating_points.csv: one row per operating point and figure (a price-dependent figure once per
+// price, analysis::depends_on_price), with its value, its interval [low, high] = value ± the seeds'
+// 95% half width and the model error in quadrature (Estimate::total_half_width; empty when
+// unknown), both parts, and its provenance: how it was picked ("interpolated at target" or "grid"),
+// the calibration class and what of the configuration is outside the validation set. A series
+// with no operating point has one row that says so. Series in grid order.
+void write_operating_points_csv(std::ostream& out, const SweepData& d, const std::vector<Group>& groups);
 nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups);
 
 // The charts: Pareto frontier, cost per million output tokens vs interactivity, margin vs price

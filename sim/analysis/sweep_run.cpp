@@ -1,5 +1,6 @@
 #include "sim/analysis/sweep_run.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -45,7 +46,8 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
 
 void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const CalibrationSet& calibrations, int jobs,
                 std::vector<std::optional<PointPerf>>& results,
-                const std::function<void(std::size_t, const PointPerf&)>& on_done) {
+                const std::function<void(std::size_t, const PointPerf&)>& on_done,
+                const std::atomic<bool>* stop_requested) {
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
     if (!results[i]) todo.push_back(i);
@@ -55,7 +57,7 @@ void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const Calibra
   std::mutex done_mutex;
   std::exception_ptr failure;
   auto work = [&] {
-    while (!stop.load()) {
+    while (!stop.load() && !(stop_requested && stop_requested->load())) {
       const std::size_t k = next.fetch_add(1);
       if (k >= todo.size()) return;
       const std::size_t i = todo[k];
@@ -82,6 +84,38 @@ void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const Calibra
     for (auto& t : pool) t.join();
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+double point_work(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point) {
+  const auto& w = spec.workloads[sweep.series[point.series].workload];
+  return std::max(
+      1.0, static_cast<double>(point.num_requests) * static_cast<double>(std::max<std::int64_t>(1, w.output_tokens)));
+}
+
+std::optional<std::size_t> calibration_point(const ExpandedSweep& sweep, const SweepSpec& spec,
+                                             const std::vector<std::optional<PointPerf>>& results) {
+  std::vector<std::pair<double, std::size_t>> left;  // (work, index)
+  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+    if (!results[i]) left.emplace_back(point_work(sweep, spec, sweep.points[i]), i);
+  }
+  if (left.empty()) return std::nullopt;
+  std::stable_sort(left.begin(), left.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return left[(left.size() - 1) / 2].second;
+}
+
+SweepEstimate estimate_sweep(const ExpandedSweep& sweep, const SweepSpec& spec,
+                             const std::vector<std::optional<PointPerf>>& results, const SweepPoint& measured,
+                             double measured_wall_s, int jobs) {
+  SweepEstimate e;
+  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+    if (results[i]) continue;
+    ++e.num_points_left;
+    e.work_left += point_work(sweep, spec, sweep.points[i]);
+  }
+  e.wall_s_per_work = std::max(0.0, measured_wall_s) / point_work(sweep, spec, measured);
+  e.workers = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(std::max(1, jobs), e.num_points_left)));
+  e.wall_s = e.wall_s_per_work * e.work_left / e.workers;
+  return e;
 }
 
 }  // namespace tycoon::analysis

@@ -3,6 +3,8 @@
 // number of workers or on which finishes first.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <optional>
@@ -28,8 +30,40 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
 // and fills the slot. `on_done(index, perf)` is called once per finished point, serialised (never
 // two at once), in completion order — the place to journal and report progress. An exception
 // thrown by `on_done` or by the simulator's internals stops the pool and is rethrown here.
+// `stop`, when given and set (by a SIGINT handler, say), makes the workers take no new point: the
+// points in flight finish and are handed to `on_done`, the others' slots stay empty.
 void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const CalibrationSet& calibrations, int jobs,
                 std::vector<std::optional<PointPerf>>& results,
-                const std::function<void(std::size_t, const PointPerf&)>& on_done);
+                const std::function<void(std::size_t, const PointPerf&)>& on_done,
+                const std::atomic<bool>* stop = nullptr);
+
+// A sweep above this estimated wall time asks for confirmation before it runs (`sweep --yes`).
+inline constexpr double kConfirmSweepAboveS = 30 * 60;
+
+// The simulation work of a point, the unit the estimate scales by: its requests times the
+// workload's output tokens (decode iterations dominate a point's cost; docs/analysts.md,
+// "Simulator speed"). At least 1.
+double point_work(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point);
+
+// The point to time first for the estimate: of the points whose slots in `results` are empty, the
+// one of median work (the lower median; the first in grid order among equals), so that neither the
+// cheapest point (whose seconds per unit of work are the highest: few sequences share each step)
+// nor the dearest (a long wait before any estimate) sets it. None when every point is done.
+std::optional<std::size_t> calibration_point(const ExpandedSweep& sweep, const SweepSpec& spec,
+                                             const std::vector<std::optional<PointPerf>>& results);
+
+// The wall time the points whose slots in `results` are still empty should take on `jobs`
+// workers, from one point measured on its own (`measured`, which took `measured_wall_s`): its
+// seconds per unit of work times the work left, over min(jobs, points left) workers.
+struct SweepEstimate {
+  std::size_t num_points_left = 0;
+  double work_left = 0;        // point_work summed over the points left
+  double wall_s_per_work = 0;  // measured: the calibration point's wall seconds per unit of work
+  double wall_s = 0;           // the estimate
+  int workers = 1;
+};
+SweepEstimate estimate_sweep(const ExpandedSweep& sweep, const SweepSpec& spec,
+                             const std::vector<std::optional<PointPerf>>& results, const SweepPoint& measured,
+                             double measured_wall_s, int jobs);
 
 }  // namespace tycoon::analysis

@@ -257,6 +257,25 @@ std::string stable_hash(std::string_view text) {
   return hex64(h);
 }
 
+namespace {
+
+// A latency target in milliseconds, refused below `floor_ms` (no deployment serves `what` that fast):
+// most likely seconds typed as milliseconds, and every point would miss it.
+std::optional<double> latency_target_ms(data::ObjectReader& t, const char* key, double floor_ms, const char* what) {
+  const auto v = t.optional_number(key, data::Bound::kPositive);
+  if (v && *v < floor_ms) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "%g ms is below %g ms, faster than any deployment serves %s: did you mean seconds? (%g s is "
+                  "\"%s\": %g)",
+                  *v, floor_ms, what, *v, key, *v * 1000);
+    t.fail(key, buf);
+  }
+  return v;
+}
+
+}  // namespace
+
 SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
   SweepSpec s;
   s.file = file;
@@ -392,9 +411,9 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
       if (*m >= 1) t->fail("gross_margin", "must be below 1 (a fraction: 0.4 is 40%)");
       s.target_gross_margin = m;
     }
-    s.target_max_p90_ttft_ms = t->optional_number("max_p90_ttft_ms", data::Bound::kPositive);
-    s.target_max_p99_ttft_ms = t->optional_number("max_p99_ttft_ms", data::Bound::kPositive);
-    s.target_max_p90_tpot_ms = t->optional_number("max_p90_tpot_ms", data::Bound::kPositive);
+    s.target_max_p90_ttft_ms = latency_target_ms(*t, "max_p90_ttft_ms", kMinTtftTargetMs, "a first token");
+    s.target_max_p99_ttft_ms = latency_target_ms(*t, "max_p99_ttft_ms", kMinTtftTargetMs, "a first token");
+    s.target_max_p90_tpot_ms = latency_target_ms(*t, "max_p90_tpot_ms", kMinTpotTargetMs, "a next token");
     if (auto f = t->optional_number("max_failed_share", data::Bound::kNonNegative)) {
       if (*f > 1) t->fail("max_failed_share", "must be at most 1 (a fraction: 0.01 is 1%)");
       s.target_max_failed_share = f;

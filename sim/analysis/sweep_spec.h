@@ -92,11 +92,20 @@ struct SweepSpec {
   Contract contract = Contract::kOnDemand;
   std::optional<double> target_p90_tok_per_s_per_user;  // the interactivity the operating point must meet
   std::optional<double> target_gross_margin;            // in [0, 1): the price that keeps it is reported
-  // Service-level targets: a point that misses any of them is flagged and never picked.
+  // Service-level targets: a point that misses any of them is flagged and never picked. Below
+  // kMinTtftTargetMs / kMinTpotTargetMs they are refused with a hint (seconds typed as ms).
   std::optional<double> target_max_p90_ttft_ms, target_max_p99_ttft_ms, target_max_p90_tpot_ms;
   std::optional<double> target_max_failed_share;  // in [0, 1]: failed / (completed + failed) requests
   nlohmann::json canonical;                       // the parsed spec, for hashing and the resolved copy
 };
+
+// The smallest latency targets a spec may set. A first token takes at least a prefill and a step
+// (Llama-3.1-8B on one H200, 256-token prompts, 2 users, bf16: P50 TTFT 23.6 ms, the first point of
+// tests/cli_test.sh's tiny sweep), so a TTFT target under 10 ms is read as seconds typed as ms
+// ("max_p90_ttft_ms": 2). A next token can take under 10 ms (the same point: P50 TPOT 5.8 ms), so
+// the TPOT floor is 1 ms (1,000 tok/s per user), which still catches 0.05 typed for 50 ms.
+inline constexpr double kMinTtftTargetMs = 10;
+inline constexpr double kMinTpotTargetMs = 1;
 
 // Parses a spec; throws data::LoadError (`file: /pointer: reason`) on the first problem.
 SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file);
