@@ -3,6 +3,7 @@
 //   class submit   plays a student's command log in the class and writes the submission
 //   class report   replays every submission of a folder, rejects those that do not hold up (with
 //                  the reason), ranks the rest and writes a self-contained HTML debrief
+//   class serve    the class server: roster, hand-ins over HTTP, leaderboard (cli/class_serve.h)
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "cli/class_serve.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/output_guard.h"
@@ -306,7 +308,10 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   rp->add_flag("--force", o->force,
                "Replace --out / --json-out even when one is an input or exists and is not a class report");
 
-  return [o, &global, nw, sb]() {
+  auto serve = add_class_serve_command(*cls, global);
+
+  return [o, &global, nw, sb, serve]() {
+    if (serve.app && serve.app->parsed()) return serve.run();
     if (nw->parsed()) return run_new(*o, global);
     if (sb->parsed()) return run_submit(*o, global);
     return run_report(*o, global);
