@@ -390,8 +390,10 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   classroom::HandIn h;
   try {
     h = classroom::hand_in_from_save(ctx->world, *catalog_, save_text);
-  } catch (const core::InputError& e) {
+  } catch (const classroom::NotThisClassError& e) {
     return api_error(422, e.what());
+  } catch (const core::InputError& e) {
+    return api_error(400, e.what());
   }
   classroom::CheckedSubmission checked;
   // The replay `class report` gives every submission: its figures are the ones that count.

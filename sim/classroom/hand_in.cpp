@@ -35,15 +35,15 @@ HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, 
     throw core::InputError(std::string("not a save this game can read: ") + e.what());
   }
   if (auto why = class_game_problem(world, saved.scenario, saved.state); !why.empty()) {
-    throw core::InputError("the save is " + why + " (class " + world.spec.class_id + ")");
+    throw NotThisClassError("the save is " + why + " (class " + world.spec.class_id + ")");
   }
   // The whole scenario as a new game of the class holds it: a save of another version of the
   // scenario file (or one edited by hand) is not a game of this class's world.
   const auto probe = world.new_game(catalog);
   const std::string expected = scenario_hash(probe->scenario()), played = scenario_hash(saved.scenario);
   if (played != expected) {
-    throw core::InputError("the save is a game of another version of scenario " + world.spec.scenario + " (hash " +
-                           played + ", the class's " + expected + ")");
+    throw NotThisClassError("the save is a game of another version of scenario " + world.spec.scenario + " (hash " +
+                            played + ", the class's " + expected + ")");
   }
   HandIn h;
   h.commands = std::move(saved.state.log);

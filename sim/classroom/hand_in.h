@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/classroom/class_spec.h"
+#include "sim/core/input_error.h"
 #include "sim/game/command.h"
 #include "sim/game/save.h"
 
@@ -29,11 +30,19 @@ struct HandIn {
   bool finished = false;                      // the game had ended (its last hour, or bankruptcy)
 };
 
+// A save that loads but is not a game of the class (another seed, scenario, length, locks or
+// version of the scenario).
+class NotThisClassError : public core::InputError {
+ public:
+  using core::InputError::InputError;
+};
+
 // Reads `save_text` (a game::save_text file, the browser's exported save) and checks it against the
-// class: it must load (game::load_save_text: format, checksum, contents), be a game of the class
-// (class_game_problem) and of the class's version of the scenario (the whole scenario as a new game
-// of the class holds it, by scenario_hash). Throws core::InputError with the reason ("the save is a
-// game of seed 7, the class plays seed 2026"), never the save's content.
+// class: it must load (game::load_save_text: format, checksum, contents; else core::InputError),
+// be a game of the class (class_game_problem) and of the class's version of the scenario (the
+// whole scenario as a new game of the class holds it, by scenario_hash; else NotThisClassError).
+// The reason names what differs ("the save is a game of seed 7, the class plays seed 2026"),
+// never the save's content.
 HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, std::string_view save_text);
 
 // Which of a student's attempts counts.
