@@ -36,7 +36,15 @@ int run_serve(const ServeOptions& o, const GlobalOptions& global) {
   options.web_dir = o.web;
   options.data_root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
   auto catalog = std::make_shared<const data::Catalog>(load_catalog_for(global));
-  server::ClassServer srv(options, catalog);
+  std::unique_ptr<server::ClassServer> made;
+  try {
+    made = std::make_unique<server::ClassServer>(options, catalog);
+  } catch (const server::StoreError& e) {
+    throw core::InputError(std::string("--db: ") + e.what());
+  } catch (const server::ListenError& e) {
+    throw core::InputError(std::string("--port: ") + e.what());
+  }
+  auto& srv = *made;
   char host[256] = "localhost";
   if (o.host == "0.0.0.0") gethostname(host, sizeof host - 1);
   const std::string shown = o.host == "0.0.0.0" ? std::string(host) : o.host;

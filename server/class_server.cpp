@@ -209,8 +209,7 @@ ClassServer::ClassServer(ServerOptions options, std::shared_ptr<const data::Cata
     impl_->port = impl_->http.bind_to_port(o.host, o.port) ? o.port : -1;
   }
   if (impl_->port <= 0) {
-    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                             " (in use? try another --port)");
+    throw ListenError("cannot listen on " + o.host + ":" + std::to_string(o.port) + " (in use? try another --port)");
   }
 }
 

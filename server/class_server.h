@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "sim/data/catalog.h"
@@ -34,6 +35,12 @@
 namespace tycoon::server {
 
 class Store;
+
+// The address or port cannot be listened on (in use, not this machine's, no permission).
+class ListenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // A save of the longest class game (kMaxClassDays) with a busy player stays well under this.
 inline constexpr std::size_t kMaxRequestBodyBytes = 16u << 20;
@@ -56,8 +63,8 @@ struct ServerOptions {
 
 class ClassServer {
  public:
-  // Opens the store and binds the port. Throws std::runtime_error (StoreError, a port in use, a
-  // --web folder without index.html) with the reason.
+  // Opens the store and binds the port. Throws StoreError (the database), ListenError (the port)
+  // or std::runtime_error (a web folder without index.html) with the reason.
   ClassServer(ServerOptions options, std::shared_ptr<const data::Catalog> catalog);
   ~ClassServer();
 
