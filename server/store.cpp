@@ -340,13 +340,14 @@ HandInRecord Store::add_hand_in(HandInRecord h, const std::vector<FlagUpdate>& f
   return h;
 }
 
-std::vector<HandInRecord> Store::hand_ins(const std::string& class_id, const std::string& student) {
+std::vector<HandInRecord> Store::hand_ins(const std::string& class_id, const std::string& student, bool with_saves) {
   std::lock_guard lock(mutex_);
   Statement s(db_,
-              "SELECT id, class_id, student, attempt, received_at, save_text, commands_json, at_hour, end_hour, "
+              "SELECT id, class_id, student, attempt, received_at, CASE WHEN ?3 THEN save_text ELSE '' END, "
+              "commands_json, at_hour, end_hour, "
               "finished, late, score, stars, profit_usd, slo_attainment, num_commands, flags_json FROM hand_ins "
               "WHERE class_id = ?1 AND (?2 = '' OR student = ?2) ORDER BY id");
-  s.bind(1, class_id).bind(2, student);
+  s.bind(1, class_id).bind(2, student).bind(3, std::int64_t{with_saves});
   std::vector<HandInRecord> out;
   while (s.step()) {
     HandInRecord h;

@@ -112,8 +112,10 @@ class Store {
   // test seam) runs inside the transaction: throwing from it rolls everything back.
   HandInRecord add_hand_in(HandInRecord h, const std::vector<FlagUpdate>& flags,
                            const std::function<void()>& before_commit = {});
-  // In hand-in order (id), optionally one student's.
-  std::vector<HandInRecord> hand_ins(const std::string& class_id, const std::string& student = {});
+  // In hand-in order (id), optionally one student's; the raw saves only `with_saves` (a class's
+  // saves together can be tens of megabytes, and the standings need none of them).
+  std::vector<HandInRecord> hand_ins(const std::string& class_id, const std::string& student = {},
+                                     bool with_saves = false);
   std::int64_t count_rows(const std::string& table);
 
  private:

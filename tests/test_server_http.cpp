@@ -73,8 +73,8 @@ std::string snapshot(server::Store& store) {
     for (const auto& s : store.students(c.class_id)) {
       j["students"].push_back({s.class_id, s.student, s.code, s.started_at_unix_s.value_or(-1)});
     }
-    for (const auto& h : store.hand_ins(c.class_id)) {
-      j["hand_ins"].push_back({h.id, h.student, h.attempt, h.save_text.size(), h.score_points, h.late, h.flags});
+    for (const auto& h : store.hand_ins(c.class_id, {}, true)) {
+      j["hand_ins"].push_back({h.id, h.student, h.attempt, h.save_text, h.score_points, h.late, h.flags});
     }
   }
   j["settings"] = store.count_rows("settings");

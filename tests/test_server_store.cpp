@@ -119,6 +119,9 @@ TEST_CASE("hand-ins are numbered per student, and a failed one leaves nothing be
   const auto ok = store.add_hand_in(hand_in_of("Ben", 90), {{first.id, "copied?"}});
   CHECK(ok.attempt == 2);
   CHECK(store.hand_ins("econ-101", "Ada")[0].flags == std::vector<std::string>{"copied?"});
+  // The raw save comes back when asked for, and only then.
+  CHECK(store.hand_ins("econ-101", "Ada")[0].save_text.empty());
+  CHECK(store.hand_ins("econ-101", "Ada", true)[0].save_text == "{}");
   // A hand-in needs its student on the roster (a foreign key).
   CHECK_THROWS_AS(store.add_hand_in(hand_in_of("Zed", 10), {}), server::StoreError);
   CHECK(store.count_rows("hand_ins") == 4);
