@@ -51,8 +51,8 @@ int run_serve(const ServeOptions& o, const GlobalOptions& global) {
   const std::string base = "http://" + shown + ":" + std::to_string(srv.port());
   std::printf("class server on %s/ (listening on %s:%d; database %s, schema version %d)\n", base.c_str(),
               o.host.c_str(), srv.port(), o.db.c_str(), srv.store().schema_version());
-  std::printf("  instructor URL: %s/api/classes\n", base.c_str());
-  std::printf("  instructor token: %s   (send it as: Authorization: Bearer TOKEN; keep it private)\n",
+  std::printf("  instructor page: %s/instructor#token=%s\n", base.c_str(), srv.instructor_token().c_str());
+  std::printf("  instructor token: %s   (the API's Authorization: Bearer TOKEN; keep it private)\n",
               srv.instructor_token().c_str());
   if (o.web.empty()) {
     std::printf("  no --web folder: the API only (students' links need the browser build)\n");

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "server/class_api.h"
+#include "server/instructor_page.h"
 #include "server/store.h"
 
 namespace tycoon::server {
@@ -149,6 +150,9 @@ struct ClassServer::Impl {
       send(res, api_error(500, "the server failed (nothing was stored): " + what));
     });
 
+    http.Get("/instructor", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(std::string(instructor_page_html()), "text/html; charset=utf-8");
+    });
     const std::string cls = R"(/api/classes/([a-z0-9][a-z0-9-]{0,63}))";
     http.Post("/api/classes", [this](const httplib::Request& req, httplib::Response& res) {
       if (instructor(req, res)) send(res, api.create_class(req.body));

@@ -17,7 +17,8 @@
 //                                             strategy only after the deadline)
 //     POST /api/student/hand-in               the save (the game's save file) as the body
 //     GET  /api/student/hand-ins              the student's own hand-ins
-//   everyone: GET /... the files of --web DIR (the browser build; a student's link is /?code=CODE)
+//   everyone: GET /instructor                 the instructor's page (instructor_page.h; it asks for the token)
+//             GET /... the files of --web DIR (the browser build; a student's link is /?code=CODE)
 //
 // Bounds: a request body of at most ServerOptions::max_body_bytes (413), at most rate_burst
 // requests at once per client address, refilled at rate_per_s (429).

@@ -346,6 +346,18 @@ TEST_CASE("hostile requests get a clear error and change nothing in the database
   CHECK(snapshot(t.srv->store()) == before);
 }
 
+TEST_CASE("the instructor's page is served to anyone and holds no data of its own") {
+  TestServer t("page");
+  auto r = t.http->Get("/instructor");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->get_header_value("Content-Type").rfind("text/html", 0) == 0);
+  CHECK(r->body.find("/api/classes") != std::string::npos);
+  // The token is never in the page: it comes from the URL's fragment or is typed.
+  CHECK(r->body.find(t.srv->instructor_token()) == std::string::npos);
+  CHECK(refused(t.http->Get("/no-such-page"), 404) == "no such page");
+}
+
 TEST_CASE("a burst of requests from one client is cut off with 429 and stores nothing") {
   constexpr int kBurst = 10;
   TestServer t("burst", kBurst, 0.5);  // half a request a second after the burst
