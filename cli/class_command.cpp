@@ -19,6 +19,7 @@
 #include "cli/output_guard.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/hand_in.h"
 #include "sim/classroom/roster.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/atomic_file.h"
@@ -159,12 +160,21 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
     // replayed on the class's world, so a game started with the class code replays as played.
-    auto saved = game::load_save(o.save, catalog);
-    if (saved.scenario.id != spec.scenario) {
-      throw core::InputError("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
-                             spec.scenario);
+    // The same checks as a hand-in to the class server: a game of another seed, length, locks or
+    // version of the scenario is refused with the reason (it was played in another world).
+    classroom::HandIn h;
+    try {
+      h = classroom::hand_in_from_save(world, catalog, game::load_save(o.save, catalog));
+    } catch (const classroom::NotThisClassError& e) {
+      throw core::InputError("--save: " + o.save + ": " + e.what());
     }
-    log = std::move(saved.state.log);
+    if (!h.finished) {
+      std::fprintf(stderr,
+                   "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played, then left "
+                   "to run to the end without another command\n",
+                   o.save.c_str(), static_cast<long long>(h.at_hour), static_cast<long long>(h.end_hour));
+    }
+    log = std::move(h.commands);
   } else {
     log = game::read_command_log(o.commands);
   }

@@ -1,9 +1,12 @@
 // The class server's rules about hand-ins (sim/classroom/hand_in.h): which attempt counts, how an
-// unfinished game ranks, when two command logs are near-identical, and the deadline's time format.
+// unfinished game ranks, when two command logs are near-identical, the deadline's time format,
+// and which saves are games of the class.
 #include <doctest/doctest.h>
 
 #include "sim/classroom/hand_in.h"
 #include "sim/core/input_error.h"
+#include "sim/game/save.h"
+#include "tests/game_test_util.h"
 
 using namespace tycoon;
 using classroom::AttemptFigures;
@@ -74,4 +77,37 @@ TEST_CASE("deadlines are UTC times") {
     CAPTURE(bad);
     CHECK_THROWS_AS(classroom::parse_utc_time(bad), core::InputError);
   }
+}
+
+TEST_CASE("a save from another world is refused with what differs; the class's own passes") {
+  const auto& catalog = test::catalog();
+  auto scenario = game::load_scenario(game::find_scenario("classroom-prices-only", TYCOON_SOURCE_DIR), catalog);
+  auto world_of = [&](std::uint64_t seed, int days, int history) {
+    classroom::ClassChoices c;
+    c.class_id = "econ-101";
+    c.seed = seed;
+    c.days = days;
+    c.history_days = history;
+    return classroom::class_world(classroom::make_class(scenario, c), "class", catalog, TYCOON_SOURCE_DIR);
+  };
+  const auto cls = world_of(2026, 1, 0);
+  auto save_in = [&](const classroom::ClassWorld& w) {
+    auto g = w.new_game(catalog);
+    game::replay(*g, prices({{0, 0.17}}));
+    return game::save_text(*g);
+  };
+  const auto own = classroom::hand_in_from_save(cls, catalog, save_in(cls));
+  CHECK(own.finished);
+  CHECK(own.commands.size() == 1);
+  CHECK(own.at_hour == 24);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(7, 1, 0))),
+                       doctest::Contains("seed 7, the class plays seed 2026"), classroom::NotThisClassError);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(2026, 2, 0))),
+                       doctest::Contains("a game of 48 hours, the class plays 24"), classroom::NotThisClassError);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(2026, 1, 2))),
+                       doctest::Contains("2 days of history before hour 0, the class has 0"),
+                       classroom::NotThisClassError);
+  // Not a save at all: plain bad input, not "another world".
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, std::string_view("{\"format\": 1}")),
+                       doctest::Contains("not a save this game can read"), core::InputError);
 }

@@ -24,6 +24,10 @@ std::string class_game_problem(const ClassWorld& world, const game::Scenario& sc
   if (scenario.locked_levers != world.scenario.locked_levers) {
     return "a game with other locked levers than the class's";
   }
+  if (scenario.history_days != world.scenario.history_days) {
+    return "a game with " + std::to_string(scenario.history_days) + " days of history before hour 0, the class has " +
+           std::to_string(world.scenario.history_days);
+  }
   return {};
 }
 
@@ -34,6 +38,10 @@ HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, 
   } catch (const game::SaveError& e) {
     throw core::InputError(std::string("not a save this game can read: ") + e.what());
   }
+  return hand_in_from_save(world, catalog, std::move(saved));
+}
+
+HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, game::SaveData saved) {
   if (auto why = class_game_problem(world, saved.scenario, saved.state); !why.empty()) {
     throw NotThisClassError("the save is " + why + " (class " + world.spec.class_id + ")");
   }

@@ -19,7 +19,8 @@
 namespace tycoon::classroom {
 
 // Why a game of `scenario` at `state` was not played in `world`'s class (empty when it was): another
-// scenario, seed or length, or other locks. `make_submission` and the server's hand-in share it.
+// scenario, seed or length, other locks, or another history before hour 0. `make_submission` and the server's hand-in
+// share it.
 std::string class_game_problem(const ClassWorld& world, const game::Scenario& scenario, const game::GameState& state);
 
 // A save handed in, as the server keeps and scores it.
@@ -44,6 +45,8 @@ class NotThisClassError : public core::InputError {
 // The reason names what differs ("the save is a game of seed 7, the class plays seed 2026"),
 // never the save's content.
 HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, std::string_view save_text);
+// The same checks on a save already loaded (`class submit --save` loads it from its file).
+HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, game::SaveData saved);
 
 // Which of a student's attempts counts.
 enum class AttemptPolicy { kBest, kLast, kFirst };
