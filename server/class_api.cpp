@@ -199,6 +199,13 @@ ApiResponse ClassApi::add_roster(const std::string& class_id, const std::string&
       if (seen.insert(code).second) codes.push_back(std::move(code));
     }
     const auto roster = classroom::make_roster(class_id, names, codes);  // the names' checks
+    std::vector<std::string> existing;
+    for (const auto& s : store_.students(class_id)) existing.push_back(s.student);
+    try {
+      classroom::check_new_roster_names(existing, names);
+    } catch (const core::InputError& e) {
+      return api_error(409, e.what());  // a student the roster has already
+    }
     std::vector<StudentRecord> rows;
     nlohmann::json out = nlohmann::json::array();
     for (const auto& s : roster.students) {

@@ -328,6 +328,8 @@ TEST_CASE("hostile requests get a clear error and change nothing in the database
                 409)
             .find("exists") != std::string::npos);
   refused(t.http->Post("/api/classes/econ-101/roster", t.instructor(), "Dan\nAda\n", "text/plain"), 409);
+  CHECK(refused(t.http->Post("/api/classes/econ-101/roster", t.instructor(), "Dan\n ada \n", "text/plain"), 409)
+            .find("the same student as 'Ada'") != std::string::npos);
   refused(t.http->Post("/api/classes/econ-101/roster", t.instructor(), R"({"students": [1]})", "application/json"),
           400);
   CHECK(refused(
