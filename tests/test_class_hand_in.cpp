@@ -107,6 +107,14 @@ TEST_CASE("a save from another world is refused with what differs; the class's o
   CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(2026, 1, 2))),
                        doctest::Contains("2 days of history before hour 0, the class has 0"),
                        classroom::NotThisClassError);
+  // A log no one plays by hand (it would be replayed and compared with every classmate's).
+  std::vector<std::pair<std::int64_t, double>> flood(classroom::kMaxHandInCommands + 1, {0, 0.17});
+  {
+    auto g = cls.new_game(catalog);
+    game::replay(*g, prices(flood));
+    CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, game::save_text(*g)),
+                         doctest::Contains("10001 commands, more than the 10000"), core::InputError);
+  }
   // Not a save at all: plain bad input, not "another world".
   CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, std::string_view("{\"format\": 1}")),
                        doctest::Contains("not a save this game can read"), core::InputError);

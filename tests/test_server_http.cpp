@@ -293,11 +293,16 @@ TEST_CASE("hostile requests get a clear error and change nothing in the database
       t.http->Post("/api/student/hand-in", TestServer::student("'; DROP TABLE hand_ins; --"), save, "application/json"),
       401);
   refused(t.http->Get("/api/student/hand-ins", TestServer::student(t.srv->instructor_token())), 401);
-  // Ada sees her own hand-ins only.
+  // A student sees their own hand-ins only: Ada her one, Ben none of hers.
   r = t.http->Get("/api/student/hand-ins", TestServer::student(ada));
   REQUIRE(r);
   CHECK(json::parse(r->body)["hand_ins"].size() == 1);
   CHECK(json::parse(r->body)["student"] == "Ada");
+  r = t.http->Get("/api/student/hand-ins?code=" + cls.codes["Ben"]);
+  REQUIRE(r);
+  CHECK(json::parse(r->body)["student"] == "Ben");
+  CHECK(json::parse(r->body)["hand_ins"].empty());
+  refused(t.http->Get("/api/classes/econ-101/compare?a=Ada&b=Ben", TestServer::student(cls.codes["Ben"])), 401);
   // Malformed and foreign saves.
   CHECK(refused(t.http->Post("/api/student/hand-in", TestServer::student(ada), "{not json", "application/json"), 400)
             .find("not a save") != std::string::npos);

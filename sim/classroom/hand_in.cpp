@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 
 #include "sim/core/input_error.h"
 
@@ -52,6 +53,10 @@ HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, 
   if (played != expected) {
     throw NotThisClassError("the save is a game of another version of scenario " + world.spec.scenario + " (hash " +
                             played + ", the class's " + expected + ")");
+  }
+  if (saved.state.log.size() > kMaxHandInCommands) {
+    throw core::InputError("the save holds " + std::to_string(saved.state.log.size()) + " commands, more than the " +
+                           std::to_string(kMaxHandInCommands) + " a hand-in may hold");
   }
   HandIn h;
   h.commands = std::move(saved.state.log);
@@ -104,9 +109,14 @@ std::optional<std::size_t> counted_attempt(AttemptPolicy policy, const std::vect
 
 double command_log_similarity(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b) {
   if (a.empty() || b.empty()) return 0;
-  std::vector<std::string> ta, tb;
-  for (const auto& c : a) ta.push_back(game::to_json(c).dump());
-  for (const auto& c : b) tb.push_back(game::to_json(c).dump());
+  auto hashes = [](const std::vector<game::LoggedCommand>& log) {
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < log.size() && i < kMaxHandInCommands; ++i) {
+      out.push_back(std::hash<std::string>{}(game::to_json(log[i]).dump()));
+    }
+    return out;
+  };
+  const auto ta = hashes(a), tb = hashes(b);
   // Longest common subsequence, one row at a time.
   std::vector<std::size_t> prev(tb.size() + 1, 0), row(tb.size() + 1, 0);
   for (std::size_t i = 1; i <= ta.size(); ++i) {

@@ -45,6 +45,9 @@ class NotThisClassError : public core::InputError {
 // The reason names what differs ("the save is a game of seed 7, the class plays seed 2026"),
 // never the save's content.
 HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, std::string_view save_text);
+// A hand-in's command log is replayed and compared with every classmate's: longer than this it is
+// refused (core::InputError). A week of play by hand is a few hundred commands.
+inline constexpr std::size_t kMaxHandInCommands = 10'000;
 // The same checks on a save already loaded (`class submit --save` loads it from its file).
 HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, game::SaveData saved);
 
@@ -78,7 +81,9 @@ std::optional<std::size_t> counted_attempt(AttemptPolicy policy, const std::vect
 
 // Command logs compared: the share of commands the two have in common, in order (twice the longest
 // common subsequence of the commands, each with its hour, over the two lengths together). 1 for
-// identical logs; 0 when one is empty (doing nothing is no evidence of copying).
+// identical logs; 0 when one is empty (doing nothing is no evidence of copying). Commands are
+// compared by a 64-bit hash of their JSON; logs longer than kMaxHandInCommands are compared on
+// their first kMaxHandInCommands commands (the time stays bounded: n x m steps).
 double command_log_similarity(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
 // At or above this, two students' logs are flagged for the instructor: the same moves at the same
 // hours but for a tenth of them. Below kMinCommandsCompared commands a log says too little (one
