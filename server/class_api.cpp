@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/analysis/svg_chart.h"
 #include "sim/classroom/hand_in.h"
 #include "sim/classroom/roster.h"
 #include "sim/core/input_error.h"
@@ -347,6 +348,46 @@ ApiResponse ClassApi::compare(const std::string& class_id, const std::string& st
   return ok_json({{"class_id", class_id},
                   {"students", sides},
                   {"command_similarity", classroom::command_log_similarity(logs[0], logs[1])}});
+}
+
+ApiResponse ClassApi::briefing_html(const std::string& class_id, const std::string& base_url) {
+  auto c = store_.find_class(class_id);
+  if (!c) return api_error(404, "no class " + class_id);
+  const auto spec = classroom::class_from_json(nlohmann::json::parse(c->spec_json), "class " + c->class_id);
+  game::Scenario scenario;
+  {
+    std::lock_guard lock(sim_mutex_);
+    scenario = context(*c)->world.scenario;
+  }
+  const auto e = [](const std::string& s) { return analysis::xml_escape(s); };
+  std::string locks;
+  for (const auto& l : scenario.locked_levers) locks += (locks.empty() ? "" : ", ") + l;
+  std::string out =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + e(class_id) +
+      " \u2014 briefing</title><style>body{font:15px system-ui,sans-serif;max-width:800px;margin:20px auto;color:#111}"
+      "dt{font-weight:600}.slip{border:1px dashed #888;padding:10px 14px;margin:10px 0;page-break-inside:avoid}"
+      "code{font-size:14px}@media print{h2.slips{page-break-before:always}}</style></head><body>\n<h1>" +
+      e(spec.title.empty() ? class_id : spec.title) + "</h1>\n<h2>" + e(scenario.name) + "</h2>\n";
+  if (!scenario.question.empty()) out += "<p><strong>" + e(scenario.question) + "</strong></p>\n";
+  if (!scenario.briefing.empty()) out += "<p>" + e(scenario.briefing) + "</p>\n";
+  out += "<dl><dt>Class</dt><dd>" + e(class_id) + " (seed " + std::to_string(spec.seed) + ", " +
+         std::to_string(spec.days) + " game day" + (spec.days == 1 ? "" : "s") + ", advisor " +
+         (spec.advisor ? "on" : "off") + ")</dd><dt>Locked levers</dt><dd>" + e(locks.empty() ? "none" : locks) +
+         "</dd><dt>Deadline</dt><dd>" +
+         (c->deadline_unix_s
+              ? e(classroom::format_utc_time(*c->deadline_unix_s)) +
+                    (c->late_policy == "refuse" ? ": later hand-ins are refused" : ": later hand-ins are marked late")
+              : std::string("none")) +
+         "</dd><dt>Attempts</dt><dd>hand in as often as you like: the " + e(c->attempt_policy) +
+         " attempt counts</dd></dl>\n<p>Open your own link (below): the game starts this class, and hands your game in "
+         "when it ends; <em>Hand in</em> (bottom right) hands it in at any time, finished or not.</p>\n"
+         "<h2 class=\"slips\">Links, one per student (cut along the lines; each link is personal)</h2>\n";
+  for (const auto& st : store_.students(class_id)) {
+    out += "<div class=\"slip\"><strong>" + e(st.student) + "</strong> \u2014 " + e(class_id) + "<br><code>" +
+           e(base_url + "/?code=" + st.code) + "</code></div>\n";
+  }
+  out += "</body></html>\n";
+  return {200, out, "text/html; charset=utf-8"};
 }
 
 ApiResponse ClassApi::student_class(const std::string& code) {

@@ -47,6 +47,9 @@ class ClassApi {
   ApiResponse leaderboard(const std::string& class_id);
   ApiResponse gradebook_csv(const std::string& class_id);
   ApiResponse compare(const std::string& class_id, const std::string& student_a, const std::string& student_b);
+  // A printable page: the class's briefing (scenario, question, briefing, locks, deadline and
+  // policy) and a slip per student with their link (`base_url` + "/?code=…").
+  ApiResponse briefing_html(const std::string& class_id, const std::string& base_url);
 
   // Student calls: `code` as the student typed or the link carried it (any case, with or without
   // '-'). 401 when it is no student's.

@@ -177,6 +177,11 @@ struct ClassServer::Impl {
         res.set_header("Content-Disposition", "attachment; filename=\"" + req.matches[1].str() + "-gradebook.csv\"");
       }
     });
+    http.Get(cls + "/briefing.html", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!instructor(req, res)) return;
+      const std::string host = req.get_header_value("Host");
+      send(res, api.briefing_html(req.matches[1], "http://" + (host.empty() ? std::string("localhost") : host)));
+    });
     http.Get(cls + "/compare", [this](const httplib::Request& req, httplib::Response& res) {
       if (!instructor(req, res)) return;
       if (!req.has_param("a") || !req.has_param("b")) {

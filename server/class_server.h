@@ -12,6 +12,7 @@
 //     GET  /api/classes/ID/leaderboard
 //     GET  /api/classes/ID/gradebook.csv
 //     GET  /api/classes/ID/compare?a=NAME&b=NAME
+//     GET  /api/classes/ID/briefing.html      printable: the briefing and a slip per student with their link
 //   student (header "X-Student-Code: CODE", or ?code=CODE):
 //     GET  /api/student/class                 the class, its briefing, the policy (the reference
 //                                             strategy only after the deadline)

@@ -29,7 +29,7 @@ constexpr std::string_view kPage = R"html(<!doctype html>
 
 <h2>Class</h2>
 <form id="pick-form"><label>Class<select id="class-select"></select></label>
-  <a id="csv" href="#">Gradebook CSV</a></form>
+  <a id="csv" href="#">Gradebook CSV</a> <a id="briefing" href="#">Printable briefing and links</a></form>
 <h2>New class</h2>
 <form id="new-form">
   <label>Class id<input name="class_id" placeholder="econ-101" required></label>
@@ -138,6 +138,9 @@ $('csv').onclick = guard(async () => {
   const text = await api('GET', '/api/classes/' + current() + '/gradebook.csv');
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' })); a.download = current() + '-gradebook.csv'; a.click(); });
+$('briefing').onclick = guard(async () => {
+  const html = await api('GET', '/api/classes/' + current() + '/briefing.html');
+  window.open(URL.createObjectURL(new Blob([html], { type: 'text/html' })), '_blank'); });
 if (token) loadClasses().then(() => say('Signed in.', true), (e) => say(e.message, false));
 setInterval(() => { if (token && current()) refresh().catch((e) => say(e.message, false)); }, 10000);
 </script>

@@ -176,6 +176,14 @@ TEST_CASE("a hand-in counts with the score class report gives the same game") {
   CHECK(r->body.rfind("student,score,stars,profit_usd,slo_attainment,finished,late,", 0) == 0);
   CHECK(r->body.find("\nAda,") != std::string::npos);
   CHECK(r->body.find("\nBen,,,,,,,,,\n") != std::string::npos);
+
+  // The printable briefing: the scenario and a slip per student with their own link.
+  r = t.http->Get("/api/classes/econ-101/briefing.html", t.instructor());
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->body.find(cls.world.scenario.name) != std::string::npos);
+  for (const auto& [name, code] : cls.codes) CHECK(r->body.find("/?code=" + code) != std::string::npos);
+  refused(t.http->Get("/api/classes/econ-101/briefing.html", TestServer::student(cls.codes["Ada"])), 401);
 }
 
 TEST_CASE("an unfinished game is handed in as unfinished and never outranks a finished one") {
