@@ -1,9 +1,13 @@
 // `tycoon class serve [--port N] [--db FILE] [--web DIR] [--host ADDR]`: starts the class server,
 // prints where it listens and the instructor's token, and serves until interrupted.
+#include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "cli/class_serve.h"
 #include "cli/common.h"
@@ -36,6 +40,13 @@ int run_serve(const ServeOptions& o, const GlobalOptions& global) {
   options.web_dir = o.web;
   options.data_root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
   auto catalog = std::make_shared<const data::Catalog>(load_catalog_for(global));
+  // Ctrl-C or a TERM signal stops the server cleanly (the database closed, its WAL checkpointed):
+  // the signals are blocked in every thread, and one thread waits for them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::unique_ptr<server::ClassServer> made;
   try {
     made = std::make_unique<server::ClassServer>(options, catalog);
@@ -59,9 +70,19 @@ int run_serve(const ServeOptions& o, const GlobalOptions& global) {
   } else {
     std::printf("  browser game from %s: a student's link is %s/?code=CODE\n", o.web.c_str(), base.c_str());
   }
-  std::printf("  Ctrl-C stops it; everything is in %s\n", o.db.c_str());
+  std::printf("  Ctrl-C stops it; everything is kept in %s\n", o.db.c_str());
   std::fflush(stdout);
+  std::atomic<bool> signalled{false};
+  std::thread waiter([&srv, &stop_signals, &signalled] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    signalled = true;
+    srv.stop();
+  });
   srv.run();
+  if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);  // stopped otherwise: release the waiter
+  waiter.join();
+  std::printf("class server stopped; everything is in %s\n", o.db.c_str());
   return kExitOk;
 }
 
