@@ -113,6 +113,12 @@ struct ClassServer::Impl {
   }
 
   void routes() {
+    // SO_REUSEADDR (a restart rebinds at once) but not cpp-httplib's default SO_REUSEPORT, with
+    // which a second server on the same port would bind too and take half the requests.
+    http.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
+    });
     http.set_payload_max_length(options.max_body_bytes);
     http.set_read_timeout(10, 0);
     http.set_write_timeout(10, 0);

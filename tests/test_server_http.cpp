@@ -373,6 +373,19 @@ TEST_CASE("the instructor's page is served to anyone and holds no data of its ow
   CHECK(refused(t.http->Get("/no-such-page"), 404) == "no such page");
 }
 
+TEST_CASE("a second server on a port in use is refused, not sharing it") {
+  TestServer first("port-a");
+  server::ServerOptions o;
+  o.host = "127.0.0.1";
+  o.port = first.srv->port();
+  o.db_file = first.dir / "other.sqlite";
+  o.data_root = TYCOON_SOURCE_DIR;
+  const std::string why = "cannot listen on 127.0.0.1:" + std::to_string(o.port);
+  CHECK_THROWS_WITH_AS(
+      server::ClassServer(o, std::shared_ptr<const data::Catalog>(&test::catalog(), [](const data::Catalog*) {})),
+      doctest::Contains(why.c_str()), server::ListenError);
+}
+
 TEST_CASE("a burst of requests from one client is cut off with 429 and stores nothing") {
   constexpr int kBurst = 10;
   TestServer t("burst", kBurst, 0.5);  // half a request a second after the burst
