@@ -3,6 +3,7 @@
 //   class submit   plays a student's command log in the class and writes the submission
 //   class report   replays every submission of a folder, rejects those that do not hold up (with
 //                  the reason), ranks the rest and writes a self-contained HTML debrief
+//   class serve    the class server: roster, hand-ins over HTTP, leaderboard (cli/class_serve.h)
 #include <unistd.h>
 
 #include <chrono>
@@ -12,11 +13,13 @@
 #include <random>
 #include <set>
 
+#include "cli/class_serve.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/output_guard.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
+#include "sim/classroom/hand_in.h"
 #include "sim/classroom/roster.h"
 #include "sim/classroom/submission.h"
 #include "sim/core/atomic_file.h"
@@ -157,12 +160,21 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
     // replayed on the class's world, so a game started with the class code replays as played.
-    auto saved = game::load_save(o.save, catalog);
-    if (saved.scenario.id != spec.scenario) {
-      throw core::InputError("--save: " + o.save + " is a game of " + saved.scenario.id + ", the class plays " +
-                             spec.scenario);
+    // The same checks as a hand-in to the class server: a game of another seed, length, locks or
+    // version of the scenario is refused with the reason (it was played in another world).
+    classroom::HandIn h;
+    try {
+      h = classroom::hand_in_from_save(world, catalog, game::load_save(o.save, catalog));
+    } catch (const classroom::NotThisClassError& e) {
+      throw core::InputError("--save: " + o.save + ": " + e.what());
     }
-    log = std::move(saved.state.log);
+    if (!h.finished) {
+      std::fprintf(stderr,
+                   "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played, then left "
+                   "to run to the end without another command\n",
+                   o.save.c_str(), static_cast<long long>(h.at_hour), static_cast<long long>(h.end_hour));
+    }
+    log = std::move(h.commands);
   } else {
     log = game::read_command_log(o.commands);
   }
@@ -306,7 +318,10 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   rp->add_flag("--force", o->force,
                "Replace --out / --json-out even when one is an input or exists and is not a class report");
 
-  return [o, &global, nw, sb]() {
+  auto serve = add_class_serve_command(*cls, global);
+
+  return [o, &global, nw, sb, serve]() {
+    if (serve.app && serve.app->parsed()) return serve.run();
     if (nw->parsed()) return run_new(*o, global);
     if (sb->parsed()) return run_submit(*o, global);
     return run_report(*o, global);

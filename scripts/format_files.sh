@@ -32,5 +32,5 @@ fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t format_files < <(git ls-files -- '*.cpp' '*.h' ':!:third_party_src/*' ':!:web/main.cpp' ':!:web/storage.cpp')
 else
-  mapfile -t format_files < <(find sim cli ui bench tests calibration web -name '*.cpp' -o -name '*.h' | grep -v -e '^web/main.cpp$' -e '^web/storage.cpp$' | sort)
+  mapfile -t format_files < <(find sim server cli ui bench tests calibration web -name '*.cpp' -o -name '*.h' | grep -v -e '^web/main.cpp$' -e '^web/storage.cpp$' | sort)
 fi

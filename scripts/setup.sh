@@ -14,7 +14,7 @@ trap phase_exit EXIT
 
 native_pkgs=(cmake g++ pkg-config make libsfml-dev libimgui-dev libeigen3-dev nlohmann-json3-dev
   libboost-dev libboost-random-dev doctest-dev libglfw3-dev libcli11-dev libfmt-dev libbenchmark-dev
-  clang libclang-rt-14-dev clang-format xvfb xauth git python3)
+  clang libclang-rt-14-dev clang-format xvfb xauth git python3 libcpp-httplib-dev libsqlite3-dev)
 web_pkgs=(emscripten chromium imagemagick nodejs curl)
 
 build=1 web=0 extra=()

@@ -173,5 +173,19 @@ echo "pid 999999 (a run that was killed)" >"$sw/locked/.tycoon.lock"
   { echo "FAIL a stale lock was not taken over: $(cat "$sw/l.err")"; fail=1; }
 [ ! -e "$sw/locked/.tycoon.lock" ] || { echo "FAIL the lock outlived the sweep"; fail=1; }
 
+# --- the class server: what it cannot serve from is refused before it listens -----------------
+refused serve-no-web "--web: $h/outside has no index.html" "$tycoon" class serve --port 0 --db "$h/c.sqlite" --web "$h/outside"
+refused serve-db-folder "--db: $h is a folder" "$tycoon" class serve --port 0 --db "$h"
+printf 'not a database, but long enough to look like a header of one..................................\n' >"$h/junk.sqlite"
+refused serve-db-junk "--db: $h/junk.sqlite: SQLite: file is not a database" "$tycoon" class serve --port 0 --db "$h/junk.sqlite"
+refused serve-port-range "--port" "$tycoon" class serve --port 70000
+exec 3< <(python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)')
+held_pid=$!
+held_port=$(head -1 <&3)
+refused serve-port-in-use "--port: cannot listen on 127.0.0.1:$held_port" \
+  "$tycoon" class serve --host 127.0.0.1 --port "$held_port" --db "$h/c2.sqlite"
+exec 3<&-
+kill "$held_pid" 2>/dev/null
+
 [ "$fail" = 0 ] && echo "cli hostile-input tests passed"
 exit "$fail"

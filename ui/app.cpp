@@ -46,6 +46,14 @@ App::~App() {
 
 std::int64_t App::hour() const { return runner_ ? runner_->snapshot()->hour : -1; }
 
+std::optional<App::CurrentGame> App::current_game(bool with_text) const {
+  if (!runner_) return std::nullopt;
+  const auto snap = runner_->snapshot();
+  CurrentGame g{snap->hour, snap->end_hour, snap->finished, snap->scenario_id, {}};
+  if (with_text) g.save_text = game::save_text(game::Game(runner_->scenario(), *snap, catalog_));
+  return g;
+}
+
 bool App::busy() const { return (runner_ && runner_->busy()) || (previews_ && previews_->pending() > 0); }
 
 std::optional<RunnerStats> App::runner_stats() const {

@@ -85,6 +85,16 @@ class App {
   std::int64_t hour() const;
   // Simulation hours, commands or previews outstanding.
   bool busy() const;
+  // The game on screen: its clock, and its save file's text (game::save_text, from the newest
+  // snapshot) when `with_text`. Nullopt on the start screen. A class server's hand-in sends this
+  // text: the game being played, never the newest file in the save folder.
+  struct CurrentGame {
+    std::int64_t hour = 0, end_hour = 0;
+    bool finished = false;
+    std::string scenario_id;
+    std::string save_text;  // empty unless asked for
+  };
+  std::optional<CurrentGame> current_game(bool with_text) const;
   std::optional<RunnerStats> runner_stats() const;
   // Blocks until the simulation and previews are idle (tests, exit).
   void wait_idle();

@@ -12,6 +12,9 @@
 //   tycoon_stats() / _reset()        frame and simulation timing
 //   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
 //   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
+//   tycoon_current_game(with_text)   {"ok", "hour", "end_hour", "finished", "scenario", "text"}: the game
+//                                    on screen and (with_text != 0) its save file's text, for a
+//                                    class server's hand-in; {"ok": false} on the start screen
 //   tycoon_saves()                   ["name.json", ...], newest first
 //   tycoon_text_fit()                [{"kind", "text", "window", "rect", "what"}]: labels of the last
 //                                    frame cut, squeezed, overlapping or wrapped inside a number
@@ -359,6 +362,25 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_export(const char* name_in) {
   std::string text = read_text(kSaveDir / name);
   if (text.empty()) return hold(out, refused("no save named " + name).dump());
   return hold(out, json{{"ok", true}, {"name", name}, {"text", std::move(text)}}.dump());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_current_game(int with_text) {
+  static std::string out;
+  auto& sh = shell();
+  if (!sh.app) return hold(out, refused("the game is still loading").dump());
+  try {
+    const auto g = sh.app->current_game(with_text != 0);
+    if (!g) return hold(out, refused("no game is being played: start the class's game first").dump());
+    json j = {{"ok", true},
+              {"hour", g->hour},
+              {"end_hour", g->end_hour},
+              {"finished", g->finished},
+              {"scenario", g->scenario_id}};
+    if (with_text) j["text"] = g->save_text;
+    return hold(out, j.dump());
+  } catch (const std::exception& e) {
+    return hold(out, refused(std::string("the game could not be saved: ") + e.what()).dump());
+  }
 }
 
 // Between two frames (where the page's calls run) the last frame's draw data is still whole.

@@ -218,9 +218,11 @@ int main() {
   sh.app_at_ms = emscripten_get_now();
   // A class link (?class=econ-101&scenario=…&seed=…&days=…&lock=…&history=…): start that exact
   // class. sim/classroom checks the parameters as it checks a class file; a bad link leaves the
-  // start screen up with the reason (App::start_class_link).
+  // start screen up with the reason (App::start_class_link). A student's link to a class server
+  // (?code=…) brings the class's query from the server first (shell.html: Module.tycoonClassQuery).
   {
-    char* query = reinterpret_cast<char*>(EM_ASM_INT({ return Module.newUtf8(window.location.search || ""); }));
+    char* query = reinterpret_cast<char*>(
+        EM_ASM_INT({ return Module.newUtf8(Module.tycoonClassQuery || window.location.search || ""); }));
     const std::string q = query ? query : "";
     std::free(query);
     if (q.find("class=") != std::string::npos) {

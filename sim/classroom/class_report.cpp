@@ -209,6 +209,56 @@ void assign_ranks(std::vector<CheckedSubmission>& v, Key key, int CheckedSubmiss
 
 }  // namespace
 
+ClassBenchmarks play_class_benchmarks(const ClassWorld& world, const data::Catalog& catalog) {
+  ClassBenchmarks out;
+  out.priced_model = priced_model_of(world.scenario);
+  // Doing nothing and the level's reference, on the class's seed and length; their profits also
+  // complete every student's score.
+  auto probe = world.new_game(catalog);
+  auto plays =
+      game::counterfactual_plays(probe->scenario(), probe->state(), catalog, world.options.windows, probe->advisor());
+  std::vector<std::vector<double>> play_prices(plays.size());
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    while (!plays[i].game->finished()) {
+      plays[i].step();  // applies the hour's commands, then simulates it: the prices now are the hour's
+      play_prices[i].push_back(output_price(plays[i].game->state().company.prices, out.priced_model));
+    }
+  }
+  out.counterfactuals = game::collect(plays);
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    BenchmarkRun b;
+    b.id = plays[i].id;
+    b.name = plays[i].name;
+    b.description = plays[i].description;
+    b.summary = game::summarize(*plays[i].game, &out.counterfactuals);
+    b.output_price_usd_per_mtok = std::move(play_prices[i]);
+    b.gpus_rented = plays[i].game->state().history[game::Series::kGpusRented];
+    double sum = 0;
+    for (double p : plays[i].game->state().history[game::Series::kProfitUsd])
+      b.cumulative_profit_usd.push_back(sum += p);
+    out.runs.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::string replay_submission(const ClassWorld& world, const data::Catalog& catalog, const ClassBenchmarks& benchmarks,
+                              const std::vector<game::LoggedCommand>& commands, const ClaimedResult* claimed,
+                              CheckedSubmission& c) {
+  std::vector<game::RefusedCommand> refused;
+  auto g = play_class_game(world, catalog, commands, &refused);
+  c.summary = game::summarize(*g, &benchmarks.counterfactuals);
+  if (claimed) {
+    if (auto why = not_reproduced(*claimed, c.summary); !why.empty()) return why;
+  }
+  c.num_commands = commands.size();
+  c.num_refused = refused.size();
+  c.output_price_usd_per_mtok =
+      price_by_hour(g->scenario(), benchmarks.priced_model, g->state().end_hour, commands, refused);
+  fill_series(c, g->state());
+  c.advice_calls = advice_calls_of(*g);
+  return {};
+}
+
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
                                const std::vector<std::filesystem::path>& files, const Roster* roster) {
   ClassReport report;
@@ -217,34 +267,9 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   report.question = world.scenario.question;
   report.lesson = world.scenario.lesson;
   report.locked_levers = world.scenario.locked_levers;
-  report.priced_model = priced_model_of(world.scenario);
-
-  // The benchmarks: doing nothing and the level's reference, on the class's seed and length; their
-  // profits also complete every student's score.
-  auto probe = world.new_game(catalog);
-  auto plays =
-      game::counterfactual_plays(probe->scenario(), probe->state(), catalog, world.options.windows, probe->advisor());
-  std::vector<std::vector<double>> play_prices(plays.size());
-  for (std::size_t i = 0; i < plays.size(); ++i) {
-    while (!plays[i].game->finished()) {
-      plays[i].step();  // applies the hour's commands, then simulates it: the prices now are the hour's
-      play_prices[i].push_back(output_price(plays[i].game->state().company.prices, report.priced_model));
-    }
-  }
-  const auto cf = game::collect(plays);
-  for (std::size_t i = 0; i < plays.size(); ++i) {
-    BenchmarkRun b;
-    b.id = plays[i].id;
-    b.name = plays[i].name;
-    b.description = plays[i].description;
-    b.summary = game::summarize(*plays[i].game, &cf);
-    b.output_price_usd_per_mtok = std::move(play_prices[i]);
-    b.gpus_rented = plays[i].game->state().history[game::Series::kGpusRented];
-    double sum = 0;
-    for (double p : plays[i].game->state().history[game::Series::kProfitUsd])
-      b.cumulative_profit_usd.push_back(sum += p);
-    report.benchmarks.push_back(std::move(b));
-  }
+  auto benchmarks = play_class_benchmarks(world, catalog);
+  report.priced_model = benchmarks.priced_model;
+  report.benchmarks = benchmarks.runs;
 
   std::map<std::string, std::string> seen_students;  // student_name_key -> file
   for (const auto& path : files) {
@@ -289,21 +314,12 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
              ", counts; names are compared without case, extra spaces, invisible or look-alike characters)");
       continue;
     }
-    std::vector<game::RefusedCommand> refused;
-    auto g = play_class_game(world, catalog, s.commands, &refused);
-    c.summary = game::summarize(*g, &cf);
-    if (auto why = not_reproduced(s.claimed, c.summary); !why.empty()) {
+    if (auto why = replay_submission(world, catalog, benchmarks, s.commands, &s.claimed, c); !why.empty()) {
       reject(why);
       continue;
     }
     seen_students.emplace(student_key, c.file);
     c.valid = true;
-    c.num_commands = s.commands.size();
-    c.num_refused = refused.size();
-    c.output_price_usd_per_mtok =
-        price_by_hour(g->scenario(), report.priced_model, g->state().end_hour, s.commands, refused);
-    fill_series(c, g->state());
-    c.advice_calls = advice_calls_of(*g);
     report.valid.push_back(std::move(c));
   }
 

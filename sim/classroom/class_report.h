@@ -113,6 +113,26 @@ struct ClassReport {
 // without reading it). Throws std::invalid_argument when `dir` is not a readable folder.
 std::vector<std::filesystem::path> submission_files(const std::filesystem::path& dir);
 
+// The class's benchmarks (doing nothing, then the level's reference when it has one) played on its
+// world, and the counterfactuals they give every student's score (game::summarize). One set per
+// class: the report plays it once, the class server once per class it serves.
+struct ClassBenchmarks {
+  std::string priced_model;  // the model whose output price the charts follow
+  std::vector<BenchmarkRun> runs;
+  game::Counterfactuals counterfactuals;
+};
+ClassBenchmarks play_class_benchmarks(const ClassWorld& world, const data::Catalog& catalog);
+
+// The one replay every hand-in gets before it counts (the report's for each submission, the class
+// server's for each save handed in): `commands` played on the class's world (play_class_game) and
+// scored against `benchmarks`; the figures and series go to `c` (ranks and validity left to the
+// caller). With `claimed`, returns why the replay does not reproduce the claim (within the
+// kReproduce* tolerances; `c` then holds only the replayed summary); empty when it does or when
+// there is no claim.
+std::string replay_submission(const ClassWorld& world, const data::Catalog& catalog, const ClassBenchmarks& benchmarks,
+                              const std::vector<game::LoggedCommand>& commands, const ClaimedResult* claimed,
+                              CheckedSubmission& c);
+
 // Checks and ranks `files` against `world`. A submission is rejected — never the whole report —
 // when it cannot be read (not a regular file, above core::kSubmissionInput's size, not JSON, not a
 // submission, checksum mismatch, bad field; the reason names the file, the field and why, never

@@ -1,5 +1,6 @@
 #include "sim/classroom/roster.h"
 
+#include <map>
 #include <set>
 
 #include "sim/classroom/student_name.h"
@@ -54,6 +55,19 @@ Roster make_roster(const std::string& class_id, const std::vector<std::string>& 
     r.students.push_back({names[i], codes[i]});
   }
   return r;
+}
+
+void check_new_roster_names(const std::vector<std::string>& existing, const std::vector<std::string>& names) {
+  std::map<std::string, std::string> keys;
+  for (const auto& e : existing) keys.emplace(student_name_key(e), e);
+  for (const auto& n : names) {
+    if (auto it = keys.find(student_name_key(n)); it != keys.end()) {
+      if (it->second == n) throw core::InputError("'" + n + "' is on the roster already");
+      throw core::InputError("'" + n + "' is the same student as '" + it->second +
+                             "', on the roster already (names are compared without case, extra spaces, invisible "
+                             "or look-alike characters)");
+    }
+  }
 }
 
 std::vector<std::string> roster_names_from_text(std::string_view text) {

@@ -49,6 +49,10 @@ std::string normalized_code(std::string_view code);
 Roster make_roster(const std::string& class_id, const std::vector<std::string>& names,
                    const std::vector<std::string>& codes);
 
+// Throws core::InputError when one of `names` is the same student (student_name_key) as one of
+// `existing`, the names already on a roster that grows (the class server's roster uploads).
+void check_new_roster_names(const std::vector<std::string>& existing, const std::vector<std::string>& names);
+
 // Names from a text file's contents: one per line, surrounding spaces trimmed, blank lines and
 // lines starting with '#' skipped.
 std::vector<std::string> roster_names_from_text(std::string_view text);

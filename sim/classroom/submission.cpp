@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/classroom/hand_in.h"
 #include "sim/core/input_error.h"
 #include "sim/core/utf8.h"
 #include "sim/data/json_reader.h"
@@ -35,13 +36,8 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                            ": only a finished game can be submitted");
   }
   const auto& spec = world.spec;
-  if (st.scenario_id != spec.scenario || st.seed != spec.seed ||
-      st.end_hour != static_cast<std::int64_t>(spec.days) * 24 ||
-      game.scenario().locked_levers != world.scenario.locked_levers) {
-    throw core::InputError("the game (" + st.scenario_id + ", seed " + std::to_string(st.seed) + ", " +
-                           std::to_string(st.end_hour / 24) + " days) was not played in class " + spec.class_id + " (" +
-                           spec.scenario + ", seed " + std::to_string(spec.seed) + ", " + std::to_string(spec.days) +
-                           " days, its locks)");
+  if (auto why = class_game_problem(world, game.scenario(), st); !why.empty()) {
+    throw core::InputError("the game was not played in class " + spec.class_id + ": " + why);
   }
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : st.log) commands.push_back(game::to_json(c));

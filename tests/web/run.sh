@@ -23,6 +23,9 @@
 #      bridge), compared by compare_summaries.py;
 #   5. save_load_test.mjs: that game saved and loaded at three hours drawn from the seed, in the
 #      browser, ends with the same save file as the browser's and the native uninterrupted games.
+#   6. class_server_test.mjs: `tycoon class serve --web build-web`; three students play from their
+#      links (one to the end, one copying her, one abandoning), the page hands their games in; the
+#      leaderboard, the flags, the late refusal and the gradebook CSV are checked over the API.
 # Exits non-zero when any of them fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -141,6 +144,24 @@ if node tests/web/save_load_test.mjs "$url" "$scenario" "$seed" "$commands" "$ou
 else
   status=1
 fi
+
+echo "== class server: three students from their links, the leaderboard, the flags, the deadline, the gradebook (class_server_test.mjs)"
+srv_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rm -f "$out/class-server.sqlite"*
+"$native" class serve --host 127.0.0.1 --port "$srv_port" --db "$out/class-server.sqlite" --web build-web >"$out/class-server.log" 2>&1 &
+class_server=$!
+trap 'kill "$server" "$class_server" 2>/dev/null || true' EXIT
+token=""
+for _ in $(seq 100); do
+  token=$(awk '/instructor token:/ {print $3}' "$out/class-server.log")
+  [ -n "$token" ] && break
+  sleep 0.1
+done
+if [ -z "$token" ] || ! node tests/web/class_server_test.mjs "http://127.0.0.1:$srv_port" "$out" "$token"; then
+  echo "FAIL: the class server test (server log: $out/class-server.log)"
+  status=1
+fi
+kill "$class_server" 2>/dev/null || true
 
 echo "== sizes"
 ls -l build-web/index.html build-web/index.js build-web/index.wasm build-web/index.data | awk '{s+=$5; print $5, $9} END {print s, "total"}'

@@ -1,0 +1,100 @@
+// A hand-in to a class server: a student's saved game, checked against the class's world before
+// anything else happens to it, and the rules the server applies to a class's hand-ins — which
+// attempt counts (best, last or first), whether a hand-in after the deadline is refused or marked
+// late, and when two students' command logs are so alike that the instructor should look.
+// The server (server/) only stores and transports; every rule about a hand-in is here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/classroom/class_spec.h"
+#include "sim/core/input_error.h"
+#include "sim/game/command.h"
+#include "sim/game/save.h"
+
+namespace tycoon::classroom {
+
+// Why a game of `scenario` at `state` was not played in `world`'s class (empty when it was): another
+// scenario, seed or length, other locks, or another history before hour 0. `make_submission` and the server's hand-in
+// share it.
+std::string class_game_problem(const ClassWorld& world, const game::Scenario& scenario, const game::GameState& state);
+
+// A save handed in, as the server keeps and scores it.
+struct HandIn {
+  std::vector<game::LoggedCommand> commands;  // the save's command log: what is replayed
+  std::int64_t at_hour = 0;                   // the hour the student had reached
+  std::int64_t end_hour = 0;                  // the class's last hour
+  bool finished = false;                      // the game had ended (its last hour, or bankruptcy)
+};
+
+// A save that loads but is not a game of the class (another seed, scenario, length, locks or
+// version of the scenario).
+class NotThisClassError : public core::InputError {
+ public:
+  using core::InputError::InputError;
+};
+
+// Reads `save_text` (a game::save_text file, the browser's exported save) and checks it against the
+// class: it must load (game::load_save_text: format, checksum, contents; else core::InputError),
+// be a game of the class (class_game_problem) and of the class's version of the scenario (the
+// whole scenario as a new game of the class holds it, by scenario_hash; else NotThisClassError).
+// The reason names what differs ("the save is a game of seed 7, the class plays seed 2026"),
+// never the save's content.
+HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, std::string_view save_text);
+// A hand-in's command log is replayed and compared with every classmate's: longer than this it is
+// refused (core::InputError). A week of play by hand is a few hundred commands.
+inline constexpr std::size_t kMaxHandInCommands = 10'000;
+// The same checks on a save already loaded (`class submit --save` loads it from its file).
+HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, game::SaveData saved);
+
+// Which of a student's attempts counts.
+enum class AttemptPolicy { kBest, kLast, kFirst };
+inline constexpr std::string_view kAttemptPolicyNames[] = {"best", "last", "first"};
+std::string_view to_string(AttemptPolicy p);
+// Throws core::InputError naming the accepted words.
+AttemptPolicy parse_attempt_policy(std::string_view word);
+
+// What happens to a hand-in after the class's deadline.
+enum class LatePolicy { kRefuse, kMark };
+inline constexpr std::string_view kLatePolicyNames[] = {"refuse", "mark"};
+std::string_view to_string(LatePolicy p);
+LatePolicy parse_late_policy(std::string_view word);
+
+// One scored attempt, as the policy compares them.
+struct AttemptFigures {
+  int attempt = 0;  // 1, 2, ... in the order handed in
+  double score_points = 0;
+  double profit_usd = 0;
+  bool finished = false;
+};
+// Whether `a` stands above `b` in a class's standings (and is the better of two attempts): a
+// finished game above an unfinished one whatever their scores (an abandoned game never outranks a
+// played one), then the higher score, then the higher profit. False for equals.
+bool ranks_before(const AttemptFigures& a, const AttemptFigures& b);
+// The index into `attempts` (in hand-in order) of the one that counts; nullopt when there is none.
+// Best: the first of those no other ranks_before.
+std::optional<std::size_t> counted_attempt(AttemptPolicy policy, const std::vector<AttemptFigures>& attempts);
+
+// Command logs compared: the share of commands the two have in common, in order (twice the longest
+// common subsequence of the commands, each with its hour, over the two lengths together). 1 for
+// identical logs; 0 when one is empty (doing nothing is no evidence of copying). Commands are
+// compared by a 64-bit hash of their JSON; logs longer than kMaxHandInCommands are compared on
+// their first kMaxHandInCommands commands (the time stays bounded: n x m steps).
+double command_log_similarity(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
+// At or above this, two students' logs are flagged for the instructor: the same moves at the same
+// hours but for a tenth of them. Below kMinCommandsCompared commands a log says too little (one
+// obvious price change is what many students will make).
+inline constexpr double kNearIdenticalLogSimilarity = 0.9;
+inline constexpr std::size_t kMinCommandsCompared = 3;
+bool near_identical_logs(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
+
+// "2026-12-11T17:00:00Z" (UTC, seconds optional) as seconds since 1970; throws core::InputError.
+std::int64_t parse_utc_time(std::string_view text);
+// Seconds since 1970 as "2026-12-11T17:00:00Z".
+std::string format_utc_time(std::int64_t unix_s);
+
+}  // namespace tycoon::classroom

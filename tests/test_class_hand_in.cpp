@@ -1,0 +1,121 @@
+// The class server's rules about hand-ins (sim/classroom/hand_in.h): which attempt counts, how an
+// unfinished game ranks, when two command logs are near-identical, the deadline's time format,
+// and which saves are games of the class.
+#include <doctest/doctest.h>
+
+#include "sim/classroom/hand_in.h"
+#include "sim/core/input_error.h"
+#include "sim/game/save.h"
+#include "tests/game_test_util.h"
+
+using namespace tycoon;
+using classroom::AttemptFigures;
+using classroom::AttemptPolicy;
+
+namespace {
+
+std::vector<game::LoggedCommand> prices(std::vector<std::pair<std::int64_t, double>> moves) {
+  std::vector<game::LoggedCommand> out;
+  for (auto [h, p] : moves) out.push_back({h, game::SetPrices{"gpt-oss-120b", std::nullopt, std::nullopt, p}});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the attempt that counts: best, last or first") {
+  // Attempt 2 scores highest but stopped at hour 32; attempt 3 is finished.
+  const std::vector<AttemptFigures> attempts = {{1, 60, 1000, true}, {2, 80, 1500, false}, {3, 70, 1200, true}};
+  CHECK(classroom::counted_attempt(AttemptPolicy::kFirst, attempts) == 0u);
+  CHECK(classroom::counted_attempt(AttemptPolicy::kLast, attempts) == 2u);
+  // Best: a finished game above an unfinished one whatever the scores.
+  CHECK(classroom::counted_attempt(AttemptPolicy::kBest, attempts) == 2u);
+  CHECK_FALSE(classroom::counted_attempt(AttemptPolicy::kBest, {}));
+  // Equal figures: the earlier attempt stays.
+  CHECK(classroom::counted_attempt(AttemptPolicy::kBest, {{1, 70, 5, true}, {2, 70, 5, true}}) == 0u);
+  CHECK(classroom::parse_attempt_policy("last") == AttemptPolicy::kLast);
+  CHECK_THROWS_WITH_AS(classroom::parse_attempt_policy("most"), doctest::Contains("best, last or first"),
+                       core::InputError);
+  CHECK_THROWS_AS(classroom::parse_late_policy("ignore"), core::InputError);
+}
+
+TEST_CASE("command logs: identical is 1, one move of ten changed stays near-identical, doing nothing is no evidence") {
+  const auto a = prices({{0, 0.17},
+                         {2, 0.18},
+                         {4, 0.16},
+                         {6, 0.17},
+                         {8, 0.18},
+                         {10, 0.16},
+                         {12, 0.17},
+                         {14, 0.18},
+                         {16, 0.16},
+                         {18, 0.17}});
+  auto b = a;
+  CHECK(classroom::command_log_similarity(a, b) == 1.0);
+  CHECK(classroom::near_identical_logs(a, b));
+  // One price of ten changed: 9 common of 10 + 10 -> 2 * 9 / 20 = 0.9, at the threshold.
+  b[5] = {10, game::SetPrices{"gpt-oss-120b", std::nullopt, std::nullopt, 0.2}};
+  CHECK(classroom::command_log_similarity(a, b) == doctest::Approx(0.9));
+  CHECK(classroom::near_identical_logs(a, b));
+  // The same prices an hour later each: nothing in common.
+  auto late = a;
+  for (auto& c : late) ++c.at_hour;
+  CHECK(classroom::command_log_similarity(a, late) == 0.0);
+  // Empty logs and logs shorter than kMinCommandsCompared are never flagged.
+  CHECK(classroom::command_log_similarity({}, {}) == 0.0);
+  const auto one = prices({{0, 0.1725}});
+  CHECK_FALSE(classroom::near_identical_logs(one, one));
+}
+
+TEST_CASE("deadlines are UTC times") {
+  // 2026-12-11T17:00:00Z: 20,798 days after 1970-01-01, plus 17 hours.
+  constexpr std::int64_t kExpected = 20798LL * 86400 + 17 * 3600;
+  CHECK(classroom::parse_utc_time("2026-12-11T17:00:00Z") == kExpected);
+  CHECK(classroom::parse_utc_time("2026-12-11T17:00Z") == kExpected);
+  CHECK(classroom::format_utc_time(kExpected) == "2026-12-11T17:00:00Z");
+  for (const char* bad : {"next friday", "2026-12-11 17:00", "2026-13-01T00:00Z", "2026-02-30T00:00Z",
+                          "2026-12-11T17:00:00Zjunk", "", "2026-12-11T17:00:00+01:00"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(classroom::parse_utc_time(bad), core::InputError);
+  }
+}
+
+TEST_CASE("a save from another world is refused with what differs; the class's own passes") {
+  const auto& catalog = test::catalog();
+  auto scenario = game::load_scenario(game::find_scenario("classroom-prices-only", TYCOON_SOURCE_DIR), catalog);
+  auto world_of = [&](std::uint64_t seed, int days, int history) {
+    classroom::ClassChoices c;
+    c.class_id = "econ-101";
+    c.seed = seed;
+    c.days = days;
+    c.history_days = history;
+    return classroom::class_world(classroom::make_class(scenario, c), "class", catalog, TYCOON_SOURCE_DIR);
+  };
+  const auto cls = world_of(2026, 1, 0);
+  auto save_in = [&](const classroom::ClassWorld& w) {
+    auto g = w.new_game(catalog);
+    game::replay(*g, prices({{0, 0.17}}));
+    return game::save_text(*g);
+  };
+  const auto own = classroom::hand_in_from_save(cls, catalog, save_in(cls));
+  CHECK(own.finished);
+  CHECK(own.commands.size() == 1);
+  CHECK(own.at_hour == 24);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(7, 1, 0))),
+                       doctest::Contains("seed 7, the class plays seed 2026"), classroom::NotThisClassError);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(2026, 2, 0))),
+                       doctest::Contains("a game of 48 hours, the class plays 24"), classroom::NotThisClassError);
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, save_in(world_of(2026, 1, 2))),
+                       doctest::Contains("2 days of history before hour 0, the class has 0"),
+                       classroom::NotThisClassError);
+  // A log no one plays by hand (it would be replayed and compared with every classmate's).
+  std::vector<std::pair<std::int64_t, double>> flood(classroom::kMaxHandInCommands + 1, {0, 0.17});
+  {
+    auto g = cls.new_game(catalog);
+    game::replay(*g, prices(flood));
+    CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, game::save_text(*g)),
+                         doctest::Contains("10001 commands, more than the 10000"), core::InputError);
+  }
+  // Not a save at all: plain bad input, not "another world".
+  CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, std::string_view("{\"format\": 1}")),
+                       doctest::Contains("not a save this game can read"), core::InputError);
+}
