@@ -14,6 +14,7 @@
 #include "sim/advisor/advise.h"
 #include "sim/advisor/persona.h"
 #include "sim/core/input_error.h"
+#include "sim/game/rng.h"
 #include "sim/game/scenario.h"
 
 namespace tycoon::cli {
@@ -25,8 +26,8 @@ struct AdviseOptions {
   std::uint64_t seed = 0;
   bool has_seed = false;
   double at_day = 0;
-  int verify = 3;
-  std::string check = "benchmark";
+  int verify = advisor::AdviseRequest{}.verify;
+  std::string check{game::kAdviceCheckKindNames[static_cast<std::size_t>(advisor::AdviseRequest{}.check)]};
   double search_window_s = 0;  // 0: the advisor's default
   int search_seeds = 0;
   bool json = false;
@@ -42,14 +43,16 @@ void add_options(CLI::App& sub, const std::shared_ptr<AdviseOptions>& o) {
       ->required();
   sub.add_option("--seed", o->seed, "Random seed (default: the scenario's)")
       ->check(seed_digits())
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
+      ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed))
       ->each([o](const std::string&) { o->has_seed = true; });
   sub.add_option("--at-day", o->at_day, "Game day to advise at (default 0: after the first hours of traffic)")
       ->check(finite_range(0.0, 3650.0));
-  sub.add_option("--verify", o->verify, "Benchmark the top N proposals end to end (default 3)")
+  sub.add_option("--verify", o->verify, "Check the top N proposals end to end")
+      ->capture_default_str()
       ->check(CLI::Range(0, 100));
-  sub.add_option("--check", o->check, "Check to pay for on the top proposals: component_test, benchmark, canary")
-      ->check(CLI::IsMember({"component_test", "benchmark", "canary"}));
+  sub.add_option("--check", o->check, "Check to pay for on the top proposals")
+      ->capture_default_str()
+      ->check(one_of(game::kAdviceCheckKindNames));
   sub.add_option("--search-window", o->search_window_s,
                  "Recipe search: simulated seconds per run (default 120, the game's window)")
       ->check(finite_range(5.0, 3600.0));

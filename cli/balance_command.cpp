@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "sim/advisor/balance.h"
+#include "sim/game/rng.h"
 #include "sim/game/scenario.h"
 
 namespace tycoon::cli {
@@ -32,7 +33,8 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--json", o->json, "JSON on stdout");
   sub->add_option("--seed", o->seed,
                   "Play every level on this seed instead of its own (a seed the table in docs/playing.md does not use)")
-      ->check(seed_digits());
+      ->check(seed_digits())
+      ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed));
   return [o, &global]() {
     auto catalog = load_catalog_for(global);
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);

@@ -25,6 +25,7 @@
 #include "sim/core/atomic_file.h"
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
+#include "sim/game/rng.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
 
@@ -276,7 +277,7 @@ CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global) {
   nw->add_option("--title", o->title, "A title for the report");
   nw->add_option("--seed", o->seed, "The world every student plays (default: the scenario's seed)")
       ->check(seed_digits())
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
+      ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed))
       ->each([o](const std::string&) { o->has_seed = true; });
   nw->add_option("--days", o->days, "Game days (default: the scenario's)")
       ->check(CLI::Range(1, classroom::kMaxClassDays));

@@ -2,9 +2,21 @@
 
 #include "cli/common.h"
 #include "sim/core/input_error.h"
+#include "sim/game/lever_limits.h"
 #include "sim/perf/memory_plan.h"
 
 namespace tycoon::cli {
+
+namespace {
+
+// The KV-cache precisions the game's recipes store (game::kKvCacheDtypeChoices), by name.
+CLI::IsMember kv_dtype_names() {
+  std::vector<std::string> names;
+  for (Precision p : game::kKvCacheDtypeChoices) names.emplace_back(to_string(p));
+  return CLI::IsMember(names);
+}
+
+}  // namespace
 
 void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--hardware", o.hardware, "Accelerator id (tycoon list hardware)")->required();
@@ -14,7 +26,7 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   file->excludes(model);
   sub.add_option("--engine", o.engine, "Engine id (default: the recipe's, else vllm)");
   sub.add_option("--precision", o.precision, "Weight precision")->check(one_of(kPrecisionNames));
-  sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(CLI::IsMember({"bf16", "fp8"}));
+  sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(kv_dtype_names());
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")->check(CLI::Range(1, 1024));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")->check(CLI::Range(1, 1024));
   sub.add_option("--spec-tokens", o.spec_tokens,

@@ -20,6 +20,7 @@
 #include "sim/core/input_error.h"
 #include "sim/core/version.h"
 #include "sim/game/game.h"
+#include "sim/game/rng.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
 
@@ -143,7 +144,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("scenario", o->scenario, "Scenario: a .json file or a name (default, tutorial, 01-thin-margin, ...)");
   sub->add_option("--seed", o->seed, "Random seed (default: the scenario's)")
       ->check(seed_digits())
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{9'000'000'000'000'000}))
+      ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed))
       ->each([o](const std::string&) { o->has_seed = true; });
   sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")->check(CLI::Range(1, 3650));
   sub->add_option("--commands", o->commands, "JSONL command log to play (one command per line, with at_hour)");

@@ -3,9 +3,11 @@
 // each written once in sim/, shown by the front ends.
 #include <doctest/doctest.h>
 
+#include "sim/core/input_error.h"
 #include "sim/game/game.h"
 #include "sim/game/lever_limits.h"
 #include "sim/game/load_share.h"
+#include "sim/game/rng.h"
 #include "sim/game/slo.h"
 #include "tests/game_test_util.h"
 
@@ -140,4 +142,15 @@ TEST_CASE("an SLO attainment reads against the level's goal: met, short by up to
   scenario.goals.push_back(g);
   CHECK(game::slo_standing(0.75, scenario) == game::SloStanding::kMet);
   CHECK(game::slo_standing(0.55, scenario) == game::SloStanding::kShort);
+}
+
+TEST_CASE("a game takes seeds up to 9e15 (under 2^53, so a seed survives JavaScript) and refuses larger ones") {
+  game::GameOptions o;
+  o.seed = game::kMaxGameSeed;
+  o.windows = test::fixed_capacity_windows();
+  CHECK_NOTHROW(game::Game(test::scenario_from(test::flat_scenario_json()), test::catalog(), o));
+  o.seed = game::kMaxGameSeed + 1;
+  CHECK_THROWS_WITH_AS(game::Game(test::scenario_from(test::flat_scenario_json()), test::catalog(), o),
+                       "seed 9000000000000001 is over 9000000000000000, the largest a game takes", core::InputError);
+  CHECK(game::kMaxGameSeed < (std::uint64_t{1} << 53));
 }

@@ -260,7 +260,7 @@ void draw_precision_rows(const GameView& game, ViewState& view, const data::Acce
   help_marker(Concept::kKvCache);
   ImGui::SameLine(150);
   if (locked_field(game, "kv_cache_dtype")) ImGui::BeginDisabled();
-  for (Precision p : {Precision::kBf16, Precision::kFp8}) {
+  for (Precision p : game::kKvCacheDtypeChoices) {
     std::string label = std::string(to_string(p)) + "##kv";
     if (ImGui::RadioButton(label.c_str(), r.kv_cache_dtype == p)) r.kv_cache_dtype = p;
     ImGui::SameLine();

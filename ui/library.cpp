@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/game/rng.h"
 #include "sim/game/scoring.h"
 
 namespace tycoon::ui {
@@ -138,7 +139,7 @@ std::uint64_t seed_from_code(const std::string& code) {
     h ^= c;
     h *= 1099511628211ull;
   }
-  return h % 9000000000000000ull;  // the CLI's --seed range
+  return h % (game::kMaxGameSeed + 1);  // a seed every game takes
 }
 
 }  // namespace tycoon::ui

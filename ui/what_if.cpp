@@ -6,6 +6,7 @@
 
 #include "sim/game/game.h"
 #include "sim/game/load_share.h"
+#include "sim/game/recipe_alternatives.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::ui {
@@ -113,9 +114,9 @@ ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, c
   ServingJob job = planned(previews, scenario, catalog, w);
   serving::WorkloadSpec workload;
   if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) workload = seg->workload;
-  // `concurrency` users per replica, a few requests each (enough for a Pareto point's shape).
+  // `concurrency` users per replica, a Pareto point's requests each (game::pareto_requests).
   const int users = std::max(1, concurrency) * job.config.replicas;
-  job.config = job.plan.benchmark(workload, users, std::max<std::int64_t>(3LL * users, 24), seed);
+  job.config = job.plan.benchmark(workload, users, game::pareto_requests(users), seed);
   return job;
 }
 

@@ -134,7 +134,7 @@ std::vector<RecipeMove> recipe_neighbours(const data::Catalog& catalog, const ga
     o.precision = p;
     add(o, "precision " + std::string(to_string(p)));
   }
-  for (Precision p : {Precision::kBf16, Precision::kFp8}) {
+  for (Precision p : game::kKvCacheDtypeChoices) {
     if (p == r.kv_cache_dtype || !chip.supports(p)) continue;
     serving::ServingOverrides o;
     o.kv_cache_dtype = p;

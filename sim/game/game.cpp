@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "sim/core/input_error.h"
 #include "sim/econ/demand.h"
 #include "sim/game/command_applier.h"
 #include "sim/game/load_share.h"
@@ -28,7 +29,13 @@ void set_days(Scenario& scenario, int days) {
 
 Game::Game(Scenario scenario, const data::Catalog& catalog, GameOptions options)
     : scenario_(std::move(scenario)), catalog_(&catalog), calibrations_(catalog), windows_(std::move(options.windows)) {
-  if (options.seed) scenario_.seed = *options.seed;
+  if (options.seed) {
+    if (*options.seed > kMaxGameSeed) {
+      throw core::InputError("seed " + std::to_string(*options.seed) + " is over " + std::to_string(kMaxGameSeed) +
+                             ", the largest a game takes");
+    }
+    scenario_.seed = *options.seed;
+  }
   if (options.days) set_days(scenario_, *options.days);
   if (options.history_days) scenario_.history_days = *options.history_days;
   if (!windows_) windows_ = std::make_shared<ServingWindows>();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ inline constexpr int kMaxTensorParallel = 64;
 // catalog's Kimi K3 recipes run TP16 on H200 and B200), at most kMaxTensorParallel. 1, 2, 4, 8, 16
 // on an H200.
 std::vector<int> tensor_parallel_choices(const data::Accelerator& chip);
+
+// The KV-cache precisions a recipe may store: bf16 and fp8 (every engine in the catalog keeps one
+// of these; fp8 is stored as bytes and upcast in the kernel on any chip).
+inline constexpr std::array<Precision, 2> kKvCacheDtypeChoices = {Precision::kBf16, Precision::kFp8};
 
 // The expert-parallel sizes under `tensor_parallel` GPUs per replica: the powers of two that divide
 // it (apply_overrides resets any other to 1).

@@ -2,7 +2,9 @@
 // chart sweeps, so the player sees which lever moves it where.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,13 @@ namespace tycoon::game {
 // The users on one replica at which the Pareto chart runs each alternative: powers of two from
 // one user to 256 (vLLM's default max_num_seqs), as InferenceX sweeps concurrency.
 inline constexpr std::array<int, 9> kParetoConcurrencies = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+// Requests per point: 3 per user, at least 24 — enough for a point's shape on the chart (mean
+// throughput and interactivity), a third of a benchmark's serving::kRequestsPerUser so that the
+// chart's 9 points per alternative stay quick in a browser tab. Not a steady-state benchmark.
+inline constexpr std::int64_t kParetoRequestsPerUser = 3, kParetoMinRequests = 24;
+inline std::int64_t pareto_requests(int users) {
+  return std::max<std::int64_t>(kParetoRequestsPerUser * users, kParetoMinRequests);
+}
 
 struct RecipeAlternative {
   std::string label;           // "current: vllm fp8 TP1", "fp4 weights", "TP2", ...

@@ -13,6 +13,11 @@
 
 namespace tycoon::game {
 
+// The largest seed a game takes: under 2^53, so that a seed survives every place it travels as a
+// number (a save read by the browser's JavaScript, a class link). Game's constructor refuses more;
+// the front ends' seed inputs check the same bound.
+inline constexpr std::uint64_t kMaxGameSeed = 9'000'000'000'000'000;
+
 // A stream's seed: the scenario seed combined with a hash of the purpose's name.
 inline std::uint64_t derive_seed(std::uint64_t seed, std::string_view purpose) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a

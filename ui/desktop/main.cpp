@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/data/catalog.h"
+#include "sim/game/rng.h"
 #include "ui/app.h"
 #include "ui/automation.h"
 #include "ui/desktop/frame_stats.h"
@@ -144,7 +145,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--data", o.data, "Folder holding models/, hardware_db/ and scenarios/ (default: the source tree)");
   cli.add_option("--scenario-dir", o.scenario_dirs, "More scenario folders for the start screen (repeatable)");
   cli.add_option("--scenario", o.scenario, "Start this scenario (a file, id or name) instead of the start screen");
-  cli.add_option("--seed", o.seed, "Seed for --scenario (classroom: same seed, same world)");
+  cli.add_option("--seed", o.seed, "Seed for --scenario (classroom: same seed, same world)")
+      ->check(CLI::Range(std::uint64_t{0}, tycoon::game::kMaxGameSeed));
   cli.add_option("--load", o.load, "Resume a saved game");
   cli.add_option("--class", o.class_file, "Start the class of this class file (tycoon class new)");
   cli.add_option("--class-link", o.class_link,
