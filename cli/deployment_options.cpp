@@ -49,9 +49,7 @@ const data::ModelCard& model_of(const data::Catalog& catalog, const DeploymentOp
 }
 
 serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const serving::ServingOverrides& scheduler) {
-  if (o.spec_tokens > 0 && o.acceptance > o.spec_tokens + 1) {
-    throw core::InputError("--acceptance cannot exceed --spec-tokens + 1");
-  }
+  // An acceptance beyond the drafts + 1 is refused where it is resolved (serving::resolve_serving).
   serving::ServingOverrides x;
   if (!o.engine.empty()) x.engine = o.engine;
   if (!o.precision.empty()) x.precision = *parse_enum<Precision>(o.precision, kPrecisionNames);

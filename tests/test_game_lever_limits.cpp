@@ -8,6 +8,7 @@
 #include "sim/game/lever_limits.h"
 #include "sim/game/load_share.h"
 #include "sim/game/rng.h"
+#include "sim/game/scoring.h"
 #include "sim/game/slo.h"
 #include "tests/game_test_util.h"
 
@@ -153,4 +154,15 @@ TEST_CASE("a game takes seeds up to 9e15 (under 2^53, so a seed survives JavaScr
   CHECK_THROWS_WITH_AS(game::Game(test::scenario_from(test::flat_scenario_json()), test::catalog(), o),
                        "seed 9000000000000001 is over 9000000000000000, the largest a game takes", core::InputError);
   CHECK(game::kMaxGameSeed < (std::uint64_t{1} << 53));
+}
+
+TEST_CASE("a campaign level opens once the highest level below it is passed; the first is always open") {
+  // Levels 1, 2 and 4 load (3 failed to load and is left out): level 4 waits for level 2.
+  const std::vector<std::pair<int, std::string>> campaign = {{2, "two"}, {1, "one"}, {4, "four"}};
+  CHECK_FALSE(game::level_to_pass_before(1, campaign).has_value());
+  CHECK(game::level_to_pass_before(2, campaign) == "one");
+  CHECK(game::level_to_pass_before(4, campaign) == "two");
+  // Passing takes kStarsToUnlockNextLevel stars: every goal met and a score of at least 55.
+  CHECK_FALSE(game::unlocks_next_level(1));
+  CHECK(game::unlocks_next_level(2));
 }

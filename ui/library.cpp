@@ -65,14 +65,12 @@ bool Progress::passed(const std::string& id) const {
 
 bool unlocked(const std::vector<ScenarioEntry>& entries, const ScenarioEntry& e, const Progress& progress) {
   if (e.kind != game::ScenarioKind::kCampaign) return true;
-  const ScenarioEntry* previous = nullptr;
+  std::vector<std::pair<int, std::string>> campaign;
   for (const auto& x : entries) {
-    if (x.kind != game::ScenarioKind::kCampaign || !x.error.empty()) continue;
-    if (x.level.value_or(0) < e.level.value_or(0) && (!previous || x.level.value_or(0) > previous->level.value_or(0))) {
-      previous = &x;
-    }
+    if (x.kind == game::ScenarioKind::kCampaign && x.error.empty()) campaign.emplace_back(x.level.value_or(0), x.id);
   }
-  return !previous || progress.passed(previous->id);
+  const auto before = game::level_to_pass_before(e.level.value_or(0), campaign);
+  return !before || progress.passed(*before);
 }
 
 Progress load_progress(const std::filesystem::path& path, std::string* error) {

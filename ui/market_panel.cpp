@@ -136,7 +136,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         ImGui::SetTooltip("Locked in this scenario");
       } else if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%d × %s = %s per day", count, fmt_usd_per_gpu_hour(o.price_usd_per_gpu_hour()).c_str(),
-                          fmt_usd(econ::rent_usd(count, o.price_usd_per_gpu_hour(), 24)).c_str());
+                          fmt_usd(game::first_day_rent_usd(o, count)).c_str());
       }
       ImGui::PopID();
     }

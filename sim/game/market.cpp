@@ -17,6 +17,10 @@ int gpus_left(const Company& company, const econ::GpuOffer& offer) {
   return std::max(0, offer.available_gpus - rented);
 }
 
+double first_day_rent_usd(const econ::GpuOffer& offer, int num_gpus) {
+  return econ::rent_usd(num_gpus, offer.price_usd_per_gpu_hour(), 24);
+}
+
 std::optional<std::string> rent_refusal(const Scenario& scenario, const GameState& s, const RentGpus& c, bool player) {
   const std::string what = std::string(to_string(c.contract)) + " " + c.chip;
   const auto* offer = s.world.market.find(c.chip, c.contract);
@@ -28,7 +32,7 @@ std::optional<std::string> rent_refusal(const Scenario& scenario, const GameStat
            std::to_string(c.num_gpus) + ")";
   }
   // The first day's rent must be covered by cash plus the credit line.
-  const double day_usd = econ::rent_usd(c.num_gpus, offer->price_usd_per_gpu_hour(), 24);
+  const double day_usd = first_day_rent_usd(*offer, c.num_gpus);
   const double credit_usd = scenario.company.credit_line_usd;
   if (player && s.company.cash_usd + credit_usd < day_usd) {
     return "Not enough cash to rent " + std::to_string(c.num_gpus) + " x " + what + ": the first day costs " +

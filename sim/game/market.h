@@ -17,6 +17,10 @@ namespace tycoon::game {
 // GPUs less those under the company's contracts of that chip and type (never below 0).
 int gpus_left(const Company& company, const econ::GpuOffer& offer);
 
+// What `num_gpus` of `offer` cost for their first day (24 hours at today's price): what renting
+// them needs in cash plus credit (rent_refusal), and what the market panel quotes per day.
+double first_day_rent_usd(const econ::GpuOffer& offer, int num_gpus);
+
 // Why the game refuses `c` (the offer is missing, the count is outside 1..left, or cash plus the
 // credit line does not cover the first day's rent), or nothing when it rents. Locks are the
 // command applier's; `player`: false for the scenario's own starting fleet, which is not

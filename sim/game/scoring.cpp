@@ -208,4 +208,13 @@ std::string score_rules() {
          "Stars: 1 solvent at the end; 2 every goal met and a score of 55; 3 every goal met and a score of 75.";
 }
 
+std::optional<std::string> level_to_pass_before(int level, const std::vector<std::pair<int, std::string>>& campaign) {
+  const std::pair<int, std::string>* previous = nullptr;
+  for (const auto& x : campaign) {
+    if (x.first < level && (!previous || x.first > previous->first)) previous = &x;
+  }
+  if (!previous) return std::nullopt;
+  return previous->second;
+}
+
 }  // namespace tycoon::game

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/game/scenario.h"
@@ -50,6 +51,10 @@ inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudg
 // kTwoStarScore points): meeting the goals with a low score is not enough.
 inline constexpr int kStarsToUnlockNextLevel = 2;
 inline bool unlocks_next_level(int stars) { return stars >= kStarsToUnlockNextLevel; }
+// A campaign level opens once the level before it is passed (unlocks_next_level): the highest
+// lower level among `campaign` (each level's number and id; levels that fail to load left out).
+// Unset for the first level, which is always open; other kinds of scenario are always open too.
+std::optional<std::string> level_to_pass_before(int level, const std::vector<std::pair<int, std::string>>& campaign);
 // The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
 // nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
 // slides to no profit at all, continuously, as doing nothing comes within this share of the
