@@ -109,12 +109,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     row("P90 speed per user", fmt_count(sm.p90_interactivity_tok_per_s_per_user) + " tok/s",
         base ? fmt_count(base->p90_interactivity_tok_per_s_per_user) + " tok/s" : "");
     row("Mean batch", fmt_count(sm.mean_batch_size), base ? fmt_count(base->mean_batch_size) : "");
-    row("Failed requests",
-        fmt_pct(static_cast<double>(sm.requests_failed) /
-                static_cast<double>(std::max<std::int64_t>(1, sm.requests_arrived))),
-        base ? fmt_pct(static_cast<double>(base->requests_failed) /
-                       static_cast<double>(std::max<std::int64_t>(1, base->requests_arrived)))
-             : "",
+    row("Failed requests", fmt_pct(sm.failed_share()), base ? fmt_pct(base->failed_share()) : "",
         sm.requests_failed > 0 ? theme::kWarn : theme::kText,
         "Requests turned away because the queue was full, or that waited past their timeout.");
     row("Revenue per hour", fmt_usd(money.revenue_usd), base_money ? fmt_usd(base_money->revenue_usd) : "");

@@ -51,9 +51,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
       ImGui::TextDisabled("%s", model_name(game.catalog, seg.model).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%s", std::string(serving::kWorkloadNames[static_cast<std::size_t>(seg.workload.kind)]).c_str());
-      // Multi-turn shapes resend the conversation: a request's input is the history plus the new turn.
-      const bool multi_turn = seg.workload.kind == serving::WorkloadKind::kChat ||
-                              seg.workload.kind == serving::WorkloadKind::kAgenticCoding;
+      const bool multi_turn = traffic::resends_history(seg.workload.kind);
       ImGui::TextDisabled(
           multi_turn ? "%lld new in per turn (+ the history resent) → %lld out" : "%lld in → %lld out tokens",
           static_cast<long long>(seg.workload.input_tokens), static_cast<long long>(seg.workload.output_tokens));
@@ -163,8 +161,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
         sm.kv_utilization_mean > 0.9 ? theme::kCost : theme::kCash, Concept::kKvCache);
   gauge("Prefix-cache hit rate", sm.prefix_cache_hit_rate, fmt_pct(sm.prefix_cache_hit_rate, 0) + " of input tokens",
         theme::kRevenue, Concept::kPrefixCaching);
-  const double arrived = static_cast<double>(std::max<std::int64_t>(1, sm.requests_arrived));
-  gauge("Turned away", static_cast<double>(sm.requests_failed) / arrived,
+  gauge("Turned away", sm.failed_share(),
         std::to_string(sm.requests_rejected) + " rejected, " + std::to_string(sm.requests_timed_out) + " timed out",
         theme::kCost, Concept::kSlo);
   ImGui::EndGroup();

@@ -232,6 +232,11 @@ struct ServingSummary {
   std::int64_t kv_capacity_tokens_per_replica = 0;
   int num_gpus = 0;                                 // replicas x GPUs per replica (both pools when disaggregated)
   std::optional<DisaggregatedStats> disaggregated;  // per pool and transfer figures (disaggregated only)
+
+  // Failed requests over those that arrived (0 when none did).
+  double failed_share() const {
+    return requests_arrived > 0 ? static_cast<double>(requests_failed) / static_cast<double>(requests_arrived) : 0.0;
+  }
 };
 
 ServingSummary simulate(const ServingConfig& config, const perf::CalibrationProfile& calibration);

@@ -54,6 +54,12 @@ enum class WorkloadKind { kRandom, kChat, kAgenticCoding, kInputHeavy, kOutputHe
 inline constexpr std::array<std::string_view, 6> kWorkloadNames = {"random",      "chat",         "agentic-coding",
                                                                    "input-heavy", "output-heavy", "trace"};
 
+// Multi-turn shapes resend the conversation: a request's input is the history plus the new turn
+// (chat and agentic sessions; a trace's sessions too, each turn's recorded input).
+inline constexpr bool resends_history(WorkloadKind k) {
+  return k == WorkloadKind::kChat || k == WorkloadKind::kAgenticCoding || k == WorkloadKind::kTrace;
+}
+
 // kAgenticCoding: how a recorded pause is taken from the trace (scripts/agentx_distributions.py
 // tabulates each). kThinkTime: the client's pause as the trace records it (`think_time`:
 // kv-cache-tester; AIPerf's think-time-only AgentX timing of May 2026). kStartToStart: the gap
