@@ -14,25 +14,7 @@
 
 namespace tycoon::server {
 
-namespace {
-
-// Equal strings, compared in a time that does not depend on where they differ.
-bool same_secret(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
-std::string random_token(std::random_device& device) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 8; ++i) {
-    auto word = device();
-    for (int k = 0; k < 8; ++k, word >>= 4) out += kHex[word & 15u];
-  }
-  return out;  // 256 bits: 64 hex digits from 8 draws of 32 bits
-}
+namespace detail {
 
 // A token bucket per client address.
 class RateLimiter {
@@ -65,6 +47,28 @@ class RateLimiter {
   std::map<std::string, Bucket> buckets_;
 };
 
+}  // namespace detail
+
+namespace {
+
+// Equal strings, compared in a time that does not depend on where they differ.
+bool same_secret(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+std::string random_token(std::random_device& device) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 8; ++i) {
+    auto word = device();
+    for (int k = 0; k < 8; ++k, word >>= 4) out += kHex[word & 15u];
+  }
+  return out;  // 256 bits: 64 hex digits from 8 draws of 32 bits
+}
+
 void send(httplib::Response& res, const ApiResponse& r) {
   res.status = r.status;
   res.set_content(r.body, r.content_type.c_str());
@@ -79,7 +83,7 @@ struct ClassServer::Impl {
   std::random_device device;
   std::string token;
   ClassApi api;
-  RateLimiter limiter;
+  detail::RateLimiter limiter;
   httplib::Server http;
   int port = 0;
   std::thread thread;
