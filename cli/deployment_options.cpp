@@ -4,6 +4,7 @@
 #include "sim/core/input_error.h"
 #include "sim/game/lever_limits.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/benchmark_run.h"
 
 namespace tycoon::cli {
 
@@ -27,14 +28,16 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--engine", o.engine, "Engine id (default: the recipe's, else vllm)");
   sub.add_option("--precision", o.precision, "Weight precision")->check(one_of(kPrecisionNames));
   sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(kv_dtype_names());
-  sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")->check(CLI::Range(1, 1024));
-  sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")->check(CLI::Range(1, 1024));
+  sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")
+      ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
+  sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")
+      ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--spec-tokens", o.spec_tokens,
                  "Speculative draft tokens per step (default 0: off, a stock engine; the recipe's acceptance is "
                  "used when it has one)")
-      ->check(CLI::Range(0, 64));
+      ->check(CLI::Range(0, serving::kMaxBenchmarkDraftTokens));
   sub.add_option("--acceptance", o.acceptance, "Mean accepted tokens per step, bonus included")
-      ->check(finite_range(1.0, 65.0));
+      ->check(finite_range(1.0, serving::kMaxBenchmarkDraftTokens + 1.0));
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
 }
 

@@ -3,6 +3,8 @@
 // each written once in sim/, shown by the front ends.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "sim/core/input_error.h"
 #include "sim/game/game.h"
 #include "sim/game/lever_limits.h"
@@ -165,4 +167,21 @@ TEST_CASE("a campaign level opens once the highest level below it is passed; the
   // Passing takes kStarsToUnlockNextLevel stars: every goal met and a score of at least 55.
   CHECK_FALSE(game::unlocks_next_level(1));
   CHECK(game::unlocks_next_level(2));
+}
+
+TEST_CASE("the engines a recipe can name: production engines that run on the chip's vendor") {
+  // The calibration runner's torch-reference engine is no serving engine a business deploys, and an
+  // NVIDIA-only engine is no choice on an AMD chip: each choice passes recipe_refusal's two rules.
+  for (const char* id : {"h200", "mi300x"}) {
+    CAPTURE(id);
+    const auto choices = game::engine_choices(test::catalog(), &chip(id));
+    CHECK_FALSE(choices.empty());
+    for (const data::Engine* e : choices) {
+      CHECK(e->serves_production);
+      CHECK(e->runs_on(chip(id).vendor));
+    }
+    const auto* torch_ref = test::catalog().find_engine("torch-reference");
+    REQUIRE(torch_ref != nullptr);
+    CHECK(std::find(choices.begin(), choices.end(), torch_ref) == choices.end());
+  }
 }

@@ -226,9 +226,9 @@ void draw_engine_row(const GameView& game, ViewState& view, const data::Accelera
   ImGui::SetNextItemWidth(200);
   if (locked_field(game, "engine")) ImGui::BeginDisabled();
   if (ImGui::BeginCombo("##engine", r.engine.c_str())) {
-    for (const auto& e : game.catalog.engines) {
-      if ((acc && !e.runs_on(acc->vendor)) || (!e.serves_production && e.id != r.engine)) continue;
-      if (ImGui::Selectable((e.id + "  (" + e.name + ")").c_str(), e.id == r.engine)) r.engine = e.id;
+    // The engines the game accepts on this chip (game::engine_choices).
+    for (const data::Engine* e : game::engine_choices(game.catalog, acc)) {
+      if (ImGui::Selectable((e->id + "  (" + e->name + ")").c_str(), e->id == r.engine)) r.engine = e->id;
     }
     ImGui::EndCombo();
   }

@@ -29,6 +29,14 @@ std::vector<int> tensor_parallel_choices(const data::Accelerator& chip) {
   return out;
 }
 
+std::vector<const data::Engine*> engine_choices(const data::Catalog& catalog, const data::Accelerator* chip) {
+  std::vector<const data::Engine*> out;
+  for (const auto& e : catalog.engines) {
+    if (e.serves_production && (!chip || e.runs_on(chip->vendor))) out.push_back(&e);
+  }
+  return out;
+}
+
 std::vector<int> expert_parallel_choices(int tensor_parallel) {
   std::vector<int> out;
   for (int ep = 1; ep <= tensor_parallel; ep *= 2) {

@@ -56,6 +56,11 @@ std::vector<int> tensor_parallel_choices(const data::Accelerator& chip);
 // of these; fp8 is stored as bytes and upcast in the kernel on any chip).
 inline constexpr std::array<Precision, 2> kKvCacheDtypeChoices = {Precision::kBf16, Precision::kFp8};
 
+// The engines a recipe on `chip` can name: those that run on its vendor (perf::Deployment refuses
+// the others) and serve production (recipe_refusal refuses a research engine), in catalog order.
+// Without a chip, every production engine.
+std::vector<const data::Engine*> engine_choices(const data::Catalog& catalog, const data::Accelerator* chip);
+
 // The expert-parallel sizes under `tensor_parallel` GPUs per replica: the powers of two that divide
 // it (apply_overrides resets any other to 1).
 std::vector<int> expert_parallel_choices(int tensor_parallel);

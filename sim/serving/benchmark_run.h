@@ -31,6 +31,12 @@ inline constexpr int kWarmupRequestsPerUser = 2;
 // nanoseconds, and a run's requests and pauses must fit well inside it.
 inline constexpr double kMaxRunSpanS = 1e8;
 
+// The largest parallelism and draft count a benchmark may ask for: an analyst's what-if goes
+// beyond the game's choices (game::tensor_parallel_choices, game::kSpecDraftTokensRange) up to a
+// 1024-GPU replica and 64 drafts; perf::Deployment and resolve_serving refuse what cannot run.
+inline constexpr int kMaxBenchmarkParallel = 1024;
+inline constexpr int kMaxBenchmarkDraftTokens = 64;
+
 // Whether each session of `kind` is one request (random, input- and output-heavy): only there
 // does a request-count warm-up leave the measured run whole (one that ends cuts sessions short).
 bool one_request_per_session(WorkloadKind kind);
