@@ -83,8 +83,7 @@ void print_human(const game::GameSummary& s, const game::Game& g, double wall_s)
               money(s.starting_cash_usd).c_str());
   std::printf("  revenue        %12s\n", money(s.revenue_usd).c_str());
   std::printf("  GPU rent       %12s   (%.0f GPU-hours rented, %.0f%% of them serving)\n",
-              money(s.gpu_cost_usd).c_str(), s.gpu_hours_rented,
-              s.gpu_hours_rented > 0 ? 100 * s.gpu_hours_serving / s.gpu_hours_rented : 0.0);
+              money(s.gpu_cost_usd).c_str(), s.gpu_hours_rented, 100 * s.serving_share());
   std::printf("  fixed costs    %12s\n", money(s.fixed_cost_usd).c_str());
   std::printf("  profit         %12s\n", money(s.profit_usd).c_str());
   if (s.gross_margin) {

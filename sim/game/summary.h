@@ -36,6 +36,8 @@ struct GameSummary {
   double reputation = 1;
   double gpu_hours_rented = 0;
   double gpu_hours_serving = 0;
+  // The share of rented GPU-hours that served (0 with none rented).
+  double serving_share() const { return gpu_hours_rented > 0 ? gpu_hours_serving / gpu_hours_rented : 0.0; }
   int spot_interruptions = 0;
   bool bankrupt = false;
   std::optional<std::int64_t> bankrupt_at_hour;
