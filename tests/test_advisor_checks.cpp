@@ -395,19 +395,14 @@ TEST_CASE("debrief: an accepted change's outcome is tracked from the game's own 
   // The market's demand exceeds the fleet, so a slower engine serves fewer tokens per GPU.
   CHECK(*row.tok_per_gpu_after < *row.tok_per_gpu_before);
   CHECK(row.value_usd < 0);
-}
 
-TEST_CASE("the debrief's JSON carries its own rule: whether each true change is a real gain, and the rule's words") {
-  // The debrief panel colours a true speedup and states the rule from these fields, so the words
-  // and the colour follow game::kMaterialGain (1%) and ProposalRecord::good rather than a copy.
-  auto r = first_round("moe-fast-mode");
-  auto& g = *r.game;
-  g.advance(3);
-  REQUIRE(g.apply(game::AcceptAdvice{r.advice_id}).ok);
-  g.advance(advisor::kOutcomeHours);
-  const auto j = advisor::to_json(advisor::make_debrief(g.state()));
-  const auto& record = g.state().advisor.records.front();
-  CHECK(j["proposals"][0]["truth"]["good"] == record.good());
-  CHECK_FALSE(record.good());  // fast_mode is slower on real shapes
-  CHECK(j["right_call_rule"].get<std::string>().find("a real gain of at least 1%") != std::string::npos);
+  SUBCASE("the debrief's JSON carries its own rule: whether each true change is a real gain, and the rule's words") {
+    // The debrief panel colours a true speedup and states the rule from these fields, so the words
+    // and the colour follow game::kMaterialGain (1%) and ProposalRecord::good rather than a copy.
+    const auto j = advisor::to_json(d);
+    const auto& record = g.state().advisor.records.front();
+    CHECK(j["proposals"][0]["truth"]["good"] == record.good());
+    CHECK_FALSE(record.good());  // fast_mode is slower on real shapes
+    CHECK(j["right_call_rule"].get<std::string>().find("a real gain of at least 1%") != std::string::npos);
+  }
 }

@@ -108,14 +108,21 @@ TEST_CASE("the Pareto frontier keeps exactly the undominated points") {
   CHECK(pareto_frontier(std::vector<XY>{}).empty());
 }
 
-TEST_CASE("cost per million tokens and margin on a hand-computed point") {
-  // One GPU at $3.60/h serving 1000 output tok/s and 4000 input tok/s, a quarter of the input
-  // from the prefix cache; prices $0.50 in, $0.05 cached, $2.00 out per Mtok.
+// One GPU serving 1000 output tok/s and 4000 input tok/s, a quarter of the input from the prefix
+// cache: the point both price tests below compute by hand.
+static PointPerf report_hand_point() {
   PointPerf p;
   p.output_tok_per_s_per_gpu = 1000;
   p.input_tok_per_s_per_gpu = 4000;
   p.input_tokens = 400;
   p.cached_input_tokens = 100;
+  return p;
+}
+
+TEST_CASE("cost per million tokens and margin on a hand-computed point") {
+  // One GPU at $3.60/h serving 1000 output tok/s and 4000 input tok/s, a quarter of the input
+  // from the prefix cache; prices $0.50 in, $0.05 cached, $2.00 out per Mtok.
+  const PointPerf p = report_hand_point();
   const econ::TokenPrices prices{0.50, 0.05, 2.00};
   const auto e = point_economics(p, prices, 3.60, 0.40);
   // O = 3.6e6 tok/h, I = 14.4e6 tok/h.
@@ -147,11 +154,7 @@ TEST_CASE("the output price for a target margin with input and cached input held
   // 0.18 = $5.58/GPU-h at the quoted input prices. A 40% margin needs V = R / 0.6 = $12.00, so the
   // output tokens (3.6 Mtok/GPU-h) must earn 12.00 - 5.58 = $6.42: $1.78333 per Mtok. The
   // scale-both solve moves the input price too: a different answer to a different question.
-  PointPerf p;
-  p.output_tok_per_s_per_gpu = 1000;
-  p.input_tok_per_s_per_gpu = 4000;
-  p.input_tokens = 400;
-  p.cached_input_tokens = 100;
+  const PointPerf p = report_hand_point();
   const econ::TokenPrices prices{0.50, 0.05, 2.00};
   const auto e = point_economics(p, prices, 7.20, 0.40);
   CHECK(e.output_price_for_target_margin_usd_per_mtok == doctest::Approx(6.42 / 3.6).epsilon(kExact));
