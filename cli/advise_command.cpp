@@ -13,6 +13,7 @@
 #include "cli/progress.h"
 #include "sim/advisor/advise.h"
 #include "sim/advisor/persona.h"
+#include "sim/advisor/recipe_search.h"
 #include "sim/core/input_error.h"
 #include "sim/game/rng.h"
 #include "sim/game/scenario.h"
@@ -53,10 +54,13 @@ void add_options(CLI::App& sub, const std::shared_ptr<AdviseOptions>& o) {
   sub.add_option("--check", o->check, "Check to pay for on the top proposals")
       ->capture_default_str()
       ->check(one_of(game::kAdviceCheckKindNames));
+  const advisor::RecipeSearchOptions search_defaults;
   sub.add_option("--search-window", o->search_window_s,
-                 "Recipe search: simulated seconds per run (default 120, the game's window)")
+                 "Recipe search: simulated seconds per run (default " +
+                     std::to_string(static_cast<int>(search_defaults.window_s)) + ", the game's window)")
       ->check(finite_range(5.0, 3600.0));
-  sub.add_option("--search-seeds", o->search_seeds, "Recipe search: paired seeds per candidate (default 3)")
+  sub.add_option("--search-seeds", o->search_seeds,
+                 "Recipe search: paired seeds per candidate (default " + std::to_string(search_defaults.repeats) + ")")
       ->check(CLI::Range(1, 50));
   sub.add_flag("--json", o->json, "One JSON object on stdout");
   sub.add_flag("--allow-long-run", o->allow_long_run,

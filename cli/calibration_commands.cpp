@@ -51,19 +51,6 @@ std::string folder_list(const std::vector<std::filesystem::path>& folders) {
   return out;
 }
 
-// A profile that says its curves were measured must have measured something: one fitted from no
-// rows has a single placeholder point on every curve.
-bool has_measured_curve(const perf::CalibrationProfile& p) {
-  const perf::Curve* curves[] = {&p.gemm_compute_eff[0],      &p.gemm_compute_eff[1],    &p.gemm_compute_eff[2],
-                                 &p.gemm_memory_eff,          &p.moe_compute_eff,        &p.moe_memory_eff,
-                                 &p.attn_prefill_compute_eff, &p.attn_decode_memory_eff, &p.elementwise_memory_eff,
-                                 &p.kv_write_memory_eff,      &p.allreduce_bus_eff};
-  for (const auto* c : curves) {
-    if (c->knots().size() > 1) return true;
-  }
-  return false;
-}
-
 struct FitOptions {
   std::string hardware = "h200";
   std::vector<std::string> data;
@@ -152,7 +139,7 @@ CommandRunner add_validate_command(CLI::App& app, const GlobalOptions& global) {
     if (rows.empty()) throw std::invalid_argument("--data: no measurement rows in " + folder_list(folders));
     auto profile =
         o->profile.empty() ? perf::calibration_for(catalog, chip) : perf::load_calibration_profile(o->profile);
-    if (profile.provenance == perf::Provenance::kMeasured && !has_measured_curve(profile)) {
+    if (profile.provenance == perf::Provenance::kMeasured && !perf::has_measured_curve(profile)) {
       throw std::invalid_argument(
           "--profile: " + (o->profile.empty() ? std::string("the catalog's profile") : o->profile) +
           " says its curves were measured, but none has more than one point (fitted from no "

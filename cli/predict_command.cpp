@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "sim/core/input_error.h"
+#include "sim/perf/bottleneck.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/memory_plan.h"
 #include "sim/perf/profile_lookup.h"
@@ -59,7 +60,8 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
     }
     std::vector<std::int64_t> decodes(static_cast<std::size_t>(o->decode_batch), o->context);
     auto cost = perf::predict_iteration(perf::BatchShape{chunks, decodes}, d, cal);
-    auto mem = perf::plan_memory(d);
+    // The memory plan at the recipe's batch limits, as a benchmark of this deployment plans it.
+    auto mem = perf::plan_memory(d, rd.scheduler.max_num_batched_tokens, rd.scheduler.max_num_seqs);
 
     if (o->json) {
       nlohmann::json breakdown = nlohmann::json::object(), bound = nlohmann::json::object();
@@ -67,7 +69,7 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
         const auto& op = cost.ops[i];
         if (op.time_s <= 0) continue;
         breakdown[std::string(perf::kOpClassNames[i])] = op.time_s;
-        bound[std::string(perf::kOpClassNames[i])] = op.memory_bound() ? "memory" : "compute";
+        bound[std::string(perf::kOpClassNames[i])] = perf::kOpBoundNames[static_cast<std::size_t>(perf::bound_of(op))];
       }
       nlohmann::json out = {{"model", d.model->id},
                             {"hardware", d.hardware->id},
@@ -101,7 +103,8 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
         const auto& op = cost.ops[i];
         if (op.time_s <= 0) continue;
         std::printf("  %-18s %10.4f %5.1f%% %8s %12.2f %12.2f\n", std::string(perf::kOpClassNames[i]).c_str(),
-                    op.time_s * 1e3, 100 * op.time_s / cost.total_s, op.memory_bound() ? "memory" : "compute",
+                    op.time_s * 1e3, 100 * op.time_s / cost.total_s,
+                    std::string(perf::kOpBoundNames[static_cast<std::size_t>(perf::bound_of(op))]).c_str(),
                     op.flop / 1e9, op.bytes / 1e6);
       }
       std::printf("\nmemory per GPU: weights %.1f GB, KV %.1f KB/token, KV capacity %.1f GB = %lld tokens%s\n",

@@ -189,9 +189,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
     if (!o->advisor.empty() && !g->scenario().advisor_allowed()) {
       std::cerr << "note: " << g->scenario().id << " locks accept_advice, so it has no advisor (--advisor ignored)\n";
     }
-    if (!o->advisor.empty() && g->scenario().advisor_allowed()) {
-      chien =
-          std::make_shared<advisor::Chien>(catalog, g->scenario(), advisor::load_code_change_catalog_from_root(root));
+    if (!o->advisor.empty()) {
+      chien = advisor::default_advisor(catalog, g->scenario(), root);
       g->set_advisor(chien);
     }
     if (chien && o->advisor != "on") {

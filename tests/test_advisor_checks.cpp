@@ -10,6 +10,7 @@
 
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/bots.h"
+#include "sim/game/advice_json.h"
 #include "sim/game/state_json.h"
 #include "sim/perf/profile_lookup.h"
 #include "tests/advisor_test_util.h"
@@ -359,6 +360,47 @@ TEST_CASE("checks are commands: paid from cash, on the ledger, in the log, and a
   CHECK(h.state().inbox[0].checks == g.state().inbox[0].checks);
 }
 
+TEST_CASE("the game refuses a second check of a kind still running, and one beyond the cash and credit line") {
+  // A benchmark takes hours: while it runs, a second benchmark of the same proposal measures the
+  // same thing again, so the game refuses it (a canary, another kind, may run beside it).
+  auto r = first_round("moe-fast-mode");
+  auto& g = *r.game;
+  const auto bench = check(r, CheckKind::kBenchmark);
+  REQUIRE(bench.ready_at_hour > g.state().hour);
+  const double cash = g.state().company.cash_usd;
+  const auto second = g.apply(game::CheckAdvice{r.advice_id, CheckKind::kBenchmark});
+  CHECK_FALSE(second.ok);
+  CHECK(second.message.find("is running") != std::string::npos);
+  CHECK(g.state().company.cash_usd == cash);
+  CHECK(g.state().news.back().tone == game::NewsTone::kLoss);
+  CHECK(g.apply(game::CheckAdvice{r.advice_id, CheckKind::kCanary}).ok);
+
+  // The same round resumed with cash lowered so that cash plus credit is $1 short of the
+  // benchmark's quote: refused, nothing charged, and the advisor's random streams as they were
+  // (the checks that follow measure what they would have).
+  auto probe = first_round("moe-fast-mode");
+  const auto& ps = probe.game->state();
+  const double quote =
+      advisor::quote_check(probe.advisor->options(), test::catalog(), ps, ps.inbox[0], CheckKind::kBenchmark).cost_usd;
+  auto short_state = ps;
+  short_state.company.cash_usd = quote - 1 - probe.game->scenario().company.credit_line_usd;
+  game::GameOptions o;
+  o.seed = 7;
+  game::Game poor(probe.game->scenario(), short_state, test::catalog(), o);
+  poor.set_advisor(probe.advisor);
+  REQUIRE(poor.state().inbox.size() == 1);
+  const auto advisor_before = game::to_json(poor.state().advisor);
+  const double poor_cash = poor.state().company.cash_usd;
+  const auto refused = poor.apply(game::CheckAdvice{poor.state().inbox[0].id, CheckKind::kBenchmark});
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.message.find("more than the cash and credit left") != std::string::npos);
+  CHECK(poor.state().company.cash_usd == poor_cash);
+  CHECK(game::to_json(poor.state().advisor) == advisor_before);
+  // The rule the advisor panel greys the button by is the one the game refused with.
+  CHECK(game::check_refusal(poor.scenario(), poor.state(), poor.state().inbox[0], CheckKind::kBenchmark, quote) ==
+        refused.message);
+}
+
 TEST_CASE("the player sees claims and measurements, never the truth; a running check shows no number") {
   auto r = first_round("moe-fast-mode");
   auto bench = check(r, CheckKind::kBenchmark);
@@ -404,5 +446,15 @@ TEST_CASE("debrief: an accepted change's outcome is tracked from the game's own 
     CHECK(j["proposals"][0]["truth"]["good"] == record.good());
     CHECK_FALSE(record.good());  // fast_mode is slower on real shapes
     CHECK(j["right_call_rule"].get<std::string>().find("a real gain of at least 1%") != std::string::npos);
+    // Whether the score judged the call, and whether it was an incident, are the debrief's too.
+    CHECK(j["proposals"][0]["judged"] == true);
+    CHECK(j["proposals"][0]["truth"]["incident"] == (record.reputation_hit > 0));
+  }
+  SUBCASE("the rows the debrief marks as judged are the ones the score counts") {
+    g.advance(g.state().end_hour - g.state().hour);  // to the end: every proposal's call is final
+    const auto rows = advisor::make_debrief(g.state()).rows;
+    const auto judged = std::count_if(rows.begin(), rows.end(), [](const auto& x) { return x.judged; });
+    REQUIRE(r.advisor->judgement(g.state()).has_value());
+    CHECK(judged == r.advisor->judgement(g.state())->proposals);
   }
 }

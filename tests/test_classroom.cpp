@@ -20,10 +20,12 @@
 
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/bots.h"
+#include "sim/classroom/class_code.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
 #include "sim/data/json_reader.h"
+#include "sim/game/rng.h"
 #include "sim/game/save.h"
 #include "tests/game_test_util.h"
 
@@ -566,4 +568,17 @@ TEST_CASE("class link: a link's query string and a class file give the same clas
   refused("class=econ-101&scenario=classroom-prices-only&title=50%", "two hex digits");
   refused("class=Econ 101&scenario=classroom-prices-only", "class id 'Econ 101'");               // make_class's rule
   refused("class=econ-101&scenario=classroom-prices-only&lock=fleet", "unknown lever 'fleet'");  // make_class's rule
+}
+
+TEST_CASE("a class code opens one world: digits are the seed, other codes hash into the seeds a game takes") {
+  CHECK(classroom::seed_from_code("2026") == 2026);
+  CHECK(classroom::seed_from_code(" 20 26 ") == 2026);  // blanks do not count
+  // Letters: case and blanks do not change the world.
+  CHECK(classroom::seed_from_code("econ-101") == classroom::seed_from_code("ECON-101"));
+  CHECK(classroom::seed_from_code("econ-101") == classroom::seed_from_code(" Econ - 101"));
+  CHECK(classroom::seed_from_code("ECON-101") != classroom::seed_from_code("ECON-102"));
+  CHECK(classroom::seed_from_code("ECON-101") <= game::kMaxGameSeed);
+  // Sixteen digits are past what a seed may be: hashed like any other code.
+  CHECK(classroom::seed_from_code("1234567890123456") <= game::kMaxGameSeed);
+  CHECK(classroom::seed_from_code("1234567890123456") != 1234567890123456ull);
 }

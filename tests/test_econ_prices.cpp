@@ -78,6 +78,19 @@ TEST_CASE("at a 10% gross margin, 10% more tokens from the same GPUs nearly doub
     CHECK(faster.gpu_cost_usd == doctest::Approx(2.43 / 1.1).epsilon(kCentTol));
     CHECK(faster.gross_profit_usd() / profit == doctest::Approx((2.70 - 2.43 / 1.1) / 0.27).epsilon(kCentTol));
     CHECK(faster.gross_profit_usd() / profit == doctest::Approx(1.818).epsilon(1e-3));
+    // The dashboard's sentence: profit (no fixed costs here) grows by 81.8%.
+    CHECK(before.totals().profit_change_served_faster(econ::kLessonSpeedup).value() ==
+          doctest::Approx(0.818).epsilon(1e-3));
+  }
+  SUBCASE("a loss shrinks: the change is a share of the loss's size, positive when it gets better") {
+    econ::Ledger losing;
+    losing.add_revenue("gpt-oss-120b", tokens, p);
+    losing.add_gpu_cost(Contract::kOnDemand, 3.00);  // 2.70 - 3.00 = -0.30; faster: 2.70 - 2.7273 = -0.0273
+    CHECK(losing.totals().profit_change_served_faster(1.1).value() ==
+          doctest::Approx((-0.02727 + 0.30) / 0.30).epsilon(1e-3));
+  }
+  SUBCASE("no profit to compare with (an empty day): no share") {
+    CHECK_FALSE(econ::LedgerTotals{}.profit_change_served_faster(1.1).has_value());
   }
 }
 

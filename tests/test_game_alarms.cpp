@@ -57,6 +57,33 @@ TEST_CASE("cutting capacity under load: the SLO alarm names the player's change 
   CHECK(alarms.front().text.find("after you cut capacity at hour 4") != std::string::npos);
 }
 
+TEST_CASE("news carries its tone from where the game wrote it, and a save keeps it") {
+  // The front ends colour news by its tone, never by its words: an SLO alarm is a warning, a
+  // proposal is the advisor's, a refused command a loss, plain news (a command done) is news.
+  auto owned = advised_market(11);
+  auto& g = *owned;
+  g.advance(4);
+  REQUIRE(g.apply(game::ScaleReplicas{1, 1, {}}).ok);
+  g.advance(2);
+  REQUIRE_FALSE(g.apply(game::ScaleReplicas{99, 1, {}}).ok);  // no deployment 99
+  auto tone_of = [&](auto pick) {
+    for (const auto& n : g.state().news) {
+      if (pick(n)) return std::optional<game::NewsTone>(n.tone);
+    }
+    return std::optional<game::NewsTone>();
+  };
+  CHECK(tone_of([](const game::NewsItem& n) { return n.alarm == game::AlarmKind::kSloDrop; }) ==
+        game::NewsTone::kWarning);
+  CHECK(tone_of([](const game::NewsItem& n) { return n.alarm == game::AlarmKind::kNewProposal; }) ==
+        game::NewsTone::kAdvice);
+  CHECK(tone_of([](const game::NewsItem& n) { return n.text.rfind("Refused", 0) == 0; }) == game::NewsTone::kLoss);
+  CHECK(tone_of([](const game::NewsItem& n) { return n.text.find("scaled to 1 replicas") != std::string::npos; }) ==
+        game::NewsTone::kInfo);
+  const auto back = game::game_state_from_json(game::to_json(g.state()), "test", "");
+  REQUIRE(back.news.size() == g.state().news.size());
+  for (std::size_t i = 0; i < back.news.size(); ++i) CHECK(back.news[i].tone == g.state().news[i].tone);
+}
+
 TEST_CASE("a paid check raises an alarm when its result is ready") {
   auto owned = advised_market(11);
   auto& g = *owned;

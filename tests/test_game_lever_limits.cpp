@@ -185,3 +185,23 @@ TEST_CASE("the engines a recipe can name: production engines that run on the chi
     CHECK(std::find(choices.begin(), choices.end(), torch_ref) == choices.end());
   }
 }
+
+TEST_CASE("the deploy form's command: the fields that differ, and applying them gives the form's recipe") {
+  game::RecipeSettings base;
+  base.tensor_parallel = 2;
+  base.expert_parallel = 2;
+  game::RecipeSettings form = base;
+  form.precision = Precision::kFp8;
+  form.tensor_parallel = 4;
+  form.spec_draft_tokens = 3;
+  form.spec_acceptance_length = 2.4;
+  form.max_num_seqs = 128;
+  form.prefix_caching = false;
+  const auto o = game::overrides_between(base, form);
+  // Only what changed is in the command (so a locked lever the form left alone is not touched).
+  CHECK(game::recipe_fields_set(o) == std::vector<std::string_view>{"precision", "tensor_parallel", "spec_draft_tokens",
+                                                                    "spec_acceptance_length", "max_num_seqs",
+                                                                    "prefix_caching"});
+  CHECK(game::apply_overrides(base, o) == form);
+  CHECK(game::recipe_fields_set(game::overrides_between(form, form)).empty());
+}

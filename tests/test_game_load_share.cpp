@@ -71,3 +71,21 @@ TEST_CASE("a deployment about to be made joins those serving at the replicas it 
   fresh.segment = "batch";
   CHECK(game::load_share(test::catalog(), c, fresh) == doctest::Approx(1.0).epsilon(kShareTol));
 }
+
+TEST_CASE("the replicas a look at a deployment now simulates: those with GPUs, else the ones it wants") {
+  // One rule for load_share's weight and the traffic and profiler panels' simulations.
+  game::DeploymentState d = deployment(1, "chat", 2, 3);
+  CHECK(d.replicas_now() == 2);  // serving on 2 of the 3 it wants
+  CHECK(d.decode_replicas_now() == 0);
+  d.active_replicas = 0;
+  CHECK(d.replicas_now() == 3);  // waiting for GPUs: previewed at what it wants
+  SUBCASE("split: both pools must have GPUs to serve, else both are previewed at what they want") {
+    d.active_replicas = 2;
+    d.decode = game::DecodePoolState{"h200", {}, 4, serving::KvLinkKind::kInfiniband, 1};
+    CHECK(d.replicas_now() == 2);
+    CHECK(d.decode_replicas_now() == 1);
+    d.decode->active_replicas = 0;
+    CHECK(d.replicas_now() == 3);
+    CHECK(d.decode_replicas_now() == 4);
+  }
+}

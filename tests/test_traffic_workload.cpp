@@ -430,3 +430,21 @@ TEST_CASE("trace sessions map to one content stream, so resent prefixes can hit"
   CHECK(*b->trace_arrival_s == 1.0);
   CHECK_FALSE(g.start_session(s4));
 }
+
+TEST_CASE("a request's context when it ends: prompt plus answer, and the resent history for chat") {
+  WorkloadParams p;
+  p.input_tokens = 1000;
+  p.output_tokens = 200;
+  p.input_range_ratio = p.output_range_ratio = 1.0;  // exact lengths: every request is 1,200 tokens
+  CHECK(traffic::mean_request_context_tokens(p, 7) == 1200.0);
+  // Chat resends the conversation: a turn's prompt is the history plus the new words, so the mean
+  // context is well above one turn's new tokens (1 + geometric(2) turns: most requests are later
+  // turns). The lognormal turn lengths keep their means, so the first turns alone average about
+  // 256 (system prompt) + 1000 + 200.
+  p.kind = WorkloadKind::kChat;
+  const double chat = traffic::mean_request_context_tokens(p, 7);
+  CHECK(chat > 1.5 * 1456);
+  CHECK(chat < 16 * 1456);  // at most 16 turns
+  // Same seed, same draws: the figure is a function of its inputs.
+  CHECK(traffic::mean_request_context_tokens(p, 7) == chat);
+}

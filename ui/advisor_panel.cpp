@@ -81,22 +81,20 @@ void check_results(const GameView& game, const game::Advice& a) {
 
 // One button per check the player can pay for, with its quoted cost and delay.
 void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
-  static const advisor::AdvisorOptions kOptions{};  // the advisor the front ends attach runs with these
+  if (!game.advisor_options) return;  // an advisor that sells no checks
   const bool locked = lever_locked(game.scenario, "check_advice");
   bool first = true;
   for (const advisor::CheckOffer& offer : advisor::kCheckOffers) {
     const auto kind = offer.kind;  // plain copies: clang 14 cannot capture a structured binding
     const int reps = offer.repetitions;
-    auto q = advisor::quote_check(kOptions, game.catalog, game.state, a, kind, reps);
-    const bool running = std::any_of(a.checks.begin(), a.checks.end(), [&](const game::AdviceCheck& c) {
-      return c.kind == kind && !c.ready(game.state.hour);
-    });
+    auto q = advisor::quote_check(*game.advisor_options, game.catalog, game.state, a, kind, reps);
+    const auto refusal = game::check_refusal(game.scenario, game.state, a, kind, q.cost_usd);
     std::string label =
         std::string(check_label(kind)) +
         (kind == game::AdviceCheckKind::kBenchmark ? " x" + std::to_string(q.repetitions) + " runs" : "") + " · " +
         fmt_usd(q.cost_usd) + (kind == game::AdviceCheckKind::kCanary ? "+" : "") +
         (q.hours > 0 ? ", " + std::to_string(q.hours) + " h" : "");
-    const bool disabled = locked || !q.available || running || game.state.company.cash_usd < q.cost_usd;
+    const bool disabled = locked || !q.available || refusal.has_value();
     // The checks get a row of their own, under Accept and Reject, wrapping where the card is narrow.
     flow(first, ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
     first = false;
@@ -109,7 +107,7 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
             std::string(reps > 0 ? "benchmark_more" : game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) +
             "." + a.id);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("%s%s", q.what.c_str(), running ? " (one is running)" : "");
+      ImGui::SetTooltip("%s%s", q.what.c_str(), refusal ? (" (now: " + *refusal + ")").c_str() : "");
     }
   }
 }

@@ -35,7 +35,7 @@ App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load
 std::shared_ptr<game::Advisor> App::make_advisor(const game::Scenario& scenario) const {
   if (!scenario.advisor_allowed()) return nullptr;
   if (options_.make_advisor) return options_.make_advisor(scenario);
-  if (code_changes_) return std::make_shared<advisor::Chien>(catalog_, scenario, *code_changes_);
+  if (code_changes_) return advisor::default_advisor(catalog_, scenario, *code_changes_);
   return nullptr;
 }
 
@@ -365,6 +365,9 @@ void App::draw_game(double dt_s) {
                   n.at_hour, guide);
   }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
+  if (const auto* chien = dynamic_cast<const advisor::Chien*>(runner_->advisor())) {
+    game.advisor_options = &chien->options();
+  }
   // The control the tutorial rings is scrolled into view where it is drawn (ui/automation.h).
   const auto* ringed = current_tutorial_step(runner_->scenario(), s);
   view_.tags.want_visible(ringed ? game::step_target(*ringed, s) : std::string());

@@ -141,15 +141,15 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   theme::heading("Why speed matters");
   if (revenue24 > 0) {
     const double profit = day.money.profit_usd();
-    const double faster = day.money.served_faster(1.1).profit_usd();
+    const double faster = day.money.served_faster(econ::kLessonSpeedup).profit_usd();
+    const auto change = day.money.profit_change_served_faster(econ::kLessonSpeedup);
     char buf[512];
-    std::snprintf(
-        buf, sizeof buf,
-        "Last 24 h: revenue %s, GPU rent %s, fixed %s, profit %s. Serving the same tokens 10%% faster needs "
-        "1/1.1 of the GPUs: profit would be %s (%s). The thinner the margin, the more a speedup is worth.",
-        fmt_usd(revenue24).c_str(), fmt_usd(gpu24).c_str(), fmt_usd(fixed24).c_str(), fmt_usd(profit).c_str(),
-        fmt_usd(faster).c_str(),
-        std::fabs(profit) > 1e-9 ? fmt_pct_signed((faster - profit) / std::fabs(profit), 0).c_str() : "new profit");
+    std::snprintf(buf, sizeof buf,
+                  "Last 24 h: revenue %s, GPU rent %s, fixed %s, profit %s. Serving the same tokens %s faster needs "
+                  "1/%.1f of the GPUs: profit would be %s (%s). The thinner the margin, the more a speedup is worth.",
+                  fmt_usd(revenue24).c_str(), fmt_usd(gpu24).c_str(), fmt_usd(fixed24).c_str(), fmt_usd(profit).c_str(),
+                  fmt_pct(econ::kLessonSpeedup - 1, 0).c_str(), econ::kLessonSpeedup, fmt_usd(faster).c_str(),
+                  change ? fmt_pct_signed(*change, 0).c_str() : "new profit");
     muted_wrapped(buf);
   } else if (!s.company.deployments.empty() && s.hour == 0) {
     muted_wrapped("No revenue yet: your deployments start earning once the clock runs (press 1x, or +1 h).");

@@ -72,7 +72,7 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
     ImGui::TableNextColumn();
     const auto& truth = r.contains("truth") ? r["truth"] : nlohmann::json::object();
     const double true_speedup = truth.value("speedup", 1.0);
-    const bool incident = truth.value("reputation_hit", 0.0) > 0;
+    const bool incident = truth.value("incident", false);
     theme::text_colored(truth.value("good", false) ? theme::kRevenue : theme::kCost,
                         fmt_factor(true_speedup) + (incident ? " + incident" : ""));
     ImGui::TableNextColumn();
@@ -88,9 +88,9 @@ static void draw_advisor_truth(const nlohmann::json& d, ViewState& view) {
     }
     text_wrapped(call);
     ImGui::TableNextColumn();
-    const bool minor = r.value("minor", false) && r.value("decision", std::string()) != "accepted";
+    const bool judged = r.value("judged", true);
     const bool right = r.value("right_call", false);
-    const ImU32 colour = minor ? theme::kMuted : right ? theme::kRevenue : theme::kCost;
+    const ImU32 colour = !judged ? theme::kMuted : right ? theme::kRevenue : theme::kCost;
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     text_wrapped(r.value("verdict", std::string()));
     ImGui::PopStyleColor();
@@ -201,7 +201,7 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   // Nothing shown as final before it is: no stars while the comparison runs are computing.
   std::string stars;
   if (score.final) {
-    for (int i = 0; i < 3; ++i) stars += i < score.stars ? "★" : "☆";
+    for (int i = 0; i < game::kMaxStars; ++i) stars += i < score.stars ? "★" : "☆";
   } else {
     stars = "···";
   }

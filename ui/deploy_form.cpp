@@ -39,23 +39,6 @@ std::optional<serving::ServingOverrides> form_decode_overrides(const GameView& g
   return o;
 }
 
-// The recipe fields that differ from `base`, as a command's overrides.
-serving::ServingOverrides diff(const game::RecipeSettings& base, const game::RecipeSettings& r) {
-  serving::ServingOverrides o;
-  if (r.engine != base.engine) o.engine = r.engine;
-  if (r.precision != base.precision) o.precision = r.precision;
-  if (r.kv_cache_dtype != base.kv_cache_dtype) o.kv_cache_dtype = r.kv_cache_dtype;
-  if (r.tensor_parallel != base.tensor_parallel) o.tensor_parallel = r.tensor_parallel;
-  if (r.expert_parallel != base.expert_parallel) o.expert_parallel = r.expert_parallel;
-  if (r.spec_draft_tokens != base.spec_draft_tokens) o.spec_draft_tokens = r.spec_draft_tokens;
-  if (r.max_num_batched_tokens != base.max_num_batched_tokens) o.max_num_batched_tokens = r.max_num_batched_tokens;
-  if (r.max_num_seqs != base.max_num_seqs) o.max_num_seqs = r.max_num_seqs;
-  if (r.prefix_caching != base.prefix_caching) o.prefix_caching = r.prefix_caching;
-  if (r.cuda_graphs != base.cuda_graphs) o.cuda_graphs = r.cuda_graphs;
-  if (r.router != base.router) o.router = r.router;
-  return o;
-}
-
 bool locked_field(const GameView& game, std::string_view field) {
   return lever_locked(game.scenario, "recipe." + std::string(field));
 }
@@ -342,14 +325,14 @@ void draw_option_rows(const GameView& game, ViewState& view, const data::Engine*
   auto& r = view.deploy.recipe;
   ImGui::TextUnformatted("Options");
   ImGui::SameLine(150);
-  const bool pc_ok = engine && engine->supports_prefix_caching;
+  const bool pc_ok = game::prefix_caching_choosable(engine);
   if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::BeginDisabled();
   ImGui::BeginGroup();
   ImGui::Checkbox("prefix caching", &r.prefix_caching);
   concept_tooltip(Concept::kPrefixCaching);
   if (!pc_ok || locked_field(game, "prefix_caching")) ImGui::EndDisabled();
   flow(false, check_width("CUDA graphs"));
-  const bool cg_ok = engine && engine->supports_cuda_graphs;
+  const bool cg_ok = game::cuda_graphs_choosable(engine);
   if (!cg_ok || locked_field(game, "cuda_graphs")) ImGui::BeginDisabled();
   ImGui::Checkbox("CUDA graphs", &r.cuda_graphs);
   concept_tooltip(Concept::kCudaGraphs);
@@ -442,15 +425,18 @@ std::optional<game::Command> form_command(const GameView& game, const ViewState&
   if (f.editing) {
     const auto* d = game.state.company.find_deployment(*f.editing);
     if (!d) return std::nullopt;
-    return game::ChangeRecipe{*f.editing, diff(d->recipe, f.recipe)};
+    return game::ChangeRecipe{*f.editing, game::overrides_between(d->recipe, f.recipe)};
   }
   const auto* seg = form_segment(game, view);
   const auto* model = seg ? game.catalog.find_model(seg->model) : nullptr;
   const auto* acc = game.catalog.find_accelerator(f.chip);
   if (!model || !acc) return std::nullopt;
-  game::Deploy cmd{
-      seg->model,  f.chip, seg->id, f.replicas, diff(game::default_recipe(game.catalog, *model, *acc), f.recipe),
-      std::nullopt};
+  game::Deploy cmd{seg->model,
+                   f.chip,
+                   seg->id,
+                   f.replicas,
+                   game::overrides_between(game::default_recipe(game.catalog, *model, *acc), f.recipe),
+                   std::nullopt};
   if (const auto o = form_decode_overrides(game, view)) {
     cmd.decode = game::DecodePoolSpec{f.decode_chip, std::max(1, f.decode_replicas), *o, f.decode_link};
   }

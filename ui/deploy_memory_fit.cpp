@@ -4,7 +4,11 @@
 #include "ui/deploy_memory_fit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "ui/chart.h"
 #include "ui/format.h"
@@ -29,7 +33,15 @@ bool draw_memory_fit(const GameView& game, ViewState& view, const game::SegmentS
                            {"KV cache", std::max(0.0, plan->kv_capacity_bytes), theme::kRevenue},
                            {"reserved", unusable, IM_COL32(70, 76, 92, 255)}};
   chart::split_bar("##membar", segs, plan->hbm_bytes, chart::Unit::kBytes, ImVec2(0, 20));
-  const std::int64_t context = seg.workload.input_tokens + seg.workload.output_tokens;
+  // A request's context when it ends, as this segment's traffic sends it (history resent included),
+  // drawn once per segment and seed (the form is drawn every frame).
+  static std::map<std::pair<std::string, std::uint64_t>, std::int64_t> contexts;
+  auto [at, added] = contexts.try_emplace({game.scenario.id + "/" + seg.id, game.state.seed}, 0);
+  if (added) {
+    at->second = static_cast<std::int64_t>(std::llround(serving::mean_request_context_tokens(
+        seg.workload, game.catalog.model(seg.model).max_context_tokens, game.state.seed)));
+  }
+  const std::int64_t context = std::max<std::int64_t>(1, at->second);
   if (plan->fits) {
     char buf[256];
     std::snprintf(buf, sizeof buf,

@@ -68,7 +68,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   std::vector<game::PoolGpus> current_pools;
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing)) {
-      WhatIf cur = what_if_of(*d);
+      const WhatIf cur = what_if_now(*d);  // as it runs now: the replicas with GPUs
       current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, rate, seed); });
       current_pools = d->pools();
     }
@@ -99,9 +99,9 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     };
     const double slo = game::slo_attainment(sm, seg->slo);
     row("TTFT p90", fmt_seconds(sm.ttft_s.p90), base ? fmt_seconds(base->ttft_s.p90) : "",
-        sm.ttft_s.p90 <= seg->slo.ttft_s ? theme::kText : theme::kCost);
+        game::p90_over_bound(sm.ttft_s.p90, seg->slo.ttft_s) ? theme::kCost : theme::kText);
     row("Time per token p90", fmt_seconds(sm.tpot_s.p90), base ? fmt_seconds(base->tpot_s.p90) : "",
-        sm.tpot_s.p90 <= seg->slo.tpot_s ? theme::kText : theme::kCost);
+        game::p90_over_bound(sm.tpot_s.p90, seg->slo.tpot_s) ? theme::kCost : theme::kText);
     row("SLO met (est.)", fmt_pct(slo), base ? fmt_pct(game::slo_attainment(*base, seg->slo)) : "",
         slo_color(slo, game.scenario));
     row("Output per GPU", fmt_tok_per_s(sm.output_tok_per_s_per_gpu),

@@ -1,6 +1,7 @@
 // Deployments: what runs where, how it did last hour, and the form to deploy or change a recipe.
 #include <algorithm>
 
+#include "sim/game/lever_limits.h"
 #include "sim/game/slo.h"
 #include "sim/game/tallies.h"
 #include "ui/concepts.h"
@@ -46,10 +47,11 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       // Its controls, under its name (they wrap in a narrow column).
       const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
       if (scale_locked) ImGui::BeginDisabled();
-      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, std::max(0, d.replicas - 1), std::nullopt});
+      constexpr auto kScale = game::kScaleReplicasRange;
+      if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, kScale.clamp(d.replicas - 1), std::nullopt});
       tag(view.tags, "deployments.scale_down." + std::to_string(d.id));
       ImGui::SameLine();
-      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, d.replicas + 1, std::nullopt});
+      if (ImGui::SmallButton("+")) out.push(game::ScaleReplicas{d.id, kScale.clamp(d.replicas + 1), std::nullopt});
       tag(view.tags, "deployments.scale_up." + std::to_string(d.id));
       if (scale_locked) ImGui::EndDisabled();
       ImGui::SameLine();
@@ -58,11 +60,13 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         // The decode pool's own replicas.
         if (scale_locked) ImGui::BeginDisabled();
         if (ImGui::SmallButton("−##decode")) {
-          out.push(game::ScaleReplicas{d.id, d.replicas, std::max(0, d.decode->replicas - 1)});
+          out.push(game::ScaleReplicas{d.id, d.replicas, kScale.clamp(d.decode->replicas - 1)});
         }
         tag(view.tags, "deployments.decode_scale_down." + std::to_string(d.id));
         ImGui::SameLine();
-        if (ImGui::SmallButton("+##decode")) out.push(game::ScaleReplicas{d.id, d.replicas, d.decode->replicas + 1});
+        if (ImGui::SmallButton("+##decode")) {
+          out.push(game::ScaleReplicas{d.id, d.replicas, kScale.clamp(d.decode->replicas + 1)});
+        }
         tag(view.tags, "deployments.decode_scale_up." + std::to_string(d.id));
         if (scale_locked) ImGui::EndDisabled();
         ImGui::SameLine();
@@ -102,8 +106,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       // Every accepted proposal still in force can be undone (RevertAdvice), code or recipe.
       const bool revert_locked = lever_locked(game.scenario, "revert_advice");
       for (const auto& a : s.inbox) {
-        if (a.deployment_id != d.id || a.status != game::AdviceStatus::kAccepted || a.reverted_at_hour) continue;
-        if (!a.previous_recipe) continue;  // accepted in a save from before undo existed
+        if (a.deployment_id != d.id || game::revert_refusal(s, a)) continue;
         if (revert_locked) ImGui::BeginDisabled();
         if (ImGui::SmallButton(("Undo " + a.id).c_str())) out.push(game::RevertAdvice{a.id});
         if (revert_locked) ImGui::EndDisabled();
@@ -139,11 +142,13 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       if (last && last->gpus_serving > 0) {
         ImGui::TextUnformatted(fmt_req_per_s(last->offered_requests_per_s).c_str());
         ImGui::TableNextColumn();
-        theme::text_colored(seg && last->ttft_p90_s > seg->slo.ttft_s ? theme::kCost : theme::kText,
-                            fmt_seconds(last->ttft_p90_s));
+        theme::text_colored(
+            seg && game::p90_over_bound(last->ttft_p90_s, seg->slo.ttft_s) ? theme::kCost : theme::kText,
+            fmt_seconds(last->ttft_p90_s));
         ImGui::TableNextColumn();
-        theme::text_colored(seg && last->tpot_p90_s > seg->slo.tpot_s ? theme::kCost : theme::kText,
-                            fmt_seconds(last->tpot_p90_s));
+        theme::text_colored(
+            seg && game::p90_over_bound(last->tpot_p90_s, seg->slo.tpot_s) ? theme::kCost : theme::kText,
+            fmt_seconds(last->tpot_p90_s));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(fmt_count(last->output_tok_per_s_per_gpu).c_str());
         ImGui::TableNextColumn();

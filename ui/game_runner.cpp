@@ -24,6 +24,7 @@ double hours_per_second(Speed s) {
 GameRunner::GameRunner(std::unique_ptr<game::Game> game, bool threaded, double frame_budget_ms)
     : game_(std::move(game)),
       scenario_(game_->scenario()),
+      advisor_(game_->advisor()),
       threaded_(threaded),
       frame_budget_ms_(frame_budget_ms),
       taped_(std::make_unique<game::TapedWork>()) {

@@ -69,6 +69,9 @@ class GameRunner {
 
   // Fixed for the runner's life; safe to read from the UI thread.
   const game::Scenario& scenario() const { return scenario_; }
+  // The advisor attached to the game (null: none). Set before the runner starts and never changed,
+  // so the UI thread may read its settings (not call its checks: those run on the game's thread).
+  const game::Advisor* advisor() const { return advisor_; }
   // The newest published state (never null).
   std::shared_ptr<const game::GameState> snapshot() const;
 
@@ -114,6 +117,7 @@ class GameRunner {
 
   std::unique_ptr<game::Game> game_;
   const game::Scenario scenario_;
+  const game::Advisor* advisor_ = nullptr;
   const bool threaded_;
   const double frame_budget_ms_;
   // Non-threaded only: the tape of the hour or command being prepared, and the simulation it

@@ -47,8 +47,4 @@ bool save_progress(const Progress& p, const std::filesystem::path& path, std::st
 // Save files (*.json) in a folder, newest first.
 std::vector<std::filesystem::path> list_saves(const std::filesystem::path& dir);
 
-// A classroom code to a seed: digits are the seed itself; other text is hashed (FNV-1a), so
-// every student typing the same code plays the same world.
-std::uint64_t seed_from_code(const std::string& code);
-
 }  // namespace tycoon::ui

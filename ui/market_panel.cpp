@@ -103,9 +103,11 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       ImGui::TextUnformatted(lead.c_str());
       ImGui::TableNextColumn();
       if (o.contract == Contract::kSpot) {
-        theme::text_colored(o.interruptions_per_hour > 0.05 ? theme::kCost : theme::kWarn,
+        theme::text_colored(o.reclaimed_within_a_day_likely() ? theme::kCost : theme::kWarn,
                             fmt_pct(o.interruptions_per_hour, 1) + "/h");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Chance per hour that the provider reclaims a spot contract");
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Chance per hour that the provider reclaims a spot contract: %s within a day",
+                            fmt_pct(o.reclaim_chance(24), 0).c_str());
       } else {
         ImGui::TextDisabled("—");
       }

@@ -10,11 +10,17 @@ namespace tycoon::ui {
 
 namespace {
 
-ImU32 news_color(const std::string& text) {
-  auto has = [&](const char* s) { return text.find(s) != std::string::npos; };
-  if (has("Refused") || has("Bankrupt") || has("failed")) return theme::kCost;
-  if (has("reclaimed") || has("lack GPUs") || has("lose replicas")) return theme::kWarn;
-  if (has("advice") || has("Accepted")) return theme::kPurple;
+ImU32 news_color(game::NewsTone tone) {
+  switch (tone) {
+    case game::NewsTone::kLoss:
+      return theme::kCost;
+    case game::NewsTone::kWarning:
+      return theme::kWarn;
+    case game::NewsTone::kAdvice:
+      return theme::kPurple;
+    case game::NewsTone::kInfo:
+      break;
+  }
   return theme::kText;
 }
 
@@ -100,17 +106,20 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   ImGui::BeginChild("##feed", ImVec2(0, 0), false);
   for (auto it = s.news.rbegin(); it != s.news.rend(); ++it) {
     ImGui::TextDisabled("%s", fmt_hour_short(it->at_hour).c_str());
-    ImGui::PushStyleColor(ImGuiCol_Text, news_color(it->text));
+    ImGui::PushStyleColor(ImGuiCol_Text, news_color(it->tone));
     text_wrapped(it->text);
     ImGui::PopStyleColor();
     // An alarm that names an accepted proposal as its likely cause offers to undo it (while it is live).
     if (it->advice_id) {
       const auto a = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const game::Advice& x) {
-        return x.id == *it->advice_id && x.status == game::AdviceStatus::kAccepted && !x.reverted_at_hour;
+        return x.id == *it->advice_id && !game::revert_refusal(s, x);
       });
       if (a != s.inbox.end()) {
         ImGui::PushID(static_cast<int>(std::distance(it, s.news.rend())));
+        const bool locked = lever_locked(game.scenario, "revert_advice");
+        if (locked) ImGui::BeginDisabled();
         if (ImGui::SmallButton(("Undo " + a->id).c_str())) out.push(game::RevertAdvice{a->id});
+        if (locked) ImGui::EndDisabled();
         tag(view.tags, "news.undo." + a->id);
         ImGui::PopID();
       }

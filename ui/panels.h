@@ -16,6 +16,10 @@
 #include "ui/previews.h"
 #include "ui/view_state.h"
 
+namespace tycoon::advisor {
+struct AdvisorOptions;
+}
+
 namespace tycoon::ui {
 
 // The game as a panel sees it: read-only.
@@ -31,6 +35,9 @@ struct GameView {
   // Once the game is over and the comparison runs have been played: the complete score, the
   // counterfactuals and the gap to the reference (else null: "computing").
   const game::GameSummary* final_summary = nullptr;
+  // The settings of the advisor attached to the game, which quote its checks (null: no advisor
+  // that sells checks).
+  const advisor::AdvisorOptions* advisor_options = nullptr;
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.

@@ -61,11 +61,12 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     }
     chart.series.push_back(std::move(series));
   }
-  // Where the deployment actually ran last hour (speed per user ≈ 1 / P90 time per token).
-  if (const auto* last = last_hour_of(s, d->id); last && last->gpus_serving > 0 && last->tpot_p90_s > 0) {
+  // Where the deployment actually ran last hour.
+  if (const auto* last = last_hour_of(s, d->id);
+      last && last->gpus_serving > 0 && last->p90_interactivity_tok_per_s() > 0) {
     analysis::ChartHighlight star;
     star.name = "last hour";
-    star.point.x = 1.0 / last->tpot_p90_s;
+    star.point.x = last->p90_interactivity_tok_per_s();
     star.point.y = last->output_tok_per_s_per_gpu;
     star.point.tooltip = hover("the game's last hour", star.point.x, star.point.y);
     star.color_rgba = chart::model_color(theme::kWarn);

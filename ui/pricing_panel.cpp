@@ -36,8 +36,11 @@ void price_row(const char* name, const char* id, double* draft, double current, 
   ImGui::TextUnformatted(fmt_usd_per_mtok(reference).c_str());
   ImGui::TableNextColumn();
   if (reference > 0) {
-    double r = *draft / reference;
-    theme::text_colored(r > 1.05 ? theme::kWarn : r < 0.95 ? theme::kAccent : theme::kMuted, fmt_pct(r, 0));
+    const auto standing = econ::price_standing(*draft, reference);
+    theme::text_colored(standing == econ::PriceStanding::kAbove   ? theme::kWarn
+                        : standing == econ::PriceStanding::kBelow ? theme::kAccent
+                                                                  : theme::kMuted,
+                        fmt_pct(*draft / reference, 0));
   }
 }
 
@@ -49,7 +52,8 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
   heading_with_help("Prices and demand", Concept::kPriceElasticity);
   muted_wrapped(
       "Prices are per million tokens. Customers compare the price of an average request with the market's: "
-      "cut it and demand grows (up to 3×), raise it and they leave, more so the more elastic they are.");
+      "cut it and demand grows (up to " +
+      fmt_factor(econ::kMaxPriceBoost) + "), raise it and they leave, more so the more elastic they are.");
   if (!s.past.empty() && !s.past.output_price_usd_per_mtok.empty()) {
     // The days before play: what the company charged, what the market charged, and the traffic it
     // got, so a price is set from data (shaded: history, not the game's own hours).

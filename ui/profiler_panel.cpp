@@ -58,9 +58,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     muted_wrapped("Deploy a model to profile it.");
     return;
   }
-  WhatIf w = what_if_of(*d);
-  if (d->active_replicas > 0) w.replicas = d->active_replicas;
-  if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
+  const WhatIf w = what_if_now(*d);
   std::string error;
   auto plan = plan_of(previews, game.scenario, game.catalog, w, &error);
   if (!plan) {

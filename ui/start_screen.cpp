@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/classroom/class_code.h"
 #include "sim/core/version.h"
+#include "sim/game/scoring.h"
 #include "ui/format.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
@@ -48,7 +50,7 @@ bool scenario_button(const ScenarioEntry& e, ViewState& view, bool locked, int s
   ImGui::PopClipRect();
   if (stars > 0) {
     std::string s;
-    for (int i = 0; i < 3; ++i) s += i < stars ? "★" : "☆";
+    for (int i = 0; i < game::kMaxStars; ++i) s += i < stars ? "★" : "☆";
     ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(ImGui::GetItemRectMax().x - ts.x - 10, p.y + 6), theme::kWarn, s.c_str());
   }
@@ -376,13 +378,14 @@ void draw_start_screen(const StartScreenData& data, ViewState& view, CommandQueu
   ImGui::InputTextWithHint("##code", "e.g. ECON-101 or 12345", &view.start.classroom_code);
   tag(view.tags, "start.classroom.code");
   if (!view.start.classroom_code.empty()) {
-    ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(seed_from_code(view.start.classroom_code)));
+    ImGui::TextDisabled("seed %llu",
+                        static_cast<unsigned long long>(classroom::seed_from_code(view.start.classroom_code)));
   }
   const bool can = chosen && !view.start.classroom_code.empty();
   if (!can) ImGui::BeginDisabled();
   if (ImGui::Button("Start class game", ImVec2(-1, 0))) {
-    out.request(
-        StartGame{chosen->path, seed_from_code(view.start.classroom_code), "class code " + view.start.classroom_code});
+    out.request(StartGame{chosen->path, classroom::seed_from_code(view.start.classroom_code),
+                          "class code " + view.start.classroom_code});
   }
   if (!can) ImGui::EndDisabled();
   tag(view.tags, "start.classroom.start");

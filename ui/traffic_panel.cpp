@@ -133,9 +133,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   }
   const auto* seg = game.scenario.find_segment(d->segment);
   const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
-  WhatIf w = what_if_of(*d);
-  if (d->active_replicas > 0) w.replicas = d->active_replicas;
-  if (w.decode && d->decode->active_replicas > 0) w.decode->replicas = d->decode->active_replicas;
+  const WhatIf w = what_if_now(*d);
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   ImGui::TextDisabled(
       "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "
@@ -151,14 +149,14 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   }
   const auto& sm = *result->summary;
   ImGui::BeginGroup();
-  const double batch_share = sm.mean_batch_size / std::max(1, d->recipe.max_num_seqs);
-  gauge("Batch occupancy", batch_share,
-        fmt_count(sm.mean_batch_size) + " of " + std::to_string(d->recipe.max_num_seqs) + " sequences", theme::kAccent,
+  gauge("Batch occupancy", sm.batch_occupancy(),
+        fmt_count(sm.mean_batch_size) + " of " + std::to_string(sm.max_num_seqs) + " sequences", theme::kAccent,
         Concept::kBatchingTradeoff);
   gauge("KV-cache utilization", sm.kv_utilization_mean,
         fmt_pct(sm.kv_utilization_mean, 0) + " of " +
-            fmt_count(static_cast<double>(sm.kv_capacity_tokens_per_replica)) + " tokens",
-        sm.kv_utilization_mean > 0.9 ? theme::kCost : theme::kCash, Concept::kKvCache);
+            fmt_count(static_cast<double>(sm.kv_capacity_tokens_per_replica)) + " tokens" +
+            (sm.num_preemptions > 0 ? " · full: " + std::to_string(sm.num_preemptions) + " preempted" : ""),
+        sm.num_preemptions > 0 ? theme::kCost : theme::kCash, Concept::kKvCache);
   gauge("Prefix-cache hit rate", sm.prefix_cache_hit_rate, fmt_pct(sm.prefix_cache_hit_rate, 0) + " of input tokens",
         theme::kRevenue, Concept::kPrefixCaching);
   gauge("Turned away", sm.failed_share(),

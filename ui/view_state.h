@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/econ/prices.h"
+#include "sim/game/command.h"
 #include "sim/game/recipe_settings.h"
 #include "sim/game/state.h"
 #include "sim/game/tutorial.h"
@@ -54,7 +55,7 @@ struct DeployForm {
   std::string decode_chip;
   int decode_replicas = 1;
   int decode_tp = 0;  // GPUs per decode replica; 0: the decode chip's starting recipe
-  serving::KvLinkKind decode_link = serving::KvLinkKind::kInfiniband;
+  serving::KvLinkKind decode_link = game::DecodePoolSpec{}.link;  // the game's default link
 };
 
 struct StartForm {

@@ -17,6 +17,13 @@ WhatIf what_if_of(const game::DeploymentState& d) {
   return w;
 }
 
+WhatIf what_if_now(const game::DeploymentState& d) {
+  WhatIf w = what_if_of(d);
+  w.replicas = std::max(1, d.replicas_now());
+  if (w.decode) w.decode->replicas = std::max(1, d.decode_replicas_now());
+  return w;
+}
+
 double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w) {
   return game::acceptance_for(catalog, scenario, w.segment, w.model, w.chip, w.recipe);
 }
@@ -98,12 +105,10 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
                          const WhatIf& w, double rate_per_s, std::uint64_t seed) {
   // The game's own window for this deployment at this load (game::window_of): the slice it
   // simulates, its arrivals, span and seed.
-  game::WindowSpec spec;
-  spec.plan = planned(previews, scenario, catalog, w).plan;
-  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) spec.workload = seg->workload;
-  spec.rate_per_s = rate_per_s;
-  spec.settings = scenario.serving;
-  spec.seed = seed;
+  const game::SegmentSpec* seg = scenario.find_segment(w.segment);
+  if (!seg) throw std::invalid_argument("no segment '" + w.segment + "' in the scenario");
+  auto spec =
+      game::WindowSpec::of(planned(previews, scenario, catalog, w).plan, *seg, scenario.serving, rate_per_s, seed);
   auto window = game::window_of(spec);
   if (!window) throw std::invalid_argument(rate_per_s > 0 ? "no replica serves" : "no traffic to serve now");
   return ServingJob{std::move(spec.plan), std::move(window->config)};
@@ -111,12 +116,10 @@ ServingJob open_loop_job(Previews& previews, const game::Scenario& scenario, con
 
 ServingJob closed_loop_job(Previews& previews, const game::Scenario& scenario, const data::Catalog& catalog,
                            const WhatIf& w, int concurrency, std::uint64_t seed) {
+  const game::SegmentSpec* seg = scenario.find_segment(w.segment);
+  if (!seg) throw std::invalid_argument("no segment '" + w.segment + "' in the scenario");
   ServingJob job = planned(previews, scenario, catalog, w);
-  serving::WorkloadSpec workload;
-  if (const game::SegmentSpec* seg = scenario.find_segment(w.segment)) workload = seg->workload;
-  // `concurrency` users per replica, a Pareto point's requests each (game::pareto_requests).
-  const int users = std::max(1, concurrency) * job.config.replicas;
-  job.config = job.plan.benchmark(workload, users, game::pareto_requests(users), seed);
+  job.config = game::pareto_point(job.plan, *seg, concurrency, seed);
   return job;
 }
 

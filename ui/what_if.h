@@ -29,6 +29,8 @@ struct WhatIf {
 };
 
 WhatIf what_if_of(const game::DeploymentState& d);
+// The deployment as it runs now: its replicas with GPUs (DeploymentState::replicas_now).
+WhatIf what_if_now(const game::DeploymentState& d);
 
 // Mean tokens per target step with speculative decoding for this segment's traffic (as the game
 // computes it): the segment's per-token acceptance if given, else the catalog recipe's, else 1.

@@ -37,14 +37,6 @@ std::string deployment_label(const game::DeploymentState& d) {
          std::to_string(d.recipe.tensor_parallel) + " " + d.chip + " (" + d.segment + ")";
 }
 
-const game::DeploymentHour* last_hour_of(const game::GameState& s, std::int64_t id) {
-  for (auto it = s.deployment_history.rbegin(); it != s.deployment_history.rend(); ++it) {
-    if (it->deployment_id == id) return &*it;
-    if (it->hour + 2 < s.hour) break;  // only recent hours
-  }
-  return nullptr;
-}
-
 const game::DeploymentState* deployment_picker(const GameView& game, ViewState& view, const char* tag_prefix) {
   const auto& ds = game.state.company.deployments;
   if (ds.empty()) {

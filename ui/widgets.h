@@ -10,11 +10,14 @@
 
 #include <imgui.h>
 
+#include "sim/game/last_hours.h"
 #include "sim/game/scenario.h"
 #include "sim/game/state.h"
 #include "ui/panels.h"
 
 namespace tycoon::ui {
+
+using game::last_hour_of;  // the panels' recent hour of a deployment
 
 // A card with a muted label, a big value and a colored sub-line; `tag` names it for tests.
 void kpi_card(const char* id, std::string_view label, const std::string& value, const std::string& sub, ImU32 sub_color,
@@ -25,8 +28,6 @@ double last_value(const game::History& h, game::Series s, double fallback = 0);
 
 // "#2 gpt-oss-120b on 2×h200 (chat)".
 std::string deployment_label(const game::DeploymentState& d);
-// The latest simulated hour of a deployment, if any.
-const game::DeploymentHour* last_hour_of(const game::GameState& s, std::int64_t deployment_id);
 
 // A row of selectable chips for the player's deployments; keeps view.selected_deployment valid.
 // Returns the selected deployment or null when there is none.

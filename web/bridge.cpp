@@ -215,9 +215,8 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
     auto game_ptr = std::make_unique<game::Game>(game::load_scenario(path, catalog), catalog, opts);
     std::shared_ptr<advisor::Chien> chien;
     auto attach_advisor = [&](game::Game& g) {
-      if (!with_advisor || !g.scenario().advisor_allowed()) return;
-      chien = std::make_shared<advisor::Chien>(catalog, g.scenario(),
-                                               advisor::load_code_change_catalog_from_root(kDataRoot));
+      if (!with_advisor) return;
+      chien = advisor::default_advisor(catalog, g.scenario(), kDataRoot);
       g.set_advisor(chien);
     };
     attach_advisor(*game_ptr);

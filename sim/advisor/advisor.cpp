@@ -14,6 +14,18 @@
 
 namespace tycoon::advisor {
 
+std::shared_ptr<Chien> default_advisor(const data::Catalog& catalog, const game::Scenario& scenario,
+                                       const CodeChangeCatalog& changes) {
+  if (!scenario.advisor_allowed()) return nullptr;
+  return std::make_shared<Chien>(catalog, scenario, changes);
+}
+
+std::shared_ptr<Chien> default_advisor(const data::Catalog& catalog, const game::Scenario& scenario,
+                                       const std::filesystem::path& data_root) {
+  if (!scenario.advisor_allowed()) return nullptr;
+  return std::make_shared<Chien>(catalog, scenario, load_code_change_catalog_from_root(data_root));
+}
+
 Chien::Chien(const data::Catalog& catalog, game::Scenario scenario, CodeChangeCatalog changes, AdvisorOptions options)
     : catalog_(&catalog),
       scenario_(std::move(scenario)),

@@ -114,6 +114,15 @@ class Chien final : public game::Advisor {
   GoodputMemo search_memo_;  // recipe-search and truth runs, reused across days at the same load
 };
 
+// The advisor a front end attaches to a player's game (desktop, browser, `tycoon run`, a class):
+// the Chien with the project's code changes and default options; none (null) on a level that
+// does not allow an advisor (game::Scenario::advisor_allowed).
+std::shared_ptr<Chien> default_advisor(const data::Catalog& catalog, const game::Scenario& scenario,
+                                       const CodeChangeCatalog& changes);
+// The same, reading the code changes from the project's data under `data_root`.
+std::shared_ptr<Chien> default_advisor(const data::Catalog& catalog, const game::Scenario& scenario,
+                                       const std::filesystem::path& data_root);
+
 // The end-of-game debrief: every proposal, the player's call, what was true, what it cost or earned.
 struct DebriefRow {
   ProposalRecord record;  // a copy: a debrief outlives the state it was made from
@@ -129,6 +138,10 @@ struct DebriefRow {
   std::optional<double> reputation_before, reputation_after;
   std::string truth;    // what the proposal really does, one phrase (the debrief's truth)
   std::string verdict;  // one line
+  // The score judges this call (game::AdviceJudgement counts only these): not one left undecided
+  // that was posted too late to decide (kJudgedAfterHours before the end), and not a minor claim,
+  // unless it was accepted and did harm.
+  bool judged = true;
 };
 struct Debrief {
   std::vector<DebriefRow> rows;

@@ -44,6 +44,9 @@ Debrief make_debrief(const game::GameState& state) {
       if (h0 >= 0 && at < rep.size()) row.reputation_after = rep[at];
     }
     row.right_call = accepted ? r.good() : (row.decision == game::AdviceStatus::kRejected && !r.good());
+    const bool too_late =
+        row.decision == game::AdviceStatus::kPending && r.posted_at_hour + game::kJudgedAfterHours > state.end_hour;
+    row.judged = !too_late && (!row.minor || (accepted && !r.good()));
     if (accepted && row.decided_at_hour) {
       // GPU time the change saved (or cost) while live: the deployment's rent × (1 − 1/speedup).
       double rent = 0;
@@ -204,6 +207,7 @@ nlohmann::json to_json(const ProposalRecord& r, bool reveal_truth) {
     j["truth"] = {{"speedup", r.true_speedup},
                   {"reputation_hit", r.reputation_hit},
                   {"good", r.good()},
+                  {"incident", r.reputation_hit > 0},
                   {"trait", r.trait ? std::string(to_string(*r.trait)) : std::string("recipe")}};
   }
   return j;
@@ -227,6 +231,7 @@ nlohmann::json to_json(const Debrief& d) {
     j["verdict"] = row.verdict;
     j["truth_text"] = row.truth;
     j["minor"] = row.minor;
+    j["judged"] = row.judged;
     // The evidence the player had when deciding: the newest check's verdict, if any.
     j["evidence"] =
         row.record.checks.empty()
@@ -254,17 +259,7 @@ nlohmann::json Chien::debrief_json(const game::GameState& state) const { return 
 std::optional<game::AdviceJudgement> Chien::judgement(const game::GameState& state) const {
   game::AdviceJudgement j;
   for (const auto& row : make_debrief(state).rows) {
-    const bool too_late = row.decision == game::AdviceStatus::kPending &&
-                          row.record.posted_at_hour + game::kJudgedAfterHours > state.end_hour;
-    if (too_late) continue;
-    if (row.minor) {
-      // Not judged, unless it was accepted and did harm: a bad change taken on a minor claim.
-      if (row.decision == game::AdviceStatus::kAccepted && !row.record.good()) {
-        ++j.proposals;
-        ++j.bad_accepted;
-      }
-      continue;
-    }
+    if (!row.judged) continue;
     ++j.proposals;
     if (row.right_call) ++j.right_calls;
     if (row.decision == game::AdviceStatus::kAccepted && !row.right_call) ++j.bad_accepted;

@@ -49,13 +49,8 @@ DeploymentSetup::DeploymentSetup(const data::Catalog& catalog, const game::Scena
 }
 
 serving::ServingConfig DeploymentSetup::window(std::uint64_t seed, const OpTimes& op_time_scale) const {
-  game::WindowSpec spec;
-  spec.plan = plan_;
-  spec.workload = segment_->workload;
-  spec.rate_per_s = std::max(rate_per_s_per_replica_, kMinOpenLoopRate);
-  spec.settings = settings_;
-  spec.seed = seed;
-  auto w = game::window_of(spec);
+  auto w = game::window_of(
+      game::WindowSpec::of(plan_, *segment_, settings_, std::max(rate_per_s_per_replica_, kMinOpenLoopRate), seed));
   // One replica and a load above zero: the game simulates a window.
   if (!w) throw std::logic_error("no window for a replica at a positive load");
   w->config.deployment.op_time_scale = op_time_scale;

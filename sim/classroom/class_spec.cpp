@@ -303,7 +303,7 @@ ClassSpec load_class(const std::filesystem::path& path) {
 
 std::unique_ptr<game::Game> ClassWorld::new_game(const data::Catalog& catalog) const {
   auto g = std::make_unique<game::Game>(scenario, catalog, options);
-  if (spec.advisor) g->set_advisor(std::make_shared<advisor::Chien>(catalog, g->scenario(), *code_changes));
+  if (spec.advisor) g->set_advisor(advisor::default_advisor(catalog, g->scenario(), *code_changes));
   return g;
 }
 

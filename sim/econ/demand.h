@@ -29,6 +29,17 @@ double growth_factor(double growth_per_day, double day);
 // `price_usd` and `reference_usd` are prices of the same average request.
 double price_factor(double price_usd, double reference_usd, double elasticity);
 
+// A price read against the market's: within kAtMarketBand of it counts as the market's price
+// (at the elasticities the scenarios use, under 1.5, demand moves by under 8%), else above or below.
+enum class PriceStanding { kBelow, kAtMarket, kAbove };
+inline constexpr double kAtMarketBand = 0.05;
+inline PriceStanding price_standing(double price_usd, double reference_usd) {
+  const double r = price_usd / reference_usd;
+  return r > 1 + kAtMarketBand   ? PriceStanding::kAbove
+         : r < 1 - kAtMarketBand ? PriceStanding::kBelow
+                                 : PriceStanding::kAtMarket;
+}
+
 // 1 − sensitivity × (1 − reputation), for reputation in [0, 1].
 double reputation_factor(double reputation, double sensitivity);
 

@@ -1,6 +1,7 @@
 // The GPU market: what each chip rents for under each contract, how many can be had, and how soon.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ struct GpuOffer {
 
   // The price a new contract signs at, USD per GPU-hour.
   double price_usd_per_gpu_hour() const { return list_price_usd_per_gpu_hour * price_multiplier; }
+  // The chance that a spot contract is reclaimed within `hours` (independent hours), 0 for others.
+  double reclaim_chance(double hours) const {
+    return contract == Contract::kSpot ? 1.0 - std::pow(1.0 - interruptions_per_hour, hours) : 0.0;
+  }
+  // A spot contract more likely than not to be reclaimed within a day: the market marks it.
+  bool reclaimed_within_a_day_likely() const { return reclaim_chance(24) > 0.5; }
 };
 
 struct GpuMarket {

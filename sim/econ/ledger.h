@@ -27,7 +27,18 @@ struct LedgerTotals {
   // The same revenue and fixed costs with the GPU cost divided by `speedup`: serving the same
   // tokens `speedup` times faster needs 1/speedup of the GPU-hours (the margin lesson).
   LedgerTotals served_faster(double speedup) const { return {revenue_usd, gpu_cost_usd / speedup, fixed_cost_usd}; }
+  // How much profit changes, as a share of the profit now, when the same tokens are served
+  // `speedup` times faster; nullopt when there is no profit to compare with (zero).
+  std::optional<double> profit_change_served_faster(double speedup) const {
+    const double now = profit_usd();
+    if (now == 0) return std::nullopt;
+    return (served_faster(speedup).profit_usd() - now) / (now < 0 ? -now : now);
+  }
 };
+
+// The speedup the margin lesson asks about ("serving the same tokens 10% faster"): the size of a
+// gain that a good kernel or recipe change gives, so the answer is about the player's own margin.
+inline constexpr double kLessonSpeedup = 1.1;
 
 struct ModelRevenue {
   TokenCounts tokens;

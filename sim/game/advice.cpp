@@ -1,5 +1,11 @@
 #include "sim/game/advice.h"
 
+#include <algorithm>
+
+#include "sim/econ/prices.h"
+#include "sim/game/scenario.h"
+#include "sim/game/state.h"
+
 namespace tycoon::game {
 
 CheckVerdict check_verdict(double estimate, double interval_low, double interval_high, bool quality_flag,
@@ -36,6 +42,34 @@ std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hou
 bool check_undecided(const AdviceCheck& c) {
   return c.verdict == CheckVerdict::kNoMeasurableChange && c.interval_high >= 1.0 + kMaterialGain &&
          c.interval_low < 1.0 + kMaterialGain;
+}
+
+std::optional<std::string> check_refusal(const Scenario& scenario, const GameState& state, const Advice& advice,
+                                         AdviceCheckKind kind, double cost_usd) {
+  std::string name(kAdviceCheckKindNames[static_cast<std::size_t>(kind)]);
+  std::replace(name.begin(), name.end(), '_', ' ');
+  for (const auto& c : advice.checks) {
+    if (c.kind == kind && !c.ready(state.hour)) {
+      return "a " + name + " of '" + advice.id + "' is running: its result comes at hour " +
+             std::to_string(c.ready_at_hour);
+    }
+  }
+  const double room = state.company.cash_usd + scenario.company.credit_line_usd;
+  if (cost_usd > room) {
+    return "the " + name + " costs " + econ::usd_text(cost_usd) + ", more than the cash and credit left (" +
+           econ::usd_text(std::max(0.0, room)) + ")";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> revert_refusal(const GameState& state, const Advice& advice) {
+  if (advice.status != AdviceStatus::kAccepted) return "advice '" + advice.id + "' was not accepted";
+  if (advice.reverted_at_hour) return "advice '" + advice.id + "' was already reverted";
+  if (!state.company.find_deployment(advice.deployment_id)) {
+    return "the advice's deployment " + std::to_string(advice.deployment_id) + " is gone";
+  }
+  if (!advice.previous_recipe) return "advice '" + advice.id + "' was accepted before undo existed";
+  return std::nullopt;
 }
 
 }  // namespace tycoon::game

@@ -20,6 +20,7 @@
 namespace tycoon::game {
 
 struct GameState;
+struct Scenario;
 struct AdvisorState;  // sim/game/advisor_state.h
 
 // What accepting a proposal changes on its deployment. The truth: front ends show the claim and
@@ -131,6 +132,18 @@ struct AdviceJudgement {
   int good_missed = 0;  // good proposals rejected or left undecided: a gain the player gave up
 };
 inline constexpr std::int64_t kJudgedAfterHours = 12;
+
+// Why the player cannot start a check of `kind` costing `cost_usd` on `advice` now (nullopt: they
+// can): one of that kind is still running on it (its result comes at its hour; a second would
+// measure the same thing again), or paying would take cash below the credit line (which bankrupts
+// the company). CheckAdvice refuses with this reason; the front ends grey the button and say it.
+std::optional<std::string> check_refusal(const Scenario& scenario, const GameState& state, const Advice& advice,
+                                         AdviceCheckKind kind, double cost_usd);
+
+// Why an accepted proposal cannot be undone now (nullopt: RevertAdvice would undo it): it was not
+// accepted, it was undone already, its deployment is gone, or it was accepted in a save written
+// before undo existed (no recipe to go back to). The front ends offer Undo only where this is nullopt.
+std::optional<std::string> revert_refusal(const GameState& state, const Advice& advice);
 
 class Advisor {
  public:

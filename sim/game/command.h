@@ -113,6 +113,7 @@ inline std::string_view command_name(const Command& c) { return kCommandNames[c.
 struct CommandResult {
   bool ok = true;
   std::string message;
+  bool warning = false;  // done, but with a consequence the player should see (GPUs short after a release)
 };
 
 // A command and the game hour it was applied at.

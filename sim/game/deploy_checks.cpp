@@ -197,14 +197,14 @@ std::optional<Refusal> check_change_recipe(const CheckContext& ctx, std::int64_t
 std::optional<Refusal> check_scale(const CheckContext& ctx, const ScaleReplicas& c) {
   const auto* d = ctx.state.company.find_deployment(c.deployment_id);
   if (!d) return refusal_of("no deployment " + std::to_string(c.deployment_id));
-  if (c.replicas < 0) return refusal_of("replicas must not be negative");
-  if (c.replicas > kReplicasRange.max) return refusal_of(replicas_outside("replicas", c.replicas, 0));
+  if (c.replicas < kScaleReplicasRange.min) return refusal_of("replicas must not be negative");
+  if (c.replicas > kScaleReplicasRange.max) return refusal_of(replicas_outside("replicas", c.replicas, 0));
   DeploymentState probe = *d;
   probe.replicas = c.replicas;
   if (c.decode_replicas) {
     if (!d->decode) return refusal_of("deployment " + std::to_string(d->id) + " has no decode pool to scale");
-    if (*c.decode_replicas < 0) return refusal_of("decode replicas must not be negative");
-    if (*c.decode_replicas > kReplicasRange.max) {
+    if (*c.decode_replicas < kScaleReplicasRange.min) return refusal_of("decode replicas must not be negative");
+    if (*c.decode_replicas > kScaleReplicasRange.max) {
       return refusal_of(replicas_outside("decode replicas", *c.decode_replicas, 0));
     }
     probe.decode->replicas = *c.decode_replicas;

@@ -170,7 +170,9 @@ std::optional<AdviceJudgement> Game::revealed_judgement() const {
   return advisor_->judgement(state_).value_or(AdviceJudgement{});
 }
 
-void Game::news(std::string text) { state_.news.push_back({state_.hour, std::move(text), std::nullopt, std::nullopt}); }
+void Game::news(std::string text, NewsTone tone) {
+  state_.news.push_back({state_.hour, std::move(text), std::nullopt, std::nullopt, tone});
+}
 
 const perf::CalibrationProfile& Game::calibration(const std::string& chip) { return calibrations_(chip); }
 
@@ -393,7 +395,7 @@ bool Game::close_hour() {
     s.company.bankrupt = true;
     s.company.bankrupt_at_hour = s.hour;
     s.finished = true;
-    news("Bankrupt: cash fell below the credit line at hour " + std::to_string(s.hour));
+    news("Bankrupt: cash fell below the credit line at hour " + std::to_string(s.hour), NewsTone::kLoss);
     return true;
   }
   if (s.hour >= s.end_hour) {

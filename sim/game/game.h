@@ -146,7 +146,7 @@ class Game {
   // Moves past every tutorial step now done and announces the next (an alarm: the clock stops).
   void update_tutorial();
   void announce_tutorial_step();
-  void news(std::string text);
+  void news(std::string text, NewsTone tone = NewsTone::kInfo);
   void alarm(AlarmKind kind, std::string text);
   // Alarms after the hour `h` just simulated: SLO or reputation falling through a threshold,
   // cash running out; `prev` is the history row before it (null at the first hour).
@@ -166,8 +166,11 @@ class Game {
   std::shared_ptr<Advisor> advisor_;
 };
 
-// Whether the tutorial's current step waits for a player action: front ends do not run the clock
-// while it does (the game itself can still be stepped: a headless run just never completes it).
+// Whether the tutorial's current step waits for a player action. This is the rule for a clock run
+// for a person: the real-time runners (desktop and browser) add no hours while it holds. The game
+// itself never refuses Advance for it: the runs the debrief compares with (doing nothing, the
+// reference strategy), replays of a command log and scripted players must reach the end, and a
+// headless run that skips a step simply never completes it.
 bool tutorial_holds_clock(const Scenario& scenario, const GameState& state);
 
 // A command of a replayed log that the game refused (its index in the log, and why).

@@ -10,8 +10,23 @@
 
 namespace tycoon::game {
 
+NewsTone alarm_tone(AlarmKind kind) {
+  switch (kind) {
+    case AlarmKind::kSloDrop:
+    case AlarmKind::kReputationDrop:
+    case AlarmKind::kCashRunway:
+      return NewsTone::kWarning;
+    case AlarmKind::kNewProposal:
+    case AlarmKind::kCheckReady:
+      return NewsTone::kAdvice;
+    case AlarmKind::kTutorialStep:
+      return NewsTone::kInfo;
+  }
+  return NewsTone::kInfo;
+}
+
 void Game::alarm(AlarmKind kind, std::string text) {
-  state_.news.push_back({state_.hour, std::move(text), kind, std::nullopt});
+  state_.news.push_back({state_.hour, std::move(text), kind, std::nullopt, alarm_tone(kind)});
 }
 
 std::string Game::recent_cause(std::int64_t hours, std::optional<std::string>* advice_id) const {

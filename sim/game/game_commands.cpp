@@ -24,7 +24,14 @@ CommandResult Game::apply(const Command& command) {
   CommandApplier applier{*this, true};
   auto r = applier.apply(command);
   if (!std::holds_alternative<Advance>(command) && !(r.ok && r.message.empty())) {
-    news((r.ok ? "" : "Refused " + std::string(command_name(command)) + ": ") + r.message);
+    const bool advice = std::holds_alternative<AcceptAdvice>(command) ||
+                        std::holds_alternative<RejectAdvice>(command) || std::holds_alternative<CheckAdvice>(command) ||
+                        std::holds_alternative<RevertAdvice>(command);
+    const NewsTone tone = !r.ok       ? NewsTone::kLoss
+                          : r.warning ? NewsTone::kWarning
+                          : advice    ? NewsTone::kAdvice
+                                      : NewsTone::kInfo;
+    news((r.ok ? "" : "Refused " + std::string(command_name(command)) + ": ") + r.message, tone);
   }
   update_tutorial();
   return r;
@@ -79,10 +86,12 @@ CommandResult CommandApplier::operator()(const ReleaseGpus& c) {
   std::string chip = it->chip;
   it->num_gpus -= n;
   if (it->num_gpus == 0) cs.erase(it);
+  CommandResult r = done(msg);
   if (unclaimed_gpus(s.company, chip, std::nullopt) < 0) {
-    msg += " (deployments on " + chip + " now lack GPUs and lose replicas)";
+    r.message += " (deployments on " + chip + " now lack GPUs and lose replicas)";
+    r.warning = true;
   }
-  return done(msg);
+  return r;
 }
 
 CommandResult CommandApplier::operator()(const Deploy& c) {
@@ -192,12 +201,18 @@ CommandResult CommandApplier::operator()(const CheckAdvice& c) {
   if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
   if (it->status != AdviceStatus::kPending) return refuse("advice '" + c.advice_id + "' was already decided");
   if (!game.advisor_) return refuse("no advisor in this game to run the check");
+  if (auto why = check_refusal(game.scenario_, s, *it, c.check, 0)) return refuse(*why);
+  // The advisor runs the check on a copy of its memory: a check refused for its cost leaves the
+  // advisor's random streams as they were, so the game goes on as if it had not been asked.
   AdviceCheck r;
+  AdvisorState memory = s.advisor;
   try {
-    r = game.advisor_->check(s, s.advisor, *it, c.check, c.repetitions);
+    r = game.advisor_->check(s, memory, *it, c.check, c.repetitions);
   } catch (const std::invalid_argument& e) {
     return refuse(e.what());
   }
+  if (auto why = check_refusal(game.scenario_, s, *it, c.check, r.cost_usd)) return refuse(*why);
+  s.advisor = std::move(memory);
   s.company.cash_usd -= r.cost_usd;
   // A benchmark rents GPU hours; a component test is an engineer's time; a canary costs what its
   // slice of customers lost.
@@ -227,11 +242,8 @@ CommandResult CommandApplier::operator()(const RevertAdvice& c) {
   auto& s = game.state_;
   auto it = std::find_if(s.inbox.begin(), s.inbox.end(), [&](const Advice& a) { return a.id == c.advice_id; });
   if (it == s.inbox.end()) return refuse("no advice '" + c.advice_id + "' in the inbox");
-  if (it->status != AdviceStatus::kAccepted) return refuse("advice '" + c.advice_id + "' was not accepted");
-  if (it->reverted_at_hour) return refuse("advice '" + c.advice_id + "' was already reverted");
+  if (auto why = revert_refusal(s, *it)) return refuse(*why);
   auto* d = s.company.find_deployment(it->deployment_id);
-  if (!d) return refuse("the advice's deployment " + std::to_string(it->deployment_id) + " is gone");
-  if (!it->previous_recipe) return refuse("advice '" + c.advice_id + "' was accepted before undo existed");
   // The recipe fields the proposal set go back to what they were (later changes of other fields stay).
   if (!recipe_fields_set(it->effect.recipe).empty()) {
     // The fields it set, and those a change of them resets (expert parallelism, the acceptance).

@@ -104,13 +104,10 @@ void Game::serve_segment(std::size_t si, std::int64_t h, const std::vector<Deplo
 Game::DeploymentServed Game::serve_deployment(const SegmentSpec& seg, const DeploymentState& d,
                                               const DeploymentAllocation& alloc, double d_rate,
                                               const SpotReclaims& interrupted, std::int64_t h) {
-  WindowSpec spec;
-  spec.plan = plan_deployment(*catalog_, scenario_, d, alloc.active_replicas, alloc.decode_active_replicas,
-                              [cache = &calibrations_](const data::Accelerator& chip) { return (*cache)(chip.id); });
-  spec.workload = seg.workload;
-  spec.rate_per_s = d_rate;
-  spec.settings = scenario_.serving;
-  spec.seed = state_.seed;
+  WindowSpec spec = WindowSpec::of(
+      plan_deployment(*catalog_, scenario_, d, alloc.active_replicas, alloc.decode_active_replicas,
+                      [cache = &calibrations_](const data::Accelerator& chip) { return (*cache)(chip.id); }),
+      seg, scenario_.serving, d_rate, state_.seed);
   DeploymentServed served;
   served.out = windows_->serve_hour(spec);
   served.in_slo = served.out.requests_completed * share_within_slo(served.out.ttft_s, served.out.tpot_s, seg.slo);
@@ -165,8 +162,9 @@ int Game::serve_spot_reclaim(WindowSpec& spec, const SegmentSpec& seg, const Dep
   out.ttft_s = at >= 0.5 ? out.ttft_s : after.ttft_s;
   out.tpot_s = at >= 0.5 ? out.tpot_s : after.tpot_s;
   news("Spot capacity reclaimed: deployment " + std::to_string(d.id) + " lost " + std::to_string(lost) +
-       " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) + "; about " +
-       std::to_string(static_cast<long long>(std::llround(in_flight))) + " requests in flight failed");
+           " replica(s) " + std::to_string(static_cast<int>(at * 60)) + " min into hour " + std::to_string(h) +
+           "; about " + std::to_string(static_cast<long long>(std::llround(in_flight))) + " requests in flight failed",
+       NewsTone::kWarning);
   return lost;
 }
 

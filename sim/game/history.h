@@ -84,6 +84,10 @@ struct DeploymentHour {
   double output_tok_per_s_per_gpu = 0;
   bool interrupted = false;  // a spot contract under it was reclaimed this hour
 
+  // The decode speed 90% of the hour's requests met or beat (tok/s per user): a request's speed is
+  // 1 / its time per output token, so the 10th percentile of speed is 1 / the 90th of TPOT (0 when
+  // the hour served nothing).
+  double p90_interactivity_tok_per_s() const { return tpot_p90_s > 0 ? 1.0 / tpot_p90_s : 0.0; }
   bool operator==(const DeploymentHour&) const = default;
 };
 

@@ -53,4 +53,12 @@ double cash_change_usd(const History& h, double cash_now_usd, double starting_ca
   return cash_now_usd - then_usd;
 }
 
+const DeploymentHour* last_hour_of(const GameState& s, std::int64_t id) {
+  for (auto it = s.deployment_history.rbegin(); it != s.deployment_history.rend(); ++it) {
+    if (it->hour + 2 < s.hour) break;
+    if (it->deployment_id == id) return &*it;
+  }
+  return nullptr;
+}
+
 }  // namespace tycoon::game

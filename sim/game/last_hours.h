@@ -8,6 +8,7 @@
 
 #include "sim/econ/ledger.h"
 #include "sim/game/history.h"
+#include "sim/game/state.h"
 
 namespace tycoon::game {
 
@@ -28,6 +29,10 @@ struct LastHours {
 
 // The last `hours` hours of `h` (fewer at the start of play).
 LastHours last_hours(const History& h, std::size_t hours);
+
+// Deployment `deployment_id`'s record of a recent hour: its newest among the last two simulated
+// hours (one that stopped serving before them has none: its old latencies would mislead).
+const DeploymentHour* last_hour_of(const GameState& s, std::int64_t deployment_id);
 
 // Series `s` summed per game day of 24 hours, day 1 first (the last day partial when the
 // history ends mid-day): the daily profit and loss charts.

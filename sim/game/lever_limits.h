@@ -25,7 +25,8 @@ struct IntRange {
   constexpr int clamp(int v) const { return std::clamp(v, min, max); }
 };
 
-inline constexpr IntRange kReplicasRange{1, 256};  // a new pool's replicas; scaling may go down to 0
+inline constexpr IntRange kReplicasRange{1, 256};                      // a new pool's replicas
+inline constexpr IntRange kScaleReplicasRange{0, kReplicasRange.max};  // a running pool's: down to 0, no GPUs
 inline constexpr IntRange kMaxNumSeqsRange{1, 4096};
 inline constexpr IntRange kMaxNumBatchedTokensRange{64, 1 << 20};
 inline constexpr IntRange kSpecDraftTokensRange{0, 8};  // 0: speculative decoding off
@@ -68,6 +69,12 @@ std::vector<int> expert_parallel_choices(int tensor_parallel);
 // The draft tokens `engine` can run: kSpecDraftTokensRange, or only 0 (off) for an engine without
 // speculative decoding (perf::Deployment refuses drafts there), and for an unknown engine.
 IntRange spec_draft_tokens_range(const data::Engine* engine);
+
+// Whether the recipe's prefix-caching and CUDA-graph switches mean anything on `engine`: the
+// serving configuration turns each off on an engine without it (resolve_config), so a form offers
+// the switch only where the engine has the feature (false for an unknown engine).
+inline bool prefix_caching_choosable(const data::Engine* engine) { return engine && engine->supports_prefix_caching; }
+inline bool cuda_graphs_choosable(const data::Engine* engine) { return engine && engine->supports_cuda_graphs; }
 
 // The first of `c`'s prices outside kPriceUsdPerMtokRange, as the game's refusal, or nothing.
 std::optional<std::string> price_refusal(const SetPrices& c);

@@ -24,9 +24,7 @@ std::vector<double> capacity_weights(const data::Catalog& catalog, const Company
     const auto& chip = x.decode ? x.decode->chip : x.chip;
     if (!catalog.find_accelerator(chip) || !catalog.find_engine(x.decode ? x.decode->recipe.engine : x.recipe.engine))
       continue;
-    const int replicas = preview ? x.replicas : x.active_replicas;
-    const int decode = x.decode ? (preview ? x.decode->replicas : x.decode->active_replicas) : 0;
-    w[i] = capacity_weight(catalog, x, replicas, decode);
+    w[i] = capacity_weight(catalog, x, x.replicas_now(), x.decode_replicas_now());
   }
   return w;
 }

@@ -64,4 +64,10 @@ std::vector<RecipeAlternative> recipe_alternatives(const data::Catalog& catalog,
   return out;
 }
 
+serving::ServingConfig pareto_point(const serving::DeploymentPlan& plan, const SegmentSpec& segment, int concurrency,
+                                    std::uint64_t seed) {
+  const int users = std::max(1, concurrency) * plan.config.replicas;
+  return plan.benchmark(segment.workload, users, pareto_requests(users), seed);
+}
+
 }  // namespace tycoon::game

@@ -11,6 +11,7 @@
 #include "sim/data/catalog.h"
 #include "sim/game/scenario.h"
 #include "sim/game/state.h"
+#include "sim/serving/deployment_plan.h"
 
 namespace tycoon::game {
 
@@ -24,6 +25,11 @@ inline constexpr std::int64_t kParetoRequestsPerUser = 3, kParetoMinRequests = 2
 inline std::int64_t pareto_requests(int users) {
   return std::max<std::int64_t>(kParetoRequestsPerUser * users, kParetoMinRequests);
 }
+
+// One point of the Pareto chart: `plan` as a closed-loop benchmark of `concurrency` users per
+// replica (at least one) on `segment`'s traffic, pareto_requests of them in all.
+serving::ServingConfig pareto_point(const serving::DeploymentPlan& plan, const SegmentSpec& segment, int concurrency,
+                                    std::uint64_t seed);
 
 struct RecipeAlternative {
   std::string label;           // "current: vllm fp8 TP1", "fp4 weights", "TP2", ...

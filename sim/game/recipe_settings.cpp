@@ -90,6 +90,25 @@ RecipeSettings apply_overrides(RecipeSettings r, const serving::ServingOverrides
   return r;
 }
 
+serving::ServingOverrides overrides_between(const RecipeSettings& base, const RecipeSettings& r) {
+  serving::ServingOverrides o;
+  if (r.engine != base.engine) o.engine = r.engine;
+  if (r.precision != base.precision) o.precision = r.precision;
+  if (r.kv_cache_dtype != base.kv_cache_dtype) o.kv_cache_dtype = r.kv_cache_dtype;
+  if (r.tensor_parallel != base.tensor_parallel) o.tensor_parallel = r.tensor_parallel;
+  if (r.expert_parallel != base.expert_parallel) o.expert_parallel = r.expert_parallel;
+  if (r.spec_draft_tokens != base.spec_draft_tokens) o.spec_draft_tokens = r.spec_draft_tokens;
+  if (r.spec_acceptance_length != base.spec_acceptance_length && r.spec_acceptance_length) {
+    o.spec_acceptance_length = r.spec_acceptance_length;
+  }
+  if (r.max_num_batched_tokens != base.max_num_batched_tokens) o.max_num_batched_tokens = r.max_num_batched_tokens;
+  if (r.max_num_seqs != base.max_num_seqs) o.max_num_seqs = r.max_num_seqs;
+  if (r.prefix_caching != base.prefix_caching) o.prefix_caching = r.prefix_caching;
+  if (r.cuda_graphs != base.cuda_graphs) o.cuda_graphs = r.cuda_graphs;
+  if (r.router != base.router) o.router = r.router;
+  return o;
+}
+
 double acceptance_length(double alpha, int k) {
   if (k <= 0) return 1.0;
   if (alpha >= 1.0) return k + 1.0;

@@ -65,6 +65,11 @@ std::vector<std::string_view> recipe_fields_set(const serving::ServingOverrides&
 // parallel size does not divide resets expert parallelism to 1, unless `o` sets it too.
 RecipeSettings apply_overrides(RecipeSettings base, const serving::ServingOverrides& o);
 
+// The command fields (kRecipeFieldNames) in which `r` differs from `base`, as overrides:
+// apply_overrides(base, overrides_between(base, r)) is `r` wherever a command can say it (an
+// acceptance `r` leaves unset while `base` sets one cannot be said; a changed draft count resets it).
+serving::ServingOverrides overrides_between(const RecipeSettings& base, const RecipeSettings& r);
+
 // Mean tokens emitted per target forward with `k` draft tokens when each draft token is accepted
 // with probability `alpha` given the previous one was: (1 − alpha^(k+1)) / (1 − alpha).
 double acceptance_length(double alpha, int k);

@@ -50,6 +50,7 @@ inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudg
 // A campaign level unlocks the next one at this many stars (every goal met and at least
 // kTwoStarScore points): meeting the goals with a low score is not enough.
 inline constexpr int kStarsToUnlockNextLevel = 2;
+inline constexpr int kMaxStars = 3;
 inline bool unlocks_next_level(int stars) { return stars >= kStarsToUnlockNextLevel; }
 // A campaign level opens once the level before it is passed (unlocks_next_level): the highest
 // lower level among `campaign` (each level's number and id; levels that fail to load left out).

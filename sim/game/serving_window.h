@@ -37,6 +37,14 @@ struct WindowSpec {
   double rate_per_s = 0;  // the hour's offered load on this deployment
   ServingSettings settings;
   std::uint64_t seed = 1;  // the game's seed
+
+  // `plan` serving `segment`'s traffic at `rate_per_s` under the scenario's serving settings, with
+  // the game's `seed`: the one way the game's hour, the advisor's checks and the UI's previews
+  // describe a deployment-hour to simulate.
+  static WindowSpec of(serving::DeploymentPlan plan, const SegmentSpec& segment, const ServingSettings& settings,
+                       double rate_per_s, std::uint64_t seed) {
+    return WindowSpec{std::move(plan), segment.workload, rate_per_s, settings, seed};
+  }
 };
 
 // The hour's outcome at the exact offered load.

@@ -30,6 +30,10 @@ double slo_attainment(const serving::ServingSummary& run, const SloTargets& slo)
 // component measures against it, and the panels colour attainments by it (slo_standing).
 double slo_target(const Scenario& scenario);
 
+// A P90 latency over its SLO bound: more than a tenth of the requests miss that bound (the
+// deployment tables mark such a cell; the attainment itself counts request by request).
+inline bool p90_over_bound(double p90_s, double bound_s) { return p90_s > bound_s; }
+
 // How an attainment reads against the level's target: met, short (up to 20 points under it:
 // customers notice), or failing.
 enum class SloStanding { kMet, kShort, kFailing };

@@ -105,6 +105,11 @@ struct DeploymentState {
   }
   // It can serve: every pool has a replica with GPUs.
   bool serving() const { return active_replicas > 0 && (!decode || decode->active_replicas > 0); }
+  // The replicas a look at it now weighs and simulates, per pool: those with GPUs while it serves;
+  // the replicas it wants while it does not (a preview of what it does once its GPUs arrive).
+  // load_share weighs a deployment by these, and the UI's traffic and profiler panels simulate them.
+  int replicas_now() const { return serving() ? active_replicas : replicas; }
+  int decode_replicas_now() const { return !decode ? 0 : serving() ? decode->active_replicas : decode->replicas; }
   bool operator==(const DeploymentState&) const = default;
 };
 
@@ -156,13 +161,22 @@ inline constexpr std::array<std::string_view, 6> kAlarmKindNames = {"slo_drop", 
 // player looks; it does not stop the clock by default.
 inline constexpr std::array<bool, 6> kAlarmPausesByDefault = {true, true, true, true, false, true};
 
+// What a news item means for the business, set where the game writes it (front ends colour by it):
+// a loss or a refusal, a warning (capacity lost or short), the advisor's business, or plain news.
+enum class NewsTone { kInfo, kLoss, kWarning, kAdvice };
+inline constexpr std::array<std::string_view, 4> kNewsToneNames = {"info", "loss", "warning", "advice"};
+
 struct NewsItem {
   std::int64_t at_hour = 0;
   std::string text;
   std::optional<AlarmKind> alarm;        // set: this item is an alarm
   std::optional<std::string> advice_id;  // an alarm that names an accepted proposal as its likely cause
+  NewsTone tone = NewsTone::kInfo;
   bool operator==(const NewsItem&) const = default;
 };
+// An alarm's tone follows its kind (the service or the money in danger: a warning; the advisor's
+// proposals and checks: advice; a tutorial step: news).
+NewsTone alarm_tone(AlarmKind kind);
 
 // Running totals of service, for SLO attainment and the summary.
 struct ServiceTotals {

@@ -185,6 +185,7 @@ nlohmann::json to_json(const GameState& s) {
     nlohmann::json nj = {{"at_hour", n.at_hour}, {"text", n.text}};
     if (n.alarm) nj["alarm"] = kAlarmKindNames[static_cast<std::size_t>(*n.alarm)];
     if (n.advice_id) nj["advice_id"] = *n.advice_id;
+    if (n.tone != NewsTone::kInfo) nj["tone"] = kNewsToneNames[static_cast<std::size_t>(n.tone)];
     news.push_back(nj);
   }
   j["news"] = news;
@@ -435,6 +436,8 @@ GameState game_state_from_json(const nlohmann::json& j, const std::string& file,
       NewsItem item{n.integer("at_hour"), n.string("text"), std::nullopt, std::nullopt};
       if (n.has("alarm")) item.alarm = static_cast<AlarmKind>(n.choice("alarm", kAlarmKindNames));
       item.advice_id = n.optional_string("advice_id");
+      // Saves written before tones existed: plain news.
+      if (n.has("tone")) item.tone = static_cast<NewsTone>(n.choice("tone", kNewsToneNames));
       s.news.push_back(std::move(item));
       n.finish();
     }

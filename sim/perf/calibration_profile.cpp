@@ -188,4 +188,15 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   return p;
 }
 
+bool has_measured_curve(const perf::CalibrationProfile& p) {
+  const perf::Curve* curves[] = {&p.gemm_compute_eff[0],      &p.gemm_compute_eff[1],    &p.gemm_compute_eff[2],
+                                 &p.gemm_memory_eff,          &p.moe_compute_eff,        &p.moe_memory_eff,
+                                 &p.attn_prefill_compute_eff, &p.attn_decode_memory_eff, &p.elementwise_memory_eff,
+                                 &p.kv_write_memory_eff,      &p.allreduce_bus_eff};
+  for (const auto* c : curves) {
+    if (c->knots().size() > 1) return true;
+  }
+  return false;
+}
+
 }  // namespace tycoon::perf

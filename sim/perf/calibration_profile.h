@@ -116,4 +116,8 @@ inline double moe_route_bytes(double tokens, double pairs, double width) {
 CalibrationProfile load_calibration_profile(const std::filesystem::path& path);
 nlohmann::json to_json(const CalibrationProfile& p);
 
+// Whether any efficiency curve of `p` has more than one knot: a profile fitted from no rows has a
+// single placeholder point on every curve, so one that says "measured" must pass this.
+bool has_measured_curve(const CalibrationProfile& p);
+
 }  // namespace tycoon::perf

@@ -15,6 +15,27 @@ void require(bool ok, const std::string& what) {
 
 }  // namespace
 
+traffic::WorkloadParams workload_params(const WorkloadSpec& w, std::int64_t max_context_tokens) {
+  traffic::WorkloadParams wp;
+  wp.kind = w.kind;
+  wp.input_tokens = w.input_tokens;
+  wp.output_tokens = w.output_tokens;
+  wp.input_range_ratio = w.input_range_ratio;
+  wp.output_range_ratio = w.output_range_ratio;
+  wp.max_context_tokens = max_context_tokens;
+  wp.max_pause_s = w.max_pause_s;
+  wp.pause_basis = w.pause_basis;
+  if (w.kind == WorkloadKind::kTrace) wp.trace = w.trace.get();
+  return wp;
+}
+
+double mean_request_context_tokens(const WorkloadSpec& w, std::int64_t max_context_tokens, std::uint64_t seed) {
+  const auto wp = workload_params(w, max_context_tokens);
+  // A trace not read yet: its lengths are in the file; the nominal lengths stand in.
+  if (w.kind == WorkloadKind::kTrace && !wp.trace) return static_cast<double>(w.input_tokens + w.output_tokens);
+  return traffic::mean_request_context_tokens(wp, seed);
+}
+
 Clients::Clients(const ServingConfig& config) : config_(config) {
   require(config_.deployment.model != nullptr, "the serving simulation needs a model, a chip and an engine");
   const auto& model = *config_.deployment.model;
@@ -29,22 +50,14 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   require(config_.arrival.ramp_up_s >= 0 && std::isfinite(config_.arrival.ramp_up_s), "ramp-up must be >= 0 seconds");
 
   const auto& w = config_.workload;
-  traffic::WorkloadParams wp;
-  wp.kind = w.kind;
-  wp.input_tokens = w.input_tokens;
-  wp.output_tokens = w.output_tokens;
   require(
       w.input_range_ratio >= 0 && w.input_range_ratio <= 1 && w.output_range_ratio >= 0 && w.output_range_ratio <= 1,
       "random range ratios must be in [0, 1]");
-  wp.input_range_ratio = w.input_range_ratio;
-  wp.output_range_ratio = w.output_range_ratio;
-  wp.max_context_tokens = model.max_context_tokens;
+  traffic::WorkloadParams wp = workload_params(w, model.max_context_tokens);
   // The users present when a closed-loop run starts join their conversations part-way, as a
   // replay's initial users do; the ones that follow start theirs from the beginning.
   if (config_.arrival.kind == ArrivalKind::kClosedLoop) wp.joined_sessions = config_.arrival.concurrency;
   require(w.max_pause_s >= 0 && std::isfinite(w.max_pause_s), "the pause cap must be >= 0 seconds (0: none)");
-  wp.max_pause_s = w.max_pause_s;
-  wp.pause_basis = w.pause_basis;
   require(config_.arrival.idle_cap_s >= 0 && std::isfinite(config_.arrival.idle_cap_s),
           "the idle cap must be >= 0 seconds (0: none)");
   require(config_.arrival.idle_cap_s == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,

@@ -57,6 +57,13 @@ struct WorkloadSpec {
   traffic::PauseBasis pause_basis = traffic::PauseBasis::kThinkTime;
 };
 
+// The traffic generator's parameters for `w` on a model whose window is `max_context_tokens` (a
+// trace's entries when `w` holds the file already read).
+traffic::WorkloadParams workload_params(const WorkloadSpec& w, std::int64_t max_context_tokens);
+// The mean tokens a request of `w` holds in the KV cache when it ends (traffic::
+// mean_request_context_tokens): what the memory plan divides the cache by for "requests at once".
+double mean_request_context_tokens(const WorkloadSpec& w, std::int64_t max_context_tokens, std::uint64_t seed);
+
 struct ArrivalSpec {
   ArrivalKind kind = ArrivalKind::kClosedLoop;
   int concurrency = 64;  // closed loop: users, each sends the next request when one ends
@@ -233,6 +240,9 @@ struct ServingSummary {
   int num_gpus = 0;                                 // replicas x GPUs per replica (both pools when disaggregated)
   std::optional<DisaggregatedStats> disaggregated;  // per pool and transfer figures (disaggregated only)
 
+  // Mean running sequences per step over the limit the replicas ran with (the engine's own limit,
+  // which may be below the recipe's max_num_seqs; 0 when none ran).
+  double batch_occupancy() const { return max_num_seqs > 0 ? mean_batch_size / max_num_seqs : 0.0; }
   // Failed requests over those that arrived (0 when none did).
   double failed_share() const {
     return requests_arrived > 0 ? static_cast<double>(requests_failed) / static_cast<double>(requests_arrived) : 0.0;

@@ -316,4 +316,21 @@ std::optional<Turn> WorkloadGenerator::next_agentic(Session& s) {
   return t;
 }
 
+double mean_request_context_tokens(const WorkloadParams& params, std::uint64_t seed, int sessions) {
+  WorkloadGenerator gen(params, seed);
+  double tokens = 0;
+  std::int64_t requests = 0;
+  for (int k = 0; k < sessions; ++k) {
+    Session s;
+    auto turn = gen.start_session(s);
+    if (!turn) break;  // a trace at its end
+    while (turn) {
+      tokens += static_cast<double>(turn->input_tokens + turn->output_tokens);
+      ++requests;
+      turn = gen.next_turn(s);
+    }
+  }
+  return requests > 0 ? tokens / static_cast<double>(requests) : 0.0;
+}
+
 }  // namespace tycoon::traffic

@@ -177,6 +177,13 @@ class WorkloadGenerator {
   std::int64_t sessions_started_ = 0;
 };
 
+// The mean tokens a request holds in the KV cache when it ends (its prompt, the resent history
+// included where the shape resends it, plus its answer), over the turns of the first `sessions`
+// sessions drawn from `seed`: the context a running request of this traffic needs. For a
+// single-turn shape it is the mean prompt plus the mean answer; for chat and agentic sessions the
+// history makes it several times the new tokens of a turn. A trace needs `params.trace`.
+double mean_request_context_tokens(const WorkloadParams& params, std::uint64_t seed, int sessions = 256);
+
 // The agentic-coding shape: AgentX's replay of real coding-agent sessions (InferenceX PR #1201),
 // drawn from the distributions measured on its public traces (agentic_distributions.h, made by
 // scripts/agentx_distributions.py from callanjfox/kv-cache-tester). A session is one
