@@ -374,7 +374,12 @@ ApiResponse ClassApi::compare(const std::string& class_id, const std::string& st
 const classroom::ClassChartRun& ClassApi::chart_run(const ClassContext& ctx, const HandInRecord& h) {
   // Called with sim_mutex_ held.
   if (auto it = chart_runs_.find(h.id); it != chart_runs_.end()) return it->second;
-  const auto handed = classroom::hand_in_from_save(ctx.world, *catalog_, h.save_text);  // checked when stored
+  // The standings' records carry no saves: this one's is read alone (checked when it was stored).
+  std::string save_text;
+  for (const auto& s : store_.hand_ins(h.class_id, h.student, /*with_saves=*/true)) {
+    if (s.id == h.id) save_text = s.save_text;
+  }
+  const auto handed = classroom::hand_in_from_save(ctx.world, *catalog_, save_text);
   classroom::CheckedSubmission checked;
   (void)classroom::replay_submission(ctx.world, *catalog_, ctx.benchmarks, handed.commands, nullptr, checked);
   return chart_runs_.emplace(h.id, chart_run_of(h, std::move(checked))).first->second;

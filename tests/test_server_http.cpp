@@ -48,6 +48,10 @@ struct TestServer {
     dir = fs::temp_directory_path() / ("tycoon-serve-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
+    start(rate_burst, rate_per_s);
+  }
+  // A server on the database of `dir` (a fresh one, or the same file again after restart()).
+  void start(int rate_burst = 10'000, double rate_per_s = 10'000) {
     server::ServerOptions o;
     o.host = "127.0.0.1";
     o.port = 0;
@@ -62,6 +66,10 @@ struct TestServer {
     srv->start();
     http = std::make_unique<httplib::Client>("127.0.0.1", srv->port());
     http->set_read_timeout(60, 0);
+  }
+  void restart() {
+    srv.reset();
+    start();
   }
   httplib::Headers instructor() const { return {{"Authorization", "Bearer " + srv->instructor_token()}}; }
   static httplib::Headers student(const std::string& code) { return {{"X-Student-Code", code}}; }
@@ -426,7 +434,7 @@ TEST_CASE("the instructor's charts are the class report's, drawn from the counte
   auto r = t.http->Get("/api/classes/econ-101/charts.html", t.instructor());
   REQUIRE(r);
   REQUIRE_MESSAGE(r->status == 200, r->body);
-  const std::string& html = r->body;
+  const std::string html = r->body;
   CHECK(html.find("<svg") != std::string::npos);
   CHECK(html.find("Ada = Ben") != std::string::npos);           // the copy's line named with the original's
   CHECK(html.find("Cy (stopped at h6)") != std::string::npos);  // an unfinished game's line says where it stopped
@@ -438,6 +446,13 @@ TEST_CASE("the instructor's charts are the class report's, drawn from the counte
   CHECK(html.find(">24</text>") != std::string::npos);
   CHECK(html.find(">30</text>") == std::string::npos);
   refused(t.http->Get("/api/classes/econ-101/charts.html", TestServer::student(cls.codes["Ada"])), 401);
+
+  // A restarted server draws the same charts, replaying the stored saves.
+  t.restart();
+  r = t.http->Get("/api/classes/econ-101/charts.html", t.instructor());
+  REQUIRE(r);
+  REQUIRE_MESSAGE(r->status == 200, r->body);
+  CHECK(r->body == html);
 }
 
 TEST_CASE("the desktop game hands the game on screen in to the server of a student link") {
