@@ -146,3 +146,21 @@ TEST_CASE("students on the same point of the scatter are one marker naming both"
   CHECK(scatter.series[0].points[0].label == "Ada = Ben");
   CHECK(scatter.references.size() == 2);  // the benchmarks' profits, as marked lines
 }
+
+TEST_CASE("an abandoned game's line stops at its hour, named so, its label joined by a faint dotted leader") {
+  auto d = week_class({});
+  auto& cy = d.students[2];
+  cy.finished = false;
+  cy.stopped_at_hour = 30;
+  cy.cumulative_profit_usd.resize(30);  // what the class server keeps of a game handed in at hour 30
+  const auto charts = classroom::class_charts(d);
+  const auto* profit = find_chart(charts, "Profit so far");
+  REQUIRE(profit);
+  const auto* line = find_series(*profit, "Cy (stopped at h30)");
+  REQUIRE(line);
+  CHECK(line->points.back().x == 30);
+  CHECK(line->end_label == "Cy (stopped at h30)");
+  // Grey and dotted, not the line's colour: the leader across the plot must not read as the line.
+  CHECK(analysis::render_svg(*profit, false).find("stroke=\"#999999\" stroke-width=\"1\" stroke-dasharray=\"1 3\"") !=
+        std::string::npos);
+}

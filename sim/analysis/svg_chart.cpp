@@ -86,9 +86,12 @@ void draw_end_labels(std::ostringstream& o, const Chart& c, Px px, Py py, double
   }
   o << "<g font-size=\"13\" fill=\"#111111\">\n";
   for (const auto& l : labels) {
-    o << "<polyline fill=\"none\" stroke=\"" << l.color << "\" stroke-width=\"1.2\" points=\"" << num(l.x) << ","
-      << num(l.y) << " " << num(right + 6) << "," << num(l.label_y) << " " << num(right + 10) << "," << num(l.label_y)
-      << "\"/>";
+    // A line that stops before the plot's right edge (a game abandoned early) gets a faint dotted
+    // leader, so that the leader does not read as the line going on.
+    const bool stops_early = right - l.x > 12;
+    o << "<polyline fill=\"none\" stroke=\"" << (stops_early ? std::string("#999999") : l.color) << "\" stroke-width=\""
+      << (stops_early ? "1\" stroke-dasharray=\"1 3" : "1.2") << "\" points=\"" << num(l.x) << "," << num(l.y) << " "
+      << num(right + 6) << "," << num(l.label_y) << " " << num(right + 10) << "," << num(l.label_y) << "\"/>";
     o << "<line x1=\"" << num(right + 10) << "\" y1=\"" << num(l.label_y) << "\" x2=\"" << num(right + 24) << "\" y2=\""
       << num(l.label_y) << "\" stroke=\"" << l.color << "\" stroke-width=\"5\"/>";
     o << "<text x=\"" << num(right + 28) << "\" y=\"" << num(l.label_y + 4.5) << "\">"
