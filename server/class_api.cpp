@@ -83,6 +83,27 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+// A hand-in's lines for the charts: the replay's series, cut at the hour an unfinished game
+// stopped (the replay plays on to the end; the chart shows where the student left).
+classroom::ClassChartRun chart_run_of(const HandInRecord& h, classroom::CheckedSubmission c) {
+  classroom::ClassChartRun run{h.student,
+                               h.profit_usd,
+                               h.slo_attainment,
+                               h.score_points,
+                               h.finished,
+                               std::move(c.output_price_usd_per_mtok),
+                               std::move(c.gpus_rented),
+                               std::move(c.cumulative_profit_usd)};
+  if (!h.finished) {
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(h.at_hour, 0));
+    for (auto* v : {&run.output_price_usd_per_mtok, &run.gpus_rented, &run.cumulative_profit_usd}) {
+      if (v->size() > n) v->resize(n);
+    }
+    run.stopped_at_hour = h.at_hour;
+  }
+  return run;
+}
+
 }  // namespace
 
 ClassApi::ClassApi(Store& store, std::shared_ptr<const data::Catalog> catalog, std::filesystem::path data_root,
@@ -350,6 +371,46 @@ ApiResponse ClassApi::compare(const std::string& class_id, const std::string& st
                   {"command_similarity", classroom::command_log_similarity(logs[0], logs[1])}});
 }
 
+const classroom::ClassChartRun& ClassApi::chart_run(const ClassContext& ctx, const HandInRecord& h) {
+  // Called with sim_mutex_ held.
+  if (auto it = chart_runs_.find(h.id); it != chart_runs_.end()) return it->second;
+  // The standings' records carry no saves: this one's is read alone (checked when it was stored).
+  std::string save_text;
+  for (const auto& s : store_.hand_ins(h.class_id, h.student, /*with_saves=*/true)) {
+    if (s.id == h.id) save_text = s.save_text;
+  }
+  const auto handed = classroom::hand_in_from_save(ctx.world, *catalog_, save_text);
+  classroom::CheckedSubmission checked;
+  (void)classroom::replay_submission(ctx.world, *catalog_, ctx.benchmarks, handed.commands, nullptr, checked);
+  return chart_runs_.emplace(h.id, chart_run_of(h, std::move(checked))).first->second;
+}
+
+ApiResponse ClassApi::charts_html(const std::string& class_id) {
+  auto c = store_.find_class(class_id);
+  if (!c) return api_error(404, "no class " + class_id);
+  const auto counted = counted_by_student(store_, *c);
+  std::vector<const HandInRecord*> order;
+  for (const auto& [student, h] : counted) order.push_back(&h);
+  std::stable_sort(order.begin(), order.end(), [](const HandInRecord* a, const HandInRecord* b) {
+    return classroom::ranks_before({a->attempt, a->score_points, a->profit_usd, a->finished},
+                                   {b->attempt, b->score_points, b->profit_usd, b->finished});
+  });
+  const auto spec = classroom::class_from_json(nlohmann::json::parse(c->spec_json), "class " + c->class_id);
+  std::lock_guard lock(sim_mutex_);
+  const auto ctx = context(*c);
+  classroom::ClassChartData data;
+  data.end_hour = static_cast<std::int64_t>(spec.days) * 24;
+  data.locked_levers = ctx->world.scenario.locked_levers;
+  data.priced_model = ctx->benchmarks.priced_model;
+  data.market_output_price_usd_per_mtok = ctx->benchmarks.market_output_price_usd_per_mtok;
+  for (const auto& b : ctx->benchmarks.runs) {
+    data.benchmarks.push_back({b.name, b.summary.profit_usd, b.summary.slo_attainment, b.summary.score.points, true,
+                               b.output_price_usd_per_mtok, b.gpus_rented, b.cumulative_profit_usd});
+  }
+  for (const auto* h : order) data.students.push_back(chart_run(*ctx, *h));
+  return {200, classroom::class_charts_html(classroom::class_charts(data)), "text/html; charset=utf-8"};
+}
+
 ApiResponse ClassApi::briefing_html(const std::string& class_id, const std::string& base_url) {
   auto c = store_.find_class(class_id);
   if (!c) return api_error(404, "no class " + class_id);
@@ -488,6 +549,7 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   } catch (const StoreError& e) {
     return api_error(500, std::string("the hand-in was not stored (nothing changed): ") + e.what());
   }
+  chart_runs_.emplace(r.id, chart_run_of(r, std::move(checked)));
   nlohmann::json out = figures_json(r);
   out["student"] = r.student;
   out["class_id"] = r.class_id;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "server/store.h"
+#include "sim/classroom/class_charts.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/data/catalog.h"
@@ -46,6 +47,9 @@ class ClassApi {
   ApiResponse set_policy(const std::string& class_id, const std::string& body);
   ApiResponse leaderboard(const std::string& class_id);
   ApiResponse gradebook_csv(const std::string& class_id);
+  // The class report's charts (classroom::class_charts) of the counted hand-ins, in standings
+  // order, as an HTML fragment of inline SVG; unfinished games' lines stop at their last hour.
+  ApiResponse charts_html(const std::string& class_id);
   ApiResponse compare(const std::string& class_id, const std::string& student_a, const std::string& student_b);
   // A printable page: the class's briefing (scenario, question, briefing, locks, deadline and
   // policy) and a slip per student with their link (`base_url` + "/?code=…").
@@ -77,6 +81,10 @@ class ClassApi {
   std::function<std::uint64_t()> random_word_;
   std::mutex sim_mutex_;  // one replay at a time: the class worlds share their serving-window caches
   std::map<std::string, std::shared_ptr<const ClassContext>> contexts_;
+  // Each hand-in's lines for the charts, by hand-in id (a stored hand-in never changes): kept from
+  // its replay when it arrives, replayed from its save when the server started after it.
+  std::map<std::int64_t, classroom::ClassChartRun> chart_runs_;
+  const classroom::ClassChartRun& chart_run(const ClassContext& ctx, const HandInRecord& h);
 };
 
 }  // namespace tycoon::server

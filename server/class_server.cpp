@@ -192,6 +192,9 @@ struct ClassServer::Impl {
       const std::string host = req.get_header_value("Host");
       send(res, api.briefing_html(req.matches[1], "http://" + (host.empty() ? std::string("localhost") : host)));
     });
+    http.Get(cls + "/charts.html", [this](const httplib::Request& req, httplib::Response& res) {
+      if (instructor(req, res)) send(res, api.charts_html(req.matches[1]));
+    });
     http.Get(cls + "/compare", [this](const httplib::Request& req, httplib::Response& res) {
       if (!instructor(req, res)) return;
       if (!req.has_param("a") || !req.has_param("b")) {

@@ -19,6 +19,7 @@ constexpr std::string_view kPage = R"html(<!doctype html>
   input, select, button, textarea { font: inherit; } button { cursor: pointer; }
   form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; } label { display: flex; flex-direction: column; font-size: 13px; }
   code { font-size: 13px; }
+  #charts svg { max-width: 100%; height: auto; display: block; margin: 10px 0; } #charts figure { margin: 0; }
 </style>
 </head>
 <body>
@@ -55,6 +56,9 @@ constexpr std::string_view kPage = R"html(<!doctype html>
 <h2>Leaderboard <span class="muted" id="updated"></span></h2>
 <table id="board"></table>
 <p id="waiting" class="muted"></p>
+
+<h2>Charts <span class="muted">(the class report's: each student one colour, benchmarks dashed)</span></h2>
+<div id="charts"><p class="muted">No hand-ins yet.</p></div>
 
 <h2>Side by side</h2>
 <form id="compare-form"><label>Student<select id="cmp-a"></select></label><label>Student<select id="cmp-b"></select></label><button>Compare</button></form>
@@ -101,7 +105,15 @@ async function refresh() {
   const names = b.standings.map((s) => '<option>' + esc(s.student) + '</option>').join('');
   for (const id of ['cmp-a', 'cmp-b']) { const v = $(id).value; $(id).innerHTML = names; if (v) $(id).value = v; }
   $('updated').textContent = '(updated ' + new Date().toLocaleTimeString() + ', every 10 s)';
+  // The charts are drawn by the server (the class report's own); fetched again when a hand-in counts.
+  const key = current() + '|' + b.standings.map((s) => s.student + '#' + s.counted.attempt).join(',');
+  if (key !== chartsKey) {
+    $('charts').innerHTML = b.standings.length ? await api('GET', '/api/classes/' + current() + '/charts.html')
+                                               : '<p class="muted">No hand-ins yet.</p>';
+    chartsKey = key;
+  }
 }
+let chartsKey = '';
 function guard(fn) { return (e) => { if (e) e.preventDefault(); fn().catch((err) => say(err.message, false)); }; }
 $('token-form').onsubmit = guard(async () => { token = $('token').value.trim(); sessionStorage.setItem('tycoon-token', token);
   await loadClasses(); say('Signed in.', true); });

@@ -22,9 +22,11 @@
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/hand_in.h"
 #include "sim/classroom/submission.h"
+#include "sim/core/input_error.h"
 #include "sim/game/counterfactual.h"
 #include "sim/game/save.h"
 #include "tests/game_test_util.h"
+#include "ui/desktop/class_client.h"
 
 using namespace tycoon;
 namespace fs = std::filesystem;
@@ -46,6 +48,10 @@ struct TestServer {
     dir = fs::temp_directory_path() / ("tycoon-serve-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
+    start(rate_burst, rate_per_s);
+  }
+  // A server on the database of `dir` (a fresh one, or the same file again after restart()).
+  void start(int rate_burst = 10'000, double rate_per_s = 10'000) {
     server::ServerOptions o;
     o.host = "127.0.0.1";
     o.port = 0;
@@ -60,6 +66,10 @@ struct TestServer {
     srv->start();
     http = std::make_unique<httplib::Client>("127.0.0.1", srv->port());
     http->set_read_timeout(60, 0);
+  }
+  void restart() {
+    srv.reset();
+    start();
   }
   httplib::Headers instructor() const { return {{"Authorization", "Bearer " + srv->instructor_token()}}; }
   static httplib::Headers student(const std::string& code) { return {{"X-Student-Code", code}}; }
@@ -407,4 +417,132 @@ TEST_CASE("a burst of requests from one client is cut off with 429 and stores no
   CHECK(ok <= kBurst + 2);
   CHECK(limited == 3 * kBurst - ok);
   CHECK(snapshot(t.srv->store()) == before);
+}
+
+TEST_CASE("the instructor's charts are the class report's, drawn from the counted hand-ins") {
+  TestServer t("charts");
+  auto cls = set_up_class(t);
+  // Ada plays the day with two price moves, Ben copies her, Cy stops at hour 6.
+  const auto moves = price_moves({{0, 0.17}, {12, 0.18}});
+  for (const auto& [who, stop] :
+       {std::pair<std::string, std::optional<std::int64_t>>{"Ada", std::nullopt}, {"Ben", std::nullopt}, {"Cy", 6}}) {
+    auto r = t.http->Post("/api/student/hand-in", TestServer::student(cls.codes[who]), save_of(cls.world, moves, stop),
+                          "application/json");
+    REQUIRE(r);
+    REQUIRE_MESSAGE(r->status == 201, r->body);
+  }
+  auto r = t.http->Get("/api/classes/econ-101/charts.html", t.instructor());
+  REQUIRE(r);
+  REQUIRE_MESSAGE(r->status == 200, r->body);
+  const std::string html = r->body;
+  CHECK(html.find("<svg") != std::string::npos);
+  CHECK(html.find("Ada = Ben") != std::string::npos);           // the copy's line named with the original's
+  CHECK(html.find("Cy (stopped at h6)") != std::string::npos);  // an unfinished game's line says where it stopped
+  // prices-only starts at the market price: doing nothing keeps it, so the two lines are one.
+  CHECK(html.find(">Had you done nothing = Market price</text>") != std::string::npos);
+  // prices-only locks the fleet: every run holds the same GPUs, so that chart is left out with why.
+  CHECK(html.find("Not shown: GPUs rented") != std::string::npos);
+  // A one-day class: the hour axis ends at 24, not at a rounder number past the game.
+  CHECK(html.find(">24</text>") != std::string::npos);
+  CHECK(html.find(">30</text>") == std::string::npos);
+  refused(t.http->Get("/api/classes/econ-101/charts.html", TestServer::student(cls.codes["Ada"])), 401);
+
+  // A restarted server draws the same charts, replaying the stored saves.
+  t.restart();
+  r = t.http->Get("/api/classes/econ-101/charts.html", t.instructor());
+  REQUIRE(r);
+  REQUIRE_MESSAGE(r->status == 200, r->body);
+  CHECK(r->body == html);
+}
+
+TEST_CASE("the desktop game hands the game on screen in to the server of a student link") {
+  TestServer t("desktop");
+  auto cls = set_up_class(t);
+  const std::string link = "http://127.0.0.1:" + std::to_string(t.srv->port()) + "/?code=" + cls.codes["Ada"];
+  REQUIRE(ui::desktop::is_student_link(link));
+  const auto parsed = ui::desktop::parse_student_link(link);
+  CHECK(parsed.host == "127.0.0.1");
+  CHECK(parsed.port == t.srv->port());
+  CHECK(parsed.code == cls.codes["Ada"]);
+
+  // The class comes from the server: its link query starts the same world as the class's.
+  const auto answer = ui::desktop::fetch_student_class(parsed);
+  REQUIRE_MESSAGE(answer.ok, answer.error);
+  CHECK(answer.body["student"] == "Ada");
+  const auto q = classroom::parse_class_link(answer.body["link_query"].get<std::string>());
+  const auto scenario = game::load_scenario(game::find_scenario(q.scenario, TYCOON_SOURCE_DIR), test::catalog());
+  const auto world =
+      classroom::class_world(classroom::make_class(scenario, q.choices), "link", test::catalog(), TYCOON_SOURCE_DIR);
+  CHECK(world.spec.seed == cls.world.spec.seed);
+
+  // The game on screen, played by hand: 6 hours, then the rest of the day.
+  auto g = world.new_game(test::catalog());
+  const auto moves = price_moves({{0, 0.17}, {12, 0.18}});
+  std::size_t next = 0;
+  game::replay_until(*g, moves, next, 6);
+  auto on_screen = [&g](bool with_text) -> std::optional<ui::desktop::GameOnScreen> {
+    return ui::desktop::GameOnScreen{g->state().hour, g->state().end_hour, g->finished(),
+                                     with_text ? game::save_text(*g) : std::string()};
+  };
+  ui::desktop::HandInClient client(parsed, on_screen);
+
+  // On demand, unfinished: handed in as it stands, and marked so.
+  client.poll();  // a game under way is not handed in by itself
+  CHECK_FALSE(client.busy());
+  REQUIRE(client.hand_in());
+  client.wait();
+  REQUIRE_MESSAGE(client.last_ok(), client.message());
+  CHECK(client.last_answer()->body["finished"] == false);
+  CHECK(client.last_answer()->body["at_hour"] == 6);
+  CHECK(client.message().rfind("Handed in (attempt 1, unfinished at hour 6): score ", 0) == 0);
+
+  // At the end, by itself, once.
+  game::replay_until(*g, moves, next, g->state().end_hour);
+  REQUIRE(g->finished());
+  client.poll();
+  REQUIRE(client.busy());
+  client.wait();
+  REQUIRE_MESSAGE(client.last_ok(), client.message());
+  CHECK(client.last_answer()->body["attempt"] == 2);
+  CHECK(client.last_answer()->body["finished"] == true);
+  client.poll();
+  CHECK_FALSE(client.busy());
+  CHECK(client.num_handed_in() == 2);
+
+  // The server scored the game on screen: the same figures the browser's request (the save's text)
+  // gets for the same game.
+  const auto replayed = t.http->Post("/api/student/hand-in", TestServer::student(cls.codes["Ben"]), game::save_text(*g),
+                                     "application/json");
+  REQUIRE(replayed);
+  REQUIRE(replayed->status == 201);
+  CHECK(json::parse(replayed->body)["score"] == client.last_answer()->body["score"]);
+  CHECK(json::parse(replayed->body)["profit_usd"] == client.last_answer()->body["profit_usd"]);
+}
+
+TEST_CASE("a bad student link, an unknown code and an unreachable server are refused with the reason") {
+  using ui::desktop::parse_student_link;
+  CHECK_THROWS_WITH_AS(parse_student_link("http://127.0.0.1:8080/"), doctest::Contains("has no code"),
+                       core::InputError);
+  CHECK_THROWS_WITH_AS(parse_student_link("http://127.0.0.1:99999/?code=ABCD"), doctest::Contains("port '99999'"),
+                       core::InputError);
+  CHECK_THROWS_WITH_AS(parse_student_link("https://example.org/?code=ABCD"), doctest::Contains("speaks http://"),
+                       core::InputError);
+  CHECK_THROWS_WITH_AS(parse_student_link("127.0.0.1:8080/?code=ABCD"), doctest::Contains("must start with http://"),
+                       core::InputError);
+  CHECK_FALSE(ui::desktop::is_student_link("class=econ-101&scenario=prices-only&seed=2026"));
+  CHECK(parse_student_link("http://class.example.org/play?x=1&code=ab12-cd34").port == 80);
+
+  TestServer t("desktop-bad");
+  (void)set_up_class(t);
+  auto a = ui::desktop::fetch_student_class(
+      parse_student_link("http://127.0.0.1:" + std::to_string(t.srv->port()) + "/?code=AAAA-BBBB-CCCC-DDDD"));
+  CHECK_FALSE(a.ok);
+  CHECK(a.status == 401);
+  CHECK(a.error == "that is no student's code on this server");
+  const int port = t.srv->port();
+  t.srv.reset();  // the server has gone
+  a = ui::desktop::post_hand_in(parse_student_link("http://127.0.0.1:" + std::to_string(port) + "/?code=X"), "{}");
+  CHECK_FALSE(a.ok);
+  CHECK(a.status == 0);
+  CHECK(a.error.find("did not answer") != std::string::npos);
 }

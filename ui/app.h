@@ -81,6 +81,8 @@ class App {
   bool quit_requested() const { return quit_; }
   const ViewState& view() const { return view_; }
   const WidgetTags& tags() const { return view_.tags; }
+  // For widgets the platform shell draws over the app's frame (the desktop's Hand in button).
+  WidgetTags& tags() { return view_.tags; }
   // The game hour, or -1 on the start screen.
   std::int64_t hour() const;
   // Simulation hours, commands or previews outstanding.

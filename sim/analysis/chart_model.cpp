@@ -92,7 +92,13 @@ ChartLayout layout_chart(const Chart& c) {
   if (c.y_max) y1 = *c.y_max;
 
   ChartLayout out;
-  out.x.ticks = nice_ticks(x0, c.x_max ? *c.x_max : x1 * 1.02);
+  if (c.x_tick_step && *c.x_tick_step > 0 && c.x_min && c.x_max && *c.x_max > *c.x_min) {
+    const double step = *c.x_tick_step;
+    for (double t = *c.x_min; t < *c.x_max - 1e-9 * step; t += step) out.x.ticks.push_back(t);
+    out.x.ticks.push_back(*c.x_max);
+  } else {
+    out.x.ticks = nice_ticks(x0, c.x_max ? *c.x_max : x1 * 1.02);
+  }
   out.x.labels = linear_labels(out.x.ticks, false);
   if (c.y_log) {
     out.y.log = true;

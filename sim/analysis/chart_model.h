@@ -37,6 +37,12 @@ struct ChartSeries {
   // layout_chart with pareto_frontier); none: the series is on no frontier.
   std::optional<std::size_t> frontier_group;
   std::uint32_t color_rgba = 0;  // 0xRRGGBBAA; 0: the renderer's palette colour for the series' index
+  std::string dash;              // the line's dash pattern in pixels ("8 5"); empty: solid
+  double stroke_width = 0;       // the line's width in pixels; 0: the renderer's default
+  // Drawn beside the line's last point, right of the plot (labels spread so that none overlap);
+  // empty: no label there.
+  std::string end_label;
+  bool in_legend = true;
 };
 
 // One highlighted point, drawn as a star over the series (the game's last-hour operating point);
@@ -69,6 +75,10 @@ struct Chart {
   // neither drawn nor counted in the x range.
   std::optional<double> x_min, x_max;
   std::optional<double> y_min, y_max;
+  // With both x ends fixed: x ticks every `x_tick_step` from x_min, the last at x_max exactly (a
+  // game's hours: every day, the axis ending on the game's last hour).
+  std::optional<double> x_tick_step;
+  double point_label_px = 9;  // the font size of the labels beside markers
   // The legend's marker key: "filled: measured curves, hollow: extrapolated, square: datasheet".
   bool provenance_key = true;
   int width = 960, height = 600;  // SVG pixels; the ImGui renderer takes its size from the caller

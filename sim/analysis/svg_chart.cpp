@@ -51,6 +51,55 @@ std::string star_points(double cx, double cy, double r) {
   return out;
 }
 
+// The series' end labels right of the plot, each joined to its line's last drawn point by a
+// leader in the line's colour: labels sit at their points' heights, pushed apart to at least a
+// line of text between them and kept inside the plot's height.
+template <class Px, class Py>
+void draw_end_labels(std::ostringstream& o, const Chart& c, Px px, Py py, double right, double top, double bottom) {
+  constexpr double kGap = 15;
+  struct Label {
+    double x, y, label_y;
+    std::string color, text;
+  };
+  std::vector<Label> labels;
+  for (std::size_t si = 0; si < c.series.size(); ++si) {
+    const auto& s = c.series[si];
+    if (s.end_label.empty()) continue;
+    const ChartPoint* last = nullptr;
+    for (const auto& p : s.points) {
+      if (is_drawn(c, p)) last = &p;
+    }
+    if (!last) continue;
+    labels.push_back({px(last->x), py(last->y), py(last->y), color_of(s.color_rgba, si), s.end_label});
+  }
+  if (labels.empty()) return;
+  std::stable_sort(labels.begin(), labels.end(), [](const Label& a, const Label& b) { return a.y < b.y; });
+  for (std::size_t i = 1; i < labels.size(); ++i)
+    labels[i].label_y = std::max(labels[i].label_y, labels[i - 1].label_y + kGap);
+  // Past the bottom: the whole stack moves up (never above the top).
+  const double overflow = labels.back().label_y - bottom;
+  if (overflow > 0) {
+    for (auto& l : labels) l.label_y -= overflow;
+    labels.front().label_y = std::max(labels.front().label_y, top);
+    for (std::size_t i = 1; i < labels.size(); ++i)
+      labels[i].label_y = std::max(labels[i].label_y, labels[i - 1].label_y + kGap);
+  }
+  o << "<g font-size=\"13\" fill=\"#111111\">\n";
+  for (const auto& l : labels) {
+    // A line that stops before the plot's right edge (a game abandoned early) gets a faint dotted
+    // leader, so that the leader does not read as the line going on.
+    const bool stops_early = right - l.x > 12;
+    o << "<polyline fill=\"none\" stroke=\"" << (stops_early ? std::string("#999999") : l.color) << "\" stroke-width=\""
+      << (stops_early ? "1\" stroke-dasharray=\"1 3" : "1.2") << "\" points=\"" << num(l.x) << "," << num(l.y) << " "
+      << num(right + 6) << "," << num(l.label_y) << " " << num(right + 10) << "," << num(l.label_y) << "\"/>";
+    o << "<line x1=\"" << num(right + 10) << "\" y1=\"" << num(l.label_y) << "\" x2=\"" << num(right + 24) << "\" y2=\""
+      << num(l.label_y) << "\" stroke=\"" << l.color << "\" stroke-width=\"5\"/>";
+    o << "<text x=\"" << num(right + 28) << "\" y=\"" << num(l.label_y + 4.5) << "\">"
+      << xml_escape(shorten(l.text, 44)) << "</text>\n";
+  }
+  o << "</g>\n";
+}
+
 }  // namespace
 
 std::string xml_escape(std::string_view s) {
@@ -118,7 +167,7 @@ std::string render_svg(const Chart& c, bool standalone) {
   double legend_h = 0;
   for (const auto& s : c.series) {
     names.push_back(wrap_text(s.name, kLegendChars));
-    legend_h += 17 + 13.0 * static_cast<double>(names.back().size() - 1);
+    if (s.in_legend) legend_h += 17 + 13.0 * static_cast<double>(names.back().size() - 1);
   }
   if (c.highlight) legend_h += 17;
   const ChartLayout layout = layout_chart(c);
@@ -207,7 +256,9 @@ std::string render_svg(const Chart& c, bool standalone) {
       if (is_drawn(c, p)) drawn.push_back(&p);
     }
     if (s.connect && drawn.size() > 1) {
-      o << "<polyline fill=\"none\" stroke-width=\"1.6\" points=\"";
+      o << "<polyline fill=\"none\" stroke-width=\"" << num(s.stroke_width > 0 ? s.stroke_width : 1.6) << "\"";
+      if (!s.dash.empty()) o << " stroke-dasharray=\"" << xml_escape(s.dash) << "\"";
+      o << " points=\"";
       for (const auto* p : drawn) o << num(px(p->x)) << "," << num(py(p->y)) << " ";
       o << "\"/>\n";
     }
@@ -232,12 +283,15 @@ std::string render_svg(const Chart& c, bool standalone) {
       if (!p->tooltip.empty()) o << "<title>" << xml_escape(p->tooltip) << "</title>";
       o << (p->square ? "</rect>\n" : "</circle>\n");
       if (!p->label.empty()) {
-        o << "<text x=\"" << num(px(p->x) + 6) << "\" y=\"" << num(py(p->y) - 6)
-          << "\" font-size=\"9\" stroke=\"none\" fill=\"" << color << "\">" << xml_escape(p->label) << "</text>\n";
+        o << "<text x=\"" << num(px(p->x) + 6) << "\" y=\"" << num(py(p->y) - 6) << "\" font-size=\""
+          << num(c.point_label_px) << "\" stroke=\"none\" fill=\"" << color << "\">" << xml_escape(p->label)
+          << "</text>\n";
       }
     }
     o << "</g>\n";
   }
+
+  draw_end_labels(o, c, px, py, right, top, bottom);
 
   if (c.highlight && is_drawn(c, c.highlight->point)) {
     const auto& p = c.highlight->point;
@@ -252,6 +306,7 @@ std::string render_svg(const Chart& c, bool standalone) {
   double ly = top + 4;
   o << "<g font-size=\"11\" fill=\"#222222\">\n";
   for (std::size_t si = 0; si < c.series.size(); ++si) {
+    if (!c.series[si].in_legend) continue;
     const std::string color = color_of(c.series[si].color_rgba, si);
     o << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 22) << "\" y2=\"" << num(ly)
       << "\" stroke=\"" << color << "\" stroke-width=\"2\"/>";

@@ -1,38 +1,82 @@
-// Small inline SVG charts for the class report: hourly lines (a student's price, fleet or profit
-// over the game) and a scatter of the class with labelled reference lines. Built as the analyst
-// charts' model (sim/analysis/chart_model.h) and drawn by its SVG renderer; no markers on hourly
-// lines, no provenance key (these are game results).
+// The class's charts, one set drawn by the class report's HTML page and by the class server's live
+// instructor page: the class on profit against SLO attainment, profit over the game, the price
+// each student set beside the market's, and the fleet. Which charts, which lines and how each is
+// told apart are decided here; the pages only draw the SVG (sim/analysis/svg_chart.h).
+//
+// Made for a projector: every student keeps one strong colour in every chart (never black, never
+// a grey: those are the benchmarks'), the benchmarks are dark and dashed, identical lines are
+// drawn so that both show and are labelled together, every line is named at its end (not only in
+// a tooltip), the hour axis ends at the game's own last hour, and a chart whose lines the class's
+// locks make one flat value is left out with the reason.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/analysis/chart_model.h"
+
 namespace tycoon::classroom {
 
-struct LineSeries {
+struct ClassReport;
+
+// One run on the charts: a student's counted game or a benchmark.
+struct ClassChartRun {
   std::string name;
-  std::vector<double> values;  // one per game hour
-  bool emphasis = false;       // drawn thicker and dark (the benchmarks)
+  double profit_usd = 0;
+  double slo_attainment = 0;  // share of requests within the SLO, 0..1
+  double score_points = 0;
+  bool finished = true;
+  std::vector<double> output_price_usd_per_mtok;  // per game hour
+  std::vector<double> gpus_rented;                // per game hour
+  std::vector<double> cumulative_profit_usd;      // at the end of each game hour
+  std::int64_t stopped_at_hour = 0;               // an unfinished game: the hour it was handed in at
 };
 
-struct ScatterPoint {
-  double x = 0, y = 0;
-  std::string label;  // tooltip
+// A run's name on the charts: an unfinished game's says where it stopped ("Cy (stopped at h6)").
+std::string chart_name(const ClassChartRun& run);
+
+struct ClassChartData {
+  std::int64_t end_hour = 0;  // the game's length in hours
+  std::vector<std::string> locked_levers;
+  std::string priced_model;
+  // The market's list output price of `priced_model` per hour (the same in every run: competitors
+  // move on the scenario's schedule); empty when the scenario gives none.
+  std::vector<double> market_output_price_usd_per_mtok;
+  std::vector<ClassChartRun> benchmarks;  // doing nothing, then the reference
+  std::vector<ClassChartRun> students;    // in standings order
 };
 
-struct MarkerLine {
-  double x = 0;
-  std::string label;
+struct OmittedChart {
+  std::string title;
+  std::string why;
 };
 
-// Hourly lines on one axis; x is the game hour. `y_label` carries the unit.
-std::string line_chart_svg(const std::string& title, const std::string& y_label, const std::vector<LineSeries>& series,
-                           int width = 960, int height = 420);
+struct ClassCharts {
+  std::vector<analysis::Chart> charts;
+  std::vector<OmittedChart> omitted;
+};
 
-// Points (x: `x_label`, y: a share shown in percent) with vertical marker lines, their labels
-// staggered so that close lines stay readable.
-std::string scatter_chart_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
-                              const std::vector<ScatterPoint>& points, const std::vector<MarkerLine>& markers,
-                              int width = 960, int height = 420);
+// The chart data of a class report (its valid submissions and benchmarks).
+ClassChartData chart_data(const ClassReport& report);
+
+// Student i's colour (0xRRGGBBAA) on every chart: a strong hue of a palette without black or grey,
+// with lightness kept high-contrast on white.
+std::uint32_t student_color(std::size_t i);
+
+// Whether a chart of these lines would tell the class anything: false when every value of every
+// line is the same number (relative tolerance 1e-9).
+bool lines_vary(const std::vector<std::vector<double>>& lines);
+
+// The class's charts: the scatter of profit against SLO attainment (benchmarks as marked lines),
+// profit so far, the output price beside the market's (left out when prices are locked and every
+// line is flat), GPUs rented (left out when every line is one flat value, as with a locked fleet).
+ClassCharts class_charts(const ClassChartData& data);
+
+// Student `i`'s profit so far beside the benchmarks (the report's card for one run).
+analysis::Chart student_profit_chart(const ClassChartData& data, std::size_t i);
+
+// The charts as HTML: each SVG inline, then one line per omitted chart saying why.
+std::string class_charts_html(const ClassCharts& charts);
 
 }  // namespace tycoon::classroom

@@ -222,6 +222,11 @@ ClassBenchmarks play_class_benchmarks(const ClassWorld& world, const data::Catal
     while (!plays[i].game->finished()) {
       plays[i].step();  // applies the hour's commands, then simulates it: the prices now are the hour's
       play_prices[i].push_back(output_price(plays[i].game->state().company.prices, out.priced_model));
+      if (i == 0 && world.scenario.reference_prices.count(out.priced_model)) {
+        out.market_output_price_usd_per_mtok.push_back(
+            game::market_prices_now(plays[i].game->scenario(), plays[i].game->state(), out.priced_model)
+                .output_usd_per_mtok);
+      }
     }
   }
   out.counterfactuals = game::collect(plays);
@@ -270,6 +275,7 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   auto benchmarks = play_class_benchmarks(world, catalog);
   report.priced_model = benchmarks.priced_model;
   report.benchmarks = benchmarks.runs;
+  report.market_output_price_usd_per_mtok = benchmarks.market_output_price_usd_per_mtok;
 
   std::map<std::string, std::string> seen_students;  // student_name_key -> file
   for (const auto& path : files) {

@@ -100,12 +100,13 @@ struct ClassReport {
   std::string scenario_name;
   std::string question;
   std::string lesson;
-  std::vector<std::string> locked_levers;   // the scenario's and the class's
-  std::string priced_model;                 // the model whose output price the charts follow
-  std::vector<BenchmarkRun> benchmarks;     // do nothing, then the reference when the level has one
-  std::vector<CheckedSubmission> valid;     // by score, best first (ties: profit, then name)
-  std::vector<CheckedSubmission> rejected;  // in file order
-  std::vector<InstructiveRun> instructive;  // best, worst, most improved (distinct runs)
+  std::vector<std::string> locked_levers;                // the scenario's and the class's
+  std::string priced_model;                              // the model whose output price the charts follow
+  std::vector<double> market_output_price_usd_per_mtok;  // ClassBenchmarks'
+  std::vector<BenchmarkRun> benchmarks;                  // do nothing, then the reference when the level has one
+  std::vector<CheckedSubmission> valid;                  // by score, best first (ties: profit, then name)
+  std::vector<CheckedSubmission> rejected;               // in file order
+  std::vector<InstructiveRun> instructive;               // best, worst, most improved (distinct runs)
 };
 
 // Every *.json entry directly in `dir`, sorted by name, links not followed: a symbolic link, a
@@ -118,6 +119,9 @@ std::vector<std::filesystem::path> submission_files(const std::filesystem::path&
 // class: the report plays it once, the class server once per class it serves.
 struct ClassBenchmarks {
   std::string priced_model;  // the model whose output price the charts follow
+  // The market's list output price of `priced_model` per hour (competitors move on the scenario's
+  // schedule, so every run of the class sees the same); empty when the scenario lists none.
+  std::vector<double> market_output_price_usd_per_mtok;
   std::vector<BenchmarkRun> runs;
   game::Counterfactuals counterfactuals;
 };

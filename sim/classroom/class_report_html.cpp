@@ -87,7 +87,7 @@ void ranking_table(std::ostringstream& o, const ClassReport& r, const char* titl
   o << "</table></div>\n";
 }
 
-void distribution(std::ostringstream& o, const ClassReport& r) {
+void distribution(std::ostringstream& o, const ClassReport& r, const ClassCharts& charts) {
   std::vector<double> profits, scores;
   for (const auto& c : r.valid) {
     profits.push_back(c.summary.profit_usd);
@@ -121,37 +121,17 @@ void distribution(std::ostringstream& o, const ClassReport& r) {
   if (find_benchmark(r, "reference")) o << "; " << xml_escape(beat("reference"));
   o << ".</p>\n";
 
-  std::vector<ScatterPoint> points;
-  for (const auto& c : r.valid) {
-    points.push_back({c.summary.profit_usd, c.summary.slo_attainment,
-                      c.student + ": " + usd_text(c.summary.profit_usd) + ", SLO " + percent(c.summary.slo_attainment) +
-                          ", score " + fixed(c.summary.score.points, 1)});
-  }
-  std::vector<MarkerLine> markers;
-  for (const auto& b : r.benchmarks)
-    markers.push_back({b.summary.profit_usd, b.name + " (" + usd_text(b.summary.profit_usd) + ")"});
-  o << scatter_chart_svg("The class on the same customers: each point a student", "profit (USD)", "SLO attainment",
-                         points, markers)
-    << "\n";
+  // The scatter, first of the class's charts (class_charts.h).
+  o << analysis::render_svg(charts.charts.front(), /*standalone=*/false) << "\n";
 }
 
-void over_time(std::ostringstream& o, const ClassReport& r) {
-  std::vector<LineSeries> price, fleet;
-  for (const auto& b : r.benchmarks) {
-    price.push_back({b.name, b.output_price_usd_per_mtok, true});
-    fleet.push_back({b.name, b.gpus_rented, true});
-  }
-  for (const auto& c : r.valid) {
-    price.push_back({c.student, c.output_price_usd_per_mtok, false});
-    fleet.push_back({c.student, c.gpus_rented, false});
-  }
-  o << line_chart_svg("Output price of " + r.priced_model + ", as each student set it", "USD per million output tokens",
-                      price)
-    << "\n"
-    << line_chart_svg("GPUs rented (serving-ready, under contract)", "GPUs", fleet) << "\n";
+// The class's charts over the game's hours, and the ones its locks leave out (with why).
+void over_time(std::ostringstream& o, ClassCharts charts) {
+  charts.charts.erase(charts.charts.begin());  // the scatter is drawn beside the benchmarks' table
+  o << class_charts_html(charts);
 }
 
-void instructive(std::ostringstream& o, const ClassReport& r) {
+void instructive(std::ostringstream& o, const ClassReport& r, const ClassChartData& data) {
   for (const auto& i : r.instructive) {
     const auto& c = r.valid[i.index];
     const char* title = i.kind == "best" ? "Best" : i.kind == "worst" ? "Worst" : "Most improved";
@@ -168,9 +148,7 @@ void instructive(std::ostringstream& o, const ClassReport& r) {
       for (const auto& line : c.summary.what_to_try) o << "<li>" << xml_escape(line) << "</li>";
       o << "</ul>\n";
     }
-    std::vector<LineSeries> lines{{c.student, c.cumulative_profit_usd, false}};
-    for (const auto& b : r.benchmarks) lines.push_back({b.name, b.cumulative_profit_usd, true});
-    o << line_chart_svg("Profit so far: " + c.student + " beside the benchmarks", "USD", lines, 860, 340) << "</div>\n";
+    o << analysis::render_svg(student_profit_chart(data, i.index), /*standalone=*/false) << "</div>\n";
   }
 }
 
@@ -236,13 +214,15 @@ std::string report_html(const ClassReport& r) {
   ranking_table(o, r, "SLO attainment", &CheckedSubmission::rank_slo,
                 [](const CheckedSubmission& c) { return percent(c.summary.slo_attainment); });
 
+  const auto data = chart_data(r);
+  const auto charts = class_charts(data);
   o << "<h2>The class beside doing nothing and the reference</h2>\n";
-  distribution(o, r);
-  o << "<h2>Prices and fleets over time</h2>\n";
-  over_time(o, r);
+  distribution(o, r, charts);
+  o << "<h2>Profit, prices and fleets over time</h2>\n";
+  over_time(o, charts);
   o << "<h2>Three runs to discuss</h2>\n<p class=muted>Best and worst by score; most improved: the largest rise "
        "in profit per hour from the first half of the game to the second, among the others.</p>\n";
-  instructive(o, r);
+  instructive(o, r, data);
 
   if (r.spec.advisor) {
     o << "<h2>Advice calls against the truth</h2>\n<p class=muted>Every proposal the advisor made in each "

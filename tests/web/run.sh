@@ -25,7 +25,8 @@
 #      browser, ends with the same save file as the browser's and the native uninterrupted games.
 #   6. class_server_test.mjs: `tycoon class serve --web build-web`; three students play from their
 #      links (one to the end, one copying her, one abandoning), the page hands their games in; the
-#      leaderboard, the flags, the late refusal and the gradebook CSV are checked over the API.
+#      instructor page creates the class and roster, shows the live leaderboard, the flags and the
+#      charts, sets the deadline (a late hand-in refused) and downloads the gradebook CSV.
 # Exits non-zero when any of them fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

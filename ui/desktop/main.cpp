@@ -4,6 +4,9 @@
 //   tycoon_game --scenario tutorial      straight into a scenario
 //   tycoon_game --script steps.txt --screenshot-dir out/ --dump-state out/state.json
 //                                        scripted input for tests (see ui/automation.h)
+//   tycoon_game --class-link 'http://host:8080/?code=CODE'
+//                                        a student's class from a class server; the game is handed
+//                                        in to it at the end and on demand (ui/desktop/class_hand_in.h)
 //   tycoon_game --scenario X --speed 16 --frames 900 --frame-stats
 //                                        frame-time statistics (median, p99, worst)
 //   tycoon_game --script s --width 1024 --height 640 --check-text-fit
@@ -34,6 +37,7 @@
 #include "sim/game/rng.h"
 #include "ui/app.h"
 #include "ui/automation.h"
+#include "ui/desktop/class_hand_in.h"
 #include "ui/desktop/frame_stats.h"
 #include "ui/desktop/sfml_imgui.h"
 #include "ui/draw_hash.h"
@@ -150,7 +154,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--load", o.load, "Resume a saved game");
   cli.add_option("--class", o.class_file, "Start the class of this class file (tycoon class new)");
   cli.add_option("--class-link", o.class_link,
-                 "Start the class of this link query (class=...&scenario=...&seed=...&days=...)");
+                 "Start the class of this link: a class server's student link (http://host:port/?code=CODE: the "
+                 "game is handed in to that server) or a link query (class=...&scenario=...&seed=...&days=...)");
   cli.add_option("--save-dir", o.save_dir,
                  "Folder for saves and campaign progress (default: ~/.local/share/inference-tycoon)");
   cli.add_option("--progress", o.progress, "Campaign progress file (default: <save-dir>/progress.json)");
@@ -234,7 +239,9 @@ void setup_imgui(const Options& o) {
 
 // The app with the options' data, save folders and start (a save, a scenario, the start screen);
 // false when it cannot be made (the reason printed).
-bool make_app(const Options& o, std::optional<tycoon::ui::App>& app) {
+bool make_app(const Options& o, std::optional<tycoon::ui::App>& app,
+              std::optional<tycoon::ui::desktop::StudentSession>& student) {
+  const bool server_link = tycoon::ui::desktop::is_student_link(o.class_link);
   tycoon::ui::AppOptions ao;
   ao.data_root = o.data.empty() ? tycoon::data::default_data_root() : std::filesystem::path(o.data);
   for (const auto& d : o.scenario_dirs) ao.scenario_dirs.emplace_back(d);
@@ -244,6 +251,7 @@ bool make_app(const Options& o, std::optional<tycoon::ui::App>& app) {
   ao.threaded = !o.no_threads;
   ao.auto_pause = !o.no_auto_pause;
   ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
+  if (server_link) ao.status_right_inset = tycoon::ui::desktop::kHandInWidth;
   try {
     app.emplace(ao);
   } catch (const std::exception& e) {
@@ -254,6 +262,13 @@ bool make_app(const Options& o, std::optional<tycoon::ui::App>& app) {
     if (!app->load(o.load)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
   } else if (!o.class_file.empty()) {
     if (!app->start_class_file(o.class_file)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
+  } else if (server_link) {
+    std::string error;
+    student = tycoon::ui::desktop::start_student_link(*app, o.class_link, error);
+    if (!student) {
+      std::cerr << "tycoon_game: " << error << "\n";
+      return false;
+    }
   } else if (!o.class_link.empty()) {
     if (!app->start_class_link(o.class_link)) std::cerr << "tycoon_game: " << app->view().messages.back().text << "\n";
   } else if (!o.scenario.empty()) {
@@ -317,6 +332,9 @@ class FrameLoop {
         log_(log),
         antialias_auto_(o.antialias == "auto") {}
 
+  // A student's class server session: its Hand in button is drawn every frame.
+  void set_student(tycoon::ui::desktop::StudentSession* s) { student_ = s; }
+
   int run() {
     const auto period = std::chrono::duration<double>(o_.fps > 0 ? 1.0 / o_.fps : 0.0);
     auto last = Clock::now();
@@ -331,6 +349,7 @@ class FrameLoop {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui::NewFrame();
       app_.frame(frame_ == 0 ? 1.0 / 60 : dt);
+      if (student_) tycoon::ui::desktop::draw_hand_in(*student_, app_.tags());
       if (app_.quit_requested()) quit_ = true;
       ImGui::Render();
       const auto t_ui = Clock::now();
@@ -466,6 +485,7 @@ class FrameLoop {
   std::uint64_t shown_hash_ = 0;  // the frame on screen
   int frames_since_render_ = 0;
   bool force_render_ = true;
+  tycoon::ui::desktop::StudentSession* student_ = nullptr;
   int frame_ = 0;
   bool quit_ = false;
   int exit_code_ = 0;
@@ -510,14 +530,25 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   {
     std::optional<tycoon::ui::App> app;
-    if (!make_app(o, app)) {
+    std::optional<tycoon::ui::desktop::StudentSession> student;
+    if (!make_app(o, app, student)) {
       ImGui_ImplOpenGL3_Shutdown();
       ImGui::DestroyContext();
       return 1;
     }
     TextFitLog text_fit(o.text_fit_known);
     FrameLog log;
-    exit_code = FrameLoop(o, window, glue, *app, script, text_fit, log).run();
+    FrameLoop loop(o, window, glue, *app, script, text_fit, log);
+    if (student) loop.set_student(&*student);
+    exit_code = loop.run();
+    if (student) {  // a hand-in under way is not dropped at exit, nor the end's still to go
+      for (int i = 0; i < 2; ++i) {
+        if (i == 1) student->client->poll();
+        if (!student->client->busy()) continue;
+        student->client->wait();
+        std::cout << "tycoon_game: " << student->client->message() << "\n";
+      }
+    }
 
     const nlohmann::json stats = frame_stats_json(log, *app);
     if (o.frame_stats) print_frame_stats(log, stats);
