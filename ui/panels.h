@@ -31,6 +31,9 @@ struct GameView {
   // Once the game is over and the comparison runs have been played: the complete score, the
   // counterfactuals and the gap to the reference (else null: "computing").
   const game::GameSummary* final_summary = nullptr;
+  // A class game whose answer key is kept back (classroom/answer_key.h): no level answer, no
+  // reference strategy, gap or what to try next, no truth of the advisor's proposals.
+  bool answer_key_hidden = false;
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.
