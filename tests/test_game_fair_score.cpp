@@ -15,6 +15,8 @@
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
+#include "sim/data/json_reader.h"
+#include "sim/game/save.h"
 #include "sim/game/summary.h"
 #include "tests/advisor_test_util.h"
 #include "tests/game_test_util.h"
@@ -153,7 +155,18 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   auto write = [&](const std::string& file, const nlohmann::json& sub) {
     std::ofstream(dir / file, std::ios::binary) << classroom::submission_text(sub);
   };
-  write("a-abandoned.json", classroom::make_submission(world, *abandoned, cf, "Abe Abandoned", {}, kStoppedAt));
+  const auto abandoned_sub = classroom::make_submission(world, *abandoned, cf, "Abe Abandoned", {}, kStoppedAt);
+  CHECK(abandoned_sub["payload"]["stopped_at_hour"] == kStoppedAt);
+  write("a-abandoned.json", abandoned_sub);
+  // The stopped hour is read strictly: past the game's end it names the field (the checksum
+  // recomputed, as anyone can).
+  {
+    auto forged = abandoned_sub;
+    forged["payload"]["stopped_at_hour"] = kClassDays * 24 + 1;
+    forged["checksum"] = game::checksum_of(forged["payload"].dump());
+    CHECK_THROWS_WITH_AS(classroom::submission_from_json(forged, "forged.json"),
+                         doctest::Contains("/payload/stopped_at_hour"), data::LoadError);
+  }
   write("b-nothing.json", classroom::make_submission(world, *nothing, cf, "Dana Nothing"));
   auto played = classroom::play_class_game(world, test::catalog(), reference);
   write("c-reference.json", classroom::make_submission(world, *played, cf, "Rhea Reference"));
