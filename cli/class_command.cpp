@@ -158,6 +158,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
   std::vector<game::RefusedCommand> refused;
   if (o.commands.empty() == o.save.empty()) throw core::InputError("submit needs --commands or --save (one of them)");
   std::vector<game::LoggedCommand> log;
+  std::optional<std::int64_t> stopped_at_hour;
   if (!o.save.empty()) {
     // A saved game (the desktop game's save, the browser's exported one): its command log is
     // replayed on the class's world, so a game started with the class code replays as played.
@@ -172,8 +173,9 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     if (!h.finished) {
       std::fprintf(stderr,
                    "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played, then left "
-                   "to run to the end without another command\n",
+                   "to run to the end without another command, and scores the share of the game played\n",
                    o.save.c_str(), static_cast<long long>(h.at_hour), static_cast<long long>(h.end_hour));
+      stopped_at_hour = h.at_hour;
     }
     log = std::move(h.commands);
   } else {
@@ -186,7 +188,7 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
                  static_cast<long long>(r.at_hour), r.message.c_str());
   }
   auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows, g->advisor());
-  auto sub = classroom::make_submission(world, *g, cf, o.student, o.code);
+  auto sub = classroom::make_submission(world, *g, cf, o.student, o.code, stopped_at_hour);
   core::write_file_atomically(o.out, classroom::submission_text(sub));
   const auto& s = sub["payload"]["summary"];
   std::printf("%s in class %s: score %.1f, profit $%.0f, SLO attainment %.1f%%; submission written to %s\n",

@@ -112,12 +112,15 @@ void print_human(const game::GameSummary& s, const game::Game& g, double wall_s)
   if (s.counterfactuals) {
     std::printf("  on the same customers (seed %llu):\n", static_cast<unsigned long long>(s.seed));
     auto row = [&](const game::CounterfactualRun& r) {
-      std::printf("    %-26s profit %12s, SLO %5.1f%%, %.0f idle GPU-hours%s\n", r.name.c_str(),
+      char score[48] = "";
+      if (r.score && r.score->final) std::snprintf(score, sizeof score, ", score %.1f", r.score->points);
+      std::printf("    %-26s profit %12s, SLO %5.1f%%, %.0f idle GPU-hours%s%s\n", r.name.c_str(),
                   money(r.figures.profit_usd).c_str(), 100 * r.figures.slo_attainment, r.figures.idle_gpu_hours(),
-                  r.figures.bankrupt ? ", bankrupt" : "");
+                  r.figures.bankrupt ? ", bankrupt" : "", score);
     };
     row(s.counterfactuals->do_nothing);
     if (s.counterfactuals->reference) row(*s.counterfactuals->reference);
+    if (!s.reference_comparison.empty()) std::printf("  %s.\n", s.reference_comparison.c_str());
     if (!s.gap_to_reference.empty()) std::printf("  the gap to the reference (positive: profit you left there):\n");
     for (const auto& gi : s.gap_to_reference) {
       std::printf("    %-24s %12s   %s\n", gi.name.c_str(), money(gi.usd).c_str(), gi.detail.c_str());

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/analysis/svg_chart.h"
+#include "sim/classroom/answer_key.h"
 #include "sim/classroom/hand_in.h"
 #include "sim/classroom/roster.h"
 #include "sim/core/input_error.h"
@@ -472,7 +473,7 @@ ApiResponse ClassApi::student_class(const std::string& code) {
                         {"policy", policy_json(*c)},
                         {"attempts_so_far", store_.hand_ins(s->class_id, s->student).size()}};
   // The answer key stays hidden until the deadline (and without one, until the instructor sets one).
-  if (deadline_passed(*c)) {
+  if (classroom::answer_key_shown(c->deadline_unix_s, now_unix_s_())) {
     out["lesson"] = scenario.lesson;
     if (scenario.reference_strategy) out["reference_strategy"] = scenario.reference_strategy->description;
   }
@@ -506,7 +507,8 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   }
   classroom::CheckedSubmission checked;
   // The replay `class report` gives every submission: its figures are the ones that count.
-  (void)classroom::replay_submission(ctx->world, *catalog_, ctx->benchmarks, h.commands, nullptr, checked);
+  (void)classroom::replay_submission(ctx->world, *catalog_, ctx->benchmarks, h.commands, nullptr, checked,
+                                     h.finished ? std::nullopt : std::optional<std::int64_t>(h.at_hour));
 
   HandInRecord r;
   r.class_id = c->class_id;

@@ -32,5 +32,5 @@ TEST_CASE("campaign and classroom scenarios ask a question and keep internal ref
       ++checked;
     }
   }
-  CHECK(checked == 8);  // six campaign levels, two classroom scenarios
+  CHECK(checked == 10);  // six campaign levels, four classroom scenarios
 }

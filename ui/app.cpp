@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/answer_key.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/core/atomic_file.h"
@@ -59,6 +60,16 @@ bool App::busy() const { return (runner_ && runner_->busy()) || (previews_ && pr
 std::optional<RunnerStats> App::runner_stats() const {
   if (!runner_) return last_runner_stats_;
   return runner_->stats();
+}
+
+std::shared_ptr<const game::GameSummary> App::shown_final_summary() const {
+  auto f = runner_ ? runner_->final_summary() : nullptr;
+  if (!f || !answer_key_hidden_) return f;
+  if (shown_summary_of_ != f) {
+    shown_summary_of_ = f;
+    shown_summary_ = std::make_shared<const game::GameSummary>(classroom::without_answer_key(*f));
+  }
+  return shown_summary_;
 }
 
 void App::end_game() {
@@ -124,6 +135,7 @@ bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, 
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = label;
+    answer_key_hidden_ = false;
     start_error_.clear();
     reset_view_for_game();
     return true;
@@ -143,6 +155,7 @@ bool App::load(const std::filesystem::path& save) {
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = "loaded " + save.filename().string();
+    answer_key_hidden_ = false;
     start_error_.clear();
     reset_view_for_game();
     view_.message("Loaded " + save.string(), true, runner_->snapshot()->hour);
@@ -246,6 +259,7 @@ bool App::start_class(const classroom::ClassSpec& spec, const std::string& sourc
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = "class " + spec.class_id;
+    answer_key_hidden_ = !classroom::answer_key_shown(std::nullopt, std::nullopt);
     start_error_.clear();
     reset_view_for_game();
     view_.message("Class " + spec.class_id + (spec.title.empty() ? "" : " (" + spec.title + ")") + ": seed " +
@@ -372,9 +386,10 @@ void App::draw_game(double dt_s) {
   const auto* ringed = current_tutorial_step(runner_->scenario(), s);
   view_.tags.want_visible(ringed ? game::step_target(*ringed, s) : std::string());
   auto revealed = runner_->revealed_debrief();
-  if (revealed && !revealed->is_null()) game.revealed_debrief = revealed.get();
-  auto final_summary = runner_->final_summary();
+  if (revealed && !revealed->is_null() && !answer_key_hidden_) game.revealed_debrief = revealed.get();
+  auto final_summary = shown_final_summary();
   game.final_summary = final_summary.get();
+  game.answer_key_hidden = answer_key_hidden_;
   CommandQueue out;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -582,8 +597,9 @@ nlohmann::json App::dump() const {
   j["state"] = game::player_view_json(s);  // never the hidden truths
   // ... until the game is over: then the debrief reveals them.
   if (runner_) {
-    if (auto revealed = runner_->revealed_debrief(); revealed && !revealed->is_null()) j["advisor_debrief"] = *revealed;
-    if (auto f = runner_->final_summary()) j["final_summary"] = game::to_json(*f);
+    if (auto revealed = runner_->revealed_debrief(); revealed && !revealed->is_null() && !answer_key_hidden_)
+      j["advisor_debrief"] = *revealed;
+    if (auto f = shown_final_summary()) j["final_summary"] = game::to_json(*f);
   }
   return j;
 }

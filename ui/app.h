@@ -128,6 +128,13 @@ class App {
   std::unique_ptr<GameRunner> runner_;
   std::unique_ptr<Previews> previews_;
   std::string label_;
+  // A class game: its debrief keeps the answer key back (classroom::answer_key_shown; the class's
+  // deadline is not known here, so until the instructor shows it from the report).
+  bool answer_key_hidden_ = false;
+  // The final summary as the debrief shows it (the answer key taken out in a class game), made
+  // once from the runner's.
+  mutable std::shared_ptr<const game::GameSummary> shown_summary_, shown_summary_of_;
+  std::shared_ptr<const game::GameSummary> shown_final_summary() const;
   ViewState view_;
   std::string start_error_;
   // The last game's newest snapshot, kept after going back to the menu so that dump() can

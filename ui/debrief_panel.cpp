@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/classroom/answer_key.h"
 #include "sim/game/last_hours.h"
 #include "sim/game/scoring.h"
 #include "sim/game/tallies.h"
@@ -142,25 +143,22 @@ static void draw_counterfactuals(const game::GameSummary& f, const game::Outcome
     if (cf.reference) row(cf.reference->name, cf.reference->figures, cf.reference->description);
     ImGui::EndTable();
   }
-  if (cf.reference) {
+  if (cf.reference && !cf.reference->description.empty()) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
     ImGui::TextDisabled("The reference: %s", cf.reference->description.c_str());
     ImGui::PopTextWrapPos();
   }
   ImGui::EndGroup();
   tag(view.tags, "debrief.counterfactuals");
-  if (f.gap_to_reference.empty()) return;
+  if (!cf.reference) return;
   if (wide) ImGui::SameLine();
   ImGui::BeginGroup();
-  const double total = game::gap_usd(f.gap_to_reference);
-  if (total >= 0.5) {
-    ImGui::Text("The reference earned %s more. Where it came from (red: what it cost you):", fmt_usd(total).c_str());
-  } else if (total <= -0.5) {
-    ImGui::Text("You beat the reference by %s. Where (green: where you did better):", fmt_usd(-total).c_str());
-  } else {
-    ImGui::TextUnformatted("You matched the reference.");
-  }
-  if (ImGui::BeginTable("##gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  // The comparison by the score (sim: game::reference_comparison), then where the profit differed.
+  text_wrapped(f.reference_comparison +
+               (f.gap_to_reference.empty() ? "." : ". Where the profit differed (red: what it cost you):"));
+  if (f.answer_key_hidden) muted_wrapped(std::string(classroom::kAnswerKeyHiddenNote));
+  if (!f.gap_to_reference.empty() &&
+      ImGui::BeginTable("##gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
@@ -236,8 +234,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   if (ImGui::Button("Back to menu")) out.request(ToMenu{});
   tag(view.tags, "debrief.menu");
 
-  // The level's question, answered once the game is over.
-  if (!game.scenario.question.empty() && s.finished) {
+  // The level's question, answered once the game is over (in a class, once the key is shown).
+  if (!game.scenario.question.empty() && s.finished && !game.answer_key_hidden) {
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("The question: %s", game.scenario.question.c_str());

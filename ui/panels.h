@@ -38,6 +38,9 @@ struct GameView {
   // The settings of the advisor attached to the game, which quote its checks (null: no advisor
   // that sells checks).
   const advisor::AdvisorOptions* advisor_options = nullptr;
+  // A class game whose answer key is kept back (classroom/answer_key.h): no level answer, no
+  // reference strategy, gap or what to try next, no truth of the advisor's proposals.
+  bool answer_key_hidden = false;
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.

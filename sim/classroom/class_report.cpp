@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/hand_in.h"
 #include "sim/classroom/student_name.h"
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
@@ -248,10 +249,10 @@ ClassBenchmarks play_class_benchmarks(const ClassWorld& world, const data::Catal
 
 std::string replay_submission(const ClassWorld& world, const data::Catalog& catalog, const ClassBenchmarks& benchmarks,
                               const std::vector<game::LoggedCommand>& commands, const ClaimedResult* claimed,
-                              CheckedSubmission& c) {
+                              CheckedSubmission& c, std::optional<std::int64_t> stopped_at_hour) {
   std::vector<game::RefusedCommand> refused;
   auto g = play_class_game(world, catalog, commands, &refused);
-  c.summary = game::summarize(*g, &benchmarks.counterfactuals);
+  c.summary = game::summarize(*g, &benchmarks.counterfactuals, stopped_at_hour);
   if (claimed) {
     if (auto why = not_reproduced(*claimed, c.summary); !why.empty()) return why;
   }
@@ -320,7 +321,8 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
              ", counts; names are compared without case, extra spaces, invisible or look-alike characters)");
       continue;
     }
-    if (auto why = replay_submission(world, catalog, benchmarks, s.commands, &s.claimed, c); !why.empty()) {
+    if (auto why = replay_submission(world, catalog, benchmarks, s.commands, &s.claimed, c, s.stopped_at_hour);
+        !why.empty()) {
       reject(why);
       continue;
     }
@@ -330,10 +332,14 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
   }
 
   auto& v = report.valid;
-  // Standings: score, then profit, then name; the other two rankings by their own figure.
-  std::stable_sort(v.begin(), v.end(), [](const CheckedSubmission& a, const CheckedSubmission& b) {
-    if (a.summary.score.points != b.summary.score.points) return a.summary.score.points > b.summary.score.points;
-    if (a.summary.profit_usd != b.summary.profit_usd) return a.summary.profit_usd > b.summary.profit_usd;
+  // Standings: as a class server ranks attempts (ranks_before: a finished game above one handed
+  // in unfinished, then score, then profit), then by name; the other two rankings by their own figure.
+  auto figures = [](const CheckedSubmission& c) {
+    return AttemptFigures{0, c.summary.score.points, c.summary.profit_usd, c.summary.score.played_share >= 1};
+  };
+  std::stable_sort(v.begin(), v.end(), [&](const CheckedSubmission& a, const CheckedSubmission& b) {
+    if (ranks_before(figures(a), figures(b))) return true;
+    if (ranks_before(figures(b), figures(a))) return false;
     return a.student < b.student;
   });
   for (std::size_t i = 0; i < v.size(); ++i) v[i].rank_score = static_cast<int>(i + 1);

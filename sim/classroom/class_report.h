@@ -132,10 +132,11 @@ ClassBenchmarks play_class_benchmarks(const ClassWorld& world, const data::Catal
 // scored against `benchmarks`; the figures and series go to `c` (ranks and validity left to the
 // caller). With `claimed`, returns why the replay does not reproduce the claim (within the
 // kReproduce* tolerances; `c` then holds only the replayed summary); empty when it does or when
-// there is no claim.
+// there is no claim. `stopped_at_hour`: a game handed in unfinished (game::ScoreInputs), scored on
+// the share of it played.
 std::string replay_submission(const ClassWorld& world, const data::Catalog& catalog, const ClassBenchmarks& benchmarks,
                               const std::vector<game::LoggedCommand>& commands, const ClaimedResult* claimed,
-                              CheckedSubmission& c);
+                              CheckedSubmission& c, std::optional<std::int64_t> stopped_at_hour = std::nullopt);
 
 // Checks and ranks `files` against `world`. A submission is rejected — never the whole report —
 // when it cannot be read (not a regular file, above core::kSubmissionInput's size, not JSON, not a

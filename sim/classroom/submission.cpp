@@ -26,7 +26,7 @@ std::string student_name_problem(std::string_view name) {
 
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                                const game::Counterfactuals& counterfactuals, std::string_view student,
-                               std::string_view student_code) {
+                               std::string_view student_code, std::optional<std::int64_t> stopped_at_hour) {
   if (auto why = student_name_problem(student); !why.empty()) {
     throw core::InputError("the student's name " + why);
   }
@@ -48,7 +48,14 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                             {"seed", spec.seed},
                             {"days", spec.days},
                             {"commands", commands},
-                            {"summary", game::to_json(game::summarize(game, &counterfactuals))}};
+                            {"summary", game::to_json(game::summarize(game, &counterfactuals, stopped_at_hour))}};
+  if (stopped_at_hour) {
+    if (*stopped_at_hour < 0 || *stopped_at_hour > st.end_hour) {
+      throw core::InputError("the game cannot have stopped at hour " + std::to_string(*stopped_at_hour) + " of " +
+                             std::to_string(st.end_hour));
+    }
+    payload["stopped_at_hour"] = *stopped_at_hour;
+  }
   if (!student_code.empty()) {
     if (student_code.size() > 64 || !core::is_valid_utf8(student_code)) {
       throw core::InputError("the student code is not one a roster issues");
@@ -122,6 +129,14 @@ Submission submission_from_json(const nlohmann::json& j, const std::string& file
                                 std::to_string(s.commands.back().at_hour) + ")");
     }
     s.commands.push_back(std::move(c));
+  }
+  if (p.has("stopped_at_hour")) {
+    const auto hour = p.integer("stopped_at_hour", data::Bound::kNonNegative);
+    if (hour > static_cast<std::int64_t>(s.days) * 24) p.fail("stopped_at_hour", "after the game's last hour");
+    if (!s.commands.empty() && hour < s.commands.back().at_hour) {
+      p.fail("stopped_at_hour", "before the last command's hour (" + std::to_string(s.commands.back().at_hour) + ")");
+    }
+    s.stopped_at_hour = hour;
   }
   // The summary is the game's own output (game::to_json(GameSummary)), kept whole for the record;
   // the figures the report checks are read from it strictly.

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,9 @@ struct Submission {
   std::uint64_t seed = 0;
   int days = 0;
   std::vector<game::LoggedCommand> commands;
+  // The hour a game handed in unfinished had reached (payload/stopped_at_hour; unset: played to its
+  // end): the replay runs it to the end without another command and scores the share played.
+  std::optional<std::int64_t> stopped_at_hour;
   ClaimedResult claimed;
   nlohmann::json summary;  // as exported (the claimed figures are read from it)
 };
@@ -61,10 +65,13 @@ std::string student_name_problem(std::string_view name);
 // `counterfactuals` (run_counterfactuals on it). Throws std::invalid_argument when the game is not
 // finished, was not played on the class's world (scenario, seed, length), or the name is bad.
 // `student_code` (empty: none) is the code a class roster gave the student (roster.h); it is
-// written as payload/student_code, under the checksum.
+// written as payload/student_code, under the checksum. `stopped_at_hour`: the hour the player
+// stopped a game handed in unfinished (`game` is then its replay, run to the end; the summary
+// scores the share played), written as payload/stopped_at_hour.
 nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                                const game::Counterfactuals& counterfactuals, std::string_view student,
-                               std::string_view student_code = {});
+                               std::string_view student_code = {},
+                               std::optional<std::int64_t> stopped_at_hour = std::nullopt);
 // The submission file's text (one JSON object, indented, newline-terminated).
 std::string submission_text(const nlohmann::json& submission);
 

@@ -1,10 +1,12 @@
 #include "sim/game/counterfactual.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
 #include "sim/game/scoring.h"
+#include "sim/game/summary.h"
 
 namespace tycoon::game {
 
@@ -98,6 +100,14 @@ Counterfactuals collect(const std::vector<ScriptedPlay>& plays) {
     if (p.id == "do_nothing") c.do_nothing = p.result();
     if (p.id == "reference") c.reference = p.result();
   }
+  // Each run scored as a player's game is, once both profits are known.
+  for (const auto& p : plays) {
+    if (!p.game->finished()) continue;
+    auto* run = p.id == "do_nothing" ? &c.do_nothing : p.id == "reference" && c.reference ? &*c.reference : nullptr;
+    if (!run) continue;
+    const auto& g = *p.game;
+    run->score = score(g.scenario(), g.state(), evaluate_goals(g.scenario(), g.state()), score_inputs(g, &c));
+  }
   return c;
 }
 
@@ -111,6 +121,9 @@ Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& s
 }
 
 namespace {
+
+// Two scores this close are the same (they show alike at one decimal).
+constexpr double kMatchedScorePoints = 0.05;
 
 std::string money(double usd) {
   char buf[48];
@@ -169,13 +182,106 @@ std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures
   return out;
 }
 
-std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const OutcomeFigures& ref) {
+namespace {
+
+// The score's part where `ref` is furthest ahead of `you` (null when it is ahead in none).
+const ScoreComponent* largest_shortfall(const Score& you, const Score& ref, double* points_behind) {
+  const ScoreComponent* worst = nullptr;
+  double most = 0;
+  for (const auto& c : you.components) {
+    if (!c.known) continue;
+    for (const auto& r : ref.components) {
+      if (r.id != c.id || !r.known || r.points - c.points <= most) continue;
+      most = r.points - c.points;
+      worst = &c;
+    }
+  }
+  if (points_behind) *points_behind = most;
+  return worst;
+}
+
+}  // namespace
+
+std::string reference_comparison(const Score& you, double your_profit_usd, const CounterfactualRun& reference) {
+  const double more = reference.figures.profit_usd - your_profit_usd;  // what the reference earned over you
+  char buf[320];
+  if (!reference.score || !reference.score->final || !you.final) {
+    if (more >= 0.5) return "The reference earned " + money(more) + " more";
+    if (more <= -0.5) return "You earned " + money(-more) + " more than the reference";
+    return "You earned what the reference earned";
+  }
+  const double ref = reference.score->points, d = you.points - ref;
+  std::string profit;
+  if (more >= 0.5) {
+    profit = "it earned " + money(more) + " more";
+  } else if (more <= -0.5) {
+    profit = "you earned " + money(-more) + " more";
+  } else {
+    profit = "the same profit";
+  }
+  if (std::abs(d) < kMatchedScorePoints) {
+    std::snprintf(buf, sizeof buf, "You matched the reference's score (%.1f points; %s)", ref, profit.c_str());
+    return buf;
+  }
+  if (d > 0) {
+    std::snprintf(buf, sizeof buf, "You beat the reference: %.1f points to its %.1f (%s)", you.points, ref,
+                  more >= 0.5 ? ("though " + profit).c_str() : profit.c_str());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "The reference scored %.1f points to your %.1f", ref, you.points);
+  std::string out = buf;
+  if (more >= 0.5) return out + ": " + profit;
+  double behind = 0;
+  const auto* part = largest_shortfall(you, *reference.score, &behind);
+  out += ": " + profit;
+  if (you.played_share < 1) {
+    std::snprintf(buf, sizeof buf, ", but played %.0f%% of the game", 100 * you.played_share);
+    return out + buf;
+  }
+  if (part) {
+    std::string name = part->name;
+    if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+    std::snprintf(buf, sizeof buf, ", but it scored %.1f more on %s; yours: %s", behind, name.c_str(),
+                  part->detail.c_str());
+    out += buf;
+  }
+  return out;
+}
+
+std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const Score& you,
+                                     const CounterfactualRun& reference) {
   std::vector<std::string> out;
+  const auto& ref = reference.figures;
   double total = 0;
   for (const auto& g : gap) total += g.usd;
-  if (total <= 0) {
+  const bool scored = reference.score && reference.score->final && you.final;
+  if (scored ? you.points > reference.score->points - kMatchedScorePoints : total <= 0) {
     out.push_back(
-        "You beat the reference strategy on the same customers: try a harder level, or this one with fewer GPUs.");
+        "You matched or beat the reference strategy's score on the same customers: try a harder level, or this one "
+        "with fewer GPUs.");
+    return out;
+  }
+  if (you.played_share < 1) {
+    out.push_back("Play to the end: a game handed in unfinished scores only the share of it played.");
+    return out;
+  }
+  if (scored && total <= 0) {
+    // More money than the reference but a lower score: the part of the score it won.
+    const auto* part = largest_shortfall(you, *reference.score, nullptr);
+    const std::string id = part ? part->id : "";
+    if (id == "service") {
+      out.push_back(
+          "Service: you out-earned the reference but served fewer requests within the SLO; the score weighs "
+          "both. Capacity at the peak (a replica more, or a price step up when the queue grows) keeps customers "
+          "served.");
+    } else if (id == "solvency") {
+      out.push_back("Solvency: stay solvent to the end; a bankruptcy costs the share of the game left.");
+    } else if (id == "judgement") {
+      out.push_back(
+          "Advice calls: check the proposals whose claims would matter before deciding, and take the real gains.");
+    } else {
+      out.push_back("Profit: the reference's score counts profit over doing nothing; see the table above.");
+    }
     return out;
   }
   // Items worth a sentence: at least 5% of the reference's profit (or $50).
@@ -232,11 +338,16 @@ nlohmann::json to_json(const OutcomeFigures& f) {
 
 namespace {
 nlohmann::json run_json(const CounterfactualRun& r) {
-  return {{"id", r.id},
-          {"name", r.name},
-          {"description", r.description},
-          {"commands_refused", r.commands_refused},
-          {"figures", to_json(r.figures)}};
+  nlohmann::json j = {{"id", r.id},
+                      {"name", r.name},
+                      {"description", r.description},
+                      {"commands_refused", r.commands_refused},
+                      {"figures", to_json(r.figures)}};
+  if (r.score) {
+    j["score"] = r.score->points;
+    j["stars"] = r.score->stars;
+  }
+  return j;
 }
 }  // namespace
 

@@ -15,6 +15,7 @@
 
 #include "sim/data/catalog.h"
 #include "sim/game/game.h"
+#include "sim/game/scoring.h"
 
 namespace tycoon::game {
 
@@ -56,6 +57,9 @@ struct CounterfactualRun {
   std::string description;
   OutcomeFigures figures;
   std::size_t commands_refused = 0;
+  // The run's own score by the game's rules (its profit measured against both runs, as the
+  // player's is): what the debrief compares the player with. Set by collect.
+  std::optional<Score> score;
 };
 
 // One line of the gap between the player and the reference: positive `usd` is profit the player
@@ -92,7 +96,7 @@ std::vector<ScriptedPlay> counterfactual_plays(const Scenario& scenario, const G
                                                const data::Catalog& catalog,
                                                std::shared_ptr<ServingWindows> windows = nullptr,
                                                const Advisor* advisor = nullptr);
-// Collects finished plays (in counterfactual_plays' order).
+// Collects finished plays (in counterfactual_plays' order), each scored (CounterfactualRun::score).
 Counterfactuals collect(const std::vector<ScriptedPlay>& plays);
 // Plays both to the end (blocking).
 Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& state, const data::Catalog& catalog,
@@ -108,9 +112,18 @@ Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& s
 //   fixed_costs       the rest of the fixed costs
 std::vector<GapItem> explain_gap(const OutcomeFigures& you, const OutcomeFigures& reference);
 
-// What to try next: one sentence per gap item that cost more than a small share of the
-// reference's profit, largest first (at most three), or a sentence for beating the reference.
-std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const OutcomeFigures& reference);
+// The debrief's comparison with the reference, in one sentence, by the score (what the standings
+// rank by), with the profit beside it: "The reference scored 88.1 points to your 66.0: you
+// earned $143 more, but it scored 23.1 more on service; yours: SLO attainment 51.9% (...)".
+// Without both scores final it compares profits.
+std::string reference_comparison(const Score& you, double your_profit_usd, const CounterfactualRun& reference);
+
+// What to try next: a sentence for matching or beating the reference's score; where the
+// reference scored more but earned no more, one for the part of the score it won most; else one
+// sentence per gap item that cost more than a small share of the reference's profit, largest
+// first (at most three).
+std::vector<std::string> what_to_try(const std::vector<GapItem>& gap, const Score& you,
+                                     const CounterfactualRun& reference);
 
 nlohmann::json to_json(const OutcomeFigures& f);
 nlohmann::json to_json(const Counterfactuals& c);

@@ -133,7 +133,8 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
     // Linear up to the reference; beyond it the last points come ever more slowly (they never
     // saturate, so doing still better always shows).
     p.points = x <= 1.0 ? std::max(kProfitPoints * x, kProfitPointsMin)
-                        : kProfitPoints + (kProfitPointsMax - kProfitPoints) * (1.0 - std::exp(-(x - 1.0)));
+                        : kProfitPoints + (kProfitPointsMax - kProfitPoints) *
+                                              (1.0 - std::exp(-kProfitSlopeBeyondReference * (x - 1.0)));
     p.detail = fmt("$%.0f against $%.0f doing nothing and $%.0f for the reference", profit, p0, pref);
   }
   sc.components.push_back(p);
@@ -183,6 +184,12 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
   sc.final = std::all_of(sc.components.begin(), sc.components.end(), [](const ScoreComponent& c) { return c.known; });
   sc.points = max > 0 ? std::max(0.0, 100.0 * got / max) : 0.0;
   sc.max_points = 100;
+  // A game handed in unfinished: the share of it played.
+  const bool stopped = in.stopped_at_hour && *in.stopped_at_hour < s.end_hour;
+  if (stopped) {
+    sc.played_share = std::clamp(static_cast<double>(*in.stopped_at_hour) / static_cast<double>(s.end_hour), 0.0, 1.0);
+    sc.points *= sc.played_share;
+  }
   // The judgement component is only dropped when there was nothing to judge: `max` is then 90.
   if (s.company.bankrupt) {
     sc.stars = 0;
@@ -195,6 +202,7 @@ Score score(const Scenario& scenario, const GameState& s, const std::vector<Goal
         judged == sc.components.end() || judged->points >= kThreeStarJudgementShare * judged->max_points;
     sc.stars = sc.points >= kThreeStarScore && calls_ok ? 3 : sc.points >= kTwoStarScore ? 2 : 1;
   }
+  if (stopped) sc.stars = std::min(sc.stars, 1);
   return sc;
 }
 
@@ -204,7 +212,8 @@ std::string score_rules() {
          "scale starts nearer no profit), "
          "service 25 (SLO attainment from 50% to the level's target), solvency 15, advice calls 10 (the share of the "
          "advisor's proposals called right, less one for each bad one accepted and each good one missed; without an "
-         "advisor, out of 90 scaled to 100). The reference takes the advisor's good proposals.\n"
+         "advisor, out of 90 scaled to 100). The reference takes the advisor's good proposals. A game handed in "
+         "unfinished scores that × the share of the game played.\n"
          "Stars: 1 solvent at the end; 2 every goal met and a score of 55; 3 every goal met and a score of 75.";
 }
 

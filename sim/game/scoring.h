@@ -30,14 +30,20 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 //   profit     x = (your profit − zero) / (the reference's − zero), where zero is doing
 //              nothing's profit (or $0 when doing nothing earns at least the reference): 40 × x
 //              up to the reference (down to −20 for losing what doing nothing would not have),
-//              then 40 + 10 × (1 − e^−(x−1)) beyond it, approaching 50 (the total never goes
-//              below 0)
+//              then 40 + 10 × (1 − e^−4(x−1)) beyond it, approaching 50 (the total never goes
+//              below 0). The curve's slope is 40 on both sides of the reference, so a dollar
+//              earned just past the reference counts as much as one just short of it: a kink
+//              there squeezed every strategy that beat the reference into a point or two.
 //   service    25 × (SLO attainment − 50%) / (the level's SLO target − 50%), clipped to [0, 25]
 //   solvency   15 × the share of the game played before going bankrupt (15 when solvent)
 //   judgement  10 × (right calls − bad proposals accepted − good proposals missed) / proposals,
 //              clipped to [0, 10]: a right call accepts a good proposal or rejects a bad one;
 //              accepting a bad one, or rejecting or ignoring a good one, takes a right call back
 //              (proposals in the last 12 hours and minor ones, worth less than a check, do not count)
+// A game handed in before its end (ScoreInputs::stopped_at_hour: the player stopped at hour h
+// of H, and the game was then run to its end without another command, as a class replays it)
+// scores those points × h / H, the share of the game played, and at most one star: a week
+// abandoned on day 2 is judged as the fraction of a week it is, never as a played one.
 // Profit needs the counterfactual runs and judgement the advisor's truth, both known at the end:
 // until then those components are unknown and not counted. A level without proposals to judge
 // scores out of 90, scaled to 100.
@@ -46,6 +52,7 @@ std::vector<GoalResult> evaluate_goals(const Scenario& scenario, const GameState
 // company run well on the numbers that accepted or refused its advisor blindly earns two.
 inline constexpr double kProfitPoints = 40, kProfitPointsMin = -20, kProfitPointsMax = 50, kServicePoints = 25,
                         kSolvencyPoints = 15, kJudgementPoints = 10;
+inline constexpr double kProfitSlopeBeyondReference = 4;  // the 4 in e^−4(x−1): 10 × 4 = 40, the slope below
 inline constexpr double kTwoStarScore = 55, kThreeStarScore = 75, kThreeStarJudgementShare = 0.5;
 // A campaign level unlocks the next one at this many stars (every goal met and at least
 // kTwoStarScore points): meeting the goals with a low score is not enough.
@@ -78,6 +85,9 @@ struct ScoreInputs {
   std::optional<double> do_nothing_profit_usd;  // the counterfactual runs (counterfactual.h)
   std::optional<double> reference_profit_usd;
   std::optional<AdviceJudgement> judgement;  // Game::revealed_judgement()
+  // The hour a game handed in unfinished had reached when the player stopped (unset: played to
+  // its end, or still being played).
+  std::optional<std::int64_t> stopped_at_hour;
 };
 
 struct Score {
@@ -86,6 +96,9 @@ struct Score {
   bool passed = false;  // every goal met
   bool final = false;   // every component known
   int stars = 0;
+  // The share of the game the player played (1 unless handed in unfinished): the points above
+  // are already multiplied by it.
+  double played_share = 1;
   std::vector<ScoreComponent> components;
 };
 Score score(const Scenario& scenario, const GameState& state, const std::vector<GoalResult>& goals,

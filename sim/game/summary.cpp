@@ -5,9 +5,10 @@
 
 namespace tycoon::game {
 
-ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf) {
+ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf, std::optional<std::int64_t> stopped_at_hour) {
   ScoreInputs in;
   in.judgement = game.revealed_judgement();
+  in.stopped_at_hour = stopped_at_hour;
   if (cf) {
     in.do_nothing_profit_usd = cf->do_nothing.figures.profit_usd;
     if (cf->reference) {
@@ -22,7 +23,7 @@ ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf) {
   return in;
 }
 
-GameSummary summarize(const Game& game, const Counterfactuals* cf) {
+GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional<std::int64_t> stopped_at_hour) {
   const auto& sc = game.scenario();
   const auto& s = game.state();
   const auto& t = s.ledger.totals();
@@ -53,12 +54,13 @@ GameSummary summarize(const Game& game, const Counterfactuals* cf) {
   out.bankrupt = s.company.bankrupt;
   out.bankrupt_at_hour = s.company.bankrupt_at_hour;
   out.goals = evaluate_goals(sc, s);
-  out.score = score(sc, s, out.goals, score_inputs(game, cf));
+  out.score = score(sc, s, out.goals, score_inputs(game, cf, stopped_at_hour));
   if (cf) {
     out.counterfactuals = *cf;
     if (cf->reference) {
       out.gap_to_reference = explain_gap(figures_of(s), cf->reference->figures);
-      out.what_to_try = what_to_try(out.gap_to_reference, cf->reference->figures);
+      out.reference_comparison = reference_comparison(out.score, out.profit_usd, *cf->reference);
+      out.what_to_try = what_to_try(out.gap_to_reference, out.score, *cf->reference);
     }
   }
   for (const auto& [model, r] : s.ledger.by_model()) out.revenue_by_model_usd[model] = r.revenue_usd;
@@ -124,6 +126,7 @@ nlohmann::json to_json(const GameSummary& s) {
       {"score_components", components},
       {"passed", s.score.passed},
       {"stars", s.score.stars},
+      {"played_share", s.score.played_share},
       {"goals", goals},
       {"revenue_by_model_usd", s.revenue_by_model_usd},
       {"gpu_cost_by_contract_usd", s.gpu_cost_by_contract_usd},
@@ -135,8 +138,10 @@ nlohmann::json to_json(const GameSummary& s) {
     nlohmann::json gap = nlohmann::json::array();
     for (const auto& g : s.gap_to_reference) gap.push_back(to_json(g));
     j["gap_to_reference"] = gap;
+    if (s.counterfactuals->reference) j["reference_comparison"] = s.reference_comparison;
     j["what_to_try"] = s.what_to_try;
   }
+  if (s.answer_key_hidden) j["answer_key_hidden"] = true;
   return j;
 }
 

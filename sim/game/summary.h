@@ -45,7 +45,11 @@ struct GameSummary {
   Score score;
   std::optional<Counterfactuals> counterfactuals;
   std::vector<GapItem> gap_to_reference;  // with a reference run
-  std::vector<std::string> what_to_try;   // from the gap (counterfactual.h)
+  std::string reference_comparison;       // the debrief's sentence (counterfactual.h), with a reference run
+  std::vector<std::string> what_to_try;   // from the scores and the gap (counterfactual.h)
+  // The answer key (the reference's description, the gap to it, what to try next) was taken out:
+  // a student's debrief in a class before its deadline (classroom/answer_key.h).
+  bool answer_key_hidden = false;
   std::map<std::string, double> revenue_by_model_usd;
   std::map<std::string, double> gpu_cost_by_contract_usd;
   std::int64_t windows_simulated = 0;
@@ -53,11 +57,14 @@ struct GameSummary {
 };
 
 // `counterfactuals` (run_counterfactuals on the finished game) complete the score and add the
-// comparison; without them the score's profit component is unknown.
-GameSummary summarize(const Game& game, const Counterfactuals* counterfactuals = nullptr);
+// comparison; without them the score's profit component is unknown. `stopped_at_hour`: the hour a
+// game handed in unfinished had reached (ScoreInputs::stopped_at_hour).
+GameSummary summarize(const Game& game, const Counterfactuals* counterfactuals = nullptr,
+                      std::optional<std::int64_t> stopped_at_hour = std::nullopt);
 // What the score needs beyond the state: the counterfactual profits (a scenario without a
 // reference strategy is measured against its profit goal) and the advisor calls once finished.
-ScoreInputs score_inputs(const Game& game, const Counterfactuals* counterfactuals);
+ScoreInputs score_inputs(const Game& game, const Counterfactuals* counterfactuals,
+                         std::optional<std::int64_t> stopped_at_hour = std::nullopt);
 // The summary as JSON; `wall_time_s` is added by the caller (it is not deterministic).
 nlohmann::json to_json(const GameSummary& s);
 

@@ -1,0 +1,33 @@
+// The answer key of a class: the reference strategy (what it did), the gap to it, what to try
+// next, the level's answer and the truth of the advisor's proposals. Every student of a class
+// plays the same world, so one student's debrief is every classmate's answer: a student sees the
+// key after the class's deadline, the instructor sees it in the class report at any time.
+// Front ends ask these rules; they decide nothing themselves.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/game/summary.h"
+
+namespace tycoon::classroom {
+
+// Whether a student's end-of-game debrief may show the answer key: only once the class's deadline
+// (seconds since 1970, UTC) has passed at `now_unix_s`. Without a deadline, or without a clock to
+// read it by, never (the instructor shows it from the report).
+bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional<std::int64_t> now_unix_s);
+
+// `summary` as a student sees it before the deadline: the reference's run keeps its figures and
+// score (the score is measured against them, and the comparison sentence says by how much) but
+// not its description; the gap to the reference and what to try next are taken out, and
+// GameSummary::answer_key_hidden is set.
+game::GameSummary without_answer_key(game::GameSummary summary);
+
+// What the debrief says in place of the key.
+inline constexpr std::string_view kAnswerKeyHiddenNote =
+    "The reference strategy, where your profit differed from it, what to try next and the truth of the advisor's "
+    "proposals are shown after the class's deadline: every classmate plays this same world. Your instructor has "
+    "them in the class report.";
+
+}  // namespace tycoon::classroom
