@@ -11,6 +11,7 @@
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
 #include "sim/data/catalog.h"
+#include "sim/serving/serving_sim.h"
 
 namespace {
 
@@ -72,6 +73,21 @@ void BM_SweepPoint(benchmark::State& state) {
   state.counters["grid_points"] = static_cast<double>(p.sweep.points.size());
 }
 BENCHMARK(BM_SweepPoint)->Unit(benchmark::kMillisecond);
+
+// The same points run once at their spec's request count, without the steady-state rule
+// (serving/steady_state.h): what a point cost before the rule; BM_SweepPoint over this is its price.
+void BM_SweepPointFixedCount(benchmark::State& state) {
+  const auto& p = prepared();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& pt = p.sweep.points[i];
+    auto config = serving_config(p.sweep, p.spec, pt);
+    auto r = serving::simulate(config, p.calibrations.at(config.deployment.hardware->id));
+    benchmark::DoNotOptimize(r);
+    i = (i + 37) % p.sweep.points.size();
+  }
+}
+BENCHMARK(BM_SweepPointFixedCount)->Unit(benchmark::kMillisecond);
 
 // The whole 1,000-point sweep on `jobs` worker threads (0: all cores).
 void BM_Sweep1000(benchmark::State& state) {
