@@ -204,7 +204,15 @@ SteadyRun run_and_judge(ServingConfig config, const perf::CalibrationProfile& ca
   out.summary = run_steady_sim(config, calibration, progress, sim);
   out.steady = judge_run(*sim, config, rule);
   if (!cut_warmup || !out.steady.warmup_ended || out.steady.warmup_requests == 0) {
-    // Nothing is cut: what the run reports counts from its own warm-up.
+    // Nothing is cut: what the run reports counts from its own warm-up. A warm-up MSER-5 found
+    // and the given one left in makes the reported P90s not the steady ones: said so.
+    if (out.steady.warmup_ended && out.steady.warmup_requests > 0) {
+      out.steady.stationary = false;
+      out.steady.why_not = "its first " + std::to_string(out.steady.warmup_requests) +
+                           " counted requests are a warm-up (MSER-5) that the given one leaves in: P90 TTFT " +
+                           steady_fixed(1e3 * out.summary.ttft_s.p90, 1) + " ms with them, " +
+                           steady_fixed(1e3 * out.steady.ttft_p90_s.value, 1) + " ms after them";
+    }
     out.steady.warmup_requests = 0;
     out.steady.warmup_s = config.warmup_s;
     out.config = config;
@@ -233,7 +241,8 @@ SteadyRun run_to_steady_state(ServingConfig config, const perf::CalibrationProfi
               ? static_cast<std::int64_t>(kSteadyMaxRequestsPerUser) * config.arrival.concurrency
               : kSteadyMaxGrowth * config.num_requests;
   }
-  cap = std::max(cap, config.num_requests);
+  cap = std::max({cap, config.num_requests, 2 * kSteadyMinStartRequests});
+  config.num_requests = std::min(cap, std::max(config.num_requests, kSteadyMinStartRequests));
   const double given_warmup_s = config.warmup_s;
   int runs = 0;
   SteadyState st;

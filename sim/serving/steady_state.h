@@ -40,7 +40,11 @@ inline constexpr int kSteadyBatches = 10;
 inline constexpr int kSteadyMinPerBatch = 10;
 // MSER's batch of observations (MSER-5).
 inline constexpr int kMserBatch = 5;
-// The cap a run grows to when none is given: this many requests per closed-loop user (8 × the
+// The fewest requests a growing run starts with: twice the least it must measure after a warm-up
+// cut (kSteadyBatches × kSteadyMinPerBatch), so that a short starting count (a sweep's 4 × 16
+// users) does not climb the doubling ladder run by run.
+inline constexpr std::int64_t kSteadyMinStartRequests = 2 * kSteadyBatches * kSteadyMinPerBatch;
+// The cap a run grows to when none is given (never below 2 × kSteadyMinStartRequests): this many requests per closed-loop user (8 × the
 // kRequestsPerUser default), or this many times the starting count for open-loop arrivals.
 inline constexpr int kSteadyMaxRequestsPerUser = 80;
 inline constexpr int kSteadyMaxGrowth = 8;
@@ -92,7 +96,8 @@ struct SteadyRun {
   SteadyState steady;
 };
 
-// Runs `config` from its num_requests (> 0) upward, doubling to the cap, until judge_run says
+// Runs `config` from its num_requests (> 0; at least kSteadyMinStartRequests) upward, doubling
+// to the cap, until judge_run says
 // stationary; then once more with the warm-up cut as warmup_s when one was found (the same
 // events, counted from the cut). A run that stops on a duration or replays a trace at its own
 // times cannot grow: it is run once and judged. `progress`, when set, is called as in simulate().
