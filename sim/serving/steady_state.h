@@ -44,8 +44,8 @@ inline constexpr int kMserBatch = 5;
 // cut (kSteadyBatches × kSteadyMinPerBatch), so that a short starting count (a sweep's 4 × 16
 // users) does not climb the doubling ladder run by run.
 inline constexpr std::int64_t kSteadyMinStartRequests = 2 * kSteadyBatches * kSteadyMinPerBatch;
-// The cap a run grows to when none is given (never below 2 × kSteadyMinStartRequests): this many requests per closed-loop user (8 × the
-// kRequestsPerUser default), or this many times the starting count for open-loop arrivals.
+// The cap a run grows to when none is given (never below 2 × kSteadyMinStartRequests): this many requests per
+// closed-loop user (8 × the kRequestsPerUser default), or this many times the starting count for open-loop arrivals.
 inline constexpr int kSteadyMaxRequestsPerUser = 80;
 inline constexpr int kSteadyMaxGrowth = 8;
 
