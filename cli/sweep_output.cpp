@@ -227,6 +227,19 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
       std::printf("  %-44s   %zu concurrencies below the interactivity target (summary.json lists each)\n", "", slower);
     }
   }
+  // Points whose P90s did not settle by the steady-state rule's cap: said plainly, with why.
+  std::size_t not_steady = 0;
+  std::string example;
+  for (const auto& p : data.perf) {
+    if (p.stationary || !p.error.empty()) continue;
+    if (not_steady++ == 0) example = p.why_not_stationary;
+  }
+  if (not_steady > 0) {
+    std::printf(
+        "  %zu of %zu points are not stationary by the cap (their P90 intervals stay wide; summary.json lists "
+        "each), e.g.: %s\n",
+        not_steady, data.perf.size(), example.c_str());
+  }
 }
 
 void write_outputs(const fs::path& out, const SweepData& data, const std::vector<Group>& groups, bool no_png,

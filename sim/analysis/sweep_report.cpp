@@ -342,6 +342,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
                        {"num_seeds", g.points.size()},
                        {"provenance", std::string(perf::to_string(g.provenance))},
                        {"failed_points", g.num_failed_points},
+                       {"not_stationary_points", g.num_not_stationary},
                        {"failed_requests", g.requests_failed},
                        {"failed_share", g.failed_share()},
                        {"misses_targets", target_misses(spec, g.stats, g.failed_share())},
@@ -352,6 +353,18 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   nlohmann::json gj = nlohmann::json::array();
   for (const auto& g : groups) gj.push_back(group_json(g));
   j["groups"] = gj;
+  // The points the steady-state rule could not settle by its cap, each with the reason.
+  nlohmann::json nj = nlohmann::json::array();
+  for (std::size_t i = 0; i < d.perf.size(); ++i) {
+    const auto& p = d.perf[i];
+    if (p.stationary || !p.error.empty()) continue;
+    nj.push_back({{"point", i},
+                  {"series", sw.series[sw.points[i].series].label},
+                  {"concurrency", sw.points[i].concurrency},
+                  {"seed", sw.points[i].seed},
+                  {"why", p.why_not_stationary}});
+  }
+  j["not_stationary_points"] = nj;
 
   nlohmann::json fj = nlohmann::json::array();
   const auto frontiers = frontier_groups(d, groups);
