@@ -11,6 +11,7 @@
 #include "sim/analysis/sweep_run.h"
 #include "sim/analysis/sweep_spec.h"
 #include "sim/data/catalog.h"
+#include "sim/serving/serving_sim.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ const data::Catalog& catalog() {
   return c;
 }
 
-nlohmann::json bench_spec() {
+nlohmann::json bench_spec(bool default_counts = false) {
   nlohmann::json seeds = nlohmann::json::array();
   for (int s = 1; s <= 25; ++s) seeds.push_back(s);
   nlohmann::json configs = nlohmann::json::array();
@@ -38,9 +39,9 @@ nlohmann::json bench_spec() {
       {"workloads", {{{"name", "random 1k/256"}, {"kind", "random"}, {"input_tokens", 1024}, {"output_tokens", 256}}}},
       {"concurrency", {4, 8, 16, 32, 64}},
       {"seeds", seeds},
-      {"requests_per_user", 4},
-      {"min_requests", 64},
-      {"max_requests", 256}};
+      {"requests_per_user", default_counts ? 10 : 4},
+      {"min_requests", default_counts ? 0 : 64},
+      {"max_requests", default_counts ? 0 : 256}};
 }
 
 struct Prepared {
@@ -49,20 +50,24 @@ struct Prepared {
   CalibrationSet calibrations;
 };
 
-const Prepared& prepared() {
-  static const Prepared p = [] {
+// The grid above (`default_counts`: with the benchmark's 10 requests per user, no floor or cap).
+const Prepared& prepared(bool default_counts = false) {
+  auto make = [](bool d) {
     Prepared q;
-    q.spec = parse_sweep_spec(bench_spec(), "bench_sweep.cpp");
+    q.spec = parse_sweep_spec(bench_spec(d), "bench_sweep.cpp");
     q.sweep = expand_sweep(q.spec, catalog());
     q.calibrations = calibrations_for(q.sweep, catalog());
     return q;
-  }();
-  return p;
+  };
+  static const Prepared short_counts = make(false);
+  static const Prepared defaults = make(true);
+  return default_counts ? defaults : short_counts;
 }
 
-// One point at a time, cycling through the grid: the per-point cost on one core.
+// One point at a time, cycling through the grid: the per-point cost on one core. Arg 1: the grid
+// at the default 10 requests per user.
 void BM_SweepPoint(benchmark::State& state) {
-  const auto& p = prepared();
+  const auto& p = prepared(state.range(0) == 1);
   std::size_t i = 0;
   for (auto _ : state) {
     auto r = run_point(p.sweep, p.spec, p.sweep.points[i], p.calibrations);
@@ -71,7 +76,22 @@ void BM_SweepPoint(benchmark::State& state) {
   }
   state.counters["grid_points"] = static_cast<double>(p.sweep.points.size());
 }
-BENCHMARK(BM_SweepPoint)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SweepPoint)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The same points run once at their spec's request count, without the steady-state rule
+// (serving/steady_state.h): what a point cost before the rule; BM_SweepPoint over this is its price.
+void BM_SweepPointFixedCount(benchmark::State& state) {
+  const auto& p = prepared(state.range(0) == 1);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& pt = p.sweep.points[i];
+    auto config = serving_config(p.sweep, p.spec, pt);
+    auto r = serving::simulate(config, p.calibrations.at(config.deployment.hardware->id));
+    benchmark::DoNotOptimize(r);
+    i = (i + 37) % p.sweep.points.size();
+  }
+}
+BENCHMARK(BM_SweepPointFixedCount)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The whole 1,000-point sweep on `jobs` worker threads (0: all cores).
 void BM_Sweep1000(benchmark::State& state) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,7 @@
 #include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/serving_sim.h"
+#include "sim/serving/steady_state.h"
 #include "sim/serving/summary_json.h"
 #include "sim/traffic/trace.h"
 
@@ -221,23 +223,50 @@ serving::BenchmarkRun benchmark_run(const BenchmarkOptions& o) {
 }
 
 // The run, with progress on stderr once it lasts (the simulator reports, the CLI prints): in
-// measured requests when the run stops on a count, else in simulated seconds when it stops on a
-// span, else (a trace read to its end) requests so far.
-serving::ServingSummary simulate_with_progress(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) {
+// requests when the run stops on a count, else in simulated seconds when it stops on a span, else
+// (a trace read to its end) requests so far. Without an explicit --num-requests (nor a span or a
+// timed trace) the run follows the steady-state rule (sim/serving/steady_state.h): it grows until
+// its P90s' intervals are narrow, and its warm-up is cut; with one, it runs as asked and is judged.
+serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const serving::ServingConfig& c,
+                                          const perf::CalibrationProfile& cal) {
   const bool by_span = c.num_requests == 0 && c.duration_s > 0;
-  ProgressMeter meter("benchmark", by_span ? c.duration_s : static_cast<double>(c.num_requests + c.warmup_requests),
-                      by_span ? "simulated seconds" : "requests");
-  serving::ServingSummary r = serving::simulate(c, cal, [&](const serving::ServingProgress& p) {
-    meter.update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
-  });
-  meter.finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
+  serving::SteadyStateRule rule;
+  if (c.arrival.kind == serving::ArrivalKind::kClosedLoop) {
+    rule.max_requests = std::min<std::int64_t>(
+        kMaxRequests, static_cast<std::int64_t>(serving::kSteadyMaxRequestsPerUser) * c.arrival.concurrency);
+  } else {
+    rule.max_requests = std::min<std::int64_t>(kMaxRequests, serving::kSteadyMaxGrowth * c.num_requests);
+  }
+  // One meter per simulation: a growing run starts each longer one afresh.
+  std::optional<ProgressMeter> meter;
+  double last_total = -1;
+  auto observe = [&](const serving::ServingProgress& p) {
+    const double total = by_span ? p.duration_s : static_cast<double>(p.requests_expected);
+    if (!meter || total != last_total) {
+      meter.emplace("benchmark", total, by_span ? "simulated seconds" : "requests");
+      last_total = total;
+    }
+    meter->update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
+  };
+  const bool explicit_count = o.num_requests > 0;
+  // A warm-up the user chose (--warmup-s, --warmup-requests) is kept as given; else it is cut.
+  const bool cut_warmup = !given(o.warmup_s_flag) && !given(o.warmup_requests_flag);
+  serving::SteadyRun run = explicit_count ? serving::run_and_judge(c, cal, rule, observe, cut_warmup)
+                                          : serving::run_to_steady_state(c, cal, rule, observe);
+  const serving::ServingSummary& r = run.summary;
+  if (meter)
+    meter->finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
   if (c.warmup_s > 0 && r.requests_completed > 0 && r.e2e_s.mean == 0) {
     throw core::InputError("--warmup-s " + format_fixed(c.warmup_s, 1) +
                            ": every request arrived during the "
                            "warm-up (the run lasted " +
                            format_fixed(r.simulated_time_s, 1) + " s): nothing was measured");
   }
-  return r;
+  if (!run.steady.stationary) {
+    std::fprintf(stderr, "warning: the percentiles of this run are not steady-state figures: %s%s\n",
+                 run.steady.why_not.c_str(), explicit_count ? " (leave out --num-requests to run until they are)" : "");
+  }
+  return run;
 }
 
 // A default as the help shows it: "0.8", "60".
@@ -393,7 +422,8 @@ int run_benchmark(const BenchmarkOptions& o, const GlobalOptions& global) {
   const auto& cal = plan.calibration;
   serving::ServingConfig c = serving::benchmark_config(plan.config, benchmark_run(o));
   check_limits(o, c);
-  const serving::ServingSummary r = simulate_with_progress(c, cal);
+  const serving::SteadyRun run = simulate_with_progress(o, c, cal);
+  const serving::ServingSummary& r = run.summary;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (o.json) {
     // The run's results (the one writer, sim/serving/summary_json.h), then this run's wall time,
@@ -401,11 +431,13 @@ int run_benchmark(const BenchmarkOptions& o, const GlobalOptions& global) {
     nlohmann::json out = serving::summary_json(r);
     out["wall_time_s"] = wall_s;
     out["calibration_source"] = cal.source;
-    out["config"] = serving::run_config_json(c, r);
+    out["config"] = serving::run_config_json(run.config, r);
+    out["steady_state"] = serving::steady_state_json(run.steady);
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }
-  print_benchmark_report(c, r, cal, wall_s);
+  print_benchmark_report(run.config, r, cal, wall_s);
+  std::printf("  steady state           %s\n", serving::describe(run.steady).c_str());
   return kExitOk;
 }
 

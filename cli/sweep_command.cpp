@@ -51,6 +51,7 @@ struct SweepOptions {
   std::string shard;  // "i/n": run every n-th point from i, write a partial result
   bool allow_long_run = false;
   bool yes = false;                                     // run a sweep estimated above confirm_above_min
+  bool conservative = false;                            // targets met at the interval's far end
   double confirm_above_min = kConfirmSweepAboveS / 60;  // ask (or refuse without a terminal) above this
   // `tycoon sweep merge PARTS... --out DIR`
   std::vector<std::string> parts;
@@ -568,7 +569,8 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
   }
   const auto wall_start = std::chrono::steady_clock::now();
   auto catalog = load_catalog_for(global);
-  const SweepSpec spec = load_sweep_spec(o.spec);
+  SweepSpec spec = load_sweep_spec(o.spec);
+  spec.conservative = o.conservative;
   const ExpandedSweep sweep = expand_sweep(spec, catalog);
   const fs::path out = o.out.empty() ? fs::path("sweeps") / spec.name : fs::path(o.out);
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -605,6 +607,9 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--resume", o->resume,
                 "Continue the sweep in --out, reusing its finished points (also after seeds or other values were "
                 "added to the spec: points whose inputs are unchanged are reused)");
+  sub->add_flag("--conservative", o->conservative,
+                "Pick operating points that meet every target at the far end of each figure's 95% interval, not on "
+                "its mean");
   sub->add_flag("--yes", o->yes, "Run a sweep estimated above --confirm-above without asking");
   sub->add_option("--confirm-above", o->confirm_above_min,
                   "Minutes of estimated wall time above which the sweep asks first (without a terminal: refuses "

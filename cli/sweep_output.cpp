@@ -196,9 +196,13 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
       }
       std::printf("  %s\n", std::string(perf::to_string(op.provenance)).c_str());
       if (op.interpolated) {
-        std::printf("  %-44s   interpolated at target between %d and %d users\n", "", groups[*op.group].concurrency,
-                    groups[*op.upper_group].concurrency);
+        std::string on;
+        for (std::size_t i = 0; i < op.binding.size(); ++i) on += (i ? ", " : "") + op.binding[i];
+        std::printf("  %-44s   interpolated at the %s target%s between %d and %d users\n", "", on.c_str(),
+                    spec.conservative ? " (interval's far end)" : " (on the mean; --conservative: its interval)",
+                    groups[*op.group].concurrency, groups[*op.upper_group].concurrency);
       }
+      for (const auto& m : op.marginal) std::printf("  %-44s   marginal: %s\n", "", m.c_str());
       if (const auto prices = prices_for_target_margin(data, op)) {
         std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
                     100 * *spec.target_gross_margin, prices->input_usd_per_mtok, prices->output_usd_per_mtok);
@@ -222,6 +226,19 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
     if (slower > 0 && !op.found()) {
       std::printf("  %-44s   %zu concurrencies below the interactivity target (summary.json lists each)\n", "", slower);
     }
+  }
+  // Points whose P90s did not settle by the steady-state rule's cap: said plainly, with why.
+  std::size_t not_steady = 0;
+  std::string example;
+  for (const auto& p : data.perf) {
+    if (p.stationary || !p.error.empty()) continue;
+    if (not_steady++ == 0) example = p.why_not_stationary;
+  }
+  if (not_steady > 0) {
+    std::printf(
+        "  %zu of %zu points are not stationary by the cap (their P90 intervals stay wide; summary.json lists "
+        "each), e.g.: %s\n",
+        not_steady, data.perf.size(), example.c_str());
   }
 }
 

@@ -28,9 +28,10 @@ double Estimate::relative_half_width() const {
 double Estimate::total_half_width() const {
   const bool seeds = std::isfinite(half_width_95);
   const bool model = std::isfinite(model_half_width) && model_half_width > 0;
-  if (!seeds && !model) return seeds ? half_width_95 : std::numeric_limits<double>::quiet_NaN();
-  const double a = seeds ? half_width_95 : 0, b = model ? model_half_width : 0;
-  return std::sqrt(a * a + b * b);
+  const bool run = std::isfinite(run_half_width) && run_half_width > 0;
+  if (!seeds && !model && !run) return std::numeric_limits<double>::quiet_NaN();
+  const double a = seeds ? half_width_95 : 0, b = model ? model_half_width : 0, c = run ? run_half_width : 0;
+  return std::sqrt(a * a + b * b + c * c);
 }
 
 bool Estimate::overlap(const Estimate& a, const Estimate& b) {

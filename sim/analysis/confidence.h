@@ -16,9 +16,14 @@ struct Estimate {
   // The performance model's own error on this figure (its provenance class's validation error,
   // sim/analysis/model_error.h): a half width that more seeds do not shrink. 0 when not applied.
   double model_half_width = 0;
+  // A percentile's own 95% half width within each run (the steady-state rule's batch means,
+  // serving/steady_state.h; the mean over the seeds' runs): what one run's length leaves
+  // uncertain. 0 when not applied (every figure but the P90 latencies).
+  double run_half_width = 0;
 
-  // The interval to report: the seeds' 95% half width and the model error in quadrature, so
-  // neither hides the other. NaN when neither is known (one seed and no model error).
+  // The interval to report: the seeds' 95% half width, the model error and the run's own half
+  // width in quadrature, so none hides another. NaN when none is known (one seed and no model
+  // error).
   double total_half_width() const;
 
   double relative_half_width() const;  // half_width_95 / |mean| (NaN when undefined)

@@ -21,6 +21,13 @@ serving::LatencyStats latency_from(const nlohmann::json& j) {
   return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>(), j.at(3).get<double>()};
 }
 
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+double double_or_nan(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return kNaN;
+  return j.at(key).get<double>();
+}
+
 }  // namespace
 
 PointPerf PointPerf::from_summary(const serving::ServingSummary& s) {
@@ -47,6 +54,18 @@ PointPerf PointPerf::from_summary(const serving::ServingSummary& s) {
   return p;
 }
 
+PointPerf PointPerf::from_steady_run(const serving::SteadyRun& run) {
+  PointPerf p = from_summary(run.summary);
+  p.simulated_time_s = std::max(0.0, run.summary.simulated_time_s - run.config.warmup_s);
+  p.stationary = run.steady.stationary;
+  p.why_not_stationary = run.steady.why_not;
+  p.warmup_s = run.config.warmup_s;
+  p.num_requests_run = run.config.num_requests;
+  p.ttft_p90_half_width_s = run.steady.ttft_p90_s.half_width;
+  p.tpot_p90_half_width_s = run.steady.tpot_p90_s.half_width;
+  return p;
+}
+
 nlohmann::json PointPerf::to_json() const {
   return {{"output_tok_per_s_per_gpu", output_tok_per_s_per_gpu},
           {"input_tok_per_s_per_gpu", input_tok_per_s_per_gpu},
@@ -63,7 +82,13 @@ nlohmann::json PointPerf::to_json() const {
           {"mean_batch_size", mean_batch_size},
           {"num_gpus", num_gpus},
           {"provenance", std::string(perf::to_string(provenance))},
-          {"error", error}};
+          {"error", error},
+          {"stationary", stationary},
+          {"why_not_stationary", why_not_stationary},
+          {"warmup_s", warmup_s},
+          {"num_requests_run", num_requests_run},
+          {"ttft_p90_half_width_s", finite_or_null(ttft_p90_half_width_s)},
+          {"tpot_p90_half_width_s", finite_or_null(tpot_p90_half_width_s)}};
 }
 
 // A count read from JSON. Converting a float outside the integer's range is undefined behaviour,
@@ -101,6 +126,14 @@ PointPerf PointPerf::from_json(const nlohmann::json& j) {
   if (!prov) throw std::runtime_error("bad provenance");
   p.provenance = *prov;
   p.error = j.at("error").get<std::string>();
+  // The steady-state verdict; a journal written before the rule has none (a point without it is
+  // taken as it ran).
+  p.stationary = j.value("stationary", true);
+  p.why_not_stationary = j.value("why_not_stationary", std::string());
+  p.warmup_s = j.value("warmup_s", 0.0);
+  p.num_requests_run = j.contains("num_requests_run") ? count_from<std::int64_t>(j, "num_requests_run") : 0;
+  p.ttft_p90_half_width_s = double_or_nan(j, "ttft_p90_half_width_s");
+  p.tpot_p90_half_width_s = double_or_nan(j, "tpot_p90_half_width_s");
   return p;
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,7 @@
 #include "sim/econ/prices.h"
 #include "sim/perf/calibration_profile.h"
 #include "sim/serving/serving_sim.h"
+#include "sim/serving/steady_state.h"
 
 namespace tycoon::analysis {
 
@@ -25,11 +27,20 @@ struct PointPerf {
   std::int64_t input_tokens = 0;
   std::int64_t cached_input_tokens = 0;
   std::int64_t output_tokens = 0;
-  double simulated_time_s = 0;
+  double simulated_time_s = 0;  // the measured window: from the warm-up cut to the last request's end
   double mean_batch_size = 0;
   int num_gpus = 0;
   perf::Provenance provenance = perf::Provenance::kDatasheet;
   std::string error;  // non-empty: the simulation refused this point (why); figures are zero
+  // The steady-state rule's verdict (serving/steady_state.h): whether the run's P90s settled, why
+  // not, the warm-up cut, and each P90's 95% batch-means half width (seconds; NaN: too few
+  // requests to batch), which the report adds to the seeds' interval.
+  bool stationary = true;
+  std::string why_not_stationary;
+  double warmup_s = 0;
+  std::int64_t num_requests_run = 0;  // the requests the last simulation sent (the rule may grow them)
+  double ttft_p90_half_width_s = std::numeric_limits<double>::quiet_NaN();
+  double tpot_p90_half_width_s = std::numeric_limits<double>::quiet_NaN();
 
   // Prefix-cache hits over prompt tokens, in [0, 1] (0 without prompt tokens): what revenue is
   // re-priced with (cached input is billed at the cached price).
@@ -43,6 +54,8 @@ struct PointPerf {
   }
 
   static PointPerf from_summary(const serving::ServingSummary& s);
+  // A run of the steady-state rule: its summary, its verdict and its measured window.
+  static PointPerf from_steady_run(const serving::SteadyRun& run);
   // Round-trips exactly (doubles are written with enough digits): the resume journal's format.
   nlohmann::json to_json() const;
   static PointPerf from_json(const nlohmann::json& j);
@@ -60,8 +73,8 @@ struct PerfProblem {
 // alike): finite and not negative; counts that add up (cached input <= input tokens); latency
 // percentiles in order (p50 <= p90 <= p99); the point's GPU count (`expected_gpus`, from its
 // deployment); and throughputs that agree with the counts they were computed from. A sweep
-// point's window is its whole run (sweeps have no warm-up), so the output throughput times GPUs
-// times the simulated time is the tokens generated: at least the completed requests' output
+// point's simulated time is its measured window (after the warm-up cut), so the output throughput
+// times GPUs times it is the tokens generated in the window: at least the completed requests' output
 // tokens (kPerfAgreementTol relative), and when no request failed at most kPerfReemitFactor times
 // them (a request preempted and recomputed samples its next token again; a failed request may have
 // generated part of its output, so with failures there is no upper bound); and the input

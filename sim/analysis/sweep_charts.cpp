@@ -377,8 +377,10 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     if (t.empty()) t.push_back("none set");
     for (std::size_t i = 0; i < t.size(); ++i) o << (i ? ", " : "") << xml_escape(t[i]);
   }
-  o << "). With an interactivity target every figure is <b>interpolated at the target</b> between the measured "
-       "concurrencies around it (monotone cubic, Fritsch-Carlson, over log2 users). A concurrency that misses any "
+  o << "). With an interactivity, TTFT or TPOT target every figure is <b>interpolated at the target</b> between "
+       "the measured concurrencies around it (monotone cubic, Fritsch-Carlson, over log2 users)"
+    << (spec.conservative ? ", each target met at the far end of the figure's interval" : "")
+    << "; a pick within its interval of another target is <b>marginal</b>. A concurrency that misses any "
        "target is never picked; the last column says which missed and why. Performance at the first price ("
     << xml_escape(spec.prices[0].name)
     << ").</p>\n<table><tr><th class=\"l\">series</th>"
@@ -407,6 +409,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       o << "<br><span class=\"small\">interpolated at target (" << groups[*op.group].concurrency << "–"
         << groups[*op.upper_group].concurrency << ")</span>";
     }
+    for (const auto& m : op.marginal) o << "<br><span class=\"small weak\">marginal: " << xml_escape(m) << "</span>";
     o << "</td><td>" << plus_minus(op.at(Metric::kOutputTokPerSPerGpu), 1) << "</td><td>"
       << plus_minus(op.at(Metric::kP90InteractivityTokPerSPerUser), 1) << "</td><td>"
       << plus_minus(op.at(Metric::kTtftP90Ms), 1) << "</td><td>" << fixed(100 * op.failed_share, 1) << "</td><td>"
@@ -482,7 +485,8 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     << "<li>Price for a target margin m: every quoted price × R / ((1−m)·V).</li>\n"
     << "<li>95% CI: mean ± t(0.975, n−1)·s/√n over the n seeds of a group, combined in quadrature with the "
        "model error e of the provenance class: e·|mean| (e·|1 − margin| for gross margin).</li>\n"
-    << "<li>Operating point with an interactivity target: every figure interpolated at the target between "
+    << "<li>Operating point with an interactivity, TTFT or TPOT target: every figure interpolated at the target "
+       "between "
        "measured concurrencies (monotone cubic, Fritsch-Carlson, over log2 users).</li>\n</ul>\n";
   o << "<p>Written by Inference Tycoon " << xml_escape(core::version_line()) << ".</p>\n</body></html>\n";
   return o.str();

@@ -91,6 +91,20 @@ std::vector<Group> make_groups(const SweepData& d) {
           samples[m].push_back(metric_value(static_cast<Metric>(m), perf, econ));
         }
       }
+      // Each P90 latency's own interval within a run (the steady-state rule's batch means), the
+      // mean over the group's runs that have one, in ms like the figure.
+      auto run_half_width_ms = [&](double PointPerf::*half_width_s) {
+        double sum = 0;
+        int n = 0;
+        for (std::size_t k = i; k < j; ++k) {
+          const double h = d.perf[k].*half_width_s;
+          if (std::isfinite(h)) {
+            sum += 1e3 * h;
+            ++n;
+          }
+        }
+        return n > 0 ? sum / n : 0.0;
+      };
       for (std::size_t m = 0; m < kNumMetrics; ++m) {
         g.stats[m] = estimate(samples[m]);
         if (d.errors) {
@@ -99,75 +113,18 @@ std::vector<Group> make_groups(const SweepData& d) {
         }
       }
       if (d.errors) set_output_price_model_half_width(g.stats, target_margin(*d.spec), d.errors->of(g.provenance));
+      g.stats[static_cast<std::size_t>(Metric::kTtftP90Ms)].run_half_width =
+          run_half_width_ms(&PointPerf::ttft_p90_half_width_s);
+      g.stats[static_cast<std::size_t>(Metric::kTpotP90Ms)].run_half_width =
+          run_half_width_ms(&PointPerf::tpot_p90_half_width_s);
+      for (std::size_t k = i; k < j; ++k) {
+        if (!d.perf[k].stationary && d.perf[k].error.empty()) ++g.num_not_stationary;
+      }
       groups.push_back(std::move(g));
     }
     i = j;
   }
   return groups;
-}
-
-std::vector<std::string> target_misses(const SweepSpec& spec, const std::array<Estimate, kNumMetrics>& stats,
-                                       double failed_share) {
-  std::vector<std::string> out;
-  auto mean = [&](Metric m) { return stats[static_cast<std::size_t>(m)].mean; };
-  auto num = [](double v, int digits) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return std::string(buf);
-  };
-  if (spec.target_p90_tok_per_s_per_user) {
-    const double v = mean(Metric::kP90InteractivityTokPerSPerUser);
-    if (!(v >= *spec.target_p90_tok_per_s_per_user)) {
-      out.push_back("P90 interactivity " + num(v, 1) + " < " + num(*spec.target_p90_tok_per_s_per_user, 1) +
-                    " tok/s/user");
-    }
-  }
-  auto at_most = [&](const std::optional<double>& target, Metric m, const char* what) {
-    if (!target) return;
-    const double v = mean(m);
-    if (!(v <= *target)) out.push_back(std::string(what) + " " + num(v, 1) + " ms > " + num(*target, 1) + " ms");
-  };
-  at_most(spec.target_max_p90_ttft_ms, Metric::kTtftP90Ms, "P90 TTFT");
-  at_most(spec.target_max_p99_ttft_ms, Metric::kTtftP99Ms, "P99 TTFT");
-  at_most(spec.target_max_p90_tpot_ms, Metric::kTpotP90Ms, "P90 TPOT");
-  if (spec.target_max_failed_share && !(failed_share <= *spec.target_max_failed_share)) {
-    out.push_back("failed requests " + num(100 * failed_share, 1) + "% > " +
-                  num(100 * *spec.target_max_failed_share, 1) + "%");
-  }
-  if (!std::isfinite(mean(Metric::kOutputTokPerSPerGpu))) out.push_back("no completed requests");
-  return out;
-}
-
-double pchip(std::span<const double> xs, std::span<const double> ys, double x) {
-  const std::size_t n = xs.size();
-  if (n == 0 || ys.size() != n || !(x >= xs.front() && x <= xs.back())) return kNotANumber;
-  if (n == 1) return ys[0];
-  std::size_t k = 0;  // the interval [xs[k], xs[k+1]] holding x
-  while (k + 2 < n && x > xs[k + 1]) ++k;
-  const double h = xs[k + 1] - xs[k];
-  const double y0 = ys[k], y1 = ys[k + 1];
-  if (!std::isfinite(y0) || !std::isfinite(y1)) return kNotANumber;
-  auto secant = [&](std::size_t i) { return (ys[i + 1] - ys[i]) / (xs[i + 1] - xs[i]); };
-  // Fritsch-Carlson slopes: zero at a local extremum, else a weighted harmonic mean of the two
-  // secants (Fritsch & Butland's form, which keeps each piece monotone); one-sided at the ends.
-  auto slope = [&](std::size_t i) {
-    const bool left = i > 0 && std::isfinite(ys[i - 1]);
-    const bool right = i + 1 < n && std::isfinite(ys[i + 1]);
-    if (left && right) {
-      const double d0 = secant(i - 1), d1 = secant(i);
-      if (d0 * d1 <= 0) return 0.0;
-      const double h0 = xs[i] - xs[i - 1], h1 = xs[i + 1] - xs[i];
-      const double w0 = 2 * h1 + h0, w1 = h1 + 2 * h0;
-      return (w0 + w1) / (w0 / d0 + w1 / d1);
-    }
-    if (right) return secant(i);
-    if (left) return secant(i - 1);
-    return 0.0;
-  };
-  const double m0 = slope(k), m1 = slope(k + 1);
-  const double t = (x - xs[k]) / h;
-  const double t2 = t * t, t3 = t2 * t;
-  return (2 * t3 - 3 * t2 + 1) * y0 + (t3 - 2 * t2 + t) * h * m0 + (-2 * t3 + 3 * t2) * y1 + (t3 - t2) * h * m1;
 }
 
 std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, const OperatingPoint& op) {
@@ -179,116 +136,6 @@ std::optional<econ::TokenPrices> prices_for_target_margin(const SweepData& d, co
   econ::TokenPrices out = list;
   out.input_usd_per_mtok = scale * list.input_usd_per_mtok;
   out.output_usd_per_mtok = scale * list.output_usd_per_mtok;
-  return out;
-}
-
-std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups) {
-  const auto& spec = *d.spec;
-  const std::size_t num_prices = spec.prices.size();
-  std::vector<OperatingPoint> out;
-  for (std::size_t s = 0; s < d.sweep->series.size(); ++s) {
-    OperatingPoint op;
-    op.series = s;
-    // This series' groups at the first price, by increasing concurrency (groups are ordered so;
-    // the same concurrency at price p is the group p places later).
-    std::vector<std::size_t> gs;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].series == s && groups[g].price == 0) gs.push_back(g);
-    }
-    auto by_price = [&](std::size_t g0) {
-      std::vector<std::array<Estimate, kNumMetrics>> st;
-      for (std::size_t p = 0; p < num_prices; ++p) st.push_back(groups[g0 + p].stats);
-      return st;
-    };
-    double best = -std::numeric_limits<double>::infinity();
-    std::vector<bool> ok(gs.size(), false);
-    for (std::size_t k = 0; k < gs.size(); ++k) {
-      const Group& g = groups[gs[k]];
-      const auto misses = target_misses(spec, g.stats, g.failed_share());
-      if (!misses.empty()) {
-        std::string why = std::to_string(g.concurrency) + " users: ";
-        for (std::size_t i = 0; i < misses.size(); ++i) why += (i ? "; " : "") + misses[i];
-        op.rejected.push_back(why);
-        op.rejected_for_interactivity_only.push_back(
-            misses.size() == 1 && spec.target_p90_tok_per_s_per_user &&
-            !(g[Metric::kP90InteractivityTokPerSPerUser].mean >= *spec.target_p90_tok_per_s_per_user));
-        continue;
-      }
-      ok[k] = true;
-      const double tput = g[Metric::kOutputTokPerSPerGpu].mean;
-      if (tput > best) {
-        best = tput;
-        op.group = gs[k];
-        op.concurrency = g.concurrency;
-        op.stats = by_price(gs[k]);
-        op.provenance = g.provenance;
-        op.failed_share = g.failed_share();
-      }
-    }
-    // Between a measured concurrency that meets every target and the next one, which misses the
-    // interactivity target only by being too slow per user: the concurrency where P90 interactivity
-    // equals the target, by bisection on the monotone interpolant.
-    if (spec.target_p90_tok_per_s_per_user && gs.size() > 1) {
-      const double target = *spec.target_p90_tok_per_s_per_user;
-      std::vector<double> xs;
-      for (std::size_t g : gs) xs.push_back(std::log2(static_cast<double>(groups[g].concurrency)));
-      auto series_of = [&](std::size_t price, std::size_t m) {
-        std::vector<double> ys;
-        for (std::size_t g : gs) ys.push_back(groups[g + price].stats[m].mean);
-        return ys;
-      };
-      const auto inter = series_of(0, static_cast<std::size_t>(Metric::kP90InteractivityTokPerSPerUser));
-      for (std::size_t k = 0; k + 1 < gs.size(); ++k) {
-        if (!ok[k] || !(inter[k] >= target && inter[k + 1] < target)) continue;
-        double lo = xs[k], hi = xs[k + 1];
-        for (int it = 0; it < 100; ++it) {  // the interpolant falls across [lo, hi]: halve it
-          const double mid = 0.5 * (lo + hi);
-          (pchip(xs, inter, mid) >= target ? lo : hi) = mid;
-        }
-        const double x = lo;
-        const double w = (x - xs[k]) / (xs[k + 1] - xs[k]);  // linear weight for spreads
-        const Group& a = groups[gs[k]];
-        const Group& b = groups[gs[k + 1]];
-        std::vector<std::array<Estimate, kNumMetrics>> st(num_prices);
-        for (std::size_t p = 0; p < num_prices; ++p) {
-          for (std::size_t m = 0; m < kNumMetrics; ++m) {
-            const Estimate& ea = groups[gs[k] + p].stats[m];
-            const Estimate& eb = groups[gs[k + 1] + p].stats[m];
-            Estimate e;
-            e.mean = pchip(xs, series_of(p, m), x);
-            auto lerp = [&](double u, double v) { return (1 - w) * u + w * v; };
-            e.stddev = lerp(ea.stddev, eb.stddev);
-            e.half_width_95 = lerp(ea.half_width_95, eb.half_width_95);
-            if (d.errors) {
-              e.model_half_width = model_half_width(static_cast<Metric>(m), e.mean,
-                                                    d.errors->of(perf::weaker(a.provenance, b.provenance)));
-            }
-            e.min = std::min(ea.min, eb.min);
-            e.max = std::max(ea.max, eb.max);
-            e.n = std::min(ea.n, eb.n);
-            st[p][m] = e;
-          }
-          if (d.errors) {
-            set_output_price_model_half_width(st[p], target_margin(spec),
-                                              d.errors->of(perf::weaker(a.provenance, b.provenance)));
-          }
-        }
-        const double share = (1 - w) * a.failed_share() + w * b.failed_share();
-        if (!target_misses(spec, st[0], share).empty()) continue;
-        const double tput = st[0][static_cast<std::size_t>(Metric::kOutputTokPerSPerGpu)].mean;
-        if (!(tput > best)) continue;
-        best = tput;
-        op.group = gs[k];
-        op.upper_group = gs[k + 1];
-        op.interpolated = true;
-        op.concurrency = std::exp2(x);
-        op.stats = std::move(st);
-        op.provenance = perf::weaker(a.provenance, b.provenance);
-        op.failed_share = share;
-      }
-    }
-    out.push_back(std::move(op));
-  }
   return out;
 }
 
@@ -357,12 +204,11 @@ void write_operating_points_csv(std::ostream& out, const SweepData& d, const std
       out << head << "none: no concurrency meets every target,,,,,,,,,,,,," << outside << "\n";
       continue;
     }
-    const std::string where =
-        std::string(op.interpolated ? "interpolated at target" : "grid") + "," + csv_number(op.concurrency) + "," +
-        (op.interpolated
-             ? std::to_string(groups[*op.group].concurrency) + "," + std::to_string(groups[*op.upper_group].concurrency)
-             : ",") +
-        ",";
+    const std::string where = csv_field(op.pick_label()) + "," + csv_number(op.concurrency) + "," +
+                              (op.interpolated ? std::to_string(groups[*op.group].concurrency) + "," +
+                                                     std::to_string(groups[*op.upper_group].concurrency)
+                                               : ",") +
+                              ",";
     const std::string prov = std::string(perf::to_string(op.provenance));
     auto row = [&](const std::string& price, std::string_view metric, const Estimate& e) {
       const double h = e.total_half_width();
@@ -428,8 +274,9 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
        "margin m with input and cached input at the quoted prices (negative: the input alone earns it)"},
       {"confidence_interval", "mean +- t(0.975, n-1) x s / sqrt(n) over the seeds of a group (Student t)"},
       {"operating_point",
-       "highest mean tok/s/GPU meeting every target; with an interactivity target, every metric is interpolated at "
-       "the target between measured concurrencies (monotone cubic, Fritsch-Carlson, over log2 users)"}};
+       "highest mean tok/s/GPU meeting every target; with an interactivity, TTFT or TPOT target, every metric is "
+       "interpolated at the target between measured concurrencies (monotone cubic, Fritsch-Carlson, over log2 "
+       "users); conservative: every target met at the far end of the reported interval"}};
   nlohmann::json cals = nlohmann::json::object();
   for (const auto& [chip, cal] : *d.calibrations) {
     cals[chip] = {{"provenance", std::string(perf::to_string(cal.provenance))}, {"source", cal.source}};
@@ -495,6 +342,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
                        {"num_seeds", g.points.size()},
                        {"provenance", std::string(perf::to_string(g.provenance))},
                        {"failed_points", g.num_failed_points},
+                       {"not_stationary_points", g.num_not_stationary},
                        {"failed_requests", g.requests_failed},
                        {"failed_share", g.failed_share()},
                        {"misses_targets", target_misses(spec, g.stats, g.failed_share())},
@@ -505,6 +353,18 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   nlohmann::json gj = nlohmann::json::array();
   for (const auto& g : groups) gj.push_back(group_json(g));
   j["groups"] = gj;
+  // The points the steady-state rule could not settle by its cap, each with the reason.
+  nlohmann::json nj = nlohmann::json::array();
+  for (std::size_t i = 0; i < d.perf.size(); ++i) {
+    const auto& p = d.perf[i];
+    if (p.stationary || !p.error.empty()) continue;
+    nj.push_back({{"point", i},
+                  {"series", sw.series[sw.points[i].series].label},
+                  {"concurrency", sw.points[i].concurrency},
+                  {"seed", sw.points[i].seed},
+                  {"why", p.why_not_stationary}});
+  }
+  j["not_stationary_points"] = nj;
 
   nlohmann::json fj = nlohmann::json::array();
   const auto frontiers = frontier_groups(d, groups);
@@ -535,6 +395,10 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
     if (op.found()) {
       o["concurrency"] = op.concurrency;
       o["interpolated_at_target"] = op.interpolated;
+      o["pick"] = op.pick_label();
+      if (op.interpolated) o["binding_targets"] = op.binding;
+      o["marginal"] = op.marginal;
+      o["conservative"] = d.spec->conservative;
       if (op.interpolated) {
         o["between_concurrencies"] = {groups[*op.group].concurrency, groups[*op.upper_group].concurrency};
       }

@@ -48,8 +48,9 @@ struct Group {
   std::array<Estimate, kNumMetrics> stats{};
   perf::Provenance provenance = perf::Provenance::kMeasured;  // the weakest of its points
   int num_failed_points = 0;                                  // points the simulator refused
-  std::int64_t requests_failed = 0;                           // failed requests over its points
-  std::int64_t requests_total = 0;                            // completed + failed over its points
+  int num_not_stationary = 0;        // points whose P90s did not settle by the cap (PointPerf::why_not_stationary)
+  std::int64_t requests_failed = 0;  // failed requests over its points
+  std::int64_t requests_total = 0;   // completed + failed over its points
   double failed_share() const {
     return requests_total > 0 ? static_cast<double>(requests_failed) / static_cast<double>(requests_total) : 0.0;
   }
@@ -60,9 +61,11 @@ struct Group {
 std::vector<Group> make_groups(const SweepData& d);
 
 // The targets a point misses, each as a readable reason ("P90 TTFT 812 ms > 500 ms"): the
-// interactivity floor and every service-level target of the spec. Empty: it meets them all.
+// interactivity floor and every service-level target of the spec. Empty: it meets them all. With
+// `conservative`, a figure meets its target only at the far end of its interval (mean plus the
+// total half width for a latency ceiling, minus it for the interactivity floor).
 std::vector<std::string> target_misses(const SweepSpec& spec, const std::array<Estimate, kNumMetrics>& stats,
-                                       double failed_share);
+                                       double failed_share, bool conservative = false);
 
 // Monotone cubic (Fritsch-Carlson / PCHIP) interpolation through (xs[i], ys[i]), xs increasing, at
 // x in [xs.front(), xs.back()]: between two knots it never leaves the range of their values, so a
@@ -70,20 +73,27 @@ std::vector<std::string> target_misses(const SweepSpec& spec, const std::array<E
 // bracketing x is not finite.
 double pchip(std::span<const double> xs, std::span<const double> ys, double x);
 
-// Per series: the highest mean tok/s/GPU that meets every target. With an interactivity target,
-// every metric is interpolated at the target between the last measured concurrency that meets it
-// and the first that does not (PCHIP over log2 concurrency; "interpolated at target"), when that
-// point meets the other targets too and beats every measured point that meets them all. Without
-// an interactivity target, the best measured concurrency meeting the other targets.
+// Per series: the highest mean tok/s/GPU that meets every target. Between the last measured
+// concurrency that meets every target and the next, which misses, every metric is interpolated
+// (PCHIP over log2 concurrency) and the pick is the highest concurrency where every crossing
+// target — the interactivity floor, the P90 and P99 TTFT and P90 TPOT ceilings — is still met
+// ("interpolated at target"), when it beats every measured point that meets them all; else the
+// best measured concurrency ("grid"). With SweepSpec::conservative every target is met at the far
+// end of the figure's interval (target_misses). A pick whose figure lies within its interval of a
+// target it does not sit on by construction is marked marginal (OperatingPoint::marginal).
 struct OperatingPoint {
   std::size_t series = 0;
   std::optional<std::size_t> group;  // the measured group picked (first price); the lower bracket when interpolated
   std::optional<std::size_t> upper_group;                // the upper bracket when interpolated
-  bool interpolated = false;                             // interpolated at the interactivity target
+  bool interpolated = false;                             // interpolated at a crossing target
+  std::vector<std::string> binding;                      // interpolated: the targets it sits on ("P90 TTFT")
   double concurrency = 0;                                // users; fractional when interpolated
   std::vector<std::array<Estimate, kNumMetrics>> stats;  // by price index
   perf::Provenance provenance = perf::Provenance::kMeasured;
   double failed_share = 0;  // failed / (completed + failed) requests
+  // Targets the pick meets on its mean but not across its interval, each "P90 TTFT 1994 ± 540 ms
+  // vs 2000 ms"; empty: clear of every target it does not sit on.
+  std::vector<std::string> marginal;
   // Measured concurrencies that miss a target, each "64 users: P90 TTFT 812 ms > 500 ms".
   std::vector<std::string> rejected;
   // Per entry of `rejected`: true when its only miss is being slower per user than the
@@ -91,6 +101,8 @@ struct OperatingPoint {
   std::vector<bool> rejected_for_interactivity_only;
   bool found() const { return group.has_value(); }
   const Estimate& at(Metric m, std::size_t price = 0) const { return stats[price][static_cast<std::size_t>(m)]; }
+  // "interpolated at target", "grid", with ", marginal" when it is: how the pick was made.
+  std::string pick_label() const;
 };
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups);
 

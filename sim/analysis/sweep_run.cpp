@@ -8,6 +8,7 @@
 
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/benchmark_run.h"
+#include "sim/serving/steady_state.h"
 
 namespace tycoon::analysis {
 
@@ -34,7 +35,9 @@ PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const Swe
       config.disaggregated->decode.calibration = calibrations.at(decode_hw);
   }
   try {
-    return PointPerf::from_summary(serving::simulate(config, cal));
+    // Every point follows the steady-state rule (serving/steady_state.h): its request count is
+    // where the run starts, and it grows until the P90s' intervals are narrow or the cap is reached.
+    return PointPerf::from_steady_run(serving::run_to_steady_state(config, cal));
   } catch (const std::invalid_argument& e) {
     PointPerf p;
     p.error = e.what();

@@ -7,6 +7,7 @@
 
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
+#include "sim/serving/steady_state.h"
 
 namespace tycoon::analysis {
 
@@ -550,6 +551,9 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
         key["concurrency"] = conc;
         key["seed"] = seed;
         key["num_requests"] = p.num_requests;
+        // The steady-state rule the point runs under: a different rule gives different figures.
+        key["steady_state"] = {{"max_relative_half_width", serving::kSteadyRelativeHalfWidth},
+                               {"max_requests_per_user", serving::kSteadyMaxRequestsPerUser}};
         p.hash = stable_hash(key.dump());
         out.points.push_back(std::move(p));
       }

@@ -96,7 +96,10 @@ struct SweepSpec {
   // kMinTtftTargetMs / kMinTpotTargetMs they are refused with a hint (seconds typed as ms).
   std::optional<double> target_max_p90_ttft_ms, target_max_p99_ttft_ms, target_max_p90_tpot_ms;
   std::optional<double> target_max_failed_share;  // in [0, 1]: failed / (completed + failed) requests
-  nlohmann::json canonical;                       // the parsed spec, for hashing and the resolved copy
+  // Targets are met at the far end of each figure's interval, not on its mean (`sweep
+  // --conservative`; the report's choice only, never the simulation's).
+  bool conservative = false;
+  nlohmann::json canonical;  // the parsed spec, for hashing and the resolved copy
 };
 
 // The smallest latency targets a spec may set. A first token takes at least a prefill and a step

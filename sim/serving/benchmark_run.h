@@ -42,7 +42,8 @@ inline constexpr int kMaxBenchmarkDraftTokens = 64;
 bool one_request_per_session(WorkloadKind kind);
 
 // Requests a closed-loop point sends when neither a count nor a span is given:
-// kRequestsPerUser × concurrency.
+// kRequestsPerUser × concurrency. `tycoon benchmark` and sweeps start there and grow the run until
+// its P90s are steady (steady_state.h); the game's windows run what they ask for.
 std::int64_t default_num_requests(int concurrency);
 
 // The warm-up requests a closed-loop run of `kind` at `concurrency` users sends by default:

@@ -43,8 +43,6 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
   require(config_.duration_s >= 0 && std::isfinite(config_.duration_s), "duration must be >= 0 seconds");
   require(config_.warmup_s >= 0 && std::isfinite(config_.warmup_s), "warmup must be >= 0 seconds");
   require(config_.warmup_requests >= 0, "warm-up requests must be >= 0");
-  require(config_.warmup_requests == 0 || config_.warmup_s == 0,
-          "give a warm-up either in requests or in seconds, not both");
   require(config_.warmup_requests == 0 || config_.arrival.kind == ArrivalKind::kClosedLoop,
           "a warm-up in requests needs closed-loop users");
   require(config_.arrival.ramp_up_s >= 0 && std::isfinite(config_.arrival.ramp_up_s), "ramp-up must be >= 0 seconds");
@@ -148,9 +146,11 @@ void Clients::start_users(core::Time t0, int users, ClientHost& host) {
 
 void Clients::end_warmup(core::Time now, ClientHost& host) {
   in_warmup_ = false;
-  warmup_end_ = now;
+  // Counting starts at the later of the warm-up's end and warmup_s (a steady-state run's cut,
+  // serving/steady_state.h); the measured run itself starts now either way.
+  warmup_end_ = std::max(now, core::Time{core::from_seconds(config_.warmup_s)});
   if (config_.duration_s > 0) duration_end_ = now + core::from_seconds(config_.duration_s);
-  host.on_warmup_end(now);
+  host.on_warmup_end(warmup_end_);
   const int users = parked_users_;
   parked_users_ = 0;
   start_users(now, users, host);

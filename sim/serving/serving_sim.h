@@ -159,7 +159,8 @@ struct ServingConfig {
   // num_requests or duration_s, and the throughput window) starts from that instant with every
   // user starting afresh. This is benchmark_serving.py's `--num-warmups` as InferenceX runs it
   // (2 x concurrency, benchmarks/benchmark_lib.sh; the warm-up tasks are gathered before the
-  // timed run starts). Not combinable with warmup_s.
+  // timed run starts). With warmup_s as well, counting starts at the later of the two (the
+  // steady-state rule's cut, steady_state.h; `tycoon benchmark` takes one or the other).
   std::int64_t warmup_requests = 0;
   // Requests come through the engine's API server (text in: the engine card's per-request
   // front-end latency and tokenization lane apply). False: an offline benchmark that feeds token

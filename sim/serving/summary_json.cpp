@@ -2,6 +2,7 @@
 
 #include "sim/perf/deployment_json.h"
 
+#include <cmath>
 #include <string>
 
 namespace tycoon::serving {
@@ -145,6 +146,22 @@ nlohmann::json run_config_json(const ServingConfig& c, const ServingSummary& r) 
     config["disaggregation_stats"] = disaggregated_stats_json(*r.disaggregated);
   }
   return config;
+}
+
+nlohmann::json steady_state_json(const SteadyState& s) {
+  auto ms_or_null = [](double v) { return std::isfinite(v) ? nlohmann::json(1e3 * v) : nlohmann::json(nullptr); };
+  nlohmann::json j = {{"stationary", s.stationary},
+                      {"warmup_requests", s.warmup_requests},
+                      {"warmup_s", s.warmup_s},
+                      {"measured_requests", s.measured_requests},
+                      {"ttft_p90_ms", 1e3 * s.ttft_p90_s.value},
+                      {"ttft_p90_half_width_ms", ms_or_null(s.ttft_p90_s.half_width)},
+                      {"tpot_p90_ms", 1e3 * s.tpot_p90_s.value},
+                      {"tpot_p90_half_width_ms", ms_or_null(s.tpot_p90_s.half_width)},
+                      {"num_requests", s.num_requests},
+                      {"num_runs", s.num_runs}};
+  if (!s.stationary) j["why_not"] = s.why_not;
+  return j;
 }
 
 }  // namespace tycoon::serving

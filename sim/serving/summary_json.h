@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/serving/serving_sim.h"
+#include "sim/serving/steady_state.h"
 
 namespace tycoon::serving {
 
@@ -29,5 +30,11 @@ nlohmann::json kv_link_json(const KvLink& link);
 // split deployment its decode pool, KV link and statistics. `tycoon benchmark --json` writes it
 // as "config".
 nlohmann::json run_config_json(const ServingConfig& config, const ServingSummary& r);
+
+// What the steady-state rule found (steady_state.h): "stationary", "why_not" (when not), the
+// warm-up cut ("warmup_requests", "warmup_s"), the requests measured after it, each P90 with its
+// 95% batch-means half width in ms ("ttft_p90_ms", "ttft_p90_half_width_ms", likewise TPOT; null
+// when too few requests to batch), the requests sent and the simulations it took.
+nlohmann::json steady_state_json(const SteadyState& s);
 
 }  // namespace tycoon::serving
