@@ -36,6 +36,20 @@ for profile in $(grep -l '"provenance": "fitted-to-published"' hardware_db/calib
   rows="calibration/published/$(basename "$profile" .json)_serving.json"
   if [ -f "$reserved" ]; then
     python3 calibration/fit/fit_published.py --check-only --rows "$rows" --reserved "$reserved"
+    # And the refusal itself: the rows with one row turned into the first reserved configuration.
+    python3 - "$rows" "$reserved" "$build/reserved_probe.json" <<'PY'
+import json, sys
+rows, reserved = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = dict(zip(reserved["fields"], reserved["keys"][0]))
+rows["chip"] = key["gpu"]
+rows["rows"] = [dict(rows["rows"][0], **key)]
+json.dump(rows, open(sys.argv[3], "w"))
+PY
+    if python3 calibration/fit/fit_published.py --check-only --rows "$build/reserved_probe.json" \
+      --reserved "$reserved" 2>/dev/null; then
+      echo "fit_published.py accepted a reserved configuration ($build/reserved_probe.json)"
+      exit 1
+    fi
   else
     echo "check_calibration.sh: $reserved not found: reserved keys of $rows not checked" >&2
   fi
