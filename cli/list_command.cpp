@@ -1,4 +1,5 @@
-// `tycoon list hardware|models|engines|recipes`: the catalogs with their sources.
+// `tycoon list hardware|models|engines|recipes`: the catalogs with their sources (for a chip, also
+// where its performance calibration comes from).
 #include <cstdio>
 #include <iostream>
 
@@ -7,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "sim/data/catalog.h"
+#include "sim/perf/profile_lookup.h"
 
 namespace tycoon::cli {
 
@@ -25,11 +27,12 @@ std::string src(const std::map<std::string, std::string>& sources, const std::st
 void list_hardware(const data::Catalog& c, bool json) {
   nlohmann::json out = nlohmann::json::array();
   if (!json) {
-    std::printf("%-8s %-30s %8s %9s %9s %9s %9s  %s\n", "id", "name", "HBM GB", "HBM TB/s", "bf16 TF", "fp8 TF",
-                "$/h o-d", "sources");
+    std::printf("%-8s %-30s %8s %9s %9s %9s %9s %-19s  %s\n", "id", "name", "HBM GB", "HBM TB/s", "bf16 TF", "fp8 TF",
+                "$/h o-d", "calibration", "sources");
   }
   for (const auto& a : c.accelerators) {
     auto od = a.price(Contract::kOnDemand);
+    const auto cal = perf::calibration_for(c, a);
     if (json) {
       nlohmann::json prices = nlohmann::json::array();
       for (const auto& p : a.prices) {
@@ -49,11 +52,13 @@ void list_hardware(const data::Catalog& c, bool json) {
                      {"dense_fp4_flop_per_s", a.dense_fp4_flop_per_s},
                      {"prices", prices},
                      {"unverified", a.unverified},
-                     {"sources", a.sources}});
+                     {"sources", a.sources},
+                     {"calibration", {{"provenance", perf::to_string(cal.provenance)}, {"source", cal.source}}}});
     } else {
-      std::printf("%-8s %-30s %8.0f %9.2f %9.0f %9.0f %9s  %s\n", a.id.c_str(), a.name.c_str(), a.hbm_bytes / 1e9,
+      std::printf("%-8s %-30s %8.0f %9.2f %9.0f %9.0f %9s %-19s  %s\n", a.id.c_str(), a.name.c_str(), a.hbm_bytes / 1e9,
                   a.hbm_bandwidth_bytes_per_s / 1e12, a.dense_bf16_flop_per_s / 1e12, a.dense_fp8_flop_per_s / 1e12,
                   od ? format_fixed(od->price_usd_per_gpu_hour, 2).c_str() : "-",
+                  std::string(perf::to_string(cal.provenance)).c_str(),
                   src(a.sources, "hbm_bandwidth_bytes_per_s").c_str());
     }
   }

@@ -28,3 +28,29 @@ fi
 # calibration/runner/long_context.py), against the same bars.
 "$build/tycoon" validate --hardware h200 --data calibration/data/h200/long_context --max-median-error 0.05 \
   --max-error 0.15 | tail -4
+# Profiles fitted to published results (calibration/fit/fit_published.py): their rows must name a
+# source each and none may be a configuration reserved for validation. The reserved keys live
+# beside the checkout (../shared/validation); where they are not, the check says so and is skipped.
+reserved="$root/../shared/validation/reserved_serving_keys.json"
+for profile in $(grep -l '"provenance": "fitted-to-published"' hardware_db/calibrated/*.json); do
+  rows="calibration/published/$(basename "$profile" .json)_serving.json"
+  if [ -f "$reserved" ]; then
+    python3 calibration/fit/fit_published.py --check-only --rows "$rows" --reserved "$reserved"
+    # And the refusal itself: the rows with one row turned into the first reserved configuration.
+    python3 - "$rows" "$reserved" "$build/reserved_probe.json" <<'PY'
+import json, sys
+rows, reserved = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = dict(zip(reserved["fields"], reserved["keys"][0]))
+rows["chip"] = key["gpu"]
+rows["rows"] = [dict(rows["rows"][0], **key)]
+json.dump(rows, open(sys.argv[3], "w"))
+PY
+    if python3 calibration/fit/fit_published.py --check-only --rows "$build/reserved_probe.json" \
+      --reserved "$reserved" 2>/dev/null; then
+      echo "fit_published.py accepted a reserved configuration ($build/reserved_probe.json)"
+      exit 1
+    fi
+  else
+    echo "check_calibration.sh: $reserved not found: reserved keys of $rows not checked" >&2
+  fi
+done

@@ -147,3 +147,19 @@ TEST_CASE("4-bit experts: W4A16 on Hopper (bf16 tensor cores), native FP4 on Bla
     CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 9e15).epsilon(kExact));
   }
 }
+
+TEST_CASE("a chip fitted to published results: its own profile, lent to no sibling") {
+  // The MI300X's levels are fitted to its published serving results (calibration/fit/
+  // fit_published.py): every prediction on it is fitted-to-published, at any size, since no
+  // kernel of the chip was measured. Those levels hold the engine versions and traffic of the
+  // rows they were fitted to, so the MI325X (same vendor and family) does not borrow them: it
+  // keeps the datasheet placeholder until it has rows of its own.
+  auto mi300x = perf::calibration_for(catalog(), catalog().accelerator("mi300x"));
+  CHECK(mi300x.provenance == perf::Provenance::kFittedToPublished);
+  CHECK(mi300x.source.find("calibration/fit/fit_published.py") != std::string::npos);
+  auto d = reference("llama-3.1-70b", "mi300x");
+  CHECK(perf::predict_decode(d, mi300x, 1, 128).provenance == perf::Provenance::kFittedToPublished);
+  CHECK(perf::predict_decode(d, mi300x, 64, 100000).provenance == perf::Provenance::kFittedToPublished);
+  auto mi325x = perf::calibration_for(catalog(), catalog().accelerator("mi325x"));
+  CHECK(mi325x.provenance == perf::Provenance::kDatasheet);
+}

@@ -382,6 +382,13 @@ TEST_CASE("provenance: datasheet placeholder, own calibration, transferred curve
   auto narrow = ideal_profile("h100");
   narrow.max_measured_context = 1000;
   CHECK(perf::predict_decode(d, narrow, 1, 4096).provenance == perf::Provenance::kExtrapolated);
+  // Levels fitted to published results rank between extrapolated (measured curves, moved) and
+  // the placeholder: a mix of the two weaker classes is the weaker.
+  CHECK(perf::weaker(perf::Provenance::kExtrapolated, perf::Provenance::kFittedToPublished) ==
+        perf::Provenance::kFittedToPublished);
+  CHECK(perf::weaker(perf::Provenance::kFittedToPublished, perf::Provenance::kDatasheet) ==
+        perf::Provenance::kDatasheet);
+  CHECK(perf::to_string(perf::Provenance::kFittedToPublished) == "fitted-to-published");
 }
 
 TEST_CASE("K = V layers store one tensor: Gemma 4's global layers") {

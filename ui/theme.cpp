@@ -136,6 +136,7 @@ ImU32 provenance_color(perf::Provenance p) {
     case perf::Provenance::kInterpolated:
       return kAccent;
     case perf::Provenance::kExtrapolated:
+    case perf::Provenance::kFittedToPublished:
       return kWarn;
     case perf::Provenance::kDatasheet:
       return IM_COL32(200, 140, 140, 255);

@@ -15,9 +15,9 @@
 namespace tycoon::analysis {
 
 struct ModelErrors {
-  std::array<double, 4> relative{};     // by perf::Provenance: 0.127 is ±12.7%
-  std::array<std::string, 4> source{};  // where each number comes from
-  std::string file;                     // "hardware_db/model_error.json", relative to the data root
+  std::array<double, perf::kProvenanceNames.size()> relative{};     // by perf::Provenance: 0.127 is ±12.7%
+  std::array<std::string, perf::kProvenanceNames.size()> source{};  // where each number comes from
+  std::string file;  // "hardware_db/model_error.json", relative to the data root
 
   double of(perf::Provenance p) const { return relative[static_cast<std::size_t>(p)]; }
 };

@@ -12,7 +12,7 @@ namespace tycoon::analysis {
 
 namespace {
 
-bool is_weak(perf::Provenance p) { return p == perf::Provenance::kExtrapolated || p == perf::Provenance::kDatasheet; }
+bool is_weak(perf::Provenance p) { return p >= perf::Provenance::kExtrapolated; }
 
 double finite_or_zero(double v) { return std::isfinite(v) ? v : 0.0; }
 
@@ -32,8 +32,8 @@ std::string plus_minus(const Estimate& e, int digits, double scale = 1) {
   return s;
 }
 
-// A point's marker: filled circle (measured curves), hollow circle (extrapolated), hollow square
-// (datasheet placeholder).
+// A point's marker: filled circle (measured curves), hollow circle (extrapolated or fitted to
+// published results), hollow square (datasheet placeholder).
 ChartPoint marked(ChartPoint p, perf::Provenance prov) {
   p.hollow = is_weak(prov);
   p.square = prov == perf::Provenance::kDatasheet;
@@ -48,6 +48,17 @@ std::string outside_validation_html(const SweepData& d, std::size_t series) {
   return "<br><span class=\"small\">" + xml_escape(why) + ": outside the validation set</span>";
 }
 
+// "fitted-to-published ±x%, " when a chip of the sweep runs on a profile fitted to published
+// results, else nothing (the note of a sweep without one reads as before that class existed).
+std::string fitted_error_note(const SweepData& d) {
+  for (const auto& [chip, cal] : *d.calibrations) {
+    if (cal.provenance == perf::Provenance::kFittedToPublished) {
+      return "fitted-to-published ±" + fixed(100 * d.errors->of(perf::Provenance::kFittedToPublished), 1) + "%, ";
+    }
+  }
+  return {};
+}
+
 std::vector<std::string> chart_notes(const SweepData& d) {
   std::vector<std::string> notes;
   const std::size_t n = d.spec->seeds.size();
@@ -55,8 +66,9 @@ std::vector<std::string> chart_notes(const SweepData& d) {
   if (d.errors) {
     bars += " combined in quadrature with the model's error for the point's provenance (interpolated ±" +
             fixed(100 * d.errors->of(perf::Provenance::kInterpolated), 1) + "%, extrapolated ±" +
-            fixed(100 * d.errors->of(perf::Provenance::kExtrapolated), 1) + "%, datasheet ±" +
-            fixed(100 * d.errors->of(perf::Provenance::kDatasheet), 1) + "%: hardware_db/model_error.json)";
+            fixed(100 * d.errors->of(perf::Provenance::kExtrapolated), 1) + "%, " + fitted_error_note(d) +
+            "datasheet ±" + fixed(100 * d.errors->of(perf::Provenance::kDatasheet), 1) +
+            "%: hardware_db/model_error.json)";
   }
   notes.push_back("Simulated: " + std::to_string(d.sweep->points.size()) + " points, " + std::to_string(n) +
                   (n > 1 ? " seeds per point" : " seed per point") + "; closed-loop users, " +

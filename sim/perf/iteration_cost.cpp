@@ -284,10 +284,13 @@ FinishedTimes finish_times(std::array<double, kNumOpClasses>& time_s, const Step
 
 // Provenance: the chip's own curves inside their measured range are interpolated; outside the
 // range, curves transferred from another chip, or a mechanism outside the validation set
-// (speculative decoding), extrapolated; no calibration: datasheet.
+// (speculative decoding), extrapolated; levels fitted to published serving results: that, at any
+// size (the fit has no measured range); no calibration: datasheet.
 // `chip_matches`: the calibration was measured on this deployment's chip.
 Provenance step_provenance(const StepFrame& frame, const CalibrationProfile& cal, bool chip_matches) {
-  if (cal.provenance == Provenance::kDatasheet) return Provenance::kDatasheet;
+  if (cal.provenance == Provenance::kDatasheet || cal.provenance == Provenance::kFittedToPublished) {
+    return cal.provenance;
+  }
   if (!chip_matches || cal.provenance == Provenance::kExtrapolated || frame.outside_validation) {
     return Provenance::kExtrapolated;
   }

@@ -74,6 +74,9 @@ CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Acc
       auto path = dir / (other.id + ".json");
       if (!std::filesystem::exists(path)) continue;
       auto p = load_calibration_profile(path);
+      // Only measured curves are lent: levels fitted to one chip's published results hold the
+      // engine versions and traffic of those results, not a shape another chip can scale.
+      if (p.provenance != Provenance::kMeasured) continue;
       p.provenance = Provenance::kExtrapolated;
       borrow_curves(p, chip, other);
       p.source = "curves of " + other.id + ", their throughput term scaled by " + chip.id + "'s datasheet peaks (" +
