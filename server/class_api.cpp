@@ -127,15 +127,13 @@ std::shared_ptr<const ClassApi::ClassContext> ClassApi::context(const ClassRecor
 }
 
 bool ClassApi::deadline_passed(const ClassRecord& c) const {
-  return c.deadline_unix_s && now_unix_s_() > *c.deadline_unix_s;
+  return classroom::deadline_passed(c.deadline_unix_s, now_unix_s_());
 }
 
 std::optional<StudentRecord> ClassApi::student_of(const std::string& code) {
-  const std::string n = classroom::normalized_code(code);
-  if (n.size() != 16) return std::nullopt;
-  std::string issued;
-  for (std::size_t i = 0; i < n.size(); ++i) issued += (i > 0 && i % 4 == 0 ? "-" : "") + n.substr(i, 1);
-  return store_.find_student_by_code(issued);
+  const auto issued = classroom::issued_code(code);
+  if (!issued) return std::nullopt;
+  return store_.find_student_by_code(*issued);
 }
 
 ApiResponse ClassApi::create_class(const std::string& body) {
@@ -436,10 +434,11 @@ ApiResponse ClassApi::briefing_html(const std::string& class_id, const std::stri
          std::to_string(spec.days) + " game day" + (spec.days == 1 ? "" : "s") + ", advisor " +
          (spec.advisor ? "on" : "off") + ")</dd><dt>Locked levers</dt><dd>" + e(locks.empty() ? "none" : locks) +
          "</dd><dt>Deadline</dt><dd>" +
-         (c->deadline_unix_s
-              ? e(classroom::format_utc_time(*c->deadline_unix_s)) +
-                    (c->late_policy == "refuse" ? ": later hand-ins are refused" : ": later hand-ins are marked late")
-              : std::string("none")) +
+         (c->deadline_unix_s ? e(classroom::format_utc_time(*c->deadline_unix_s)) +
+                                   (classroom::parse_late_policy(c->late_policy) == classroom::LatePolicy::kRefuse
+                                        ? ": later hand-ins are refused"
+                                        : ": later hand-ins are marked late")
+                             : std::string("none")) +
          "</dd><dt>Attempts</dt><dd>hand in as often as you like: the " + e(c->attempt_policy) +
          " attempt counts</dd></dl>\n<p>Open your own link (below): the game starts this class, and hands your game in "
          "when it ends; <em>Hand in</em> (bottom right) hands it in at any time, finished or not.</p>\n"
@@ -486,7 +485,7 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   auto c = store_.find_class(s->class_id);
   if (!c) return api_error(404, "no class " + s->class_id);
   const bool late = deadline_passed(*c);
-  if (late && c->late_policy == "refuse") {
+  if (classroom::hand_in_refused(classroom::parse_late_policy(c->late_policy), c->deadline_unix_s, now_unix_s_())) {
     return api_error(403, "the deadline (" + classroom::format_utc_time(*c->deadline_unix_s) + ") has passed: class " +
                               c->class_id + " takes no more hand-ins");
   }

@@ -3,7 +3,9 @@
 // and which saves are games of the class.
 #include <doctest/doctest.h>
 
+#include "sim/classroom/answer_key.h"
 #include "sim/classroom/hand_in.h"
+#include "sim/classroom/roster.h"
 #include "sim/core/input_error.h"
 #include "sim/game/save.h"
 #include "tests/game_test_util.h"
@@ -77,6 +79,37 @@ TEST_CASE("deadlines are UTC times") {
     CAPTURE(bad);
     CHECK_THROWS_AS(classroom::parse_utc_time(bad), core::InputError);
   }
+}
+
+TEST_CASE("a hand-in in the deadline's own second is on time; one second later it is late") {
+  constexpr std::int64_t kDeadline = 20798LL * 86400 + 17 * 3600;
+  CHECK_FALSE(classroom::deadline_passed(kDeadline, kDeadline));
+  CHECK(classroom::deadline_passed(kDeadline, kDeadline + 1));
+  CHECK_FALSE(classroom::deadline_passed(std::nullopt, kDeadline + 1'000'000));  // no deadline: never late
+  // Refused only under "refuse" and only once late; under "mark" a late hand-in is taken.
+  CHECK(classroom::hand_in_refused(classroom::LatePolicy::kRefuse, kDeadline, kDeadline + 1));
+  CHECK_FALSE(classroom::hand_in_refused(classroom::LatePolicy::kRefuse, kDeadline, kDeadline));
+  CHECK_FALSE(classroom::hand_in_refused(classroom::LatePolicy::kMark, kDeadline, kDeadline + 1));
+  // The debrief's answer key opens by the same rule, and never without a clock.
+  CHECK_FALSE(classroom::answer_key_shown(kDeadline, kDeadline));
+  CHECK(classroom::answer_key_shown(kDeadline, kDeadline + 1));
+  CHECK_FALSE(classroom::answer_key_shown(kDeadline, std::nullopt));
+}
+
+TEST_CASE("a student's code as typed finds the code as issued") {
+  // Codes are issued as four groups of four (format_student_code); a student may type them in
+  // lower case, without dashes or with spaces.
+  const std::string issued = classroom::format_student_code(0x0123456789abcdefULL, 0xfedcba9876543210ULL);
+  REQUIRE(issued.size() == 19);
+  CHECK(classroom::issued_code(issued) == issued);
+  std::string typed;
+  for (char c : issued) {
+    if (c != '-') typed += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  CHECK(classroom::issued_code(typed) == issued);
+  CHECK(classroom::issued_code(" " + issued.substr(0, 9) + " " + issued.substr(10)) == issued);
+  CHECK_FALSE(classroom::issued_code(issued.substr(0, 18)));  // a character short
+  CHECK_FALSE(classroom::issued_code(""));
 }
 
 TEST_CASE("a save from another world is refused with what differs; the class's own passes") {

@@ -1,9 +1,11 @@
 #include "sim/classroom/answer_key.h"
 
+#include "sim/classroom/hand_in.h"
+
 namespace tycoon::classroom {
 
 bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional<std::int64_t> now_unix_s) {
-  return deadline_unix_s && now_unix_s && *now_unix_s > *deadline_unix_s;
+  return now_unix_s && deadline_passed(deadline_unix_s, *now_unix_s);
 }
 
 game::GameSummary without_answer_key(game::GameSummary summary) {

@@ -83,6 +83,14 @@ LatePolicy parse_late_policy(std::string_view word) {
   throw core::InputError("late: '" + std::string(word) + "' is not a policy (refuse or mark)");
 }
 
+bool deadline_passed(std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s) {
+  return deadline_unix_s && now_unix_s > *deadline_unix_s;
+}
+
+bool hand_in_refused(LatePolicy late, std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s) {
+  return late == LatePolicy::kRefuse && deadline_passed(deadline_unix_s, now_unix_s);
+}
+
 bool ranks_before(const AttemptFigures& a, const AttemptFigures& b) {
   if (a.finished != b.finished) return a.finished;
   if (a.score_points != b.score_points) return a.score_points > b.score_points;

@@ -63,6 +63,11 @@ enum class LatePolicy { kRefuse, kMark };
 inline constexpr std::string_view kLatePolicyNames[] = {"refuse", "mark"};
 std::string_view to_string(LatePolicy p);
 LatePolicy parse_late_policy(std::string_view word);
+// Whether a class's deadline (seconds since 1970, UTC) has passed at `now_unix_s`: strictly after
+// it (a hand-in in the deadline's own second is on time). No deadline: never.
+bool deadline_passed(std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s);
+// Whether a hand-in at `now_unix_s` is refused under `late` (after the deadline, refuse).
+bool hand_in_refused(LatePolicy late, std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s);
 
 // One scored attempt, as the policy compares them.
 struct AttemptFigures {

@@ -32,6 +32,17 @@ std::string normalized_code(std::string_view code) {
   return out;
 }
 
+std::optional<std::string> issued_code(std::string_view code) {
+  const std::string n = normalized_code(code);
+  if (n.size() != 16) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (i > 0 && i % 4 == 0) out += '-';
+    out += n[i];
+  }
+  return out;
+}
+
 Roster make_roster(const std::string& class_id, const std::vector<std::string>& names,
                    const std::vector<std::string>& codes) {
   if (names.empty()) throw core::InputError("roster: no student names");

@@ -42,6 +42,9 @@ std::string format_student_code(std::uint64_t random_hi, std::uint64_t random_lo
 
 // A code as typed, normalised for comparison: upper case, without '-' or spaces.
 std::string normalized_code(std::string_view code);
+// A code as typed, in the form it was issued (format_student_code: four groups of four joined by
+// '-'), or nullopt when it does not have 16 characters once normalised.
+std::optional<std::string> issued_code(std::string_view code);
 
 // A roster of `names` (one per student) with `codes` (as many). Throws core::InputError for a bad
 // name (student_name_problem), two names that are one student (student_name_key), an empty
