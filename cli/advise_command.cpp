@@ -47,7 +47,7 @@ void add_options(CLI::App& sub, const std::shared_ptr<AdviseOptions>& o) {
       ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed))
       ->each([o](const std::string&) { o->has_seed = true; });
   sub.add_option("--at-day", o->at_day, "Game day to advise at (default 0: after the first hours of traffic)")
-      ->check(finite_range(0.0, 3650.0));
+      ->check(finite_range(0.0, static_cast<double>(game::kMaxScenarioDays)));
   sub.add_option("--verify", o->verify, "Check the top N proposals end to end")
       ->capture_default_str()
       ->check(CLI::Range(0, 100));

@@ -231,12 +231,7 @@ serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const servi
                                           const perf::CalibrationProfile& cal) {
   const bool by_span = c.num_requests == 0 && c.duration_s > 0;
   serving::SteadyStateRule rule;
-  if (c.arrival.kind == serving::ArrivalKind::kClosedLoop) {
-    rule.max_requests = std::min<std::int64_t>(
-        kMaxRequests, static_cast<std::int64_t>(serving::kSteadyMaxRequestsPerUser) * c.arrival.concurrency);
-  } else {
-    rule.max_requests = std::min<std::int64_t>(kMaxRequests, serving::kSteadyMaxGrowth * c.num_requests);
-  }
+  rule.max_requests = std::min<std::int64_t>(kMaxRequests, serving::default_max_requests(c));
   // One meter per simulation: a growing run starts each longer one afresh.
   std::optional<ProgressMeter> meter;
   double last_total = -1;
@@ -354,7 +349,7 @@ void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
 // The deployment's flags beyond the recipe's: replicas, router, scheduler, queue, the split.
 void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
   sub.add_option("--replicas", o.replicas, "Engine replicas (data parallel), each of --tp GPUs")
-      ->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkReplicas));
   sub.add_option("--router", o.router, "How requests are spread over replicas")->check(one_of(serving::kRouterNames));
   sub.add_option("--seed", o.seed, "Random seed (same seed, same output)")->check(seed_digits());
   sub.add_option("--max-num-seqs", o.max_num_seqs, "Sequences per batch (default: the recipe's)")
@@ -392,11 +387,12 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
   sub.add_option(
          "--decode-tp", o.decode_tp,
          "Decode pool: tensor-parallel GPUs per replica (default: --tp on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--decode-ep", o.decode_ep,
                  "Decode pool: expert-parallel degree (default: --ep on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1024));
-  sub.add_option("--decode-replicas", o.decode_replicas, "Decode pool: replicas")->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
+  sub.add_option("--decode-replicas", o.decode_replicas, "Decode pool: replicas")
+      ->check(CLI::Range(1, serving::kMaxBenchmarkReplicas));
   sub.add_option(
          "--decode-max-num-seqs", o.decode_max_num_seqs,
          "Decode pool: sequences per batch (default: --max-num-seqs on the same chip, else its chip's recipe's)")

@@ -148,7 +148,8 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
       ->check(seed_digits())
       ->check(CLI::Range(std::uint64_t{0}, game::kMaxGameSeed))
       ->each([o](const std::string&) { o->has_seed = true; });
-  sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")->check(CLI::Range(1, 3650));
+  sub->add_option("--days", o->days, "Game days to simulate (default: the scenario's)")
+      ->check(CLI::Range(1, game::kMaxScenarioDays));
   sub->add_option("--commands", o->commands, "JSONL command log to play (one command per line, with at_hour)");
   sub->add_option("--out", o->out_dir,
                   "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");

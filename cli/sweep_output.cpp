@@ -158,12 +158,7 @@ void write_output(const fs::path& path, const std::string& text) { core::write_f
 
 void print_answer(const SweepData& data, const std::vector<Group>& groups) {
   const auto& spec = *data.spec;
-  auto ops = operating_points(data, groups);
-  std::stable_sort(ops.begin(), ops.end(), [&](const OperatingPoint& a, const OperatingPoint& b) {
-    const double ta = a.found() ? a.at(Metric::kOutputTokPerSPerGpu).mean : -1;
-    const double tb = b.found() ? b.at(Metric::kOutputTokPerSPerGpu).mean : -1;
-    return ta > tb;
-  });
+  const auto ops = ranked_operating_points(data, groups);
   auto pm = [](const Estimate& e, double scale, int digits) {
     if (e.n == 0 || !std::isfinite(e.mean)) return std::string("-");
     std::string s = format_fixed(e.mean * scale, digits);
@@ -231,7 +226,7 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
   std::size_t not_steady = 0;
   std::string example;
   for (const auto& p : data.perf) {
-    if (p.stationary || !p.error.empty()) continue;
+    if (!p.unsettled()) continue;
     if (not_steady++ == 0) example = p.why_not_stationary;
   }
   if (not_steady > 0) {

@@ -471,11 +471,12 @@ ApiResponse ClassApi::student_class(const std::string& code) {
                         {"question", scenario.question},
                         {"policy", policy_json(*c)},
                         {"attempts_so_far", store_.hand_ins(s->class_id, s->student).size()}};
-  // The answer key stays hidden until the deadline (and without one, until the instructor sets one).
-  if (classroom::answer_key_shown(c->deadline_unix_s, now_unix_s_())) {
-    out["lesson"] = scenario.lesson;
-    if (scenario.reference_strategy) out["reference_strategy"] = scenario.reference_strategy->description;
-  }
+  // The answer key stays hidden until the deadline (and without one, until the instructor sets one):
+  // the lesson when it answers the question, and the reference strategy. A lesson without a
+  // question is what play shows anyway.
+  const bool key_shown = classroom::answer_key_shown(c->deadline_unix_s, now_unix_s_());
+  if (scenario.answer_shown(true, !key_shown) || scenario.question.empty()) out["lesson"] = scenario.lesson;
+  if (key_shown && scenario.reference_strategy) out["reference_strategy"] = scenario.reference_strategy->description;
   return ok_json(out);
 }
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/classroom/hand_in.h"
+
 struct sqlite3;
 
 namespace tycoon::server {
@@ -42,8 +44,8 @@ struct ClassRecord {
   std::string spec_json;  // the class file's JSON (classroom::to_json(ClassSpec))
   std::int64_t created_at_unix_s = 0;
   std::optional<std::int64_t> deadline_unix_s;
-  std::string late_policy = "refuse";   // classroom::LatePolicy
-  std::string attempt_policy = "best";  // classroom::AttemptPolicy
+  std::string late_policy{classroom::kLatePolicyNames[static_cast<int>(classroom::kDefaultLatePolicy)]};
+  std::string attempt_policy{classroom::kAttemptPolicyNames[static_cast<int>(classroom::kDefaultAttemptPolicy)]};
 };
 
 struct StudentRecord {

@@ -183,6 +183,17 @@ TEST_CASE("service-level targets are spec keys, checked like every other") {
   CHECK_THROWS(parse_sweep_spec(j, "spec.json"));
 }
 
+TEST_CASE("a provenance badge quotes the error a sweep widens by, from the same file") {
+  // The game's badge and the analyst's interval read one number: hardware_db/model_error.json's.
+  auto errors = load_model_errors(TYCOON_SOURCE_DIR);
+  errors.relative[static_cast<std::size_t>(perf::Provenance::kDatasheet)] = 0.456;
+  const auto text = provenance_explanation(perf::Provenance::kDatasheet, errors);
+  CHECK(text.find("about 46%") != std::string::npos);
+  CHECK(text.find("hardware_db/model_error.json") != std::string::npos);
+  const auto measured = provenance_explanation(perf::Provenance::kMeasured, errors);
+  CHECK(measured.find("about 13%") != std::string::npos);  // 0.127 in the file
+}
+
 TEST_CASE("intervals carry the model's error for the provenance: never ±0 on a datasheet point") {
   const auto errors = load_model_errors(TYCOON_SOURCE_DIR);
   // Each class's number is wider than the one before, and says where it comes from.

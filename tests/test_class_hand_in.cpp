@@ -96,6 +96,23 @@ TEST_CASE("a hand-in in the deadline's own second is on time; one second later i
   CHECK_FALSE(classroom::answer_key_shown(kDeadline, std::nullopt));
 }
 
+TEST_CASE("a class game's end is handed in once; the button's hand-in of a finished game counts; play again re-arms") {
+  classroom::EndOfGameHandIn end;
+  CHECK_FALSE(end.due(std::nullopt));  // the start screen: nothing to hand in
+  CHECK_FALSE(end.due(false));         // a game under way
+  end.sent(false);                     // the button mid-game: the end is still to hand in
+  CHECK(end.due(true));                // the game ends: hand it in
+  end.sent(true);
+  CHECK_FALSE(end.due(true));  // once
+  CHECK_FALSE(end.due(std::nullopt));
+  CHECK_FALSE(end.due(false));  // "play again": a new game under way
+  CHECK(end.due(true));         // its end is handed in too
+  classroom::EndOfGameHandIn by_button;
+  CHECK_FALSE(by_button.due(false));
+  by_button.sent(true);  // the player handed in the finished game before the poll saw it end
+  CHECK_FALSE(by_button.due(true));
+}
+
 TEST_CASE("a student's code as typed finds the code as issued") {
   // Codes are issued as four groups of four (format_student_code); a student may type them in
   // lower case, without dashes or with spaces.

@@ -78,3 +78,15 @@ TEST_CASE("every front end attaches the same advisor, and none where the level l
   sc.locked_levers.push_back("accept_advice");
   CHECK(advisor::default_advisor(test::catalog(), sc, TYCOON_SOURCE_DIR) == nullptr);
 }
+
+TEST_CASE("a level's question is shown in play; its answer only once the game is over and the key is not kept back") {
+  game::Scenario s;
+  s.lesson = "A 10% speedup nearly doubles a thin margin's profit.";
+  CHECK(s.lesson_in_play() == s.lesson);  // no question: the lesson is what play shows
+  CHECK_FALSE(s.answer_shown(true, false));
+  s.question = "Can a 10% speedup double your profit?";
+  CHECK(s.lesson_in_play() == s.question);
+  CHECK_FALSE(s.answer_shown(false, false));  // still playing
+  CHECK_FALSE(s.answer_shown(true, true));    // a class before its deadline
+  CHECK(s.answer_shown(true, false));
+}

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/advisor/advisor.h"
+#include "sim/game/tallies.h"
 #include "ui/deploy_form.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -187,8 +188,7 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
 void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   view.advisor_opened = true;
   const auto& inbox = game.state.inbox;
-  const auto pending = std::count_if(inbox.begin(), inbox.end(),
-                                     [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
+  const int pending = game::advice_tally(inbox).num_pending;
   theme::heading("Inbox");
   muted_wrapped(
       "The advisor profiles your deployments on your traffic, proposes recipe and code changes with a claimed "

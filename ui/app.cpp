@@ -8,9 +8,11 @@
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/core/atomic_file.h"
+#include "sim/game/fleet.h"
 #include "sim/game/save.h"
 #include "sim/game/scoring.h"
 #include "sim/game/state_json.h"
+#include "sim/game/tallies.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -27,6 +29,7 @@ App::App(AppOptions options) : options_(std::move(options)), catalog_(data::load
   progress_ = load_progress(options_.progress_file, &error);
   if (!error.empty()) start_error_ = "Campaign progress could not be read (starting fresh): " + error;
   saves_ = list_saves(options_.save_dir);
+  theme::set_model_errors(analysis::load_model_errors(options_.data_root));
   view_.save_dir = options_.save_dir;
   if (!options_.make_advisor && options_.advisor) {
     code_changes_ = advisor::load_code_change_catalog_from_root(options_.data_root);
@@ -427,8 +430,7 @@ void App::draw_game(double dt_s) {
   }
   record_progress(s);
   if (ImGui::BeginTabBar("##tabs")) {
-    const auto pending = std::count_if(s.inbox.begin(), s.inbox.end(),
-                                       [](const game::Advice& a) { return a.status == game::AdviceStatus::kPending; });
+    const int pending = game::advice_tally(s.inbox).num_pending;
     for (std::size_t i = 0; i < kTabNames.size(); ++i) {
       const Tab t = static_cast<Tab>(i);
       std::string label(kTabNames[i]);
@@ -576,10 +578,8 @@ nlohmann::json App::dump() const {
   auto snap = runner_ ? runner_->snapshot() : last_state_;
   if (!snap) return j;
   const auto& s = *snap;
-  int gpus = 0;
-  for (const auto& c : s.company.contracts) gpus += c.num_gpus;
-  int pending = 0;
-  for (const auto& a : s.inbox) pending += a.status == game::AdviceStatus::kPending ? 1 : 0;
+  const int gpus = game::contracted_gpus(s.company);
+  const int pending = game::advice_tally(s.inbox).num_pending;
   j["summary"] = {{"scenario", s.scenario_id},
                   {"seed", s.seed},
                   {"hour", s.hour},

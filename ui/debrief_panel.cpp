@@ -235,7 +235,7 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
   tag(view.tags, "debrief.menu");
 
   // The level's question, answered once the game is over (in a class, once the key is shown).
-  if (!game.scenario.question.empty() && s.finished && !game.answer_key_hidden) {
+  if (game.scenario.answer_shown(s.finished, game.answer_key_hidden)) {
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("The question: %s", game.scenario.question.c_str());

@@ -159,21 +159,4 @@ std::string_view provenance_label(perf::Provenance p) {
   return "?";
 }
 
-std::string_view provenance_explanation(perf::Provenance p) {
-  switch (p) {
-    case perf::Provenance::kMeasured:
-      return "Calibrated on this chip, inside the measured range: expect about 5-7% error.";
-    case perf::Provenance::kInterpolated:
-      return "Between measured points of this chip's calibration.";
-    case perf::Provenance::kExtrapolated:
-      return "Beyond the measurements, or another chip's curves scaled by the spec sheet: treat as an estimate.";
-    case perf::Provenance::kFittedToPublished:
-      return "Not measured here: efficiencies fitted to published benchmarks of this chip (hardware_db/calibrated). "
-             "An estimate with the fit's held-out error.";
-    case perf::Provenance::kDatasheet:
-      return "No calibration: datasheet peaks with generic efficiencies. Rough (peer simulators see 30-50% error).";
-  }
-  return "";
-}
-
 }  // namespace tycoon::ui

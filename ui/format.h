@@ -48,6 +48,5 @@ std::string fmt_factor(double f);
 
 // A short label and a one-line explanation of a provenance.
 std::string_view provenance_label(perf::Provenance p);
-std::string_view provenance_explanation(perf::Provenance p);
 
 }  // namespace tycoon::ui

@@ -38,7 +38,7 @@ std::vector<ScenarioEntry> list_scenario_entries(const data::Catalog& catalog, c
       e.name = s.name;
       e.kind = s.kind;
       e.level = s.level;
-      e.lesson = s.question.empty() ? s.lesson : s.question;  // the answer waits for the debrief
+      e.lesson = s.lesson_in_play();
       e.days = s.days;
     } catch (const std::exception& ex) {
       // Only files that mean to be scenarios (they name a kind) are listed as broken ones.

@@ -37,8 +37,7 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   // The latest hint shown so far.
   const game::TutorialHint* hint = nullptr;
   for (std::size_t i = 0; i < hints.size() && i < s.world.next_hint; ++i) hint = &hints[i];
-  // In play the lesson is a question to answer by playing; its answer waits for the debrief.
-  const std::string& lesson = game.scenario.question.empty() ? game.scenario.lesson : game.scenario.question;
+  const std::string& lesson = game.scenario.lesson_in_play();
   // A tutorial's current step replaces the hints: what to do, where, and whether the clock waits.
   const auto& steps = game.scenario.tutorial_steps;
   std::string step_title, step_text, step_clock;

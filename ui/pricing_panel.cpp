@@ -198,8 +198,7 @@ void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out
         std::snprintf(best, sizeof best,
                       "Next hour: %s at your price; most profit at %s of the market's bill (you: %s). Costs %s/h.",
                       fmt_usd_signed(curve.now.profit_usd_per_hour).c_str(), fmt_pct(*curve.best_ratio, 0).c_str(),
-                      fmt_pct(curve.now_ratio, 0).c_str(),
-                      fmt_usd(curve.rent_usd_per_hour + curve.fixed_usd_per_hour).c_str());
+                      fmt_pct(curve.now_ratio, 0).c_str(), fmt_usd(curve.costs_usd_per_hour()).c_str());
         muted_wrapped(best);
       }
       chart::time_series(("##demand" + seg.id).c_str(), lines, x, {"USD per hour", chart::Unit::kUsd}, ImVec2(0, 170));

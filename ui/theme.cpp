@@ -1,6 +1,7 @@
 #include "ui/theme.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "ui/format.h"
@@ -144,6 +145,15 @@ ImU32 provenance_color(perf::Provenance p) {
   return kMuted;
 }
 
+namespace {
+std::optional<analysis::ModelErrors>& model_errors() {
+  static std::optional<analysis::ModelErrors> errors;
+  return errors;
+}
+}  // namespace
+
+void set_model_errors(analysis::ModelErrors errors) { model_errors() = std::move(errors); }
+
 void provenance_badge(perf::Provenance p) {
   std::string label(provenance_label(p));
   label.insert(label.begin(), '[');
@@ -153,7 +163,7 @@ void provenance_badge(perf::Provenance p) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
     ImGui::TextUnformatted(("Provenance: " + std::string(provenance_label(p))).c_str());
-    ImGui::TextDisabled("%s", std::string(provenance_explanation(p)).c_str());
+    if (model_errors()) ImGui::TextDisabled("%s", analysis::provenance_explanation(p, *model_errors()).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "sim/analysis/model_error.h"
 #include "sim/perf/calibration_profile.h"
 
 namespace tycoon::ui::theme {
@@ -46,7 +47,10 @@ ImFont* font_big();
 ImFont* font_title();
 
 ImU32 provenance_color(perf::Provenance p);
-// A small colored tag "[measured]" with an explanation on hover.
+// The model errors the badges quote (analysis::load_model_errors of the data root; the App sets
+// them once it has loaded its catalog). Unset: a badge names its class only.
+void set_model_errors(analysis::ModelErrors errors);
+// A small colored tag "[measured]" with an explanation on hover (analysis::provenance_explanation).
 void provenance_badge(perf::Provenance p);
 
 // Text in a color.

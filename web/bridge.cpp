@@ -15,6 +15,9 @@
 //   tycoon_current_game(with_text)   {"ok", "hour", "end_hour", "finished", "scenario", "text"}: the game
 //                                    on screen and (with_text != 0) its save file's text, for a
 //                                    class server's hand-in; {"ok": false} on the start screen
+//   tycoon_hand_in_due()             1 when the class game's end is to be handed in now
+//                                    (classroom::EndOfGameHandIn), else 0
+//   tycoon_hand_in_sent(finished)    a hand-in of the game on screen was sent
 //   tycoon_saves()                   ["name.json", ...], newest first
 //   tycoon_text_fit()                [{"kind", "text", "window", "rect", "what"}]: labels of the last
 //                                    frame cut, squeezed, overlapping or wrapped inside a number
@@ -30,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/hand_in.h"
 #include "sim/core/version.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
@@ -157,6 +161,14 @@ json apply_command(ui::App& app, const json& j) {
 
 using namespace tycoon;
 using namespace tycoon::web;
+
+namespace {
+// The class game's end, handed in once (classroom::EndOfGameHandIn).
+tycoon::classroom::EndOfGameHandIn& end_of_game_hand_in() {
+  static tycoon::classroom::EndOfGameHandIn rule;
+  return rule;
+}
+}  // namespace
 
 extern "C" {
 
@@ -381,6 +393,21 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_current_game(int with_text) {
     return hold(out, refused(std::string("the game could not be saved: ") + e.what()).dump());
   }
 }
+
+// The class game's end, handed in once: the page polls tycoon_hand_in_due and reports each
+// hand-in it sends with tycoon_hand_in_sent.
+EMSCRIPTEN_KEEPALIVE int tycoon_hand_in_due() {
+  auto& sh = shell();
+  if (!sh.app) return 0;
+  try {
+    const auto g = sh.app->current_game(false);
+    return end_of_game_hand_in().due(g ? std::optional<bool>(g->finished) : std::nullopt) ? 1 : 0;
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE void tycoon_hand_in_sent(int finished) { end_of_game_hand_in().sent(finished != 0); }
 
 // Between two frames (where the page's calls run) the last frame's draw data is still whole.
 EMSCRIPTEN_KEEPALIVE const char* tycoon_text_fit() {

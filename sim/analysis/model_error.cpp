@@ -1,6 +1,7 @@
 #include "sim/analysis/model_error.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "sim/data/json_reader.h"
 
@@ -27,6 +28,33 @@ ModelErrors load_model_errors(const std::filesystem::path& root) {
   classes.finish();
   r.finish();
   return out;
+}
+
+std::string provenance_explanation(perf::Provenance p, const ModelErrors& errors) {
+  std::string what;
+  switch (p) {
+    case perf::Provenance::kMeasured:
+      what = "Calibrated on this chip, inside the measured range.";
+      break;
+    case perf::Provenance::kInterpolated:
+      what = "Between measured points of this chip's calibration.";
+      break;
+    case perf::Provenance::kExtrapolated:
+      what = "Beyond the measurements, or another chip's curves scaled by the spec sheet: an estimate.";
+      break;
+    case perf::Provenance::kFittedToPublished:
+      what = "Not measured here: levels fitted to published benchmarks of this chip (hardware_db/calibrated).";
+      break;
+    case perf::Provenance::kDatasheet:
+      what = "No calibration: datasheet peaks with generic efficiencies.";
+      break;
+  }
+  const double pct = 100 * errors.of(p);
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                " Predictions of this kind land within about %.0f%% of measured or published results (%s).", pct,
+                errors.file.c_str());
+  return what + buf;
 }
 
 double model_half_width(Metric m, double mean, double e) {

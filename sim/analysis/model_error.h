@@ -25,6 +25,11 @@ struct ModelErrors {
 // Reads `<root>/hardware_db/model_error.json`; throws data::LoadError (`file: /pointer: reason`).
 ModelErrors load_model_errors(const std::filesystem::path& root);
 
+// What a figure of provenance `p` rests on and how far it may be off, for a reader: the class's
+// meaning and its model error from `errors` (the same number a sweep widens its intervals by),
+// with the file it comes from.
+std::string provenance_explanation(perf::Provenance p, const ModelErrors& errors);
+
 // The half width that a relative model error `e` puts on a figure of mean `mean` (first order):
 // throughputs, latencies, costs, revenue and price scales move by e·|mean|; a gross margin
 // 1 − R/V moves by (R/V)·e = e·|1 − margin|.

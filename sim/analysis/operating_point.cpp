@@ -272,4 +272,14 @@ std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vect
   return out;
 }
 
+std::vector<OperatingPoint> ranked_operating_points(const SweepData& d, const std::vector<Group>& groups) {
+  auto ops = operating_points(d, groups);
+  std::stable_sort(ops.begin(), ops.end(), [&](const OperatingPoint& a, const OperatingPoint& b) {
+    const double ta = a.found() ? a.at(Metric::kOutputTokPerSPerGpu).mean : -1;
+    const double tb = b.found() ? b.at(Metric::kOutputTokPerSPerGpu).mean : -1;
+    return ta > tb;
+  });
+  return ops;
+}
+
 }  // namespace tycoon::analysis

@@ -37,6 +37,8 @@ struct PointPerf {
   // requests to batch), which the report adds to the seeds' interval.
   bool stationary = true;
   std::string why_not_stationary;
+  // A point that ran but whose P90s did not settle by the rule's cap (a failed point is neither).
+  bool unsettled() const { return !stationary && error.empty(); }
   double warmup_s = 0;
   std::int64_t num_requests_run = 0;  // the requests the last simulation sent (the rule may grow them)
   double ttft_p90_half_width_s = std::numeric_limits<double>::quiet_NaN();

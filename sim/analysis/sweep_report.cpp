@@ -118,7 +118,7 @@ std::vector<Group> make_groups(const SweepData& d) {
       g.stats[static_cast<std::size_t>(Metric::kTpotP90Ms)].run_half_width =
           run_half_width_ms(&PointPerf::tpot_p90_half_width_s);
       for (std::size_t k = i; k < j; ++k) {
-        if (!d.perf[k].stationary && d.perf[k].error.empty()) ++g.num_not_stationary;
+        if (d.perf[k].unsettled()) ++g.num_not_stationary;
       }
       groups.push_back(std::move(g));
     }
@@ -357,7 +357,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   nlohmann::json nj = nlohmann::json::array();
   for (std::size_t i = 0; i < d.perf.size(); ++i) {
     const auto& p = d.perf[i];
-    if (p.stationary || !p.error.empty()) continue;
+    if (!p.unsettled()) continue;
     nj.push_back({{"point", i},
                   {"series", sw.series[sw.points[i].series].label},
                   {"concurrency", sw.points[i].concurrency},
@@ -381,12 +381,7 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
 
   // Operating points, ranked by throughput; each says whether its lead over the next is larger
   // than the seeds' noise (95% intervals apart) — a 2% lead inside the noise is not a win.
-  auto ops = operating_points(d, groups);
-  std::stable_sort(ops.begin(), ops.end(), [&](const OperatingPoint& a, const OperatingPoint& b) {
-    const double ta = a.found() ? a.at(Metric::kOutputTokPerSPerGpu).mean : -1;
-    const double tb = b.found() ? b.at(Metric::kOutputTokPerSPerGpu).mean : -1;
-    return ta > tb;
-  });
+  const auto ops = ranked_operating_points(d, groups);
   nlohmann::json oj = nlohmann::json::array();
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const auto& op = ops[k];

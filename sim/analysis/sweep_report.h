@@ -105,6 +105,9 @@ struct OperatingPoint {
   std::string pick_label() const;
 };
 std::vector<OperatingPoint> operating_points(const SweepData& d, const std::vector<Group>& groups);
+// The same, ranked by output throughput per GPU, highest first (a target not met ranks last, in
+// the spec's order): the order of the report, summary.json and the console.
+std::vector<OperatingPoint> ranked_operating_points(const SweepData& d, const std::vector<Group>& groups);
 
 // The spec's first price for `op`'s model, scaled by the mean price scale that reaches the target
 // gross margin at `op` (Metric::kPriceScaleForTargetMargin). Unset without a target or when no

@@ -54,6 +54,8 @@ HandIn hand_in_from_save(const ClassWorld& world, const data::Catalog& catalog, 
 // Which of a student's attempts counts.
 enum class AttemptPolicy { kBest, kLast, kFirst };
 inline constexpr std::string_view kAttemptPolicyNames[] = {"best", "last", "first"};
+// A new class's policies until the instructor sets others.
+inline constexpr AttemptPolicy kDefaultAttemptPolicy = AttemptPolicy::kBest;
 std::string_view to_string(AttemptPolicy p);
 // Throws core::InputError naming the accepted words.
 AttemptPolicy parse_attempt_policy(std::string_view word);
@@ -61,6 +63,7 @@ AttemptPolicy parse_attempt_policy(std::string_view word);
 // What happens to a hand-in after the class's deadline.
 enum class LatePolicy { kRefuse, kMark };
 inline constexpr std::string_view kLatePolicyNames[] = {"refuse", "mark"};
+inline constexpr LatePolicy kDefaultLatePolicy = LatePolicy::kRefuse;
 std::string_view to_string(LatePolicy p);
 LatePolicy parse_late_policy(std::string_view word);
 // Whether a class's deadline (seconds since 1970, UTC) has passed at `now_unix_s`: strictly after
@@ -68,6 +71,27 @@ LatePolicy parse_late_policy(std::string_view word);
 bool deadline_passed(std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s);
 // Whether a hand-in at `now_unix_s` is refused under `late` (after the deadline, refuse).
 bool hand_in_refused(LatePolicy late, std::optional<std::int64_t> deadline_unix_s, std::int64_t now_unix_s);
+
+// When a class game's end is handed in by itself, in the browser and the desktop game alike: once
+// the game on screen has finished and has not been handed in since it finished. A hand-in of the
+// finished game by the player's button is the end's hand-in; a game under way (a new game, "play
+// again") has its end still to hand in. The front end polls `due` and calls `sent` with every
+// hand-in it sends, by the button or because `due` said so.
+class EndOfGameHandIn {
+ public:
+  // `game_finished`: whether the game on screen has finished (nullopt: no game on screen).
+  bool due(std::optional<bool> game_finished) {
+    if (game_finished && !*game_finished) handed_in_at_end_ = false;
+    return game_finished && *game_finished && !handed_in_at_end_;
+  }
+  // A hand-in of the game on screen was sent; `finished`: that game had finished.
+  void sent(bool finished) {
+    if (finished) handed_in_at_end_ = true;
+  }
+
+ private:
+  bool handed_in_at_end_ = false;
+};
 
 // One scored attempt, as the policy compares them.
 struct AttemptFigures {

@@ -86,6 +86,12 @@ int unclaimed_gpus(const Company& company, const std::string& chip, std::optiona
   return n;
 }
 
+int contracted_gpus(const Company& company) {
+  int n = 0;
+  for (const auto& c : company.contracts) n += c.num_gpus;
+  return n;
+}
+
 int ready_gpus(const Company& company, std::int64_t hour) {
   int n = 0;
   for (const auto& c : company.contracts) {

@@ -35,6 +35,8 @@ int unclaimed_gpus(const Company& company, const std::string& chip, std::optiona
 
 // Ready GPUs under contract, all chips.
 int ready_gpus(const Company& company, std::int64_t hour);
+// GPUs under contract, all chips, ready or still in lead time.
+int contracted_gpus(const Company& company);
 
 // What one GPU of contract `c` costs per hour now (USD): a reserved contract pays the price it
 // signed; on-demand and spot pay today's market price for their chip and contract type (the

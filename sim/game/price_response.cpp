@@ -83,7 +83,7 @@ PriceResponse price_response(const Scenario& scenario, const GameState& s, std::
     const double revenue_per_unit = out.from_last_hour ? econ::revenue_usd(per_request, prices) * requests_per_unit
                                                        : price;  // no hour served yet: the nominal request
     p.revenue_usd_per_hour = p.served_per_s * 3600.0 * revenue_per_unit;
-    p.profit_usd_per_hour = p.revenue_usd_per_hour - out.rent_usd_per_hour - out.fixed_usd_per_hour;
+    p.profit_usd_per_hour = p.revenue_usd_per_hour - out.costs_usd_per_hour();
     return p;
   };
   for (int i = 0;; ++i) {

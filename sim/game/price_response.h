@@ -46,6 +46,7 @@ struct PriceResponse {
   std::optional<PricePoint> capacity_limit;
   double rent_usd_per_hour = 0;   // the segment's share of last hour's GPU rent
   double fixed_usd_per_hour = 0;  // and of the fixed costs
+  double costs_usd_per_hour() const { return rent_usd_per_hour + fixed_usd_per_hour; }
   // The ratio of the highest profit on the curve among the points it can vouch for (within the
   // capacity known; never a point beyond what the fleet has been seen to serve).
   std::optional<double> best_ratio;

@@ -197,11 +197,21 @@ struct Scenario {
   // A level that locks accepting advice has no advisor: proposals nobody may accept teach nothing.
   // Game::set_advisor keeps none there, whichever front end attaches one.
   bool advisor_allowed() const { return !lever_locked("accept_advice"); }
+  // What play shows as the level's lesson: its question when it has one (the lesson is then the
+  // answer, kept for the debrief), else the lesson itself.
+  const std::string& lesson_in_play() const { return question.empty() ? lesson : question; }
+  // Whether the lesson may be shown as the answer to the level's question: the game is over and
+  // the answer key is not kept back (a class keeps it back until its deadline).
+  bool answer_shown(bool finished, bool answer_key_hidden) const {
+    return !question.empty() && finished && !answer_key_hidden;
+  }
   std::int64_t end_hour() const { return static_cast<std::int64_t>(days) * 24; }
 };
 
 // The most days of history a scenario may put before hour 0.
 inline constexpr int kMaxHistoryDays = 60;
+// The longest game a scenario (or a --days, or a contract's term) may ask for: ten years.
+inline constexpr int kMaxScenarioDays = 3650;
 
 // Levers a scenario may lock: every command type, `recipe.<field>` for each recipe field, and
 // `contract.<on_demand|reserved|spot>`.

@@ -51,7 +51,7 @@ OfferSpec read_offer(ObjectReader in, const data::Catalog& catalog) {
   }
   o.price_multiplier = in.optional_number("price_multiplier", Bound::kPositive).value_or(1.0);
   if (o.contract == Contract::kReserved) {
-    o.term_hours = read_int(in, "term_days", Bound::kPositive, 3650) * 24;
+    o.term_hours = read_int(in, "term_days", Bound::kPositive, kMaxScenarioDays) * 24;
   } else if (in.has("term_days")) {
     in.fail("term_days", "only reserved contracts have a term");
   }
@@ -220,7 +220,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& file, co
   s.lesson_source = in.optional_string("lesson_source").value_or("");
   s.briefing = in.optional_string("briefing").value_or("");
   s.seed = static_cast<std::uint64_t>(in.integer("seed", Bound::kNonNegative));
-  s.days = read_int(in, "days", Bound::kPositive, 3650);
+  s.days = read_int(in, "days", Bound::kPositive, kMaxScenarioDays);
   if (in.has("history_days")) s.history_days = read_int(in, "history_days", Bound::kNonNegative, kMaxHistoryDays);
   read_company(in.object("company"), s.company);
 

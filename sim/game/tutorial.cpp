@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/game/fleet.h"
 #include "sim/game/state.h"
 
 namespace tycoon::game {
@@ -20,11 +21,8 @@ bool logged(const GameState& s, Pred pred) {
 
 bool step_done(const TutorialStep& step, const GameState& s) {
   switch (step.when) {
-    case StepCondition::kGpusRented: {
-      int gpus = 0;
-      for (const auto& c : s.company.contracts) gpus += c.num_gpus;
-      return gpus >= step.count;
-    }
+    case StepCondition::kGpusRented:
+      return contracted_gpus(s.company) >= step.count;
     case StepCondition::kDeployments:
       return static_cast<double>(s.company.deployments.size()) >= step.count;
     case StepCondition::kReplicas: {

@@ -35,6 +35,8 @@ inline constexpr double kMaxRunSpanS = 1e8;
 // beyond the game's choices (game::tensor_parallel_choices, game::kSpecDraftTokensRange) up to a
 // 1024-GPU replica and 64 drafts; perf::Deployment and resolve_serving refuse what cannot run.
 inline constexpr int kMaxBenchmarkParallel = 1024;
+// The most engine replicas a pool of a benchmark may have (4096 replicas of one GPU: a fleet).
+inline constexpr int kMaxBenchmarkReplicas = 4096;
 inline constexpr int kMaxBenchmarkDraftTokens = 64;
 
 // Whether each session of `kind` is one request (random, input- and output-heavy): only there

@@ -226,6 +226,12 @@ SteadyRun run_and_judge(ServingConfig config, const perf::CalibrationProfile& ca
   return out;
 }
 
+std::int64_t default_max_requests(const ServingConfig& config) {
+  return config.arrival.kind == ArrivalKind::kClosedLoop
+             ? static_cast<std::int64_t>(kSteadyMaxRequestsPerUser) * config.arrival.concurrency
+             : kSteadyMaxGrowth * config.num_requests;
+}
+
 SteadyRun run_to_steady_state(ServingConfig config, const perf::CalibrationProfile& calibration,
                               const SteadyStateRule& rule, const ServingProgressObserver& progress) {
   const bool can_grow = config.num_requests > 0 && config.duration_s == 0 &&
@@ -235,12 +241,7 @@ SteadyRun run_to_steady_state(ServingConfig config, const perf::CalibrationProfi
     if (!out.steady.stationary) out.steady.why_not += " (a run on a duration or a timed trace cannot grow)";
     return out;
   }
-  std::int64_t cap = rule.max_requests;
-  if (cap <= 0) {
-    cap = config.arrival.kind == ArrivalKind::kClosedLoop
-              ? static_cast<std::int64_t>(kSteadyMaxRequestsPerUser) * config.arrival.concurrency
-              : kSteadyMaxGrowth * config.num_requests;
-  }
+  std::int64_t cap = rule.max_requests > 0 ? rule.max_requests : default_max_requests(config);
   cap = std::max({cap, config.num_requests, 2 * kSteadyMinStartRequests});
   config.num_requests = std::min(cap, std::max(config.num_requests, kSteadyMinStartRequests));
   const double given_warmup_s = config.warmup_s;

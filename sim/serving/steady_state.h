@@ -51,8 +51,12 @@ inline constexpr int kSteadyMaxGrowth = 8;
 
 struct SteadyStateRule {
   double max_relative_half_width = kSteadyRelativeHalfWidth;
-  std::int64_t max_requests = 0;  // cap on the requests a run may grow to (0: the defaults above)
+  std::int64_t max_requests = 0;  // cap on the requests a run may grow to (0: default_max_requests)
 };
+
+// The requests a run of `config` may grow to by default: kSteadyMaxRequestsPerUser per user of a
+// closed loop, kSteadyMaxGrowth times the requests asked of an open one.
+std::int64_t default_max_requests(const ServingConfig& config);
 
 // A percentile with its 95% batch-means half width (NaN when too few requests to batch).
 struct PercentileInterval {

@@ -135,7 +135,7 @@ bool HandInClient::hand_in() {
     last_ok_ = false;
     return false;
   }
-  if (g->finished) handed_in_at_end_ = true;  // the end's hand-in is this one
+  end_.sent(g->finished);
   message_ = "Handing in hour " + std::to_string(g->hour) + " of " + std::to_string(g->end_hour) + "...";
   pending_ =
       std::async(std::launch::async, [post = post_, link = link_, text = g->save_text] { return post(link, text); });
@@ -155,8 +155,7 @@ void HandInClient::poll() {
     collect();
   }
   const auto g = game_(false);
-  if (g && !g->finished) handed_in_at_end_ = false;  // a game under way: its end is still to hand in
-  if (!handed_in_at_end_ && g && g->finished) hand_in();
+  if (end_.due(g ? std::optional<bool>(g->finished) : std::nullopt)) hand_in();
 }
 
 void HandInClient::wait() {

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/classroom/hand_in.h"
+
 namespace tycoon::ui::desktop {
 
 struct StudentLink {
@@ -91,7 +93,7 @@ class HandInClient {
   std::optional<ServerAnswer> last_;
   std::string message_;
   bool last_ok_ = false;
-  bool handed_in_at_end_ = false;
+  classroom::EndOfGameHandIn end_;
   int num_handed_in_ = 0;
 };
 
