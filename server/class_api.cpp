@@ -529,22 +529,22 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   r.num_commands = static_cast<std::int64_t>(h.commands.size());
 
   // Near-identical command logs from another student: flagged on both sides, once per pair.
-  std::vector<FlagUpdate> updates;
-  std::set<std::string> flagged;
-  for (const auto& other : store_.hand_ins(c->class_id)) {
-    if (other.student == s->student || flagged.count(other.student)) continue;
-    const auto j = nlohmann::json::parse(other.commands_json);
-    std::vector<game::LoggedCommand> log;
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      log.push_back(game::logged_command_from_json(j[i], "stored", "/" + std::to_string(i)));
+  const auto stored = store_.hand_ins(c->class_id);
+  std::vector<classroom::EarlierHandIn> earlier;
+  for (const auto& other : stored) {
+    classroom::EarlierHandIn e{other.student, other.attempt, {}};
+    if (other.student != s->student) {
+      const auto j = nlohmann::json::parse(other.commands_json);
+      for (std::size_t i = 0; i < j.size(); ++i) {
+        e.commands.push_back(game::logged_command_from_json(j[i], "stored", "/" + std::to_string(i)));
+      }
     }
-    if (!classroom::near_identical_logs(h.commands, log)) continue;
-    const std::string similarity = fixed(classroom::command_log_similarity(h.commands, log), 2);
-    flagged.insert(other.student);
-    r.flags.push_back("commands near-identical to " + other.student + "'s attempt " + std::to_string(other.attempt) +
-                      " (similarity " + similarity + ")");
-    updates.push_back(
-        {other.id, "commands near-identical to " + s->student + "'s later hand-in (similarity " + similarity + ")"});
+    earlier.push_back(std::move(e));
+  }
+  std::vector<FlagUpdate> updates;
+  for (auto& f : classroom::copy_flags(s->student, h.commands, earlier)) {
+    r.flags.push_back(std::move(f.on_new));
+    updates.push_back({stored[f.earlier].id, std::move(f.on_earlier)});
   }
   try {
     r = store_.add_hand_in(std::move(r), updates, before_hand_in_commit);

@@ -68,6 +68,21 @@ TEST_CASE("command logs: identical is 1, one move of ten changed stays near-iden
   CHECK_FALSE(classroom::near_identical_logs(one, one));
 }
 
+TEST_CASE("a copied log is flagged on both sides, once per pair of students; a student's own attempts never") {
+  const auto ada = prices({{0, 0.17}, {24, 0.175}, {72, 0.18}, {120, 0.1725}});
+  const auto own = prices({{0, 0.16}, {30, 0.15}, {90, 0.19}});
+  const std::vector<classroom::EarlierHandIn> earlier = {
+      {"Ada", 1, ada}, {"Ada", 2, ada}, {"Ben", 1, ada}, {"Chen", 1, own}};
+  // Ben hands in Ada's moves again: Ada's first attempt is flagged (not her second), never Ben's own.
+  const auto flags = classroom::copy_flags("Ben", ada, earlier);
+  REQUIRE(flags.size() == 1);
+  CHECK(flags[0].earlier == 0);
+  CHECK(flags[0].on_new == "commands near-identical to Ada's attempt 1 (similarity 1.00)");
+  CHECK(flags[0].on_earlier == "commands near-identical to Ben's later hand-in (similarity 1.00)");
+  // Chen's own moves are like nobody's.
+  CHECK(classroom::copy_flags("Chen", own, earlier).empty());
+}
+
 TEST_CASE("deadlines are UTC times") {
   // 2026-12-11T17:00:00Z: 20,798 days after 1970-01-01, plus 17 hours.
   constexpr std::int64_t kExpected = 20798LL * 86400 + 17 * 3600;

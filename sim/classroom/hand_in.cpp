@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <functional>
+#include <set>
 
 #include "sim/core/input_error.h"
 
@@ -139,6 +140,25 @@ double command_log_similarity(const std::vector<game::LoggedCommand>& a, const s
 bool near_identical_logs(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b) {
   if (a.size() < kMinCommandsCompared || b.size() < kMinCommandsCompared) return false;
   return command_log_similarity(a, b) >= kNearIdenticalLogSimilarity;
+}
+
+std::vector<CopyFlag> copy_flags(const std::string& student, const std::vector<game::LoggedCommand>& commands,
+                                 const std::vector<EarlierHandIn>& earlier) {
+  std::vector<CopyFlag> out;
+  std::set<std::string> flagged;
+  for (std::size_t i = 0; i < earlier.size(); ++i) {
+    const auto& other = earlier[i];
+    if (other.student == student || flagged.count(other.student)) continue;
+    if (!near_identical_logs(commands, other.commands)) continue;
+    char similarity[16];
+    std::snprintf(similarity, sizeof similarity, "%.2f", command_log_similarity(commands, other.commands));
+    flagged.insert(other.student);
+    out.push_back({i,
+                   "commands near-identical to " + other.student + "'s attempt " + std::to_string(other.attempt) +
+                       " (similarity " + similarity + ")",
+                   "commands near-identical to " + student + "'s later hand-in (similarity " + similarity + ")"});
+  }
+  return out;
 }
 
 std::int64_t parse_utc_time(std::string_view text) {

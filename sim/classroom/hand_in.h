@@ -121,6 +121,24 @@ inline constexpr double kNearIdenticalLogSimilarity = 0.9;
 inline constexpr std::size_t kMinCommandsCompared = 3;
 bool near_identical_logs(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
 
+// A classmate's hand-in already kept, as a new hand-in is compared with it.
+struct EarlierHandIn {
+  std::string student;
+  int attempt = 0;
+  std::vector<game::LoggedCommand> commands;
+};
+// A near-identical pair: the flag the new hand-in carries, and the one added to `earlier`'s.
+struct CopyFlag {
+  std::size_t earlier = 0;  // index into the hand-ins compared
+  std::string on_new;
+  std::string on_earlier;
+};
+// The flags a new hand-in by `student` with `commands` raises against `earlier` (in the order they
+// were handed in): each other student's first near-identical attempt, flagged on both sides, once
+// per pair of students; a student's own attempts are never compared.
+std::vector<CopyFlag> copy_flags(const std::string& student, const std::vector<game::LoggedCommand>& commands,
+                                 const std::vector<EarlierHandIn>& earlier);
+
 // "2026-12-11T17:00:00Z" (UTC, seconds optional) as seconds since 1970; throws core::InputError.
 std::int64_t parse_utc_time(std::string_view text);
 // Seconds since 1970 as "2026-12-11T17:00:00Z".
