@@ -84,27 +84,6 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-// A hand-in's lines for the charts: the replay's series, cut at the hour an unfinished game
-// stopped (the replay plays on to the end; the chart shows where the student left).
-classroom::ClassChartRun chart_run_of(const HandInRecord& h, classroom::CheckedSubmission c) {
-  classroom::ClassChartRun run{h.student,
-                               h.profit_usd,
-                               h.slo_attainment,
-                               h.score_points,
-                               h.finished,
-                               std::move(c.output_price_usd_per_mtok),
-                               std::move(c.gpus_rented),
-                               std::move(c.cumulative_profit_usd)};
-  if (!h.finished) {
-    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(h.at_hour, 0));
-    for (auto* v : {&run.output_price_usd_per_mtok, &run.gpus_rented, &run.cumulative_profit_usd}) {
-      if (v->size() > n) v->resize(n);
-    }
-    run.stopped_at_hour = h.at_hour;
-  }
-  return run;
-}
-
 }  // namespace
 
 ClassApi::ClassApi(Store& store, std::shared_ptr<const data::Catalog> catalog, std::filesystem::path data_root,
@@ -380,8 +359,9 @@ const classroom::ClassChartRun& ClassApi::chart_run(const ClassContext& ctx, con
   }
   const auto handed = classroom::hand_in_from_save(ctx.world, *catalog_, save_text);
   classroom::CheckedSubmission checked;
-  (void)classroom::replay_submission(ctx.world, *catalog_, ctx.benchmarks, handed.commands, nullptr, checked);
-  return chart_runs_.emplace(h.id, chart_run_of(h, std::move(checked))).first->second;
+  (void)classroom::replay_submission(ctx.world, *catalog_, ctx.benchmarks, handed.commands, nullptr, checked,
+                                     classroom::stopped_at_hour(h.finished, h.at_hour));
+  return chart_runs_.emplace(h.id, classroom::chart_run(h.student, checked)).first->second;
 }
 
 ApiResponse ClassApi::charts_html(const std::string& class_id) {
@@ -397,15 +377,9 @@ ApiResponse ClassApi::charts_html(const std::string& class_id) {
   const auto spec = classroom::class_from_json(nlohmann::json::parse(c->spec_json), "class " + c->class_id);
   std::lock_guard lock(sim_mutex_);
   const auto ctx = context(*c);
-  classroom::ClassChartData data;
-  data.end_hour = static_cast<std::int64_t>(spec.days) * 24;
-  data.locked_levers = ctx->world.scenario.locked_levers;
-  data.priced_model = ctx->benchmarks.priced_model;
-  data.market_output_price_usd_per_mtok = ctx->benchmarks.market_output_price_usd_per_mtok;
-  for (const auto& b : ctx->benchmarks.runs) {
-    data.benchmarks.push_back({b.name, b.summary.profit_usd, b.summary.slo_attainment, b.summary.score.points, true,
-                               b.output_price_usd_per_mtok, b.gpus_rented, b.cumulative_profit_usd});
-  }
+  auto data = classroom::chart_frame(static_cast<std::int64_t>(spec.days) * 24, ctx->world.scenario.locked_levers,
+                                     ctx->benchmarks.priced_model, ctx->benchmarks.market_output_price_usd_per_mtok,
+                                     ctx->benchmarks.runs);
   for (const auto* h : order) data.students.push_back(chart_run(*ctx, *h));
   return {200, classroom::class_charts_html(classroom::class_charts(data)), "text/html; charset=utf-8"};
 }
@@ -508,7 +482,7 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   classroom::CheckedSubmission checked;
   // The replay `class report` gives every submission: its figures are the ones that count.
   (void)classroom::replay_submission(ctx->world, *catalog_, ctx->benchmarks, h.commands, nullptr, checked,
-                                     h.finished ? std::nullopt : std::optional<std::int64_t>(h.at_hour));
+                                     classroom::stopped_at_hour(h.finished, h.at_hour));
 
   HandInRecord r;
   r.class_id = c->class_id;
@@ -551,7 +525,7 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   } catch (const StoreError& e) {
     return api_error(500, std::string("the hand-in was not stored (nothing changed): ") + e.what());
   }
-  chart_runs_.emplace(r.id, chart_run_of(r, std::move(checked)));
+  chart_runs_.emplace(r.id, classroom::chart_run(r.student, checked));
   nlohmann::json out = figures_json(r);
   out["student"] = r.student;
   out["class_id"] = r.class_id;

@@ -173,21 +173,44 @@ bool lines_vary(const std::vector<std::vector<double>>& lines) {
   return false;
 }
 
-ClassChartData chart_data(const ClassReport& r) {
+ClassChartData chart_frame(std::int64_t end_hour, std::vector<std::string> locked_levers, std::string priced_model,
+                           std::vector<double> market_output_price_usd_per_mtok,
+                           const std::vector<BenchmarkRun>& benchmarks) {
   ClassChartData d;
-  d.end_hour = static_cast<std::int64_t>(r.spec.days) * 24;
-  d.locked_levers = r.locked_levers;
-  d.priced_model = r.priced_model;
-  d.market_output_price_usd_per_mtok = r.market_output_price_usd_per_mtok;
-  for (const auto& b : r.benchmarks) {
+  d.end_hour = end_hour;
+  d.locked_levers = std::move(locked_levers);
+  d.priced_model = std::move(priced_model);
+  d.market_output_price_usd_per_mtok = std::move(market_output_price_usd_per_mtok);
+  for (const auto& b : benchmarks) {
     d.benchmarks.push_back({b.name, b.summary.profit_usd, b.summary.slo_attainment, b.summary.score.points, true,
                             b.output_price_usd_per_mtok, b.gpus_rented, b.cumulative_profit_usd});
   }
-  for (const auto& c : r.valid) {
-    // A submission is replayed to the game's end: every one on the report is finished.
-    d.students.push_back({c.student, c.summary.profit_usd, c.summary.slo_attainment, c.summary.score.points, true,
-                          c.output_price_usd_per_mtok, c.gpus_rented, c.cumulative_profit_usd});
+  return d;
+}
+
+ClassChartRun chart_run(const std::string& student, const CheckedSubmission& c) {
+  ClassChartRun run{student,
+                    c.summary.profit_usd,
+                    c.summary.slo_attainment,
+                    c.summary.score.points,
+                    !c.stopped_at_hour,
+                    c.output_price_usd_per_mtok,
+                    c.gpus_rented,
+                    c.cumulative_profit_usd};
+  if (c.stopped_at_hour) {
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(*c.stopped_at_hour, 0));
+    for (auto* v : {&run.output_price_usd_per_mtok, &run.gpus_rented, &run.cumulative_profit_usd}) {
+      if (v->size() > n) v->resize(n);
+    }
+    run.stopped_at_hour = *c.stopped_at_hour;
   }
+  return run;
+}
+
+ClassChartData chart_data(const ClassReport& r) {
+  auto d = chart_frame(static_cast<std::int64_t>(r.spec.days) * 24, r.locked_levers, r.priced_model,
+                       r.market_output_price_usd_per_mtok, r.benchmarks);
+  for (const auto& c : r.valid) d.students.push_back(chart_run(c.student, c));
   return d;
 }
 

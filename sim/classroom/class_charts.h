@@ -18,6 +18,8 @@
 
 namespace tycoon::classroom {
 
+struct BenchmarkRun;
+struct CheckedSubmission;
 struct ClassReport;
 
 // One run on the charts: a student's counted game or a benchmark.
@@ -59,6 +61,15 @@ struct ClassCharts {
 
 // The chart data of a class report (its valid submissions and benchmarks).
 ClassChartData chart_data(const ClassReport& report);
+// The charts' frame, students still to add (chart_run): the game's length, the locks, the model
+// whose price is followed, the market's price and the benchmark runs. The report's and the class
+// server's charts are both made from it.
+ClassChartData chart_frame(std::int64_t end_hour, std::vector<std::string> locked_levers, std::string priced_model,
+                           std::vector<double> market_output_price_usd_per_mtok,
+                           const std::vector<BenchmarkRun>& benchmarks);
+// A student's run on the charts, from its replay: the replay plays on to the game's end, and an
+// unfinished game's lines are cut at the hour it stopped (the chart shows where the student left).
+ClassChartRun chart_run(const std::string& student, const CheckedSubmission& c);
 
 // Student i's colour (0xRRGGBBAA) on every chart: a strong hue of a palette without black or grey,
 // with lightness kept high-contrast on white.

@@ -253,6 +253,7 @@ std::string replay_submission(const ClassWorld& world, const data::Catalog& cata
   std::vector<game::RefusedCommand> refused;
   auto g = play_class_game(world, catalog, commands, &refused);
   c.summary = game::summarize(*g, &benchmarks.counterfactuals, stopped_at_hour);
+  c.stopped_at_hour = stopped_at_hour;
   if (claimed) {
     if (auto why = not_reproduced(*claimed, c.summary); !why.empty()) return why;
   }

@@ -61,6 +61,7 @@ struct CheckedSubmission {
 
   // Valid ones: the replayed game's figures.
   game::GameSummary summary;
+  std::optional<std::int64_t> stopped_at_hour;  // a game handed in unfinished: the hour it stopped at
   std::size_t num_commands = 0;
   std::size_t num_refused = 0;                    // commands the game refused on replay (as it did in play)
   std::vector<double> output_price_usd_per_mtok;  // the first model's output price, per hour

@@ -31,6 +31,12 @@ struct HandIn {
   bool finished = false;                      // the game had ended (its last hour, or bankruptcy)
 };
 
+// The hour a hand-in's game stopped at when it was handed in unfinished (replay_submission scores
+// it on the share played); nullopt for a finished game.
+inline std::optional<std::int64_t> stopped_at_hour(bool finished, std::int64_t at_hour) {
+  return finished ? std::nullopt : std::optional<std::int64_t>(at_hour);
+}
+
 // A save that loads but is not a game of the class (another seed, scenario, length, locks or
 // version of the scenario).
 class NotThisClassError : public core::InputError {
