@@ -37,6 +37,7 @@ struct BenchmarkOptions {
   std::int64_t osl = 0;
   int concurrency = serving::ArrivalSpec{}.concurrency;
   std::int64_t num_requests = 0;
+  bool steady_state = false;
   double duration_s = 0;
   double warmup_s = 0;
   std::int64_t warmup_requests = 0;
@@ -224,9 +225,13 @@ serving::BenchmarkRun benchmark_run(const BenchmarkOptions& o) {
 
 // The run, with progress on stderr once it lasts (the simulator reports, the CLI prints): in
 // requests when the run stops on a count, else in simulated seconds when it stops on a span, else
-// (a trace read to its end) requests so far. Without an explicit --num-requests (nor a span or a
-// timed trace) the run follows the steady-state rule (sim/serving/steady_state.h): it grows until
-// its P90s' intervals are narrow, and its warm-up is cut; with one, it runs as asked and is judged.
+// (a trace read to its end) requests so far. By default the run follows the published benchmark
+// protocol it reproduces (InferenceX's benchmark_serving.py: the requests asked, after the warm-up
+// asked, every user starting together) and is judged by the steady-state rule, which it does not
+// change: a benchmark's published TTFT includes that first wave. With --steady-state it follows the
+// rule (sim/serving/steady_state.h) as sweeps do: without an explicit --num-requests (nor a span or
+// a timed trace) it grows until its P90s' intervals are narrow, and its warm-up is cut unless one
+// is given.
 serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const serving::ServingConfig& c,
                                           const perf::CalibrationProfile& cal) {
   const bool by_span = c.num_requests == 0 && c.duration_s > 0;
@@ -244,10 +249,12 @@ serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const servi
     meter->update(by_span ? std::min(p.simulated_s, p.duration_s) : static_cast<double>(p.requests_ended));
   };
   const bool explicit_count = o.num_requests > 0;
-  // A warm-up the user chose (--warmup-s, --warmup-requests) is kept as given; else it is cut.
-  const bool cut_warmup = !given(o.warmup_s_flag) && !given(o.warmup_requests_flag);
-  serving::SteadyRun run = explicit_count ? serving::run_and_judge(c, cal, rule, observe, cut_warmup)
-                                          : serving::run_to_steady_state(c, cal, rule, observe);
+  // Under the rule, a warm-up the user chose (--warmup-s, --warmup-requests) is kept as given; else
+  // it is cut.
+  const bool cut_warmup = o.steady_state && !given(o.warmup_s_flag) && !given(o.warmup_requests_flag);
+  serving::SteadyRun run = o.steady_state && !explicit_count
+                               ? serving::run_to_steady_state(c, cal, rule, observe)
+                               : serving::run_and_judge(c, cal, rule, observe, cut_warmup);
   const serving::ServingSummary& r = run.summary;
   if (meter)
     meter->finish(by_span ? std::min(r.simulated_time_s, c.duration_s) : static_cast<double>(r.requests_arrived));
@@ -259,7 +266,9 @@ serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const servi
   }
   if (!run.steady.stationary) {
     std::fprintf(stderr, "warning: the percentiles of this run are not steady-state figures: %s%s\n",
-                 run.steady.why_not.c_str(), explicit_count ? " (leave out --num-requests to run until they are)" : "");
+                 run.steady.why_not.c_str(),
+                 o.steady_state ? (explicit_count ? " (leave out --num-requests to run until they are)" : "")
+                                : " (--steady-state runs until they are)");
   }
   return run;
 }
@@ -285,6 +294,10 @@ void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
                  "Requests to send (default: " + std::to_string(serving::kRequestsPerUser) +
                      " x concurrency, or the whole trace)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
+  sub.add_flag("--steady-state", o.steady_state,
+               "Run until the P90s are steady and cut the warm-up (the steady-state rule of sweeps; without it "
+               "the run follows the published benchmark protocol: the requests asked, after the warm-up asked, "
+               "the first wave included, and is only judged)");
   sub.add_option("--duration-s", o.duration_s, "Stop sending after this many simulated seconds")
       ->check(finite_range(0.0, serving::kMaxRunSpanS));
   o.warmup_s_flag =

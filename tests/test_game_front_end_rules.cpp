@@ -90,3 +90,22 @@ TEST_CASE("a level's question is shown in play; its answer only once the game is
   CHECK_FALSE(s.answer_shown(true, true));    // a class before its deadline
   CHECK(s.answer_shown(true, false));
 }
+
+TEST_CASE("a control is greyed by the rule the game refuses by: the command's lever, and a rental's contract type") {
+  auto sc = test::advisor_market(1);
+  const game::RentGpus spot{"h200", tycoon::Contract::kSpot, 2};
+  const game::RentGpus on_demand{"h200", tycoon::Contract::kOnDemand, 2};
+  CHECK_FALSE(sc.command_locked(spot));
+  sc.locked_levers.push_back("contract.spot");
+  CHECK(sc.command_locked(spot));  // spot alone
+  CHECK_FALSE(sc.command_locked(on_demand));
+  game::Game g(sc, test::catalog());
+  const auto r = g.apply(spot);
+  CHECK_FALSE(r.ok);
+  CHECK(g.apply(on_demand).ok);
+  sc.locked_levers.push_back("rent_gpus");
+  CHECK(sc.command_locked(on_demand));  // every rental
+  CHECK_FALSE(sc.recipe_field_locked("max_num_seqs"));
+  sc.locked_levers.push_back("recipe.max_num_seqs");
+  CHECK(sc.recipe_field_locked("max_num_seqs"));
+}

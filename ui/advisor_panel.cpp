@@ -83,7 +83,7 @@ void check_results(const GameView& game, const game::Advice& a) {
 // One button per check the player can pay for, with its quoted cost and delay.
 void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, const game::Advice& a) {
   if (!game.advisor_options) return;  // an advisor that sells no checks
-  const bool locked = lever_locked(game.scenario, "check_advice");
+  const bool locked = game.scenario.command_locked(game::CheckAdvice{});
   bool first = true;
   for (const advisor::CheckOffer& offer : advisor::kCheckOffers) {
     const auto kind = offer.kind;  // plain copies: clang 14 cannot capture a structured binding
@@ -146,8 +146,8 @@ void proposal_card(const GameView& game, ViewState& view, CommandQueue& out, con
   ImGui::TextDisabled("Change: %s", effect_text(a).c_str());
   check_results(game, a);
   ImGui::Spacing();
-  const bool locked_accept = lever_locked(game.scenario, "accept_advice");
-  const bool locked_reject = lever_locked(game.scenario, "reject_advice");
+  const bool locked_accept = game.scenario.command_locked(game::AcceptAdvice{});
+  const bool locked_reject = game.scenario.command_locked(game::RejectAdvice{});
   if (locked_accept) ImGui::BeginDisabled();
   ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(IM_COL32(38, 130, 120, 255)));
   if (ImGui::Button("Accept")) out.push(game::AcceptAdvice{a.id});

@@ -39,9 +39,7 @@ std::optional<serving::ServingOverrides> form_decode_overrides(const GameView& g
   return o;
 }
 
-bool locked_field(const GameView& game, std::string_view field) {
-  return lever_locked(game.scenario, "recipe." + std::string(field));
-}
+bool locked_field(const GameView& game, std::string_view field) { return game.scenario.recipe_field_locked(field); }
 
 // A row of radio buttons for integer choices.
 bool int_choice(const GameView& game, ViewState& view, const char* label, const char* field, const char* tag_prefix,
@@ -476,7 +474,8 @@ void draw_submit(const GameView& game, ViewState& view, CommandQueue& out, const
   if (!just_deployed) f.deployed_key.clear();
   if (just_deployed && !blocking) problem.clear();
   const char* action = f.editing ? "Apply recipe" : "Deploy";
-  const bool locked = lever_locked(game.scenario, f.editing ? "change_recipe" : "deploy");
+  const bool locked =
+      (f.editing ? game.scenario.command_locked(game::ChangeRecipe{}) : game.scenario.command_locked(game::Deploy{}));
   if (locked) ImGui::BeginDisabled();
   ImGui::PushStyleColor(ImGuiCol_Button, theme::vec4(just_deployed     ? ImGui::GetColorU32(ImGuiCol_Button)
                                                      : problem.empty() ? IM_COL32(38, 130, 120, 255)

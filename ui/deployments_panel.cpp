@@ -45,7 +45,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       for_whom += seg ? seg->name : d.segment;
       muted_wrapped(for_whom);
       // Its controls, under its name (they wrap in a narrow column).
-      const bool scale_locked = lever_locked(game.scenario, "scale_replicas");
+      const bool scale_locked = game.scenario.command_locked(game::ScaleReplicas{});
       if (scale_locked) ImGui::BeginDisabled();
       constexpr auto kScale = game::kScaleReplicasRange;
       if (ImGui::SmallButton("−")) out.push(game::ScaleReplicas{d.id, kScale.clamp(d.replicas - 1), std::nullopt});
@@ -76,7 +76,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
       if (ImGui::SmallButton("Recipe…")) reset_deploy_form(game, view, d.segment, d.chip, d.id);
       tag(view.tags, "deployments.edit." + std::to_string(d.id));
       flow(false, ImGui::CalcTextSize("Stop").x + 2 * ImGui::GetStyle().FramePadding.x);
-      const bool stop_locked = lever_locked(game.scenario, "undeploy");
+      const bool stop_locked = game.scenario.command_locked(game::Undeploy{});
       if (stop_locked) ImGui::BeginDisabled();
       if (ImGui::SmallButton("Stop")) out.push(game::Undeploy{d.id});
       if (stop_locked) ImGui::EndDisabled();
@@ -104,7 +104,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         }
       }
       // Every accepted proposal still in force can be undone (RevertAdvice), code or recipe.
-      const bool revert_locked = lever_locked(game.scenario, "revert_advice");
+      const bool revert_locked = game.scenario.command_locked(game::RevertAdvice{});
       for (const auto& a : s.inbox) {
         if (a.deployment_id != d.id || game::revert_refusal(s, a)) continue;
         if (revert_locked) ImGui::BeginDisabled();

@@ -112,8 +112,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
         ImGui::TextDisabled("—");
       }
       ImGui::TableNextColumn();
-      const std::string lever = "contract." + std::string(to_string(o.contract));
-      const bool locked = lever_locked(game.scenario, lever) || lever_locked(game.scenario, "rent_gpus");
+      const bool locked = game.scenario.command_locked(game::RentGpus{o.chip, o.contract, 1});
       // At most what the offer has left (game::gpus_left; the game refuses more).
       const int most = std::max(1, game::gpus_left(s.company, o));
       int& count = view.rent_counts[key];
@@ -199,7 +198,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       }
       ImGui::TableNextColumn();
       const double fee = game::release_fee_usd(c, c.num_gpus, s.hour);
-      const bool locked = lever_locked(game.scenario, "release_gpus");
+      const bool locked = game.scenario.command_locked(game::ReleaseGpus{});
       if (locked) ImGui::BeginDisabled();
       std::string label = fee > 0 ? "Release (fee " + fmt_usd(fee) + ")" : "Release";
       if (ImGui::Button(label.c_str())) out.push(game::ReleaseGpus{c.id, std::nullopt});

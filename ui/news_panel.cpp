@@ -115,7 +115,7 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out) {
       });
       if (a != s.inbox.end()) {
         ImGui::PushID(static_cast<int>(std::distance(it, s.news.rend())));
-        const bool locked = lever_locked(game.scenario, "revert_advice");
+        const bool locked = game.scenario.command_locked(game::RevertAdvice{});
         if (locked) ImGui::BeginDisabled();
         if (ImGui::SmallButton(("Undo " + a->id).c_str())) out.push(game::RevertAdvice{a->id});
         if (locked) ImGui::EndDisabled();

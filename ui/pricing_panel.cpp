@@ -48,7 +48,7 @@ void price_row(const char* name, const char* id, double* draft, double current, 
 
 void draw_pricing_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   const auto& s = game.state;
-  const bool locked = lever_locked(game.scenario, "set_prices");
+  const bool locked = game.scenario.command_locked(game::SetPrices{});
   heading_with_help("Prices and demand", Concept::kPriceElasticity);
   muted_wrapped(
       "Prices are per million tokens. Customers compare the price of an average request with the market's: "

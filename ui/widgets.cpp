@@ -166,8 +166,6 @@ void wrapped_tooltip(const char* text) {
   ImGui::EndTooltip();
 }
 
-bool lever_locked(const game::Scenario& s, std::string_view lever) { return s.lever_locked(lever); }
-
 void flow(bool first, float width) {
   if (first) return;
   ImGui::SameLine();

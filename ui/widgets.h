@@ -69,9 +69,6 @@ std::string elide(const std::string& text, float width);
 // The previous item's tooltip, wrapped to a readable width, when it is hovered (and text is set).
 void wrapped_tooltip(const char* text);
 
-// Whether a lever is locked in this scenario (shown greyed with a tooltip).
-bool lever_locked(const game::Scenario& s, std::string_view lever);
-
 // The colour of an SLO attainment as the level judges it (game::slo_standing): met, short, failing.
 ImU32 slo_color(double attainment, const game::Scenario& scenario);
 

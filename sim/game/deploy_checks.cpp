@@ -16,8 +16,9 @@ Refusal refusal_of(std::string why) { return {std::move(why), false}; }
 std::optional<Refusal> check_recipe_locks(const CheckContext& ctx, const serving::ServingOverrides& o) {
   if (!ctx.player) return std::nullopt;
   for (auto f : recipe_fields_set(o)) {
-    std::string lever = "recipe." + std::string(f);
-    if (ctx.scenario.lever_locked(lever)) return refusal_of(lever + " is locked in this scenario");
+    if (ctx.scenario.recipe_field_locked(f)) {
+      return refusal_of("recipe." + std::string(f) + " is locked in this scenario");
+    }
   }
   return std::nullopt;
 }

@@ -194,6 +194,12 @@ struct Scenario {
 
   const SegmentSpec* find_segment(std::string_view id) const;
   bool lever_locked(std::string_view lever) const;
+  // Whether the scenario locks `c`: its command's lever, and for a rental its contract type too
+  // ("contract.spot"). The game refuses a locked command; the front ends grey its control by this.
+  bool command_locked(const Command& c) const;
+  // Whether the scenario locks a recipe field ("recipe.max_num_seqs"): a deploy or recipe change
+  // that sets it is refused.
+  bool recipe_field_locked(std::string_view field) const;
   // A level that locks accepting advice has no advisor: proposals nobody may accept teach nothing.
   // Game::set_advisor keeps none there, whichever front end attaches one.
   bool advisor_allowed() const { return !lever_locked("accept_advice"); }

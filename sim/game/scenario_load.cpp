@@ -405,6 +405,18 @@ bool Scenario::lever_locked(std::string_view lever) const {
   return std::find(locked_levers.begin(), locked_levers.end(), lever) != locked_levers.end();
 }
 
+bool Scenario::command_locked(const Command& c) const {
+  if (lever_locked(command_name(c))) return true;
+  if (const auto* rent = std::get_if<RentGpus>(&c)) {
+    return lever_locked("contract." + std::string(to_string(rent->contract)));
+  }
+  return false;
+}
+
+bool Scenario::recipe_field_locked(std::string_view field) const {
+  return lever_locked("recipe." + std::string(field));
+}
+
 bool is_known_lever(std::string_view lever) {
   for (auto n : kCommandNames) {
     if (lever == n) return true;
