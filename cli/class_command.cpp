@@ -11,7 +11,6 @@
 #include <iostream>
 #include <optional>
 #include <random>
-#include <set>
 
 #include "cli/class_serve.h"
 #include "cli/commands.h"
@@ -113,12 +112,7 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
     // Codes are secrets, not part of the simulated world: drawn from the system's random device.
     std::random_device device;
     auto word = [&] { return (std::uint64_t{device()} << 32) | device(); };
-    std::vector<std::string> codes;
-    std::set<std::string> seen;
-    while (codes.size() < roster_names.size()) {
-      auto code = classroom::format_student_code(word(), word());
-      if (seen.insert(code).second) codes.push_back(std::move(code));
-    }
+    const auto codes = classroom::draw_student_codes(roster_names.size(), word);
     const auto roster = classroom::make_roster(spec.class_id, roster_names, codes);
     core::write_file_atomically(o.roster_out, classroom::to_json(roster).dump(2) + "\n");
     std::printf("roster of %zu students written to %s: give each student their code, keep the file private\n",

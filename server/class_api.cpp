@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -192,12 +191,7 @@ ApiResponse ClassApi::add_roster(const std::string& class_id, const std::string&
       names = in.string_array("students");
       in.finish();
     }
-    std::vector<std::string> codes;
-    std::set<std::string> seen;
-    while (codes.size() < names.size()) {
-      auto code = classroom::format_student_code(random_word_(), random_word_());
-      if (seen.insert(code).second) codes.push_back(std::move(code));
-    }
+    const auto codes = classroom::draw_student_codes(names.size(), random_word_);
     const auto roster = classroom::make_roster(class_id, names, codes);  // the names' checks
     std::vector<std::string> existing;
     for (const auto& s : store_.students(class_id)) existing.push_back(s.student);

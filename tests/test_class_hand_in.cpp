@@ -128,6 +128,19 @@ TEST_CASE("a class game's end is handed in once; the button's hand-in of a finis
   CHECK_FALSE(by_button.due(true));
 }
 
+TEST_CASE("a roster's codes are distinct even when the random source repeats itself") {
+  // A source that gives the same two words twice before moving on: the repeated code is drawn again.
+  std::uint64_t calls = 0;
+  auto word = [&] { return (calls++ / 4) * 0x9e3779b97f4a7c15ULL; };
+  const auto codes = classroom::draw_student_codes(3, word);
+  REQUIRE(codes.size() == 3);
+  CHECK(codes[0] != codes[1]);
+  CHECK(codes[1] != codes[2]);
+  CHECK(codes[0] != codes[2]);
+  CHECK(calls == 10);  // five draws of two words: two of them repeats
+  for (const auto& c : codes) CHECK(classroom::issued_code(c) == c);
+}
+
 TEST_CASE("a student's code as typed finds the code as issued") {
   // Codes are issued as four groups of four (format_student_code); a student may type them in
   // lower case, without dashes or with spaces.

@@ -23,6 +23,17 @@ std::string format_student_code(std::uint64_t random_hi, std::uint64_t random_lo
   return out;
 }
 
+std::vector<std::string> draw_student_codes(std::size_t n, const std::function<std::uint64_t()>& random_word) {
+  std::vector<std::string> codes;
+  std::set<std::string> seen;
+  while (codes.size() < n) {
+    const std::uint64_t hi = random_word();
+    auto code = format_student_code(hi, random_word());
+    if (seen.insert(code).second) codes.push_back(std::move(code));
+  }
+  return codes;
+}
+
 std::string normalized_code(std::string_view code) {
   std::string out;
   for (char c : code) {

@@ -8,7 +8,9 @@
 //    "students": [{"student": "Ada Lovelace", "code": "7K2M-QX4P-9D3F-HR8T"}, ...]}
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +41,10 @@ inline constexpr std::string_view kCodeAlphabet = "0123456789ABCDEFGHJKMNPQRSTVW
 // A code of 16 characters (80 bits) from `random_bits` (two 64-bit words from a source of the
 // caller's: the CLI uses std::random_device; codes are secrets, not part of the simulation).
 std::string format_student_code(std::uint64_t random_hi, std::uint64_t random_lo);
+
+// `n` distinct codes (format_student_code), each from two words of `random_word` (a source of the
+// caller's; codes are secrets, not part of the simulation).
+std::vector<std::string> draw_student_codes(std::size_t n, const std::function<std::uint64_t()>& random_word);
 
 // A code as typed, normalised for comparison: upper case, without '-' or spaces.
 std::string normalized_code(std::string_view code);
