@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "sim/classroom/answer_key.h"
+#include "sim/classroom/class_charts.h"
 #include "sim/classroom/class_report.h"
 #include "sim/classroom/class_spec.h"
 #include "sim/classroom/submission.h"
@@ -177,6 +178,13 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   CHECK(report.valid[1].student == "Dana Nothing");
   CHECK(report.valid[2].student == "Abe Abandoned");
   CHECK(report.valid[2].summary.score.played_share == doctest::Approx(0.25));
+  // The report shows it unfinished, in its standings and on its charts, where it stopped.
+  CHECK(classroom::report_html(report).find("Abe Abandoned (unfinished: stopped at h12)") != std::string::npos);
+  const auto data = classroom::chart_data(report);
+  REQUIRE(data.students.size() == 3);
+  CHECK_FALSE(data.students[2].finished);
+  CHECK(data.students[2].cumulative_profit_usd.size() == static_cast<std::size_t>(kStoppedAt));
+  CHECK(data.students[0].cumulative_profit_usd.size() == static_cast<std::size_t>(kClassDays * 24));
   fs::remove_all(dir);
 }
 

@@ -62,7 +62,11 @@ void standings_table(std::ostringstream& o, const ClassReport& r) {
        "<th>SLO attainment</th><th>#SLO</th><th>GPU-hours</th><th>Commands (refused)</th><th>File</th></tr>\n";
   for (const auto& c : r.valid) {
     const auto& s = c.summary;
-    o << "<tr><td>" << c.rank_score << "</td><td>" << xml_escape(c.student) << "</td><td class=n>"
+    // An unfinished game is named as the charts name it: where it stopped (scored on the share played).
+    const std::string name = c.stopped_at_hour
+                                 ? c.student + " (unfinished: stopped at h" + std::to_string(*c.stopped_at_hour) + ")"
+                                 : c.student;
+    o << "<tr><td>" << c.rank_score << "</td><td>" << xml_escape(name) << "</td><td class=n>"
       << fixed(s.score.points, 1) << "</td><td>" << stars(s.score.stars) << "</td><td class=n>"
       << usd_text(s.profit_usd) << (s.bankrupt ? " (bankrupt)" : "") << "</td><td class=n>" << c.rank_profit
       << "</td><td class=n>" << percent(s.slo_attainment) << "</td><td class=n>" << c.rank_slo << "</td><td class=n>"
