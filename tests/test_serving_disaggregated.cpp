@@ -198,6 +198,17 @@ TEST_CASE("same seed, same bytes: the disaggregated run is deterministic") {
   CHECK(c.itl_s.p99 == a.itl_s.p99);
   CHECK(c.e2e_s.mean == a.e2e_s.mean);
   CHECK(c.num_iterations == a.num_iterations);
+  // So is cutting its runs into events of a few steps (as a sliced front end does).
+  cfg.scheduler.fast_forward_decode = true;
+  cfg.disaggregated->decode.scheduler.fast_forward_decode = true;
+  serving::SlicedSimulation sliced(cfg, h200_calibration());
+  while (!sliced.advance(1)) {
+  }
+  auto d = sliced.result();
+  CHECK(d.itl_s.p99 == a.itl_s.p99);
+  CHECK(d.e2e_s.mean == a.e2e_s.mean);
+  CHECK(d.num_iterations == a.num_iterations);
+  CHECK(d.disaggregated->transfer_s_mean == a.disaggregated->transfer_s_mean);
 }
 
 TEST_CASE("decode steps no longer wait behind prefill chunks once the pools are split") {

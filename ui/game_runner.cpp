@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "sim/game/save.h"
 
@@ -106,10 +107,17 @@ void GameRunner::tick_sliced() {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   const auto deadline = t0 + std::chrono::microseconds(static_cast<std::int64_t>(frame_budget_ms_ * 1e3));
-  constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a run of ~1000 decode steps (~0.1 ms)
+  // A slice is a few events (each at most SlicedSimulation::kStepsPerEvent decode steps): the
+  // deadline is checked between slices, so a frame overruns its budget by one slice at most.
+  constexpr std::int64_t kEventsPerSlice = 8;
   const std::int64_t sliced0 = taped_->simulations_sliced(), forks0 = taped_->forks();
   bool stepped = false;
   bool counterfactuals_due = false;
+  double fork_ms = 0, run_ms = 0;
+  std::string what;
+  const auto ms_since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
   while (Clock::now() < deadline) {
     // The next piece of work: a command or a save first, else the hour the clock owes (one per frame).
     bool is_save = false;
@@ -139,25 +147,42 @@ void GameRunner::tick_sliced() {
       };
       const std::string id =
           std::to_string(game_->state().hour) + (command ? "|" + game::to_json(*command).dump() : std::string("|step"));
+      what = "hour " + std::to_string(game_->state().hour) + (command ? " command" : " step");
       bool ready = false;
+      const auto tf = Clock::now();
       while (!(ready = taped_->prepare(*game_, id, work, kEventsPerSlice))) {
         if (Clock::now() >= deadline) break;
       }
+      fork_ms += ms_since(tf);
       if (!ready) break;
     }
     {
       serving::ScopedSimulateInterceptor guard(&taped_->tape());
       if (!command && !is_save) stepped = true;
+      const auto tr = Clock::now();
       run_one();
+      run_ms += ms_since(tr);
     }
     taped_->done();
   }
-  if (counterfactuals_due) play_counterfactuals(&deadline);
-  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  double debrief_ms = 0;
+  if (counterfactuals_due) {
+    const auto td = Clock::now();
+    play_counterfactuals(&deadline);
+    debrief_ms = ms_since(td);
+    what = "the debrief's comparison plays";
+  }
+  const double ms = ms_since(t0);
   std::lock_guard lock(mutex_);
   stats_.simulations_sliced += taped_->simulations_sliced() - sliced0;
   stats_.forks += taped_->forks() - forks0;
-  stats_.tick_ms_max = std::max(stats_.tick_ms_max, ms);
+  if (ms > stats_.tick_ms_max) {
+    stats_.tick_ms_max = ms;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s: on the fork %.1f ms, the game itself %.1f ms, the debrief %.1f ms",
+                  what.c_str(), fork_ms, run_ms, debrief_ms);
+    stats_.tick_max_what = buf;
+  }
 }
 
 std::shared_ptr<const nlohmann::json> GameRunner::revealed_debrief() const {
@@ -180,7 +205,7 @@ bool GameRunner::play_counterfactuals(const std::chrono::steady_clock::time_poin
     plays_ = game::counterfactual_plays(game_->scenario(), game_->state(), game_->catalog(), nullptr, game_->advisor());
     for (std::size_t i = 0; i < plays_.size(); ++i) play_tapes_.push_back(std::make_unique<game::TapedWork>());
   }
-  constexpr std::int64_t kEventsPerSlice = 64;
+  constexpr std::int64_t kEventsPerSlice = 8;  // as in tick_sliced()
   for (std::size_t i = 0; i < plays_.size(); ++i) {
     auto& play = plays_[i];
     while (!play.game->finished()) {

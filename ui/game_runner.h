@@ -53,6 +53,7 @@ struct RunnerStats {
   std::int64_t simulations_sliced = 0;  // non-threaded: simulations run across frames
   std::int64_t forks = 0;               // non-threaded: hours and commands tried on a fork
   double tick_ms_max = 0;               // non-threaded: the longest tick() (simulation work in a frame)
+  std::string tick_max_what;            // non-threaded: what that tick did, and where its time went
   double step_ms_last = 0;
   double step_ms_max = 0;
   double step_ms_total = 0;

@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 // when no frame asked for it for `kForgetAfter`.
 constexpr auto kDebounce = std::chrono::milliseconds(120);
 constexpr auto kForgetAfter = std::chrono::milliseconds(750);
-constexpr std::int64_t kEventsPerSlice = 64;  // an event may be a long decode run
+constexpr std::int64_t kEventsPerSlice = 8;  // each event at most SlicedSimulation::kStepsPerEvent decode steps
 }  // namespace
 
 Previews::Previews(const data::Catalog& catalog, bool threaded) : threaded_(threaded), calibrations_(catalog) {

@@ -278,8 +278,10 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_stats() {
       j["game_hours_simulated"] = rs->hours_simulated;
       j["sim_step_ms"] = percentiles_json(
           std::vector<double>(rs->step_ms.begin() + static_cast<std::ptrdiff_t>(from), rs->step_ms.end()));
-      j["runner"] = {
-          {"simulations_sliced", rs->simulations_sliced}, {"forks", rs->forks}, {"tick_ms_max", rs->tick_ms_max}};
+      j["runner"] = {{"simulations_sliced", rs->simulations_sliced},
+                     {"forks", rs->forks},
+                     {"tick_ms_max", rs->tick_ms_max},
+                     {"tick_max_what", rs->tick_max_what}};
     }
   }
   j["startup_ms"] = {{"main", sh.main_at_ms},

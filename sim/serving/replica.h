@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -109,8 +110,10 @@ class Replica {
   // and the blocks its largest possible growth needs are free. A step in which a sequence may
   // complete is drawn on a copy of the stream first; if one does complete, the stream is put
   // back and the step is left to the step-by-step path, which then draws the same values.
+  // At most `max_steps` steps are applied (the rest are the next events': the same bytes).
   core::Time fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                          core::RngStream& acceptance, ServingMetrics& metrics);
+                          core::RngStream& acceptance, ServingMetrics& metrics,
+                          std::int64_t max_steps = std::numeric_limits<std::int64_t>::max());
 
   // The same run one step at a time, for the simulation to interleave several replicas' runs in
   // time order (without speculative decoding). run_begin() checks the entry conditions for the
@@ -169,7 +172,7 @@ class Replica {
   mutable std::vector<std::uint64_t> scratch_hashes_;
 
   core::Time fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                               core::RngStream& acceptance, ServingMetrics& metrics);
+                               core::RngStream& acceptance, ServingMetrics& metrics, std::int64_t max_steps);
   // Fast path: step models by batch size (built on first use), and per-run scratch.
   const perf::DecodeStepModel& decode_model(std::size_t num_decode);
   std::vector<std::optional<perf::DecodeStepModel>> decode_models_;

@@ -32,12 +32,12 @@ const perf::DecodeStepModel& Replica::decode_model(std::size_t num_decode) {
 }
 
 core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                                 core::RngStream& acceptance, ServingMetrics& metrics) {
+                                 core::RngStream& acceptance, ServingMetrics& metrics, std::int64_t max_steps) {
   assert(busy_);
-  if (!p_.fast_forward_decode || step_end_at >= horizon_at) return step_end_at;
-  if (sampler_) return fast_forward_spec(step_end_at, horizon_at, requests, acceptance, metrics);
+  if (!p_.fast_forward_decode || step_end_at >= horizon_at || max_steps < 1) return step_end_at;
+  if (sampler_) return fast_forward_spec(step_end_at, horizon_at, requests, acceptance, metrics, max_steps);
   if (!run_begin(step_end_at, core::Time{}, requests)) return step_end_at;
-  while (ff_end_ < horizon_at && run_ready()) run_step(requests, metrics);
+  for (std::int64_t k = 0; k < max_steps && ff_end_ < horizon_at && run_ready(); ++k) run_step(requests, metrics);
   run_finish(requests);
   return ff_end_;
 }
@@ -202,7 +202,7 @@ void Replica::run_finish(std::vector<Request>& requests) {
 }
 
 core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
-                                      core::RngStream& acceptance, ServingMetrics& metrics) {
+                                      core::RngStream& acceptance, ServingMetrics& metrics, std::int64_t max_steps) {
   // The same entry conditions as the plain run (see fast_forward).
   if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
   if (num_waiting_ > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs &&
@@ -252,7 +252,7 @@ core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon
   for (;; ++s) {
     // Apply step s's end only when nothing else happens then, no sequence completes in it,
     // and the next step's growth, however many drafts are accepted, needs no preemption.
-    if (end >= horizon_at || max_need > kv_.num_available()) break;
+    if (end >= horizon_at || max_need > kv_.num_available() || s > max_steps) break;
 
     // Step s ends: each sequence draws its accepted tokens (step order, as finish_iteration).
     ff_draws_.resize(n);

@@ -304,7 +304,10 @@ class SlicedSimulation {
   SlicedSimulation& operator=(const SlicedSimulation&) = delete;
 
   // Handles at most `max_events` more events; true once the simulation is over (or failed).
+  // An event applies at most kStepsPerEvent decode steps (Simulation::limit_steps_per_event), so
+  // a call's cost is bounded by its events: ~1 ms per event natively at most.
   bool advance(std::int64_t max_events);
+  static constexpr std::int64_t kStepsPerEvent = 256;
   bool done() const { return done_; }
   const ServingConfig& config() const { return config_; }
   // The summary, or the exception the simulation threw (rethrown). Only once done().

@@ -67,6 +67,7 @@ SlicedSimulation::SlicedSimulation(const ServingConfig& config, const perf::Cali
       dd.engine = &decode_engine_;
     }
     sim_ = std::make_unique<Simulation>(config_, calibration_);
+    sim_->limit_steps_per_event(kStepsPerEvent);
     sim_->start();
   } catch (...) {
     error_ = std::current_exception();

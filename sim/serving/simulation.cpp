@@ -278,7 +278,7 @@ void Simulation::on_schedule(core::Time now, std::uint8_t pool, std::uint32_t re
       run_replicas(now, pool, replica, end);
       return;
     }
-    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, ps.metrics);
+    end = rep.fast_forward(end, next_event_at(), requests_, acceptance_rng_, ps.metrics, max_steps_per_event_);
   }
   ps.busy_ns[replica] += (end - now).count();
   events_.push(end, Phase::kIterationEnd, IterationEnd{pool, replica});
@@ -292,7 +292,7 @@ void Simulation::run_replicas(core::Time now, std::uint8_t pool, std::uint32_t f
   if (replicas[first].run_begin(first_end, now, requests_)) {
     runs.push_back(first);
     ps.run_from[first] = now;
-    for (;;) {
+    for (std::int64_t steps = 0; steps < max_steps_per_event_; ++steps) {
       // The earliest step end among the runs; a tie between two runs stops (their order would
       // be their events' push order).
       std::size_t next = 0;

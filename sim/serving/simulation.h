@@ -7,7 +7,9 @@
 // (every request terminal, no KV block held).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -64,6 +66,10 @@ class Simulation : private ClientHost {
   // reach the fault quickly). Call before start().
   static constexpr std::int64_t kMaxEventsAtOneInstant = 50'000'000;
   void limit_events_at_one_instant(std::int64_t n) { max_events_at_one_instant_ = n; }
+  // One event applies at most `n` decode steps of the fast path (the rest are the next events':
+  // the same bytes in smaller pieces), so a sliced run's event has a bounded cost; default: no
+  // bound. Call before start().
+  void limit_steps_per_event(std::int64_t n) { max_steps_per_event_ = std::max<std::int64_t>(n, 1); }
   // Disaggregated only: seconds one transfer of a `prompt_tokens`-token prompt takes on the link.
   double transfer_s(std::int64_t prompt_tokens) const;
 
@@ -181,6 +187,7 @@ class Simulation : private ClientHost {
   core::Time last_at_ = core::kSimStart;  // the instant of the last event, and how many ran at it
   std::int64_t same_instant_ = 0;
   std::int64_t max_events_at_one_instant_ = kMaxEventsAtOneInstant;
+  std::int64_t max_steps_per_event_ = std::numeric_limits<std::int64_t>::max();
 
   // Terminal accounting.
   std::int64_t num_terminal_transitions_ = 0;

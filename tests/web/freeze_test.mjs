@@ -110,7 +110,7 @@ try {
     log(`${sc.name}: ${row.game_hours} game hours in ${seconds.toFixed(1)} s, ${row.proposals} advisor proposal(s), ` +
         `${row.frames} frames; gap median ${row.frame_gap_ms.median.toFixed(1)} ms, p99 ${row.frame_gap_ms.p99.toFixed(1)} ms, ` +
         `max ${row.frame_gap_ms.max.toFixed(1)} ms; ${row.gaps_over_100ms} over 100 ms` +
-        (row.runner ? `; ${row.runner.simulations_sliced} simulations sliced over frames, worst tick ${row.runner.tick_ms_max.toFixed(1)} ms` : ''));
+        (row.runner ? `; ${row.runner.simulations_sliced} simulations sliced over frames, worst tick ${row.runner.tick_ms_max.toFixed(1)} ms (${row.runner.tick_max_what})` : ''));
     await page.screenshot({ path: path.join(outDir, `freeze-${sc.name}.png`) });
     check(row.game_hours >= 24, `${sc.name}: the clock ran at 16x (${row.game_hours} game hours)`);
     check(row.proposals >= 1, `${sc.name}: the advisor posted (${row.proposals} proposal(s))`);

@@ -49,6 +49,7 @@ nlohmann::json frame_stats_json(const FrameLog& log, const App& app) {
     stats["sim_step_ms"] = to_json(percentiles(rs->step_ms));
     stats["simulations_sliced"] = rs->simulations_sliced;
     stats["tick_ms_max"] = rs->tick_ms_max;
+    stats["tick_max_what"] = rs->tick_max_what;
   }
   return stats;
 }
@@ -71,6 +72,9 @@ void print_frame_stats(const FrameLog& log, const nlohmann::json& stats) {
                 static_cast<long long>(stats["game_hours_simulated"].get<std::int64_t>()),
                 stats["sim_step_ms"]["median"].get<double>(), stats["sim_step_ms"]["max"].get<double>());
   }
+  if (stats.value("tick_ms_max", 0.0) > 0)
+    std::printf("; worst tick %.1f ms (%s)", stats["tick_ms_max"].get<double>(),
+                stats["tick_max_what"].get<std::string>().c_str());
   if (log.antialias_dropped_at >= 0)
     std::printf("; anti-aliasing turned off at frame %d (slow rasterizer)", log.antialias_dropped_at);
   std::printf("\n");
