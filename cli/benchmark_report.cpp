@@ -23,8 +23,6 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
   const auto& s = c.scheduler;
   const auto kind = c.workload.kind;
   const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-  double gpu_time = 0;
-  for (double t : r.time_by_op_s) gpu_time += t;
   std::printf("%s on %d x %d %s (%s, %s weights), %s traffic, %s — %s\n", d.model->name.c_str(), c.replicas,
               d.tensor_parallel, d.hardware->name.c_str(), d.engine->name.c_str(), name(to_string(d.precision)).c_str(),
               name(serving::kWorkloadNames[static_cast<std::size_t>(kind)]).c_str(),
@@ -104,12 +102,10 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
   }
   std::printf("  simulated              %10.1f s in %.3f s wall (%.0fx real time)\n", r.simulated_time_s, wall_s,
               wall_s > 0 ? r.simulated_time_s / wall_s : 0.0);
-  if (gpu_time > 0) {
+  if (const auto shares = perf::time_shares(r.time_by_op_s); !shares.empty()) {
     std::printf("\n  where the time goes (share of engine time):\n");
-    for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-      if (r.time_by_op_s[i] <= 0) continue;
-      std::printf("    %-18s %5.1f%%\n", name(perf::kOpClassNames[i]).c_str(), 100 * r.time_by_op_s[i] / gpu_time);
-    }
+    for (const auto& sh : shares)
+      std::printf("    %-18s %5.1f%%\n", name(perf::to_string(sh.op)).c_str(), 100 * sh.share);
   }
   if (r.disaggregated) {
     const auto& dd = c.disaggregated->decode.deployment;

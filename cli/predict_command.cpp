@@ -1,4 +1,5 @@
 // `tycoon predict`: the cost of one engine iteration and its breakdown, plus the memory plan.
+#include <array>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -99,11 +100,12 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
       std::printf("iteration: %.3f ms for %lld tokens\n\n", cost.total_s * 1e3,
                   static_cast<long long>(cost.num_tokens));
       std::printf("  %-18s %10s %6s %8s %12s %12s\n", "op class", "ms", "share", "bound", "GFLOP", "MB");
-      for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-        const auto& op = cost.ops[i];
-        if (op.time_s <= 0) continue;
-        std::printf("  %-18s %10.4f %5.1f%% %8s %12.2f %12.2f\n", std::string(perf::kOpClassNames[i]).c_str(),
-                    op.time_s * 1e3, 100 * op.time_s / cost.total_s,
+      std::array<double, perf::kNumOpClasses> op_time_s{};
+      for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) op_time_s[i] = cost.ops[i].time_s;
+      for (const auto& sh : perf::time_shares(op_time_s)) {
+        const auto& op = cost.op(sh.op);
+        std::printf("  %-18s %10.4f %5.1f%% %8s %12.2f %12.2f\n", std::string(perf::to_string(sh.op)).c_str(),
+                    op.time_s * 1e3, 100 * sh.share,
                     std::string(perf::kOpBoundNames[static_cast<std::size_t>(perf::bound_of(op))]).c_str(),
                     op.flop / 1e9, op.bytes / 1e6);
       }

@@ -197,7 +197,7 @@ echo "$err" | grep -q "$sw/bad.json: /base/tensor_paralel: unknown key" || { ech
 printf '{"format_version": 1, "name": "bad-id", "concurrency": [1], "axes": {"hardware": ["h200", "h999"]},\n "base": {"model": "llama-3.1-8b"}}\n' >"$sw/bad-id.json"
 err=$("$tycoon" sweep "$sw/bad-id.json" --out "$sw/bad" 2>&1 >/dev/null)
 echo "$err" | grep -q "/axes/hardware/1: unknown hardware 'h999'" || { echo "FAIL sweep bad id: $err"; fail=1; }
-# Seconds typed as milliseconds: refused with the reading that was meant (issue 35 item 2).
+# Seconds typed as milliseconds: refused with the reading that was meant.
 printf '{"format_version": 1, "name": "ms", "concurrency": [1], "base": {"model": "llama-3.1-8b", "hardware": "h200"},\n "target": {"max_p90_ttft_ms": 2}}\n' >"$sw/ms.json"
 check_one_line_error sweep-ttft-in-seconds "$tycoon" sweep "$sw/ms.json" --out "$sw/ms"
 "$tycoon" sweep "$sw/ms.json" --out "$sw/ms" 2>&1 | grep -qF "$sw/ms.json: /target/max_p90_ttft_ms: 2 ms is below 10 ms, faster than any deployment serves a first token: did you mean seconds? (2 s is \"max_p90_ttft_ms\": 2000)" ||

@@ -12,13 +12,9 @@
 #include "sim/game/game.h"
 #include "sim/game/scenario.h"
 #include "sim/game/serving_window.h"
+#include "tests/test_common.h"
 
 namespace tycoon::test {
-
-inline const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
 
 // A serving "simulator" with a fixed capacity of `capacity_per_replica` requests per second per
 // replica: arrivals up to capacity complete (with the workload's nominal token counts, nothing

@@ -57,7 +57,7 @@ Harm measured_harm(const advisor::BotResult& accept_all, const advisor::BotResul
 
 // Four seeds of two-day games: the effect is large next to the spread between seeds (measured
 // over seeds 1000-1005, 2000-2005 and 3000-3005: verify-then-decide beat both on every seed).
-constexpr int kSeeds = 4;
+constexpr int kBotSeeds = 4;
 constexpr std::uint64_t kFirstSeed = 1000;
 // Verify-then-decide's mean profit must beat the better of the other two by this share of it: a
 // margin, not a coin flip (measured: about 14% over reject-all, 50% over accept-all).
@@ -68,7 +68,7 @@ TEST_CASE("verify-then-decide beats accept-all and reject-all; accept-all gets h
   const auto changes = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
   double sum_accept = 0, sum_reject = 0, sum_verify = 0;
   int incidents = 0, regressions = 0, proposals = 0;
-  for (int i = 0; i < kSeeds; ++i) {
+  for (int i = 0; i < kBotSeeds; ++i) {
     const std::uint64_t seed = kFirstSeed + static_cast<std::uint64_t>(i);
     auto run = play_seed(scenario, changes, seed);
     sum_accept += run.accept_all.net_profit_usd();
@@ -99,8 +99,8 @@ TEST_CASE("verify-then-decide beats accept-all and reject-all; accept-all gets h
   std::printf(
       "mean net profit over %d seeds: accept-all %.0f, reject-all %.0f, verify-then-decide %.0f; "
       "measured harm to accept-all: %d seeds with an incident, %d with a regression\n",
-      kSeeds, sum_accept / kSeeds, sum_reject / kSeeds, sum_verify / kSeeds, incidents, regressions);
-  CHECK(proposals >= kSeeds * 5);
+      kBotSeeds, sum_accept / kBotSeeds, sum_reject / kBotSeeds, sum_verify / kBotSeeds, incidents, regressions);
+  CHECK(proposals >= kBotSeeds * 5);
   CHECK(sum_verify > (1 + kMinMargin) * std::max(sum_accept, sum_reject));
   CHECK(incidents + regressions >= 1);
 }

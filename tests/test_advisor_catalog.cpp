@@ -15,9 +15,9 @@ using advisor::Trait;
 
 namespace {
 
-constexpr double kExact = 1e-12;
+constexpr double kExactCatalog = 1e-12;
 
-std::string load_error(const std::string& text) {
+std::string catalog_load_error(const std::string& text) {
   auto path = std::filesystem::temp_directory_path() / "tycoon_advisor_catalog_test.json";
   std::ofstream(path) << text;
   try {
@@ -53,15 +53,15 @@ TEST_CASE("each trait's true op-time factor on real traffic") {
   c.component_speedup = 1.25;  // the claim: the class takes 1/1.25 = 0.8 of its time
   SUBCASE("a real win keeps its component speedup") {
     c.trait = Trait::kRealWin;
-    CHECK(c.true_op_time_scale(serving::WorkloadKind::kChat) == doctest::Approx(0.8).epsilon(kExact));
+    CHECK(c.true_op_time_scale(serving::WorkloadKind::kChat) == doctest::Approx(0.8).epsilon(kExactCatalog));
   }
   SUBCASE("a change tuned for chat keeps 40% of its gain on input-heavy traffic") {
     c.trait = Trait::kShrinksOnOtherTraffic;
     c.tuned_for_workload = serving::WorkloadKind::kChat;
     c.gain_kept_on_other_traffic = 0.4;
-    CHECK(c.true_op_time_scale(serving::WorkloadKind::kChat) == doctest::Approx(0.8).epsilon(kExact));
+    CHECK(c.true_op_time_scale(serving::WorkloadKind::kChat) == doctest::Approx(0.8).epsilon(kExactCatalog));
     // 1 + 0.25 x 0.4 = 1.1 faster
-    CHECK(c.true_op_time_scale(serving::WorkloadKind::kInputHeavy) == doctest::Approx(1 / 1.1).epsilon(kExact));
+    CHECK(c.true_op_time_scale(serving::WorkloadKind::kInputHeavy) == doctest::Approx(1 / 1.1).epsilon(kExactCatalog));
   }
   SUBCASE("fast_mode is slower on real shapes") {
     c.trait = Trait::kIsolationOnly;
@@ -80,38 +80,38 @@ TEST_CASE("Amdahl: a 2x faster class that is 30% of the step gives 1/(0.7 + 0.15
   share[static_cast<std::size_t>(perf::OpClass::kAttentionDecode)] = 0.7;
   auto scale = advisor::unit_op_times();
   scale[static_cast<std::size_t>(perf::OpClass::kMoeExperts)] = 0.5;
-  CHECK(advisor::amdahl_speedup(share, scale) == doctest::Approx(1 / 0.85).epsilon(kExact));
+  CHECK(advisor::amdahl_speedup(share, scale) == doctest::Approx(1 / 0.85).epsilon(kExactCatalog));
 }
 
 TEST_CASE("the catalog loader is strict and names the JSON pointer") {
   const std::string ok_entry =
       R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2, "trait": "real_win", "source": "s"})";
-  CHECK(load_error(std::string(kHeader) + ok_entry + "]}") == "no error");
+  CHECK(catalog_load_error(std::string(kHeader) + ok_entry + "]}") == "no error");
   SUBCASE("unknown key") {
-    auto e = load_error(std::string(kHeader) +
-                        R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
+    auto e = catalog_load_error(std::string(kHeader) +
+                                R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
                             "trait": "real_win", "source": "s", "speedup_typo": 2}]})");
     CHECK(e.find("/changes/0/speedup_typo") != std::string::npos);
   }
   SUBCASE("unknown op class") {
-    auto e = load_error(std::string(kHeader) +
-                        R"({"id": "a", "title": "t", "op_class": "moe", "component_speedup": 1.2,
+    auto e = catalog_load_error(std::string(kHeader) +
+                                R"({"id": "a", "title": "t", "op_class": "moe", "component_speedup": 1.2,
                             "trait": "real_win", "source": "s"}]})");
     CHECK(e.find("/changes/0/op_class") != std::string::npos);
   }
   SUBCASE("a trait's parameter is required, and only for that trait") {
-    auto missing = load_error(std::string(kHeader) +
-                              R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
+    auto missing = catalog_load_error(std::string(kHeader) +
+                                      R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
                                   "trait": "isolation_only", "source": "s"}]})");
     CHECK(missing.find("real_traffic_op_time_scale") != std::string::npos);
-    auto extra = load_error(std::string(kHeader) +
-                            R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
+    auto extra = catalog_load_error(std::string(kHeader) +
+                                    R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 1.2,
                                 "trait": "real_win", "reputation_hit": 0.2, "source": "s"}]})");
     CHECK(extra.find("/changes/0/reputation_hit") != std::string::npos);
   }
   SUBCASE("a claim must be a gain") {
-    auto e = load_error(std::string(kHeader) +
-                        R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 0.9,
+    auto e = catalog_load_error(std::string(kHeader) +
+                                R"({"id": "a", "title": "t", "op_class": "moe_experts", "component_speedup": 0.9,
                             "trait": "real_win", "source": "s"}]})");
     CHECK(e.find("/changes/0/component_speedup") != std::string::npos);
   }

@@ -182,7 +182,7 @@ TEST_CASE("a drifting change stays an incident while it is live; undoing it lets
   // Half of hit x attainment after one half-life; allowed 0.3 to 0.65 of it (the two games'
   // hours differ a little: demand follows reputation, and so does the load). The market runs
   // near what the fleet serves, so the game that undid the change, with more reputation, gets
-  // more demand and a lower attainment, which narrows the gap: at seed 7 after issue 34 (the
+  // more demand and a lower attainment, which narrows the gap: at seed 7, once the drafter was priced (the
   // EAGLE drafter's pass over every verified position, 0.1-1.3% more per step) its last hour
   // met the SLO for 94.4% of requests against 99.9% in the game that kept the change, and the
   // gap was 0.346 of hit x attainment (0.35 was the bound before).

@@ -12,6 +12,7 @@
 using namespace tycoon;
 using namespace tycoon::analysis;
 using analysis_test::catalog;
+using analysis_test::SweepFixture;
 using analysis_test::tiny_spec;
 
 namespace {
@@ -36,23 +37,6 @@ PointPerf point(double tok_s_gpu, double p90_user, double ttft_p90_s, double ttf
   return p;
 }
 
-struct Fixture {
-  SweepSpec spec;
-  ExpandedSweep sweep;
-  CalibrationSet calibrations;
-  explicit Fixture(const nlohmann::json& j)
-      : spec(parse_sweep_spec(j, "spec.json")), sweep(expand_sweep(spec, catalog())) {}
-  SweepData data(const std::vector<PointPerf>& by_concurrency) const {
-    SweepData d{&spec, &sweep, &calibrations, {}, nullptr};
-    for (const auto& p : sweep.points) {
-      std::size_t k = 0;
-      while (spec.concurrency[k] != p.concurrency) ++k;
-      d.perf.push_back(by_concurrency[k]);
-    }
-    return d;
-  }
-};
-
 }  // namespace
 
 TEST_CASE("a TTFT target is interpolated: a miss by 35 ms no longer drops the pick to the grid point below") {
@@ -62,7 +46,7 @@ TEST_CASE("a TTFT target is interpolated: a miss by 35 ms no longer drops the pi
   // (150 - 100) / 85 of the way: 2^(1 + 2 × 50/85) = 4.53 users.
   auto j = tiny_spec({1});
   j["target"] = {{"max_p90_ttft_ms", 150}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({point(100, 60, 0.100), point(300, 40, 0.185)});
   const auto ops = operating_points(d, make_groups(d));
   REQUIRE(ops[0].found());
@@ -78,7 +62,7 @@ TEST_CASE("a TPOT target is interpolated like the others") {
   // (20 - 16.67) / (25 - 16.67) = 0.4 of the way.
   auto j = tiny_spec({1});
   j["target"] = {{"max_p90_tpot_ms", 20}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({point(100, 60, 0.1), point(300, 40, 0.1)});
   const auto ops = operating_points(d, make_groups(d));
   REQUIRE(ops[0].found());
@@ -93,7 +77,7 @@ TEST_CASE("--conservative meets the target at the far end of the interval; a pic
   // 2,000 ms: on the mean 8 users meet it (the issue's H200 pick), but only just.
   auto j = tiny_spec({1});
   j["target"] = {{"max_p90_ttft_ms", 2000}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({point(100, 60, 1.200, 0.100), point(300, 40, 1.994, 0.540)});
   SUBCASE("on the mean: the grid point, marked marginal") {
     const auto ops = operating_points(d, make_groups(d));

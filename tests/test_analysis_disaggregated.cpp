@@ -12,7 +12,7 @@ using analysis_test::tiny_spec;
 
 namespace {
 
-std::string spec_error(const nlohmann::json& j) {
+std::string split_spec_error(const nlohmann::json& j) {
   try {
     auto spec = parse_sweep_spec(j, "spec.json");
     expand_sweep(spec, catalog());
@@ -31,7 +31,7 @@ TEST_CASE("disaggregated is a sweep axis: aggregated and disaggregated series of
   j["base"]["decode_replicas"] = 2;  // the decode pool: 2 replicas of the prefill pool's recipe
   j["base"]["kv_link"] = "ethernet";
   // decode_* without disaggregated: the aggregated values of the axis refuse them.
-  CHECK(spec_error(j).find("set \"disaggregated\": true") != std::string::npos);
+  CHECK(split_spec_error(j).find("set \"disaggregated\": true") != std::string::npos);
   j["base"].erase("decode_replicas");
   j["base"].erase("kv_link");
   j["axes"].erase("disaggregated");
@@ -97,7 +97,7 @@ TEST_CASE("a decode pool on another chip resolves its own recipe and the rent is
   CHECK(c.gpu_usd_per_hour == doctest::Approx((h200 + 2 * b200) / 3));
   // NVLink does not join two chip types: refused at the configuration's pointer.
   j["configurations"][0]["kv_link"] = "nvlink";
-  CHECK(spec_error(j).rfind("spec.json: /configurations/0: ", 0) == 0);
+  CHECK(split_spec_error(j).rfind("spec.json: /configurations/0: ", 0) == 0);
   // The run picks the B200 calibration for the decode pool.
   auto cals = calibrations_for(sweep, catalog());
   auto perf = run_point(sweep, spec, sweep.points[0], cals);

@@ -13,7 +13,7 @@ using namespace tycoon::analysis;
 
 namespace {
 
-struct Fixture {
+struct JournalFixture {
   SweepSpec spec = parse_sweep_spec(analysis_test::tiny_spec({1}), "tiny.json");
   ExpandedSweep sweep = expand_sweep(spec, analysis_test::catalog());
 
@@ -54,9 +54,9 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("journal: finished points are read back exactly; a torn last line is dropped, not an error") {
-  Fixture f;
+  JournalFixture f;
   REQUIRE(f.sweep.points.size() >= 2);
-  const auto p = Fixture::good_perf();
+  const auto p = JournalFixture::good_perf();
   const std::string full = f.line(p, 0) + "\n" + f.line(p, 1) + "\n";
   auto j = parse_sweep_journal(full, "points.jsonl", f.sweep, f.spec);
   CHECK(j.points.size() == 2);
@@ -70,8 +70,8 @@ TEST_CASE("journal: finished points are read back exactly; a torn last line is d
 }
 
 TEST_CASE("journal: lines of another sweep, impossible figures and damage before the last line are refused") {
-  Fixture f;
-  const auto good = Fixture::good_perf();
+  JournalFixture f;
+  const auto good = JournalFixture::good_perf();
   // A point this sweep does not have (another spec's journal copied in).
   std::string other = f.line(good);
   other.replace(other.find(f.sweep.points[0].hash), 16, "0123456789abcdef");
@@ -160,11 +160,11 @@ TEST_CASE("journal: an earlier spec's journal gives the points whose inputs are 
   // The journal of a one-seed sweep, read for the same sweep with seeds {1, 2}: a point's hash
   // covers every input of its simulation, seed included, so the seed-1 points are the same points
   // and are reused; the seed-2 points are new and run.
-  Fixture one;  // seeds {1}
+  JournalFixture one;  // seeds {1}
   const SweepSpec two_spec = parse_sweep_spec(analysis_test::tiny_spec({1, 2}), "tiny.json");
   const ExpandedSweep two = expand_sweep(two_spec, analysis_test::catalog());
   REQUIRE(two.points.size() == 2 * one.sweep.points.size());
-  const auto p = Fixture::good_perf();
+  const auto p = JournalFixture::good_perf();
   const std::string journal = one.line(p, 0) + "\n";
   const auto j = parse_sweep_journal(journal, "points.jsonl", two, two_spec, JournalOf::kEarlierSpec);
   CHECK(j.points.size() == 1);

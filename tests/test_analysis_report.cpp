@@ -19,8 +19,8 @@ using namespace tycoon::analysis;
 
 namespace {
 
-constexpr double kExact = 1e-12;  // closed forms computed the same way
-constexpr double kTable = 1e-3;   // t-table values are given to three decimals
+constexpr double kExactReport = 1e-12;  // closed forms computed the same way
+constexpr double kTable = 1e-3;         // t-table values are given to three decimals
 
 // A minimal XML well-formedness check: tags nest and close, attributes are quoted, and text holds
 // no raw '<' or a bare '&'. Returns the first problem, or "".
@@ -72,9 +72,9 @@ TEST_CASE("Student t quantiles and the 95% interval of a mean") {
   const std::vector<double> x = {10, 12, 14};
   const auto e = estimate(x);
   CHECK(e.n == 3);
-  CHECK(e.mean == doctest::Approx(12).epsilon(kExact));
-  CHECK(e.stddev == doctest::Approx(2).epsilon(kExact));
-  CHECK(e.half_width_95 == doctest::Approx(4.303 * 2 / std::sqrt(3.0)).epsilon(kExact));
+  CHECK(e.mean == doctest::Approx(12).epsilon(kExactReport));
+  CHECK(e.stddev == doctest::Approx(2).epsilon(kExactReport));
+  CHECK(e.half_width_95 == doctest::Approx(4.303 * 2 / std::sqrt(3.0)).epsilon(kExactReport));
 
   SUBCASE("NaN samples (refused points) are left out, one sample has no interval") {
     const std::vector<double> y = {5, std::numeric_limits<double>::quiet_NaN()};
@@ -127,20 +127,20 @@ TEST_CASE("cost per million tokens and margin on a hand-computed point") {
   const auto e = point_economics(p, prices, 3.60, 0.40);
   // O = 3.6e6 tok/h, I = 14.4e6 tok/h.
   // blended: 3.60 / 18 = $0.20 per Mtok; output only: 3.60 / 3.6 = $1.00 per Mtok.
-  CHECK(e.cost_blended_usd_per_mtok == doctest::Approx(0.20).epsilon(kExact));
-  CHECK(e.cost_output_only_usd_per_mtok == doctest::Approx(1.00).epsilon(kExact));
+  CHECK(e.cost_blended_usd_per_mtok == doctest::Approx(0.20).epsilon(kExactReport));
+  CHECK(e.cost_output_only_usd_per_mtok == doctest::Approx(1.00).epsilon(kExactReport));
   // revenue: 14.4 * 0.75 * 0.50 + 14.4 * 0.25 * 0.05 + 3.6 * 2.00 = 5.40 + 0.18 + 7.20 = $12.78/GPU-h.
-  CHECK(e.revenue_usd_per_gpu_hour == doctest::Approx(12.78).epsilon(kExact));
+  CHECK(e.revenue_usd_per_gpu_hour == doctest::Approx(12.78).epsilon(kExactReport));
   // margin: (12.78 - 3.60) / 12.78 = 0.71831.
-  CHECK(e.gross_margin == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kExact));
+  CHECK(e.gross_margin == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kExactReport));
   // break-even prices at the quoted ratio: R/V = 3.60/12.78 = 0.28169 -> $0.1408 in, $0.5634 out.
-  CHECK(e.cost_input_usd_per_mtok == doctest::Approx(0.50 * 3.60 / 12.78).epsilon(kExact));
-  CHECK(e.cost_output_usd_per_mtok == doctest::Approx(2.00 * 3.60 / 12.78).epsilon(kExact));
+  CHECK(e.cost_input_usd_per_mtok == doctest::Approx(0.50 * 3.60 / 12.78).epsilon(kExactReport));
+  CHECK(e.cost_output_usd_per_mtok == doctest::Approx(2.00 * 3.60 / 12.78).epsilon(kExactReport));
   // price for a 40% margin: scale = 3.60 / (0.6 * 12.78) = 0.46948; priced so, the margin is 40%.
-  CHECK(e.price_scale_for_target_margin == doctest::Approx(3.60 / (0.6 * 12.78)).epsilon(kExact));
+  CHECK(e.price_scale_for_target_margin == doctest::Approx(3.60 / (0.6 * 12.78)).epsilon(kExactReport));
   const double k = e.price_scale_for_target_margin;
   const auto at = point_economics(p, {0.50 * k, 0.05 * k, 2.00 * k}, 3.60, 0.40);
-  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExact));
+  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExactReport));
 
   SUBCASE("no output: costs are undefined, not infinite") {
     const auto z = point_economics(PointPerf{}, prices, 3.60, 0.40);
@@ -157,12 +157,12 @@ TEST_CASE("the output price for a target margin with input and cached input held
   const PointPerf p = report_hand_point();
   const econ::TokenPrices prices{0.50, 0.05, 2.00};
   const auto e = point_economics(p, prices, 7.20, 0.40);
-  CHECK(e.output_price_for_target_margin_usd_per_mtok == doctest::Approx(6.42 / 3.6).epsilon(kExact));
+  CHECK(e.output_price_for_target_margin_usd_per_mtok == doctest::Approx(6.42 / 3.6).epsilon(kExactReport));
   CHECK(metric_value(Metric::kOutputPriceForTargetMarginUsdPerMtok, p, e) ==
         e.output_price_for_target_margin_usd_per_mtok);
   // Priced so, with the input prices untouched, the margin is the target.
   const auto at = point_economics(p, {0.50, 0.05, e.output_price_for_target_margin_usd_per_mtok}, 7.20, 0.40);
-  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExact));
+  CHECK(at.gross_margin == doctest::Approx(0.40).epsilon(kExactReport));
   CHECK(depends_on_price(Metric::kOutputPriceForTargetMarginUsdPerMtok));
   CHECK_FALSE(depends_on_price(Metric::kCostOutputOnlyUsdPerMtok));
 
@@ -170,7 +170,7 @@ TEST_CASE("the output price for a target margin with input and cached input held
     // At $3.00/h a 40% margin needs 3.00 / 0.6 = $5.00 of revenue, less than the input's $5.58:
     // the output price is (5.00 - 5.58) / 3.6 = -$0.1611 per Mtok.
     const auto cheap = point_economics(p, prices, 3.00, 0.40);
-    CHECK(cheap.output_price_for_target_margin_usd_per_mtok == doctest::Approx(-0.58 / 3.6).epsilon(kExact));
+    CHECK(cheap.output_price_for_target_margin_usd_per_mtok == doctest::Approx(-0.58 / 3.6).epsilon(kExactReport));
   }
   SUBCASE("no target or no output: undefined") {
     CHECK(std::isnan(point_economics(p, prices, 7.20, std::nan("")).output_price_for_target_margin_usd_per_mtok));
@@ -185,7 +185,7 @@ TEST_CASE("the output price for a target margin with input and cached input held
         e.output_price_for_target_margin_usd_per_mtok;
     set_output_price_model_half_width(stats, 0.40, 0.1);
     CHECK(stats[static_cast<std::size_t>(Metric::kOutputPriceForTargetMarginUsdPerMtok)].model_half_width ==
-          doctest::Approx(0.1 * 2.0 / 0.6).epsilon(kExact));
+          doctest::Approx(0.1 * 2.0 / 0.6).epsilon(kExactReport));
     // The same by finite difference: 10% more throughput, same prices and rent.
     PointPerf faster = p;
     faster.output_tok_per_s_per_gpu *= 1.1;
@@ -204,8 +204,8 @@ TEST_CASE("a point's cached share and failed share, the columns that re-price it
   p.cached_input_tokens = 100;
   p.requests_completed = 9;
   p.requests_failed = 1;
-  CHECK(p.cached_input_share() == doctest::Approx(0.25).epsilon(kExact));
-  CHECK(p.failed_share() == doctest::Approx(0.1).epsilon(kExact));
+  CHECK(p.cached_input_share() == doctest::Approx(0.25).epsilon(kExactReport));
+  CHECK(p.failed_share() == doctest::Approx(0.1).epsilon(kExactReport));
   CHECK(PointPerf{}.cached_input_share() == 0);  // no prompt tokens: nothing cached, not NaN
   CHECK(PointPerf{}.failed_share() == 0);
 }

@@ -14,6 +14,7 @@
 using namespace tycoon;
 using namespace tycoon::analysis;
 using analysis_test::catalog;
+using analysis_test::SweepFixture;
 using analysis_test::tiny_spec;
 
 namespace {
@@ -38,24 +39,6 @@ PointPerf synthetic(double tok_s_gpu, double p90_user, double ttft_p90_s, std::i
   p.provenance = prov;
   return p;
 }
-
-struct Fixture {
-  SweepSpec spec;
-  ExpandedSweep sweep;
-  CalibrationSet calibrations;
-  explicit Fixture(const nlohmann::json& j)
-      : spec(parse_sweep_spec(j, "spec.json")), sweep(expand_sweep(spec, catalog())) {}
-  // `by_concurrency[k]` for every seed of every series at the k-th concurrency.
-  SweepData data(const std::vector<PointPerf>& by_concurrency, const ModelErrors* errors = nullptr) const {
-    SweepData d{&spec, &sweep, &calibrations, {}, errors};
-    for (const auto& p : sweep.points) {
-      std::size_t k = 0;
-      while (spec.concurrency[k] != p.concurrency) ++k;
-      d.perf.push_back(by_concurrency[k]);
-    }
-    return d;
-  }
-};
 
 }  // namespace
 
@@ -85,7 +68,7 @@ TEST_CASE("the operating point is interpolated at the interactivity target, not 
   // back to 2 users and a far worse cost. Interpolated, the answer sits between the two.
   auto j = tiny_spec({1, 2});
   j["target"] = {{"min_p90_tok_per_s_per_user", 50}, {"gross_margin", 0.4}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({synthetic(100, 60, 0.05), synthetic(300, 49.4, 0.08)});
   const auto groups = make_groups(d);
   const auto ops = operating_points(d, groups);
@@ -114,7 +97,7 @@ TEST_CASE("a point that misses a TTFT or failed-request target is flagged and ne
   SUBCASE("P90 TTFT") {
     auto j = tiny_spec({1});
     j["target"] = {{"max_p90_ttft_ms", 500}};
-    Fixture f(j);
+    SweepFixture f(j);
     // 8 users: three times the throughput but 812 ms to first token at P90. The 8-user point is
     // never picked; the answer is interpolated where P90 TTFT reaches 500 ms, between 2 and 8.
     const auto d = f.data({synthetic(100, 60, 0.2), synthetic(300, 40, 0.812)});
@@ -131,7 +114,7 @@ TEST_CASE("a point that misses a TTFT or failed-request target is flagged and ne
   SUBCASE("failed requests: the agentic pick with 553 of 1,280 failed") {
     auto j = tiny_spec({1});
     j["target"] = {{"max_failed_share", 0.01}};
-    Fixture f(j);
+    SweepFixture f(j);
     const auto d = f.data({synthetic(100, 60, 0.2), synthetic(300, 40, 0.3, 1280 - 553, 553)});
     const auto groups = make_groups(d);
     const auto ops = operating_points(d, groups);
@@ -145,7 +128,7 @@ TEST_CASE("a point that misses a TTFT or failed-request target is flagged and ne
   SUBCASE("no concurrency meets every target: none is picked, each says why") {
     auto j = tiny_spec({1});
     j["target"] = {{"max_p99_ttft_ms", 10}, {"max_p90_tpot_ms", 5}};
-    Fixture f(j);
+    SweepFixture f(j);
     const auto d = f.data({synthetic(100, 60, 0.2), synthetic(300, 40, 0.3)});
     const auto ops = operating_points(d, make_groups(d));
     CHECK_FALSE(ops[0].found());
@@ -155,7 +138,7 @@ TEST_CASE("a point that misses a TTFT or failed-request target is flagged and ne
   SUBCASE("the interpolated point must meet the other targets too") {
     auto j = tiny_spec({1});
     j["target"] = {{"min_p90_tok_per_s_per_user", 50}, {"max_p90_ttft_ms", 100}};
-    Fixture f(j);
+    SweepFixture f(j);
     // TTFT crosses 100 ms before interactivity falls to 50: the pick sits on the TTFT target,
     // where interactivity is still above 50 (both targets hold; the first to bind decides).
     const auto d = f.data({synthetic(100, 60, 0.05), synthetic(300, 49.4, 0.5)});
@@ -203,7 +186,7 @@ TEST_CASE("intervals carry the model's error for the provenance: never ±0 on a 
   for (const auto& s : errors.source) CHECK_FALSE(s.empty());
 
   auto j = tiny_spec({1, 2});
-  Fixture f(j);
+  SweepFixture f(j);
   // Identical seeds (a deterministic workload): the seeds' spread is exactly zero.
   const auto datasheet = synthetic(200, 60, 0.1, 100, 0, perf::Provenance::kDatasheet);
   const auto d = f.data({datasheet, datasheet}, &errors);
@@ -229,7 +212,7 @@ TEST_CASE("charts: a frontier per workload, analytic margin curves, nothing cut,
   auto j = tiny_spec({1});
   j["workloads"].push_back({{"name", "long"}, {"kind", "random"}, {"input_tokens", 2048}, {"output_tokens", 64}});
   j["target"] = {{"gross_margin", 0.4}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({synthetic(100, 60, 0.05), synthetic(300, 40, 0.08, 100, 0, perf::Provenance::kDatasheet)});
   const auto groups = make_groups(d);
 
@@ -316,7 +299,7 @@ TEST_CASE("the legend names every recipe difference between compared series") {
                             {"workloads", {{{"name", "1k/1k"}, {"kind", "random"}}}},
                             {"concurrency", {4}},
                             {"prices", {{{"name", "market"}}}}};
-  Fixture f(j);
+  SweepFixture f(j);
   const auto d = f.data({synthetic(100, 60, 0.05)});
   const std::string h100 = series_legend(d, 0), h200 = series_legend(d, 1);
   CHECK(h200.find("eagle3 k=7") != std::string::npos);
@@ -326,7 +309,7 @@ TEST_CASE("the legend names every recipe difference between compared series") {
   // Like for like (the recipe's speculative decoding off): no difference left to name.
   auto same = j;
   same["base"]["spec_tokens"] = 0;
-  Fixture g(same);
+  SweepFixture g(same);
   CHECK(recipe_differences(g.sweep, 0).empty());
   CHECK(recipe_differences(g.sweep, 1).empty());
 }

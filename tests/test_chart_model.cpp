@@ -16,7 +16,7 @@ using namespace tycoon::analysis;
 
 namespace {
 
-constexpr double kExact = 1e-12;  // ticks are integer multiples of a step: exact up to rounding
+constexpr double kExactTicks = 1e-12;  // ticks are integer multiples of a step: exact up to rounding
 
 ChartSeries series_of(std::vector<ChartPoint> points, std::optional<std::size_t> group = std::nullopt,
                       std::string name = "series") {
@@ -36,7 +36,7 @@ Chart small_chart() {
 
 void check_ticks(const std::vector<double>& got, const std::vector<double>& want) {
   REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(kExact));
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(kExactTicks));
 }
 
 // The text of every <text> element inside the first <g> that starts with `group_open`.
@@ -61,14 +61,14 @@ TEST_CASE("chart layout: the automatic range includes zero and ends on the nice 
     // least 76.5 / 6 = 12.75, the next 1-2-5 step is 20: ticks 0..80.
     check_ticks(l.x.ticks, {0, 20, 40, 60, 80});
     CHECK(l.x.lo == 0);
-    CHECK(l.x.hi == doctest::Approx(80).epsilon(kExact));
+    CHECK(l.x.hi == doctest::Approx(80).epsilon(kExactTicks));
     CHECK(l.x.labels == std::vector<std::string>{"0", "20", "40", "60", "80"});
     // y: data 0..420, padded 420 × 1.04 = 436.8; step at least 72.8 -> 100: ticks 0..500.
     check_ticks(l.y.ticks, {0, 100, 200, 300, 400, 500});
     CHECK(l.y.labels == std::vector<std::string>{"0", "100", "200", "300", "400", "500"});
     // A point sits where its value is along the axis: 40 of 0..80 is halfway.
-    CHECK(l.x.fraction(40) == doctest::Approx(0.5).epsilon(kExact));
-    CHECK(l.y.fraction(250) == doctest::Approx(0.5).epsilon(kExact));
+    CHECK(l.x.fraction(40) == doctest::Approx(0.5).epsilon(kExactTicks));
+    CHECK(l.y.fraction(250) == doctest::Approx(0.5).epsilon(kExactTicks));
     CHECK(l.frontiers.empty());  // no series is in a frontier group
   }
   SUBCASE("data far from zero still starts at zero, so distances read honestly") {
@@ -143,7 +143,7 @@ TEST_CASE("chart layout: fixed ranges are honoured and points outside a fixed y 
     check_ticks(l.x.ticks, {10, 20, 30, 40, 50});
     CHECK(l.x.lo == 10);
     CHECK(l.x.hi == 50);
-    CHECK(l.x.fraction(30) == doctest::Approx(0.5).epsilon(kExact));
+    CHECK(l.x.fraction(30) == doctest::Approx(0.5).epsilon(kExactTicks));
   }
 }
 
@@ -156,8 +156,8 @@ TEST_CASE("chart layout: a log y axis spans the whole decades around the positiv
     CHECK(l.y.log);
     check_ticks(l.y.ticks, {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000});
     CHECK(l.y.labels == std::vector<std::string>{"1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"});
-    CHECK(l.y.fraction(10) == doctest::Approx(1.0 / 3).epsilon(kExact));  // one decade of three
-    CHECK(l.y.fraction(0) == 0);                                          // below the axis: at its foot
+    CHECK(l.y.fraction(10) == doctest::Approx(1.0 / 3).epsilon(kExactTicks));  // one decade of three
+    CHECK(l.y.fraction(0) == 0);                                               // below the axis: at its foot
     CHECK_FALSE(is_drawn(c, c.series[0].points[3]));
   }
   SUBCASE("six decades: decades only") {

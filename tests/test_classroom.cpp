@@ -55,7 +55,7 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-void write(const fs::path& path, const std::string& text) {
+void write_class_file(const fs::path& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;
 }
@@ -241,7 +241,8 @@ TEST_CASE("class: the class's world is the scenario the class was set up with, w
   }
 }
 
-TEST_CASE("class report: twenty students, two tampered submissions: eighteen ranked, two rejected with reasons") {
+TEST_CASE("class report: twenty students, two tampered submissions: eighteen ranked, two rejected with reasons" *
+          doctest::test_suite("whole-games")) {
   const auto scenario = prices_only();
   REQUIRE(scenario.reference_strategy);
   classroom::ClassChoices c;
@@ -281,7 +282,7 @@ TEST_CASE("class report: twenty students, two tampered submissions: eighteen ran
   for (std::size_t i = 0; i < subs.size(); ++i) {
     char name[48];
     std::snprintf(name, sizeof name, "student-%02zu.json", i + 1);
-    write(dir / name, classroom::submission_text(subs[i]));
+    write_class_file(dir / name, classroom::submission_text(subs[i]));
   }
 
   const auto files = classroom::submission_files(dir);
@@ -373,7 +374,7 @@ TEST_CASE("class report: twenty students, two tampered submissions: eighteen ran
 
   // The HTML page: standings, both rejections with their reasons, the charts, nothing fetched.
   const auto html = classroom::report_html(report);
-  write(dir / "report.html", html);
+  write_class_file(dir / "report.html", html);
   for (const auto& s : report.valid) CHECK(html.find(s.student) != std::string::npos);
   CHECK(html.find("made for class &#39;econ-102&#39;") != std::string::npos);
   CHECK(html.find("do not reproduce its summary") != std::string::npos);
@@ -404,11 +405,11 @@ TEST_CASE("class report: a submission edited by hand fails its checksum; a repea
   const auto dir = fresh_dir("class-checksum");
   const Student ada{"Ada", random_price_player(world.scenario, 7, false)};
   auto sub = submit(world, cf, ada);
-  write(dir / "a-ada.json", classroom::submission_text(sub));
-  write(dir / "b-ada-again.json", classroom::submission_text(sub));
+  write_class_file(dir / "a-ada.json", classroom::submission_text(sub));
+  write_class_file(dir / "b-ada-again.json", classroom::submission_text(sub));
   sub["payload"]["summary"]["score"] = 99.0;  // the checksum is not recomputed
-  write(dir / "c-edited.json", classroom::submission_text(sub));
-  write(dir / "d-not-json.json", "{\"format\": ");
+  write_class_file(dir / "c-edited.json", classroom::submission_text(sub));
+  write_class_file(dir / "d-not-json.json", "{\"format\": ");
 
   const auto report = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir));
   REQUIRE(report.valid.size() == 1);
@@ -423,7 +424,8 @@ TEST_CASE("class report: a submission edited by hand fails its checksum; a repea
   fs::remove_all(dir);
 }
 
-TEST_CASE("class report: in a class with the advisor, the advice bots' submissions replay with their calls") {
+TEST_CASE("class report: in a class with the advisor, the advice bots' submissions replay with their calls" *
+          doctest::test_suite("whole-games")) {
   // Campaign level 1 leaves accept_advice open: the class plays with Chien, and a submission's
   // accept/reject/check commands must replay against the same proposals. One day keeps it short.
   const auto scenario =
@@ -454,7 +456,8 @@ TEST_CASE("class report: in a class with the advisor, the advice bots' submissio
     const std::string name(advisor::to_string(policy));
     REQUIRE(g.finished());
     debriefs[name] = g.revealed_debrief();
-    write(dir / (name + ".json"), classroom::submission_text(classroom::make_submission(world, g, cf, name)));
+    write_class_file(dir / (name + ".json"),
+                     classroom::submission_text(classroom::make_submission(world, g, cf, name)));
   }
   const auto report = classroom::build_class_report(world, test::catalog(), classroom::submission_files(dir));
   for (const auto& r : report.rejected) MESSAGE(r.file << ": " << r.reason);

@@ -69,7 +69,8 @@ TEST_CASE("demand shift: reserving ahead of the announced launch beats doing not
   CHECK(cf.do_nothing.figures.slo_attainment < cf.reference->figures.slo_attainment);
 }
 
-TEST_CASE("check the advisor: taking the real gains and refusing the rest beats ignoring the advisor") {
+TEST_CASE("check the advisor: taking the real gains and refusing the rest beats ignoring the advisor" *
+          doctest::test_suite("whole-games")) {
   const auto world = class_of("check-the-advisor");
   CHECK(world.scenario.kind == game::ScenarioKind::kClassroom);
   CHECK(world.spec.advisor);  // on by default: the scenario leaves the advisor's levers open

@@ -8,7 +8,7 @@
 using namespace tycoon;
 
 namespace {
-constexpr double kCentTol = 1e-9;  // exact arithmetic on small sums
+constexpr double kPriceTol = 1e-9;  // exact arithmetic on small sums
 }
 
 TEST_CASE("revenue bills uncached input, cached input and output at their own prices") {
@@ -17,14 +17,14 @@ TEST_CASE("revenue bills uncached input, cached input and output at their own pr
   // 10M prompt tokens of which 8M cached, 2M output:
   // 2M × 0.15 + 8M × 0.015 + 2M × 0.60 = 0.30 + 0.12 + 1.20 = 1.62 USD.
   econ::TokenCounts t{10e6, 8e6, 2e6};
-  CHECK(econ::revenue_usd(t, p) == doctest::Approx(1.62).epsilon(kCentTol));
+  CHECK(econ::revenue_usd(t, p) == doctest::Approx(1.62).epsilon(kPriceTol));
 
   SUBCASE("nothing cached bills all input at the input price") {
-    CHECK(econ::revenue_usd({10e6, 0, 0}, p) == doctest::Approx(1.50).epsilon(kCentTol));
+    CHECK(econ::revenue_usd({10e6, 0, 0}, p) == doctest::Approx(1.50).epsilon(kPriceTol));
   }
   SUBCASE("price per request blends the cached share") {
     // 1000 input tokens, 60% cached, 500 output: (400 × 0.15 + 600 × 0.015 + 500 × 0.60) / 1e6.
-    CHECK(econ::price_per_request_usd(p, 1000, 0.6, 500) == doctest::Approx(369e-6).epsilon(kCentTol));
+    CHECK(econ::price_per_request_usd(p, 1000, 0.6, 500) == doctest::Approx(369e-6).epsilon(kPriceTol));
   }
 }
 
@@ -35,8 +35,8 @@ TEST_CASE("gross margin is (revenue - GPU cost) / revenue; fixed costs count onl
   l.add_gpu_cost(Contract::kSpot, 0.43);
   l.add_fixed_cost(1.0);
   // Gross profit 2.70 - 2.43 = 0.27: a 10% gross margin. Profit after fixed costs: -0.73.
-  CHECK(l.totals().gross_margin().value() == doctest::Approx(0.10).epsilon(kCentTol));
-  CHECK(l.totals().profit_usd() == doctest::Approx(-0.73).epsilon(kCentTol));
+  CHECK(l.totals().gross_margin().value() == doctest::Approx(0.10).epsilon(kPriceTol));
+  CHECK(l.totals().profit_usd() == doctest::Approx(-0.73).epsilon(kPriceTol));
   CHECK(l.by_model().at("gpt-oss-120b").tokens.output_tokens == 2e6);
   CHECK(l.gpu_cost_by_contract()[static_cast<std::size_t>(Contract::kSpot)] == doctest::Approx(0.43));
   SUBCASE("no revenue, no margin") { CHECK_FALSE(econ::Ledger{}.totals().gross_margin().has_value()); }
@@ -44,9 +44,9 @@ TEST_CASE("gross margin is (revenue - GPU cost) / revenue; fixed costs count onl
 
 TEST_CASE("gross margin of any period or rate: (revenue - GPU cost) / revenue, none without revenue") {
   // $12.78 earned on $3.60 of rent: (12.78 - 3.60) / 12.78 = 0.71831.
-  CHECK(econ::gross_margin(12.78, 3.60).value() == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kCentTol));
+  CHECK(econ::gross_margin(12.78, 3.60).value() == doctest::Approx((12.78 - 3.60) / 12.78).epsilon(kPriceTol));
   // Rent above revenue: $1 earned on $3 of rent is a -200% margin.
-  CHECK(econ::gross_margin(1.0, 3.0).value() == doctest::Approx(-2.0).epsilon(kCentTol));
+  CHECK(econ::gross_margin(1.0, 3.0).value() == doctest::Approx(-2.0).epsilon(kPriceTol));
   // Nothing earned: no margin to show, whatever the rent.
   CHECK_FALSE(econ::gross_margin(0.0, 3.0).has_value());
   CHECK_FALSE(econ::gross_margin(0.0, 0.0).has_value());
@@ -63,20 +63,20 @@ TEST_CASE("at a 10% gross margin, 10% more tokens from the same GPUs nearly doub
   econ::Ledger before;
   before.add_revenue("gpt-oss-120b", tokens, p);
   before.add_gpu_cost(Contract::kOnDemand, 2.43);
-  REQUIRE(before.totals().gross_margin().value() == doctest::Approx(0.10).epsilon(kCentTol));
+  REQUIRE(before.totals().gross_margin().value() == doctest::Approx(0.10).epsilon(kPriceTol));
   const double profit = before.totals().gross_profit_usd();
 
   SUBCASE("10% more tokens on the same GPUs: 2.97 - 2.43 = 0.54, twice the profit") {
     econ::Ledger more;
     more.add_revenue("gpt-oss-120b", tokens.scaled(1.1), p);
     more.add_gpu_cost(Contract::kOnDemand, 2.43);
-    CHECK(more.totals().gross_profit_usd() / profit == doctest::Approx(2.0).epsilon(kCentTol));
+    CHECK(more.totals().gross_profit_usd() / profit == doctest::Approx(2.0).epsilon(kPriceTol));
   }
   SUBCASE("the same tokens 10% faster: 2.70 - 2.43 / 1.1 = 0.4909, 1.818 times the profit") {
     const econ::LedgerTotals faster = before.totals().served_faster(1.1);
     CHECK(faster.revenue_usd == before.totals().revenue_usd);
-    CHECK(faster.gpu_cost_usd == doctest::Approx(2.43 / 1.1).epsilon(kCentTol));
-    CHECK(faster.gross_profit_usd() / profit == doctest::Approx((2.70 - 2.43 / 1.1) / 0.27).epsilon(kCentTol));
+    CHECK(faster.gpu_cost_usd == doctest::Approx(2.43 / 1.1).epsilon(kPriceTol));
+    CHECK(faster.gross_profit_usd() / profit == doctest::Approx((2.70 - 2.43 / 1.1) / 0.27).epsilon(kPriceTol));
     CHECK(faster.gross_profit_usd() / profit == doctest::Approx(1.818).epsilon(1e-3));
     // The dashboard's sentence: profit (no fixed costs here) grows by 81.8%.
     CHECK(before.totals().profit_change_served_faster(econ::kLessonSpeedup).value() ==
@@ -100,8 +100,8 @@ TEST_CASE("tokens at an output rate keep the sample's input, cached and output p
   const econ::TokenCounts sample{4000, 1000, 1000};
   const econ::TokenCounts hour = econ::at_output_rate(sample, 3.6e6);
   CHECK(hour.output_tokens == 3.6e6);
-  CHECK(hour.input_tokens == doctest::Approx(14.4e6).epsilon(kCentTol));
-  CHECK(hour.cached_input_tokens == doctest::Approx(3.6e6).epsilon(kCentTol));
+  CHECK(hour.input_tokens == doctest::Approx(14.4e6).epsilon(kPriceTol));
+  CHECK(hour.cached_input_tokens == doctest::Approx(3.6e6).epsilon(kPriceTol));
   SUBCASE("a sample without output says nothing about input: output only") {
     const econ::TokenCounts none = econ::at_output_rate({4000, 1000, 0}, 3.6e6);
     CHECK(none.input_tokens == 0);

@@ -18,7 +18,7 @@ bool proposes_engine(const data::Catalog& catalog, const game::DeploymentState& 
                      [&](const advisor::RecipeMove& m) { return m.change.engine && *m.change.engine == engine; });
 }
 
-game::DeploymentState gpt_oss_on_h200() {
+game::DeploymentState gpt_oss_state_on_h200() {
   game::DeploymentState d;
   d.id = 1;
   d.model = "gpt-oss-120b";
@@ -39,7 +39,7 @@ TEST_CASE("the bundled cards: every serving engine serves production, the calibr
 }
 
 TEST_CASE("the recipe search proposes only engines whose card says they serve production") {
-  const auto d = gpt_oss_on_h200();
+  const auto d = gpt_oss_state_on_h200();
   REQUIRE(d.recipe.engine != "sglang");
   // As bundled: SGLang is proposed (it runs GPT-OSS on H200), the reference engine is not.
   CHECK(proposes_engine(test::catalog(), d, "sglang"));

@@ -8,7 +8,7 @@ using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 // An advisor stand-in that posts one fixed proposal after the first hour.
 struct OneProposal : game::Advisor {

@@ -12,7 +12,7 @@ using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 game::CheckContext context(const game::Game& g) { return {g.catalog(), g.scenario(), g.state()}; }
 

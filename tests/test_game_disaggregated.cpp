@@ -18,7 +18,7 @@ using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 // One GPT-OSS-120B chat segment, H200 and B200 on demand, flat demand, whole-hour windows.
 nlohmann::json split_scenario_json(bool allow = true) {

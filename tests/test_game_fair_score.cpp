@@ -28,8 +28,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The pricing class cut to two days (as the class report's tests): seconds, not minutes.
-constexpr int kClassDays = 2;
-constexpr std::uint64_t kClassSeed = 4242;
+constexpr int kFairClassDays = 2;
+constexpr std::uint64_t kFairClassSeed = 4242;
 // A score shown at one decimal: two computations of the same game agree far closer.
 constexpr double kScoreTol = 1e-9;
 
@@ -37,13 +37,13 @@ classroom::ClassWorld pricing_class(std::shared_ptr<game::ServingWindows> window
   auto scenario = game::load_scenario(game::find_scenario("classroom-prices-only", TYCOON_SOURCE_DIR), test::catalog());
   classroom::ClassChoices c;
   c.class_id = "fair-101";
-  c.seed = kClassSeed;
-  c.days = kClassDays;
+  c.seed = kFairClassSeed;
+  c.days = kFairClassDays;
   return classroom::class_world(classroom::make_class(scenario, c), "fair-101.json", test::catalog(), TYCOON_SOURCE_DIR,
                                 std::move(windows));
 }
 
-game::Counterfactuals class_counterfactuals(const classroom::ClassWorld& world) {
+game::Counterfactuals fair_class_counterfactuals(const classroom::ClassWorld& world) {
   auto probe = world.new_game(test::catalog());
   return game::run_counterfactuals(probe->scenario(), probe->state(), test::catalog(), world.options.windows,
                                    probe->advisor());
@@ -112,7 +112,7 @@ TEST_CASE("a game handed in unfinished scores its points times the share played,
 TEST_CASE("in a class, an abandoned game ranks below every played one and the debrief says so by the score") {
   auto windows = std::make_shared<game::ServingWindows>();
   const auto world = pricing_class(windows);
-  const auto cf = class_counterfactuals(world);
+  const auto cf = fair_class_counterfactuals(world);
   REQUIRE(cf.reference);
   REQUIRE(cf.reference->score);
   REQUIRE(cf.do_nothing.score);
@@ -126,7 +126,7 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   const auto full = game::summarize(*abandoned, &cf);
   auto nothing = classroom::play_class_game(world, test::catalog(), {});
   const auto idle = game::summarize(*nothing, &cf);
-  CHECK(stopped.score.points == doctest::Approx(full.score.points * kStoppedAt / (kClassDays * 24.0)));
+  CHECK(stopped.score.points == doctest::Approx(full.score.points * kStoppedAt / (kFairClassDays * 24.0)));
   CHECK(stopped.score.points < idle.score.points);  // below even the finished do-nothing game
   CHECK(stopped.score.stars <= 1);
   CHECK(stopped.what_to_try.front().find("Play to the end") == 0);
@@ -163,7 +163,7 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   // recomputed, as anyone can).
   {
     auto forged = abandoned_sub;
-    forged["payload"]["stopped_at_hour"] = kClassDays * 24 + 1;
+    forged["payload"]["stopped_at_hour"] = kFairClassDays * 24 + 1;
     forged["checksum"] = game::checksum_of(forged["payload"].dump());
     CHECK_THROWS_WITH_AS(classroom::submission_from_json(forged, "forged.json"),
                          doctest::Contains("/payload/stopped_at_hour"), data::LoadError);
@@ -184,7 +184,7 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   REQUIRE(data.students.size() == 3);
   CHECK_FALSE(data.students[2].finished);
   CHECK(data.students[2].cumulative_profit_usd.size() == static_cast<std::size_t>(kStoppedAt));
-  CHECK(data.students[0].cumulative_profit_usd.size() == static_cast<std::size_t>(kClassDays * 24));
+  CHECK(data.students[0].cumulative_profit_usd.size() == static_cast<std::size_t>(kFairClassDays * 24));
   fs::remove_all(dir);
 }
 
@@ -197,7 +197,7 @@ TEST_CASE("a class's answer key: shown to a student only after the deadline, tak
 
   auto windows = std::make_shared<game::ServingWindows>();
   const auto world = pricing_class(windows);
-  const auto cf = class_counterfactuals(world);
+  const auto cf = fair_class_counterfactuals(world);
   auto nothing = classroom::play_class_game(world, test::catalog(), {});
   const auto full = game::summarize(*nothing, &cf);
   REQUIRE_FALSE(full.what_to_try.empty());

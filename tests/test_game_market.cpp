@@ -11,9 +11,9 @@ using namespace tycoon;
 
 namespace {
 
-constexpr double kCentTol = 1e-12;  // sums and products of a few prices
+constexpr double kMarketCentTol = 1e-12;  // sums and products of a few prices
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 // The flat scenario with `starting_cash_usd` and a credit line of `credit_usd`, nothing rented.
 game::Game game_with_cash(double starting_cash_usd, double credit_usd) {
@@ -86,10 +86,10 @@ TEST_CASE("the fleet's rent per hour is what the next hour charges: ready contra
   REQUIRE(g.apply(game::RentGpus{"h200", Contract::kReserved, 4}).ok);
   const double rent = game::fleet_rent_usd_per_hour(g.state());
   // 2 GPUs x the on-demand price.
-  CHECK(rent == doctest::Approx(2 * price).epsilon(kCentTol));
+  CHECK(rent == doctest::Approx(2 * price).epsilon(kMarketCentTol));
   const double gpu_cost_before = g.state().ledger.totals().gpu_cost_usd;
   g.step();
-  CHECK(g.state().ledger.totals().gpu_cost_usd - gpu_cost_before == doctest::Approx(rent).epsilon(kCentTol));
+  CHECK(g.state().ledger.totals().gpu_cost_usd - gpu_cost_before == doctest::Approx(rent).epsilon(kMarketCentTol));
 }
 
 TEST_CASE("releasing reserved GPUs early pays the rest of the commitment from now, or from the ready hour") {
@@ -102,11 +102,11 @@ TEST_CASE("releasing reserved GPUs early pays the rest of the commitment from no
   c.term_ends_at_hour = 24 + 720;
   SUBCASE("before the GPUs arrive: all 720 committed hours; 2 GPUs x $3 x 720 h = $4,320") {
     CHECK(game::release_hours_left(c, 10) == 720);
-    CHECK(game::release_fee_usd(c, 2, 10) == doctest::Approx(4320).epsilon(kCentTol));
+    CHECK(game::release_fee_usd(c, 2, 10) == doctest::Approx(4320).epsilon(kMarketCentTol));
   }
   SUBCASE("at hour 100: 644 hours left; 2 x $3 x 644 = $3,864") {
     CHECK(game::release_hours_left(c, 100) == 644);
-    CHECK(game::release_fee_usd(c, 2, 100) == doctest::Approx(3864).epsilon(kCentTol));
+    CHECK(game::release_fee_usd(c, 2, 100) == doctest::Approx(3864).epsilon(kMarketCentTol));
   }
   SUBCASE("at the end of the term, or on-demand: nothing") {
     CHECK(game::release_fee_usd(c, 4, 744) == 0.0);
@@ -119,9 +119,9 @@ TEST_CASE("releasing reserved GPUs early pays the rest of the commitment from no
     const auto& k = g.state().company.contracts.front();
     const double fee = game::release_fee_usd(k, 2, g.state().hour);
     // Signed at the reserved price, 24 h lead time, 30-day term: 2 x price x 720 h.
-    CHECK(fee == doctest::Approx(2 * k.signed_price_usd_per_gpu_hour * 720).epsilon(kCentTol));
+    CHECK(fee == doctest::Approx(2 * k.signed_price_usd_per_gpu_hour * 720).epsilon(kMarketCentTol));
     const double cash = g.state().company.cash_usd;
     REQUIRE(g.apply(game::ReleaseGpus{k.id, 2}).ok);
-    CHECK(cash - g.state().company.cash_usd == doctest::Approx(fee).epsilon(kCentTol));
+    CHECK(cash - g.state().company.cash_usd == doctest::Approx(fee).epsilon(kMarketCentTol));
   }
 }

@@ -109,7 +109,8 @@ std::unique_ptr<game::Game> reference_to(const game::Scenario& scenario, std::in
 
 }  // namespace
 
-TEST_CASE("the pricing chart is the game's forecast: at the price played it books within 10% in steady state") {
+TEST_CASE("the pricing chart is the game's forecast: at the price played it books within 10% in steady state" *
+          doctest::test_suite("whole-games")) {
   // Once the chart said -$0.40/h while the tutorial's hour booked +$7.5 (it priced the
   // nominal 1k-token request, not the history customers resend). On every campaign level, after
   // the reference strategy's first day, play six hours at each of three prices; the forecast at

@@ -16,7 +16,7 @@ using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 // A short game touching every kind of command.
 void play(game::Game& g) {

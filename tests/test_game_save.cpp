@@ -18,21 +18,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
-std::string read(const fs::path& p) {
+std::string read_save(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write_save(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
-struct TempDir {
+struct SaveDir {
   fs::path path = fs::temp_directory_path() / ("tycoon-save-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
+  SaveDir() { fs::create_directories(path); }
+  ~SaveDir() { fs::remove_all(path); }
 };
 
 game::Game noisy_game() {
@@ -48,7 +48,7 @@ game::Game noisy_game() {
   return game::Game(test::scenario_from(j), test::catalog(), o);
 }
 
-std::string load_error(const std::string& text) {
+std::string save_load_error(const std::string& text) {
   try {
     game::load_save_text(text, "game.save", test::catalog());
   } catch (const game::SaveError& e) {
@@ -88,12 +88,12 @@ void check_same_state(const game::GameState& got, const game::GameState& want) {
 }
 
 TEST_CASE("a saved and loaded game continues exactly like the original") {
-  TempDir dir;
+  SaveDir dir;
   auto original = noisy_game();
   original.advance(10);
   REQUIRE(original.apply(game::SetPrices{"gpt-oss-120b", 0.2, {}, {}}).ok);
   game::save_game(original, dir.path / "game.save");
-  const std::string bytes = read(dir.path / "game.save");
+  const std::string bytes = read_save(dir.path / "game.save");
   auto saved = game::load_save(dir.path / "game.save", test::catalog());
   // Known values: ten hours played (one history row each), the input price just set.
   CHECK(saved.state.hour == 10);
@@ -123,54 +123,54 @@ TEST_CASE("loading refuses damaged, foreign and newer saves with a clear message
   auto g = noisy_game();
   g.advance(2);
   const std::string good = game::save_text(g);
-  REQUIRE(load_error(good) == "no error");
+  REQUIRE(save_load_error(good) == "no error");
 
   SUBCASE("a changed number fails the checksum") {
     auto at = good.find("\"cash_usd\": ");
     REQUIRE(at != std::string::npos);
     std::string bad = good.substr(0, at + 12) + "1" + good.substr(at + 12);
-    CHECK(contains(load_error(bad), "checksum mismatch"));
+    CHECK(contains(save_load_error(bad), "checksum mismatch"));
   }
   SUBCASE("a truncated file is not JSON") {
-    CHECK(contains(load_error(good.substr(0, good.size() / 2)), "corrupted save (not valid JSON"));
+    CHECK(contains(save_load_error(good.substr(0, good.size() / 2)), "corrupted save (not valid JSON"));
   }
   SUBCASE("a newer version names both versions") {
     auto j = nlohmann::json::parse(good);
     j["version"] = game::kSaveVersion + 1;
-    auto msg = load_error(j.dump());
+    auto msg = save_load_error(j.dump());
     CHECK(contains(msg, "save version 3 was written by a newer Inference Tycoon"));
     CHECK(contains(msg, "reads versions up to 2"));
   }
   SUBCASE("another JSON file is not a save") {
-    CHECK(contains(load_error("{\"id\": 3}"), "not an Inference Tycoon save"));
+    CHECK(contains(save_load_error("{\"id\": 3}"), "not an Inference Tycoon save"));
   }
   SUBCASE("consistent but invalid contents name the JSON pointer") {
     auto j = nlohmann::json::parse(good);
     j["payload"]["state"]["company"]["contracts"][0]["contract"] = "lease";
     j["checksum"] = game::checksum_of(j["payload"].dump());
-    CHECK(contains(load_error(j.dump()), "/payload/state/company/contracts/0/contract"));
+    CHECK(contains(save_load_error(j.dump()), "/payload/state/company/contracts/0/contract"));
   }
 }
 
 TEST_CASE("a failed save leaves the previous save intact and no temp file behind") {
-  TempDir dir;
+  SaveDir dir;
   auto path = dir.path / "game.save";
   auto g = noisy_game();
   g.advance(1);
   game::save_game(g, path);
-  const auto before = read(path);
+  const auto before = read_save(path);
   g.advance(5);
   // A crash between writing the new file and putting it in place.
   CHECK_THROWS_AS(game::save_game(g, path, [](const fs::path&) { throw std::runtime_error("power cut"); }),
                   game::SaveError);
-  CHECK(read(path) == before);
+  CHECK(read_save(path) == before);
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // no temp file left
   CHECK(game::load_save(path, test::catalog()).state.hour == 1);
 
   SUBCASE("a corrupted save on disk is reported and left as it is") {
-    write(path, before.substr(0, 100));
+    write_save(path, before.substr(0, 100));
     CHECK_THROWS_AS(game::load_save(path, test::catalog()), game::SaveError);
-    CHECK(read(path) == before.substr(0, 100));
+    CHECK(read_save(path) == before.substr(0, 100));
   }
   SUBCASE("a folder that does not exist") {
     // A write failure, not bad input: the CLI exits 1 for it after printing the run's summary.
@@ -198,54 +198,54 @@ std::string tampered(const game::Game& g, const std::function<void(nlohmann::jso
 TEST_CASE("a tampered save with a recomputed checksum is refused for values the game never produces") {
   auto g = noisy_game();
   g.advance(2);
-  REQUIRE(load_error(tampered(g, [](nlohmann::json&) {})) == "no error");
+  REQUIRE(save_load_error(tampered(g, [](nlohmann::json&) {})) == "no error");
   auto state = [](nlohmann::json& p) -> nlohmann::json& { return p["state"]; };
 
   SUBCASE("a negative price") {
-    auto msg = load_error(tampered(
+    auto msg = save_load_error(tampered(
         g, [&](nlohmann::json& p) { state(p)["company"]["prices"]["gpt-oss-120b"]["output_usd_per_mtok"] = -5.0; }));
     CHECK(contains(msg,
                    "game.save: /payload/state/company/prices/gpt-oss-120b/output_usd_per_mtok: must not be negative"));
   }
   SUBCASE("a GPU count past an int (5e9 would wrap to a small or negative number)") {
-    auto msg = load_error(tampered(
+    auto msg = save_load_error(tampered(
         g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["num_gpus"] = std::int64_t{5'000'000'000}; }));
     CHECK(contains(msg, "/payload/state/company/contracts/0/num_gpus: must be at most 1000000000"));
   }
   SUBCASE("an hour past the scenario's end (2 days: hour 48)") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["hour"] = 100000; }));
+    auto msg = save_load_error(tampered(g, [&](nlohmann::json& p) { state(p)["hour"] = 100000; }));
     CHECK(contains(msg, "/payload/state/hour: 100000 is past the scenario's end (hour 48)"));
   }
   SUBCASE("an end hour that is not the scenario's") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["end_hour"] = 100000; }));
+    auto msg = save_load_error(tampered(g, [&](nlohmann::json& p) { state(p)["end_hour"] = 100000; }));
     CHECK(contains(msg, "/payload/state/end_hour: 100000 is not the scenario's end"));
   }
   SUBCASE("a chip the catalog does not have") {
     auto msg =
-        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["chip"] = "h999"; }));
+        save_load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["contracts"][0]["chip"] = "h999"; }));
     CHECK(contains(msg, "/payload/state/company/contracts/0/chip: unknown chip 'h999'"));
   }
   SUBCASE("a model the catalog does not have, with file and pointer") {
-    auto msg =
-        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["deployments"][0]["model"] = "gpt-9"; }));
+    auto msg = save_load_error(
+        tampered(g, [&](nlohmann::json& p) { state(p)["company"]["deployments"][0]["model"] = "gpt-9"; }));
     CHECK(contains(msg, "game.save: /payload/state/company/deployments/0/model: unknown model 'gpt-9'"));
   }
   SUBCASE("cash of +-1e308 (finite, and absurd)") {
     for (double cash : {1e308, -1e308}) {
-      auto msg = load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["cash_usd"] = cash; }));
+      auto msg = save_load_error(tampered(g, [&](nlohmann::json& p) { state(p)["company"]["cash_usd"] = cash; }));
       CHECK(contains(msg, "/payload/state/company/cash_usd: must be a finite amount within +-1e13 USD"));
     }
   }
   SUBCASE("a scenario id that would become a path") {
-    auto msg = load_error(tampered(g, [&](nlohmann::json& p) {
+    auto msg = save_load_error(tampered(g, [&](nlohmann::json& p) {
       p["scenario"]["id"] = "../../etc/x";
       state(p)["scenario_id"] = "../../etc/x";
     }));
     CHECK(contains(msg, "/id: '../../etc/x' must be 1 to 64 characters of a-z, 0-9 and '-'"));
   }
   SUBCASE("segments that are not the scenario's") {
-    auto msg =
-        load_error(tampered(g, [&](nlohmann::json& p) { state(p)["world"]["segments"] = nlohmann::json::array(); }));
+    auto msg = save_load_error(
+        tampered(g, [&](nlohmann::json& p) { state(p)["world"]["segments"] = nlohmann::json::array(); }));
     CHECK(contains(msg, "/payload/state/world/segments: 0 segments, the scenario has 1"));
   }
 }
@@ -256,34 +256,34 @@ TEST_CASE("duplicate keys and deep nesting in a save are refused before the chec
   SUBCASE("a duplicate key (nlohmann would keep the last one silently)") {
     std::string dup = good;
     dup.insert(dup.find("\"version\""), "\"version\": 1, ");
-    CHECK(contains(load_error(dup), "game.save: /version: duplicate key"));
+    CHECK(contains(save_load_error(dup), "game.save: /version: duplicate key"));
   }
   SUBCASE("a payload nested 100,000 levels deep (the recursive checksum crashed on it)") {
     const std::string deep = R"({"format": "inference-tycoon-save", "version": 1, "checksum": "x", "payload": )" +
                              std::string(100000, '[') + std::string(100000, ']') + "}";
-    CHECK(contains(load_error(deep), "nested deeper than 64 objects or arrays"));
+    CHECK(contains(save_load_error(deep), "nested deeper than 64 objects or arrays"));
   }
 }
 
 TEST_CASE("a save never writes through a planted symlink") {
   // The old writer opened a fixed "<path>.tmp" and followed links: a link planted there (or at
   // the save's path) made a save overwrite an unrelated file.
-  TempDir dir;
+  SaveDir dir;
   const auto victim = dir.path / "victim.txt";
-  write(victim, "precious");
+  write_save(victim, "precious");
   auto g = noisy_game();
   g.advance(1);
   SUBCASE("a link at the save's path is replaced, its target untouched") {
     fs::create_symlink(victim, dir.path / "game.save");
     game::save_game(g, dir.path / "game.save");
-    CHECK(read(victim) == "precious");
+    CHECK(read_save(victim) == "precious");
     CHECK_FALSE(fs::is_symlink(dir.path / "game.save"));
     CHECK(game::load_save(dir.path / "game.save", test::catalog()).state.hour == 1);
   }
   SUBCASE("a link at the old temp name is never opened") {
     fs::create_symlink(victim, dir.path / "game.save.tmp");
     game::save_game(g, dir.path / "game.save");
-    CHECK(read(victim) == "precious");
+    CHECK(read_save(victim) == "precious");
     CHECK(game::load_save(dir.path / "game.save", test::catalog()).state.hour == 1);
   }
 }

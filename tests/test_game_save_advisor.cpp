@@ -14,12 +14,13 @@
 #include "sim/game/save.h"
 #include "sim/game/state_json.h"
 #include "tests/advisor_test_util.h"
+#include "tests/test_common.h"
 
 using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 std::shared_ptr<advisor::Chien> chien_for(const game::Game& g) {
   return std::make_shared<advisor::Chien>(test::catalog(), g.scenario(),

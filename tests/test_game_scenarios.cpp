@@ -13,9 +13,9 @@ using namespace tycoon;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
-std::string load_error(const nlohmann::json& j) {
+std::string scenario_load_error(const nlohmann::json& j) {
   try {
     test::scenario_from(j);
   } catch (const data::LoadError& e) {
@@ -92,9 +92,9 @@ TEST_CASE("scenario files are strict: errors name the JSON pointer") {
   auto with = [&](auto edit) {
     auto j = base;
     edit(j);
-    return load_error(j);
+    return scenario_load_error(j);
   };
-  CHECK(load_error(base) == "no error");
+  CHECK(scenario_load_error(base) == "no error");
   CHECK(contains(with([](auto& j) { j["segments"][0]["demand"]["base_request_per_s"] = 1; }),
                  "/segments/0/demand/base_request_per_s: unknown key"));
   CHECK(contains(with([](auto& j) { j["market"][0]["chip"] = "h900"; }), "/market/0/chip: unknown accelerator"));

@@ -10,7 +10,7 @@ using namespace tycoon;
 
 namespace {
 
-constexpr double kCentTol = 1e-12;  // sums of a few dozen small numbers
+constexpr double kTallyCentTol = 1e-12;  // sums of a few dozen small numbers
 
 // `hours` hours of revenue $10, GPU rent $4 and fixed cost $1 each, cash rising by the $5 profit
 // from `start_usd`.
@@ -43,8 +43,8 @@ TEST_CASE("daily sums: 30 hours make a full day of 24 and a partial one of 6") {
   // Revenue $10 an hour: $240 on day 1, $60 on day 2.
   const auto revenue = game::daily_sums(h, game::Series::kRevenueUsd);
   REQUIRE(revenue.size() == 2);
-  CHECK(revenue[0] == doctest::Approx(240).epsilon(kCentTol));
-  CHECK(revenue[1] == doctest::Approx(60).epsilon(kCentTol));
+  CHECK(revenue[0] == doctest::Approx(240).epsilon(kTallyCentTol));
+  CHECK(revenue[1] == doctest::Approx(60).epsilon(kTallyCentTol));
   CHECK(game::daily_sums(game::History{}, game::Series::kRevenueUsd).empty());
 }
 
@@ -53,18 +53,18 @@ TEST_CASE("running totals add the series hour by hour: the debrief's cumulative 
   const auto costs = game::running_total(h, {game::Series::kGpuCostUsd, game::Series::kFixedCostUsd});
   REQUIRE(costs.size() == 30);
   // $4 rent + $1 fixed an hour: $5 after the first hour, $150 after 30.
-  CHECK(costs.front() == doctest::Approx(5).epsilon(kCentTol));
-  CHECK(costs.back() == doctest::Approx(150).epsilon(kCentTol));
+  CHECK(costs.front() == doctest::Approx(5).epsilon(kTallyCentTol));
+  CHECK(costs.back() == doctest::Approx(150).epsilon(kTallyCentTol));
 }
 
 TEST_CASE("the cash change over 24 hours: against the cash 24 hours before the last, else the starting cash") {
   SUBCASE("30 hours played: cash after hour 6 was $1,030; now $1,150 less a $20 fee paid since") {
     const auto h = steady_history(30, 1000);
-    CHECK(game::cash_change_usd(h, 1130, 1000, 24) == doctest::Approx(100).epsilon(kCentTol));
+    CHECK(game::cash_change_usd(h, 1130, 1000, 24) == doctest::Approx(100).epsilon(kTallyCentTol));
   }
   SUBCASE("10 hours played: against the starting $1,000") {
     const auto h = steady_history(10, 1000);
-    CHECK(game::cash_change_usd(h, 1050, 1000, 24) == doctest::Approx(50).epsilon(kCentTol));
+    CHECK(game::cash_change_usd(h, 1050, 1000, 24) == doctest::Approx(50).epsilon(kTallyCentTol));
   }
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("claimed code changes: accepted, not reverted, changing no recipe or r
   const auto changes = game::claimed_code_changes(inbox, 1);
   // Only a and b count: 1.10 x 1.20 = 1.32.
   CHECK(changes.num_changes == 2);
-  CHECK(changes.claimed_speedup == doctest::Approx(1.32).epsilon(kCentTol));
+  CHECK(changes.claimed_speedup == doctest::Approx(1.32).epsilon(kTallyCentTol));
   CHECK(game::claimed_code_changes(inbox, 3).num_changes == 0);
   CHECK(game::claimed_code_changes(inbox, 3).claimed_speedup == 1.0);
 
@@ -91,12 +91,12 @@ TEST_CASE("claimed code changes: accepted, not reverted, changing no recipe or r
     CHECK(tally.num_rejected == 1);
     CHECK(tally.num_pending == 1);
     // 1.10 x 1.20 x 1.50 x 1.50 x 1.50 = 4.455.
-    CHECK(tally.claimed_speedup == doctest::Approx(4.455).epsilon(kCentTol));
+    CHECK(tally.claimed_speedup == doctest::Approx(4.455).epsilon(kTallyCentTol));
   }
 }
 
 TEST_CASE("the gap to the reference is its items added up") {
   const std::vector<game::GapItem> gap = {{"pricing", "Pricing", 120, ""}, {"checks", "Checks", -20, ""}};
   // $120 left on pricing, $20 better on checks: $100 in all.
-  CHECK(game::gap_usd(gap) == doctest::Approx(100).epsilon(kCentTol));
+  CHECK(game::gap_usd(gap) == doctest::Approx(100).epsilon(kTallyCentTol));
 }

@@ -53,7 +53,7 @@ std::string read_error(const std::function<void()>& f) {
   return "no error";
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using test::contains;
 
 }  // namespace
 

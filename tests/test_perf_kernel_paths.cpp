@@ -8,41 +8,23 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/profile_lookup.h"
+#include "tests/test_common.h"
+#include "tests/test_perf_support.h"
 
 using namespace tycoon;
 using perf::OpClass;
 
 namespace {
 
-constexpr double kExact = 1e-9;     // the same arithmetic, reordered
-constexpr double kScaleTol = 0.03;  // a saturated op is within a few % of the curve's best efficiency
+constexpr double kExactReordered = 1e-9;  // the same arithmetic, reordered
+constexpr double kScaleTol = 0.03;        // a saturated op is within a few % of the curve's best efficiency
 
-const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
+using test::catalog;
 
 // Every efficiency 1 and no fixed costs: each op is its roofline (as in test_perf_model.cpp).
-perf::CalibrationProfile ideal_profile(const std::string& chip) {
-  perf::CalibrationProfile p;
-  p.chip = chip;
-  p.provenance = perf::Provenance::kInterpolated;
-  p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
-  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
-      p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
-  p.max_measured_tokens = 1e9;
-  p.max_measured_context = 1e9;
-  return p;
-}
+using perf_test::ideal_profile;
 
-perf::Deployment reference(const char* model, const char* chip, Precision p = Precision::kBf16) {
-  perf::Deployment d;
-  d.model = &catalog().model(model);
-  d.hardware = &catalog().accelerator(chip);
-  d.engine = &catalog().engine("torch-reference");  // no CPU overhead, kernel efficiency 1
-  d.precision = p;
-  return d;
-}
+using perf_test::reference;
 
 }  // namespace
 
@@ -61,13 +43,14 @@ TEST_CASE("prefill attention efficiency follows the context already cached, not 
   const double eff = 0.2 + 0.6 * (std::log2(n_eq) - 9) / 5;
   const double flop = 32 * 2.0 * 32 * (128 + 128) * keys;  // layers x 2 x heads x (qk + v dims) x keys
   auto cost = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n), static_cast<std::int64_t>(c));
-  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(flop).epsilon(kExact));
-  CHECK(cost.op(OpClass::kAttentionPrefill).compute_s == doctest::Approx(flop / (989e12 * eff)).epsilon(kExact));
+  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(flop).epsilon(kExactReordered));
+  CHECK(cost.op(OpClass::kAttentionPrefill).compute_s ==
+        doctest::Approx(flop / (989e12 * eff)).epsilon(kExactReordered));
   // From an empty cache the equivalent length is the chunk itself: eff(2048) = 0.44.
   auto fresh = perf::predict_prefill(d, cal, static_cast<std::int64_t>(n));
   const double fresh_flop = 32 * 2.0 * 32 * 256 * (n * (n + 1) / 2);
   CHECK(fresh.op(OpClass::kAttentionPrefill).compute_s ==
-        doctest::Approx(fresh_flop / (989e12 * 0.44)).epsilon(kExact));
+        doctest::Approx(fresh_flop / (989e12 * 0.44)).epsilon(kExactReordered));
 }
 
 TEST_CASE("curves borrowed from another chip: the latency term stays, only the throughput term scales") {
@@ -97,8 +80,9 @@ TEST_CASE("curves borrowed from another chip: the latency term stays, only the t
     const double s = std::exp2(measured[i].first), e = measured[i].second;
     const double t = s / (bw_m * e);
     const double latency = std::max(0.0, std::min(t0, t - s / (bw_m * e_max)));
-    CHECK(moved[i].first == doctest::Approx(measured[i].first).epsilon(kExact));
-    CHECK(moved[i].second == doctest::Approx(s / (bw * (latency + (t - latency) * bw_m / bw))).epsilon(kExact));
+    CHECK(moved[i].first == doctest::Approx(measured[i].first).epsilon(kExactReordered));
+    CHECK(moved[i].second ==
+          doctest::Approx(s / (bw * (latency + (t - latency) * bw_m / bw))).epsilon(kExactReordered));
   }
   // Compute curves scale by the peak ratio whole (their small-size values are memory-bound time,
   // which the memory term carries): a B200 uses the H200's compute curves as they are.
@@ -137,14 +121,14 @@ TEST_CASE("4-bit experts: W4A16 on Hopper (bf16 tensor cores), native FP4 on Bla
     REQUIRE_FALSE(d.hardware->supports(Precision::kFp4));
     CHECK(d.math_precision(Precision::kFp4) == Precision::kBf16);
     auto cost = perf::predict_prefill(d, ideal_profile("h200"), static_cast<std::int64_t>(tokens));
-    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 989e12).epsilon(kExact));
+    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 989e12).epsilon(kExactReordered));
   }
   SUBCASE("B200: FP4 tensor cores at the datasheet's 9 PFLOP/s dense") {
     auto d = reference("gpt-oss-120b", "b200", Precision::kFp4);
     REQUIRE(d.hardware->supports(Precision::kFp4));
     CHECK(d.math_precision(Precision::kFp4) == Precision::kFp4);
     auto cost = perf::predict_prefill(d, ideal_profile("b200"), static_cast<std::int64_t>(tokens));
-    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 9e15).epsilon(kExact));
+    CHECK(cost.op(OpClass::kMoeExperts).compute_s == doctest::Approx(expert_flop / 9e15).epsilon(kExactReordered));
   }
 }
 

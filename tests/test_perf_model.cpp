@@ -1,6 +1,7 @@
 // The performance model's accounting against closed-form expectations. An "ideal" profile
 // (every efficiency 1, no fixed costs) makes each op exactly its roofline, so the expected
 // numbers below follow from the model card and the datasheet alone.
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -10,42 +11,24 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/perf/op_class.h"
 #include "sim/perf/profile_lookup.h"
+#include "tests/test_common.h"
+#include "tests/test_perf_support.h"
 
 using namespace tycoon;
 using perf::OpClass;
 
 namespace {
 
-constexpr double kExact = 1e-9;         // pure arithmetic on the same numbers
+constexpr double kExactModel = 1e-9;    // pure arithmetic on the same numbers
 constexpr double kPerfModelTol = 0.02;  // activations and small ops ride on top of the dominant term
 
-const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
+using test::catalog;
 
-perf::CalibrationProfile ideal_profile(const std::string& chip) {
-  perf::CalibrationProfile p;
-  p.chip = chip;
-  p.provenance = perf::Provenance::kInterpolated;
-  p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
-  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
-      p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
-  p.max_measured_tokens = 1e9;
-  p.max_measured_context = 1e9;
-  return p;
-}
+using perf_test::ideal_profile;
 
-perf::Deployment reference(const char* model, const char* chip, Precision p = Precision::kBf16, int tp = 1) {
-  perf::Deployment d;
-  d.model = &catalog().model(model);
-  d.hardware = &catalog().accelerator(chip);
-  d.engine = &catalog().engine("torch-reference");  // no CPU overhead, kernel efficiency 1
-  d.precision = p;
-  d.tensor_parallel = tp;
-  return d;
-}
+using perf_test::reference;
 
 }  // namespace
 
@@ -55,7 +38,7 @@ TEST_CASE("memory plan counts Llama 3.1 8B exactly") {
   // 8.03e9 parameters in bf16 (2 bytes); embedding and LM head are separate tables.
   CHECK(m.weight_bytes == doctest::Approx(16.06e9).epsilon(0.002));
   // 32 layers x (K and V) x 8 KV heads x 128 dims x 2 bytes = 131,072 bytes per token.
-  CHECK(m.kv_bytes_per_token == doctest::Approx(131072).epsilon(kExact));
+  CHECK(m.kv_bytes_per_token == doctest::Approx(131072).epsilon(kExactModel));
   CHECK(m.fits);
 }
 
@@ -63,8 +46,8 @@ TEST_CASE("memory plan: sliding windows, MLA and fp8 KV") {
   SUBCASE("gpt-oss-120b: only the 18 full-attention layers grow with context") {
     auto m = perf::plan_memory(reference("gpt-oss-120b", "h200", Precision::kFp4));
     // 18 x 2 x 8 x 64 x 2 bytes = 36,864; the 18 windowed layers keep 128 tokens each per sequence.
-    CHECK(m.kv_bytes_per_token == doctest::Approx(36864).epsilon(kExact));
-    CHECK(m.fixed_bytes_per_sequence == doctest::Approx(18 * 128 * 2 * 8 * 64 * 2.0).epsilon(kExact));
+    CHECK(m.kv_bytes_per_token == doctest::Approx(36864).epsilon(kExactModel));
+    CHECK(m.fixed_bytes_per_sequence == doctest::Approx(18 * 128 * 2 * 8 * 64 * 2.0).epsilon(kExactModel));
     // MXFP4 experts: ~114.7e9 expert parameters at 4.25 bits + ~2.1e9 bf16 others ≈ 65 GB
     // (vLLM's blog reports ~63 GB on disk).
     CHECK(m.weight_bytes == doctest::Approx(65e9).epsilon(0.03));
@@ -72,9 +55,9 @@ TEST_CASE("memory plan: sliding windows, MLA and fp8 KV") {
   SUBCASE("DeepSeek-R1 MLA stores the 512 latent + 64 rope values per layer, replicated across TP") {
     auto d = reference("deepseek-r1", "h200", Precision::kFp8, 8);
     auto m = perf::plan_memory(d);
-    CHECK(m.kv_bytes_per_token == doctest::Approx(61 * 576 * 2.0).epsilon(kExact));
+    CHECK(m.kv_bytes_per_token == doctest::Approx(61 * 576 * 2.0).epsilon(kExactModel));
     d.kv_cache_dtype = Precision::kFp8;
-    CHECK(perf::plan_memory(d).kv_bytes_per_token == doctest::Approx(61 * 576 * 1.0).epsilon(kExact));
+    CHECK(perf::plan_memory(d).kv_bytes_per_token == doctest::Approx(61 * 576 * 1.0).epsilon(kExactModel));
   }
 }
 
@@ -107,7 +90,7 @@ TEST_CASE("memory plans size the memory the runtime sees, not the datasheet's GB
   vllm_h200.engine = &catalog().engine("vllm");
   auto h200 = perf::plan_memory(vllm_h200);
   CHECK(h200.hbm_bytes == 150109880320.0);
-  CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExact));
+  CHECK(h200.usable_bytes == doctest::Approx(0.9 * 150109880320.0).epsilon(kExactModel));
   // DeepSeek-R1 in FP8 runs on 4 x B200 in InferenceX (benchmarks/dsr1_fp8_b200.sh, TP=4: SGLang
   // with --mem-fraction-static 0.95, an fp8_e4m3 KV cache, 32 running requests, 8,192-token
   // prefill chunks). It fits in the 182,631 MiB each B200 exposes (169 GB of weights per GPU),
@@ -142,30 +125,30 @@ TEST_CASE(
   d.engine = &catalog().engine("trtllm");
   const auto trt = perf::plan_memory(d);
   const double fixed = vllm.weight_bytes + vllm.runtime_reserve_bytes + vllm.activation_bytes;
-  CHECK(vllm.kv_capacity_bytes == doctest::Approx(0.9 * vllm.hbm_bytes - fixed).epsilon(kExact));
-  CHECK(trt.kv_capacity_bytes == doctest::Approx(0.9 * (trt.hbm_bytes - fixed)).epsilon(kExact));
-  CHECK(trt.kv_capacity_bytes - vllm.kv_capacity_bytes == doctest::Approx(0.1 * fixed).epsilon(kExact));
+  CHECK(vllm.kv_capacity_bytes == doctest::Approx(0.9 * vllm.hbm_bytes - fixed).epsilon(kExactModel));
+  CHECK(trt.kv_capacity_bytes == doctest::Approx(0.9 * (trt.hbm_bytes - fixed)).epsilon(kExactModel));
+  CHECK(trt.kv_capacity_bytes - vllm.kv_capacity_bytes == doctest::Approx(0.1 * fixed).epsilon(kExactModel));
   CHECK(trt.kv_capacity_tokens > vllm.kv_capacity_tokens);
   MESSAGE("KV cache per GPU: vLLM " << vllm.kv_capacity_bytes / 1e9 << " GB, TensorRT-LLM "
                                     << trt.kv_capacity_bytes / 1e9 << " GB (weights, runtime and activations "
                                     << fixed / 1e9 << " GB)");
   // An explicit fraction overrides the engine's, taken of what the engine takes it of.
   d.gpu_memory_utilization = 0.5;
-  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * (trt.hbm_bytes - fixed)).epsilon(kExact));
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * (trt.hbm_bytes - fixed)).epsilon(kExactModel));
   d.engine = &catalog().engine("vllm");
-  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * vllm.hbm_bytes - fixed).epsilon(kExact));
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.5 * vllm.hbm_bytes - fixed).epsilon(kExactModel));
   // SGLang's --mem-fraction-static bounds the weights and its KV pool; activations and the
   // runtime come out of the rest (SGLang's memory-management guide).
   d.gpu_memory_utilization = 0;
   d.engine = &catalog().engine("sglang");
   const auto sgl = perf::plan_memory(d);
   CHECK(sgl.kv_capacity_bytes ==
-        doctest::Approx(d.engine->kv_memory_fraction * sgl.hbm_bytes - sgl.weight_bytes).epsilon(kExact));
+        doctest::Approx(d.engine->kv_memory_fraction * sgl.hbm_bytes - sgl.weight_bytes).epsilon(kExactModel));
   // The fraction is the card's, not a constant: another card value gives another cache.
   data::Engine edited = catalog().engine("vllm");
   edited.kv_memory_fraction = 0.8;
   d.engine = &edited;
-  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.8 * vllm.hbm_bytes - fixed).epsilon(kExact));
+  CHECK(perf::plan_memory(d).kv_capacity_bytes == doctest::Approx(0.8 * vllm.hbm_bytes - fixed).epsilon(kExactModel));
 }
 
 TEST_CASE("decode of one sequence is bound by reading the weights") {
@@ -204,7 +187,7 @@ TEST_CASE("a long prefill is bound by compute: 2 FLOP per parameter per token pl
   double expected = (2 * linear_params * n + attn) / 989e12;
   CHECK(cost.total_s == doctest::Approx(expected).epsilon(kPerfModelTol));
   CHECK_FALSE(cost.op(OpClass::kDenseFfn).memory_bound());
-  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(attn).epsilon(kExact));
+  CHECK(cost.op(OpClass::kAttentionPrefill).flop == doctest::Approx(attn).epsilon(kExactModel));
 }
 
 TEST_CASE("MoE: distinct experts touched saturate at E") {
@@ -261,7 +244,7 @@ TEST_CASE("tensor parallel halves the weights per GPU and adds two all-reduces p
   CHECK(c2.op(OpClass::kDenseFfn).bytes == doctest::Approx(c1.op(OpClass::kDenseFfn).bytes / 2).epsilon(1e-3));
   CHECK(c1.op(OpClass::kTpAllReduce).time_s == 0);
   // 64 all-reduces of 8 KB: latency dominates (10 us each in the ideal profile = 0, so only bytes).
-  CHECK(c2.op(OpClass::kTpAllReduce).bytes == doctest::Approx(64 * 4096 * 2.0).epsilon(kExact));
+  CHECK(c2.op(OpClass::kTpAllReduce).bytes == doctest::Approx(64 * 4096 * 2.0).epsilon(kExactModel));
 }
 
 TEST_CASE("speculative decoding verifies k+1 tokens per sequence and pays for the drafter") {
@@ -305,7 +288,8 @@ TEST_CASE("speculative decoding on MoE: one sequence's verified positions reuse 
   const double independent_bytes = perf::predict_decode(d, cal, 1, 1024).op(OpClass::kMoeExperts).bytes;
   const double per_expert = 2880.0 * 2880.0 * 3 * (0.5 + 1.0 / 32) * 36;
   const double independent_touched = 128 * (1 - std::pow(1 - 4.0 / 128, 5));
-  CHECK(independent_bytes - reuse_bytes == doctest::Approx((independent_touched - 12) * per_expert).epsilon(kExact));
+  CHECK(independent_bytes - reuse_bytes ==
+        doctest::Approx((independent_touched - 12) * per_expert).epsilon(kExactModel));
   // Without speculative decoding there is one position per sequence: nothing to reuse.
   d.spec_decode.reset();
   const double plain_independent = perf::predict_decode(d, cal, 8, 1024).op(OpClass::kMoeExperts).bytes;
@@ -327,7 +311,7 @@ TEST_CASE("the drafter's passes sample and read the context at every batch size"
     auto long_ctx = perf::predict_decode(d, cal, batch, 33792);
     // The drafter's op class: per pass, its five bf16 GEMMs (weights n x k x 2 B, inputs m x k
     // x 2 B, outputs m x n x 2 B) and the sampling of its 32,000 logits. The first pass runs over
-    // the 4 positions each sequence verified (m = 4 x batch rows; issue 34), the other two over
+    // the 4 positions each sequence verified (m = 4 x batch rows), the other two over
     // one row per sequence (m = batch).
     const double h = 2880, m = batch;
     auto gemms = [&](double rows) {
@@ -339,7 +323,7 @@ TEST_CASE("the drafter's passes sample and read the context at every batch size"
     };
     const double sampling_bytes = m * 32000 * 4 * 2;
     CHECK(short_ctx.op(OpClass::kDrafter).bytes ==
-          doctest::Approx(gemms(4 * m) + 2 * gemms(m) + 3 * sampling_bytes).epsilon(kExact));
+          doctest::Approx(gemms(4 * m) + 2 * gemms(m) + 3 * sampling_bytes).epsilon(kExactModel));
     // The drafter's attention: 3 passes x batch x 32,768 more keys x 2,048 B more read at the
     // long context, on top of the target's 18 full-attention layers reading the same.
     const double target_and_drafter = (18.0 + 3.0) * batch * 32768 * 2048;
@@ -396,8 +380,8 @@ TEST_CASE("K = V layers store one tensor: Gemma 4's global layers") {
   auto m = perf::plan_memory(d);
   // 10 global layers x 4 KV heads x 512 dims x 2 bytes (K = V, stored once) = 40,960 bytes per
   // token; the 50 sliding layers keep 1,024 tokens x 16 heads x (256 + 256) x 2 bytes each.
-  CHECK(m.kv_bytes_per_token == doctest::Approx(10 * 4 * 512 * 2.0).epsilon(kExact));
-  CHECK(m.fixed_bytes_per_sequence == doctest::Approx(50 * 1024 * 16 * 512 * 2.0).epsilon(kExact));
+  CHECK(m.kv_bytes_per_token == doctest::Approx(10 * 4 * 512 * 2.0).epsilon(kExactModel));
+  CHECK(m.fixed_bytes_per_sequence == doctest::Approx(50 * 1024 * 16 * 512 * 2.0).epsilon(kExactModel));
 }
 
 TEST_CASE("QK-norm: two norm kernels over q and k, only in models that have it") {
@@ -414,7 +398,7 @@ TEST_CASE("QK-norm: two norm kernels over q and k, only in models that have it")
   auto without = perf::predict_prefill(plain, cal, 4096);
   double qk_bytes = 64 * 4096.0 * (64 + 8) * 128 * 2 * 2;
   CHECK(with.op(OpClass::kNormElementwise).bytes - without.op(OpClass::kNormElementwise).bytes ==
-        doctest::Approx(qk_bytes).epsilon(kExact));
+        doctest::Approx(qk_bytes).epsilon(kExactModel));
   // Llama 3.1 8B has none.
   CHECK_FALSE(reference("llama-3.1-8b", "h200").model->layer_groups.at(0).mixer->qk_norm);
   // Each tensor is costed on its own at the qk_norm curve (measured one tensor per call): at a
@@ -436,7 +420,7 @@ TEST_CASE("the KV-cache write: new keys and values read in bf16, written in the 
   auto fp8 = perf::predict_prefill(d, cal, 2048);
   double one_byte_per_value = 32 * 2048.0 * 8 * (128 + 128);
   CHECK(bf16.op(OpClass::kNormElementwise).bytes - fp8.op(OpClass::kNormElementwise).bytes ==
-        doctest::Approx(one_byte_per_value).epsilon(kExact));
+        doctest::Approx(one_byte_per_value).epsilon(kExactModel));
 }
 
 TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's processes launch slower") {
@@ -450,14 +434,14 @@ TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's proce
   cal.python_op_launch_tp_s = 20e-6;
   auto c = perf::predict_prefill(d, cal, 128);
   CHECK(c.host_bound());
-  CHECK(c.total_s == doctest::Approx(c.host_launch_s).epsilon(kExact));
+  CHECK(c.total_s == doctest::Approx(c.host_launch_s).epsilon(kExactModel));
   // A long prefill is the GPU's.
   CHECK_FALSE(perf::predict_prefill(d, cal, 16384).host_bound());
   // At TP 2 every kernel costs the per-process launch time of a TP group.
   auto tp2 = reference("llama-3.1-8b", "h200", Precision::kBf16, 2);
   auto c2 = perf::predict_prefill(tp2, cal, 128);
   double kernels1 = c.host_launch_s / 14e-6, kernels2 = c2.host_launch_s / 20e-6;
-  CHECK(kernels2 == doctest::Approx(kernels1 + 2 * 32).epsilon(kExact));  // + two all-reduces a layer
+  CHECK(kernels2 == doctest::Approx(kernels1 + 2 * 32).epsilon(kExactModel));  // + two all-reduces a layer
   // An engine that launches its own kernels (vLLM) pays the minimal launch cost per kernel.
   auto v = d;
   v.engine = &catalog().engine("vllm");
@@ -465,4 +449,21 @@ TEST_CASE("eager steps: the CPU's launches bound short steps; a TP group's proce
   auto cv = perf::predict_prefill(v, cal, 128);
   CHECK(cv.host_launch_s > 0);
   CHECK(std::fmod(cv.host_launch_s / 9e-6 + 1e-6, 1.0) < 1e-3);  // a whole number of 9 us launches
+}
+
+TEST_CASE("time_shares: each op class's share of all classes' time, in class order, idle classes left out") {
+  // 3 ms of expert GEMMs, 1 ms of all-reduce and nothing else: 75% and 25%, the same shares the
+  // profiler panel, `tycoon benchmark` and `tycoon predict` print.
+  std::array<double, perf::kNumOpClasses> t{};
+  t[static_cast<std::size_t>(perf::OpClass::kTpAllReduce)] = 1e-3;
+  t[static_cast<std::size_t>(perf::OpClass::kMoeExperts)] = 3e-3;
+  const auto shares = perf::time_shares(t);
+  REQUIRE(shares.size() == 2);
+  CHECK(shares[0].op == perf::OpClass::kMoeExperts);  // class order: experts come before the all-reduce
+  CHECK(shares[0].time_s == 3e-3);
+  CHECK(shares[0].share == doctest::Approx(0.75).epsilon(kExactModel));
+  CHECK(shares[1].op == perf::OpClass::kTpAllReduce);
+  CHECK(shares[1].share == doctest::Approx(0.25).epsilon(kExactModel));
+  // No time at all: no shares (not a division by zero).
+  CHECK(perf::time_shares({}).empty());
 }

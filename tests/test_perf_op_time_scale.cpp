@@ -5,18 +5,16 @@
 #include "sim/data/catalog.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/profile_lookup.h"
+#include "tests/test_common.h"
 
 using namespace tycoon;
 using perf::OpClass;
 
 namespace {
 
-constexpr double kExact = 1e-9;  // the same arithmetic, one factor applied
+constexpr double kExactScaled = 1e-9;  // the same arithmetic, one factor applied
 
-const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
+using test::catalog;
 
 perf::Deployment gpt_oss_on_h200() {
   perf::Deployment d;
@@ -53,21 +51,21 @@ TEST_CASE("scaling one op class changes that class and the total by exactly its 
   SUBCASE("routed experts 2x faster: the step saves half the MoE time") {
     d.op_time_scale[idx(OpClass::kMoeExperts)] = 0.5;
     auto fast = perf::predict_decode(d, cal, 64, 4000);
-    CHECK(fast.op(OpClass::kMoeExperts).time_s == doctest::Approx(0.5 * moe_s).epsilon(kExact));
+    CHECK(fast.op(OpClass::kMoeExperts).time_s == doctest::Approx(0.5 * moe_s).epsilon(kExactScaled));
     CHECK(fast.op(OpClass::kMoeExperts).memory_s ==
-          doctest::Approx(0.5 * base.op(OpClass::kMoeExperts).memory_s).epsilon(kExact));
+          doctest::Approx(0.5 * base.op(OpClass::kMoeExperts).memory_s).epsilon(kExactScaled));
     CHECK(fast.op(OpClass::kAttentionDecode).time_s == base.op(OpClass::kAttentionDecode).time_s);
-    CHECK(fast.total_s == doctest::Approx(base.total_s - 0.5 * moe_s).epsilon(kExact));
+    CHECK(fast.total_s == doctest::Approx(base.total_s - 0.5 * moe_s).epsilon(kExactScaled));
   }
   SUBCASE("a slower kernel (fast_mode on the wrong shapes) costs its extra time") {
     d.op_time_scale[idx(OpClass::kMoeExperts)] = 1.8;
     auto slow = perf::predict_decode(d, cal, 64, 4000);
-    CHECK(slow.total_s == doctest::Approx(base.total_s + 0.8 * moe_s).epsilon(kExact));
+    CHECK(slow.total_s == doctest::Approx(base.total_s + 0.8 * moe_s).epsilon(kExactScaled));
   }
   SUBCASE("engine overhead is scaled too") {
     const double eo = base.op(OpClass::kEngineOverhead).time_s;
     d.op_time_scale[idx(OpClass::kEngineOverhead)] = 0.5;
     auto fast = perf::predict_decode(d, cal, 64, 4000);
-    CHECK(fast.total_s == doctest::Approx(base.total_s - 0.5 * eo).epsilon(kExact));
+    CHECK(fast.total_s == doctest::Approx(base.total_s - 0.5 * eo).epsilon(kExactScaled));
   }
 }

@@ -23,10 +23,10 @@ namespace {
 
 using serving::KvAdmission;
 
-const data::Catalog& cat() { return test::catalog(); }
+const data::Catalog& resolve_catalog() { return test::catalog(); }
 
 // Every ServingConfig the game hands its serving backend.
-struct RecordingBackend {
+struct ConfigRecorder {
   std::shared_ptr<std::vector<serving::ServingConfig>> seen = std::make_shared<std::vector<serving::ServingConfig>>();
   serving::ServingSummary operator()(const serving::ServingConfig& c, const perf::CalibrationProfile& cal) const {
     seen->push_back(c);
@@ -58,10 +58,10 @@ nlohmann::json analysis_spec(const std::string& engine) {
 // catalog recipe is vLLM's), in the order game, advisor, sweep, benchmark.
 std::array<KvAdmission, 4> admission_everywhere(const std::string& engine) {
   // The game: what its serving windows are asked to simulate in one hour.
-  RecordingBackend backend;
+  ConfigRecorder backend;
   game::GameOptions opts;
   opts.windows = std::make_shared<game::ServingWindows>(backend);
-  game::Game g(engine_scenario(engine), cat(), opts);
+  game::Game g(engine_scenario(engine), resolve_catalog(), opts);
   g.step();
   REQUIRE_FALSE(backend.seen->empty());
   const KvAdmission in_game = backend.seen->front().scheduler.kv_admission;
@@ -71,8 +71,8 @@ std::array<KvAdmission, 4> admission_everywhere(const std::string& engine) {
   REQUIRE(g.state().company.deployments.size() == 1);
   const auto& d = g.state().company.deployments.front();
   REQUIRE(d.recipe.engine == engine);
-  const auto cal = perf::calibration_for(cat(), cat().accelerator("h200"));
-  advisor::DeploymentSetup setup(cat(), g.scenario(), d, d.recipe, cal, 1.0);
+  const auto cal = perf::calibration_for(resolve_catalog(), resolve_catalog().accelerator("h200"));
+  advisor::DeploymentSetup setup(resolve_catalog(), g.scenario(), d, d.recipe, cal, 1.0);
   const KvAdmission in_advisor = setup.open_loop(60, 1, advisor::unit_op_times()).scheduler.kv_admission;
   CHECK(setup.benchmark(8, 16, 1, advisor::unit_op_times()).scheduler.kv_admission == in_advisor);
 
@@ -80,15 +80,16 @@ std::array<KvAdmission, 4> admission_everywhere(const std::string& engine) {
   auto spec_json = analysis_spec(engine);
   const auto spec = analysis::parse_sweep_spec(spec_json, "resolve.json");
   const KvAdmission in_sweep =
-      analysis::resolve_config(spec, cat(), spec.base, "base", "/base").scheduler().kv_admission;
+      analysis::resolve_config(spec, resolve_catalog(), spec.base, "base", "/base").scheduler().kv_admission;
 
   // `tycoon benchmark --model gpt-oss-120b --hardware h200 --engine E` (cli/deployment_options.cpp
   // passes exactly these overrides; no --kv-admission).
   serving::ServingOverrides o;
   o.engine = engine;
   o.spec_draft_tokens = 0;
-  const KvAdmission in_benchmark =
-      serving::resolve_serving(cat(), cat().model("gpt-oss-120b"), cat().accelerator("h200"), o).scheduler.kv_admission;
+  const KvAdmission in_benchmark = serving::resolve_serving(resolve_catalog(), resolve_catalog().model("gpt-oss-120b"),
+                                                            resolve_catalog().accelerator("h200"), o)
+                                       .scheduler.kv_admission;
   return {in_game, in_advisor, in_sweep, in_benchmark};
 }
 
@@ -99,7 +100,7 @@ TEST_CASE("game, advisor, sweep and benchmark run one engine with the engine car
     // hardware_db/engines/trtllm.json: GUARANTEED_NO_EVICT is TensorRT-LLM's default capacity
     // policy. Before the single resolver only the benchmark and the sweep (which tested the id
     // "trtllm") ran it; the game and the advisor admitted optimistically.
-    REQUIRE(cat().engine("trtllm").kv_admission == KvAdmission::kGuaranteedNoEvict);
+    REQUIRE(resolve_catalog().engine("trtllm").kv_admission == KvAdmission::kGuaranteedNoEvict);
     const auto a = admission_everywhere("trtllm");
     CHECK(a[0] == KvAdmission::kGuaranteedNoEvict);  // game
     CHECK(a[1] == KvAdmission::kGuaranteedNoEvict);  // advisor
@@ -113,15 +114,15 @@ TEST_CASE("game, advisor, sweep and benchmark run one engine with the engine car
 }
 
 TEST_CASE("the resolver takes the recipe, then the overrides, within what the engine can do") {
-  const auto& m = cat().model("gpt-oss-120b");
-  const auto& hw = cat().accelerator("h200");
-  const data::Recipe* recipe = cat().find_recipe(m.id, hw.id);
+  const auto& m = resolve_catalog().model("gpt-oss-120b");
+  const auto& hw = resolve_catalog().accelerator("h200");
+  const data::Recipe* recipe = resolve_catalog().find_recipe(m.id, hw.id);
   REQUIRE(recipe != nullptr);
   REQUIRE(recipe->engine == "vllm");
   REQUIRE(recipe->spec_decode.has_value());
 
   SUBCASE("no overrides: the recipe as written, the engine card's admission") {
-    auto r = serving::resolve_serving(cat(), m, hw, {});
+    auto r = serving::resolve_serving(resolve_catalog(), m, hw, {});
     CHECK(r.recipe == recipe);
     CHECK(r.deployment.engine->id == "vllm");
     CHECK(r.deployment.precision == recipe->precision);
@@ -136,7 +137,7 @@ TEST_CASE("the resolver takes the recipe, then the overrides, within what the en
   SUBCASE("another engine keeps the recipe's model and chip settings, not its drafter") {
     serving::ServingOverrides o;
     o.engine = "sglang";
-    auto r = serving::resolve_serving(cat(), m, hw, o);
+    auto r = serving::resolve_serving(resolve_catalog(), m, hw, o);
     CHECK(r.deployment.engine->id == "sglang");
     CHECK(r.deployment.precision == recipe->precision);
     CHECK(r.deployment.tensor_parallel == recipe->tensor_parallel);
@@ -149,7 +150,7 @@ TEST_CASE("the resolver takes the recipe, then the overrides, within what the en
     o.engine = "torch-reference";
     o.prefix_caching = true;
     o.chunked_prefill = true;
-    auto r = serving::resolve_serving(cat(), cat().model("llama-3.1-8b"), hw, o);
+    auto r = serving::resolve_serving(resolve_catalog(), resolve_catalog().model("llama-3.1-8b"), hw, o);
     CHECK_FALSE(r.scheduler.prefix_caching);
     CHECK_FALSE(r.scheduler.chunked_prefill);
   }
@@ -157,25 +158,25 @@ TEST_CASE("the resolver takes the recipe, then the overrides, within what the en
     serving::ServingOverrides o;
     o.engine = "trtllm";
     o.kv_admission = KvAdmission::kOptimistic;
-    CHECK(serving::resolve_serving(cat(), m, hw, o).scheduler.kv_admission == KvAdmission::kOptimistic);
+    CHECK(serving::resolve_serving(resolve_catalog(), m, hw, o).scheduler.kv_admission == KvAdmission::kOptimistic);
   }
   SUBCASE("draft tokens without a known acceptance are refused") {
     serving::ServingOverrides o;
     o.engine = "sglang";  // the recipe's acceptance belongs to its vLLM drafter
     o.spec_draft_tokens = 3;
-    CHECK_THROWS_AS(serving::resolve_serving(cat(), m, hw, o), std::invalid_argument);
+    CHECK_THROWS_AS(serving::resolve_serving(resolve_catalog(), m, hw, o), std::invalid_argument);
     o.spec_acceptance_length = 2.0;
-    auto r = serving::resolve_serving(cat(), m, hw, o);
+    auto r = serving::resolve_serving(resolve_catalog(), m, hw, o);
     REQUIRE(r.deployment.spec_decode.has_value());
     CHECK(r.deployment.spec_decode->num_draft_tokens == 3);
     CHECK(r.deployment.spec_decode->acceptance_length == 2.0);
     o.spec_acceptance_length = 4.5;  // more than 3 draft tokens + the bonus token
-    CHECK_THROWS_AS(serving::resolve_serving(cat(), m, hw, o), std::invalid_argument);
+    CHECK_THROWS_AS(serving::resolve_serving(resolve_catalog(), m, hw, o), std::invalid_argument);
   }
   SUBCASE("out-of-range overrides name their field") {
     serving::ServingOverrides o;
     o.max_num_seqs = 0;
-    CHECK_THROWS_WITH(serving::resolve_serving(cat(), m, hw, o), "max_num_seqs must be at least 1 (got 0)");
+    CHECK_THROWS_WITH(serving::resolve_serving(resolve_catalog(), m, hw, o), "max_num_seqs must be at least 1 (got 0)");
   }
 }
 
@@ -183,11 +184,11 @@ TEST_CASE("the game's recipe resolves through the same function as the CLI's fla
   // The game's full recipe for a pair with a catalog recipe, given back as overrides, resolves to
   // what the catalog recipe resolves to with no overrides (speculative acceptance aside, which the
   // game takes from the segment's traffic).
-  const auto& m = cat().model("llama-3.1-8b");
-  const auto& hw = cat().accelerator("h200");
-  auto recipe = game::default_recipe(cat(), m, hw);
-  auto from_game = game::resolve_recipe(cat(), m.id, hw.id, recipe, 1.0);
-  auto from_cli = serving::resolve_serving(cat(), m, hw, {});
+  const auto& m = resolve_catalog().model("llama-3.1-8b");
+  const auto& hw = resolve_catalog().accelerator("h200");
+  auto recipe = game::default_recipe(resolve_catalog(), m, hw);
+  auto from_game = game::resolve_recipe(resolve_catalog(), m.id, hw.id, recipe, 1.0);
+  auto from_cli = serving::resolve_serving(resolve_catalog(), m, hw, {});
   CHECK(from_game.deployment.precision == from_cli.deployment.precision);
   CHECK(from_game.deployment.tensor_parallel == from_cli.deployment.tensor_parallel);
   CHECK(from_game.deployment.kv_page_tokens == from_cli.deployment.kv_page_tokens);
@@ -210,33 +211,36 @@ TEST_CASE("SGLang sizes its running-request limit from its KV pool unless a sett
     CHECK(data::kv_pool_running_limit(3000, 131072) == 1500);      // ... but half the pool's tokens at most
     CHECK(data::kv_pool_running_limit(50000000, 131072) == 4096);  // and 4096 slots at most
   }
-  const auto& m = cat().model("llama-3.1-8b");
-  const auto& hw = cat().accelerator("h200");
+  const auto& m = resolve_catalog().model("llama-3.1-8b");
+  const auto& hw = resolve_catalog().accelerator("h200");
   SUBCASE("the resolver leaves the limit to SGLang, to a setting when one is given, and to vLLM's setting") {
     serving::ServingOverrides o;
     o.engine = "sglang";
-    CHECK(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+    CHECK(serving::resolve_serving(resolve_catalog(), m, hw, o).scheduler.running_limit_from_engine);
     o.max_num_seqs = 64;
-    CHECK_FALSE(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+    CHECK_FALSE(serving::resolve_serving(resolve_catalog(), m, hw, o).scheduler.running_limit_from_engine);
     o.max_num_seqs.reset();
     o.engine = "vllm";
-    CHECK_FALSE(serving::resolve_serving(cat(), m, hw, o).scheduler.running_limit_from_engine);
+    CHECK_FALSE(serving::resolve_serving(resolve_catalog(), m, hw, o).scheduler.running_limit_from_engine);
   }
   SUBCASE("the game and the advisor resolve it the same way: the recipe's lever unmoved leaves it to SGLang") {
     // game::resolve_recipe is what the game's serving windows and the advisor's runs resolve
     // through. The recipe's max_num_seqs is vLLM's setting; moved off it, it is SGLang's
     // --max-running-requests.
-    auto recipe = game::default_recipe(cat(), cat().model("gpt-oss-120b"), hw);
+    auto recipe = game::default_recipe(resolve_catalog(), resolve_catalog().model("gpt-oss-120b"), hw);
     recipe.engine = "sglang";
     recipe.spec_draft_tokens = 0;
-    CHECK(game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0).scheduler.running_limit_from_engine);
+    CHECK(game::resolve_recipe(resolve_catalog(), "gpt-oss-120b", "h200", recipe, 1.0)
+              .scheduler.running_limit_from_engine);
     recipe.max_num_seqs = 128;
-    auto capped = game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0);
+    auto capped = game::resolve_recipe(resolve_catalog(), "gpt-oss-120b", "h200", recipe, 1.0);
     CHECK_FALSE(capped.scheduler.running_limit_from_engine);
     CHECK(capped.scheduler.max_num_seqs == 128);
     recipe.engine = "vllm";
-    recipe.max_num_seqs = game::default_recipe(cat(), cat().model("gpt-oss-120b"), hw).max_num_seqs;
-    CHECK_FALSE(game::resolve_recipe(cat(), "gpt-oss-120b", "h200", recipe, 1.0).scheduler.running_limit_from_engine);
+    recipe.max_num_seqs =
+        game::default_recipe(resolve_catalog(), resolve_catalog().model("gpt-oss-120b"), hw).max_num_seqs;
+    CHECK_FALSE(game::resolve_recipe(resolve_catalog(), "gpt-oss-120b", "h200", recipe, 1.0)
+                    .scheduler.running_limit_from_engine);
   }
   SUBCASE("352 users all run at once on SGLang; vLLM's recipe setting holds them to 256") {
     // The published SGLang point (docs/fidelity_published.md): 352 users of 1,000/1,000 tokens
@@ -246,7 +250,7 @@ TEST_CASE("SGLang sizes its running-request limit from its KV pool unless a sett
       o.engine = engine;
       o.precision = Precision::kFp8;
       o.spec_draft_tokens = 0;
-      auto r = serving::resolve_serving(cat(), m, hw, o);
+      auto r = serving::resolve_serving(resolve_catalog(), m, hw, o);
       serving::ServingConfig c;
       c.deployment = r.deployment;
       c.scheduler = r.scheduler;
@@ -256,7 +260,7 @@ TEST_CASE("SGLang sizes its running-request limit from its KV pool unless a sett
       c.arrival.concurrency = 352;
       c.num_requests = 704;
       c.seed = 1;
-      return serving::simulate(c, perf::calibration_for(cat(), hw));
+      return serving::simulate(c, perf::calibration_for(resolve_catalog(), hw));
     };
     const auto sglang = run("sglang");
     CHECK(sglang.max_num_seqs == data::kv_pool_running_limit(sglang.kv_capacity_tokens_per_replica, 131072));

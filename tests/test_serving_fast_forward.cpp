@@ -137,14 +137,14 @@ std::pair<Outcome, Outcome> check_fast_equals_steps(const serving::ServingConfig
   return {std::move(fast), std::move(steps)};
 }
 
-const data::Catalog& cat() { return catalog(); }
+const data::Catalog& ff_catalog() { return catalog(); }
 
 // Llama 3.1 8B on one H200 with vLLM in BF16, the engine's defaults (no recipe in the catalog).
 serving::ServingConfig llama8b_h200() {
   serving::ServingConfig cfg;
-  cfg.deployment.model = &cat().model("llama-3.1-8b");
-  cfg.deployment.hardware = &cat().accelerator("h200");
-  cfg.deployment.engine = &cat().engine("vllm");
+  cfg.deployment.model = &ff_catalog().model("llama-3.1-8b");
+  cfg.deployment.hardware = &ff_catalog().accelerator("h200");
+  cfg.deployment.engine = &ff_catalog().engine("vllm");
   cfg.deployment.precision = Precision::kBf16;
   cfg.seed = 3;
   return cfg;
@@ -171,9 +171,9 @@ TEST_CASE("DecodeStepModel prices a decode-only step bit for bit as predict_iter
                          "qwen3.5-397b", "nemotron-3-ultra"}) {
     for (bool spec : {false, true}) {
       perf::Deployment d;
-      d.model = &cat().model(id);
-      d.hardware = &cat().accelerator("h200");
-      d.engine = &cat().engine("vllm");
+      d.model = &ff_catalog().model(id);
+      d.hardware = &ff_catalog().accelerator("h200");
+      d.engine = &ff_catalog().engine("vllm");
       d.tensor_parallel = 8;
       if (spec) {
         // Also eager launches (the host-bound branch) and per-class code-change scaling.
@@ -223,9 +223,9 @@ TEST_CASE("DecodeStepModel matches predict_iteration with an engine efficiency b
     for (const char* id : {"llama-3.1-8b", "gpt-oss-120b", "deepseek-v3.2"}) {
       for (int drafts : {0, 15}) {
         perf::Deployment d;
-        d.model = &cat().model(id);
-        d.hardware = &cat().accelerator(chip);
-        d.engine = &cat().engine("vllm");
+        d.model = &ff_catalog().model(id);
+        d.hardware = &ff_catalog().accelerator(chip);
+        d.engine = &ff_catalog().engine("vllm");
         d.tensor_parallel = 8;
         if (drafts > 0) d.spec_decode = data::SpecDecode{"eagle3", drafts, 3.1};
         for (std::int64_t n : {1, 64}) {
@@ -311,10 +311,11 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
     int num_ran = 0;
     for (const auto& [model_id, chip_id] : recipes) {
       const char *model = model_id, *chip = chip_id;  // INFO captures them; clang 14 cannot capture bindings
-      const auto* recipe = cat().find_recipe(model, chip);
+      const auto* recipe = ff_catalog().find_recipe(model, chip);
       REQUIRE(recipe != nullptr);
       serving::ServingConfig cfg;
-      auto resolved = serving::resolve_serving(cat(), cat().model(model), cat().accelerator(chip), {});
+      auto resolved =
+          serving::resolve_serving(ff_catalog(), ff_catalog().model(model), ff_catalog().accelerator(chip), {});
       cfg.deployment = resolved.deployment;
       cfg.deployment.spec_decode.reset();
       cfg.scheduler = resolved.scheduler;

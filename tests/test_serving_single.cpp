@@ -8,7 +8,7 @@ namespace {
 
 // Event time is integer nanoseconds and each step is rounded once: sums of rounded steps
 // match to floating-point precision.
-constexpr double kNsExact = 1e-12;
+constexpr double kSingleNsExact = 1e-12;
 // ITL percentiles come from a log-bucket histogram (bucket width 1/128, midpoint reported).
 constexpr double kHistogramTol = 0.005;
 
@@ -30,16 +30,16 @@ TEST_CASE("a single request: TTFT is its prefill step, TPOT the mean of its deco
   CHECK(s.requests_completed == 1);
   CHECK(s.output_tokens == 100);
   CHECK(s.num_iterations == 100);
-  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kNsExact));
-  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
-  CHECK(s.e2e_s.mean == doctest::Approx(prefill + decode_total).epsilon(kNsExact));
+  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kSingleNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kSingleNsExact));
+  CHECK(s.e2e_s.mean == doctest::Approx(prefill + decode_total).epsilon(kSingleNsExact));
   // Every gap between tokens is one decode step (~equal: the context grows by 1 per step).
   CHECK(s.itl_s.p50 == doctest::Approx(decode_total / 99).epsilon(kHistogramTol));
-  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
-  CHECK(s.p90_interactivity_tok_per_s_per_user == doctest::Approx(99 / decode_total).epsilon(kNsExact));
+  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 99).epsilon(kSingleNsExact));
+  CHECK(s.p90_interactivity_tok_per_s_per_user == doctest::Approx(99 / decode_total).epsilon(kSingleNsExact));
   // The run ends with the last token, 0.5 s after the start plus the request's own time.
-  CHECK(s.simulated_time_s == doctest::Approx(0.5 + prefill + decode_total).epsilon(kNsExact));
-  CHECK(s.output_tok_per_s_per_gpu == doctest::Approx(100 / (0.5 + prefill + decode_total)).epsilon(kNsExact));
+  CHECK(s.simulated_time_s == doctest::Approx(0.5 + prefill + decode_total).epsilon(kSingleNsExact));
+  CHECK(s.output_tok_per_s_per_gpu == doctest::Approx(100 / (0.5 + prefill + decode_total)).epsilon(kSingleNsExact));
 }
 
 TEST_CASE("a long prompt is prefilled in chunks of the token budget") {
@@ -55,14 +55,14 @@ TEST_CASE("a long prompt is prefilled in chunks of the token budget") {
   };
   const double ttft = chunk(8192, 0, false) + chunk(8192, 8192, false) + chunk(3616, 16384, true);
   auto s = serving::simulate(cfg, cal);
-  CHECK(s.ttft_s.mean == doctest::Approx(ttft).epsilon(kNsExact));
+  CHECK(s.ttft_s.mean == doctest::Approx(ttft).epsilon(kSingleNsExact));
   CHECK(s.num_iterations == 4);  // three chunks and one decode step
-  CHECK(s.e2e_s.mean == doctest::Approx(ttft + step_s(perf::predict_decode(d, cal, 1, 20000))).epsilon(kNsExact));
+  CHECK(s.e2e_s.mean == doctest::Approx(ttft + step_s(perf::predict_decode(d, cal, 1, 20000))).epsilon(kSingleNsExact));
 
   SUBCASE("without chunked prefill the prompt runs whole") {
     cfg.scheduler.chunked_prefill = false;
     auto whole = serving::simulate(cfg, cal);
-    CHECK(whole.ttft_s.mean == doctest::Approx(step_s(perf::predict_prefill(d, cal, 20000))).epsilon(kNsExact));
+    CHECK(whole.ttft_s.mean == doctest::Approx(step_s(perf::predict_prefill(d, cal, 20000))).epsilon(kSingleNsExact));
     CHECK(whole.num_iterations == 2);
   }
 }
@@ -79,9 +79,9 @@ TEST_CASE("speculative decoding with certain acceptance emits k + 1 tokens per s
   for (std::int64_t ctx = 1000; ctx < 1100; ctx += 4) decode_total += step_s(perf::predict_decode(d, cal, 1, ctx));
   auto s = serving::simulate(cfg, cal);
   CHECK(s.num_iterations == 1 + 25);
-  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 100).epsilon(kNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 100).epsilon(kSingleNsExact));
   // Four tokens arrive together each step: the streamed chunks are one step apart.
-  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 25).epsilon(kNsExact));
+  CHECK(s.itl_s.mean == doctest::Approx(decode_total / 25).epsilon(kSingleNsExact));
   CHECK(s.time_by_op_s[static_cast<std::size_t>(perf::OpClass::kDrafter)] > 0);
 }
 
@@ -97,8 +97,8 @@ TEST_CASE("two requests arriving together share every step") {
   auto s = serving::simulate(cfg, cal);
   CHECK(s.requests_completed == 2);
   CHECK(s.num_iterations == 3);
-  CHECK(s.ttft_s.p99 == doctest::Approx(prefill).epsilon(kNsExact));
-  CHECK(s.e2e_s.p50 == doctest::Approx(prefill + decode).epsilon(kNsExact));
+  CHECK(s.ttft_s.p99 == doctest::Approx(prefill).epsilon(kSingleNsExact));
+  CHECK(s.e2e_s.p50 == doctest::Approx(prefill + decode).epsilon(kSingleNsExact));
   CHECK(s.mean_batch_size == doctest::Approx(2.0));
 }
 
@@ -124,10 +124,11 @@ TEST_CASE("tensor and expert parallel inside a replica: steps are the TP/EP step
   auto one = serving::simulate(tp1, cal);
   CHECK(s.num_gpus == 4);
   CHECK(s.requests_per_replica == std::vector<std::int64_t>{1, 0});
-  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kNsExact));
-  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kNsExact));
+  CHECK(s.ttft_s.mean == doctest::Approx(prefill).epsilon(kSingleNsExact));
+  CHECK(s.tpot_s.mean == doctest::Approx(decode_total / 99).epsilon(kSingleNsExact));
   // Output per GPU divides by all four GPUs (data parallel x tensor parallel).
-  CHECK(s.output_tok_per_s_per_gpu == doctest::Approx(100 / (0.5 + prefill + decode_total) / 4).epsilon(kNsExact));
+  CHECK(s.output_tok_per_s_per_gpu ==
+        doctest::Approx(100 / (0.5 + prefill + decode_total) / 4).epsilon(kSingleNsExact));
   // Half the weights per GPU leaves more HBM for KV: each replica holds more tokens.
   CHECK(s.kv_capacity_tokens_per_replica > one.kv_capacity_tokens_per_replica);
 }

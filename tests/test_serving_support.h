@@ -16,13 +16,11 @@
 #include "sim/serving/resolve_config.h"
 #include "sim/serving/serving_sim.h"
 #include "sim/serving/simulation.h"
+#include "tests/test_common.h"
 
 namespace tycoon::serving_test {
 
-inline const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
+using test::catalog;
 
 // GPT-OSS-120B on one H200 with the recipe's settings; speculative decoding off unless asked.
 inline serving::ServingConfig gpt_oss_h200(bool spec_decode = false) {

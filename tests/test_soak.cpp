@@ -9,14 +9,12 @@
 #include "sim/game/game.h"
 #include "sim/game/scenario.h"
 #include "sim/game/soak.h"
+#include "tests/test_common.h"
 
 using namespace tycoon;
 
 namespace {
-const data::Catalog& catalog() {
-  static const data::Catalog c = data::load_catalog(TYCOON_SOURCE_DIR);
-  return c;
-}
+using test::catalog;
 }  // namespace
 
 TEST_CASE("soak: 6 random runs (3 games of one day, 3 serving runs) keep every invariant") {

@@ -1,7 +1,11 @@
 #include "ui/concepts.h"
 
+#include <cstdio>
+#include <string>
+
 #include <imgui.h>
 
+#include "sim/econ/ledger.h"
 #include "ui/theme.h"
 
 namespace tycoon::ui {
@@ -76,8 +80,21 @@ std::string_view concept_sentence(Concept c) {
     case Concept::kSlo:
       return "A request meets the SLO when its time to first token and its time per output token are both "
              "under the segment's targets; missing it costs reputation and then demand.";
-    case Concept::kGrossMargin:
-      return "(Revenue - GPU cost) / revenue: at a 10% margin a 10% speedup nearly doubles profit.";
+    case Concept::kGrossMargin: {
+      // The margin lesson's own rule (econ::LedgerTotals::profit_change_served_faster), worked
+      // at a 10% margin: the same tokens served kLessonSpeedup times faster.
+      static const std::string sentence = [] {
+        const econ::LedgerTotals at_10_percent{1.0, 0.9, 0.0};
+        const double gain = at_10_percent.profit_change_served_faster(econ::kLessonSpeedup).value_or(0);
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "(Revenue - GPU cost) / revenue: at a 10%% margin, serving the same tokens %.0f%% faster "
+                      "raises profit by %.0f%%.",
+                      100 * (econ::kLessonSpeedup - 1), 100 * gain);
+        return std::string(buf);
+      }();
+      return sentence;
+    }
     case Concept::kProvenance:
       return "Every performance number says where it comes from: measured on this chip, interpolated, "
              "extrapolated from another chip, or datasheet only.";

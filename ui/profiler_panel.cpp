@@ -159,11 +159,10 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     return;
   }
   double total = 0;
-  for (double t : sm->time_by_op_s) total += t;
   std::vector<chart::Segment> segs;
-  for (std::size_t i = 0; i < perf::kNumOpClasses; ++i) {
-    if (sm->time_by_op_s[i] > 0)
-      segs.push_back({op_label(static_cast<perf::OpClass>(i)), sm->time_by_op_s[i], op_color(i)});
+  for (const auto& sh : perf::time_shares(sm->time_by_op_s)) {
+    total += sh.time_s;
+    segs.push_back({op_label(sh.op), sh.time_s, op_color(static_cast<std::size_t>(sh.op))});
   }
   std::sort(segs.begin(), segs.end(), [](const auto& a, const auto& b) { return a.value > b.value; });
   if (segs.size() > 6) segs.resize(6);  // the legend shows the biggest; the bar shows their share

@@ -1,4 +1,4 @@
-"""Check of the perf model's prefill-over-cache rule (issue 16, item 5), measured on the GPU.
+"""Check of the perf model's prefill-over-cache rule, measured on the GPU.
 
 The model (sim/perf/iteration_cost.cpp, equivalent_prefill_tokens) gives a chunk of n new tokens
 over c cached ones the attention efficiency of a causal prefill from an empty cache that attends
