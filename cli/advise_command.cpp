@@ -88,17 +88,27 @@ advisor::AdviseRequest to_request(const AdviseOptions& o) {
   return r;
 }
 
-// One proposal's measured gain as the report prints it: its newest check's, or why there is none.
-std::string measured_text(const nlohmann::json& proposal) {
-  std::string measured = "not checked";
+// One proposal's evidence as the report prints it, by the rule every front end follows
+// (game::evidence_call: the newest ready check decides, and never by its point estimate alone):
+// that check's verdict with its estimate and 95% interval, else a check still running, else none.
+std::string measured_text(const nlohmann::json& proposal, std::int64_t hour) {
+  const nlohmann::json* ready = nullptr;
+  const nlohmann::json* running = nullptr;
   for (const auto& c : proposal["checks"]) {
-    measured = c.contains("measured_speedup") ? c["kind"].get<std::string>() + " measured x" +
-                                                    format_fixed(c["measured_speedup"].get<double>(), 3) +
-                                                    (c["quality_flag"].get<bool>() ? " QUALITY FLAG" : "") +
-                                                    (c["rejection_flag"].get<bool>() ? " REFUSALS" : "")
-                                              : c["kind"].get<std::string>() + " running";
+    (c["ready_at_hour"].get<std::int64_t>() <= hour ? ready : running) = &c;
   }
-  return measured;
+  if (!ready) {
+    return running ? (*running)["kind"].get<std::string>() + " running (ready at hour " +
+                         std::to_string((*running)["ready_at_hour"].get<std::int64_t>()) + ")"
+                   : std::string("not checked");
+  }
+  const auto& c = *ready;
+  std::string verdict = c["verdict"].get<std::string>();
+  std::replace(verdict.begin(), verdict.end(), '_', ' ');
+  return c["kind"].get<std::string>() + ": " + verdict + ", x" + format_fixed(c["measured_speedup"].get<double>(), 3) +
+         " (95% x" + format_fixed(c["interval_low"].get<double>(), 3) + "-x" +
+         format_fixed(c["interval_high"].get<double>(), 3) + ")" +
+         (c["quality_flag"].get<bool>() ? " QUALITY FLAG" : "") + (c["rejection_flag"].get<bool>() ? " REFUSALS" : "");
 }
 
 // The report as text: each deployment's profile and recipe search, the ranked proposals with what
@@ -128,7 +138,8 @@ void print_advice(const nlohmann::json& out) {
   std::printf("  proposals at hour %lld (by claimed gain):\n", static_cast<long long>(out["hour"].get<std::int64_t>()));
   for (const auto& p : out["proposals"]) {
     std::printf("    %2d. %-10s claimed x%.3f, %s — %s\n", p["rank"].get<int>(), p["id"].get<std::string>().c_str(),
-                p["claimed_speedup"].get<double>(), measured_text(p).c_str(), p["title"].get<std::string>().c_str());
+                p["claimed_speedup"].get<double>(), measured_text(p, out["hour"].get<std::int64_t>()).c_str(),
+                p["title"].get<std::string>().c_str());
   }
   for (const auto& r : out["checks_refused"]) std::printf("  check refused: %s\n", r.get<std::string>().c_str());
   std::printf("  checks cost $%.0f\n", out["checks_usd"].get<double>());

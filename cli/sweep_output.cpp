@@ -198,6 +198,11 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
                     groups[*op.group].concurrency, groups[*op.upper_group].concurrency);
       }
       for (const auto& m : op.marginal) std::printf("  %-44s   marginal: %s\n", "", m.c_str());
+      if (const auto& per_mw = op.at(Metric::kOutputTokPerSPerMw); per_mw.n > 0 && std::isfinite(per_mw.mean)) {
+        std::printf("  %-44s   power: %s output tok/s per MW, %s kWh per Mtok output (%.0f W/GPU all in)\n", "",
+                    pm(per_mw, 1, 0).c_str(), pm(op.at(Metric::kEnergyKwhPerOutputMtok), 1, 3).c_str(),
+                    data.sweep->configs[data.sweep->series[op.series].config].all_in_power_watts);
+      }
       if (const auto prices = prices_for_target_margin(data, op)) {
         std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
                     100 * *spec.target_gross_margin, prices->input_usd_per_mtok, prices->output_usd_per_mtok);

@@ -13,9 +13,11 @@
 #include "sim/analysis/pareto.h"
 #include "sim/analysis/point_result.h"
 #include "sim/analysis/svg_chart.h"
+#include "tests/test_common.h"
 
 using namespace tycoon;
 using namespace tycoon::analysis;
+using test::catalog;
 
 namespace {
 
@@ -117,6 +119,28 @@ static PointPerf report_hand_point() {
   p.input_tokens = 400;
   p.cached_input_tokens = 100;
   return p;
+}
+
+TEST_CASE("power: output tok/s per MW and kWh per Mtok output from the chip's all-in watts") {
+  // The same point (1000 output tok/s/GPU) on a GPU provisioned at 1,730 W all in (an H200 in
+  // InferenceX's figures): 1000 x 1e6 / 1730 = 578,035 output tok/s per MW, and a million output
+  // tokens take 1000 s, so 1730 W x 1000 s = 1.73 MJ = 0.4806 kWh.
+  const PointPerf p = report_hand_point();
+  const auto e = point_economics(p, {0.50, 0.05, 2.00}, 3.60, 0.40, 1730);
+  CHECK(e.output_tok_per_s_per_mw == doctest::Approx(1000 * 1e6 / 1730).epsilon(kExactReport));
+  CHECK(e.energy_kwh_per_output_mtok == doctest::Approx(1730.0 * 1000 / 3.6e6).epsilon(kExactReport));
+  CHECK(metric_value(Metric::kEnergyKwhPerOutputMtok, p, e) == e.energy_kwh_per_output_mtok);
+  CHECK_FALSE(depends_on_price(Metric::kOutputTokPerSPerMw));
+  // The bundled H200 carries that figure, with its source; a chip without one gives no energy
+  // figure (NaN: empty in CSV, "–" in the report) rather than a guess.
+  const auto& h200 = catalog().accelerator("h200");
+  REQUIRE(h200.all_in_power_watts.has_value());
+  CHECK(*h200.all_in_power_watts == 1730);
+  CHECK(h200.sources.contains("all_in_power_watts"));
+  CHECK_FALSE(catalog().accelerator("tpu-v6e").all_in_power_watts.has_value());
+  const auto none = point_economics(p, {0.50, 0.05, 2.00}, 3.60, 0.40);
+  CHECK(std::isnan(none.output_tok_per_s_per_mw));
+  CHECK(std::isnan(none.energy_kwh_per_output_mtok));
 }
 
 TEST_CASE("cost per million tokens and margin on a hand-computed point") {

@@ -106,6 +106,17 @@ TEST_CASE("bad catalog edits are reported with file, pointer and reason") {
     s.edit(h200, [](auto& j) { j["sources"].erase("hbm_bytes"); });
     CHECK(s.error() == s.file(h200) + ": /sources: no source given for 'hbm_bytes'");
   }
+  SUBCASE("an all-in power without its source, or below the chip's own") {
+    s.edit(h200, [](auto& j) { j["sources"].erase("all_in_power_watts"); });
+    CHECK(s.error() == s.file(h200) + ": /sources: no source given for 'all_in_power_watts'");
+    s.edit(h200, [](auto& j) {
+      j["sources"]["all_in_power_watts"] = "a test";
+      j["all_in_power_watts"] = 500;
+    });
+    CHECK(s.error() == s.file(h200) +
+                           ": /all_in_power_watts: below the chip's own power_watts (700 W): an all-in figure "
+                           "includes the chip");
+  }
   SUBCASE("nested price entry") {
     s.edit(h200, [](auto& j) { j["prices"][0]["contract"] = "lease"; });
     CHECK(s.error().rfind(s.file(h200) + ": /prices/0/contract: 'lease' is not one of", 0) == 0);

@@ -4,6 +4,7 @@
 // readable line of a save.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -143,6 +144,39 @@ TEST_CASE("the advisor's hidden truths reach neither a client view nor a readabl
   CHECK(data.state.advisor.next_id == g.state().advisor.next_id);
   CHECK(data.state.advisor.proposed == g.state().advisor.proposed);
   CHECK(data.state.inbox.front().effect.speedup == g.state().inbox.front().effect.speedup);
+}
+
+TEST_CASE("an accepted change's true effect and a check not yet ready are sealed in the save, as in the view") {
+  // Accept the first code change and order a benchmark of the next proposal: the deployment now
+  // runs with the change's true speedup, and the benchmark's results are stored the hour it is
+  // bought but shown only from its ready hour. Neither may be readable in the save's text (a
+  // browser export, a class hand-in) any more than in player_view_json.
+  auto owned = new_game(21);
+  auto& g = *owned;
+  while (g.state().inbox.size() < 2 && g.state().hour < 48) g.step();
+  REQUIRE(g.state().inbox.size() >= 2);
+  const auto accepted = g.state().inbox[0].id, checked = g.state().inbox[1].id;
+  REQUIRE(g.apply(game::AcceptAdvice{accepted}).ok);
+  REQUIRE(g.apply(game::CheckAdvice{checked, game::AdviceCheckKind::kBenchmark, 0}).ok);
+  const auto& inbox = g.state().inbox;
+  const auto it = std::find_if(inbox.begin(), inbox.end(), [&](const auto& a) { return a.id == checked; });
+  REQUIRE(it != inbox.end());
+  const auto* check = &it->checks.back();
+  REQUIRE(check->ready_at_hour > g.state().hour);  // not ready: its results are the truth to come
+
+  const std::string text = game::save_text(g);
+  const std::string view = game::player_view_json(g.state()).dump();
+  const std::string measured = "\"measured_speedup\": " + nlohmann::json(check->measured_speedup).dump();
+  for (const std::string& shown : {text, view}) {
+    CHECK_FALSE(contains(shown, measured));
+    CHECK_FALSE(contains(shown, "\"verdict\""));
+  }
+  const auto state = nlohmann::json::parse(text)["payload"]["state"];
+  for (const auto& d : state["company"]["deployments"]) CHECK_FALSE(d.contains("speedup"));
+  // ... and all of it comes back on loading: the same state, so the same game from here on.
+  auto data = game::load_save_text(text, "g.save", test::catalog());
+  CHECK(data.state.company.deployments == g.state().company.deployments);
+  CHECK(game::to_json(data.state) == game::to_json(g.state()));
 }
 
 TEST_CASE("a sealed text unseals only with its own seed, and a damaged seal is a corrupted save") {

@@ -377,9 +377,9 @@ void App::draw_game(double dt_s) {
                        runner_->speed() != Speed::kPaused && !s.finished;
     if (pause) runner_->set_speed(Speed::kPaused);
     const bool guide = n.alarm == game::AlarmKind::kTutorialStep;
+    // Not a warning (sim's tone of the alarm: game::alarm_tone): shown as news, not as trouble.
     view_.message((pause ? "Paused: " : "") + n.text,
-                  guide || n.alarm == game::AlarmKind::kNewProposal || n.alarm == game::AlarmKind::kCheckReady,
-                  n.at_hour, guide);
+                  n.tone != game::NewsTone::kWarning && n.tone != game::NewsTone::kLoss, n.at_hour, guide);
   }
   GameView game{s, runner_->scenario(), catalog_, runner_->speed(), runner_->busy(), label_};
   if (const auto* chien = dynamic_cast<const advisor::Chien*>(runner_->advisor())) {

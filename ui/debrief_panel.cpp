@@ -168,10 +168,8 @@ static void draw_counterfactuals(const game::GameSummary& f, const game::Outcome
       ImGui::TextUnformatted(g.name.c_str());
       ImGui::TableNextColumn();
       // Positive: profit left there (a cost to you); negative: where you did better.
-      theme::text_colored(g.usd > 0.5    ? theme::kCost
-                          : g.usd < -0.5 ? theme::kRevenue
-                                         : theme::kMuted,
-                          fmt_usd_signed(-g.usd));
+      const int sign = game::profit_difference_sign(g.usd);
+      theme::text_colored(sign > 0 ? theme::kCost : sign < 0 ? theme::kRevenue : theme::kMuted, fmt_usd_signed(-g.usd));
       ImGui::TableNextColumn();
       ImGui::PushTextWrapPos(0);
       ImGui::TextDisabled("%s", g.detail.c_str());

@@ -7,6 +7,7 @@
 #include "sim/game/deploy_checks.h"
 #include "sim/game/fleet.h"
 #include "sim/game/lever_limits.h"
+#include "sim/game/plan.h"
 #include "sim/game/serving_window.h"
 #include "ui/chart.h"
 #include "ui/concepts.h"
@@ -81,8 +82,8 @@ WhatIf form_what_if(const GameView& game, const ViewState& view) {
   w.replicas = std::max(1, view.deploy.replicas);
   if (view.deploy.editing) {
     if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) {
-      w.speedup = d->speedup;
-      w.decode = d->decode;  // a recipe change keeps the decode pool
+      w.speedup = game::preview_speedup(game.state, *d);  // never the true effect
+      w.decode = d->decode;                               // a recipe change keeps the decode pool
     }
   } else if (const auto overrides = form_decode_overrides(game, view)) {
     // The decode pool as the game will build it (game::decode_pool_recipe), with the form's GPUs

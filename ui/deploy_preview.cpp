@@ -68,7 +68,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   std::vector<game::PoolGpus> current_pools;
   if (f.editing) {
     if (const auto* d = game.state.company.find_deployment(*f.editing)) {
-      const WhatIf cur = what_if_now(*d);  // as it runs now: the replicas with GPUs
+      const WhatIf cur = what_if_now(game.state, *d);  // as it runs now: the replicas with GPUs
       current = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, cur, rate, seed); });
       current_pools = d->pools();
     }

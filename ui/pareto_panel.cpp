@@ -44,7 +44,7 @@ void draw_pareto_panel(const GameView& game, ViewState& view, CommandQueue& /*ou
     analysis::ChartSeries series;
     series.name = alts[a].label;
     series.frontier_group = 0;  // one front over all recipes
-    const WhatIf w = what_if_of(alts[a].deployment);
+    const WhatIf w = what_if_of(s, alts[a].deployment);
     for (int c : game::kParetoConcurrencies) {
       ++total;
       auto r = previews.get([&] { return closed_loop_job(previews, game.scenario, game.catalog, w, c, s.seed); });

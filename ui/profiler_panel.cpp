@@ -58,7 +58,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     muted_wrapped("Deploy a model to profile it.");
     return;
   }
-  const WhatIf w = what_if_now(*d);
+  const WhatIf w = what_if_now(s, *d);
   std::string error;
   auto plan = plan_of(previews, game.scenario, game.catalog, w, &error);
   if (!plan) {

@@ -133,7 +133,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   }
   const auto* seg = game.scenario.find_segment(d->segment);
   const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
-  const WhatIf w = what_if_now(*d);
+  const WhatIf w = what_if_now(s, *d);
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   ImGui::TextDisabled(
       "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "

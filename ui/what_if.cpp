@@ -6,19 +6,20 @@
 
 #include "sim/game/game.h"
 #include "sim/game/load_share.h"
+#include "sim/game/plan.h"
 #include "sim/game/recipe_alternatives.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::ui {
 
-WhatIf what_if_of(const game::DeploymentState& d) {
-  WhatIf w{d.model, d.chip, d.segment, d.recipe, std::max(1, d.replicas), d.speedup, d.decode};
+WhatIf what_if_of(const game::GameState& state, const game::DeploymentState& d) {
+  WhatIf w{d.model, d.chip, d.segment, d.recipe, std::max(1, d.replicas), game::preview_speedup(state, d), d.decode};
   if (w.decode) w.decode->replicas = std::max(1, w.decode->replicas);
   return w;
 }
 
-WhatIf what_if_now(const game::DeploymentState& d) {
-  WhatIf w = what_if_of(d);
+WhatIf what_if_now(const game::GameState& state, const game::DeploymentState& d) {
+  WhatIf w = what_if_of(state, d);
   w.replicas = std::max(1, d.replicas_now());
   if (w.decode) w.decode->replicas = std::max(1, d.decode_replicas_now());
   return w;

@@ -22,15 +22,17 @@ struct WhatIf {
   std::string segment;
   game::RecipeSettings recipe;
   int replicas = 1;
-  double speedup = 1.0;  // accepted code changes
+  double speedup = 1.0;  // accepted code changes, at their claimed speedup (game::preview_speedup)
   // Set: disaggregated (the fields above are the prefill pool; its `replicas` are the decode
   // pool's replicas to simulate).
   std::optional<game::DecodePoolState> decode;
 };
 
-WhatIf what_if_of(const game::DeploymentState& d);
+// Deployment `d` of `state` as a what-if, its accepted code changes at their claimed speedup
+// (game::preview_speedup: a preview never shows their true effect).
+WhatIf what_if_of(const game::GameState& state, const game::DeploymentState& d);
 // The deployment as it runs now: its replicas with GPUs (DeploymentState::replicas_now).
-WhatIf what_if_now(const game::DeploymentState& d);
+WhatIf what_if_now(const game::GameState& state, const game::DeploymentState& d);
 
 // Mean tokens per target step with speculative decoding for this segment's traffic (as the game
 // computes it): the segment's per-token acceptance if given, else the catalog recipe's, else 1.

@@ -201,7 +201,7 @@ PerfProblem check_point_perf(const PointPerf& p, int expected_gpus) {
 }
 
 PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
-                               double target_gross_margin) {
+                               double target_gross_margin, double all_in_power_watts) {
   PointEconomics e;
   const double rent = gpu_usd_per_hour;
   e.gpu_usd_per_hour = rent;
@@ -222,6 +222,9 @@ PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& p
       out_per_h > 0 && std::isfinite(target_gross_margin)
           ? (rent / (1 - target_gross_margin) - input_revenue) / (out_per_h / 1e6)
           : kNaN;
+  const bool powered = all_in_power_watts > 0 && perf.output_tok_per_s_per_gpu > 0;  // false for NaN
+  e.output_tok_per_s_per_mw = powered ? perf.output_tok_per_s_per_gpu * 1e6 / all_in_power_watts : kNaN;
+  e.energy_kwh_per_output_mtok = powered ? all_in_power_watts / (3.6 * perf.output_tok_per_s_per_gpu) : kNaN;
   return e;
 }
 
@@ -239,6 +242,8 @@ bool depends_on_price(Metric m) {
     case Metric::kE2eP90S:
     case Metric::kCostBlendedUsdPerMtok:
     case Metric::kCostOutputOnlyUsdPerMtok:
+    case Metric::kOutputTokPerSPerMw:
+    case Metric::kEnergyKwhPerOutputMtok:
       return false;
     case Metric::kCostInputUsdPerMtok:
     case Metric::kCostOutputUsdPerMtok:
@@ -290,6 +295,10 @@ double metric_value(Metric m, const PointPerf& p, const PointEconomics& e) {
       return e.price_scale_for_target_margin;
     case Metric::kOutputPriceForTargetMarginUsdPerMtok:
       return e.output_price_for_target_margin_usd_per_mtok;
+    case Metric::kOutputTokPerSPerMw:
+      return e.output_tok_per_s_per_mw;
+    case Metric::kEnergyKwhPerOutputMtok:
+      return e.energy_kwh_per_output_mtok;
   }
   return kNaN;
 }

@@ -98,6 +98,11 @@ inline constexpr double kPerfReemitFactor = 2;
 //   cost per Mtok, input/output: p_in · R/V and p_out · R/V — the break-even prices that keep the
 //                                quoted input:output ratio (the rent split in proportion to revenue)
 //   price scale for a target margin m: R / ((1 − m) · V) — multiply every quoted price by it.
+//   power, all in:        P = provisioned watts per GPU (chip, host, network, facility: the
+//                         hardware data's all_in_power_watts, InferenceX's convention)
+//   output tok/s per MW:  output tok/s/GPU · 1e6 / P
+//   energy per Mtok, all charged to output:  P / (3.6 · output tok/s/GPU) kWh (every catalog rent
+//                         already includes electricity: these are for a reader's own power price)
 //   output price for a target margin m, input and cached input held at the quoted prices:
 //                         p_out* = (R / (1 − m) − V_in) / (O / 1e6), V_in = (I·(1−c)·p_in + I·c·p_cached) / 1e6
 //                         (negative when the input alone earns the margin)
@@ -112,10 +117,13 @@ struct PointEconomics {
   double cost_output_usd_per_mtok = 0;
   double price_scale_for_target_margin = 0;                // NaN without a target
   double output_price_for_target_margin_usd_per_mtok = 0;  // NaN without a target or without output
+  double output_tok_per_s_per_mw = 0;                      // NaN without a power figure or output
+  double energy_kwh_per_output_mtok = 0;                   // NaN without a power figure or output
 };
 
 PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
-                               double target_gross_margin /* NaN: none */);
+                               double target_gross_margin /* NaN: none */,
+                               double all_in_power_watts = std::numeric_limits<double>::quiet_NaN());
 
 // The figures every row and every Monte Carlo group report, in CSV column order.
 enum class Metric {
@@ -137,8 +145,10 @@ enum class Metric {
   kGrossMargin,
   kPriceScaleForTargetMargin,
   kOutputPriceForTargetMarginUsdPerMtok,
+  kOutputTokPerSPerMw,
+  kEnergyKwhPerOutputMtok,
 };
-inline constexpr std::size_t kNumMetrics = 18;
+inline constexpr std::size_t kNumMetrics = 20;
 inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
     "output_tok_per_s_per_gpu",
     "input_tok_per_s_per_gpu",
@@ -157,7 +167,9 @@ inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
     "revenue_usd_per_gpu_hour",
     "gross_margin",
     "price_scale_for_target_margin",
-    "output_price_for_target_margin_usd_per_mtok"};
+    "output_price_for_target_margin_usd_per_mtok",
+    "output_tok_per_s_per_mw",
+    "energy_kwh_per_output_mtok"};
 inline std::string_view to_string(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
 double metric_value(Metric m, const PointPerf& perf, const PointEconomics& econ);

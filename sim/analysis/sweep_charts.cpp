@@ -25,7 +25,7 @@ std::string fixed(double v, int digits) {
 
 // "mean ± total half width": the seeds' 95% interval and the model's error in quadrature.
 std::string plus_minus(const Estimate& e, int digits, double scale = 1) {
-  if (e.n == 0) return "–";
+  if (e.n == 0 || !std::isfinite(e.mean)) return "–";
   std::string s = fixed(e.mean * scale, digits);
   const double h = e.total_half_width();
   if (std::isfinite(h)) s += " ± " + fixed(h * scale, digits);
@@ -360,7 +360,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
   o << "</table>\n<table><tr><th class=\"l\">configuration</th><th class=\"l\">model</th><th class=\"l\">chip</th>"
        "<th class=\"l\">engine</th><th>precision</th><th>TP</th><th>EP</th><th>spec tokens</th><th>max batched "
        "tokens</th>"
-       "<th>max seqs</th><th>USD/GPU-h</th><th class=\"l\">rent source</th></tr>\n";
+       "<th>max seqs</th><th>USD/GPU-h</th><th class=\"l\">rent source</th><th>all-in W/GPU</th></tr>\n";
   for (const auto& c : sw.configs) {
     const auto& dep = c.deployment();
     o << "<tr><td class=\"l\">" << xml_escape(c.label) << "</td><td class=\"l\">" << dep.model->id
@@ -371,6 +371,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << (c.scheduler().running_limit_from_engine ? std::string("engine's")
                                                   : std::to_string(c.scheduler().max_num_seqs))
       << "</td><td>" << fixed(c.gpu_usd_per_hour, 2) << "</td><td class=\"l\">" << xml_escape(c.gpu_price_source)
+      << "</td><td>" << (std::isfinite(c.all_in_power_watts) ? fixed(c.all_in_power_watts, 0) : std::string("–"))
       << "</td></tr>\n";
   }
   o << "</table>\n";
@@ -397,7 +398,8 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     << xml_escape(spec.prices[0].name)
     << ").</p>\n<table><tr><th class=\"l\">series</th>"
        "<th>users</th><th>tok/s/GPU</th><th>P90 tok/s/user</th><th>P90 TTFT ms</th><th>failed requests %</th>"
-       "<th>USD/Mtok blended</th><th>USD/Mtok output-only</th>";
+       "<th>USD/Mtok blended</th><th>USD/Mtok output-only</th><th>output tok/s per MW</th>"
+       "<th>kWh per Mtok output</th>";
   for (const auto& p : spec.prices) o << "<th>gross margin % at " << xml_escape(p.name) << "</th>";
   if (spec.target_gross_margin) {
     o << "<th>output price for " << fixed(100 * *spec.target_gross_margin, 0)
@@ -406,7 +408,7 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << " (USD/Mtok)</th>";
   }
   o << "<th class=\"l\">provenance</th><th class=\"l\">concurrencies missing a target</th></tr>\n";
-  const int cols = 7 + static_cast<int>(spec.prices.size()) + (spec.target_gross_margin ? 2 : 0) + 1;
+  const int cols = 9 + static_cast<int>(spec.prices.size()) + (spec.target_gross_margin ? 2 : 0) + 1;
   for (const auto& op : operating_points(d, groups)) {
     std::string rejected;
     for (const auto& r : op.rejected) rejected += (rejected.empty() ? "" : "<br>") + xml_escape(r);
@@ -426,7 +428,9 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
       << plus_minus(op.at(Metric::kP90InteractivityTokPerSPerUser), 1) << "</td><td>"
       << plus_minus(op.at(Metric::kTtftP90Ms), 1) << "</td><td>" << fixed(100 * op.failed_share, 1) << "</td><td>"
       << plus_minus(op.at(Metric::kCostBlendedUsdPerMtok), 3) << "</td><td>"
-      << plus_minus(op.at(Metric::kCostOutputOnlyUsdPerMtok), 3) << "</td>";
+      << plus_minus(op.at(Metric::kCostOutputOnlyUsdPerMtok), 3) << "</td><td>"
+      << plus_minus(op.at(Metric::kOutputTokPerSPerMw), 0) << "</td><td>"
+      << plus_minus(op.at(Metric::kEnergyKwhPerOutputMtok), 3) << "</td>";
     for (std::size_t p = 0; p < spec.prices.size(); ++p) {
       o << "<td>" << plus_minus(op.at(Metric::kGrossMargin, p), 1, 100) << "</td>";
     }
@@ -495,6 +499,11 @@ std::string html_report(const SweepData& d, const std::vector<Group>& groups) {
     << "<li>Cost per Mtok blended = R / ((I+O)/1e6); output-only = R / (O/1e6) (InferenceX's convention); "
        "input / output = p_in·R/V and p_out·R/V, the break-even prices at the quoted input:output ratio.</li>\n"
     << "<li>Price for a target margin m: every quoted price × R / ((1−m)·V).</li>\n"
+    << "<li>Power: P = provisioned watts per GPU all in (chip, host, network, facility; the hardware data's "
+       "all_in_power_watts, InferenceX's figures). Output tok/s per MW = output tok/s/GPU × 1e6 / P; energy per "
+       "Mtok output = P / (3.6 × output tok/s/GPU) kWh, all charged to output. Every rent in the catalog already "
+       "includes electricity; these are for a reader's own power price. A chip without a published all-in figure "
+       "shows –.</li>\n"
     << "<li>95% CI: mean ± t(0.975, n−1)·s/√n over the n seeds of a group, combined in quadrature with the "
        "model error e of the provenance class: e·|mean| (e·|1 − margin| for gross margin).</li>\n"
     << "<li>Operating point with an interactivity, TTFT or TPOT target: every figure interpolated at the target "

@@ -1,5 +1,7 @@
 // Resolving a sweep configuration against the catalog (declared in sweep_spec.h).
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <tuple>
 
@@ -24,7 +26,9 @@ nlohmann::json ResolvedConfig::describe() const {
       {"prefix_caching", scheduler().prefix_caching},
       {"kv_admission", std::string(serving::kKvAdmissionNames[static_cast<std::size_t>(scheduler().kv_admission)])},
       {"gpu_usd_per_hour", gpu_usd_per_hour},
-      {"gpu_price_source", gpu_price_source}});
+      {"gpu_price_source", gpu_price_source},
+      {"all_in_power_watts",
+       std::isfinite(all_in_power_watts) ? nlohmann::json(all_in_power_watts) : nlohmann::json()}});
   // Only where the engine sizes its own running limit (SGLang without a max_num_seqs): the key
   // differs from a run capped at the setting, and every other configuration hashes as before.
   if (scheduler().running_limit_from_engine) j["max_num_seqs"] = "the engine's, from its KV pool";
@@ -49,6 +53,8 @@ nlohmann::json ResolvedConfig::describe() const {
 }
 
 namespace {
+
+constexpr double kNoPower = std::numeric_limits<double>::quiet_NaN();
 
 // The rent of `hw` under the spec's contract, else the configuration's own figure.
 std::pair<double, std::string> gpu_price(const SweepSpec& spec, const data::Accelerator& hw, const ConfigFields& f,
@@ -127,6 +133,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   }
   check_fits(c.deployment(), c.scheduler(), disaggregated ? "prefill pool: " : "", fail);
   std::tie(c.gpu_usd_per_hour, c.gpu_price_source) = gpu_price(spec, *hw, f, fail);
+  c.all_in_power_watts = hw->all_in_power_watts.value_or(kNoPower);
   if (!disaggregated) return c;
 
   const auto& dis = *c.disaggregation();
@@ -135,6 +142,9 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   const double prefill_gpus = static_cast<double>(c.replicas() * c.deployment().tensor_parallel);
   const double decode_gpus = static_cast<double>(dis.decode.replicas * dis.decode.deployment.tensor_parallel);
   c.gpu_usd_per_hour = (prefill_gpus * c.gpu_usd_per_hour + decode_gpus * decode_price) / (prefill_gpus + decode_gpus);
+  c.all_in_power_watts =
+      (prefill_gpus * c.all_in_power_watts + decode_gpus * decode_hw->all_in_power_watts.value_or(kNoPower)) /
+      (prefill_gpus + decode_gpus);
   if (decode_hw->id != hw->id) {
     c.gpu_price_source = "GPU-weighted mean of prefill " + c.gpu_price_source + " and decode " + decode_source;
   }

@@ -532,10 +532,11 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
   for (std::size_t si = 0; si < out.series.size(); ++si) {
     const auto& se = out.series[si];
     nlohmann::json base = out.configs[se.config].describe();
-    // Rent does not change the simulation: a new price re-prices finished points on --resume.
+    // Rent and power do not change the simulation: a new price re-prices finished points on --resume.
     base.erase("label");
     base.erase("gpu_usd_per_hour");
     base.erase("gpu_price_source");
+    base.erase("all_in_power_watts");
     const auto& w = spec.workloads[se.workload];
     base["workload"] = {{"kind", std::string(serving::kWorkloadNames[static_cast<std::size_t>(w.kind)])},
                         {"input_tokens", w.input_tokens},

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,6 +124,9 @@ struct ResolvedConfig {
   serving::DeploymentPlan plan;
   double gpu_usd_per_hour = 0;  // disaggregated: the mean over both pools' GPUs
   std::string gpu_price_source;
+  // Provisioned power per GPU all in (data::Accelerator::all_in_power_watts; disaggregated: the
+  // mean over both pools' GPUs); NaN when a pool's chip has no published figure.
+  double all_in_power_watts = std::numeric_limits<double>::quiet_NaN();
   std::string pointer;
   const perf::Deployment& deployment() const { return plan.config.deployment; }
   const serving::SchedulerConfig& scheduler() const { return plan.config.scheduler; }

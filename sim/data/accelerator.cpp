@@ -1,5 +1,8 @@
 #include "sim/data/accelerator.h"
 
+#include <cmath>
+#include <string>
+
 #include "sim/data/json_reader.h"
 #include "sim/data/source_check.h"
 
@@ -67,6 +70,7 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
   a.scale_out_bandwidth_bytes_per_s =
       r.optional_number("scale_out_bandwidth_bytes_per_s", Bound::kPositive).value_or(0.0);
   a.power_watts = r.number("power_watts", Bound::kPositive);
+  a.all_in_power_watts = r.optional_number("all_in_power_watts", Bound::kPositive);
   a.released = r.string("released");
   auto prices = r.array("prices");
   if (prices.size() == 0) prices.fail_here("at least one price is required");
@@ -92,6 +96,13 @@ Accelerator load_accelerator(const std::filesystem::path& path) {
                        "dense_fp8_flop_per_s", "dense_fp4_flop_per_s", "scale_up", "power_watts"});
   if (a.scale_out_bandwidth_bytes_per_s > 0 && !a.sources.contains("scale_out_bandwidth_bytes_per_s")) {
     r.fail("sources", "no source given for 'scale_out_bandwidth_bytes_per_s'");
+  }
+  if (a.all_in_power_watts && !a.sources.contains("all_in_power_watts")) {
+    r.fail("sources", "no source given for 'all_in_power_watts'");
+  }
+  if (a.all_in_power_watts && *a.all_in_power_watts < a.power_watts) {
+    r.fail("all_in_power_watts", "below the chip's own power_watts (" + std::to_string(std::llround(a.power_watts)) +
+                                     " W): an all-in figure includes the chip");
   }
   check_unverified_keys(r, a.unverified);
   if (auto n = r.optional_string("notes")) a.notes = *n;

@@ -41,7 +41,10 @@ struct Accelerator {
   double dense_fp4_flop_per_s = 0;  // 0: not supported
   ScaleUp scale_up;
   double scale_out_bandwidth_bytes_per_s = 0;  // per GPU, per direction, between nodes; 0: none listed
-  double power_watts = 0;
+  double power_watts = 0;                      // the chip's TDP / TBP
+  // Provisioned power per GPU all in (its share of the host, network, cooling and facility
+  // overhead): what a megawatt of data centre feeds. Absent where no source gives one.
+  std::optional<double> all_in_power_watts;
   std::string released;
   std::vector<GpuPrice> prices;
   std::vector<std::string> unverified;

@@ -206,15 +206,15 @@ std::string reference_comparison(const Score& you, double your_profit_usd, const
   const double more = reference.figures.profit_usd - your_profit_usd;  // what the reference earned over you
   char buf[320];
   if (!reference.score || !reference.score->final || !you.final) {
-    if (more >= 0.5) return "The reference earned " + money(more) + " more";
-    if (more <= -0.5) return "You earned " + money(-more) + " more than the reference";
+    if (profit_difference_sign(more) > 0) return "The reference earned " + money(more) + " more";
+    if (profit_difference_sign(more) < 0) return "You earned " + money(-more) + " more than the reference";
     return "You earned what the reference earned";
   }
   const double ref = reference.score->points, d = you.points - ref;
   std::string profit;
-  if (more >= 0.5) {
+  if (profit_difference_sign(more) > 0) {
     profit = "it earned " + money(more) + " more";
-  } else if (more <= -0.5) {
+  } else if (profit_difference_sign(more) < 0) {
     profit = "you earned " + money(-more) + " more";
   } else {
     profit = "the same profit";
@@ -225,12 +225,12 @@ std::string reference_comparison(const Score& you, double your_profit_usd, const
   }
   if (d > 0) {
     std::snprintf(buf, sizeof buf, "You beat the reference: %.1f points to its %.1f (%s)", you.points, ref,
-                  more >= 0.5 ? ("though " + profit).c_str() : profit.c_str());
+                  profit_difference_sign(more) > 0 ? ("though " + profit).c_str() : profit.c_str());
     return buf;
   }
   std::snprintf(buf, sizeof buf, "The reference scored %.1f points to your %.1f", ref, you.points);
   std::string out = buf;
-  if (more >= 0.5) return out + ": " + profit;
+  if (profit_difference_sign(more) > 0) return out + ": " + profit;
   double behind = 0;
   const auto* part = largest_shortfall(you, *reference.score, &behind);
   out += ": " + profit;

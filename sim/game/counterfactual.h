@@ -71,6 +71,14 @@ struct GapItem {
   std::string detail;
 };
 
+// Two profits closer than half a dollar are the same (shown to the dollar): the debrief's
+// sentence and its gap rows use this one cut.
+inline constexpr double kSameProfitUsd = 0.5;
+// +1: `more_usd` is more than the same profit, −1: less, 0: the same.
+inline int profit_difference_sign(double more_usd) {
+  return more_usd >= kSameProfitUsd ? 1 : more_usd <= -kSameProfitUsd ? -1 : 0;
+}
+
 struct Counterfactuals {
   CounterfactualRun do_nothing;
   std::optional<CounterfactualRun> reference;  // absent when the scenario has none

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/game/tallies.h"
+
 namespace tycoon::game {
 
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const std::string& segment,
@@ -13,6 +15,10 @@ double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, co
     return std::min(r->spec_decode->acceptance_length, recipe.spec_draft_tokens + 1.0);
   }
   return 1.0;
+}
+
+double preview_speedup(const GameState& state, const DeploymentState& d) {
+  return claimed_code_changes(state.inbox, d.id).claimed_speedup;
 }
 
 double acceptance_for(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d) {

@@ -23,6 +23,13 @@ RecipeSettings decode_pool_recipe(const data::Catalog& catalog, const data::Mode
                                   const data::Accelerator& decode_chip, const RecipeSettings& prefill,
                                   const serving::ServingOverrides& overrides);
 
+// The speedup a player-facing preview (the deploy form, the traffic and profiler panels, the
+// Pareto chart) simulates deployment `d` with: the advisor's claims for its accepted code changes
+// (claimed_code_changes), never their true effect (DeploymentState::speedup, the simulator's
+// secret): otherwise accepting a change and opening the profiler would be a free, exact and
+// instant check, and the paid ones pointless. The game's own hours use the truth.
+double preview_speedup(const GameState& state, const DeploymentState& d);
+
 // The plan request of deployment `d` with `replicas` replicas (and `decode_replicas` in its decode
 // pool when it has one).
 serving::PlanRequest plan_request(const data::Catalog& catalog, const Scenario& scenario, const DeploymentState& d,

@@ -40,43 +40,6 @@ void for_each_key_byte(std::size_t n, std::uint64_t seed, F&& f) {
   }
 }
 
-// Moves the hidden truths out of a state's JSON (see the header): {"advisor": ..., "effects":
-// [[speedup, reputation_hit] per inbox item]}.
-nlohmann::json take_hidden(nlohmann::json& state) {
-  nlohmann::json effects = nlohmann::json::array();
-  for (auto& a : state["inbox"]) {
-    effects.push_back({a["effect"]["speedup"], a["effect"]["reputation_hit"]});
-    a["effect"].erase("speedup");
-    a["effect"].erase("reputation_hit");
-  }
-  nlohmann::json hidden = {{"advisor", state["advisor"]}, {"effects", effects}};
-  state.erase("advisor");
-  return hidden;
-}
-
-// Puts them back; a hidden part that does not fit the state is a corrupted save.
-void restore_hidden(nlohmann::json& state, const nlohmann::json& hidden, const std::string& name) {
-  auto bad = [&](const std::string& why) { throw SaveError("corrupted save: " + name + ": /payload/sealed: " + why); };
-  if (!hidden.is_object() || !hidden.contains("advisor") || !hidden.contains("effects") || hidden.size() != 2) {
-    bad("expected the advisor and the inbox effects");
-  }
-  const auto& effects = hidden["effects"];
-  if (!state.is_object() || !state.contains("inbox") || !state["inbox"].is_array() || !effects.is_array() ||
-      effects.size() != state["inbox"].size()) {
-    bad("one effect per inbox item expected");
-  }
-  for (std::size_t i = 0; i < effects.size(); ++i) {
-    auto& a = state["inbox"][i];
-    if (!effects[i].is_array() || effects[i].size() != 2 || !a.is_object() || !a.contains("effect") ||
-        !a["effect"].is_object()) {
-      bad("effect " + std::to_string(i) + " is not [speedup, reputation_hit]");
-    }
-    a["effect"]["speedup"] = effects[i][0];
-    a["effect"]["reputation_hit"] = effects[i][1];
-  }
-  state["advisor"] = hidden["advisor"];
-}
-
 }  // namespace
 
 std::string seal(std::string_view text, std::uint64_t seed) {
@@ -110,7 +73,7 @@ std::optional<std::string> unseal(std::string_view hex, std::uint64_t seed) {
 
 std::string save_text(const Game& game) {
   nlohmann::json state = to_json(game.state());
-  const nlohmann::json hidden = take_hidden(state);
+  const nlohmann::json hidden = take_hidden_fields(state);
   nlohmann::json payload = {
       {"scenario", to_json(game.scenario())}, {"state", state}, {"sealed", seal(hidden.dump(), game.state().seed)}};
   // "written_by" (the version and commit that wrote the file) is outside the payload and its checksum:
@@ -273,7 +236,11 @@ SaveData load_save_text(std::string_view text, const std::string& name, const da
       } catch (const data::LoadError&) {
         throw SaveError("corrupted save: " + name + ": /payload/sealed: does not unseal to JSON");
       }
-      restore_hidden(state, hidden, name);
+      try {
+        restore_hidden_fields(state, hidden);
+      } catch (const std::invalid_argument& e) {
+        throw SaveError("corrupted save: " + name + ": /payload/sealed: " + e.what());
+      }
     }
     out = SaveData{scenario_from_json(payload.raw("scenario"), name, catalog),
                    game_state_from_json(state, name, "/payload/state")};

@@ -1,5 +1,9 @@
 #include "sim/game/state_json.h"
 
+#include <array>
+#include <stdexcept>
+#include <string>
+
 #include "sim/data/json_reader.h"
 #include "sim/game/advice_json.h"
 #include "sim/game/json_fields.h"
@@ -200,25 +204,115 @@ nlohmann::json to_json(const GameState& s) {
   return j;
 }
 
-nlohmann::json player_view_json(const GameState& s) {
-  nlohmann::json j = to_json(s);
-  j.erase("rng");
-  j.erase("advisor");  // the advisor's records hold every proposal's truth; its streams the coming noise
-  // A deployment's speedup is what its accepted code changes really do (their claims are in the
-  // inbox: game::claimed_code_changes).
-  for (auto& d : j["company"]["deployments"]) d.erase("speedup");
-  for (auto& a : j["inbox"]) {
-    // The change proposed is the claim's (the title names it); what it really does is hidden.
+namespace {
+// What a check records once it is run, shown only from its ready hour on.
+constexpr std::array<const char*, 9> kCheckResultKeys = {"measured_speedup",
+                                                         "measured_component_speedup",
+                                                         "interval_low",
+                                                         "interval_high",
+                                                         "verdict",
+                                                         "quality_flag",
+                                                         "rejection_flag",
+                                                         "reputation_hit",
+                                                         "note"};
+}  // namespace
+
+nlohmann::json take_hidden_fields(nlohmann::json& state) {
+  // The advisor's records hold every proposal's truth; its streams the coming noise.
+  nlohmann::json hidden = {{"advisor", state["advisor"]}};
+  state.erase("advisor");
+  // The change proposed is the claim's (the title names it); what it really does is hidden.
+  nlohmann::json effects = nlohmann::json::array();
+  nlohmann::json checks = nlohmann::json::array();
+  const std::int64_t hour = state.at("hour").get<std::int64_t>();
+  auto& inbox = state["inbox"];
+  for (std::size_t i = 0; i < inbox.size(); ++i) {
+    auto& a = inbox[i];
+    effects.push_back({a["effect"]["speedup"], a["effect"]["reputation_hit"]});
     a["effect"].erase("speedup");
     a["effect"].erase("reputation_hit");
-    for (auto& c : a["checks"]) {
-      if (c["ready_at_hour"].get<std::int64_t>() <= s.hour) continue;
-      for (const char* k : {"measured_speedup", "measured_component_speedup", "interval_low", "interval_high",
-                            "verdict", "quality_flag", "rejection_flag", "reputation_hit", "note"}) {
-        c.erase(k);
+    for (std::size_t k = 0; k < a["checks"].size(); ++k) {
+      auto& c = a["checks"][k];
+      if (c["ready_at_hour"].get<std::int64_t>() <= hour) continue;
+      nlohmann::json result = nlohmann::json::object();
+      for (const char* key : kCheckResultKeys) {
+        if (!c.contains(key)) continue;
+        result[key] = c[key];
+        c.erase(key);
       }
+      checks.push_back({i, k, result});
     }
   }
+  // A deployment's speedup is what its accepted code changes really do (their claims are in the
+  // inbox: game::claimed_code_changes).
+  nlohmann::json speedups = nlohmann::json::array();
+  for (auto& d : state["company"]["deployments"]) {
+    speedups.push_back(d["speedup"]);
+    d.erase("speedup");
+  }
+  hidden["effects"] = effects;
+  hidden["speedups"] = speedups;
+  hidden["checks"] = checks;
+  return hidden;
+}
+
+void restore_hidden_fields(nlohmann::json& state, const nlohmann::json& hidden) {
+  auto bad = [](const std::string& why) { throw std::invalid_argument(why); };
+  if (!hidden.is_object() || !hidden.contains("advisor") || !hidden.contains("effects")) {
+    bad("expected the advisor and the inbox effects");
+  }
+  for (const auto& [key, value] : hidden.items()) {
+    if (key != "advisor" && key != "effects" && key != "speedups" && key != "checks") bad("unknown part '" + key + "'");
+  }
+  if (!state.is_object() || !state.contains("inbox") || !state["inbox"].is_array()) bad("the state has no inbox");
+  auto& inbox = state["inbox"];
+  const auto& effects = hidden["effects"];
+  if (!effects.is_array() || effects.size() != inbox.size()) bad("one effect per inbox item expected");
+  for (std::size_t i = 0; i < effects.size(); ++i) {
+    auto& a = inbox[i];
+    if (!effects[i].is_array() || effects[i].size() != 2 || !a.is_object() || !a.contains("effect") ||
+        !a["effect"].is_object()) {
+      bad("effect " + std::to_string(i) + " is not [speedup, reputation_hit]");
+    }
+    a["effect"]["speedup"] = effects[i][0];
+    a["effect"]["reputation_hit"] = effects[i][1];
+  }
+  if (hidden.contains("speedups")) {
+    const auto& speedups = hidden["speedups"];
+    auto* deployments = state.contains("company") && state["company"].is_object() &&
+                                state["company"].contains("deployments") && state["company"]["deployments"].is_array()
+                            ? &state["company"]["deployments"]
+                            : nullptr;
+    if (!deployments || !speedups.is_array() || speedups.size() != deployments->size()) {
+      bad("one speedup per deployment expected");
+    }
+    for (std::size_t d = 0; d < speedups.size(); ++d) {
+      if (!(*deployments)[d].is_object()) bad("deployment " + std::to_string(d) + " is not an object");
+      (*deployments)[d]["speedup"] = speedups[d];
+    }
+  }
+  if (hidden.contains("checks")) {
+    if (!hidden["checks"].is_array()) bad("the checks are not a list");
+    for (const auto& c : hidden["checks"]) {
+      if (!c.is_array() || c.size() != 3 || !c[0].is_number_unsigned() || !c[1].is_number_unsigned() ||
+          !c[2].is_object()) {
+        bad("a check is not [inbox item, check, results]");
+      }
+      const auto i = c[0].get<std::size_t>(), k = c[1].get<std::size_t>();
+      if (i >= inbox.size() || !inbox[i].is_object() || !inbox[i].contains("checks") ||
+          !inbox[i]["checks"].is_array() || k >= inbox[i]["checks"].size() || !inbox[i]["checks"][k].is_object()) {
+        bad("check " + std::to_string(k) + " of inbox item " + std::to_string(i) + " is not in the state");
+      }
+      for (const auto& [key, value] : c[2].items()) inbox[i]["checks"][k][key] = value;
+    }
+  }
+  state["advisor"] = hidden["advisor"];
+}
+
+nlohmann::json player_view_json(const GameState& s) {
+  nlohmann::json j = to_json(s);
+  j.erase("rng");  // the random streams' state tells the coming noise
+  take_hidden_fields(j);
   return j;
 }
 
