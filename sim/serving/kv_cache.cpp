@@ -72,8 +72,10 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
     ring_memory_ = ZeroedArray(ring_cap * sizeof(Entry));
     ring_ = static_cast<Entry*>(ring_memory_.data());
     ring_mask_ = ring_cap - 1;
-    // At most one hash per block: twice the blocks keeps the load at or below 1/2.
-    const std::size_t cap = std::bit_ceil(2 * static_cast<std::size_t>(num_blocks));
+    // At most one hash per block; the table starts small and doubles to keep its load at or below
+    // 1/2 (table_insert), so its size follows the blocks hashed, not the cache's capacity: a short
+    // run on a chip with room for millions of tokens neither zeroes nor faults in a table for them.
+    const std::size_t cap = std::min(std::bit_ceil(2 * static_cast<std::size_t>(num_blocks)), kInitialTableSlots);
     table_memory_ = ZeroedArray(cap * sizeof(Slot));
     table_ = static_cast<Slot*>(table_memory_.data());
     table_mask_ = cap - 1;
@@ -153,7 +155,23 @@ std::optional<BlockId> KvCache::find(std::uint64_t hash) const {
   }
 }
 
+void KvCache::grow_table() {
+  const std::size_t cap = 2 * (table_mask_ + 1), mask = cap - 1;
+  ZeroedArray memory(cap * sizeof(Slot));
+  auto* slots = static_cast<Slot*>(memory.data());
+  for (std::size_t i = 0; i <= table_mask_; ++i) {
+    if (table_[i].key == 0) continue;
+    std::size_t j = static_cast<std::size_t>(table_[i].key) & mask;
+    while (slots[j].key != 0) j = (j + 1) & mask;
+    slots[j] = table_[i];
+  }
+  table_memory_ = std::move(memory);
+  table_ = slots;
+  table_mask_ = mask;
+}
+
 bool KvCache::table_insert(std::uint64_t hash, BlockId b) {
+  if (2 * (static_cast<std::size_t>(num_hashed_) + 1) > table_mask_ + 1) grow_table();
   std::size_t s = slot_of(hash);
   for (; table_[s].key != 0; s = (s + 1) & table_mask_) {
     if (table_[s].key == hash) return false;

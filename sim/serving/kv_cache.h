@@ -132,6 +132,8 @@ class KvCache {
   std::size_t slot_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & table_mask_; }
   // Inserts unless the key is present; returns false when it was.
   bool table_insert(std::uint64_t hash, BlockId b);
+  void grow_table();  // doubles the table, every entry re-placed (lookups only: no order depends on it)
+  static constexpr std::size_t kInitialTableSlots = 1024;
   void table_erase(std::uint64_t hash);
 
   // Zero-filled memory from the system, paid for page by page as it is touched (on Linux in
@@ -201,7 +203,7 @@ class KvCache {
   std::int32_t num_reserved_ = 0;
   std::int32_t num_hashed_ = 0;
   ZeroedArray table_memory_;
-  Slot* table_ = nullptr;  // 2^k slots, at least twice the blocks
+  Slot* table_ = nullptr;  // 2^k slots, at least twice the hashed blocks (grow_table)
   std::size_t table_mask_ = 0;
 };
 
