@@ -88,21 +88,18 @@ advisor::AdviseRequest to_request(const AdviseOptions& o) {
   return r;
 }
 
-// One proposal's evidence as the report prints it, by the rule every front end follows
-// (game::evidence_call: the newest ready check decides, and never by its point estimate alone):
-// that check's verdict with its estimate and 95% interval, else a check still running, else none.
-std::string measured_text(const nlohmann::json& proposal, std::int64_t hour) {
-  const nlohmann::json* ready = nullptr;
-  const nlohmann::json* running = nullptr;
-  for (const auto& c : proposal["checks"]) {
-    (c["ready_at_hour"].get<std::int64_t>() <= hour ? ready : running) = &c;
+// One proposal's evidence as the report prints it: the check that decides (game::deciding_check,
+// the proposal's "deciding_check") with its verdict, estimate and 95% interval, never its point
+// estimate alone; else the newest check still running; else none.
+std::string measured_text(const nlohmann::json& proposal) {
+  const auto& checks = proposal["checks"];
+  if (proposal["deciding_check"].is_null()) {
+    if (checks.empty()) return "not checked";
+    const auto& running = checks.back();
+    return running["kind"].get<std::string>() + " running (ready at hour " +
+           std::to_string(running["ready_at_hour"].get<std::int64_t>()) + ")";
   }
-  if (!ready) {
-    return running ? (*running)["kind"].get<std::string>() + " running (ready at hour " +
-                         std::to_string((*running)["ready_at_hour"].get<std::int64_t>()) + ")"
-                   : std::string("not checked");
-  }
-  const auto& c = *ready;
+  const auto& c = checks.at(proposal["deciding_check"].get<std::size_t>());
   std::string verdict = c["verdict"].get<std::string>();
   std::replace(verdict.begin(), verdict.end(), '_', ' ');
   return c["kind"].get<std::string>() + ": " + verdict + ", x" + format_fixed(c["measured_speedup"].get<double>(), 3) +
@@ -138,8 +135,7 @@ void print_advice(const nlohmann::json& out) {
   std::printf("  proposals at hour %lld (by claimed gain):\n", static_cast<long long>(out["hour"].get<std::int64_t>()));
   for (const auto& p : out["proposals"]) {
     std::printf("    %2d. %-10s claimed x%.3f, %s — %s\n", p["rank"].get<int>(), p["id"].get<std::string>().c_str(),
-                p["claimed_speedup"].get<double>(), measured_text(p, out["hour"].get<std::int64_t>()).c_str(),
-                p["title"].get<std::string>().c_str());
+                p["claimed_speedup"].get<double>(), measured_text(p).c_str(), p["title"].get<std::string>().c_str());
   }
   for (const auto& r : out["checks_refused"]) std::printf("  check refused: %s\n", r.get<std::string>().c_str());
   std::printf("  checks cost $%.0f\n", out["checks_usd"].get<double>());

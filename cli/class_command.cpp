@@ -100,8 +100,9 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   auto spec = classroom::make_class(scenario, c);
   // The class names its scenario by id: it must be the one `submit` and `report` find in the data
   // root (a scenario file from elsewhere made a class every submission to which failed).
+  classroom::ClassWorld world;
   try {
-    (void)classroom::class_world(spec, o.out, catalog, data_root_of(global));
+    world = classroom::class_world(spec, o.out, catalog, data_root_of(global));
   } catch (const data::LoadError& e) {
     throw core::InputError("--scenario: " + o.scenario + " is not the data root's scenario '" + spec.scenario + "' (" +
                            e.reason() + "): a class names its scenario by id, so submit and report could " +
@@ -122,12 +123,12 @@ int run_new(const ClassOptions& o, const GlobalOptions& global) {
   std::printf("class %s: %s (%s), seed %llu, %d day%s, advisor %s\n", spec.class_id.c_str(), scenario.name.c_str(),
               spec.scenario.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, spec.days == 1 ? "" : "s",
               spec.advisor ? "on" : "off");
+  // What the students play is the class's world: its locks and history, as submit and report replay it.
   std::string locks;
-  for (const auto& l : scenario.locked_levers) locks += (locks.empty() ? "" : ", ") + l;
-  for (const auto& l : spec.locked_levers) {
-    if (!scenario.lever_locked(l)) locks += (locks.empty() ? "" : ", ") + l + " (class)";
+  for (const auto& l : world.scenario.locked_levers) {
+    locks += (locks.empty() ? "" : ", ") + l + (scenario.lever_locked(l) ? "" : " (class)");
   }
-  const int history = spec.history_days.value_or(scenario.history_days);
+  const int history = world.scenario.history_days;
   if (history > 0)
     std::printf("  history: %d day%s of past traffic, prices and market before hour 0\n", history,
                 history == 1 ? "" : "s");
@@ -169,20 +170,18 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
                    "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played, then left "
                    "to run to the end without another command, and scores the share of the game played\n",
                    o.save.c_str(), static_cast<long long>(h.at_hour), static_cast<long long>(h.end_hour));
-      stopped_at_hour = h.at_hour;
     }
+    stopped_at_hour = classroom::stopped_at_hour(h.finished, h.at_hour);
     log = std::move(h.commands);
   } else {
     log = game::read_command_log(o.commands);
   }
   const std::string source = o.save.empty() ? o.commands : o.save;
-  auto g = classroom::play_class_game(world, catalog, log, &refused);
+  const auto sub = classroom::submission_of_play(world, catalog, log, o.student, o.code, stopped_at_hour, &refused);
   for (const auto& r : refused) {
     std::fprintf(stderr, "tycoon: warning: %s: command %zu refused at hour %lld: %s\n", source.c_str(), r.index + 1,
                  static_cast<long long>(r.at_hour), r.message.c_str());
   }
-  auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows, g->advisor());
-  auto sub = classroom::make_submission(world, *g, cf, o.student, o.code, stopped_at_hour);
   core::write_file_atomically(o.out, classroom::submission_text(sub));
   const auto& s = sub["payload"]["summary"];
   std::printf("%s in class %s: score %.1f, profit $%.0f, SLO attainment %.1f%%; submission written to %s\n",

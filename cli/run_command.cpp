@@ -155,10 +155,16 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "Folder for hourly.csv, deployments.csv, summary.json, the resolved scenario and the command log");
   sub->add_option("--save", o->save, "Save the game at the end to this file");
   sub->add_option("--resume", o->resume, "Continue a saved game (instead of a scenario)");
+  std::vector<std::string> advisor_modes = {"on"};
+  std::string bots;
+  for (auto b : advisor::kBotPolicyNames) {
+    advisor_modes.emplace_back(b);
+    bots += (bots.empty() ? "" : ", ") + std::string(b);
+  }
   sub->add_option("--advisor", o->advisor,
-                  "Play with Chien, the advisor: 'on' (decisions from --commands only), or a bot that decides: "
-                  "accept-all, reject-all, verify-then-decide. Adds the advisor's debrief to the summary")
-      ->check(CLI::IsMember({"on", "accept-all", "reject-all", "verify-then-decide"}));
+                  "Play with Chien, the advisor: 'on' (decisions from --commands only), or a bot that decides: " +
+                      bots + ". Adds the advisor's debrief to the summary")
+      ->check(CLI::IsMember(advisor_modes));
   sub->add_flag("--json", o->json, "One JSON object on stdout");
   sub->add_flag("--allow-long-run", o->allow_long_run, "Play games longer than a year (minutes of wall time)");
   sub->add_flag("--no-counterfactuals", o->no_counterfactuals,

@@ -12,6 +12,7 @@
 #include "sim/core/input_error.h"
 #include "sim/data/json_reader.h"
 #include "sim/game/command.h"
+#include "sim/game/rng.h"
 
 namespace tycoon::server {
 
@@ -130,7 +131,8 @@ ApiResponse ClassApi::create_class(const std::string& body) {
     choices.title = in.optional_string("title").value_or("");
     if (in.has("seed")) {
       const auto& seed = in.raw("seed");
-      if (!seed.is_number_unsigned()) in.fail("seed", "must be a whole number from 0 to 2^64 - 1");
+      if (!seed.is_number_unsigned())
+        in.fail("seed", "must be a whole number from 0 to " + std::to_string(game::kMaxGameSeed));
       choices.seed = seed.get<std::uint64_t>();
     }
     if (auto d = in.optional_integer("days", data::Bound::kPositive)) choices.days = static_cast<int>(*d);
@@ -431,20 +433,21 @@ ApiResponse ClassApi::student_class(const std::string& code) {
     std::lock_guard lock(sim_mutex_);
     scenario = context(*c)->world.scenario;
   }
-  nlohmann::json out = {{"student", s->student},
-                        {"class", classroom::to_json(spec)},
-                        {"link_query", classroom::class_link_query(spec)},
-                        {"scenario_name", scenario.name},
-                        {"briefing", scenario.briefing},
-                        {"question", scenario.question},
-                        {"policy", policy_json(*c)},
-                        {"attempts_so_far", store_.hand_ins(s->class_id, s->student).size()}};
-  // The answer key stays hidden until the deadline (and without one, until the instructor sets one):
-  // the lesson when it answers the question, and the reference strategy. A lesson without a
-  // question is what play shows anyway.
-  const bool key_shown = classroom::answer_key_shown(c->deadline_unix_s, now_unix_s_());
-  if (scenario.answer_shown(true, !key_shown) || scenario.question.empty()) out["lesson"] = scenario.lesson;
-  if (key_shown && scenario.reference_strategy) out["reference_strategy"] = scenario.reference_strategy->description;
+  nlohmann::json out = {
+      {"student", s->student},
+      {"class", classroom::to_json(spec)},
+      {"link_query", classroom::class_link_query(spec)},
+      {"scenario_name", scenario.name},
+      {"briefing", scenario.briefing},
+      {"question", scenario.question},
+      {"policy", policy_json(*c)},
+      {"policy_text", classroom::policy_sentence(classroom::parse_attempt_policy(c->attempt_policy), c->deadline_unix_s,
+                                                 classroom::parse_late_policy(c->late_policy))},
+      {"attempts_so_far", store_.hand_ins(s->class_id, s->student).size()}};
+  // The answer key stays hidden until the deadline (classroom::briefing_key).
+  const auto key = classroom::briefing_key(scenario, c->deadline_unix_s, now_unix_s_());
+  if (key.lesson) out["lesson"] = *key.lesson;
+  if (key.reference_strategy) out["reference_strategy"] = *key.reference_strategy;
   return ok_json(out);
 }
 
@@ -524,6 +527,8 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   out["student"] = r.student;
   out["class_id"] = r.class_id;
   out["attempts_policy"] = c->attempt_policy;
+  out["receipt"] = classroom::hand_in_receipt(
+      {r.attempt, r.finished, r.at_hour, r.end_hour, r.late, r.score_points, r.profit_usd, r.slo_attainment});
   return ok_json(out, 201);
 }
 

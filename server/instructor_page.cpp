@@ -1,5 +1,7 @@
 #include "server/instructor_page.h"
 
+#include "sim/classroom/hand_in.h"
+
 namespace tycoon::server {
 
 namespace {
@@ -48,8 +50,8 @@ constexpr std::string_view kPage = R"html(<!doctype html>
 <h2>Deadline and attempts</h2>
 <form id="policy-form">
   <label>Deadline (UTC)<input id="deadline" placeholder="2026-12-11T17:00:00Z" size="24"></label>
-  <label>After it<select id="late"><option value="refuse">refuse hand-ins</option><option value="mark">mark them late</option></select></label>
-  <label>Attempt that counts<select id="attempts"><option>best</option><option>last</option><option>first</option></select></label>
+  <label>After it<select id="late">@LATE_OPTIONS@</select></label>
+  <label>Attempt that counts<select id="attempts">@ATTEMPT_OPTIONS@</select></label>
   <button>Save</button>
 </form>
 
@@ -160,8 +162,42 @@ setInterval(() => { if (token && current()) refresh().catch((e) => say(e.message
 </html>
 )html";
 
+// The choices a class's policies take, as sim/classroom names them (the API parses the same
+// names); the default first.
+std::string late_options() {
+  std::string out;
+  for (auto p : {classroom::kDefaultLatePolicy, classroom::LatePolicy::kRefuse, classroom::LatePolicy::kMark}) {
+    const std::string name(classroom::to_string(p));
+    if (out.find("\"" + name + "\"") != std::string::npos) continue;
+    out += "<option value=\"" + name + "\">" +
+           (p == classroom::LatePolicy::kRefuse ? "refuse hand-ins" : "mark them late") + "</option>";
+  }
+  return out;
+}
+
+std::string attempt_options() {
+  std::string out;
+  for (auto p : {classroom::kDefaultAttemptPolicy, classroom::AttemptPolicy::kBest, classroom::AttemptPolicy::kLast,
+                 classroom::AttemptPolicy::kFirst}) {
+    const std::string name(classroom::to_string(p));
+    if (out.find("\"" + name + "\"") != std::string::npos) continue;
+    out += "<option value=\"" + name + "\">" + name + "</option>";
+  }
+  return out;
+}
+
+std::string fill(std::string page, std::string_view slot, const std::string& text) {
+  const auto at = page.find(slot);
+  if (at != std::string::npos) page.replace(at, slot.size(), text);
+  return page;
+}
+
 }  // namespace
 
-std::string_view instructor_page_html() { return kPage; }
+const std::string& instructor_page_html() {
+  static const std::string page =
+      fill(fill(std::string(kPage), "@LATE_OPTIONS@", late_options()), "@ATTEMPT_OPTIONS@", attempt_options());
+  return page;
+}
 
 }  // namespace tycoon::server

@@ -5,10 +5,10 @@
 // fragment, which browsers never send to the server) and goes out as the Authorization header.
 #pragma once
 
-#include <string_view>
+#include <string>
 
 namespace tycoon::server {
 
-std::string_view instructor_page_html();
+const std::string& instructor_page_html();
 
 }  // namespace tycoon::server

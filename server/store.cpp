@@ -9,7 +9,8 @@ namespace tycoon::server {
 namespace {
 
 // Migration i brings the schema from version i to i + 1. Never edit one that has shipped: add the
-// next.
+// next. The policy CHECKs list classroom::kLatePolicyNames and kAttemptPolicyNames as they were
+// when it shipped; a new policy needs a migration (tests/test_server_store.cpp checks they agree).
 const char* const kMigrations[] = {
     // 1: classes, rosters, hand-ins, settings.
     R"sql(

@@ -413,8 +413,12 @@ TEST_CASE("the player sees claims and measurements, never the truth; a running c
   REQUIRE(running["checks"].size() == 1);
   CHECK_FALSE(running["checks"][0].contains("measured_speedup"));  // the benchmark takes two game hours
   CHECK(running["checks"][0]["ready_at_hour"] == bench.ready_at_hour);
+  CHECK(running["deciding_check"].is_null());  // nothing decides while the only check runs
   auto done = advisor::player_view_json(rec, advice, bench.ready_at_hour);
   CHECK(done["checks"][0]["measured_speedup"].get<double>() == bench.measured_speedup);
+  CHECK(done["deciding_check"] == 0);  // game::deciding_check: the newest ready check
+  CHECK(game::deciding_check(advice, bench.ready_at_hour - 1) == std::nullopt);
+  CHECK(game::deciding_check(advice, bench.ready_at_hour) == 0u);
   CHECK(done["claimed_speedup"].get<double>() == rec.claimed_speedup);
   // Only the debrief, after the fact, reveals what was true.
   CHECK(advisor::to_json(rec, /*reveal_truth=*/true)["truth"]["speedup"].get<double>() == rec.true_speedup);

@@ -109,6 +109,27 @@ TEST_CASE("a hand-in in the deadline's own second is on time; one second later i
   CHECK_FALSE(classroom::answer_key_shown(kDeadline, kDeadline));
   CHECK(classroom::answer_key_shown(kDeadline, kDeadline + 1));
   CHECK_FALSE(classroom::answer_key_shown(kDeadline, std::nullopt));
+
+  // A student's briefing: a level with a question keeps its lesson (the answer) and the reference
+  // strategy back until then; a level without one shows its lesson, as play does, but still not
+  // the reference strategy.
+  game::Scenario asked;
+  asked.question = "Which price earns the most?";
+  asked.lesson = "The one just above the market's.";
+  asked.reference_strategy = game::ReferenceStrategy{};
+  asked.reference_strategy->description = "Raise every price 15%.";
+  const auto before = classroom::briefing_key(asked, kDeadline, kDeadline);
+  CHECK_FALSE(before.lesson.has_value());
+  CHECK_FALSE(before.reference_strategy.has_value());
+  const auto after = classroom::briefing_key(asked, kDeadline, kDeadline + 1);
+  CHECK(after.lesson == asked.lesson);
+  CHECK(after.reference_strategy == "Raise every price 15%.");
+  CHECK_FALSE(classroom::briefing_key(asked, std::nullopt, kDeadline + 1).lesson.has_value());  // no deadline
+  game::Scenario told = asked;
+  told.question.clear();
+  const auto plain = classroom::briefing_key(told, kDeadline, kDeadline);
+  CHECK(plain.lesson == told.lesson);
+  CHECK_FALSE(plain.reference_strategy.has_value());
 }
 
 TEST_CASE("a class game's end is handed in once; the button's hand-in of a finished game counts; play again re-arms") {
@@ -196,4 +217,19 @@ TEST_CASE("a save from another world is refused with what differs; the class's o
   // Not a save at all: plain bad input, not "another world".
   CHECK_THROWS_WITH_AS(classroom::hand_in_from_save(cls, catalog, std::string_view("{\"format\": 1}")),
                        doctest::Contains("not a save this game can read"), core::InputError);
+}
+
+TEST_CASE("a student reads the class's policies and each receipt in the same words in the browser and the desktop") {
+  constexpr std::int64_t kDeadline = 20798LL * 86400 + 17 * 3600;  // 2026-12-11T17:00:00Z
+  CHECK(classroom::policy_sentence(classroom::AttemptPolicy::kBest, std::nullopt, classroom::LatePolicy::kRefuse) ==
+        "the best attempt counts");
+  CHECK(classroom::policy_sentence(classroom::AttemptPolicy::kLast, kDeadline, classroom::LatePolicy::kMark) ==
+        "the last attempt counts, deadline 2026-12-11T17:00:00Z (later hand-ins are marked late)");
+  classroom::ReceiptFigures f{2, true, 168, 168, true, 71.3, 1604.4, 0.888};
+  CHECK(classroom::hand_in_receipt(f) == "Handed in (attempt 2, late): score 71.3, profit $1604.40, SLO 88.8%");
+  // Unfinished: the score is the share played; the money is the replay's, run to the end.
+  f = {1, false, 32, 168, false, 11.8, 1604.4, 0.888};
+  CHECK(classroom::hand_in_receipt(f) ==
+        "Handed in (attempt 1, unfinished at hour 32 of 168): score 11.8 for the share played; run to the end without "
+        "another command, profit $1604.40, SLO 88.8%");
 }

@@ -564,6 +564,18 @@ TEST_CASE("class link: a link's query string and a class file give the same clas
   refused("class=econ-101&scenario=classroom-prices-only&sede=1", "'sede' is not a class parameter");
   refused("class=econ-101&scenario=classroom-prices-only&seed=1&seed=2", "'seed' given twice");
   refused("class=econ-101&scenario=classroom-prices-only&seed=-4", "'-4' is not a whole number");
+  // A seed no game takes (over game::kMaxGameSeed) is refused when the class is made, not when its
+  // world is built for the first hand-in; a class file is read with the same bound.
+  refused("class=econ-101&scenario=classroom-prices-only&seed=9000000000000001", "more than 9000000000000000");
+  classroom::ClassChoices over;
+  over.class_id = "econ-101";
+  over.seed = game::kMaxGameSeed + 1;
+  CHECK_THROWS_WITH_AS(classroom::make_class(scenario, over), doctest::Contains("the largest a game takes"),
+                       core::InputError);
+  auto file_over = classroom::to_json(from_file);
+  file_over["seed"] = game::kMaxGameSeed + 1;
+  CHECK_THROWS_WITH_AS(classroom::class_from_json(file_over, "class.json"), doctest::Contains("/seed"),
+                       data::LoadError);
   refused("class=econ-101&scenario=classroom-prices-only&days=0", "'days': at least 1");
   refused("class=econ-101&scenario=classroom-prices-only&days=61", "more than 60");
   refused("class=econ-101&scenario=classroom-prices-only&history=61", "more than 60");

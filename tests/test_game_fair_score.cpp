@@ -185,6 +185,12 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   CHECK_FALSE(data.students[2].finished);
   CHECK(data.students[2].cumulative_profit_usd.size() == static_cast<std::size_t>(kStoppedAt));
   CHECK(data.students[0].cumulative_profit_usd.size() == static_cast<std::size_t>(kFairClassDays * 24));
+  // So does the game's Class report screen, from the report's JSON: Abe stopped at hour 12, the
+  // others finished.
+  const auto view = classroom::class_report_view_from_json(classroom::to_json(report), "report.json");
+  REQUIRE(view.find("Abe Abandoned") != nullptr);
+  CHECK(view.find("Abe Abandoned")->stopped_at_hour == kStoppedAt);
+  CHECK_FALSE(view.find("Dana Nothing")->stopped_at_hour.has_value());
   fs::remove_all(dir);
 }
 

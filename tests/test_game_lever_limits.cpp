@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sim/core/input_error.h"
+#include "sim/game/fleet.h"
 #include "sim/game/game.h"
 #include "sim/game/lever_limits.h"
 #include "sim/game/load_share.h"
@@ -167,6 +168,13 @@ TEST_CASE("a campaign level opens once the highest level below it is passed; the
   // Passing takes kStarsToUnlockNextLevel stars: every goal met and a score of at least 55.
   CHECK_FALSE(game::unlocks_next_level(1));
   CHECK(game::unlocks_next_level(2));
+  // A player with level 1 at two stars and level 2 at one star: 1 and 2 are open, 4 is not.
+  const std::map<std::string, int> best = {{"one", 2}, {"two", 1}};
+  CHECK(game::campaign_level_open(1, campaign, {}));
+  CHECK_FALSE(game::campaign_level_open(2, campaign, {}));
+  CHECK(game::campaign_level_open(2, campaign, best));
+  CHECK_FALSE(game::campaign_level_open(4, campaign, best));
+  CHECK(game::campaign_level_open(4, campaign, {{"two", 3}}));
 }
 
 TEST_CASE("the engines a recipe can name: production engines that run on the chip's vendor") {
@@ -204,4 +212,13 @@ TEST_CASE("the deploy form's command: the fields that differ, and applying them 
                                                                     "prefix_caching"});
   CHECK(game::apply_overrides(base, o) == form);
   CHECK(game::recipe_fields_set(game::overrides_between(form, form)).empty());
+}
+
+TEST_CASE("a deployment that served nothing last hour is labelled by why: made this hour, or without GPUs") {
+  // Made at hour 5: the hour's simulation has not run with it yet, so it serves from the next.
+  game::DeploymentState d;
+  d.created_at_hour = 5;
+  CHECK(game::idle_label(d, 5) == "next hour");
+  // An hour on and still idle: none of its replicas got GPUs.
+  CHECK(game::idle_label(d, 6) == "no GPUs");
 }

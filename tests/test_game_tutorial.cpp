@@ -89,7 +89,8 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   CHECK(step_id(g) == "decide");
   // Decide on the benchmark's verdict, as the step asks, by pressing the button the step rings.
   REQUIRE(pending_proposal(g).id == id);
-  const auto& decide = g.scenario().tutorial_steps[g.state().world.tutorial_step];
+  REQUIRE(game::current_step(s.tutorial_steps, g.state()) != nullptr);
+  const auto& decide = *game::current_step(s.tutorial_steps, g.state());
   if (game::check_undecided(pending_proposal(g).checks.back())) {
     // The first benchmark cannot tell: the ring is on the longer one, then on the clock.
     CHECK(game::step_target(decide, g.state()) == "advisor.check.benchmark_more." + id);
@@ -177,6 +178,8 @@ TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass 
   REQUIRE(g.apply(game::Deploy{"gpt-oss-120b", "h200", std::nullopt, 1, {}, {}}).ok);
   g.run_to_end();  // a headless run can step past a held clock; the steps stay undone
   CHECK(step_id(g) == "profile");
+  // The game has ended: no step is the player's to do any more, though "profile" was never done.
+  CHECK(game::current_step(s.tutorial_steps, g.state()) == nullptr);
   CHECK_FALSE(tutorial_goal_met(g));
   const auto sc = game::score(s, g.state(), game::evaluate_goals(s, g.state()));
   CHECK_FALSE(sc.passed);
@@ -195,4 +198,18 @@ TEST_CASE("tutorial steps: a bad step is refused with the file and the pointer")
   }
   j["tutorial_steps"][2]["done_when"] = {{"panel_viewed", "spreadsheet"}};
   CHECK_THROWS_AS(game::scenario_from_json(j, "tutorial.json", test::catalog()), data::LoadError);
+}
+
+TEST_CASE("tutorial hints: the newest one shown so far is the one on screen") {
+  std::vector<game::TutorialHint> hints(2);
+  hints[0].text = "first";
+  hints[1].text = "second";
+  game::GameState s;
+  CHECK(game::current_hint(hints, s) == nullptr);  // none shown yet
+  s.world.next_hint = 1;
+  CHECK(game::current_hint(hints, s) == &hints[0]);
+  s.world.next_hint = 2;
+  CHECK(game::current_hint(hints, s) == &hints[1]);
+  s.world.next_hint = 5;  // past the end (a save of a scenario that lost hints): the last
+  CHECK(game::current_hint(hints, s) == &hints[1]);
 }

@@ -363,6 +363,8 @@ TEST_CASE("hostile requests get a clear error and change nothing in the database
       t.http->Put("/api/classes/econ-101/policy", t.instructor(), R"({"deadline": "next friday"})", "application/json"),
       400);
   refused(t.http->Get("/api/classes/nope/leaderboard", t.instructor()), 404);
+  // An id no class could have (not data::is_safe_id) is no class either, never a file name.
+  refused(t.http->Get("/api/classes/Econ%20101%22/gradebook.csv", t.instructor()), 404);
   // An oversized body is refused before it is read.
   CHECK(refused(t.http->Post("/api/student/hand-in", TestServer::student(ada), std::string(kTestBodyLimit + 1, ' '),
                              "application/json"),
@@ -380,6 +382,17 @@ TEST_CASE("the instructor's page is served to anyone and holds no data of its ow
   CHECK(r->body.find("/api/classes") != std::string::npos);
   // The token is never in the page: it comes from the URL's fragment or is typed.
   CHECK(r->body.find(t.srv->instructor_token()) == std::string::npos);
+  // Its policy choices are sim/classroom's names, the default first: what the API parses.
+  const auto attempts_at = r->body.find("<select id=\"attempts\">");
+  REQUIRE(attempts_at != std::string::npos);
+  CHECK(r->body.compare(attempts_at + 22, 34, "<option value=\"best\">best</option>") == 0);
+  for (auto name : classroom::kAttemptPolicyNames) {
+    CHECK(r->body.find("<option value=\"" + std::string(name) + "\">") != std::string::npos);
+  }
+  for (auto name : classroom::kLatePolicyNames) {
+    CHECK(r->body.find("<option value=\"" + std::string(name) + "\">") != std::string::npos);
+  }
+  CHECK(r->body.find('@') == std::string::npos);  // every slot filled
   CHECK(refused(t.http->Get("/no-such-page"), 404) == "no such page");
 }
 
@@ -494,7 +507,7 @@ TEST_CASE("the desktop game hands the game on screen in to the server of a stude
   REQUIRE_MESSAGE(client.last_ok(), client.message());
   CHECK(client.last_answer()->body["finished"] == false);
   CHECK(client.last_answer()->body["at_hour"] == 6);
-  CHECK(client.message().rfind("Handed in (attempt 1, unfinished at hour 6): score ", 0) == 0);
+  CHECK(client.message().rfind("Handed in (attempt 1, unfinished at hour 6 of ", 0) == 0);
 
   // At the end, by itself, once.
   game::replay_until(*g, moves, next, g->state().end_hour);

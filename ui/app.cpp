@@ -359,8 +359,6 @@ void App::frame(double dt_s) {
   draw_game(dt_s);
 }
 
-static const game::TutorialStep* current_tutorial_step(const game::Scenario& scenario, const game::GameState& s);
-
 void App::draw_game(double dt_s) {
   runner_->tick(dt_s);
   if (previews_) previews_->run_pending();
@@ -386,7 +384,7 @@ void App::draw_game(double dt_s) {
     game.advisor_options = &chien->options();
   }
   // The control the tutorial rings is scrolled into view where it is drawn (ui/automation.h).
-  const auto* ringed = current_tutorial_step(runner_->scenario(), s);
+  const auto* ringed = game::current_step(runner_->scenario().tutorial_steps, s);
   view_.tags.want_visible(ringed ? game::step_target(*ringed, s) : std::string());
   auto revealed = runner_->revealed_debrief();
   if (revealed && !revealed->is_null() && !answer_key_hidden_) game.revealed_debrief = revealed.get();
@@ -502,11 +500,6 @@ static Tab tab_of(std::string_view panel) {
   return Tab::kDashboard;
 }
 
-static const game::TutorialStep* current_tutorial_step(const game::Scenario& scenario, const game::GameState& s) {
-  if (s.finished || s.world.tutorial_step >= scenario.tutorial_steps.size()) return nullptr;
-  return &scenario.tutorial_steps[s.world.tutorial_step];
-}
-
 static const TaggedRect* find_tutorial_target(const WidgetTags& tags, const game::TutorialStep& step,
                                               const game::GameState& s) {
   // The rule of what to ring is the game's (the decide step rings what the evidence supports).
@@ -526,7 +519,7 @@ static const TaggedRect* find_tutorial_target(const WidgetTags& tags, const game
 }
 
 void App::draw_tutorial_overlay(const GameView& game, CommandQueue& out) {
-  const auto* step = current_tutorial_step(game.scenario, game.state);
+  const auto* step = game::current_step(game.scenario.tutorial_steps, game.state);
   if (!step) return;
   // A step that asks the player to read a panel is done when they open it.
   if (step->when == game::StepCondition::kPanelViewed && view_.tab == tab_of(step->panel) &&
@@ -554,7 +547,7 @@ nlohmann::json App::dump() const {
       nlohmann::json t = {{"steps", sc.tutorial_steps.size()},
                           {"done", snap->world.tutorial_step},
                           {"holds_clock", game::tutorial_holds_clock(sc, *snap)}};
-      if (const auto* step = current_tutorial_step(sc, *snap)) {
+      if (const auto* step = game::current_step(sc.tutorial_steps, *snap)) {
         t["id"] = step->id;
         t["text"] = step->text;
         t["tab"] = step->tab;

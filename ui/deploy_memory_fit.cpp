@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/game/deploy_checks.h"
 #include "ui/chart.h"
 #include "ui/format.h"
 #include "ui/theme.h"
@@ -57,9 +58,7 @@ bool draw_memory_fit(const GameView& game, ViewState& view, const game::SegmentS
     ImGui::PopTextWrapPos();
     tag(view.tags, "deploy.fit.ok");
   } else {
-    std::string reason = plan->reason;
-    if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
-    error_box("##fit", "Does not fit: " + reason);
+    error_box("##fit", "Does not fit: " + game::memory_shortfall(*plan));
     tag(view.tags, "deploy.fit.fail");
     return false;
   }

@@ -1,6 +1,7 @@
 // Deployments: what runs where, how it did last hour, and the form to deploy or change a recipe.
 #include <algorithm>
 
+#include "sim/game/fleet.h"
 #include "sim/game/lever_limits.h"
 #include "sim/game/slo.h"
 #include "sim/game/tallies.h"
@@ -155,7 +156,7 @@ void draw_deployments_panel(const GameView& game, ViewState& view, CommandQueue&
         const double slo = game::slo_attainment(last->requests_within_slo, last->requests_offered);
         theme::text_colored(slo_color(slo, game.scenario), fmt_pct(slo, 0));
       } else {
-        ImGui::TextDisabled("%s", s.hour == d.created_at_hour ? "next hour" : "no GPUs");
+        ImGui::TextDisabled("%s", game::idle_label(d, s.hour).c_str());
         for (int i = 0; i < 4; ++i) {
           ImGui::TableNextColumn();
           ImGui::TextDisabled("—");

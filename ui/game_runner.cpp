@@ -352,8 +352,8 @@ bool GameRunner::run_one() {
   std::shared_ptr<const nlohmann::json> revealed;
   if (snap->finished) revealed = std::make_shared<const nlohmann::json>(game_->revealed_debrief());
   {
-    if (revealed) revealed_ = std::move(revealed);
     std::lock_guard lock(mutex_);
+    if (revealed) revealed_ = std::move(revealed);  // revealed_debrief() reads it under the lock
     if (step) {
       hours_due_ = std::max(0, hours_due_ - 1);
       if (has_outcome) hours_due_ = 0;  // a failing hour stops the clock

@@ -58,19 +58,13 @@ std::vector<ScenarioEntry> list_scenario_entries(const data::Catalog& catalog, c
   return out;
 }
 
-bool Progress::passed(const std::string& id) const {
-  auto it = best_stars.find(id);
-  return it != best_stars.end() && game::unlocks_next_level(it->second);
-}
-
 bool unlocked(const std::vector<ScenarioEntry>& entries, const ScenarioEntry& e, const Progress& progress) {
   if (e.kind != game::ScenarioKind::kCampaign) return true;
   std::vector<std::pair<int, std::string>> campaign;
   for (const auto& x : entries) {
     if (x.kind == game::ScenarioKind::kCampaign && x.error.empty()) campaign.emplace_back(x.level.value_or(0), x.id);
   }
-  const auto before = game::level_to_pass_before(e.level.value_or(0), campaign);
-  return !before || progress.passed(*before);
+  return game::campaign_level_open(e.level.value_or(0), campaign, progress.best_stars);
 }
 
 Progress load_progress(const std::filesystem::path& path, std::string* error) {

@@ -33,7 +33,6 @@ std::vector<ScenarioEntry> list_scenario_entries(const data::Catalog& catalog, c
 // Best stars per scenario id (2 or more: passed).
 struct Progress {
   std::map<std::string, int> best_stars;
-  bool passed(const std::string& id) const;
 };
 
 // A campaign level is open when it is the first or the level before it was passed.

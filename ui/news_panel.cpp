@@ -35,19 +35,18 @@ void draw_news_panel(const GameView& game, ViewState& view, CommandQueue& out) {
   const auto& s = game.state;
   const auto& hints = game.scenario.hints;
   // The latest hint shown so far.
-  const game::TutorialHint* hint = nullptr;
-  for (std::size_t i = 0; i < hints.size() && i < s.world.next_hint; ++i) hint = &hints[i];
+  const game::TutorialHint* hint = game::current_hint(hints, s);
   const std::string& lesson = game.scenario.lesson_in_play();
   // A tutorial's current step replaces the hints: what to do, where, and whether the clock waits.
   const auto& steps = game.scenario.tutorial_steps;
   std::string step_title, step_text, step_clock;
   if (!steps.empty()) {
     const std::size_t i = s.world.tutorial_step;
-    if (i < steps.size() && !s.finished) {
+    if (const game::TutorialStep* step = game::current_step(steps, s)) {
       step_title = "Tutorial · step " + std::to_string(i + 1) + " of " + std::to_string(steps.size());
-      step_text = steps[i].text;
-      step_clock = steps[i].holds_clock() ? "The clock waits until you have done this (the highlighted control)."
-                                          : "Run the clock: this step needs game time to pass.";
+      step_text = step->text;
+      step_clock = step->holds_clock() ? "The clock waits until you have done this (the highlighted control)."
+                                       : "Run the clock: this step needs game time to pass.";
     } else {
       step_title = i >= steps.size() ? "Tutorial complete" : "Tutorial not finished";
       step_text = i >= steps.size() ? "You did every step." : "The game ended before every step was done.";

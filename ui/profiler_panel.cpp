@@ -59,6 +59,10 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     return;
   }
   const WhatIf w = what_if_now(s, *d);
+  if (w.replicas == 0 || (w.decode && w.decode->replicas == 0)) {
+    muted_wrapped("This deployment has no replicas: it serves nothing. Scale it up to profile it.");
+    return;
+  }
   std::string error;
   auto plan = plan_of(previews, game.scenario, game.catalog, w, &error);
   if (!plan) {

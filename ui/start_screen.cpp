@@ -135,7 +135,8 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
     ImGui::InputInt("Days (0: the scenario's)##setup", &f.setup_days);
     tag(view.tags, "start.class_setup.days");
     ImGui::SetNextItemWidth(field_w);
-    ImGui::InputInt("History days before play##setup", &f.setup_history_days);
+    ImGui::InputTextWithHint("History days before play##setup", chosen ? "the scenario's" : "", &f.setup_history_days,
+                             ImGuiInputTextFlags_CharsDecimal);
     tag(view.tags, "start.class_setup.history");
     ImGui::SetNextItemWidth(field_w);
     const char* advisor_items[] = {"the default", "on", "off"};
@@ -163,7 +164,7 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
       r.choices.class_id = f.setup_class_id;
       r.choices.title = f.setup_title;
       if (!f.setup_seed.empty()) {
-        // The link's rule for a seed (sim/classroom): digits only, at most 2^64 - 1.
+        // The link's rule for a seed (sim/classroom): digits only, at most game::kMaxGameSeed.
         try {
           r.choices.seed = classroom::parse_class_link("class=x&scenario=x&seed=" + f.setup_seed).choices.seed;
         } catch (const std::exception& e) {
@@ -172,7 +173,16 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
         }
       }
       if (f.setup_days != 0) r.choices.days = f.setup_days;
-      if (f.setup_history_days != 0) r.choices.history_days = f.setup_history_days;
+      if (!f.setup_history_days.empty()) {
+        // The link's rule for history days (sim/classroom): 0 (none) up to game::kMaxHistoryDays.
+        try {
+          r.choices.history_days =
+              classroom::parse_class_link("class=x&scenario=x&history=" + f.setup_history_days).choices.history_days;
+        } catch (const std::exception& e) {
+          view.message(std::string("History days: ") + e.what(), false, 0);
+          r.choices.class_id.clear();
+        }
+      }
       if (f.setup_advisor != 0) r.choices.advisor = f.setup_advisor == 1;
       for (const auto& [lever, on] : f.setup_locks) {
         if (on) r.choices.locked_levers.push_back(lever);
@@ -262,6 +272,10 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
           ImGui::Text("%d", row.rank_score);
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(row.student.c_str());
+          if (row.stopped_at_hour) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(unfinished: stopped at hour %lld)", static_cast<long long>(*row.stopped_at_hour));
+          }
           ImGui::TableNextColumn();
           ImGui::Text("%.1f", row.score);
           ImGui::TableNextColumn();

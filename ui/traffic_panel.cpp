@@ -134,6 +134,10 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   const auto* seg = game.scenario.find_segment(d->segment);
   const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
   const WhatIf w = what_if_now(s, *d);
+  if (w.replicas == 0 || (w.decode && w.decode->replicas == 0)) {
+    muted_wrapped("This deployment has no replicas: it serves nothing. Scale it up to see its queue here.");
+    return;
+  }
   auto result = previews.get([&] { return open_loop_job(previews, game.scenario, game.catalog, w, rate, s.seed); });
   ImGui::TextDisabled(
       "Simulated at this hour's load, %s on %d replica(s) (the game's own hour records keep only "

@@ -66,9 +66,9 @@ struct StartForm {
   std::string setup_scenario;  // scenario id
   std::string setup_class_id;
   std::string setup_title;
-  std::string setup_seed;  // digits; empty: the scenario's
-  int setup_days = 0;      // 0: the scenario's
-  int setup_history_days = 0;
+  std::string setup_seed;                   // digits; empty: the scenario's
+  int setup_days = 0;                       // 0: the scenario's
+  std::string setup_history_days;           // digits; empty: the scenario's (0 is a choice: no history)
   std::map<std::string, bool> setup_locks;  // lever -> locked by the class
   int setup_advisor = 0;                    // 0: the default, 1: on, 2: off
   std::string setup_out;                    // the class file to write; empty: only the link

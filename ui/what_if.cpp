@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "sim/game/deploy_checks.h"
 #include "sim/game/game.h"
 #include "sim/game/load_share.h"
 #include "sim/game/plan.h"
@@ -20,8 +21,8 @@ WhatIf what_if_of(const game::GameState& state, const game::DeploymentState& d) 
 
 WhatIf what_if_now(const game::GameState& state, const game::DeploymentState& d) {
   WhatIf w = what_if_of(state, d);
-  w.replicas = std::max(1, d.replicas_now());
-  if (w.decode) w.decode->replicas = std::max(1, d.decode_replicas_now());
+  w.replicas = d.replicas_now();
+  if (w.decode) w.decode->replicas = d.decode_replicas_now();
   return w;
 }
 
@@ -66,28 +67,14 @@ std::optional<serving::DeploymentPlan> plan_of(Previews& previews, const game::S
   }
 }
 
-std::optional<serving::ResolvedServing> resolve_serving(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                        const WhatIf& w, std::string* error) {
+std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
+                                                const WhatIf& w, std::string* error) {
   try {
-    return game::resolve_recipe(catalog, w.model, w.chip, w.recipe, acceptance_length_for(scenario, catalog, w));
+    return game::recipe_memory_plan(catalog, scenario, w.model, w.chip, w.segment, w.recipe);
   } catch (const std::exception& e) {
     if (error) *error = e.what();
     return std::nullopt;
   }
-}
-
-std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                   const WhatIf& w, std::string* error) {
-  auto r = resolve_serving(scenario, catalog, w, error);
-  if (!r) return std::nullopt;
-  return r->deployment;
-}
-
-std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                const WhatIf& w, std::string* error) {
-  auto d = resolve_deployment(scenario, catalog, w, error);
-  if (!d) return std::nullopt;
-  return perf::plan_memory(*d, w.recipe.max_num_batched_tokens, w.recipe.max_num_seqs);
 }
 
 std::string what_if_key(const WhatIf& w, const std::string& extra) {

@@ -31,23 +31,16 @@ struct WhatIf {
 // Deployment `d` of `state` as a what-if, its accepted code changes at their claimed speedup
 // (game::preview_speedup: a preview never shows their true effect).
 WhatIf what_if_of(const game::GameState& state, const game::DeploymentState& d);
-// The deployment as it runs now: its replicas with GPUs (DeploymentState::replicas_now).
+// The deployment as it runs now: its replicas with GPUs (DeploymentState::replicas_now); 0
+// replicas for one scaled to none, which serves nothing and has nothing to preview.
 WhatIf what_if_now(const game::GameState& state, const game::DeploymentState& d);
 
 // Mean tokens per target step with speculative decoding for this segment's traffic (as the game
 // computes it): the segment's per-token acceptance if given, else the catalog recipe's, else 1.
 double acceptance_length_for(const game::Scenario& scenario, const data::Catalog& catalog, const WhatIf& w);
 
-// The serving configuration the game would run (game::resolve_recipe); the reason in `error` when
-// the combination cannot run.
-std::optional<serving::ResolvedServing> resolve_serving(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                        const WhatIf& w, std::string* error);
-
-// resolve_serving's deployment.
-std::optional<perf::Deployment> resolve_deployment(const game::Scenario& scenario, const data::Catalog& catalog,
-                                                   const WhatIf& w, std::string* error);
-
-// Memory plan per GPU for the recipe (nullopt with `error` when it cannot run at all).
+// Memory plan per GPU for the recipe, game::recipe_memory_plan (nullopt with `error` when it cannot
+// run at all).
 std::optional<perf::MemoryPlan> memory_plan_for(const game::Scenario& scenario, const data::Catalog& catalog,
                                                 const WhatIf& w, std::string* error);
 

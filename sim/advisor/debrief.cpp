@@ -188,6 +188,9 @@ nlohmann::json player_view_json(const ProposalRecord& r, const game::Advice& a, 
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : a.checks) checks.push_back(to_json(c, now_hour));
   j["checks"] = checks;
+  // The index in "checks" of the check that decides now (game::deciding_check); null: none ready.
+  const auto deciding = game::deciding_check(a, now_hour);
+  j["deciding_check"] = deciding ? nlohmann::json(*deciding) : nlohmann::json(nullptr);
   return j;
 }
 

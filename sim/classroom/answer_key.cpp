@@ -8,6 +8,15 @@ bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional
   return now_unix_s && deadline_passed(deadline_unix_s, *now_unix_s);
 }
 
+BriefingKey briefing_key(const game::Scenario& scenario, std::optional<std::int64_t> deadline_unix_s,
+                         std::optional<std::int64_t> now_unix_s) {
+  const bool shown = answer_key_shown(deadline_unix_s, now_unix_s);
+  BriefingKey out;
+  if (scenario.question.empty() || scenario.answer_shown(/*finished=*/true, !shown)) out.lesson = scenario.lesson;
+  if (shown && scenario.reference_strategy) out.reference_strategy = scenario.reference_strategy->description;
+  return out;
+}
+
 game::GameSummary without_answer_key(game::GameSummary summary) {
   if (summary.counterfactuals && summary.counterfactuals->reference) {
     summary.counterfactuals->reference->description.clear();

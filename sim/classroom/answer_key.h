@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include "sim/game/scenario.h"
 #include "sim/game/summary.h"
 
 namespace tycoon::classroom {
@@ -23,6 +25,15 @@ bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional
 // not its description; the gap to the reference and what to try next are taken out, and
 // GameSummary::answer_key_hidden is set.
 game::GameSummary without_answer_key(game::GameSummary summary);
+
+// What a student's class briefing carries of the key at `now_unix_s`: the lesson when it answers
+// nothing (the level asks no question: play shows it anyway) or once the key is shown; the
+// reference strategy's description once the key is shown. Unset: kept back.
+struct BriefingKey {
+  std::optional<std::string> lesson, reference_strategy;
+};
+BriefingKey briefing_key(const game::Scenario& scenario, std::optional<std::int64_t> deadline_unix_s,
+                         std::optional<std::int64_t> now_unix_s);
 
 // What the debrief says in place of the key.
 inline constexpr std::string_view kAnswerKeyHiddenNote =

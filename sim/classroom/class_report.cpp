@@ -400,25 +400,27 @@ nlohmann::json to_json(const ClassReport& r) {
     return out;
   };
   auto row = [&calls](const CheckedSubmission& c) {
-    return nlohmann::json{{"file", c.file},
-                          {"student", c.student},
-                          {"rank_score", c.rank_score},
-                          {"rank_profit", c.rank_profit},
-                          {"rank_slo", c.rank_slo},
-                          {"score", c.summary.score.points},
-                          {"stars", c.summary.score.stars},
-                          {"passed", c.summary.score.passed},
-                          {"profit_usd", c.summary.profit_usd},
-                          {"revenue_usd", c.summary.revenue_usd},
-                          {"slo_attainment", c.summary.slo_attainment},
-                          {"bankrupt", c.summary.bankrupt},
-                          {"gpu_hours_rented", c.summary.gpu_hours_rented},
-                          {"commands", c.num_commands},
-                          {"commands_refused", c.num_refused},
-                          {"first_half_profit_usd", c.first_half_profit_usd},
-                          {"second_half_profit_usd", c.second_half_profit_usd},
-                          {"improvement_usd_per_hour", c.improvement_usd_per_hour()},
-                          {"advice_calls", calls(c)}};
+    return nlohmann::json{
+        {"file", c.file},
+        {"student", c.student},
+        {"rank_score", c.rank_score},
+        {"rank_profit", c.rank_profit},
+        {"rank_slo", c.rank_slo},
+        {"score", c.summary.score.points},
+        {"stars", c.summary.score.stars},
+        {"passed", c.summary.score.passed},
+        {"profit_usd", c.summary.profit_usd},
+        {"revenue_usd", c.summary.revenue_usd},
+        {"slo_attainment", c.summary.slo_attainment},
+        {"bankrupt", c.summary.bankrupt},
+        {"stopped_at_hour", c.stopped_at_hour ? nlohmann::json(*c.stopped_at_hour) : nlohmann::json(nullptr)},
+        {"gpu_hours_rented", c.summary.gpu_hours_rented},
+        {"commands", c.num_commands},
+        {"commands_refused", c.num_refused},
+        {"first_half_profit_usd", c.first_half_profit_usd},
+        {"second_half_profit_usd", c.second_half_profit_usd},
+        {"improvement_usd_per_hour", c.improvement_usd_per_hour()},
+        {"advice_calls", calls(c)}};
   };
   nlohmann::json valid = nlohmann::json::array(), rejected = nlohmann::json::array(),
                  benchmarks = nlohmann::json::array(), instructive = nlohmann::json::array();
@@ -483,6 +485,7 @@ ClassReportView class_report_view_from_json(const nlohmann::json& j, const std::
     s.profit_usd = r.number("profit_usd");
     s.slo_attainment = r.number("slo_attainment", data::Bound::kNonNegative);
     s.bankrupt = r.boolean("bankrupt");
+    s.stopped_at_hour = r.optional_integer("stopped_at_hour", data::Bound::kNonNegative);  // older reports: finished
     s.commands = r.integer("commands", data::Bound::kNonNegative);
     const auto& calls = r.raw("advice_calls");
     if (!calls.is_array()) r.fail("advice_calls", "must be an array");

@@ -154,8 +154,8 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
 
 // The report as JSON (`tycoon class report` writes it beside the HTML, and prints it with --json):
 // {"format": "inference-tycoon-class-report", "version": 1, "class": {…class file…}, "standings":
-// [{student, ranks, score, profit, SLO, …, "advice_calls": […]}], "rejected", "benchmarks",
-// "instructive"}.
+// [{student, ranks, score, profit, SLO, stopped_at_hour (null: finished), …, "advice_calls": […]}], "rejected",
+// "benchmarks", "instructive"}.
 inline constexpr std::string_view kClassReportFormat = "inference-tycoon-class-report";
 inline constexpr int kClassReportVersion = 1;
 nlohmann::json to_json(const AdviceCall& call);
@@ -171,6 +171,7 @@ struct ReportStanding {
   double profit_usd = 0;
   double slo_attainment = 0;
   bool bankrupt = false;
+  std::optional<std::int64_t> stopped_at_hour;  // set: handed in unfinished, stopped at this hour
   std::int64_t commands = 0;
   std::int64_t advice_calls = 0, right_calls = 0;
 };

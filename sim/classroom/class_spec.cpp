@@ -1,7 +1,6 @@
 #include "sim/classroom/class_spec.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -11,6 +10,7 @@
 #include "sim/core/utf8.h"
 #include "sim/data/json_reader.h"
 #include "sim/data/safe_id.h"
+#include "sim/game/rng.h"
 #include "sim/game/save.h"
 
 namespace tycoon::classroom {
@@ -52,6 +52,10 @@ ClassSpec make_class(const game::Scenario& scenario, const ClassChoices& choices
   spec.scenario = scenario.id;
   spec.scenario_hash = scenario_hash(scenario);
   spec.seed = choices.seed.value_or(scenario.seed);
+  if (spec.seed > game::kMaxGameSeed) {
+    throw core::InputError("seed: " + std::to_string(spec.seed) + " is over " + std::to_string(game::kMaxGameSeed) +
+                           ", the largest a game takes");
+  }
   spec.days = choices.days.value_or(scenario.days);
   if (spec.days < 1 || spec.days > kMaxClassDays) {
     throw core::InputError("days: " + std::to_string(spec.days) + " is not in [1, " + std::to_string(kMaxClassDays) +
@@ -180,7 +184,7 @@ ClassLink parse_class_link(std::string_view query) {
   }
   if (auto it = params.find("title"); it != params.end()) link.choices.title = it->second;
   if (auto it = params.find("seed"); it != params.end()) {
-    link.choices.seed = link_number(it->second, "seed", std::numeric_limits<std::uint64_t>::max());
+    link.choices.seed = link_number(it->second, "seed", game::kMaxGameSeed);
   }
   if (auto it = params.find("days"); it != params.end()) {
     link.choices.days = static_cast<int>(link_number(it->second, "days", kMaxClassDays));
@@ -266,7 +270,10 @@ ClassSpec class_from_json(const nlohmann::json& j, const std::string& file) {
     in.fail("scenario_hash", "'" + s.scenario_hash + "' is not a hash (fnv1a64: and 16 hex digits)");
   }
   const auto& seed = in.raw("seed");
-  if (!seed.is_number_unsigned()) in.fail("seed", "must be a whole number from 0 to 2^64 - 1");
+  if (!seed.is_number_unsigned() || seed.get<std::uint64_t>() > game::kMaxGameSeed) {
+    in.fail("seed",
+            "must be a whole number from 0 to " + std::to_string(game::kMaxGameSeed) + ", the largest a game takes");
+  }
   s.seed = seed.get<std::uint64_t>();
   const auto days = in.integer("days", data::Bound::kPositive);
   if (days > kMaxClassDays) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/core/input_error.h"
+#include "sim/econ/prices.h"
 
 namespace tycoon::classroom {
 
@@ -193,6 +194,33 @@ std::string format_utc_time(std::int64_t unix_s) {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+std::string policy_sentence(AttemptPolicy attempts, std::optional<std::int64_t> deadline_unix_s, LatePolicy late) {
+  std::string out = "the " + std::string(to_string(attempts)) + " attempt counts";
+  if (deadline_unix_s) {
+    out += ", deadline " + format_utc_time(*deadline_unix_s) +
+           (late == LatePolicy::kRefuse ? " (later hand-ins are refused)" : " (later hand-ins are marked late)");
+  }
+  return out;
+}
+
+std::string hand_in_receipt(const ReceiptFigures& f) {
+  std::string out = "Handed in (attempt " + std::to_string(f.attempt);
+  if (!f.finished) {
+    out += ", unfinished at hour " + std::to_string(f.at_hour) + " of " + std::to_string(f.end_hour);
+  }
+  if (f.late) out += ", late";
+  char figures[200];
+  if (f.finished) {
+    std::snprintf(figures, sizeof figures, "): score %.1f, profit %s, SLO %.1f%%", f.score_points,
+                  econ::usd_text(f.profit_usd).c_str(), 100 * f.slo_attainment);
+  } else {
+    std::snprintf(figures, sizeof figures,
+                  "): score %.1f for the share played; run to the end without another command, profit %s, SLO %.1f%%",
+                  f.score_points, econ::usd_text(f.profit_usd).c_str(), 100 * f.slo_attainment);
+  }
+  return out + figures;
 }
 
 }  // namespace tycoon::classroom

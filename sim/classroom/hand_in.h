@@ -145,6 +145,23 @@ struct CopyFlag {
 std::vector<CopyFlag> copy_flags(const std::string& student, const std::vector<game::LoggedCommand>& commands,
                                  const std::vector<EarlierHandIn>& earlier);
 
+// What a student is told of a class's policies, in their game and the printed briefing: "the best
+// attempt counts, deadline 2026-12-11T17:00:00Z (later hand-ins are refused)".
+std::string policy_sentence(AttemptPolicy attempts, std::optional<std::int64_t> deadline_unix_s, LatePolicy late);
+
+// A stored hand-in as its student's receipt says it, in the browser and the desktop game alike:
+// "Handed in (attempt 2, late): score 71.3, profit $1,604, SLO 88.8%". An unfinished game's
+// figures say what they are: its score is for the share played, its profit and SLO those of the
+// replay run to the end without another command.
+struct ReceiptFigures {
+  int attempt = 0;
+  bool finished = true;
+  std::int64_t at_hour = 0, end_hour = 0;
+  bool late = false;
+  double score_points = 0, profit_usd = 0, slo_attainment = 0;
+};
+std::string hand_in_receipt(const ReceiptFigures& f);
+
 // "2026-12-11T17:00:00Z" (UTC, seconds optional) as seconds since 1970; throws core::InputError.
 std::int64_t parse_utc_time(std::string_view text);
 // Seconds since 1970 as "2026-12-11T17:00:00Z".

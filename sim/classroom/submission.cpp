@@ -162,4 +162,13 @@ std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data:
   return g;
 }
 
+nlohmann::json submission_of_play(const ClassWorld& world, const data::Catalog& catalog,
+                                  const std::vector<game::LoggedCommand>& commands, std::string_view student,
+                                  std::string_view student_code, std::optional<std::int64_t> stopped_at_hour,
+                                  std::vector<game::RefusedCommand>* refused) {
+  auto g = play_class_game(world, catalog, commands, refused);
+  const auto cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, world.options.windows, g->advisor());
+  return make_submission(world, *g, cf, student, student_code, stopped_at_hour);
+}
+
 }  // namespace tycoon::classroom

@@ -86,4 +86,13 @@ std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data:
                                             const std::vector<game::LoggedCommand>& commands,
                                             std::vector<game::RefusedCommand>* refused = nullptr);
 
+// A student's submission of `commands` (a command log, or a save's: `stopped_at_hour` set when
+// that game was unfinished) played on a new game of the class: play_class_game, the
+// counterfactual runs its score is measured against, make_submission. `refused` receives the
+// commands not applied.
+nlohmann::json submission_of_play(const ClassWorld& world, const data::Catalog& catalog,
+                                  const std::vector<game::LoggedCommand>& commands, std::string_view student,
+                                  std::string_view student_code, std::optional<std::int64_t> stopped_at_hour,
+                                  std::vector<game::RefusedCommand>* refused = nullptr);
+
 }  // namespace tycoon::classroom

@@ -31,12 +31,17 @@ std::string describe_verdict(CheckVerdict v) {
   return "";
 }
 
-std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hour) {
-  for (auto it = advice.checks.rbegin(); it != advice.checks.rend(); ++it) {
-    if (!it->ready(hour)) continue;
-    return it->verdict == CheckVerdict::kGain ? AdviceStatus::kAccepted : AdviceStatus::kRejected;
+std::optional<std::size_t> deciding_check(const Advice& advice, std::int64_t hour) {
+  for (std::size_t i = advice.checks.size(); i-- > 0;) {
+    if (advice.checks[i].ready(hour)) return i;
   }
   return std::nullopt;
+}
+
+std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hour) {
+  const auto i = deciding_check(advice, hour);
+  if (!i) return std::nullopt;
+  return advice.checks[*i].verdict == CheckVerdict::kGain ? AdviceStatus::kAccepted : AdviceStatus::kRejected;
 }
 
 bool check_undecided(const AdviceCheck& c) {

@@ -94,6 +94,9 @@ struct AdviceCheck {
 // is ready. The tutorial rings this button and the verify-then-decide bot presses it.
 struct Advice;
 std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hour);
+// The check that decides at `hour` (the newest ready one), as an index into advice.checks; none
+// before a check is ready.
+std::optional<std::size_t> deciding_check(const Advice& advice, std::int64_t hour);
 // A check that cannot tell no gain from a material one: no measurable change, with its interval
 // reaching a material gain (kMaterialGain) but not all above it. More runs can settle it (the
 // tutorial then rings the longer benchmark; the verify-then-decide bot buys it where what the

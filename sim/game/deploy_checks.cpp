@@ -1,6 +1,7 @@
 #include "sim/game/deploy_checks.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "sim/game/fleet.h"
 #include "sim/game/lever_limits.h"
@@ -96,6 +97,18 @@ std::string replicas_outside(const char* what, int replicas, int min) {
 
 }  // namespace
 
+perf::MemoryPlan recipe_memory_plan(const data::Catalog& catalog, const Scenario& scenario, const std::string& model,
+                                    const std::string& chip, const std::string& segment, const RecipeSettings& recipe) {
+  const perf::Deployment d =
+      to_perf_deployment(catalog, model, chip, recipe, acceptance_for(catalog, scenario, segment, model, chip, recipe));
+  return perf::plan_memory(d, recipe.max_num_batched_tokens, recipe.max_num_seqs);
+}
+
+std::string memory_shortfall(const perf::MemoryPlan& plan) {
+  constexpr std::string_view kLead = "does not fit: ";
+  return plan.reason.rfind(kLead, 0) == 0 ? plan.reason.substr(kLead.size()) : plan.reason;
+}
+
 std::optional<std::string> recipe_refusal(const data::Catalog& catalog, const Scenario& scenario,
                                           const std::string& model, const std::string& chip, const std::string& segment,
                                           const RecipeSettings& recipe) {
@@ -103,17 +116,14 @@ std::optional<std::string> recipe_refusal(const data::Catalog& catalog, const Sc
     return recipe.engine + " is " + e->name + ", not a serving engine a business deploys";
   }
   if (auto why = recipe_limits_refusal(recipe, catalog.find_accelerator(chip))) return *why;
-  perf::Deployment d;
+  perf::MemoryPlan mem;
   try {
-    d = to_perf_deployment(catalog, model, chip, recipe,
-                           acceptance_for(catalog, scenario, segment, model, chip, recipe));
+    mem = recipe_memory_plan(catalog, scenario, model, chip, segment, recipe);
   } catch (const std::exception& e) {
     return model + " on " + chip + " with " + describe(recipe) + ": " + e.what();
   }
-  auto mem = perf::plan_memory(d, recipe.max_num_batched_tokens, recipe.max_num_seqs);
   if (mem.fits) return std::nullopt;
-  std::string reason = mem.reason;
-  if (reason.rfind("does not fit: ", 0) == 0) reason = reason.substr(14);
+  const std::string reason = memory_shortfall(mem);
   const auto* acc = catalog.find_accelerator(chip);
   return "Does not fit in " + (acc ? acc->name : chip) + " memory: " + reason + " (" + model + " with " +
          describe(recipe) + "). Use more GPUs per replica, a smaller precision, or a bigger chip.";

@@ -11,6 +11,7 @@
 #include "sim/game/command.h"
 #include "sim/game/scenario.h"
 #include "sim/game/state.h"
+#include "sim/perf/memory_plan.h"
 
 namespace tycoon::game {
 
@@ -28,6 +29,15 @@ struct Refusal {
   std::string message;
   bool lacks_gpus = false;
 };
+
+// How `recipe` fills one GPU of `chip` serving `model` for `segment`, as the game deploys it
+// (weights, activations, runtime reserve, KV cache; whether it fits): the one memory-fit rule,
+// behind recipe_refusal and the deploy form's view. Throws core::InputError or
+// std::invalid_argument when the combination cannot run at all.
+perf::MemoryPlan recipe_memory_plan(const data::Catalog& catalog, const Scenario& scenario, const std::string& model,
+                                    const std::string& chip, const std::string& segment, const RecipeSettings& recipe);
+// What is short in a plan that does not fit, without the plan's "does not fit: " lead.
+std::string memory_shortfall(const perf::MemoryPlan& plan);
 
 // Why `recipe` cannot serve `model` on `chip` for `segment` (an engine that is no serving engine,
 // a combination that cannot run, weights and KV cache that do not fit), or nothing.

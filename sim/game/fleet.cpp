@@ -115,4 +115,8 @@ double chip_price_usd_per_gpu_hour(const GameState& s, const std::string& chip) 
   return price;
 }
 
+std::string idle_label(const DeploymentState& d, std::int64_t hour) {
+  return d.created_at_hour == hour ? "next hour" : "no GPUs";
+}
+
 }  // namespace tycoon::game

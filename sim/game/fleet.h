@@ -33,6 +33,11 @@ std::vector<DeploymentAllocation> allocate_gpus(const Company& company, std::int
 // than `except_deployment`.
 int unclaimed_gpus(const Company& company, const std::string& chip, std::optional<std::int64_t> except_deployment);
 
+// Why deployment `d` served nothing in the last simulated hour, as a short label: made in `hour`
+// ("next hour": it serves from the hour the clock runs next) or none of its pools had GPUs
+// ("no GPUs").
+std::string idle_label(const DeploymentState& d, std::int64_t hour);
+
 // Ready GPUs under contract, all chips.
 int ready_gpus(const Company& company, std::int64_t hour);
 // GPUs under contract, all chips, ready or still in lead time.

@@ -226,4 +226,12 @@ std::optional<std::string> level_to_pass_before(int level, const std::vector<std
   return previous->second;
 }
 
+bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,
+                         const std::map<std::string, int>& best_stars) {
+  const auto before = level_to_pass_before(level, campaign);
+  if (!before) return true;
+  const auto it = best_stars.find(*before);
+  return it != best_stars.end() && unlocks_next_level(it->second);
+}
+
 }  // namespace tycoon::game

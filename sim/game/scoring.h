@@ -1,6 +1,7 @@
 // Goals and score: how a game is judged at its end (or so far).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,6 +64,10 @@ inline bool unlocks_next_level(int stars) { return stars >= kStarsToUnlockNextLe
 // lower level among `campaign` (each level's number and id; levels that fail to load left out).
 // Unset for the first level, which is always open; other kinds of scenario are always open too.
 std::optional<std::string> level_to_pass_before(int level, const std::vector<std::pair<int, std::string>>& campaign);
+// Whether campaign level `level` is open to a player whose best stars per scenario id are
+// `best_stars`: the level before it passed (level_to_pass_before, unlocks_next_level).
+bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,
+                         const std::map<std::string, int>& best_stars);
 // The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
 // nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
 // slides to no profit at all, continuously, as doing nothing comes within this share of the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/game/fleet.h"
+#include "sim/game/scenario.h"
 #include "sim/game/state.h"
 
 namespace tycoon::game {
@@ -18,6 +19,16 @@ bool logged(const GameState& s, Pred pred) {
 }
 
 }  // namespace
+
+const TutorialStep* current_step(const std::vector<TutorialStep>& steps, const GameState& s) {
+  if (s.finished || s.world.tutorial_step >= steps.size()) return nullptr;
+  return &steps[s.world.tutorial_step];
+}
+
+const TutorialHint* current_hint(const std::vector<TutorialHint>& hints, const GameState& s) {
+  const std::size_t shown = std::min<std::size_t>(s.world.next_hint, hints.size());
+  return shown == 0 ? nullptr : &hints[shown - 1];
+}
 
 bool step_done(const TutorialStep& step, const GameState& s) {
   switch (step.when) {

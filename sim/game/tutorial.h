@@ -54,6 +54,13 @@ struct TutorialStep {
 // Whether `step` is done in `state`.
 bool step_done(const TutorialStep& step, const GameState& state);
 
+// The step the player is on in a game with these `steps`: none once every step is done or the
+// game has ended (GameState's world.tutorial_step, which the game advances).
+const TutorialStep* current_step(const std::vector<TutorialStep>& steps, const GameState& state);
+// The newest of a scenario's `hints` shown so far (world.next_hint counts them), or none.
+struct TutorialHint;
+const TutorialHint* current_hint(const std::vector<TutorialHint>& hints, const GameState& state);
+
 // The widget tag the front end highlights for `step` now. A step's target is fixed, except
 // `kDecideTarget`: on the first pending proposal with a check, the button the evidence points at
 // (game::evidence_call), "advisor.accept.<id>" or "advisor.reject.<id>"; where its first benchmark

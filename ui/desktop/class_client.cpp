@@ -108,17 +108,10 @@ ServerAnswer post_hand_in(const StudentLink& link, const std::string& save_text)
 
 std::string hand_in_message(const ServerAnswer& a) {
   if (!a.ok) return "Not handed in: " + a.error;
+  // The server's receipt (classroom::hand_in_receipt), as the browser shows it.
   const auto& b = a.body;
-  auto num = [&](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
-  char figures[160];
-  std::snprintf(figures, sizeof figures, "score %.1f, profit $%.0f, SLO %.1f%%", num("score"), num("profit_usd"),
-                100 * num("slo_attainment"));
-  std::string what = "Handed in (attempt " + std::to_string(static_cast<long long>(num("attempt")));
-  if (b.value("finished", true) == false) {
-    what += ", unfinished at hour " + std::to_string(static_cast<long long>(num("at_hour")));
-  }
-  if (b.value("late", false)) what += ", late";
-  return what + "): " + figures;
+  if (b.contains("receipt") && b["receipt"].is_string()) return b["receipt"].get<std::string>();
+  return "Handed in (the server sent no receipt)";
 }
 
 HandInClient::HandInClient(StudentLink link, GameSource game, Post post)

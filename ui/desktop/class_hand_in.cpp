@@ -34,11 +34,7 @@ std::optional<StudentSession> start_student_link(App& app, const std::string& li
   StudentSession s;
   s.student = b["student"].get<std::string>();
   s.class_id = b.value("class", nlohmann::json::object()).value("class_id", std::string());
-  const auto policy = b.value("policy", nlohmann::json::object());
-  s.policy = "the " + policy.value("attempts", std::string(classroom::to_string(classroom::kDefaultAttemptPolicy))) +
-             " attempt counts";
-  if (policy.contains("deadline") && policy["deadline"].is_string())
-    s.policy += ", deadline " + policy["deadline"].get<std::string>();
+  s.policy = b.value("policy_text", std::string("the class's policies were not sent"));  // classroom::policy_sentence
   // The game a hand-in takes is always the one on screen: never a stored save.
   auto game = [&app](bool with_text) -> std::optional<GameOnScreen> {
     const auto g = app.current_game(with_text);
