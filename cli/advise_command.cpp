@@ -17,6 +17,7 @@
 #include "sim/core/input_error.h"
 #include "sim/game/rng.h"
 #include "sim/game/scenario.h"
+#include "sim/serving/run_budget.h"
 
 namespace tycoon::cli {
 
@@ -37,7 +38,7 @@ struct AdviseOptions {
 
 // Each verified proposal is benchmarked end to end, and each recipe candidate once per search
 // seed: beyond these products the command runs for minutes. Refused unless --allow-long-run.
-constexpr int kMaxVerifyTimesSeeds = 30;
+using serving::kMaxVerifyTimesSeeds;
 
 void add_options(CLI::App& sub, const std::shared_ptr<AdviseOptions>& o) {
   sub.add_option("scenario", o->scenario, "Scenario: a .json file or a name (default, 01-thin-margin, ...)")

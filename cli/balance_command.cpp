@@ -40,13 +40,7 @@ CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global) {
     auto root = global.data_root.empty() ? data::default_data_root() : std::filesystem::path(global.data_root);
     std::vector<game::Scenario> levels;
     if (o->scenarios.empty()) {
-      for (const auto& f : game::list_scenarios(root)) {
-        auto s = game::load_scenario(f, catalog);
-        if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom) levels.push_back(s);
-      }
-      std::stable_sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
-        return std::make_pair(a.kind, a.level.value_or(0)) < std::make_pair(b.kind, b.level.value_or(0));
-      });
+      levels = advisor::balanced_levels(root, catalog);
     } else {
       for (const auto& n : o->scenarios) levels.push_back(game::load_scenario(game::find_scenario(n, root), catalog));
     }

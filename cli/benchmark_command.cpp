@@ -93,10 +93,10 @@ std::optional<T> if_given(const CLI::Option* flag, const T& value) {
 }
 
 // Beyond these a benchmark runs for minutes or needs gigabytes: refused unless --allow-long-run
-// (the request bound is every command's, cli/long_run.h).
+// (every bound is sim/serving/run_budget.h's).
 constexpr std::int64_t kMaxRequests = kMaxRunRequests;
-constexpr std::int64_t kMaxGpus = 1024;
-constexpr double kMaxDurationS = 86'400;  // one simulated day
+constexpr std::int64_t kMaxGpus = serving::kMaxRunGpus;
+constexpr double kMaxDurationS = serving::kMaxRunSpanWithoutOverrideS;  // one simulated day
 
 void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c) {
   const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
@@ -236,7 +236,9 @@ serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const servi
                                           const perf::CalibrationProfile& cal) {
   const bool by_span = c.num_requests == 0 && c.duration_s > 0;
   serving::SteadyStateRule rule;
-  rule.max_requests = std::min<std::int64_t>(kMaxRequests, serving::default_max_requests(c));
+  // sim's cap; within the refusal's bound unless --allow-long-run lifts it.
+  rule.max_requests = o.allow_long_run ? serving::default_max_requests(c)
+                                       : std::min<std::int64_t>(kMaxRequests, serving::default_max_requests(c));
   // One meter per simulation: a growing run starts each longer one afresh.
   std::optional<ProgressMeter> meter;
   double last_total = -1;

@@ -167,8 +167,8 @@ int run_submit(const ClassOptions& o, const GlobalOptions& global) {
     }
     if (!h.finished) {
       std::fprintf(stderr,
-                   "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played, then left "
-                   "to run to the end without another command, and scores the share of the game played\n",
+                   "tycoon: warning: %s: the game stopped at hour %lld of %lld: it is submitted as played and scores "
+                   "the share of the game played; its profit and SLO are those of the hours played\n",
                    o.save.c_str(), static_cast<long long>(h.at_hour), static_cast<long long>(h.end_hour));
     }
     stopped_at_hour = classroom::stopped_at_hour(h.finished, h.at_hour);
@@ -238,13 +238,15 @@ int run_report(const ClassOptions& o, const GlobalOptions& global) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::printf("class %s: %s, seed %llu, %d days: %zu ranked, %zu rejected\n", spec.class_id.c_str(),
-              report.scenario_name.c_str(), static_cast<unsigned long long>(spec.seed), spec.days, report.valid.size(),
-              report.rejected.size());
+  std::printf("class %s: %s, seed %llu, %d day%s: %zu ranked, %zu rejected\n", spec.class_id.c_str(),
+              report.scenario_name.c_str(), static_cast<unsigned long long>(spec.seed), spec.days,
+              spec.days == 1 ? "" : "s", report.valid.size(), report.rejected.size());
   std::printf("  %3s  %-24s %6s %12s %7s\n", "#", "student", "score", "profit", "SLO");
   for (const auto& c : report.valid) {
-    std::printf("  %3d  %-24s %6.1f %12.0f %6.1f%%\n", c.rank_score, c.student.c_str(), c.summary.score.points,
-                c.summary.profit_usd, 100 * c.summary.slo_attainment);
+    std::printf(
+        "  %3d  %-24s %6.1f %12.0f %6.1f%%%s\n", c.rank_score, c.student.c_str(), c.summary.score.points,
+        c.summary.profit_usd, 100 * c.summary.slo_attainment,
+        c.stopped_at_hour ? ("  unfinished: stopped at hour " + std::to_string(*c.stopped_at_hour)).c_str() : "");
   }
   for (const auto& b : report.benchmarks) {
     std::printf("       %-24s %6.1f %12.0f %6.1f%%\n", b.name.c_str(), b.summary.score.points, b.summary.profit_usd,

@@ -101,6 +101,7 @@ inline std::string format_fixed(double x, int digits) {
 #include <optional>
 
 #include "sim/perf/deployment.h"
+#include "sim/serving/benchmark_run.h"
 #include "sim/serving/resolve_config.h"
 
 namespace tycoon::cli {
@@ -122,7 +123,7 @@ struct DeploymentOptions {
   std::string kv_dtype;
   int tp = 0;
   int ep = 0;
-  int spec_tokens = 0;  // 0: no speculative decoding (a stock engine)
+  int spec_tokens = serving::kBenchmarkDefaultDraftTokens;
   double acceptance = 0;
   bool no_cuda_graphs = false;
 };

@@ -33,8 +33,8 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")
       ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--spec-tokens", o.spec_tokens,
-                 "Speculative draft tokens per step (default 0: off, a stock engine; the recipe's acceptance is "
-                 "used when it has one)")
+                 "Speculative draft tokens per step (default " + std::to_string(serving::kBenchmarkDefaultDraftTokens) +
+                     ": off, the engine as it ships; the recipe's acceptance is used when it has one)")
       ->check(CLI::Range(0, serving::kMaxBenchmarkDraftTokens));
   sub.add_option("--acceptance", o.acceptance, "Mean accepted tokens per step, bonus included")
       ->check(finite_range(1.0, serving::kMaxBenchmarkDraftTokens + 1.0));
@@ -60,8 +60,8 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   if (o.tp > 0) x.tensor_parallel = o.tp;
   if (o.ep > 0) x.expert_parallel = o.ep;
   if (o.no_cuda_graphs) x.cuda_graphs = false;
-  // A stock engine unless --spec-tokens says otherwise (the recipe's drafter and acceptance are
-  // then the defaults, when the recipe is this engine's).
+  // serving::kBenchmarkDefaultDraftTokens unless --spec-tokens says otherwise (the recipe's
+  // acceptance is then the default, when the recipe is this engine's).
   x.spec_draft_tokens = o.spec_tokens;
   if (o.spec_tokens > 0 && o.acceptance > 0) x.spec_acceptance_length = o.acceptance;
   x.max_num_batched_tokens = scheduler.max_num_batched_tokens;

@@ -9,15 +9,14 @@
 #include <string>
 
 #include "sim/core/input_error.h"
+#include "sim/serving/run_budget.h"
 
 namespace tycoon::cli {
 
-// Measured on the 2-core dev machine: about 75,000 simulated requests per wall second and core,
-// so the request bound (warm-up included) is about 15 s of one core.
-inline constexpr double kSimRequestsPerWallS = 75'000;
-inline constexpr std::int64_t kMaxRunRequests = 1'000'000;
-// Closed-loop users at once: each is a session in memory and in the scheduler's queues.
-inline constexpr std::int64_t kMaxRunUsers = 20'000;
+// The bounds are sim's (sim/serving/run_budget.h); this prints and refuses by them.
+using serving::kMaxRunRequests;
+using serving::kMaxRunUsers;
+using serving::kSimRequestsPerWallS;
 
 // "about 2.0e+09 requests, ~7 h of wall time on one core"
 inline std::string run_estimate(double requests, int cores = 1) {

@@ -48,7 +48,7 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
       throw core::InputError("predict needs --decode-batch N or --prefill-tokens N");
     }
     const std::int64_t longest = o->context + o->prefill_tokens;
-    if (d.model->max_context_tokens > 0 && longest > d.model->max_context_tokens) {
+    if (d.model->beyond_context_window(longest)) {
       throw core::InputError("--context " + std::to_string(o->context) +
                              (o->prefill_tokens > 0 ? " + --prefill-tokens " + std::to_string(o->prefill_tokens) : "") +
                              " exceeds " + d.model->name + "'s context window of " +

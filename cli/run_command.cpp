@@ -23,6 +23,7 @@
 #include "sim/game/rng.h"
 #include "sim/game/save.h"
 #include "sim/game/summary.h"
+#include "sim/serving/run_budget.h"
 
 namespace tycoon::cli {
 
@@ -45,7 +46,7 @@ struct RunOptions {
 
 // Longer games run for minutes (the counterfactuals play the game twice more): refused unless
 // --allow-long-run.
-constexpr int kMaxDaysWithoutOverride = 365;
+constexpr int kMaxDaysWithoutOverride = serving::kMaxGameDaysWithoutOverride;
 
 // Output files are replaced, never written through: a symlink planted at summary.json is
 // replaced by the file, not followed (sim/core/atomic_file.h).
@@ -230,9 +231,7 @@ CommandRunner add_run_command(CLI::App& app, const GlobalOptions& global) {
         std::fprintf(stderr, "run: now the two comparison games (--no-counterfactuals skips them)\n");
       }
     }
-    std::optional<game::Counterfactuals> cf;
-    if (g->finished() && !o->no_counterfactuals)
-      cf = game::run_counterfactuals(g->scenario(), g->state(), catalog, nullptr, g->advisor());
+    const auto cf = game::end_of_run_counterfactuals(*g, catalog, !o->no_counterfactuals);
     auto summary = game::summarize(*g, cf ? &*cf : nullptr);
     double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto j = advisor::run_summary_json(*g, chien != nullptr, refused.size(), cf ? &*cf : nullptr);

@@ -98,7 +98,7 @@ std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
 // benchmark, and the points this run simulates (a shard's share) within an hour of wall time on
 // its jobs.
 void check_sweep_size(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards, int jobs) {
-  constexpr double kMaxSweepWallS = 3600;
+  using serving::kMaxSweepWallS;
   double total = 0;
   for (const auto& p : sweep.points) {
     const std::string where =

@@ -36,7 +36,7 @@ nlohmann::json parse_body(const std::string& body) {
 // A student's attempts in hand-in order, as the policy compares them.
 std::vector<classroom::AttemptFigures> figures_of(const std::vector<HandInRecord>& attempts) {
   std::vector<classroom::AttemptFigures> out;
-  for (const auto& h : attempts) out.push_back({h.attempt, h.score_points, h.profit_usd, h.finished});
+  for (const auto& h : attempts) out.push_back({h.attempt, h.score_points, h.profit_usd, h.finished, h.late});
   return out;
 }
 
@@ -345,9 +345,9 @@ ApiResponse ClassApi::compare(const std::string& class_id, const std::string& st
                   {"command_similarity", classroom::command_log_similarity(logs[0], logs[1])}});
 }
 
-const classroom::ClassChartRun& ClassApi::chart_run(const ClassContext& ctx, const HandInRecord& h) {
+const classroom::CheckedSubmission& ClassApi::replay_of(const ClassContext& ctx, const HandInRecord& h) {
   // Called with sim_mutex_ held.
-  if (auto it = chart_runs_.find(h.id); it != chart_runs_.end()) return it->second;
+  if (auto it = replays_.find(h.id); it != replays_.end()) return it->second;
   // The standings' records carry no saves: this one's is read alone (checked when it was stored).
   std::string save_text;
   for (const auto& s : store_.hand_ins(h.class_id, h.student, /*with_saves=*/true)) {
@@ -357,27 +357,45 @@ const classroom::ClassChartRun& ClassApi::chart_run(const ClassContext& ctx, con
   classroom::CheckedSubmission checked;
   (void)classroom::replay_submission(ctx.world, *catalog_, ctx.benchmarks, handed.commands, nullptr, checked,
                                      classroom::stopped_at_hour(h.finished, h.at_hour));
-  return chart_runs_.emplace(h.id, classroom::chart_run(h.student, checked)).first->second;
+  checked.student = h.student;
+  checked.file = "hand-in " + std::to_string(h.id);
+  return replays_.emplace(h.id, std::move(checked)).first->second;
+}
+
+std::vector<HandInRecord> ClassApi::counted_in_order(const ClassRecord& c) {
+  std::vector<HandInRecord> order;
+  for (auto& [student, h] : counted_by_student(store_, c)) order.push_back(std::move(h));
+  std::stable_sort(order.begin(), order.end(), [](const HandInRecord& a, const HandInRecord& b) {
+    return classroom::ranks_before({a.attempt, a.score_points, a.profit_usd, a.finished},
+                                   {b.attempt, b.score_points, b.profit_usd, b.finished});
+  });
+  return order;
 }
 
 ApiResponse ClassApi::charts_html(const std::string& class_id) {
   auto c = store_.find_class(class_id);
   if (!c) return api_error(404, "no class " + class_id);
-  const auto counted = counted_by_student(store_, *c);
-  std::vector<const HandInRecord*> order;
-  for (const auto& [student, h] : counted) order.push_back(&h);
-  std::stable_sort(order.begin(), order.end(), [](const HandInRecord* a, const HandInRecord* b) {
-    return classroom::ranks_before({a->attempt, a->score_points, a->profit_usd, a->finished},
-                                   {b->attempt, b->score_points, b->profit_usd, b->finished});
-  });
+  const auto order = counted_in_order(*c);
   const auto spec = classroom::class_from_json(nlohmann::json::parse(c->spec_json), "class " + c->class_id);
   std::lock_guard lock(sim_mutex_);
   const auto ctx = context(*c);
   auto data = classroom::chart_frame(static_cast<std::int64_t>(spec.days) * 24, ctx->world.scenario.locked_levers,
                                      ctx->benchmarks.priced_model, ctx->benchmarks.market_output_price_usd_per_mtok,
                                      ctx->benchmarks.runs);
-  for (const auto* h : order) data.students.push_back(chart_run(*ctx, *h));
+  for (const auto& h : order) data.students.push_back(classroom::chart_run(h.student, replay_of(*ctx, h)));
   return {200, classroom::class_charts_html(classroom::class_charts(data)), "text/html; charset=utf-8"};
+}
+
+ApiResponse ClassApi::report_html(const std::string& class_id) {
+  auto c = store_.find_class(class_id);
+  if (!c) return api_error(404, "no class " + class_id);
+  const auto order = counted_in_order(*c);
+  std::lock_guard lock(sim_mutex_);
+  const auto ctx = context(*c);
+  std::vector<classroom::CheckedSubmission> valid;
+  for (const auto& h : order) valid.push_back(replay_of(*ctx, h));
+  const auto report = classroom::class_report_of(ctx->world, ctx->benchmarks, std::move(valid));
+  return {200, classroom::report_html(report), "text/html; charset=utf-8"};
 }
 
 ApiResponse ClassApi::briefing_html(const std::string& class_id, const std::string& base_url) {
@@ -522,7 +540,9 @@ ApiResponse ClassApi::hand_in(const std::string& code, const std::string& save_t
   } catch (const StoreError& e) {
     return api_error(500, std::string("the hand-in was not stored (nothing changed): ") + e.what());
   }
-  chart_runs_.emplace(r.id, classroom::chart_run(r.student, checked));
+  checked.student = r.student;
+  checked.file = "hand-in " + std::to_string(r.id);
+  replays_.emplace(r.id, std::move(checked));
   nlohmann::json out = figures_json(r);
   out["student"] = r.student;
   out["class_id"] = r.class_id;

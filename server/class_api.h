@@ -50,6 +50,10 @@ class ClassApi {
   // The class report's charts (classroom::class_charts) of the counted hand-ins, in standings
   // order, as an HTML fragment of inline SVG; unfinished games' lines stop at their last hour.
   ApiResponse charts_html(const std::string& class_id);
+  // The whole class report (`tycoon class report`'s HTML: standings, the benchmarks, the runs to
+  // discuss with what to try next, the reference strategy, advice calls against the truth) of the
+  // counted hand-ins: the instructor's debrief, answer key included.
+  ApiResponse report_html(const std::string& class_id);
   ApiResponse compare(const std::string& class_id, const std::string& student_a, const std::string& student_b);
   // A printable page: the class's briefing (scenario, question, briefing, locks, deadline and
   // policy) and a slip per student with their link (`base_url` + "/?code=…").
@@ -81,10 +85,13 @@ class ClassApi {
   std::function<std::uint64_t()> random_word_;
   std::mutex sim_mutex_;  // one replay at a time: the class worlds share their serving-window caches
   std::map<std::string, std::shared_ptr<const ClassContext>> contexts_;
-  // Each hand-in's lines for the charts, by hand-in id (a stored hand-in never changes): kept from
-  // its replay when it arrives, replayed from its save when the server started after it.
-  std::map<std::int64_t, classroom::ClassChartRun> chart_runs_;
-  const classroom::ClassChartRun& chart_run(const ClassContext& ctx, const HandInRecord& h);
+  // Each hand-in's replay (its charts' lines and its report row), by hand-in id (a stored hand-in
+  // never changes): kept from its replay when it arrives, replayed from its save when the server
+  // started after it.
+  std::map<std::int64_t, classroom::CheckedSubmission> replays_;
+  const classroom::CheckedSubmission& replay_of(const ClassContext& ctx, const HandInRecord& h);
+  // The counted hand-ins of a class in standings order.
+  std::vector<HandInRecord> counted_in_order(const ClassRecord& c);
 };
 
 }  // namespace tycoon::server

@@ -111,6 +111,14 @@ struct ClassServer::Impl {
                                           : "wrong instructor token"));
     return false;
   }
+  // The files of the browser build a student's link loads (scripts/web's output).
+  static bool is_web_file(const std::string& path) {
+    for (const char* f : {"/", "/index.html", "/index.js", "/index.wasm", "/index.data"}) {
+      if (path == f) return true;
+    }
+    return false;
+  }
+
   static std::string code_of(const httplib::Request& req) {
     const auto h = req.get_header_value("X-Student-Code");
     return h.empty() ? req.get_param_value("code") : h;
@@ -129,6 +137,15 @@ struct ClassServer::Impl {
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Cache-Control", "no-store");
+      // The browser build's own files: served to anyone, never rate-limited (a class behind one
+      // address opens its links at once: five files each); nothing else of --web's folder (a
+      // build folder holds CMakeCache.txt and more).
+      const bool api_path = req.path.rfind("/api/", 0) == 0;
+      if (!api_path && req.path != "/instructor") {
+        if (is_web_file(req.path)) return httplib::Server::HandlerResponse::Unhandled;
+        send(res, api_error(404, "no such page"));
+        return httplib::Server::HandlerResponse::Handled;
+      }
       if (limiter.allow(req.remote_addr)) return httplib::Server::HandlerResponse::Unhandled;
       send(res, api_error(429, "too many requests from " + req.remote_addr + ": wait a second and try again"));
       return httplib::Server::HandlerResponse::Handled;
@@ -196,6 +213,9 @@ struct ClassServer::Impl {
     });
     http.Get(cls + "/charts.html", [this](const httplib::Request& req, httplib::Response& res) {
       if (instructor(req, res)) send(res, api.charts_html(req.matches[1]));
+    });
+    http.Get(cls + "/report.html", [this](const httplib::Request& req, httplib::Response& res) {
+      if (instructor(req, res)) send(res, api.report_html(req.matches[1]));
     });
     http.Get(cls + "/compare", [this](const httplib::Request& req, httplib::Response& res) {
       if (!instructor(req, res)) return;

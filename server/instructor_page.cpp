@@ -32,7 +32,8 @@ constexpr std::string_view kPage = R"html(<!doctype html>
 
 <h2>Class</h2>
 <form id="pick-form"><label>Class<select id="class-select"></select></label>
-  <a id="csv" href="#">Gradebook CSV</a> <a id="briefing" href="#">Printable briefing and links</a></form>
+  <a id="csv" href="#">Gradebook CSV</a> <a id="briefing" href="#">Printable briefing and links</a>
+  <a id="report" href="#" title="The class report: the runs to discuss, the reference strategy, advice calls against the truth (the answer key: for you, not the students)">Full report (answer key)</a></form>
 <h2>New class</h2>
 <form id="new-form">
   <label>Class id<input name="class_id" placeholder="econ-101" required></label>
@@ -154,6 +155,9 @@ $('csv').onclick = guard(async () => {
   a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' })); a.download = current() + '-gradebook.csv'; a.click(); });
 $('briefing').onclick = guard(async () => {
   const html = await api('GET', '/api/classes/' + current() + '/briefing.html');
+  window.open(URL.createObjectURL(new Blob([html], { type: 'text/html' })), '_blank'); });
+$('report').onclick = guard(async () => {
+  const html = await api('GET', '/api/classes/' + current() + '/report.html');
   window.open(URL.createObjectURL(new Blob([html], { type: 'text/html' })), '_blank'); });
 if (token) loadClasses().then(() => say('Signed in.', true), (e) => say(e.message, false));
 setInterval(() => { if (token && current()) refresh().catch((e) => say(e.message, false)); }, 10000);

@@ -32,6 +32,14 @@ TEST_CASE("the attempt that counts: best, last or first") {
   // Best: a finished game above an unfinished one whatever the scores.
   CHECK(classroom::counted_attempt(AttemptPolicy::kBest, attempts) == 2u);
   CHECK_FALSE(classroom::counted_attempt(AttemptPolicy::kBest, {}));
+  // A late attempt (a class that marks them) never replaces an on-time one, whatever the policy; it
+  // counts for a student with none on time.
+  const std::vector<AttemptFigures> with_late = {
+      {1, 40, 300, true, false}, {2, 80, 1500, true, true}, {3, 50, 400, true, false}, {4, 90, 1600, true, true}};
+  CHECK(classroom::counted_attempt(AttemptPolicy::kBest, with_late) == 2u);
+  CHECK(classroom::counted_attempt(AttemptPolicy::kLast, with_late) == 2u);
+  CHECK(classroom::counted_attempt(AttemptPolicy::kFirst, with_late) == 0u);
+  CHECK(classroom::counted_attempt(AttemptPolicy::kBest, {{1, 60, 9, true, true}, {2, 70, 9, true, true}}) == 1u);
   // Equal figures: the earlier attempt stays.
   CHECK(classroom::counted_attempt(AttemptPolicy::kBest, {{1, 70, 5, true}, {2, 70, 5, true}}) == 0u);
   CHECK(classroom::parse_attempt_policy("last") == AttemptPolicy::kLast);
@@ -58,6 +66,15 @@ TEST_CASE("command logs: identical is 1, one move of ten changed stays near-iden
   b[5] = {10, game::SetPrices{"gpt-oss-120b", std::nullopt, std::nullopt, 0.2}};
   CHECK(classroom::command_log_similarity(a, b) == doctest::Approx(0.9));
   CHECK(classroom::near_identical_logs(a, b));
+  // A copy with every price nudged in its third digit (0.17 -> 0.1704) is still the same moves:
+  // numbers are compared to kComparedSignificantDigits.
+  auto nudged = a;
+  for (auto& c : nudged) {
+    auto& p = std::get<game::SetPrices>(c.command);
+    p.output_usd_per_mtok = *p.output_usd_per_mtok * 1.0025;
+  }
+  CHECK(classroom::command_log_similarity(a, nudged) == 1.0);
+  CHECK(classroom::near_identical_logs(a, nudged));
   // The same prices an hour later each: nothing in common.
   auto late = a;
   for (auto& c : late) ++c.at_hour;
@@ -125,6 +142,12 @@ TEST_CASE("a hand-in in the deadline's own second is on time; one second later i
   CHECK(after.lesson == asked.lesson);
   CHECK(after.reference_strategy == "Raise every price 15%.");
   CHECK_FALSE(classroom::briefing_key(asked, std::nullopt, kDeadline + 1).lesson.has_value());  // no deadline
+  // Outside a class (a code typed on the start screen, an import, a save), a classroom scenario's
+  // key stays back on the player's screens too: it is the class's answer. Other levels show theirs.
+  asked.kind = game::ScenarioKind::kClassroom;
+  CHECK(classroom::answer_key_hidden_in_play(asked));
+  asked.kind = game::ScenarioKind::kCampaign;
+  CHECK_FALSE(classroom::answer_key_hidden_in_play(asked));
   game::Scenario told = asked;
   told.question.clear();
   const auto plain = classroom::briefing_key(told, kDeadline, kDeadline);
@@ -227,9 +250,18 @@ TEST_CASE("a student reads the class's policies and each receipt in the same wor
         "the last attempt counts, deadline 2026-12-11T17:00:00Z (later hand-ins are marked late)");
   classroom::ReceiptFigures f{2, true, 168, 168, true, 71.3, 1604.4, 0.888};
   CHECK(classroom::hand_in_receipt(f) == "Handed in (attempt 2, late): score 71.3, profit $1604.40, SLO 88.8%");
-  // Unfinished: the score is the share played; the money is the replay's, run to the end.
-  f = {1, false, 32, 168, false, 11.8, 1604.4, 0.888};
+  // Unfinished: the score is for the share played, the money and service those of the hours played.
+  f = {1, false, 32, 168, false, 11.8, 314.2, 0.888};
   CHECK(classroom::hand_in_receipt(f) ==
-        "Handed in (attempt 1, unfinished at hour 32 of 168): score 11.8 for the share played; run to the end without "
-        "another command, profit $1604.40, SLO 88.8%");
+        "Handed in (attempt 1, unfinished at hour 32 of 168): score 11.8 for the share played; profit $314.20, SLO "
+        "88.8% over the hours played");
+}
+
+TEST_CASE("a save is named so that one student's never takes another's: class, student and hour") {
+  CHECK(game::save_file_name("classroom-prices-only", 30, "econ-101", "Ada Lovelace") ==
+        "econ-101-ada-lovelace-h30.json");
+  CHECK(game::save_file_name("classroom-prices-only", 30, "econ-101") == "econ-101-h30.json");  // student unknown
+  CHECK(game::save_file_name("classroom-prices-only", 30) == "classroom-prices-only-day2-06h.json");
+  // Whatever a name holds, the file name is safe: no path, no quote, no space.
+  CHECK(game::save_file_name("x", 0, "econ-101", "../Zoë \"O'Brien\"/") == "econ-101-zo-o-brien-h0.json");
 }

@@ -35,15 +35,7 @@ constexpr double kCheckingPaysPoints = 5;
 // Two strategies "tie" when their scores are closer than this.
 constexpr double kDistinctPoints = 0.5;
 
-std::vector<game::Scenario> balanced_levels() {
-  std::vector<game::Scenario> out;
-  for (const auto& f : game::list_scenarios(TYCOON_SOURCE_DIR)) {
-    auto s = game::load_scenario(f, test::catalog());
-    if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom)
-      out.push_back(std::move(s));
-  }
-  return out;
-}
+std::vector<game::Scenario> balanced_levels() { return advisor::balanced_levels(TYCOON_SOURCE_DIR, test::catalog()); }
 
 }  // namespace
 

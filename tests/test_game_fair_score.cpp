@@ -128,6 +128,14 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   const auto idle = game::summarize(*nothing, &cf);
   CHECK(stopped.score.points == doctest::Approx(full.score.points * kStoppedAt / (kFairClassDays * 24.0)));
   CHECK(stopped.score.points < idle.score.points);  // below even the finished do-nothing game
+  // Its money and service are the hours played: the first 12 hours' profit, not the week's that
+  // the replay ran on without a command.
+  double played_profit = 0;
+  for (std::int64_t h = 0; h < kStoppedAt; ++h)
+    played_profit += abandoned->state().history[game::Series::kProfitUsd][h];
+  CHECK(stopped.hours == kStoppedAt);
+  CHECK(stopped.profit_usd == doctest::Approx(played_profit).epsilon(1e-12));
+  CHECK(stopped.profit_usd < full.profit_usd);
   CHECK(stopped.score.stars <= 1);
   CHECK(stopped.what_to_try.front().find("Play to the end") == 0);
 
@@ -178,6 +186,12 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   CHECK(report.valid[1].student == "Dana Nothing");
   CHECK(report.valid[2].student == "Abe Abandoned");
   CHECK(report.valid[2].summary.score.played_share == doctest::Approx(0.25));
+  // Its profit, a quarter of a game's, ranks last by profit too; the worst game to discuss is the
+  // lowest-scoring finished one, not the abandoned one.
+  CHECK(report.valid[2].rank_profit == 3);
+  REQUIRE(report.instructive.size() >= 2);
+  CHECK(report.instructive[1].kind == "worst");
+  CHECK(report.valid[report.instructive[1].index].student == "Dana Nothing");
   // The report shows it unfinished, in its standings and on its charts, where it stopped.
   CHECK(classroom::report_html(report).find("Abe Abandoned (unfinished: stopped at h12)") != std::string::npos);
   const auto data = classroom::chart_data(report);

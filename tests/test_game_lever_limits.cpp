@@ -13,6 +13,7 @@
 #include "sim/game/rng.h"
 #include "sim/game/scoring.h"
 #include "sim/game/slo.h"
+#include "sim/game/standing.h"
 #include "tests/game_test_util.h"
 
 using namespace tycoon;
@@ -221,4 +222,38 @@ TEST_CASE("a deployment that served nothing last hour is labelled by why: made t
   CHECK(game::idle_label(d, 5) == "next hour");
   // An hour on and still idle: none of its replicas got GPUs.
   CHECK(game::idle_label(d, 6) == "no GPUs");
+}
+
+TEST_CASE("a game's length scales the goals on what it accumulates, not those on rates or survival") {
+  // A week's level played for one day (a short class): a day's worth of profit, tokens and cash
+  // above the start; the same margin, SLO and survival.
+  auto s = test::scenario_from(test::flat_scenario_json());
+  s.days = 7;
+  s.company.starting_cash_usd = 10'000;
+  s.goals = {{game::GoalKind::kProfitUsd, 700, 100},     {game::GoalKind::kOutputTokens, 7e9, 100},
+             {game::GoalKind::kCashUsd, 10'700, 100},    {game::GoalKind::kGrossMargin, 0.3, 100},
+             {game::GoalKind::kSloAttainment, 0.9, 100}, {game::GoalKind::kSurvive, 0, 100}};
+  game::set_days(s, 1);
+  CHECK(s.days == 1);
+  CHECK(s.goals[0].target == doctest::Approx(100));
+  CHECK(s.goals[1].target == doctest::Approx(1e9));
+  CHECK(s.goals[2].target == doctest::Approx(10'100));
+  CHECK(s.goals[3].target == 0.3);
+  CHECK(s.goals[4].target == 0.9);
+  // Back to the week: the goals as they were (a resumed save lengthened again).
+  game::set_days(s, 7);
+  CHECK(s.goals[0].target == doctest::Approx(700));
+  CHECK(s.goals[2].target == doctest::Approx(10'700));
+}
+
+TEST_CASE("money stands by one rule on every screen: cents are even, a margin at zero is a loss") {
+  CHECK(game::money_standing(12.0) == game::MoneyStanding::kGain);
+  CHECK(game::money_standing(0.3) == game::MoneyStanding::kEven);  // within kSameProfitUsd
+  CHECK(game::money_standing(-0.3) == game::MoneyStanding::kEven);
+  CHECK(game::money_standing(-4.0) == game::MoneyStanding::kLoss);
+  CHECK(game::margin_standing(0.12) == game::MoneyStanding::kGain);
+  CHECK(game::margin_standing(0.0) == game::MoneyStanding::kLoss);
+  CHECK(game::margin_standing(std::nullopt) == game::MoneyStanding::kEven);  // no revenue, no margin
+  CHECK(game::cash_standing(-1.0) == game::MoneyStanding::kLoss);            // on the credit line
+  CHECK(game::cash_standing(0.0) == game::MoneyStanding::kGain);
 }

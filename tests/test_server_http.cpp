@@ -432,6 +432,42 @@ TEST_CASE("a burst of requests from one client is cut off with 429 and stores no
   CHECK(snapshot(t.srv->store()) == before);
 }
 
+TEST_CASE("the browser build's own files are served to a class at once; the rest of its folder is not") {
+  // A class behind one address opens its links together: five files each. The limiter is the
+  // API's; the build folder's other files (CMakeCache.txt, compile_commands.json) are no page.
+  const auto web = fs::temp_directory_path() / ("tycoon-serve-web-" + std::to_string(::getpid()));
+  fs::remove_all(web);
+  fs::create_directories(web);
+  for (const char* f : {"index.html", "index.js", "CMakeCache.txt"}) std::ofstream(web / f) << "content of " << f;
+  server::ServerOptions o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  o.db_file = web / "class.sqlite";
+  o.data_root = TYCOON_SOURCE_DIR;
+  o.web_dir = web;
+  o.rate_burst = 2;
+  o.rate_per_s = 0.01;
+  server::ClassServer srv(o, std::shared_ptr<const data::Catalog>(&test::catalog(), [](const data::Catalog*) {}));
+  srv.start();
+  httplib::Client http("127.0.0.1", srv.port());
+  for (int i = 0; i < 20; ++i) {
+    auto r = http.Get("/index.js");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+  }
+  auto page = http.Get("/");
+  REQUIRE(page);
+  CHECK(page->body == "content of index.html");
+  CHECK(refused(http.Get("/CMakeCache.txt"), 404) == "no such page");
+  CHECK(refused(http.Get("/class.sqlite"), 404) == "no such page");
+  // The API still is limited: two, then 429.
+  CHECK(http.Get("/api/classes")->status == 401);
+  CHECK(http.Get("/api/classes")->status == 401);
+  CHECK(http.Get("/api/classes")->status == 429);
+  srv.stop();
+  fs::remove_all(web);
+}
+
 TEST_CASE("the instructor's charts are the class report's, drawn from the counted hand-ins") {
   TestServer t("charts");
   auto cls = set_up_class(t);
@@ -459,6 +495,17 @@ TEST_CASE("the instructor's charts are the class report's, drawn from the counte
   CHECK(html.find(">24</text>") != std::string::npos);
   CHECK(html.find(">30</text>") == std::string::npos);
   refused(t.http->Get("/api/classes/econ-101/charts.html", TestServer::student(cls.codes["Ada"])), 401);
+
+  // The whole class report, as `tycoon class report` writes it, of the counted hand-ins: the
+  // answer key for the instructor (the reference strategy), Cy's game named unfinished, and the
+  // worst run to discuss a finished one. A student's code cannot read it.
+  r = t.http->Get("/api/classes/econ-101/report.html", t.instructor());
+  REQUIRE(r);
+  REQUIRE_MESSAGE(r->status == 200, r->body);
+  CHECK(r->body.find(cls.world.scenario.reference_strategy->description.substr(0, 30)) != std::string::npos);
+  CHECK(r->body.find("Cy (unfinished: stopped at h6)") != std::string::npos);
+  CHECK(r->body.find("Ada") != std::string::npos);
+  refused(t.http->Get("/api/classes/econ-101/report.html", TestServer::student(cls.codes["Cy"])), 401);
 
   // A restarted server draws the same charts, replaying the stored saves.
   t.restart();

@@ -53,7 +53,12 @@ std::int64_t App::hour() const { return runner_ ? runner_->snapshot()->hour : -1
 std::optional<App::CurrentGame> App::current_game(bool with_text) const {
   if (!runner_) return std::nullopt;
   const auto snap = runner_->snapshot();
-  CurrentGame g{snap->hour, snap->end_hour, snap->finished, snap->scenario_id, {}};
+  CurrentGame g{snap->hour,
+                snap->end_hour,
+                snap->finished,
+                snap->scenario_id,
+                game::save_file_name(snap->scenario_id, snap->hour, class_id_, student_),
+                {}};
   if (with_text) g.save_text = game::save_text(game::Game(runner_->scenario(), *snap, catalog_));
   return g;
 }
@@ -138,7 +143,8 @@ bool App::start(const std::string& scenario, std::optional<std::uint64_t> seed, 
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = label;
-    answer_key_hidden_ = false;
+    class_id_.clear();
+    answer_key_hidden_ = classroom::answer_key_hidden_in_play(runner_->scenario());
     start_error_.clear();
     reset_view_for_game();
     return true;
@@ -158,7 +164,8 @@ bool App::load(const std::filesystem::path& save) {
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = "loaded " + save.filename().string();
-    answer_key_hidden_ = false;
+    class_id_.clear();
+    answer_key_hidden_ = classroom::answer_key_hidden_in_play(runner_->scenario());
     start_error_.clear();
     reset_view_for_game();
     view_.message("Loaded " + save.string(), true, runner_->snapshot()->hour);
@@ -221,16 +228,23 @@ void App::handle(const SessionRequest& r) {
             start_class_file(x.file);
           }
         } else if constexpr (std::is_same_v<T, LoadClassReport>) {
-          try {
-            class_report_ = classroom::load_class_report_view(x.path);
-            class_report_error_.clear();
-          } catch (const std::exception& e) {
-            class_report_.reset();
-            class_report_error_ = std::string("Could not load the class report: ") + e.what();
-          }
+          load_class_report(x.path);
         }
       },
       r);
+}
+
+bool App::load_class_report(const std::filesystem::path& file) {
+  try {
+    class_report_ = classroom::load_class_report_view(file);
+    class_report_error_.clear();
+    return true;
+  } catch (const std::exception& e) {
+    class_report_.reset();
+    class_report_error_ = std::string("Could not load the class report: ") + e.what();
+    view_.message(class_report_error_, false, 0);
+    return false;
+  }
 }
 
 void App::set_up_class(const SetUpClass& r) {
@@ -239,6 +253,7 @@ void App::set_up_class(const SetUpClass& r) {
     const auto scenario = game::load_scenario(r.scenario, catalog_);
     const auto spec = classroom::make_class(scenario, r.choices);
     class_setup_.link_query = classroom::class_link_query(spec);
+    class_setup_.page_url = page_url_;
     if (!r.out.empty()) {
       core::write_file_atomically(r.out, classroom::to_json(spec).dump(2) + "\n");
       class_setup_.message = "Class " + spec.class_id + " written to " + r.out.string() +
@@ -262,11 +277,13 @@ bool App::start_class(const classroom::ClassSpec& spec, const std::string& sourc
     previews_ = std::make_unique<Previews>(catalog_, options_.threaded);
     runner_ = std::make_unique<GameRunner>(std::move(g), options_.threaded);
     label_ = "class " + spec.class_id;
+    class_id_ = spec.class_id;
     answer_key_hidden_ = !classroom::answer_key_shown(std::nullopt, std::nullopt);
     start_error_.clear();
     reset_view_for_game();
     view_.message("Class " + spec.class_id + (spec.title.empty() ? "" : " (" + spec.title + ")") + ": seed " +
-                      std::to_string(spec.seed) + ", " + std::to_string(spec.days) + " days.",
+                      std::to_string(spec.seed) + ", " + std::to_string(spec.days) +
+                      (spec.days == 1 ? " day." : " days."),
                   true, 0);
     return true;
   } catch (const std::exception& e) {
@@ -391,6 +408,8 @@ void App::draw_game(double dt_s) {
   auto final_summary = shown_final_summary();
   game.final_summary = final_summary.get();
   game.answer_key_hidden = answer_key_hidden_;
+  game.class_id = class_id_;
+  game.student = student_;
   CommandQueue out;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |

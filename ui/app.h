@@ -69,6 +69,12 @@ class App {
   // leaves the start screen up with the reason.
   bool start_class_file(const std::filesystem::path& file);
   bool start_class_link(std::string_view query);
+  // Loads a class report's JSON (`tycoon class report` writes it beside the HTML) into the start
+  // screen's Class report section; false with the reason shown there.
+  bool load_class_report(const std::filesystem::path& file);
+  // The address the browser build was opened at ("https://host/path/"): class links are shown
+  // whole, that address and their query string. Empty on the desktop.
+  void set_page_url(std::string url) { page_url_ = std::move(url); }
   void set_speed(Speed s);
   void set_auto_pause(bool on) { options_.auto_pause = on; }
   // Queues a game command for the running game, as a panel would (applied at the next hour
@@ -94,8 +100,11 @@ class App {
     std::int64_t hour = 0, end_hour = 0;
     bool finished = false;
     std::string scenario_id;
+    std::string save_name;  // game::save_file_name
     std::string save_text;  // empty unless asked for
   };
+  // The student playing a class game (a class server's link): its saves carry their name.
+  void set_student(std::string student) { student_ = std::move(student); }
   std::optional<CurrentGame> current_game(bool with_text) const;
   std::optional<RunnerStats> runner_stats() const;
   // Blocks until the simulation and previews are idle (tests, exit).
@@ -128,6 +137,8 @@ class App {
   std::unique_ptr<GameRunner> runner_;
   std::unique_ptr<Previews> previews_;
   std::string label_;
+  std::string class_id_, student_;
+  std::string page_url_;  // a class game's (GameView::class_id, student)
   // A class game: its debrief keeps the answer key back (classroom::answer_key_shown; the class's
   // deadline is not known here, so until the instructor shows it from the report).
   bool answer_key_hidden_ = false;

@@ -45,6 +45,7 @@ struct ClassSetupOutcome {
   bool ok = false;
   std::string message;
   std::string link_query;
+  std::string page_url;  // the browser build's address: the link is shown whole (empty: the desktop)
 };
 // Starts the class of a class file, or of a link's query string (exactly one is set).
 struct StartClass {

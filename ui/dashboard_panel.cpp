@@ -59,7 +59,7 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   const double cash_change = game::cash_change_usd(h, s.company.cash_usd, game.scenario.company.starting_cash_usd, 24);
 
   kpi_card("kpi.cash", "Cash", fmt_usd(s.company.cash_usd), fmt_usd_signed(cash_change) + " in 24 h",
-           cash_change >= 0 ? theme::kRevenue : theme::kCost, card_w,
+           money_color(game::money_standing(cash_change), theme::kRevenue), card_w,
            "Cash now, and how it moved over the last 24 game hours.");
   tag(view.tags, "dashboard.cash");
   next_card();
@@ -74,7 +74,7 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
   auto total_margin = totals.gross_margin();
   kpi_card("kpi.margin", "Gross margin, 24 h", margin,
            "game " + (total_margin ? fmt_pct(*total_margin) : std::string("—")),
-           margin24 && *margin24 > 0 ? theme::kRevenue : theme::kCost, card_w,
+           money_color(game::margin_standing(margin24), theme::kRevenue), card_w,
            std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_card();
   kpi_card("kpi.tokens", "Output tokens, 24 h", fmt_tokens(day.output_tokens),

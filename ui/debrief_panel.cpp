@@ -129,7 +129,7 @@ static void draw_counterfactuals(const game::GameSummary& f, const game::Outcome
       ImGui::TextUnformatted(name.c_str());
       if (!tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip.c_str());
       ImGui::TableNextColumn();
-      theme::text_colored(o.profit_usd >= 0 ? theme::kRevenue : theme::kCost,
+      theme::text_colored(money_color(game::money_standing(o.profit_usd), theme::kRevenue),
                           fmt_usd_signed(o.profit_usd) + (o.bankrupt ? " (bankrupt)" : ""));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(fmt_pct(o.slo_attainment).c_str());
@@ -372,7 +372,8 @@ void draw_debrief_panel(const GameView& game, ViewState& view, CommandQueue& out
       if (v > 0) row("GPU rent, " + std::string(kContractNames[i]), fmt_usd(-v), theme::kCost, "");
     }
     if (t.fixed_cost_usd > 0) row("Fixed costs", fmt_usd(-t.fixed_cost_usd), theme::kFixedCost, "");
-    row("Profit", fmt_usd_signed(t.profit_usd()), t.profit_usd() >= 0 ? theme::kRevenue : theme::kCost, "");
+    row("Profit", fmt_usd_signed(t.profit_usd()), money_color(game::money_standing(t.profit_usd()), theme::kRevenue),
+        "");
     auto margin = t.gross_margin();
     row("Gross margin", margin ? fmt_pct(*margin) : "—", theme::kText, "");
     row("GPU-hours rented", fmt_count(s.service.gpu_hours_rented), theme::kText, "");

@@ -117,7 +117,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
     const auto margin = money.gross_margin();
     const auto base_margin = base_money ? base_money->gross_margin() : std::nullopt;
     row("Gross margin", margin ? fmt_pct(*margin) : "—", base_margin ? fmt_pct(*base_margin) : "",
-        money.gross_margin().value_or(0) > 0 ? theme::kRevenue : theme::kCost);
+        money_color(game::margin_standing(margin), theme::kRevenue));
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Simulated %s of traffic in %.0f ms", fmt_seconds(sm.simulated_time_s).c_str(), result->wall_ms);

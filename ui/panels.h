@@ -41,6 +41,9 @@ struct GameView {
   // A class game whose answer key is kept back (classroom/answer_key.h): no level answer, no
   // reference strategy, gap or what to try next, no truth of the advisor's proposals.
   bool answer_key_hidden = false;
+  // A class game: its class and the student playing it where known (the save's name,
+  // game::save_file_name); empty otherwise.
+  std::string class_id = {}, student = {};
 };
 
 // Top bar: company, clock, headline numbers, time controls (pause, 1x, 4x, 16x, +1 hour), save.

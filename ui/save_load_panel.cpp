@@ -1,6 +1,7 @@
 // Save and load: a popup with a file name for saving and the saves found for loading.
 #include <cstdio>
 
+#include "sim/game/save.h"
 #include "ui/format.h"
 #include "ui/library.h"
 #include "ui/panels.h"
@@ -14,10 +15,8 @@ namespace tycoon::ui {
 void draw_save_load_popup(const GameView& game, ViewState& view, CommandQueue& out) {
   if (view.save_popup_requested) {
     view.save_popup_requested = false;
-    char name[160];
-    std::snprintf(name, sizeof name, "%s-day%lld-%02lldh.json", game.scenario.id.c_str(),
-                  static_cast<long long>(game.state.hour / 24 + 1), static_cast<long long>(game.state.hour % 24));
-    view.save_path = (view.save_dir / name).string();
+    view.save_path =
+        (view.save_dir / game::save_file_name(game.scenario.id, game.state.hour, game.class_id, game.student)).string();
     view.save_files = list_saves(view.save_dir);
     ImGui::OpenPopup("Save or load");
   }

@@ -198,7 +198,11 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
       ImGui::PopStyleColor();
       tag(view.tags, "start.class_setup.message");
       if (data.class_setup->ok) {
-        std::string link = "?" + data.class_setup->link_query;
+        // The whole link in the browser; on the desktop, the part after the browser build's address.
+        std::string link = data.class_setup->page_url + "?" + data.class_setup->link_query;
+        if (data.class_setup->page_url.empty()) {
+          ImGui::TextDisabled("Add it to the address the browser build is served at (https://…/index.html?class=…):");
+        }
         ImGui::SetNextItemWidth(-1);
         ImGui::InputText("##classlink", &link, ImGuiInputTextFlags_ReadOnly);
         tag(view.tags, "start.class_setup.link");
@@ -231,6 +235,11 @@ void draw_class_sections(const StartScreenData& data, ViewState& view, CommandQu
   const bool class_report_open = ImGui::CollapsingHeader("Class report");
   tag(view.tags, "start.class_report");
   if (class_report_open) {
+    if (!data.load_by_path) {
+      muted_wrapped(
+          "Import… (top right) the report's JSON, report.json beside report.html from `tycoon class "
+          "report`: it shows here. Import… of a class file starts its class.");
+    }
     if (data.load_by_path) {
       ImGui::SetNextItemWidth(std::min(520.0f, avail * 0.5f));
       ImGui::InputTextWithHint("##reportpath", "path/to/report.json (beside report.html)", &f.report_path);

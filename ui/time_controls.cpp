@@ -207,14 +207,14 @@ void draw_time_controls(const GameView& game, ViewState& view, CommandQueue& out
   const auto& labels = layout.short_labels ? kStatShortLabels : kStatLabels;
   const game::LastHours day = game::last_hours(h, 24);
   const double profit = day.money.profit_usd();
-  stat(labels[0], fmt_usd(s.company.cash_usd), s.company.cash_usd >= 0 ? theme::kCash : theme::kCost,
+  stat(labels[0], fmt_usd(s.company.cash_usd), money_color(game::cash_standing(s.company.cash_usd), theme::kCash),
        "Cash in the bank. Below minus the credit line the company is bankrupt and the game ends.");
   next_slot(0);
-  stat(labels[1], fmt_usd_signed(profit), profit >= 0 ? theme::kRevenue : theme::kCost,
+  stat(labels[1], fmt_usd_signed(profit), money_color(game::money_standing(profit), theme::kRevenue),
        "Revenue minus GPU rent minus fixed costs over the last 24 game hours.");
   next_slot(1);
   const auto margin = day.money.gross_margin();
-  stat(labels[2], margin ? fmt_pct(*margin) : "—", margin && *margin > 0 ? theme::kRevenue : theme::kWarn,
+  stat(labels[2], margin ? fmt_pct(*margin) : "—", money_color(game::margin_standing(margin), theme::kRevenue),
        std::string(concept_sentence(Concept::kGrossMargin)).c_str());
   next_slot(2);
   const double slo = day.slo_attainment;

@@ -208,6 +208,18 @@ bool input_int_steps(const char* id, int* value, int step, float field_width) {
   return changed;
 }
 
+ImU32 money_color(game::MoneyStanding standing, ImU32 gain) {
+  switch (standing) {
+    case game::MoneyStanding::kGain:
+      return gain;
+    case game::MoneyStanding::kEven:
+      return theme::kText;
+    case game::MoneyStanding::kLoss:
+      break;
+  }
+  return theme::kCost;
+}
+
 ImU32 slo_color(double attainment, const game::Scenario& scenario) {
   switch (game::slo_standing(attainment, scenario)) {
     case game::SloStanding::kMet:

@@ -12,6 +12,7 @@
 
 #include "sim/game/last_hours.h"
 #include "sim/game/scenario.h"
+#include "sim/game/standing.h"
 #include "sim/game/state.h"
 #include "ui/panels.h"
 
@@ -71,5 +72,9 @@ void wrapped_tooltip(const char* text);
 
 // The colour of an SLO attainment as the level judges it (game::slo_standing): met, short, failing.
 ImU32 slo_color(double attainment, const game::Scenario& scenario);
+// The colour of a money figure as it stands (game::money_standing, margin_standing, cash_standing):
+// `gain` (revenue's green, or cash's own colour), the text colour when even, the cost colour when
+// a loss.
+ImU32 money_color(game::MoneyStanding standing, ImU32 gain);
 
 }  // namespace tycoon::ui

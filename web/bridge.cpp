@@ -10,9 +10,13 @@
 //                                    run --advisor`); save_hours "[h, ...]" saves and loads the game
 //                                    at those hours and adds "final_save", the end's save file text
 //   tycoon_stats() / _reset()        frame and simulation timing
-//   tycoon_import(name, text)        a save or scenario file from the page, validated, then played
+//   tycoon_import(name, text)        a save or scenario file from the page, validated, then played;
+//                                    a class file starts its class; a class report shows on the
+//                                    start screen
 //   tycoon_export(name)              {"ok", "name", "text"}: a save ("" = the newest)
-//   tycoon_current_game(with_text)   {"ok", "hour", "end_hour", "finished", "scenario", "text"}: the game
+//   tycoon_set_page_url(url)         the page's address: class links are shown whole
+//   tycoon_current_game(with_text, student)  {"ok", "hour", "end_hour", "finished", "scenario", "save_name",
+//                                    "text"}: the game
 //                                    on screen and (with_text != 0) its save file's text, for a
 //                                    class server's hand-in; {"ok": false} on the start screen
 //   tycoon_hand_in_due()             1 when the class game's end is to be handed in now
@@ -33,6 +37,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/advisor/advisor.h"
+#include "sim/classroom/class_report.h"
+#include "sim/classroom/class_spec.h"
 #include "sim/classroom/hand_in.h"
 #include "sim/core/version.h"
 #include "sim/data/catalog.h"
@@ -252,8 +258,7 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_run(const char* scenario, const char* se
     }
     game::Game& g = *game_ptr;
     refused += game::replay(g, cmds, next).size();
-    std::optional<game::Counterfactuals> cf;
-    if (g.finished()) cf = game::run_counterfactuals(g.scenario(), g.state(), catalog, nullptr, g.advisor());
+    const auto cf = game::end_of_run_counterfactuals(g, catalog);
     json summary = advisor::run_summary_json(g, chien != nullptr, refused, cf ? &*cf : nullptr);
     summary[core::kWrittenByKey] = core::build_json();  // as `tycoon run --json` writes it
     if (!cuts_text.empty()) summary["final_save"] = game::save_text(g);
@@ -345,6 +350,19 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_import(const char* name_in, const char* 
       }
       return hold(out, json{{"ok", true}, {"kind", "save"}, {"name", path->filename().string()}}.dump());
     }
+    const std::string format = j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
+    if (format == classroom::kClassReportFormat || format == classroom::kClassFormat) {
+      // A class report (shown on the start screen's Class report) or a class file (its game
+      // starts): read by the same loaders as the desktop's, from the import folder.
+      const auto path = kImportDir / name;
+      if (!write_file(path, text)) return hold(out, refused("cannot write " + path.string()).dump());
+      const bool report = format == classroom::kClassReportFormat;
+      const bool ok = report ? sh.app->load_class_report(path) : sh.app->start_class_file(path);
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+      if (!ok) return hold(out, refused(last_message(*sh.app)).dump());
+      return hold(out, json{{"ok", true}, {"kind", report ? "class report" : "class"}, {"name", name}}.dump());
+    }
     try {
       game::scenario_from_json(j, name, run_catalog());
     } catch (const data::LoadError& e) {
@@ -377,10 +395,17 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_export(const char* name_in) {
   return hold(out, json{{"ok", true}, {"name", name}, {"text", std::move(text)}}.dump());
 }
 
-EMSCRIPTEN_KEEPALIVE const char* tycoon_current_game(int with_text) {
+// The page's address (location's origin and path): class links are shown whole.
+EMSCRIPTEN_KEEPALIVE void tycoon_set_page_url(const char* url) {
+  auto& sh = shell();
+  if (sh.app && url) sh.app->set_page_url(url);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tycoon_current_game(int with_text, const char* student) {
   static std::string out;
   auto& sh = shell();
   if (!sh.app) return hold(out, refused("the game is still loading").dump());
+  if (student && *student) sh.app->set_student(student);
   try {
     const auto g = sh.app->current_game(with_text != 0);
     if (!g) return hold(out, refused("no game is being played: start the class's game first").dump());
@@ -388,7 +413,8 @@ EMSCRIPTEN_KEEPALIVE const char* tycoon_current_game(int with_text) {
               {"hour", g->hour},
               {"end_hour", g->end_hour},
               {"finished", g->finished},
-              {"scenario", g->scenario_id}};
+              {"scenario", g->scenario_id},
+              {"save_name", g->save_name}};
     if (with_text) j["text"] = g->save_text;
     return hold(out, j.dump());
   } catch (const std::exception& e) {

@@ -1,7 +1,9 @@
 #include "sim/advisor/balance.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/bots.h"
@@ -162,6 +164,18 @@ nlohmann::json to_json(const BalanceTable& t) {
     rows.push_back(j);
   }
   return {{"scenario", t.scenario_id}, {"name", t.scenario_name}, {"rows", rows}};
+}
+
+std::vector<game::Scenario> balanced_levels(const std::filesystem::path& data_root, const data::Catalog& catalog) {
+  std::vector<game::Scenario> levels;
+  for (const auto& f : game::list_scenarios(data_root)) {
+    auto s = game::load_scenario(f, catalog);
+    if (s.kind == game::ScenarioKind::kCampaign || s.kind == game::ScenarioKind::kClassroom) levels.push_back(s);
+  }
+  std::stable_sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(a.kind, a.level.value_or(0)) < std::make_pair(b.kind, b.level.value_or(0));
+  });
+  return levels;
 }
 
 }  // namespace tycoon::advisor

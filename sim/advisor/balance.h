@@ -59,6 +59,9 @@ BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& 
 
 // One markdown table: a row per level, a column per strategy, "score ★★☆ ($profit)".
 std::string balance_markdown(const std::vector<BalanceTable>& tables);
+// The levels the balance tables cover (docs/playing.md's, the balance test's): every campaign and
+// classroom scenario under `data_root`, campaign levels first, each kind in level order.
+std::vector<game::Scenario> balanced_levels(const std::filesystem::path& data_root, const data::Catalog& catalog);
 nlohmann::json to_json(const BalanceTable& t);
 
 }  // namespace tycoon::advisor

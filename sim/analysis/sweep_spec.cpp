@@ -520,7 +520,7 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     for (std::size_t wi = 0; wi < spec.workloads.size(); ++wi) {
       const auto& w = spec.workloads[wi];
       if (w.kind != serving::WorkloadKind::kAgenticCoding &&
-          w.input_tokens + w.output_tokens > c.deployment().model->max_context_tokens) {
+          c.deployment().model->beyond_context_window(w.input_tokens + w.output_tokens)) {
         throw LoadError(spec.file, w.pointer,
                         w.name + ": " + std::to_string(w.input_tokens + w.output_tokens) + " tokens exceed " +
                             c.deployment().model->id + "'s context window of " +

@@ -8,6 +8,10 @@ bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional
   return now_unix_s && deadline_passed(deadline_unix_s, *now_unix_s);
 }
 
+bool answer_key_hidden_in_play(const game::Scenario& scenario) {
+  return scenario.kind == game::ScenarioKind::kClassroom;
+}
+
 BriefingKey briefing_key(const game::Scenario& scenario, std::optional<std::int64_t> deadline_unix_s,
                          std::optional<std::int64_t> now_unix_s) {
   const bool shown = answer_key_shown(deadline_unix_s, now_unix_s);

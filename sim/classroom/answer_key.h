@@ -20,6 +20,13 @@ namespace tycoon::classroom {
 // read it by, never (the instructor shows it from the report).
 bool answer_key_shown(std::optional<std::int64_t> deadline_unix_s, std::optional<std::int64_t> now_unix_s);
 
+// Whether the game's own screens keep the answer key back for a game of `scenario` played outside
+// a class (started from a code or seed, imported, loaded from a save): a classroom scenario's key
+// is its class's, whatever route a student takes to the same world; the instructor has it from
+// the class report, `tycoon run` and `tycoon balance`. A class game keeps it back by
+// answer_key_shown.
+bool answer_key_hidden_in_play(const game::Scenario& scenario);
+
 // `summary` as a student sees it before the deadline: the reference's run keeps its figures and
 // score (the score is measured against them, and the comparison sentence says by how much) but
 // not its description; the gap to the reference and what to try next are taken out, and

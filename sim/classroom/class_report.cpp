@@ -266,18 +266,39 @@ std::string replay_submission(const ClassWorld& world, const data::Catalog& cata
   return {};
 }
 
-ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
-                               const std::vector<std::filesystem::path>& files, const Roster* roster) {
+namespace {
+
+// The report's class, scenario and benchmarks, before any submission.
+ClassReport report_header(const ClassWorld& world, const ClassBenchmarks& benchmarks) {
   ClassReport report;
   report.spec = world.spec;
   report.scenario_name = world.scenario.name;
   report.question = world.scenario.question;
   report.lesson = world.scenario.lesson;
   report.locked_levers = world.scenario.locked_levers;
-  auto benchmarks = play_class_benchmarks(world, catalog);
   report.priced_model = benchmarks.priced_model;
   report.benchmarks = benchmarks.runs;
   report.market_output_price_usd_per_mtok = benchmarks.market_output_price_usd_per_mtok;
+  return report;
+}
+
+void rank_and_pick(ClassReport& report);
+
+}  // namespace
+
+ClassReport class_report_of(const ClassWorld& world, const ClassBenchmarks& benchmarks,
+                            std::vector<CheckedSubmission> valid) {
+  auto report = report_header(world, benchmarks);
+  report.valid = std::move(valid);
+  for (auto& c : report.valid) c.valid = true;
+  rank_and_pick(report);
+  return report;
+}
+
+ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
+                               const std::vector<std::filesystem::path>& files, const Roster* roster) {
+  auto benchmarks = play_class_benchmarks(world, catalog);
+  auto report = report_header(world, benchmarks);
 
   std::map<std::string, std::string> seen_students;  // student_name_key -> file
   for (const auto& path : files) {
@@ -331,7 +352,14 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
     c.valid = true;
     report.valid.push_back(std::move(c));
   }
+  rank_and_pick(report);
+  return report;
+}
 
+namespace {
+
+// Ranks the valid submissions and picks the three runs to discuss.
+void rank_and_pick(ClassReport& report) {
   auto& v = report.valid;
   // Standings: as a class server ranks attempts (ranks_before: a finished game above one handed
   // in unfinished, then score, then profit), then by name; the other two rankings by their own figure.
@@ -357,15 +385,30 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
                   money(v.front().summary.profit_usd).c_str(), 100 * v.front().summary.slo_attainment);
     report.instructive.push_back({"best", 0, buf});
     if (v.size() >= 2) {
-      std::snprintf(buf, sizeof buf, "the lowest score (%.1f), profit %s, SLO %.1f%%", v.back().summary.score.points,
-                    money(v.back().summary.profit_usd).c_str(), 100 * v.back().summary.slo_attainment);
-      report.instructive.push_back({"worst", v.size() - 1, buf});
-    }
-    if (v.size() >= 3) {
-      std::size_t best = 1;
-      for (std::size_t i = 2; i + 1 < v.size(); ++i) {
-        if (v[i].improvement_usd_per_hour() > v[best].improvement_usd_per_hour()) best = i;
+      // The lowest-scoring game played to the end (finished games rank above unfinished ones
+      // whatever their scores); a game handed in unfinished only when none other was finished.
+      std::size_t worst = v.size() - 1;
+      while (worst > 1 && v[worst].stopped_at_hour) --worst;
+      if (v[worst].stopped_at_hour) worst = v.size() - 1;
+      const auto& w = v[worst];
+      if (w.stopped_at_hour) {
+        std::snprintf(buf, sizeof buf,
+                      "ranked last, handed in unfinished at hour %lld (score %.1f for the share played)",
+                      static_cast<long long>(*w.stopped_at_hour), w.summary.score.points);
+      } else {
+        std::snprintf(buf, sizeof buf, "the lowest score of a finished game (%.1f), profit %s, SLO %.1f%%",
+                      w.summary.score.points, money(w.summary.profit_usd).c_str(), 100 * w.summary.slo_attainment);
       }
+      report.instructive.push_back({"worst", worst, buf});
+    }
+    // Among the other finished games (an unfinished one's second half was played by nobody).
+    std::optional<std::size_t> improved;
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      if (report.instructive.back().index == i || v[i].stopped_at_hour) continue;
+      if (!improved || v[i].improvement_usd_per_hour() > v[*improved].improvement_usd_per_hour()) improved = i;
+    }
+    if (v.size() >= 3 && improved) {
+      const std::size_t best = *improved;
       std::snprintf(buf, sizeof buf,
                     "the largest gain from the first half of the game to the second: %s an hour (%s, then %s)",
                     money(v[best].improvement_usd_per_hour()).c_str(), money(v[best].first_half_profit_usd).c_str(),
@@ -373,8 +416,9 @@ ClassReport build_class_report(const ClassWorld& world, const data::Catalog& cat
       report.instructive.push_back({"most_improved", best, buf});
     }
   }
-  return report;
 }
+
+}  // namespace
 
 nlohmann::json to_json(const AdviceCall& a) {
   return {{"advice_id", a.advice_id},

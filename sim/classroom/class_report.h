@@ -151,6 +151,10 @@ std::string replay_submission(const ClassWorld& world, const data::Catalog& cata
 // (roster_problem); without one, a name is whatever the submitter typed.
 ClassReport build_class_report(const ClassWorld& world, const data::Catalog& catalog,
                                const std::vector<std::filesystem::path>& files, const Roster* roster = nullptr);
+// The same report of submissions already replayed (replay_submission; a class server's counted
+// hand-ins): ranked, with the runs to discuss, beside `benchmarks`.
+ClassReport class_report_of(const ClassWorld& world, const ClassBenchmarks& benchmarks,
+                            std::vector<CheckedSubmission> valid);
 
 // The report as JSON (`tycoon class report` writes it beside the HTML, and prints it with --json):
 // {"format": "inference-tycoon-class-report", "version": 1, "class": {…class file…}, "standings":

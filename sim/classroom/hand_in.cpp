@@ -1,6 +1,7 @@
 #include "sim/classroom/hand_in.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <functional>
@@ -100,29 +101,50 @@ bool ranks_before(const AttemptFigures& a, const AttemptFigures& b) {
 }
 
 std::optional<std::size_t> counted_attempt(AttemptPolicy policy, const std::vector<AttemptFigures>& attempts) {
-  if (attempts.empty()) return std::nullopt;
-  switch (policy) {
-    case AttemptPolicy::kFirst:
-      return 0;
-    case AttemptPolicy::kLast:
-      return attempts.size() - 1;
-    case AttemptPolicy::kBest: {
-      std::size_t best = 0;
-      for (std::size_t i = 1; i < attempts.size(); ++i) {
-        if (ranks_before(attempts[i], attempts[best])) best = i;
-      }
-      return best;
+  const bool any_on_time =
+      std::any_of(attempts.begin(), attempts.end(), [](const AttemptFigures& a) { return !a.late; });
+  std::optional<std::size_t> counted;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    if (any_on_time && attempts[i].late) continue;
+    if (!counted) {
+      counted = i;
+      if (policy == AttemptPolicy::kFirst) break;
+      continue;
+    }
+    if (policy == AttemptPolicy::kLast ||
+        (policy == AttemptPolicy::kBest && ranks_before(attempts[i], attempts[*counted]))) {
+      counted = i;
     }
   }
-  return std::nullopt;
+  return counted;
 }
+
+namespace {
+
+// A command's JSON with every fractional number rounded to kComparedSignificantDigits (whole
+// numbers, ids and hours exact): a copied price nudged in its fourth digit is the same move.
+void round_numbers(nlohmann::json& j) {
+  if (j.is_object() || j.is_array()) {
+    for (auto& x : j) round_numbers(x);
+  } else if (j.is_number_float()) {
+    const double v = j.get<double>();
+    if (v == 0 || !std::isfinite(v)) return;
+    const int exponent = static_cast<int>(std::floor(std::log10(std::abs(v)))) - (kComparedSignificantDigits - 1);
+    const auto mantissa = static_cast<long long>(std::llround(v / std::pow(10.0, exponent)));
+    j = std::to_string(mantissa) + "e" + std::to_string(exponent);
+  }
+}
+
+}  // namespace
 
 double command_log_similarity(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b) {
   if (a.empty() || b.empty()) return 0;
   auto hashes = [](const std::vector<game::LoggedCommand>& log) {
     std::vector<std::uint64_t> out;
     for (std::size_t i = 0; i < log.size() && i < kMaxHandInCommands; ++i) {
-      out.push_back(std::hash<std::string>{}(game::to_json(log[i]).dump()));
+      auto j = game::to_json(log[i]);
+      round_numbers(j);
+      out.push_back(std::hash<std::string>{}(j.dump()));
     }
     return out;
   };
@@ -217,8 +239,8 @@ std::string hand_in_receipt(const ReceiptFigures& f) {
                   econ::usd_text(f.profit_usd).c_str(), 100 * f.slo_attainment);
   } else {
     std::snprintf(figures, sizeof figures,
-                  "): score %.1f for the share played; run to the end without another command, profit %s, SLO %.1f%%",
-                  f.score_points, econ::usd_text(f.profit_usd).c_str(), 100 * f.slo_attainment);
+                  "): score %.1f for the share played; profit %s, SLO %.1f%% over the hours played", f.score_points,
+                  econ::usd_text(f.profit_usd).c_str(), 100 * f.slo_attainment);
   }
   return out + figures;
 }

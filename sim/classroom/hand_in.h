@@ -105,25 +105,30 @@ struct AttemptFigures {
   double score_points = 0;
   double profit_usd = 0;
   bool finished = false;
+  bool late = false;  // handed in after the deadline (a class that marks late hand-ins)
 };
 // Whether `a` stands above `b` in a class's standings (and is the better of two attempts): a
 // finished game above an unfinished one whatever their scores (an abandoned game never outranks a
 // played one), then the higher score, then the higher profit. False for equals.
 bool ranks_before(const AttemptFigures& a, const AttemptFigures& b);
 // The index into `attempts` (in hand-in order) of the one that counts; nullopt when there is none.
-// Best: the first of those no other ranks_before.
+// Best: the first of those no other ranks_before. A late attempt counts only for a student with
+// none on time: after the deadline the answer key is out, and a late attempt never replaces an
+// on-time grade.
 std::optional<std::size_t> counted_attempt(AttemptPolicy policy, const std::vector<AttemptFigures>& attempts);
 
 // Command logs compared: the share of commands the two have in common, in order (twice the longest
 // common subsequence of the commands, each with its hour, over the two lengths together). 1 for
 // identical logs; 0 when one is empty (doing nothing is no evidence of copying). Commands are
-// compared by a 64-bit hash of their JSON; logs longer than kMaxHandInCommands are compared on
-// their first kMaxHandInCommands commands (the time stays bounded: n x m steps).
+// compared by a 64-bit hash of their JSON with fractional numbers rounded to
+// kComparedSignificantDigits (a price copied and nudged, 0.1725 to 0.1726, is the same move); logs longer than
+// kMaxHandInCommands are compared on their first kMaxHandInCommands commands (the time stays bounded: n x m steps).
 double command_log_similarity(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
 // At or above this, two students' logs are flagged for the instructor: the same moves at the same
 // hours but for a tenth of them. Below kMinCommandsCompared commands a log says too little (one
 // obvious price change is what many students will make).
 inline constexpr double kNearIdenticalLogSimilarity = 0.9;
+inline constexpr int kComparedSignificantDigits = 2;
 inline constexpr std::size_t kMinCommandsCompared = 3;
 bool near_identical_logs(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
 
@@ -150,9 +155,9 @@ std::vector<CopyFlag> copy_flags(const std::string& student, const std::vector<g
 std::string policy_sentence(AttemptPolicy attempts, std::optional<std::int64_t> deadline_unix_s, LatePolicy late);
 
 // A stored hand-in as its student's receipt says it, in the browser and the desktop game alike:
-// "Handed in (attempt 2, late): score 71.3, profit $1,604, SLO 88.8%". An unfinished game's
-// figures say what they are: its score is for the share played, its profit and SLO those of the
-// replay run to the end without another command.
+// "Handed in (attempt 2, late): score 71.3, profit $1604.40, SLO 88.8%". An unfinished game's
+// figures say what they are (game::summarize): its score is for the share played, its profit and
+// SLO those of the hours played.
 struct ReceiptFigures {
   int attempt = 0;
   bool finished = true;

@@ -86,6 +86,9 @@ struct ModelCard {
   std::int64_t hidden_size = 0;
   std::int64_t vocab_size = 0;
   std::int64_t max_context_tokens = 0;
+  // A request of `tokens` (its prompt and the output it may reach) is past the context window:
+  // the one rule for a simulated request, a benchmark's or sweep's lengths and predict's.
+  bool beyond_context_window(std::int64_t tokens) const { return tokens > max_context_tokens; }
   bool tied_embeddings = false;
   Precision native_precision = Precision::kBf16;
   std::optional<Precision> expert_precision;

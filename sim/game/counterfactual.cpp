@@ -361,4 +361,9 @@ nlohmann::json to_json(const GapItem& g) {
   return {{"id", g.id}, {"name", g.name}, {"usd", g.usd}, {"detail", g.detail}};
 }
 
+std::optional<Counterfactuals> end_of_run_counterfactuals(const Game& game, const data::Catalog& catalog, bool wanted) {
+  if (!wanted || !game.finished()) return std::nullopt;
+  return run_counterfactuals(game.scenario(), game.state(), catalog, nullptr, game.advisor());
+}
+
 }  // namespace tycoon::game

@@ -110,6 +110,10 @@ Counterfactuals collect(const std::vector<ScriptedPlay>& plays);
 Counterfactuals run_counterfactuals(const Scenario& scenario, const GameState& state, const data::Catalog& catalog,
                                     std::shared_ptr<ServingWindows> windows = nullptr,
                                     const Advisor* advisor = nullptr);
+// A headless run's comparison runs (tycoon run, the browser's tycoon_run): played once the game
+// has finished and when `wanted`; none for a game stopped before its end (nothing to compare).
+std::optional<Counterfactuals> end_of_run_counterfactuals(const Game& game, const data::Catalog& catalog,
+                                                          bool wanted = true);
 
 // The gap to `reference`, itemized so the items add up to reference profit − player profit:
 //   pricing           (reference's revenue per output Mtok − yours) × your output tokens

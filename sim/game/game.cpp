@@ -19,6 +19,19 @@
 namespace tycoon::game {
 
 void set_days(Scenario& scenario, int days) {
+  // Goals on what a game accumulates (profit, output tokens, cash above the start) scale with its
+  // length: a one-day class of a week's level is judged on a day's worth, not failed by the week's.
+  if (scenario.days > 0 && days != scenario.days) {
+    const double share = static_cast<double>(days) / static_cast<double>(scenario.days);
+    for (auto& g : scenario.goals) {
+      if (g.kind == GoalKind::kProfitUsd || g.kind == GoalKind::kOutputTokens) {
+        g.target *= share;
+      } else if (g.kind == GoalKind::kCashUsd) {
+        const double start = scenario.company.starting_cash_usd;
+        g.target = start + (g.target - start) * share;
+      }
+    }
+  }
   scenario.days = days;
   if (scenario.reference_strategy) {
     auto& cs = scenario.reference_strategy->commands;

@@ -43,8 +43,10 @@ PastHistory make_past(const Scenario& scenario, const data::Catalog& catalog,
 
 // Sets `scenario` to last `days` game days (days > 0): Scenario::days, and the reference
 // strategy's commands at or past the new end hour dropped (kept, they would never run and would
-// make the game's save unloadable: the scenario loader refuses them). The one rule for a game's
-// length chosen at the start (GameOptions::days) and for a resumed save (set_days in save.h).
+// make the game's save unloadable: the scenario loader refuses them), and goals on what a game
+// accumulates (profit, output tokens, cash above the start) scaled by days / Scenario::days. The
+// one rule for a game's length chosen at the start (GameOptions::days) and for a resumed save
+// (set_days in save.h).
 void set_days(Scenario& scenario, int days);
 
 class Game {

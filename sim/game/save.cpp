@@ -274,4 +274,34 @@ SaveData load_save(const std::filesystem::path& path, const data::Catalog& catal
   return load_save_text(text, path.string(), catalog);
 }
 
+namespace {
+
+// Lowercase letters and digits kept, every other run of characters one '-', none at the ends.
+std::string file_slug(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) {
+      out += lower;
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::string save_file_name(std::string_view scenario_id, std::int64_t hour, std::string_view class_id,
+                           std::string_view student) {
+  const std::string cls = file_slug(class_id), who = file_slug(student);
+  if (!cls.empty()) return cls + (who.empty() ? "" : "-" + who) + "-h" + std::to_string(hour) + ".json";
+  char when[48];
+  std::snprintf(when, sizeof when, "-day%lld-%02lldh.json", static_cast<long long>(hour / 24 + 1),
+                static_cast<long long>(hour % 24));
+  const std::string base = file_slug(scenario_id);
+  return (base.empty() ? std::string("game") : base) + when;
+}
+
 }  // namespace tycoon::game

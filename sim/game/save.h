@@ -72,6 +72,12 @@ std::string checksum_of(std::string_view text);
 
 // The save file's JSON text for a game.
 std::string save_text(const Game& game);
+// The file name a save is offered under: a class game's by class, student (where known) and hour
+// ("econ-101-ada-lovelace-h30.json"), so that one student's save never takes another's name;
+// any other game's by scenario, day and hour ("prices-only-day2-06h.json"). Names are safe file
+// names: lowercase letters, digits and '-'.
+std::string save_file_name(std::string_view scenario_id, std::int64_t hour, std::string_view class_id = {},
+                           std::string_view student = {});
 
 // Test seam: called after the temp file is complete and before it replaces `path`; throwing from
 // it simulates a crash at the worst moment.

@@ -1,5 +1,6 @@
 #include "sim/game/summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -22,6 +23,35 @@ ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf, std::optio
   }
   return in;
 }
+
+namespace {
+
+// The money, service and hours of `out` cut to the first `hours` of the game's history.
+void keep_hours_played(GameSummary& out, const History& h, std::int64_t hours) {
+  const auto n = std::min<std::size_t>(static_cast<std::size_t>(std::max<std::int64_t>(0, hours)), h.num_hours());
+  auto sum = [&](Series s) {
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) total += h[s][i];
+    return total;
+  };
+  econ::LedgerTotals t{sum(Series::kRevenueUsd), sum(Series::kGpuCostUsd), sum(Series::kFixedCostUsd)};
+  out.hours = static_cast<std::int64_t>(n);
+  out.simulated_days = static_cast<double>(n) / 24.0;
+  if (n > 0) out.cash_usd = h[Series::kCashUsd][n - 1];
+  out.revenue_usd = t.revenue_usd;
+  out.gpu_cost_usd = t.gpu_cost_usd;
+  out.fixed_cost_usd = t.fixed_cost_usd;
+  out.profit_usd = t.profit_usd();
+  out.gross_margin = t.gross_margin();
+  out.requests_offered = sum(Series::kRequestsOffered);
+  out.requests_completed = sum(Series::kRequestsCompleted);
+  out.requests_failed = sum(Series::kRequestsFailed);
+  double within = 0;
+  for (std::size_t i = 0; i < n; ++i) within += h[Series::kSloAttainment][i] * h[Series::kRequestsOffered][i];
+  out.slo_attainment = slo_attainment(within, out.requests_offered);
+}
+
+}  // namespace
 
 GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional<std::int64_t> stopped_at_hour) {
   const auto& sc = game.scenario();
@@ -55,6 +85,7 @@ GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional
   out.bankrupt_at_hour = s.company.bankrupt_at_hour;
   out.goals = evaluate_goals(sc, s);
   out.score = score(sc, s, out.goals, score_inputs(game, cf, stopped_at_hour));
+  if (stopped_at_hour && *stopped_at_hour < s.hour) keep_hours_played(out, s.history, *stopped_at_hour);
   if (cf) {
     out.counterfactuals = *cf;
     if (cf->reference) {

@@ -58,7 +58,9 @@ struct GameSummary {
 
 // `counterfactuals` (run_counterfactuals on the finished game) complete the score and add the
 // comparison; without them the score's profit component is unknown. `stopped_at_hour`: the hour a
-// game handed in unfinished had reached (ScoreInputs::stopped_at_hour).
+// game handed in unfinished had reached (ScoreInputs::stopped_at_hour): its score is the replay
+// run to the end times the share played, and its money, service and hours are those of the hours
+// played (the hours after it, played by nobody, are no one's profit).
 GameSummary summarize(const Game& game, const Counterfactuals* counterfactuals = nullptr,
                       std::optional<std::int64_t> stopped_at_hour = std::nullopt);
 // What the score needs beyond the state: the counterfactual profits (a scenario without a

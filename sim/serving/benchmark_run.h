@@ -38,6 +38,11 @@ inline constexpr int kMaxBenchmarkParallel = 1024;
 // The most engine replicas a pool of a benchmark may have (4096 replicas of one GPU: a fleet).
 inline constexpr int kMaxBenchmarkReplicas = 4096;
 inline constexpr int kMaxBenchmarkDraftTokens = 64;
+// A benchmark (tycoon benchmark, predict) measures the engine as it ships: speculative decoding
+// off unless asked for, whatever drafter the catalog's recipe names (published serving results
+// are stock runs). Sweeps and the game take the recipe's drafter: a sweep point with the same
+// recipe differs from a default benchmark where the recipe has one (docs/analysts.md).
+inline constexpr int kBenchmarkDefaultDraftTokens = 0;
 
 // Whether each session of `kind` is one request (random, input- and output-heavy): only there
 // does a request-count warm-up leave the measured run whole (one that ends cuts sessions short).

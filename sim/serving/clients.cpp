@@ -69,7 +69,7 @@ Clients::Clients(const ServingConfig& config) : config_(config) {
     what += "'s context window of ";
     what += std::to_string(model.max_context_tokens);
     what += " tokens";
-    require(w.input_tokens + w.output_tokens <= model.max_context_tokens, what);
+    require(!model.beyond_context_window(w.input_tokens + w.output_tokens), what);
   }
   trace_times_ = w.kind == WorkloadKind::kTrace && w.trace_timestamps;
   if (w.kind == WorkloadKind::kTrace) {

@@ -165,7 +165,7 @@ void Simulation::admit(core::Time now, std::uint32_t session, const traffic::Tur
   ++arrived_;
   if (split_) split_->add(r);
 
-  const bool beyond_window = r.input_tokens + r.output_tokens > config_.deployment.model->max_context_tokens;
+  const bool beyond_window = config_.deployment.model->beyond_context_window(r.input_tokens + r.output_tokens);
   if (beyond_window || !fits_kv(r)) {
     ++exceeding_context_;
     if (!beyond_window) ++exceeding_kv_cache_;

@@ -35,6 +35,7 @@ std::optional<StudentSession> start_student_link(App& app, const std::string& li
   s.student = b["student"].get<std::string>();
   s.class_id = b.value("class", nlohmann::json::object()).value("class_id", std::string());
   s.policy = b.value("policy_text", std::string("the class's policies were not sent"));  // classroom::policy_sentence
+  app.set_student(s.student);  // the game's saves are named by class, student and hour
   // The game a hand-in takes is always the one on screen: never a stored save.
   auto game = [&app](bool with_text) -> std::optional<GameOnScreen> {
     const auto g = app.current_game(with_text);

@@ -1,0 +1,28 @@
+// What makes a run long, in one place: the bounds above which every front end refuses a run
+// (the command line's exit 2) unless its user asks for a long run (--allow-long-run). The bounds
+// are wall time and memory on the machine the tool runs on, not limits of the simulation: past
+// them a run is still correct, only slow or large.
+#pragma once
+
+#include <cstdint>
+
+namespace tycoon::serving {
+
+// Measured on the 2-core dev machine: about 75,000 simulated requests per wall second and core,
+// so the request bound (warm-up included) is about 15 s of one core.
+inline constexpr double kSimRequestsPerWallS = 75'000;
+inline constexpr std::int64_t kMaxRunRequests = 1'000'000;
+// Closed-loop users at once: each is a session in memory and in the scheduler's queues.
+inline constexpr std::int64_t kMaxRunUsers = 20'000;
+// A benchmark's GPUs (a fleet a what-if may ask for) and its simulated span (one day).
+inline constexpr std::int64_t kMaxRunGpus = 1024;
+inline constexpr double kMaxRunSpanWithoutOverrideS = 86'400;
+// A game's days (a year of hours, each simulated).
+inline constexpr int kMaxGameDaysWithoutOverride = 365;
+// The advisor's verification: re-runs × seeds per candidate.
+inline constexpr int kMaxVerifyTimesSeeds = 30;
+// A sweep's estimated wall time, from its points' requests (its timed estimate asks again above
+// the user's own bound: cli/sweep_command.cpp).
+inline constexpr double kMaxSweepWallS = 3600;
+
+}  // namespace tycoon::serving
