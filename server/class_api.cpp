@@ -421,14 +421,10 @@ ApiResponse ClassApi::briefing_html(const std::string& class_id, const std::stri
   out += "<dl><dt>Class</dt><dd>" + e(class_id) + " (seed " + std::to_string(spec.seed) + ", " +
          std::to_string(spec.days) + " game day" + (spec.days == 1 ? "" : "s") + ", advisor " +
          (spec.advisor ? "on" : "off") + ")</dd><dt>Locked levers</dt><dd>" + e(locks.empty() ? "none" : locks) +
-         "</dd><dt>Deadline</dt><dd>" +
-         (c->deadline_unix_s ? e(classroom::format_utc_time(*c->deadline_unix_s)) +
-                                   (classroom::parse_late_policy(c->late_policy) == classroom::LatePolicy::kRefuse
-                                        ? ": later hand-ins are refused"
-                                        : ": later hand-ins are marked late")
-                             : std::string("none")) +
-         "</dd><dt>Attempts</dt><dd>hand in as often as you like: the " + e(c->attempt_policy) +
-         " attempt counts</dd></dl>\n<p>Open your own link (below): the game starts this class, and hands your game in "
+         "</dd><dt>Hand-ins</dt><dd>as often as you like: " +
+         e(classroom::policy_sentence(classroom::parse_attempt_policy(c->attempt_policy), c->deadline_unix_s,
+                                      classroom::parse_late_policy(c->late_policy))) +
+         "</dd></dl>\n<p>Open your own link (below): the game starts this class, and hands your game in "
          "when it ends; <em>Hand in</em> (bottom right) hands it in at any time, finished or not.</p>\n"
          "<h2 class=\"slips\">Links, one per student (cut along the lines; each link is personal)</h2>\n";
   for (const auto& st : store_.students(class_id)) {

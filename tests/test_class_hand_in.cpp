@@ -66,7 +66,7 @@ TEST_CASE("command logs: identical is 1, one move of ten changed stays near-iden
   b[5] = {10, game::SetPrices{"gpt-oss-120b", std::nullopt, std::nullopt, 0.2}};
   CHECK(classroom::command_log_similarity(a, b) == doctest::Approx(0.9));
   CHECK(classroom::near_identical_logs(a, b));
-  // A copy with every price nudged in its third digit (0.17 -> 0.1704) is still the same moves:
+  // A copy with every price nudged in its fourth significant digit (0.17 -> 0.1704) is still the same moves:
   // numbers are compared to kComparedSignificantDigits.
   auto nudged = a;
   for (auto& c : nudged) {
@@ -75,6 +75,8 @@ TEST_CASE("command logs: identical is 1, one move of ten changed stays near-iden
   }
   CHECK(classroom::command_log_similarity(a, nudged) == 1.0);
   CHECK(classroom::near_identical_logs(a, nudged));
+  // Prices a student chose apart (0.17 and 0.175, 3%) are different moves.
+  CHECK(classroom::command_log_similarity(prices({{0, 0.17}}), prices({{0, 0.175}})) == 0.0);
   // The same prices an hour later each: nothing in common.
   auto late = a;
   for (auto& c : late) ++c.at_hour;

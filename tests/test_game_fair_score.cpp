@@ -122,7 +122,8 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   // so its money is the reference's, but only a quarter of the game was played.
   constexpr std::int64_t kStoppedAt = 12;
   auto abandoned = classroom::play_class_game(world, test::catalog(), reference);
-  const auto stopped = game::summarize(*abandoned, &cf, kStoppedAt);
+  const auto at_stop = classroom::state_at_stop(world, *abandoned, kStoppedAt);
+  const auto stopped = game::summarize(*abandoned, &cf, kStoppedAt, &at_stop);
   const auto full = game::summarize(*abandoned, &cf);
   auto nothing = classroom::play_class_game(world, test::catalog(), {});
   const auto idle = game::summarize(*nothing, &cf);
@@ -134,8 +135,12 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   for (std::int64_t h = 0; h < kStoppedAt; ++h)
     played_profit += abandoned->state().history[game::Series::kProfitUsd][h];
   CHECK(stopped.hours == kStoppedAt);
-  CHECK(stopped.profit_usd == doctest::Approx(played_profit).epsilon(1e-12));
+  CHECK(stopped.profit_usd == doctest::Approx(played_profit).epsilon(1e-9));
+  // The cash it had then: every charge of those hours (checks, fees) in, none after.
+  CHECK(stopped.cash_usd - stopped.starting_cash_usd == doctest::Approx(stopped.profit_usd).epsilon(1e-9));
   CHECK(stopped.profit_usd < full.profit_usd);
+  // The score and the comparison are the whole replay's, as before the cut.
+  CHECK(stopped.reference_comparison == game::summarize(*abandoned, &cf, kStoppedAt).reference_comparison);
   CHECK(stopped.score.stars <= 1);
   CHECK(stopped.what_to_try.front().find("Play to the end") == 0);
 

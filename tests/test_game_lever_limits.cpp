@@ -257,3 +257,18 @@ TEST_CASE("money stands by one rule on every screen: cents are even, a margin at
   CHECK(game::cash_standing(-1.0) == game::MoneyStanding::kLoss);            // on the credit line
   CHECK(game::cash_standing(0.0) == game::MoneyStanding::kGain);
 }
+
+TEST_CASE("only a game of a level as its file sets it counts toward the campaign: own seed, length and locks") {
+  auto level = test::scenario_from(test::flat_scenario_json());
+  level.days = 7;
+  CHECK(game::counts_for_progress(level, level));
+  auto coded = level;  // started from a class code on the start screen: another seed
+  coded.seed = level.seed + 1;
+  CHECK_FALSE(game::counts_for_progress(coded, level));
+  auto short_class = level;  // a one-day class of the level (its goals scaled to the day)
+  game::set_days(short_class, 1);
+  CHECK_FALSE(game::counts_for_progress(short_class, level));
+  auto locked = level;  // a class that locks more levers
+  locked.locked_levers.push_back("set_prices");
+  CHECK_FALSE(game::counts_for_progress(locked, level));
+}

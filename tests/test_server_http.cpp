@@ -192,6 +192,7 @@ TEST_CASE("a hand-in counts with the score class report gives the same game") {
   REQUIRE(r);
   CHECK(r->status == 200);
   CHECK(r->body.find(cls.world.scenario.name) != std::string::npos);
+  CHECK(r->body.find("the best attempt counts") != std::string::npos);  // classroom::policy_sentence
   for (const auto& [name, code] : cls.codes) CHECK(r->body.find("/?code=" + code) != std::string::npos);
   refused(t.http->Get("/api/classes/econ-101/briefing.html", TestServer::student(cls.codes["Ada"])), 401);
 }

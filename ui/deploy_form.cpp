@@ -79,7 +79,9 @@ WhatIf form_what_if(const GameView& game, const ViewState& view) {
   w.chip = view.deploy.chip;
   w.segment = view.deploy.segment;
   w.recipe = view.deploy.recipe;
-  w.replicas = std::max(1, view.deploy.replicas);
+  // A new deployment has at least one replica (the form's least); an edited one keeps its own,
+  // which may be none (it serves nothing: the preview says so).
+  w.replicas = view.deploy.editing ? view.deploy.replicas : std::max(1, view.deploy.replicas);
   if (view.deploy.editing) {
     if (const auto* d = game.state.company.find_deployment(*view.deploy.editing)) {
       w.speedup = game::preview_speedup(game.state, *d);  // never the true effect

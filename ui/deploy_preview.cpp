@@ -30,6 +30,12 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   // What-if: this recipe at the segment's current load (its share of it when editing).
   ImGui::Spacing();
   theme::heading("What-if preview");
+  if (w.replicas == 0) {
+    muted_wrapped(
+        "This deployment has no replicas: it serves nothing, whatever its recipe. Scale it up to see it "
+        "serve.");
+    return;
+  }
   // Its share of the segment's load (game::load_share): a new deployment joins those serving.
   game::DeploymentState probe;
   probe.model = seg->model;

@@ -195,7 +195,10 @@ std::string not_reproduced(const ClaimedResult& claimed, const game::GameSummary
                   100 * claimed.slo_attainment, 100 * replayed.slo_attainment);
     add(buf);
   }
-  if (!out.empty()) out = "its commands do not reproduce its summary: " + out;
+  if (!out.empty()) {
+    out = "its commands do not reproduce its summary: " + out +
+          " (edited by hand, or made by another build of the game: submit the save again with this one)";
+  }
   return out;
 }
 
@@ -252,7 +255,9 @@ std::string replay_submission(const ClassWorld& world, const data::Catalog& cata
                               CheckedSubmission& c, std::optional<std::int64_t> stopped_at_hour) {
   std::vector<game::RefusedCommand> refused;
   auto g = play_class_game(world, catalog, commands, &refused);
-  c.summary = game::summarize(*g, &benchmarks.counterfactuals, stopped_at_hour);
+  std::optional<game::GameState> at_stop;
+  if (stopped_at_hour && *stopped_at_hour < g->state().hour) at_stop = state_at_stop(world, *g, *stopped_at_hour);
+  c.summary = game::summarize(*g, &benchmarks.counterfactuals, stopped_at_hour, at_stop ? &*at_stop : nullptr);
   c.stopped_at_hour = stopped_at_hour;
   if (claimed) {
     if (auto why = not_reproduced(*claimed, c.summary); !why.empty()) return why;

@@ -128,7 +128,7 @@ double command_log_similarity(const std::vector<game::LoggedCommand>& a, const s
 // hours but for a tenth of them. Below kMinCommandsCompared commands a log says too little (one
 // obvious price change is what many students will make).
 inline constexpr double kNearIdenticalLogSimilarity = 0.9;
-inline constexpr int kComparedSignificantDigits = 2;
+inline constexpr int kComparedSignificantDigits = 3;
 inline constexpr std::size_t kMinCommandsCompared = 3;
 bool near_identical_logs(const std::vector<game::LoggedCommand>& a, const std::vector<game::LoggedCommand>& b);
 

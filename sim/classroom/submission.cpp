@@ -41,6 +41,11 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
   }
   nlohmann::json commands = nlohmann::json::array();
   for (const auto& c : st.log) commands.push_back(game::to_json(c));
+  std::optional<game::GameState> at_stop;
+  if (stopped_at_hour && *stopped_at_hour >= 0 && *stopped_at_hour < st.end_hour) {
+    at_stop = state_at_stop(world, game, *stopped_at_hour);
+  }
+  const auto summary = game::summarize(game, &counterfactuals, stopped_at_hour, at_stop ? &*at_stop : nullptr);
   nlohmann::json payload = {{"student", std::string(student)},
                             {"class_id", spec.class_id},
                             {"scenario", spec.scenario},
@@ -48,7 +53,7 @@ nlohmann::json make_submission(const ClassWorld& world, const game::Game& game,
                             {"seed", spec.seed},
                             {"days", spec.days},
                             {"commands", commands},
-                            {"summary", game::to_json(game::summarize(game, &counterfactuals, stopped_at_hour))}};
+                            {"summary", game::to_json(summary)}};
   if (stopped_at_hour) {
     if (*stopped_at_hour < 0 || *stopped_at_hour > st.end_hour) {
       throw core::InputError("the game cannot have stopped at hour " + std::to_string(*stopped_at_hour) + " of " +
@@ -160,6 +165,13 @@ std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data:
   auto r = game::replay(*g, commands);
   if (refused) *refused = std::move(r);
   return g;
+}
+
+game::GameState state_at_stop(const ClassWorld& world, const game::Game& game, std::int64_t hour) {
+  auto g = world.new_game(game.catalog());
+  std::size_t next = 0;
+  (void)game::replay_until(*g, game.state().log, next, hour);
+  return g->state();
 }
 
 nlohmann::json submission_of_play(const ClassWorld& world, const data::Catalog& catalog,

@@ -226,6 +226,11 @@ std::optional<std::string> level_to_pass_before(int level, const std::vector<std
   return previous->second;
 }
 
+bool counts_for_progress(const Scenario& played, const Scenario& level) {
+  return played.id == level.id && played.seed == level.seed && played.days == level.days &&
+         played.locked_levers == level.locked_levers && played.history_days == level.history_days;
+}
+
 bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,
                          const std::map<std::string, int>& best_stars) {
   const auto before = level_to_pass_before(level, campaign);

@@ -68,6 +68,11 @@ std::optional<std::string> level_to_pass_before(int level, const std::vector<std
 // `best_stars`: the level before it passed (level_to_pass_before, unlocks_next_level).
 bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,
                          const std::map<std::string, int>& best_stars);
+// Whether a finished game of `played` counts toward the player's progress on `level` (the level
+// as its file sets it): the same level played as the level is, its own seed, length and locks.
+// A class's game of a campaign level (another length, more locks) or one started from a code
+// (another seed) is no pass of the level.
+bool counts_for_progress(const Scenario& played, const Scenario& level);
 // The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
 // nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
 // slides to no profit at all, continuously, as doing nothing comes within this share of the

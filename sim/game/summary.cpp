@@ -26,44 +26,11 @@ ScoreInputs score_inputs(const Game& game, const Counterfactuals* cf, std::optio
 
 namespace {
 
-// The money, service and hours of `out` cut to the first `hours` of the game's history.
-void keep_hours_played(GameSummary& out, const History& h, std::int64_t hours) {
-  const auto n = std::min<std::size_t>(static_cast<std::size_t>(std::max<std::int64_t>(0, hours)), h.num_hours());
-  auto sum = [&](Series s) {
-    double total = 0;
-    for (std::size_t i = 0; i < n; ++i) total += h[s][i];
-    return total;
-  };
-  econ::LedgerTotals t{sum(Series::kRevenueUsd), sum(Series::kGpuCostUsd), sum(Series::kFixedCostUsd)};
-  out.hours = static_cast<std::int64_t>(n);
-  out.simulated_days = static_cast<double>(n) / 24.0;
-  if (n > 0) out.cash_usd = h[Series::kCashUsd][n - 1];
-  out.revenue_usd = t.revenue_usd;
-  out.gpu_cost_usd = t.gpu_cost_usd;
-  out.fixed_cost_usd = t.fixed_cost_usd;
-  out.profit_usd = t.profit_usd();
-  out.gross_margin = t.gross_margin();
-  out.requests_offered = sum(Series::kRequestsOffered);
-  out.requests_completed = sum(Series::kRequestsCompleted);
-  out.requests_failed = sum(Series::kRequestsFailed);
-  double within = 0;
-  for (std::size_t i = 0; i < n; ++i) within += h[Series::kSloAttainment][i] * h[Series::kRequestsOffered][i];
-  out.slo_attainment = slo_attainment(within, out.requests_offered);
-}
-
-}  // namespace
-
-GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional<std::int64_t> stopped_at_hour) {
-  const auto& sc = game.scenario();
-  const auto& s = game.state();
+// The money, service and hours a game state holds.
+void fill_figures(GameSummary& out, const GameState& s) {
   const auto& t = s.ledger.totals();
-  GameSummary out;
-  out.scenario_id = sc.id;
-  out.scenario_name = sc.name;
-  out.seed = s.seed;
   out.hours = s.hour;
   out.simulated_days = static_cast<double>(s.hour) / 24.0;
-  out.starting_cash_usd = sc.company.starting_cash_usd;
   out.cash_usd = s.company.cash_usd;
   out.revenue_usd = t.revenue_usd;
   out.gpu_cost_usd = t.gpu_cost_usd;
@@ -83,21 +50,38 @@ GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional
   out.spot_interruptions = s.service.spot_interruptions;
   out.bankrupt = s.company.bankrupt;
   out.bankrupt_at_hour = s.company.bankrupt_at_hour;
+  out.revenue_by_model_usd.clear();
+  for (const auto& [model, r] : s.ledger.by_model()) out.revenue_by_model_usd[model] = r.revenue_usd;
+  for (std::size_t i = 0; i < kContractNames.size(); ++i) {
+    out.gpu_cost_by_contract_usd[std::string(kContractNames[i])] = s.ledger.gpu_cost_by_contract()[i];
+  }
+}
+
+}  // namespace
+
+GameSummary summarize(const Game& game, const Counterfactuals* cf, std::optional<std::int64_t> stopped_at_hour,
+                      const GameState* at_stop) {
+  const auto& sc = game.scenario();
+  const auto& s = game.state();
+  GameSummary out;
+  out.scenario_id = sc.id;
+  out.scenario_name = sc.name;
+  out.seed = s.seed;
+  out.starting_cash_usd = sc.company.starting_cash_usd;
+  fill_figures(out, s);
   out.goals = evaluate_goals(sc, s);
   out.score = score(sc, s, out.goals, score_inputs(game, cf, stopped_at_hour));
-  if (stopped_at_hour && *stopped_at_hour < s.hour) keep_hours_played(out, s.history, *stopped_at_hour);
   if (cf) {
     out.counterfactuals = *cf;
     if (cf->reference) {
+      // The whole game's (an unfinished one's replay run to its end), as the score measures it.
       out.gap_to_reference = explain_gap(figures_of(s), cf->reference->figures);
       out.reference_comparison = reference_comparison(out.score, out.profit_usd, *cf->reference);
       out.what_to_try = what_to_try(out.gap_to_reference, out.score, *cf->reference);
     }
   }
-  for (const auto& [model, r] : s.ledger.by_model()) out.revenue_by_model_usd[model] = r.revenue_usd;
-  for (std::size_t i = 0; i < kContractNames.size(); ++i) {
-    out.gpu_cost_by_contract_usd[std::string(kContractNames[i])] = s.ledger.gpu_cost_by_contract()[i];
-  }
+  // An unfinished game reports the hours played: its state when it stopped.
+  if (stopped_at_hour && at_stop && *stopped_at_hour < s.hour) fill_figures(out, *at_stop);
   out.windows_simulated = game.windows().windows_simulated();
   out.window_cache_hits = game.windows().cache_hits();
   return out;

@@ -58,11 +58,12 @@ struct GameSummary {
 
 // `counterfactuals` (run_counterfactuals on the finished game) complete the score and add the
 // comparison; without them the score's profit component is unknown. `stopped_at_hour`: the hour a
-// game handed in unfinished had reached (ScoreInputs::stopped_at_hour): its score is the replay
-// run to the end times the share played, and its money, service and hours are those of the hours
-// played (the hours after it, played by nobody, are no one's profit).
+// game handed in unfinished had reached (ScoreInputs::stopped_at_hour): its score, the gap to the
+// reference and the comparison are the replay run to the end (× the share played, for the score);
+// its money, service and hours are `at_stop`'s, the game's state at that hour, when given (the
+// hours after it, played by nobody, are no one's profit: classroom::state_at_stop).
 GameSummary summarize(const Game& game, const Counterfactuals* counterfactuals = nullptr,
-                      std::optional<std::int64_t> stopped_at_hour = std::nullopt);
+                      std::optional<std::int64_t> stopped_at_hour = std::nullopt, const GameState* at_stop = nullptr);
 // What the score needs beyond the state: the counterfactual profits (a scenario without a
 // reference strategy is measured against its profit goal) and the advisor calls once finished.
 ScoreInputs score_inputs(const Game& game, const Counterfactuals* counterfactuals,

@@ -44,6 +44,12 @@ try {
   await clickTag(page, 'topbar.save');
   await clickTag(page, 'save.button');
   await waitFor(async () => (await page.evaluate(() => window.tycoon.saves())).length > 0, 'the save', 20000);
+  // Saved and exported under the class's name and the hour (game::save_file_name), never another
+  // game's: the game on screen.
+  const onScreen = await page.evaluate(() => window.tycoon.currentGame(true));
+  const expectedName = params.get('class') + '-h' + s.summary.hour + '.json';
+  check(onScreen.ok && onScreen.save_name === expectedName, 'the class game is named by class and hour: ' + onScreen.save_name);
+  check((await page.evaluate(() => window.tycoon.saves()))[0] === expectedName, 'the save popup offered that name');
   const exported = await page.evaluate(() => window.tycoon.exportSave(''));
   check(exported.ok, 'the class game exports its save');
   fs.writeFileSync(path.join(outDir, 'class-link-save.json'), exported.text);
