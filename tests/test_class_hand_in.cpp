@@ -267,3 +267,11 @@ TEST_CASE("a save is named so that one student's never takes another's: class, s
   // Whatever a name holds, the file name is safe: no path, no quote, no space.
   CHECK(game::save_file_name("x", 0, "econ-101", "../Zoë \"O'Brien\"/") == "econ-101-zo-o-brien-h0.json");
 }
+
+TEST_CASE("leaving a class game saves it under the class and the student, never over a classmate's autosave") {
+  CHECK(game::autosave_file_name("classroom-prices-only") == "autosave-classroom-prices-only.json");
+  CHECK(game::autosave_file_name("classroom-prices-only", "econ-101", "Ada Lovelace") ==
+        "autosave-econ-101-ada-lovelace.json");
+  CHECK(game::autosave_file_name("classroom-prices-only", "econ-101", "Ben") !=
+        game::autosave_file_name("classroom-prices-only", "econ-101", "Ada Lovelace"));
+}

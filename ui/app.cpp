@@ -198,7 +198,7 @@ void App::handle(const SessionRequest& r) {
           if (runner_) {
             auto snap = runner_->snapshot();
             if (!snap->finished && snap->hour > 0) {
-              const auto path = options_.save_dir / ("autosave-" + snap->scenario_id + ".json");
+              const auto path = options_.save_dir / game::autosave_file_name(snap->scenario_id, class_id_, student_);
               try {
                 std::error_code ec;
                 std::filesystem::create_directories(path.parent_path(), ec);

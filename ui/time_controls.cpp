@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/game/last_hours.h"
+#include "sim/game/save.h"
 #include "ui/concepts.h"
 #include "ui/format.h"
 #include "ui/panels.h"
@@ -101,7 +102,7 @@ void draw_menu_confirmation(const GameView& game, ViewState& view, CommandQueue&
                               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
     return;
   }
-  const std::string file = "autosave-" + game.state.scenario_id + ".json";
+  const std::string file = game::autosave_file_name(game.state.scenario_id, game.class_id, game.student);
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26);
   text_wrapped("Your game is saved first as " + file +
                ": continue it from the start screen under \"Continue a saved game\".");

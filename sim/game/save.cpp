@@ -293,6 +293,12 @@ std::string file_slug(std::string_view text) {
 
 }  // namespace
 
+std::string autosave_file_name(std::string_view scenario_id, std::string_view class_id, std::string_view student) {
+  const std::string cls = file_slug(class_id), who = file_slug(student), base = file_slug(scenario_id);
+  if (!cls.empty()) return "autosave-" + cls + (who.empty() ? "" : "-" + who) + ".json";
+  return "autosave-" + (base.empty() ? std::string("game") : base) + ".json";
+}
+
 std::string save_file_name(std::string_view scenario_id, std::int64_t hour, std::string_view class_id,
                            std::string_view student) {
   const std::string cls = file_slug(class_id), who = file_slug(student);

@@ -78,6 +78,11 @@ std::string save_text(const Game& game);
 // names: lowercase letters, digits and '-'.
 std::string save_file_name(std::string_view scenario_id, std::int64_t hour, std::string_view class_id = {},
                            std::string_view student = {});
+// The file a game in progress is saved to when its player leaves it for the start screen: one per
+// scenario ("autosave-prices-only.json"), one per class and student for a class game, so that two
+// students of a class on one browser never overwrite each other's.
+std::string autosave_file_name(std::string_view scenario_id, std::string_view class_id = {},
+                               std::string_view student = {});
 
 // Test seam: called after the temp file is complete and before it replaces `path`; throwing from
 // it simulates a crash at the worst moment.
