@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -44,12 +46,20 @@ struct TestServer {
   std::unique_ptr<server::ClassServer> srv;
   std::unique_ptr<httplib::Client> http;
 
-  explicit TestServer(const std::string& name, int rate_burst = 10'000, double rate_per_s = 10'000) {
+  // `web_files`: a --web folder (dir/web) holding these files, each "content of NAME".
+  explicit TestServer(const std::string& name, int rate_burst = 10'000, double rate_per_s = 10'000,
+                      const std::vector<std::string>& web_files = {}) {
     dir = fs::temp_directory_path() / ("tycoon-serve-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
+    if (!web_files.empty()) {
+      web_dir = dir / "web";
+      fs::create_directories(web_dir);
+      for (const auto& f : web_files) std::ofstream(web_dir / f) << "content of " << f;
+    }
     start(rate_burst, rate_per_s);
   }
+  fs::path web_dir;
   // A server on the database of `dir` (a fresh one, or the same file again after restart()).
   void start(int rate_burst = 10'000, double rate_per_s = 10'000) {
     server::ServerOptions o;
@@ -61,6 +71,7 @@ struct TestServer {
     o.rate_burst = rate_burst;
     o.rate_per_s = rate_per_s;
     o.now_unix_s = [n = now] { return n->load(); };
+    o.web_dir = web_dir;
     srv = std::make_unique<server::ClassServer>(
         o, std::shared_ptr<const data::Catalog>(&test::catalog(), [](const data::Catalog*) {}));
     srv->start();
@@ -436,21 +447,8 @@ TEST_CASE("a burst of requests from one client is cut off with 429 and stores no
 TEST_CASE("the browser build's own files are served to a class at once; the rest of its folder is not") {
   // A class behind one address opens its links together: five files each. The limiter is the
   // API's; the build folder's other files (CMakeCache.txt, compile_commands.json) are no page.
-  const auto web = fs::temp_directory_path() / ("tycoon-serve-web-" + std::to_string(::getpid()));
-  fs::remove_all(web);
-  fs::create_directories(web);
-  for (const char* f : {"index.html", "index.js", "CMakeCache.txt"}) std::ofstream(web / f) << "content of " << f;
-  server::ServerOptions o;
-  o.host = "127.0.0.1";
-  o.port = 0;
-  o.db_file = web / "class.sqlite";
-  o.data_root = TYCOON_SOURCE_DIR;
-  o.web_dir = web;
-  o.rate_burst = 2;
-  o.rate_per_s = 0.01;
-  server::ClassServer srv(o, std::shared_ptr<const data::Catalog>(&test::catalog(), [](const data::Catalog*) {}));
-  srv.start();
-  httplib::Client http("127.0.0.1", srv.port());
+  TestServer t("web", 2, 0.01, {"index.html", "index.js", "CMakeCache.txt"});
+  auto& http = *t.http;
   for (int i = 0; i < 20; ++i) {
     auto r = http.Get("/index.js");
     REQUIRE(r);
@@ -465,8 +463,6 @@ TEST_CASE("the browser build's own files are served to a class at once; the rest
   CHECK(http.Get("/api/classes")->status == 401);
   CHECK(http.Get("/api/classes")->status == 401);
   CHECK(http.Get("/api/classes")->status == 429);
-  srv.stop();
-  fs::remove_all(web);
 }
 
 TEST_CASE("the instructor's charts are the class report's, drawn from the counted hand-ins") {
