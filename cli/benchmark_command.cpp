@@ -92,61 +92,55 @@ std::optional<T> if_given(const CLI::Option* flag, const T& value) {
   return given(flag) ? std::optional<T>(value) : std::nullopt;
 }
 
-// Beyond these a benchmark runs for minutes or needs gigabytes: refused unless --allow-long-run
-// (every bound is sim/serving/run_budget.h's).
-constexpr std::int64_t kMaxRequests = kMaxRunRequests;
-constexpr std::int64_t kMaxGpus = serving::kMaxRunGpus;
-constexpr double kMaxDurationS = serving::kMaxRunSpanWithoutOverrideS;  // one simulated day
-
+// A benchmark past a bound of sim/serving/run_budget.h runs for minutes or needs gigabytes:
+// refused unless --allow-long-run, in the words of the flags that set it.
 void check_limits(const BenchmarkOptions& o, serving::ServingConfig& c) {
-  const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
   // A trace is read once, here (its rows and span are checked), and handed to the simulation.
   if (!c.workload.trace_path.empty() && !c.workload.trace) {
     c.workload.trace = std::make_shared<const traffic::Trace>(traffic::load_trace(c.workload.trace_path));
   }
   if (o.allow_long_run) return;
-  const std::string why = kLongRunHint;
-  if (c.num_requests > kMaxRequests) {
-    throw core::InputError("--num-requests " + std::to_string(c.num_requests) + " is more than " +
-                           std::to_string(kMaxRequests) + " requests (" +
-                           run_estimate(static_cast<double>(c.num_requests)) + ")" + why);
+  const auto past = serving::find_long_run(c);
+  if (!past) return;
+  const auto count = [](double v) { return format_fixed(v, 0); };
+  const std::string limit = count(past->limit);
+  const std::string trace = "--trace " + c.workload.trace_path;
+  std::string what;
+  switch (past->bound) {
+    case serving::LongRunBound::kRequests:
+      what = "--num-requests " + count(past->amount) + " is more than " + limit + " requests (" +
+             run_estimate(past->amount) + ")";
+      break;
+    case serving::LongRunBound::kWarmupRequests:
+      what = "--warmup-requests " + std::to_string(c.warmup_requests) + " + " + std::to_string(c.num_requests) +
+             " measured requests: " + run_estimate(past->amount) + ", more than " + limit + " requests";
+      break;
+    case serving::LongRunBound::kUsers:
+      what = "--concurrency: " + count(past->amount) + " users at once, more than " + limit;
+      break;
+    case serving::LongRunBound::kTraceRows:
+      what = trace + " (" + count(past->amount) + " rows): " + run_estimate(past->amount) + ", more than " + limit +
+             " requests";
+      break;
+    case serving::LongRunBound::kTraceSpan:
+      what =
+          trace + " spans " + count(past->amount) + " simulated seconds, more than a simulated day (" + limit + " s)";
+      break;
+    case serving::LongRunBound::kReplicaGpus:
+      what = "--replicas " + std::to_string(c.replicas) + " x " + std::to_string(c.deployment.tensor_parallel) +
+             " GPUs each is more than " + limit + " GPUs";
+      break;
+    case serving::LongRunBound::kAllGpus:
+      what = "the prefill and decode pools hold " + count(past->amount) + " GPUs, more than " + limit;
+      break;
+    case serving::LongRunBound::kSpan:
+      what = "--duration-s " + count(past->amount) + " is more than a simulated day (" + limit + " s)";
+      break;
+    case serving::LongRunBound::kRateTimesSpan:
+      what = "--rate x --duration-s sends about " + count(past->amount) + " requests, more than " + limit;
+      break;
   }
-  // Warm-up requests are simulated like measured ones: --warmup-requests 2e9 would run for hours.
-  check_run_requests("--warmup-requests " + std::to_string(c.warmup_requests) + " + " + std::to_string(c.num_requests) +
-                         " measured requests",
-                     static_cast<double>(c.warmup_requests) + static_cast<double>(c.num_requests));
-  if (!open_loop) check_run_users("--concurrency", c.arrival.concurrency);
-  // A trace is replayed row by row: its rows are the run's requests, its span the run's length.
-  if (!c.workload.trace_path.empty()) {
-    const auto& trace = *c.workload.trace;
-    check_run_requests("--trace " + c.workload.trace_path + " (" + std::to_string(trace.entries.size()) + " rows)",
-                       static_cast<double>(trace.entries.size()));
-    const double span_s = trace.entries.back().arrival_s - trace.entries.front().arrival_s;
-    if (c.workload.trace_timestamps && span_s > kMaxDurationS) {
-      throw core::InputError("--trace " + c.workload.trace_path + " spans " + format_fixed(span_s, 0) +
-                             " simulated seconds, more than a simulated day (" + format_fixed(kMaxDurationS, 0) +
-                             " s)" + why);
-    }
-  }
-  const std::int64_t prefill_gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
-  if (prefill_gpus > kMaxGpus) {
-    throw core::InputError("--replicas " + std::to_string(c.replicas) + " x " +
-                           std::to_string(c.deployment.tensor_parallel) + " GPUs each is more than " +
-                           std::to_string(kMaxGpus) + " GPUs" + why);
-  }
-  if (const std::int64_t all = serving::num_gpus(c); all > kMaxGpus) {
-    throw std::invalid_argument("the prefill and decode pools hold " + std::to_string(all) + " GPUs, more than " +
-                                std::to_string(kMaxGpus) + why);
-  }
-  if (c.duration_s > kMaxDurationS) {
-    throw core::InputError("--duration-s " + format_fixed(c.duration_s, 0) + " is more than a simulated day (" +
-                           format_fixed(kMaxDurationS, 0) + " s)" + why);
-  }
-  if (open_loop && c.num_requests == 0 && c.duration_s > 0 &&
-      c.arrival.rate_per_s * c.duration_s > static_cast<double>(kMaxRequests)) {
-    throw core::InputError("--rate x --duration-s sends about " + format_fixed(c.arrival.rate_per_s * c.duration_s, 0) +
-                           " requests, more than " + std::to_string(kMaxRequests) + why);
-  }
+  throw core::InputError(what + kLongRunHint);
 }
 
 // The flags as the deployment plan's request: the recipe's settings and the engine card's under
@@ -235,10 +229,7 @@ serving::BenchmarkRun benchmark_run(const BenchmarkOptions& o) {
 serving::SteadyRun simulate_with_progress(const BenchmarkOptions& o, const serving::ServingConfig& c,
                                           const perf::CalibrationProfile& cal) {
   const bool by_span = c.num_requests == 0 && c.duration_s > 0;
-  serving::SteadyStateRule rule;
-  // sim's cap; within the refusal's bound unless --allow-long-run lifts it.
-  rule.max_requests = o.allow_long_run ? serving::default_max_requests(c)
-                                       : std::min<std::int64_t>(kMaxRequests, serving::default_max_requests(c));
+  const serving::SteadyStateRule rule = serving::budgeted_steady_rule(c, o.allow_long_run);
   // One meter per simulation: a growing run starts each longer one afresh.
   std::optional<ProgressMeter> meter;
   double last_total = -1;
@@ -291,7 +282,7 @@ void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
   o.conc_flag = sub.add_option("--concurrency", o.concurrency,
                                "Closed loop: users, each sending the next request when one ends (default " +
                                    std::to_string(serving::ArrivalSpec{}.concurrency) + ")")
-                    ->check(CLI::Range(1, 1 << 20));
+                    ->check(CLI::Range(1, serving::kMaxBenchmarkUsers));
   sub.add_option("--num-requests", o.num_requests,
                  "Requests to send (default: " + std::to_string(serving::kRequestsPerUser) +
                      " x concurrency, or the whole trace)")
@@ -368,9 +359,9 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
   sub.add_option("--router", o.router, "How requests are spread over replicas")->check(one_of(serving::kRouterNames));
   sub.add_option("--seed", o.seed, "Random seed (same seed, same output)")->check(seed_digits());
   sub.add_option("--max-num-seqs", o.max_num_seqs, "Sequences per batch (default: the recipe's)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkSeqs));
   sub.add_option("--max-num-batched-tokens", o.max_num_batched_tokens, "Token budget per step (default: the recipe's)")
-      ->check(CLI::Range(1, 1 << 24));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkBatchedTokens));
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,
                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "
@@ -385,7 +376,7 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
                                     "Waiting requests per replica beyond which arrivals are rejected (default: the "
                                     "scheduler's, " +
                                         std::to_string(serving::SchedulerConfig{}.max_queue) + ")")
-                         ->check(CLI::Range(0, 1 << 30));
+                         ->check(CLI::Range(0, serving::kMaxBenchmarkQueue));
   sub.add_option("--kv-capacity-tokens", o.kv_capacity_tokens, "KV cache per replica in tokens (default: memory plan)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   sub.add_option("--kv-admission", o.kv_admission,
@@ -411,16 +402,17 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
   sub.add_option(
          "--decode-max-num-seqs", o.decode_max_num_seqs,
          "Decode pool: sequences per batch (default: --max-num-seqs on the same chip, else its chip's recipe's)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkSeqs));
   sub.add_option("--decode-max-num-batched-tokens", o.decode_max_num_batched_tokens,
                  "Decode pool: token budget per step (default: --max-num-batched-tokens on the same chip, else its "
                  "chip's recipe's)")
-      ->check(CLI::Range(1, 1 << 24));
+      ->check(CLI::Range(1, serving::kMaxBenchmarkBatchedTokens));
   sub.add_option("--kv-link", o.kv_link, "Link the KV cache crosses from prefill to decode (hardware_db/kv_links.json)")
       ->check(one_of(serving::kKvLinkNames));
   sub.add_flag("--json", o.json, "One JSON object on stdout");
   sub.add_flag("--allow-long-run", o.allow_long_run,
-               "Run beyond the limits (" + std::to_string(kMaxRequests) + " requests, " + std::to_string(kMaxGpus) +
+               "Run beyond the limits (" + std::to_string(serving::kMaxRunRequests) + " requests, " +
+                   std::to_string(serving::kMaxRunGpus) +
                    " GPUs, a simulated day) that keep a benchmark under a minute");
 }
 

@@ -83,8 +83,7 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
       "%lld beyond the context window, %lld larger than a replica's whole KV cache of %lld tokens)\n",
       static_cast<long long>(r.requests_arrived), static_cast<long long>(r.requests_completed),
       static_cast<long long>(r.requests_failed), static_cast<long long>(r.requests_rejected),
-      static_cast<long long>(r.requests_timed_out),
-      static_cast<long long>(r.requests_exceeding_context - r.requests_exceeding_kv_cache),
+      static_cast<long long>(r.requests_timed_out), static_cast<long long>(r.requests_beyond_context_window()),
       static_cast<long long>(r.requests_exceeding_kv_cache), static_cast<long long>(r.kv_capacity_tokens_per_replica));
   std::printf("  prefix cache hit rate  %10.1f%%\n", 100 * r.prefix_cache_hit_rate);
   std::printf("  mean batch             %10.1f sequences, KV %.1f%% used, %lld preemptions\n", r.mean_batch_size,

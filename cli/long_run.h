@@ -3,7 +3,6 @@
 // with the estimate in the message, unless --allow-long-run.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -18,19 +17,7 @@ using serving::kMaxRunRequests;
 using serving::kMaxRunUsers;
 using serving::kSimRequestsPerWallS;
 
-// "about 2.0e+09 requests, ~7 h of wall time on one core"
-inline std::string run_estimate(double requests, int cores = 1) {
-  const double wall_s = requests / (kSimRequestsPerWallS * std::max(1, cores));
-  char buf[128];
-  if (wall_s >= 7200) {
-    std::snprintf(buf, sizeof buf, "about %.3g requests, ~%.0f h of wall time", requests, wall_s / 3600);
-  } else if (wall_s >= 120) {
-    std::snprintf(buf, sizeof buf, "about %.3g requests, ~%.0f min of wall time", requests, wall_s / 60);
-  } else {
-    std::snprintf(buf, sizeof buf, "about %.3g requests, ~%.0f s of wall time", requests, wall_s);
-  }
-  return std::string(buf) + (cores > 1 ? " on " + std::to_string(cores) + " cores" : " on one core");
-}
+using serving::run_estimate;
 
 inline constexpr const char* kLongRunHint = " (add --allow-long-run to run it anyway)";
 

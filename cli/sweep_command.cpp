@@ -94,26 +94,6 @@ std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
          "\n";
 }
 
-// The long-run guard of a sweep (cli/long_run.h): no point above the request or user bounds of a
-// benchmark, and the points this run simulates (a shard's share) within an hour of wall time on
-// its jobs.
-void check_sweep_size(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards, int jobs) {
-  using serving::kMaxSweepWallS;
-  double total = 0;
-  for (const auto& p : sweep.points) {
-    const std::string where =
-        spec.file + ": point " + sweep.series[p.series].label + " at concurrency " + std::to_string(p.concurrency);
-    check_run_requests(where, static_cast<double>(p.num_requests));
-    check_run_users(where, p.concurrency);
-    total += static_cast<double>(p.num_requests);
-  }
-  total /= static_cast<double>(std::max<std::size_t>(1, num_shards));
-  if (total / (kSimRequestsPerWallS * jobs) > kMaxSweepWallS) {
-    throw core::InputError(spec.file + ": " + std::to_string(sweep.points.size()) + " points, " +
-                           run_estimate(total, jobs) + ", more than an hour" + kLongRunHint);
-  }
-}
-
 // Refuses (exit 2) an output folder that exists and holds files but no sweep (no sweep.json):
 // `/`, a home folder, a folder of other work. A sweep's folder is written again; a new or empty
 // one is a fresh start.
@@ -574,7 +554,10 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
   const ExpandedSweep sweep = expand_sweep(spec, catalog);
   const fs::path out = o.out.empty() ? fs::path("sweeps") / spec.name : fs::path(o.out);
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  if (!o.allow_long_run) check_sweep_size(spec, sweep, shard ? shard->second : 1, jobs);
+  if (!o.allow_long_run) {
+    if (auto why = analysis::sweep_long_run(spec, sweep, shard ? shard->second : 1, jobs))
+      throw core::InputError(*why + kLongRunHint);
+  }
 
   // Output paths are input too: refuse them before any work.
   const std::string out_flag = o.out.empty() ? "the output folder (--out)" : "--out";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -33,10 +34,15 @@ nlohmann::json parse_body(const std::string& body) {
   return data::parse_json_text(body, "the request body");  // LoadError on bad JSON
 }
 
-// A student's attempts in hand-in order, as the policy compares them.
+// A hand-in's figures as the policy and the standings compare them.
+classroom::AttemptFigures figures_of(const HandInRecord& h) {
+  return {h.attempt, h.score_points, h.profit_usd, h.finished, h.late};
+}
+
+// A student's attempts in hand-in order.
 std::vector<classroom::AttemptFigures> figures_of(const std::vector<HandInRecord>& attempts) {
   std::vector<classroom::AttemptFigures> out;
-  for (const auto& h : attempts) out.push_back({h.attempt, h.score_points, h.profit_usd, h.finished, h.late});
+  for (const auto& h : attempts) out.push_back(figures_of(h));
   return out;
 }
 
@@ -259,37 +265,29 @@ ApiResponse ClassApi::set_policy(const std::string& class_id, const std::string&
 ApiResponse ClassApi::leaderboard(const std::string& class_id) {
   auto c = store_.find_class(class_id);
   if (!c) return api_error(404, "no class " + class_id);
-  const auto counted = counted_by_student(store_, *c);
   std::map<std::string, std::size_t> attempts;
   for (const auto& h : store_.hand_ins(class_id)) ++attempts[h.student];
-  struct Row {
-    classroom::AttemptFigures figures;
-    nlohmann::json json;
-  };
-  std::vector<Row> handed_in;
-  nlohmann::json waiting = nlohmann::json::array();
-  for (const auto& s : store_.students(class_id)) {
-    nlohmann::json row = {
-        {"student", s.student},
-        {"started_at", s.started_at_unix_s ? nlohmann::json(classroom::format_utc_time(*s.started_at_unix_s))
-                                           : nlohmann::json(nullptr)},
-        {"attempts", attempts[s.student]}};
-    auto it = counted.find(s.student);
-    if (it == counted.end()) {
-      waiting.push_back(row);
-      continue;
+  const auto students = store_.students(class_id);
+  const auto student_row = [&](const std::string& student) {
+    nlohmann::json started = nullptr;
+    for (const auto& s : students) {
+      if (s.student == student && s.started_at_unix_s) started = classroom::format_utc_time(*s.started_at_unix_s);
     }
-    const auto& h = it->second;
+    return nlohmann::json{{"student", student}, {"started_at", started}, {"attempts", attempts[student]}};
+  };
+  nlohmann::json standings = nlohmann::json::array();
+  std::set<std::string> handed_in;
+  for (const auto& h : counted_in_order(*c)) {
+    auto row = student_row(h.student);
     row["counted"] = figures_json(h);
     row["flags"] = h.flags;
-    handed_in.push_back({{h.attempt, h.score_points, h.profit_usd, h.finished}, row});
+    row["rank"] = standings.size() + 1;
+    standings.push_back(std::move(row));
+    handed_in.insert(h.student);
   }
-  std::stable_sort(handed_in.begin(), handed_in.end(),
-                   [](const Row& a, const Row& b) { return classroom::ranks_before(a.figures, b.figures); });
-  nlohmann::json standings = nlohmann::json::array();
-  for (std::size_t i = 0; i < handed_in.size(); ++i) {
-    handed_in[i].json["rank"] = i + 1;
-    standings.push_back(handed_in[i].json);
+  nlohmann::json waiting = nlohmann::json::array();
+  for (const auto& s : students) {
+    if (!handed_in.contains(s.student)) waiting.push_back(student_row(s.student));
   }
   return ok_json({{"class", nlohmann::json::parse(c->spec_json)},
                   {"policy", policy_json(*c)},
@@ -366,8 +364,7 @@ std::vector<HandInRecord> ClassApi::counted_in_order(const ClassRecord& c) {
   std::vector<HandInRecord> order;
   for (auto& [student, h] : counted_by_student(store_, c)) order.push_back(std::move(h));
   std::stable_sort(order.begin(), order.end(), [](const HandInRecord& a, const HandInRecord& b) {
-    return classroom::ranks_before({a.attempt, a.score_points, a.profit_usd, a.finished},
-                                   {b.attempt, b.score_points, b.profit_usd, b.finished});
+    return classroom::ranks_before(figures_of(a), figures_of(b));
   });
   return order;
 }

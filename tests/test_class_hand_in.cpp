@@ -249,7 +249,9 @@ TEST_CASE("a student reads the class's policies and each receipt in the same wor
   CHECK(classroom::policy_sentence(classroom::AttemptPolicy::kBest, std::nullopt, classroom::LatePolicy::kRefuse) ==
         "the best attempt counts");
   CHECK(classroom::policy_sentence(classroom::AttemptPolicy::kLast, kDeadline, classroom::LatePolicy::kMark) ==
-        "the last attempt counts, deadline 2026-12-11T17:00:00Z (later hand-ins are marked late)");
+        "the last attempt counts, deadline 2026-12-11T17:00:00Z (later hand-ins are marked late, and count only for a "
+        "student with no hand-in on "
+        "time)");
   classroom::ReceiptFigures f{2, true, 168, 168, true, 71.3, 1604.4, 0.888};
   CHECK(classroom::hand_in_receipt(f) == "Handed in (attempt 2, late): score 71.3, profit $1604.40, SLO 88.8%");
   // Unfinished: the score is for the share played, the money and service those of the hours played.

@@ -26,14 +26,17 @@ TEST_CASE("Undo is offered exactly where RevertAdvice would undo, with the game'
   // Pending: nothing to undo, and the game refuses for the same reason.
   const auto pending = game::revert_refusal(g.state(), advice());
   REQUIRE(pending.has_value());
+  CHECK(game::decision_label(advice()) == "pending");
   const auto refused = g.apply(game::RevertAdvice{id});
   CHECK_FALSE(refused.ok);
   CHECK(refused.message == *pending);
   // Accepted: Undo is offered and works.
   REQUIRE(g.apply(game::AcceptAdvice{id}).ok);
   CHECK_FALSE(game::revert_refusal(g.state(), advice()).has_value());
+  CHECK(game::decision_label(advice()) == "accepted");
   REQUIRE(g.apply(game::RevertAdvice{id}).ok);
-  // Undone: not offered again.
+  // Undone: not offered again, and the history says so (its change no longer serves).
+  CHECK(game::decision_label(advice()) == "undone");
   const auto again = game::revert_refusal(g.state(), advice());
   REQUIRE(again.has_value());
   CHECK(again->find("already reverted") != std::string::npos);

@@ -116,3 +116,25 @@ TEST_CASE("an explicit short run is judged, not grown: too few requests for a P9
   CHECK_FALSE(run.steady.stationary);
   CHECK_FALSE(run.steady.why_not.empty());
 }
+
+TEST_CASE("a run that never settles climbs its doubling ladder to the cap, and the bound counts every rung") {
+  // A rule no run meets (no interval is narrower than zero): the run starts at the least a growing
+  // run starts with (2 × 10 batches × 10 = 200 requests), doubles to the 800-request cap, and stops
+  // there. steady_requests_bound is that ladder, 200 + 400 + 800, plus a re-run of the cap from the
+  // warm-up cut: 2,200 requests — what the sweep's long-run guard quotes as the most a point may take.
+  const auto& cal = h200_calibration();
+  serving::SteadyStateRule never;
+  never.max_relative_half_width = 0;
+  never.max_requests = 800;
+  const auto config = chat(16, 160);
+  CHECK(serving::steady_requests_bound(config, never) == 2200);
+  const auto run = serving::run_to_steady_state(config, cal, never);
+  CHECK_FALSE(run.steady.stationary);
+  CHECK(run.config.num_requests == 800);
+  CHECK(run.steady.num_runs == (run.steady.warmup_requests > 0 ? 4 : 3));
+  // A run that also stops on a span cannot grow: its 160 requests, and again from the warm-up cut.
+  auto by_span = config;
+  by_span.warmup_requests = 0;
+  by_span.duration_s = 60;
+  CHECK(serving::steady_requests_bound(by_span, never) == 320);
+}

@@ -236,8 +236,8 @@ void draw_advisor_panel(const GameView& game, ViewState& view, CommandQueue& out
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(fmt_factor(a.claimed_speedup).c_str());
       ImGui::TableNextColumn();
-      const bool accepted = a.status == game::AdviceStatus::kAccepted;
-      theme::text_colored(accepted ? theme::kRevenue : theme::kMuted, accepted ? "accepted" : "rejected");
+      const std::string_view decision = game::decision_label(a);
+      theme::text_colored(decision == "accepted" ? theme::kRevenue : theme::kMuted, std::string(decision).c_str());
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", a.decided_at_hour ? fmt_game_time(*a.decided_at_hour).c_str() : "");
     }

@@ -170,7 +170,7 @@ void draw_chip_choice(const GameView& game, ViewState& view, const std::vector<s
   for (std::size_t i = 0; i < chips.size(); ++i) {
     const auto& chip = chips[i];
     const int idle = game::unclaimed_gpus(game.state.company, chip, std::nullopt);
-    std::string label = short_chip_name(game.catalog, chip) + " (" + std::to_string(std::max(idle, 0)) + " idle)";
+    std::string label = short_chip_name(game.catalog, chip) + " (" + game::unclaimed_label(idle) + ")";
     flow(i == 0, check_width(label.c_str()));
     if (ImGui::RadioButton(label.c_str(), f.chip == chip)) {
       f.chip = chip;

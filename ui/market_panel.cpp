@@ -150,7 +150,8 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
   theme::heading("Your fleet");
   if (company.contracts.empty()) {
     muted_wrapped(
-        "No GPUs yet. Rent some above: on-demand GPUs serve from the next hour and can be released any time.");
+        "No GPUs yet. Rent some above: each offer says when its GPUs arrive, and on-demand GPUs can be released "
+        "any time.");
     return;
   }
   const double rent_per_hour = game::fleet_rent_usd_per_hour(s);
@@ -186,7 +187,7 @@ void draw_market_panel(const GameView& game, ViewState& view, CommandQueue& out)
       theme::text_colored(idle > 0   ? theme::kWarn
                           : idle < 0 ? theme::kCost
                                      : theme::kMuted,
-                          idle >= 0 ? std::to_string(idle) + " idle" : std::to_string(-idle) + " short");
+                          game::unclaimed_label(idle));
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("GPUs of this chip under contract that no deployment wants. Idle GPUs still cost rent.");
       }

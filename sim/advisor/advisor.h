@@ -114,6 +114,12 @@ class Chien final : public game::Advisor {
   GoodputMemo search_memo_;  // recipe-search and truth runs, reused across days at the same load
 };
 
+// Whether a game a person plays (the desktop's, the browser's) has the advisor: yes, where its
+// level allows one. It changes the score: "advice calls" is a component only with an advisor
+// (game/scoring.h). Scripted runs choose for themselves (`tycoon run --advisor`, a class's
+// `advisor` field).
+inline constexpr bool kPlayedGamesHaveAdvisor = true;
+
 // The advisor a front end attaches to a player's game (desktop, browser, `tycoon run`, a class):
 // the Chien with the project's code changes and default options; none (null) on a level that
 // does not allow an advisor (game::Scenario::advisor_allowed).

@@ -8,6 +8,7 @@
 
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/benchmark_run.h"
+#include "sim/serving/run_budget.h"
 #include "sim/serving/steady_state.h"
 
 namespace tycoon::analysis {
@@ -23,6 +24,38 @@ CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog&
     }
   }
   return out;
+}
+
+std::optional<std::string> sweep_long_run(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards,
+                                          int jobs) {
+  using serving::run_estimate;
+  double start = 0;
+  for (const auto& p : sweep.points) {
+    const std::string where =
+        spec.file + ": point " + sweep.series[p.series].label + " at concurrency " + std::to_string(p.concurrency);
+    const auto requests = static_cast<double>(p.num_requests);
+    if (requests > static_cast<double>(serving::kMaxRunRequests)) {
+      return where + ": " + run_estimate(requests) + ", more than " + std::to_string(serving::kMaxRunRequests) +
+             " requests";
+    }
+    if (p.concurrency > serving::kMaxRunUsers) {
+      return where + ": " + std::to_string(p.concurrency) + " users at once, more than " +
+             std::to_string(serving::kMaxRunUsers);
+    }
+    start += requests;
+  }
+  const auto shards = static_cast<double>(std::max<std::size_t>(1, num_shards));
+  start /= shards;
+  if (start / (serving::kSimRequestsPerWallS * std::max(1, jobs)) > serving::kMaxSweepWallS) {
+    double most = 0;
+    for (const auto& p : sweep.points)
+      most += static_cast<double>(serving::steady_requests_bound(serving_config(sweep, spec, p), {}));
+    most /= shards;
+    return spec.file + ": " + std::to_string(sweep.points.size()) + " points, " + run_estimate(start, jobs) +
+           " at their starting counts (up to " + run_estimate(most, jobs) +
+           " if every point grows to its steady-state cap), more than an hour";
+  }
+  return std::nullopt;
 }
 
 PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point,

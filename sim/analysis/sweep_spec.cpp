@@ -123,15 +123,15 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
   } else if (key == "kv_cache_dtype") {
     f.recipe.kv_cache_dtype = read_precision(v, file, ptr);
   } else if (key == "tensor_parallel") {
-    f.recipe.tensor_parallel = small_int(1, 1024);
+    f.recipe.tensor_parallel = small_int(1, serving::kMaxBenchmarkParallel);
   } else if (key == "expert_parallel") {
-    f.recipe.expert_parallel = small_int(1, 1024);
+    f.recipe.expert_parallel = small_int(1, serving::kMaxBenchmarkParallel);
   } else if (key == "max_num_batched_tokens") {
-    f.recipe.max_num_batched_tokens = small_int(1, 1 << 24);
+    f.recipe.max_num_batched_tokens = small_int(1, serving::kMaxBenchmarkBatchedTokens);
   } else if (key == "max_num_seqs") {
-    f.recipe.max_num_seqs = small_int(1, 1 << 20);
+    f.recipe.max_num_seqs = small_int(1, serving::kMaxBenchmarkSeqs);
   } else if (key == "spec_tokens") {
-    f.recipe.spec_draft_tokens = small_int(0, 64);
+    f.recipe.spec_draft_tokens = small_int(0, serving::kMaxBenchmarkDraftTokens);
   } else if (key == "acceptance_length") {
     double a = read_number(v, file, ptr, data::Bound::kPositive);
     if (a < 1.0) throw LoadError(file, ptr, "must be at least 1 (the bonus token)");
@@ -145,17 +145,17 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
   } else if (key == "disaggregated") {
     f.disaggregated = boolean();
   } else if (key == "prefill_replicas") {
-    f.prefill_replicas = small_int(1, 4096);
+    f.prefill_replicas = small_int(1, serving::kMaxBenchmarkReplicas);
   } else if (key == "decode_replicas") {
-    f.decode_replicas = small_int(1, 4096);
+    f.decode_replicas = small_int(1, serving::kMaxBenchmarkReplicas);
   } else if (key == "decode_hardware") {
     f.decode_hardware = read_string(v, file, ptr);
   } else if (key == "decode_precision") {
     f.decode.precision = read_precision(v, file, ptr);
   } else if (key == "decode_tensor_parallel") {
-    f.decode.tensor_parallel = small_int(1, 1024);
+    f.decode.tensor_parallel = small_int(1, serving::kMaxBenchmarkParallel);
   } else if (key == "decode_max_num_seqs") {
-    f.decode.max_num_seqs = small_int(1, 1 << 20);
+    f.decode.max_num_seqs = small_int(1, serving::kMaxBenchmarkSeqs);
   } else if (key == "kv_link") {
     auto link = read_string(v, file, ptr);
     if (!parse_enum<serving::KvLinkKind>(link, serving::kKvLinkNames)) {
@@ -353,7 +353,7 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
 
   s.concurrency = read_list<int>(r, "concurrency",
                                  [&](const nlohmann::json& v, const std::string& ptr) {
-                                   return static_cast<int>(read_integer(v, file, ptr, 1, 1 << 20));
+                                   return static_cast<int>(read_integer(v, file, ptr, 1, serving::kMaxBenchmarkUsers));
                                  },
                                  {});
   if (s.concurrency.empty()) r.fail("concurrency", "missing required field");

@@ -228,7 +228,9 @@ std::string policy_sentence(AttemptPolicy attempts, std::optional<std::int64_t> 
   std::string out = "the " + std::string(to_string(attempts)) + " attempt counts";
   if (deadline_unix_s) {
     out += ", deadline " + format_utc_time(*deadline_unix_s) +
-           (late == LatePolicy::kRefuse ? " (later hand-ins are refused)" : " (later hand-ins are marked late)");
+           (late == LatePolicy::kRefuse
+                ? " (later hand-ins are refused)"
+                : " (later hand-ins are marked late, and count only for a student with no hand-in on time)");
   }
   return out;
 }

@@ -77,4 +77,9 @@ std::optional<std::string> revert_refusal(const GameState& state, const Advice& 
   return std::nullopt;
 }
 
+std::string_view decision_label(const Advice& advice) {
+  if (advice.status == AdviceStatus::kAccepted && advice.reverted_at_hour) return "undone";
+  return kAdviceStatusNames[static_cast<std::size_t>(advice.status)];
+}
+
 }  // namespace tycoon::game

@@ -123,6 +123,10 @@ struct Advice {
   bool minor = false;
 };
 
+// The player's decision on a proposal in words: "pending", "accepted", "rejected", or "undone" for
+// one accepted and then reverted (RevertAdvice), whose change no longer serves.
+std::string_view decision_label(const Advice& advice);
+
 // How well the player judged the advisor, once the truth is known: proposals that counted (those
 // posted at least kJudgedAfterHours before the end, minor ones left out), the calls that were
 // right (accepted a good one, rejected a bad one; undecided is never right), the bad proposals

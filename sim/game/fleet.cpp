@@ -115,6 +115,10 @@ double chip_price_usd_per_gpu_hour(const GameState& s, const std::string& chip) 
   return price;
 }
 
+std::string unclaimed_label(int unclaimed) {
+  return unclaimed >= 0 ? std::to_string(unclaimed) + " idle" : std::to_string(-unclaimed) + " short";
+}
+
 std::string idle_label(const DeploymentState& d, std::int64_t hour) {
   return d.created_at_hour == hour ? "next hour" : "no GPUs";
 }

@@ -32,6 +32,9 @@ std::vector<DeploymentAllocation> allocate_gpus(const Company& company, std::int
 // GPUs of `chip` under contract (ready or still in lead time) not wanted by any deployment other
 // than `except_deployment`.
 int unclaimed_gpus(const Company& company, const std::string& chip, std::optional<std::int64_t> except_deployment);
+// unclaimed_gpus in words: "3 idle" (rented, wanted by no deployment: rent for nothing), "0 idle",
+// or "2 short" (deployments want more GPUs than the contracts hold).
+std::string unclaimed_label(int unclaimed);
 
 // Why deployment `d` served nothing in the last simulated hour, as a short label: made in `hour`
 // ("next hour": it serves from the hour the clock runs next) or none of its pools had GPUs

@@ -38,6 +38,13 @@ inline constexpr int kMaxBenchmarkParallel = 1024;
 // The most engine replicas a pool of a benchmark may have (4096 replicas of one GPU: a fleet).
 inline constexpr int kMaxBenchmarkReplicas = 4096;
 inline constexpr int kMaxBenchmarkDraftTokens = 64;
+// The largest scheduler settings and closed-loop users a benchmark or a sweep may ask for: far
+// beyond any engine's (vLLM's max_num_seqs is in the hundreds, its token budget in the tens of
+// thousands), small enough that counts and their products stay exact in the simulator's integers.
+inline constexpr int kMaxBenchmarkSeqs = 1 << 20;
+inline constexpr int kMaxBenchmarkUsers = 1 << 20;
+inline constexpr int kMaxBenchmarkBatchedTokens = 1 << 24;
+inline constexpr int kMaxBenchmarkQueue = 1 << 30;
 // A benchmark (tycoon benchmark, predict) measures the engine as it ships: speculative decoding
 // off unless asked for, whatever drafter the catalog's recipe names (published serving results
 // are stock runs). Sweeps and the game take the recipe's drafter: a sweep point with the same

@@ -5,6 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/serving/steady_state.h"
 
 namespace tycoon::serving {
 
@@ -24,5 +28,38 @@ inline constexpr int kMaxVerifyTimesSeeds = 30;
 // A sweep's estimated wall time, from its points' requests (its timed estimate asks again above
 // the user's own bound: cli/sweep_command.cpp).
 inline constexpr double kMaxSweepWallS = 3600;
+
+struct ServingConfig;
+
+// "about 2.0e+09 requests, ~7 h of wall time on one core": the wall time of simulating `requests`
+// on `cores`, at kSimRequestsPerWallS each.
+std::string run_estimate(double requests, int cores = 1);
+
+// The bound a run passes, in the order find_long_run checks them.
+enum class LongRunBound {
+  kRequests,        // measured requests
+  kWarmupRequests,  // warm-up and measured requests
+  kUsers,           // closed-loop users at once
+  kTraceRows,       // a trace's rows, each a request
+  kTraceSpan,       // a timed trace's span, simulated seconds
+  kReplicaGpus,     // replicas × tensor-parallel GPUs of the (prefill) pool
+  kAllGpus,         // GPUs of both pools
+  kSpan,            // the run's asked span, simulated seconds
+  kRateTimesSpan,   // an open loop's rate × span, requests
+};
+
+struct LongRun {
+  LongRunBound bound;
+  double amount = 0;  // the run's requests, users, GPUs or simulated seconds
+  double limit = 0;   // the bound's
+};
+
+// The first bound a run of `config` passes, if any (a trace is judged once loaded into
+// config.workload.trace). The front ends word it with their own names for the fields.
+std::optional<LongRun> find_long_run(const ServingConfig& config);
+
+// The steady-state rule of a run held to the bounds: a run grows to at most kMaxRunRequests
+// unless its user lifted the bounds.
+SteadyStateRule budgeted_steady_rule(const ServingConfig& config, bool allow_long_run);
 
 }  // namespace tycoon::serving

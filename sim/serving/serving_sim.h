@@ -221,6 +221,10 @@ struct ServingSummary {
   // Of those: requests within the context window that a replica's whole KV cache cannot hold over
   // their life (prompt + output; in a disaggregated deployment, either pool's), refused on arrival.
   std::int64_t requests_exceeding_kv_cache = 0;
+  // The rest of them: longer than the model's context window.
+  std::int64_t requests_beyond_context_window() const {
+    return requests_exceeding_context - requests_exceeding_kv_cache;
+  }
   std::int64_t input_tokens = 0;         // prompt tokens of completed requests
   std::int64_t cached_input_tokens = 0;  // of which served from the prefix cache
   std::int64_t output_tokens = 0;

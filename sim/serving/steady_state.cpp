@@ -232,18 +232,47 @@ std::int64_t default_max_requests(const ServingConfig& config) {
              : kSteadyMaxGrowth * config.num_requests;
 }
 
+namespace {
+
+bool can_grow(const ServingConfig& config) {
+  return config.num_requests > 0 && config.duration_s == 0 &&
+         !(config.workload.kind == WorkloadKind::kTrace && config.workload.trace_timestamps);
+}
+
+// The requests a growing run may reach, and the count it starts with.
+std::int64_t growth_cap(const ServingConfig& config, const SteadyStateRule& rule) {
+  const std::int64_t cap = rule.max_requests > 0 ? rule.max_requests : default_max_requests(config);
+  return std::max({cap, config.num_requests, 2 * kSteadyMinStartRequests});
+}
+
+std::int64_t growth_start(const ServingConfig& config, std::int64_t cap) {
+  return std::min(cap, std::max(config.num_requests, kSteadyMinStartRequests));
+}
+
+}  // namespace
+
+std::int64_t steady_requests_bound(const ServingConfig& config, const SteadyStateRule& rule) {
+  // Without growth: one run, and again from the warm-up cut.
+  if (!can_grow(config)) return 2 * (config.num_requests + config.warmup_requests);
+  const std::int64_t cap = growth_cap(config, rule);
+  std::int64_t n = growth_start(config, cap), total = 0;
+  for (;;) {
+    total += n + config.warmup_requests;
+    if (n >= cap) break;
+    n = std::min(cap, 2 * n);
+  }
+  return total + cap + config.warmup_requests;  // the re-run from the warm-up cut
+}
+
 SteadyRun run_to_steady_state(ServingConfig config, const perf::CalibrationProfile& calibration,
                               const SteadyStateRule& rule, const ServingProgressObserver& progress) {
-  const bool can_grow = config.num_requests > 0 && config.duration_s == 0 &&
-                        !(config.workload.kind == WorkloadKind::kTrace && config.workload.trace_timestamps);
-  if (!can_grow) {
+  if (!can_grow(config)) {
     auto out = run_and_judge(config, calibration, rule, progress, true);
     if (!out.steady.stationary) out.steady.why_not += " (a run on a duration or a timed trace cannot grow)";
     return out;
   }
-  std::int64_t cap = rule.max_requests > 0 ? rule.max_requests : default_max_requests(config);
-  cap = std::max({cap, config.num_requests, 2 * kSteadyMinStartRequests});
-  config.num_requests = std::min(cap, std::max(config.num_requests, kSteadyMinStartRequests));
+  const std::int64_t cap = growth_cap(config, rule);
+  config.num_requests = growth_start(config, cap);
   const double given_warmup_s = config.warmup_s;
   int runs = 0;
   SteadyState st;

@@ -58,6 +58,11 @@ struct SteadyStateRule {
 // closed loop, kSteadyMaxGrowth times the requests asked of an open one.
 std::int64_t default_max_requests(const ServingConfig& config);
 
+// The most requests run_to_steady_state(config, …, rule) may simulate, warm-ups included: every
+// run of its doubling ladder to the cap, and the re-run from the warm-up cut. A run that cannot
+// grow (a span, a timed trace, no count) simulates its own count.
+std::int64_t steady_requests_bound(const ServingConfig& config, const SteadyStateRule& rule);
+
 // A percentile with its 95% batch-means half width (NaN when too few requests to batch).
 struct PercentileInterval {
   double value = 0;

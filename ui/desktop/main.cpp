@@ -33,6 +33,7 @@
 #include <SFML/Window.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/advisor/advisor.h"
 #include "sim/data/catalog.h"
 #include "sim/game/rng.h"
 #include "ui/app.h"
@@ -250,7 +251,7 @@ bool make_app(const Options& o, std::optional<tycoon::ui::App>& app,
   ao.progress_file = o.progress.empty() ? base / "progress.json" : std::filesystem::path(o.progress);
   ao.threaded = !o.no_threads;
   ao.auto_pause = !o.no_auto_pause;
-  ao.advisor = true;  // Chien posts proposals to every game's inbox, as in the browser
+  ao.advisor = tycoon::advisor::kPlayedGamesHaveAdvisor;
   if (server_link) ao.status_right_inset = tycoon::ui::desktop::kHandInWidth;
   try {
     app.emplace(ao);
