@@ -85,10 +85,6 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   return {i, n};
 }
 
-std::string part_name(std::size_t i, std::size_t n) {
-  return "part-" + std::to_string(i) + "-of-" + std::to_string(n) + ".json";
-}
-
 std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
   return nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file}, {"spec", spec.canonical}}.dump(2) +
          "\n";
@@ -180,7 +176,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   for (std::size_t i = 0; i < by_index.size(); ++i) {
     if (!by_index[i]) {
       throw std::invalid_argument("shard " + std::to_string(i) + "/" + std::to_string(first.count) +
-                                  " is missing (expected " + part_name(i, first.count) + ")");
+                                  " is missing (expected " + shard_part_name(i, first.count) + ")");
     }
   }
   auto catalog = load_catalog_for(global);
@@ -202,7 +198,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
       } catch (const nlohmann::json::exception& ex) {
         throw std::invalid_argument(p.file + ": malformed point: " + ex.what());
       }
-      if (index >= sweep.points.size() || index % p.count != p.index || sweep.points[index].hash != h) {
+      if (index >= sweep.points.size() || !in_shard(index, p.index, p.count) || sweep.points[index].hash != h) {
         throw std::invalid_argument(p.file + ": point " + std::to_string(index) + " does not belong to shard " +
                                     std::to_string(p.index) + "/" + std::to_string(p.count) + " of this sweep");
       }
@@ -235,7 +231,7 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   {
     std::ofstream f(out / kJournal, std::ios::trunc);  // grid order: --resume reads it like a run's
     for (std::size_t i = 0; i < results.size(); ++i) {
-      f << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", results[i]->to_json()}}.dump() << "\n";
+      f << journal_line(sweep.points[i].hash, *results[i]);
     }
   }
   const auto calibrations = calibrations_for(sweep, catalog);
@@ -249,28 +245,58 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   return kExitOk;
 }
 
-// `--shard i/n`: every n-th point from i (strided, so each shard gets its share of every
-// configuration), written as one self-describing part: the spec, its hash, the shard and each
-// point's result.
+// `--shard i/n` (analysis::shard_points), written as one self-describing part: the spec, its hash,
+// the shard and each point's result. Each finished point is journaled beside it as it goes
+// (analysis::shard_journal_name): the same command run again after the task was killed (a
+// preempted or cancelled Slurm task, resubmitted) resumes from the journal; the journal is removed
+// once the part is written.
 int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Catalog& catalog,
               std::pair<std::size_t, std::size_t> shard, int jobs, const fs::path& out) {
   const auto [si, sn] = shard;
   ExpandedSweep mine = sweep;
   mine.points.clear();
-  std::vector<std::size_t> index;
-  for (std::size_t i = si; i < sweep.points.size(); i += sn) {
-    mine.points.push_back(sweep.points[i]);
-    index.push_back(i);
-  }
+  const std::vector<std::size_t> index = shard_points(sweep.points.size(), si, sn);
+  for (std::size_t i : index) mine.points.push_back(sweep.points[i]);
   const auto calibrations = calibrations_for(sweep, catalog);
-  std::cerr << "sweep " << spec.name << ": shard " << si << "/" << sn << ": " << mine.points.size() << " of "
-            << sweep.points.size() << " points, " << jobs << " jobs\n";
+  fs::create_directories(out);
+  const fs::path journal = out / shard_journal_name(si, sn);
   std::vector<std::optional<PointPerf>> res(mine.points.size());
-  SweepProgress progress(mine.points.size(), 0);
-  const auto run_start = std::chrono::steady_clock::now();
-  if (!mine.points.empty()) {
-    run_points(mine, spec, calibrations, jobs, res, [&](std::size_t, const PointPerf&) { progress.tick(); });
+  std::size_t resumed = 0;
+  if (fs::exists(journal)) {
+    // Every line is checked (a journal is input); a line of a point this shard no longer has (the
+    // spec changed) is left out, a torn last line is run again.
+    const auto parsed = parse_sweep_journal(core::read_input_file(journal, core::kSweepJournalInput), journal.string(),
+                                            mine, spec, JournalOf::kEarlierSpec);
+    for (std::size_t k = 0; k < mine.points.size(); ++k) {
+      if (auto it = parsed.points.find(mine.points[k].hash); it != parsed.points.end()) {
+        res[k] = it->second;
+        ++resumed;
+      }
+    }
   }
+  {
+    std::ofstream f(journal, std::ios::trunc);
+    for (std::size_t k = 0; k < res.size(); ++k) {
+      if (res[k]) f << journal_line(mine.points[k].hash, *res[k]);
+    }
+    if (!f) throw core::FileWriteError("cannot write " + journal.string());
+  }
+  std::ofstream journal_out(journal, std::ios::app);
+  std::cerr << "sweep " << spec.name << ": shard " << si << "/" << sn << ": " << mine.points.size() << " of "
+            << sweep.points.size() << " points, " << jobs << " jobs";
+  if (resumed > 0) std::cerr << "; resuming: " << resumed << " points already done (" << journal.string() << ")";
+  std::cerr << "\n";
+  SweepProgress progress(mine.points.size(), resumed);
+  const auto run_start = std::chrono::steady_clock::now();
+  if (resumed < mine.points.size()) {
+    run_points(mine, spec, calibrations, jobs, res, [&](std::size_t k, const PointPerf& p) {
+      journal_out << journal_line(mine.points[k].hash, p);
+      journal_out.flush();
+      if (!journal_out) throw core::FileWriteError(journal.string() + ": cannot append a point (disk full?)");
+      progress.tick();
+    });
+  }
+  journal_out.close();
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
   nlohmann::json pts = nlohmann::json::array();
   for (std::size_t k = 0; k < res.size(); ++k) {
@@ -284,11 +310,12 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
                                {"shard", {{"index", si}, {"count", sn}}},
                                {"num_points", sweep.points.size()},
                                {"points", pts}};
-  fs::create_directories(out);
-  const fs::path file = out / part_name(si, sn);
+  const fs::path file = out / shard_part_name(si, sn);
   write_output(file, part.dump() + "\n");
-  std::printf("shard %zu/%zu: %zu of %zu points simulated in %.1f s; wrote %s\n", si, sn, res.size(),
-              sweep.points.size(), run_s, file.string().c_str());
+  std::error_code ec;
+  fs::remove(journal, ec);  // the part holds every point now
+  std::printf("shard %zu/%zu: %zu of %zu points (%zu simulated in %.1f s, %zu resumed); wrote %s\n", si, sn, res.size(),
+              sweep.points.size(), res.size() - resumed, run_s, resumed, file.string().c_str());
   return kExitOk;
 }
 
@@ -445,8 +472,7 @@ int run_whole(const SweepOptions& o, const GlobalOptions& global, const SweepSpe
   {
     std::ofstream f(journal, std::ios::trunc);
     for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-      if (results[i])
-        f << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", results[i]->to_json()}}.dump() << "\n";
+      if (results[i]) f << journal_line(sweep.points[i].hash, *results[i]);
     }
   }
   std::ofstream journal_out(journal, std::ios::app);
@@ -463,7 +489,7 @@ int run_whole(const SweepOptions& o, const GlobalOptions& global, const SweepSpe
   const SigintGuard sigint;
   SweepProgress progress(sweep.points.size(), resumed);
   auto journal_point = [&](std::size_t i, const PointPerf& p) {
-    journal_out << nlohmann::json{{"hash", sweep.points[i].hash}, {"perf", p.to_json()}}.dump() << "\n";
+    journal_out << journal_line(sweep.points[i].hash, p);
     journal_out.flush();
     if (!journal_out) throw core::FileWriteError(journal.string() + ": cannot append a point (disk full?)");
     progress.tick();
@@ -545,7 +571,9 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
     throw std::invalid_argument("--shard with --report: a shard holds part of the sweep; ask `sweep merge --report`");
   }
   if (shard && o.resume) {
-    throw std::invalid_argument("--shard with --resume: a shard is rerun whole (its part file is written at the end)");
+    throw std::invalid_argument(
+        "--shard with --resume: a shard resumes on its own (run the same --shard command again: it reuses the points "
+        "journaled in its part-i-of-n.journal.jsonl)");
   }
   const auto wall_start = std::chrono::steady_clock::now();
   auto catalog = load_catalog_for(global);

@@ -333,6 +333,22 @@ wait
 for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg sweep.json; do
   cmp -s "$sw/a/$f" "$sw/m/$f" || { echo "FAIL merged shards differ from the single run in $f"; fail=1; }
 done
+# A shard killed mid-run and run again resumes from its journal (a requeued Slurm task): here its
+# journal holds one of its two points and the other's torn line; the part it then writes, merged, is
+# still the single run's bytes, and the journal is gone once the part is written.
+python3 - "$sw/parts/part-1-of-4.json" >"$sw/parts/part-1-of-4.journal.jsonl" <<'PY'
+import json, sys
+pts = json.load(open(sys.argv[1]))["points"]
+print(json.dumps({"hash": pts[0]["hash"], "perf": pts[0]["perf"]}, separators=(",", ":")))
+sys.stdout.write('{"hash":"' + pts[1]["hash"] + '","perf":{"cached')
+PY
+rm "$sw/parts/part-1-of-4.json"
+"$tycoon" sweep "$sw/tiny.json" --shard 1/4 --out "$sw/parts" --jobs 1 >/dev/null 2>"$sw/resumed.err" &&
+  grep -q "shard 1/4: .*; resuming: 1 points already done" "$sw/resumed.err" && [ ! -e "$sw/parts/part-1-of-4.journal.jsonl" ] ||
+  { echo "FAIL a shard run again did not resume from its journal: $(cat "$sw/resumed.err")"; fail=1; }
+"$tycoon" sweep merge "$sw"/parts/part-*-of-4.json --out "$sw/m3" --no-png >/dev/null 2>&1 &&
+  cmp -s "$sw/a/summary.json" "$sw/m3/summary.json" && cmp -s "$sw/a/points.csv" "$sw/m3/points.csv" ||
+  { echo "FAIL a resumed shard's part merged differs from the single run"; fail=1; }
 check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \
   "$sw/parts/part-1-of-4.json" "$sw/parts/part-2-of-4.json" --out "$sw/m2"
 err=$("$tycoon" sweep merge "$sw"/parts/part-[012]-of-4.json --out "$sw/m2" 2>&1 >/dev/null)

@@ -79,4 +79,22 @@ std::size_t count_journal_lines(std::string_view text) {
   return n;
 }
 
+std::string journal_line(const std::string& point_hash, const PointPerf& perf) {
+  return nlohmann::json{{"hash", point_hash}, {"perf", perf.to_json()}}.dump() + "\n";
+}
+
+std::vector<std::size_t> shard_points(std::size_t num_points, std::size_t index, std::size_t count) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = index; i < num_points; i += count) out.push_back(i);
+  return out;
+}
+
+std::string shard_part_name(std::size_t index, std::size_t count) {
+  return "part-" + std::to_string(index) + "-of-" + std::to_string(count) + ".json";
+}
+
+std::string shard_journal_name(std::size_t index, std::size_t count) {
+  return "part-" + std::to_string(index) + "-of-" + std::to_string(count) + ".journal.jsonl";
+}
+
 }  // namespace tycoon::analysis

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/analysis/point_result.h"
 #include "sim/analysis/sweep_spec.h"
@@ -38,5 +39,18 @@ SweepJournal parse_sweep_journal(std::string_view text, const std::string& name,
 // The lines of a journal that hold something (a point, or a torn last line): 0 for a journal that
 // a sweep created and no point reached.
 std::size_t count_journal_lines(std::string_view text);
+
+// One journal line, newline included: {"hash": ..., "perf": ...}.
+std::string journal_line(const std::string& point_hash, const PointPerf& perf);
+
+// A sweep split over `count` shards (`sweep --shard index/count`): shard `index` takes every
+// count-th point from `index`, strided so that each shard gets its share of every configuration
+// (and of the dear points). Its point indices in grid order, and whether one point is among them.
+std::vector<std::size_t> shard_points(std::size_t num_points, std::size_t index, std::size_t count);
+inline bool in_shard(std::size_t point, std::size_t index, std::size_t count) { return point % count == index; }
+// The file a shard writes when it ends ("part-3-of-8.json"), and its journal while it runs
+// ("part-3-of-8.journal.jsonl"): a shard killed and run again resumes from its journal.
+std::string shard_part_name(std::size_t index, std::size_t count);
+std::string shard_journal_name(std::size_t index, std::size_t count);
 
 }  // namespace tycoon::analysis
