@@ -41,7 +41,8 @@ constexpr long long kStorageSyncEveryFrames = 30;
 // Rasterizes the fonts for `pixel_ratio` and draws them at CSS size.
 void load_fonts(double pixel_ratio) {
   const std::string font = std::filesystem::exists(kFontFile) ? kFontFile.string() : std::string();
-  ui::theme::load_fonts(font.empty() ? nullptr : font.c_str(), nullptr, kBaseFontPx * static_cast<float>(pixel_ratio));
+  ui::theme::load_fonts(font.empty() ? nullptr : font.c_str(), nullptr,
+                        kBaseFontPx * static_cast<float>(pixel_ratio));
   ImGui::GetIO().FontGlobalScale = static_cast<float>(1.0 / pixel_ratio);
 }
 
@@ -82,7 +83,7 @@ void mark_ready() {
   EM_ASM({
     window.tycoonReady = true;
     window.tycoonReadyAt = performance.now();
-    if (typeof Module.onTycoonReady == = 'function') Module.onTycoonReady();
+    if (typeof Module.onTycoonReady === 'function') Module.onTycoonReady();
   });
 }
 
@@ -169,9 +170,7 @@ int main() {
                                nullptr);
   if (!sh.window) {
     std::fprintf(stderr, "tycoon_web: no WebGL2 context\n");
-    EM_ASM({
-      if (Module.setStatus) Module.setStatus('This browser cannot create a WebGL2 context.');
-    });
+    EM_ASM({ if (Module.setStatus) Module.setStatus('This browser cannot create a WebGL2 context.'); });
     return 1;
   }
   glfwMakeContextCurrent(sh.window);
@@ -188,11 +187,8 @@ int main() {
   glfwSetScrollCallback(sh.window, on_scroll);
   if (!sh.renderer.init()) {
     std::fprintf(stderr, "tycoon_web: %s\n", sh.renderer.error().c_str());
-    EM_ASM(
-        {
-          if (Module.setStatus) Module.setStatus('WebGL2 refused the shaders: ' + UTF8ToString($0));
-        },
-        sh.renderer.error().c_str());
+    EM_ASM({ if (Module.setStatus) Module.setStatus('WebGL2 refused the shaders: ' + UTF8ToString($0)); },
+           sh.renderer.error().c_str());
     return 1;
   }
   sh.renderer.upload_font_atlas();
@@ -211,17 +207,13 @@ int main() {
   options.progress_file = kProgressFile;
   options.threaded = false;
   options.advisor = tycoon::advisor::kPlayedGamesHaveAdvisor;
-  options.load_by_path = false;      // saves are listed from local storage; files come in through Import…
+  options.load_by_path = false;  // saves are listed from local storage; files come in through Import…
   options.status_right_inset = 200;  // CSS px for the page's Import… and Export save buttons (shell.html)
   try {
     sh.app.emplace(options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tycoon_web: %s\n", e.what());
-    EM_ASM(
-        {
-          if (Module.setStatus) Module.setStatus('The game data did not load: ' + UTF8ToString($0));
-        },
-        e.what());
+    EM_ASM({ if (Module.setStatus) Module.setStatus('The game data did not load: ' + UTF8ToString($0)); }, e.what());
     return 1;
   }
   sh.app_at_ms = emscripten_get_now();
