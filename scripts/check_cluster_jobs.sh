@@ -54,11 +54,15 @@ SPEC
 cd "$t"
 "$tycoon" sweep spec.json --out single --jobs 1 --no-png >/dev/null 2>&1
 
-# Slurm: the array --array=1-4 (a first index other than 0 on purpose), each task a process.
-for id in 1 2 3 4; do
+# Slurm: the array --array=1-4 (a first index other than 0 on purpose), each task a process; its
+# last task as the header's rerun of one shard instead (SWEEP_SHARDS=4 sbatch --array=3: an array
+# of one task).
+for id in 1 2 3; do
   SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4 SLURM_CPUS_PER_TASK=1 \
     SWEEP_SPEC=spec.json SWEEP_PARTS=slurm-parts TYCOON=$tycoon bash "$slurm" >/dev/null 2>&1 &
 done
+SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_MAX=3 SLURM_CPUS_PER_TASK=1 SWEEP_SHARDS=4 \
+  SWEEP_SPEC=spec.json SWEEP_PARTS=slurm-parts TYCOON=$tycoon bash "$slurm" >/dev/null 2>&1 &
 wait
 "$tycoon" sweep merge slurm-parts/part-*-of-4.json --out slurm-merged --no-png >/dev/null
 

@@ -376,7 +376,7 @@ ApiResponse ClassApi::charts_html(const std::string& class_id) {
   const auto spec = classroom::class_from_json(nlohmann::json::parse(c->spec_json), "class " + c->class_id);
   std::lock_guard lock(sim_mutex_);
   const auto ctx = context(*c);
-  auto data = classroom::chart_frame(static_cast<std::int64_t>(spec.days) * 24, ctx->world.scenario.locked_levers,
+  auto data = classroom::chart_frame(ctx->world.scenario.end_hour(), ctx->world.scenario.locked_levers,
                                      ctx->benchmarks.priced_model, ctx->benchmarks.market_output_price_usd_per_mtok,
                                      ctx->benchmarks.runs);
   for (const auto& h : order) data.students.push_back(classroom::chart_run(h.student, replay_of(*ctx, h)));

@@ -227,7 +227,7 @@ done
 [ "$(wc -l <"$sw/a/points.csv")" = 17 ] || { echo "FAIL points.csv rows: $(wc -l <"$sw/a/points.csv")"; fail=1; }
 head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_per_user,.*cost_blended_usd_per_mtok,.*gross_margin" ||
   { echo "FAIL points.csv header"; fail=1; }
-# Issue 35 item 3, tables a spreadsheet can use: points.csv re-prices (cached share), shows the batch and
+# Tables a spreadsheet can use: points.csv re-prices (cached share), shows the batch and
 # the failures; operating_points.csv gives every figure of each pick with its interval and provenance.
 head -1 "$sw/a/points.csv" | grep -q ",requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,mean_batch_size,provenance," ||
   { echo "FAIL points.csv lacks the failed share, cached share or mean batch: $(head -1 "$sw/a/points.csv")"; fail=1; }
@@ -265,7 +265,7 @@ head -5 "$sw/b/points.jsonl" >"$sw/b/j" && mv "$sw/b/j" "$sw/b/points.jsonl" && 
 out=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --resume --no-png 2>/dev/null)
 echo "$out" | grep -q "^3 points simulated.*5 resumed" || { echo "FAIL sweep --resume: $(echo "$out" | tail -2)"; fail=1; }
 cmp -s "$sw/a/points.csv" "$sw/b/points.csv" || { echo "FAIL resumed sweep differs"; fail=1; }
-# Issue 35 item 4, work not lost or wasted. The same command without --resume over a journal refuses
+# Work not lost or wasted. The same command without --resume over a journal refuses
 # (exit 2, one line) instead of discarding it, and says what to do.
 err=$("$tycoon" sweep "$sw/tiny.json" --out "$sw/b" --no-png 2>&1 >/dev/null); code=$?
 [ "$code" = 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] && echo "$err" | grep -q "holds the journal of an earlier sweep (8 points in points.jsonl): pass --resume" ||

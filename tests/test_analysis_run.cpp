@@ -176,7 +176,7 @@ TEST_CASE("more seeds narrow the confidence interval of the mean") {
 }
 
 TEST_CASE("a series with speculative decoding is extrapolated and says why; its interval is the extrapolated one") {
-  // Issue 34: the H200's validation set has no speculative step, so a series that drafts tokens
+  // The H200's validation set has no speculative step, so a series that drafts tokens
   // carries the extrapolated class's error (hardware_db/model_error.json: 0.64) and names the
   // mechanism, while the same chip's plain series keeps the measured curves' label and error
   // (interpolated, 0.127). Two Llama-3.1-8B configurations on the H200, one seed.

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -139,6 +140,14 @@ TEST_CASE("in a class, an abandoned game ranks below every played one and the de
   // The cash it had then: every charge of those hours (checks, fees) in, none after.
   CHECK(stopped.cash_usd - stopped.starting_cash_usd == doctest::Approx(stopped.profit_usd).epsilon(1e-9));
   CHECK(stopped.profit_usd < full.profit_usd);
+  // A hand-in at the hour of a move holds that move: the student made it before handing in (a
+  // check bought then, a GPU released then, is charged to the hours played).
+  const std::int64_t move_hour = reference.front().at_hour;
+  const auto at_move = classroom::state_at_stop(world, *abandoned, move_hour);
+  const auto moves_by = std::count_if(reference.begin(), reference.end(),
+                                      [&](const game::LoggedCommand& c) { return c.at_hour <= move_hour; });
+  CHECK(at_move.hour == move_hour);
+  CHECK(static_cast<std::ptrdiff_t>(at_move.log.size()) == moves_by);
   // The score and the comparison are the whole replay's, as before the cut.
   CHECK(stopped.reference_comparison == game::summarize(*abandoned, &cf, kStoppedAt).reference_comparison);
   CHECK(stopped.score.stars <= 1);

@@ -6,6 +6,7 @@
 #include "sim/advisor/advisor.h"
 #include "sim/econ/demand.h"
 #include "sim/econ/gpu_market.h"
+#include "sim/game/fleet.h"
 #include "sim/game/game.h"
 #include "sim/game/last_hours.h"
 #include "tests/advisor_test_util.h"
@@ -111,4 +112,16 @@ TEST_CASE("a control is greyed by the rule the game refuses by: the command's le
   CHECK_FALSE(sc.recipe_field_locked("max_num_seqs"));
   sc.locked_levers.push_back("recipe.max_num_seqs");
   CHECK(sc.recipe_field_locked("max_num_seqs"));
+}
+
+TEST_CASE("a deployment with no replica in a pool serves nothing, and no panel previews it as one replica") {
+  // Scaled to 0 (ScaleReplicas allows it): the traffic, profiler and deploy previews say so
+  // rather than simulate one replica at the whole segment's load.
+  CHECK(game::serves_nothing(0, std::nullopt));
+  CHECK_FALSE(game::serves_nothing(1, std::nullopt));
+  game::DecodePoolState decode;
+  decode.replicas = 0;
+  CHECK(game::serves_nothing(2, decode));  // a split one whose decode pool was scaled to 0
+  decode.replicas = 1;
+  CHECK_FALSE(game::serves_nothing(2, decode));
 }

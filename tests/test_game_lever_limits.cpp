@@ -258,17 +258,23 @@ TEST_CASE("money stands by one rule on every screen: cents are even, a margin at
   CHECK(game::cash_standing(0.0) == game::MoneyStanding::kGain);
 }
 
-TEST_CASE("only a game of a level as its file sets it counts toward the campaign: own seed, length and locks") {
+TEST_CASE("only a game of an open level as its file sets it counts toward the campaign") {
   auto level = test::scenario_from(test::flat_scenario_json());
   level.days = 7;
-  CHECK(game::counts_for_progress(level, level));
+  constexpr bool kOpen = true;
+  CHECK(game::counts_for_progress(level, level, kOpen));
+  // A level still locked (reached through Class setup or a code) unlocks nothing, however played.
+  CHECK_FALSE(game::counts_for_progress(level, level, !kOpen));
   auto coded = level;  // started from a class code on the start screen: another seed
   coded.seed = level.seed + 1;
-  CHECK_FALSE(game::counts_for_progress(coded, level));
+  CHECK_FALSE(game::counts_for_progress(coded, level, kOpen));
   auto short_class = level;  // a one-day class of the level (its goals scaled to the day)
   game::set_days(short_class, 1);
-  CHECK_FALSE(game::counts_for_progress(short_class, level));
+  CHECK_FALSE(game::counts_for_progress(short_class, level, kOpen));
   auto locked = level;  // a class that locks more levers
   locked.locked_levers.push_back("set_prices");
-  CHECK_FALSE(game::counts_for_progress(locked, level));
+  CHECK_FALSE(game::counts_for_progress(locked, level, kOpen));
+  auto richer = level;  // an imported copy under the level's id with more starting cash
+  richer.company.starting_cash_usd += 1000;
+  CHECK_FALSE(game::counts_for_progress(richer, level, kOpen));
 }

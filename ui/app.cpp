@@ -335,12 +335,14 @@ void App::record_progress(const game::GameState& s) {
   if (!final_summary) return;
   progress_recorded_ = true;
   const auto& sc = runner_->scenario();
-  // Only a game of the level as its file sets it counts (game::counts_for_progress).
+  // Only a game of an open level as its file sets it counts (game::counts_for_progress).
   const auto entry = std::find_if(scenarios_.begin(), scenarios_.end(),
                                   [&](const ScenarioEntry& e) { return e.id == sc.id && e.error.empty(); });
   if (entry == scenarios_.end()) return;
   try {
-    if (!game::counts_for_progress(sc, game::load_scenario(entry->path, catalog_))) return;
+    if (!game::counts_for_progress(sc, game::load_scenario(entry->path, catalog_),
+                                   unlocked(scenarios_, *entry, progress_)))
+      return;
   } catch (const std::exception&) {
     return;
   }

@@ -191,7 +191,9 @@ void draw_replicas_row(ViewState& view) {
   if (f.editing) ImGui::BeginDisabled();
   input_int_steps("##replicas", &f.replicas, 1, 110 - 2 * (ImGui::GetFrameHeight() + 2));
   if (f.editing) ImGui::EndDisabled();
-  f.replicas = game::kReplicasRange.clamp(f.replicas);
+  // A new deployment's replicas are the player's, within the game's range; an edited one keeps its
+  // own (a recipe change never scales it), none included.
+  if (!f.editing) f.replicas = game::kReplicasRange.clamp(f.replicas);
   tag(view.tags, "deploy.replicas");
   {
     char each[64];

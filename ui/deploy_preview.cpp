@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/game/fleet.h"
 #include "sim/game/hourly_economics.h"
 #include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
@@ -30,7 +31,7 @@ void draw_fit_and_preview(const GameView& game, ViewState& view, Previews& previ
   // What-if: this recipe at the segment's current load (its share of it when editing).
   ImGui::Spacing();
   theme::heading("What-if preview");
-  if (w.replicas == 0) {
+  if (game::serves_nothing(w.replicas, w.decode)) {
     muted_wrapped(
         "This deployment has no replicas: it serves nothing, whatever its recipe. Scale it up to see it "
         "serve.");

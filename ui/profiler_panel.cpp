@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/game/fleet.h"
 #include "sim/game/load_share.h"
 #include "sim/game/profile_steps.h"
 #include "sim/game/serving_window.h"
@@ -59,7 +60,7 @@ void draw_profiler_panel(const GameView& game, ViewState& view, CommandQueue& /*
     return;
   }
   const WhatIf w = what_if_now(s, *d);
-  if (w.replicas == 0 || (w.decode && w.decode->replicas == 0)) {
+  if (game::serves_nothing(w.replicas, w.decode)) {
     muted_wrapped("This deployment has no replicas: it serves nothing. Scale it up to profile it.");
     return;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/game/fleet.h"
 #include "sim/game/load_share.h"
 #include "sim/game/serving_window.h"
 #include "sim/game/slo.h"
@@ -134,7 +135,7 @@ void draw_traffic_panel(const GameView& game, ViewState& view, CommandQueue& /*o
   const auto* seg = game.scenario.find_segment(d->segment);
   const double rate = game::deployment_rate_now(game.scenario, game.catalog, s, *d);
   const WhatIf w = what_if_now(s, *d);
-  if (w.replicas == 0 || (w.decode && w.decode->replicas == 0)) {
+  if (game::serves_nothing(w.replicas, w.decode)) {
     muted_wrapped("This deployment has no replicas: it serves nothing. Scale it up to see its queue here.");
     return;
   }

@@ -10,9 +10,12 @@
 #   sbatch --dependency=afterok:"$jid" --wrap \
 #     "build/tycoon sweep merge $SWEEP_PARTS/part-*-of-8.json --out sweeps/price-for-40pct-margin"
 #
-# A failed task is rerun alone (`sbatch --array=3 docs/cluster/sweep-slurm.sh`): shards are
-# independent and each part file is written atomically at the end of its task. `merge` refuses a
-# missing or duplicated shard (exit 2), so a partial array never passes for a whole sweep.
+# A failed or cancelled task is rerun alone, and resumes from the points it journaled
+# (PARTS/part-i-of-n.journal.jsonl): `scontrol requeue <jobid>_3` keeps the array's range, or a new
+# submission names the shard count, its task id then being the shard index:
+#   SWEEP_SHARDS=8 sbatch --array=3 docs/cluster/sweep-slurm.sh
+# Shards are independent and each part file is written atomically at the end of its task. `merge`
+# refuses a missing or duplicated shard (exit 2), so a partial array never passes for a whole sweep.
 #SBATCH --job-name=tycoon-sweep
 #SBATCH --cpus-per-task=8
 #SBATCH --mem=8G
@@ -25,11 +28,17 @@ set -euo pipefail
 : "${SLURM_ARRAY_TASK_ID:?not a job array task: submit with sbatch --array=0-(N-1)}"
 TYCOON=${TYCOON:-build/tycoon}
 
-# Shards count from 0 whatever the array's first index: --array=1-8 works as well as 0-7.
-first=${SLURM_ARRAY_TASK_MIN:-0}
-last=${SLURM_ARRAY_TASK_MAX:-$((first + ${SLURM_ARRAY_TASK_COUNT:?} - 1))}
-index=$((SLURM_ARRAY_TASK_ID - first))
-count=$((last - first + 1))
+if [ -n "${SWEEP_SHARDS:-}" ]; then
+  # One task of a split in SWEEP_SHARDS (a rerun): the task id is the shard index.
+  index=$SLURM_ARRAY_TASK_ID
+  count=$SWEEP_SHARDS
+else
+  # The whole array: shards count from 0 whatever its first index (--array=1-8 works as 0-7).
+  first=${SLURM_ARRAY_TASK_MIN:-0}
+  last=${SLURM_ARRAY_TASK_MAX:-$((first + ${SLURM_ARRAY_TASK_COUNT:?} - 1))}
+  index=$((SLURM_ARRAY_TASK_ID - first))
+  count=$((last - first + 1))
+fi
 
 mkdir -p "$SWEEP_PARTS"
 exec "$TYCOON" sweep "$SWEEP_SPEC" --shard "$index/$count" --out "$SWEEP_PARTS" --jobs "${SLURM_CPUS_PER_TASK:-1}"

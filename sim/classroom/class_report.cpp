@@ -202,12 +202,19 @@ std::string not_reproduced(const ClaimedResult& claimed, const game::GameSummary
   return out;
 }
 
-// Ranks 1..n by `key`, larger first; ties broken by score, then profit, then name (stable order).
+// Ranks 1..n by `key`, larger first, a finished game above one handed in unfinished whatever their
+// figures (as in the standings: hours nobody played are not compared with a whole game's, and a
+// game handed in at hour 0 served nobody, whatever its SLO reads); ties broken by score, then
+// profit, then name (stable order).
 template <class Key>
 void assign_ranks(std::vector<CheckedSubmission>& v, Key key, int CheckedSubmission::*rank) {
   std::vector<std::size_t> order(v.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(v[a]) > key(v[b]); });
+  const auto finished = [&](std::size_t i) { return v[i].summary.score.played_share >= 1; };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (finished(a) != finished(b)) return finished(a);
+    return key(v[a]) > key(v[b]);
+  });
   for (std::size_t r = 0; r < order.size(); ++r) v[order[r]].*rank = static_cast<int>(r + 1);
 }
 

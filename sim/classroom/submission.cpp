@@ -170,7 +170,11 @@ std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data:
 game::GameState state_at_stop(const ClassWorld& world, const game::Game& game, std::int64_t hour) {
   auto g = world.new_game(game.catalog());
   std::size_t next = 0;
-  (void)game::replay_until(*g, game.state().log, next, hour);
+  const auto& log = game.state().log;
+  (void)game::replay_until(*g, log, next, hour);
+  // The commands of the stop hour itself were played before the hand-in (a check bought, a GPU
+  // released): their charges are the student's, though the hour was not simulated.
+  for (; next < log.size() && log[next].at_hour == hour && !g->finished(); ++next) (void)g->apply(log[next].command);
   return g->state();
 }
 

@@ -87,7 +87,8 @@ std::unique_ptr<game::Game> play_class_game(const ClassWorld& world, const data:
                                             std::vector<game::RefusedCommand>* refused = nullptr);
 
 // A class game's state at `hour`: `game`'s own command log replayed on a new game of the class up
-// to that hour (game::replay_until), for an unfinished hand-in's figures (game::summarize).
+// to that hour (game::replay_until) and the commands of that hour applied (played before the
+// hand-in), for an unfinished hand-in's figures (game::summarize).
 game::GameState state_at_stop(const ClassWorld& world, const game::Game& game, std::int64_t hour);
 
 // A student's submission of `commands` (a command log, or a save's: `stopped_at_hour` set when

@@ -115,6 +115,10 @@ double chip_price_usd_per_gpu_hour(const GameState& s, const std::string& chip) 
   return price;
 }
 
+bool serves_nothing(int replicas, const std::optional<DecodePoolState>& decode) {
+  return replicas <= 0 || (decode && decode->replicas <= 0);
+}
+
 std::string unclaimed_label(int unclaimed) {
   return unclaimed >= 0 ? std::to_string(unclaimed) + " idle" : std::to_string(-unclaimed) + " short";
 }

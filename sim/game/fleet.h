@@ -32,6 +32,10 @@ std::vector<DeploymentAllocation> allocate_gpus(const Company& company, std::int
 // GPUs of `chip` under contract (ready or still in lead time) not wanted by any deployment other
 // than `except_deployment`.
 int unclaimed_gpus(const Company& company, const std::string& chip, std::optional<std::int64_t> except_deployment);
+// Whether a deployment with these replicas (or a what-if of one) serves nothing: none in its pool,
+// or a split one with none in its decode pool. Previews and profiles of it have nothing to run.
+bool serves_nothing(int replicas, const std::optional<DecodePoolState>& decode);
+
 // unclaimed_gpus in words: "3 idle" (rented, wanted by no deployment: rent for nothing), "0 idle",
 // or "2 short" (deployments want more GPUs than the contracts hold).
 std::string unclaimed_label(int unclaimed);

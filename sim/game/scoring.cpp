@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/game/scenario.h"
 #include "sim/game/slo.h"
 
 namespace tycoon::game {
@@ -226,9 +227,8 @@ std::optional<std::string> level_to_pass_before(int level, const std::vector<std
   return previous->second;
 }
 
-bool counts_for_progress(const Scenario& played, const Scenario& level) {
-  return played.id == level.id && played.seed == level.seed && played.days == level.days &&
-         played.locked_levers == level.locked_levers && played.history_days == level.history_days;
+bool counts_for_progress(const Scenario& played, const Scenario& level, bool level_open) {
+  return level_open && to_json(played) == to_json(level);
 }
 
 bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,

@@ -69,10 +69,12 @@ std::optional<std::string> level_to_pass_before(int level, const std::vector<std
 bool campaign_level_open(int level, const std::vector<std::pair<int, std::string>>& campaign,
                          const std::map<std::string, int>& best_stars);
 // Whether a finished game of `played` counts toward the player's progress on `level` (the level
-// as its file sets it): the same level played as the level is, its own seed, length and locks.
-// A class's game of a campaign level (another length, more locks) or one started from a code
-// (another seed) is no pass of the level.
-bool counts_for_progress(const Scenario& played, const Scenario& level);
+// as its file sets it): the whole scenario the same as the file's (its seed, length, locks, goals,
+// cash, market), and the level open to the player (`level_open`: campaign_level_open when the
+// game ends; progress never goes back, so a level open now was open at the start). A class's
+// game of a campaign level (another length, more locks), one started from a code (another seed),
+// an edited copy under the level's id, or a game of a level still locked is no pass of it.
+bool counts_for_progress(const Scenario& played, const Scenario& level, bool level_open);
 // The profit scale's zero is doing nothing's profit, except on a level where doing nothing earns
 // nearly what the reference earns (its lesson a trade-off, not more profit): there the zero
 // slides to no profit at all, continuously, as doing nothing comes within this share of the
