@@ -203,6 +203,21 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
                     pm(per_mw, 1, 0).c_str(), pm(op.at(Metric::kEnergyKwhPerOutputMtok), 1, 3).c_str(),
                     data.sweep->configs[data.sweep->series[op.series].config].all_in_power_watts);
       }
+      {
+        // The cost per Mtok output at the chip's catalog price of each contract (NaN: no such price).
+        std::string by_contract;
+        const std::array<Metric, 3> costs = {Metric::kCostOnDemandUsdPerMtok, Metric::kCostReservedUsdPerMtok,
+                                             Metric::kCostSpotUsdPerMtok};
+        for (std::size_t k = 0; k < costs.size(); ++k) {
+          const auto& c = op.at(costs[k]);
+          if (c.n == 0 || !std::isfinite(c.mean)) continue;
+          by_contract += std::string(by_contract.empty() ? "" : ", ") +
+                         std::string(k == 0 ? "on demand" : kContractNames[k]) + " $" + pm(c, 1, 3);
+        }
+        if (!by_contract.empty()) {
+          std::printf("  %-44s   cost per Mtok output at catalog rents: %s\n", "", by_contract.c_str());
+        }
+      }
       if (const auto prices = prices_for_target_margin(data, op)) {
         std::printf("  %-44s   price for %.0f%% margin: $%.3f in / $%.3f out per Mtok\n", "",
                     100 * *spec.target_gross_margin, prices->input_usd_per_mtok, prices->output_usd_per_mtok);

@@ -143,6 +143,24 @@ TEST_CASE("power: output tok/s per MW and kWh per Mtok output from the chip's al
   CHECK(std::isnan(none.energy_kwh_per_output_mtok));
 }
 
+TEST_CASE("cost under three price sets: the output-only cost at the chip's catalog rent of each contract") {
+  // 1000 output tok/s/GPU is 3.6 Mtok an hour: at $3.50 (on demand), $1.60 (reserved) and $1.45
+  // (spot) per GPU-hour, $0.972, $0.444 and $0.403 per Mtok output, whatever the sweep rents at
+  // ($3.60 here). A contract the catalog has no price for gives no figure.
+  const PointPerf p = report_hand_point();
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  const auto e = point_economics(p, {0.50, 0.05, 2.00}, 3.60, 0.40, 1730, {3.50, 1.60, kNone});
+  CHECK(metric_value(Metric::kCostOnDemandUsdPerMtok, p, e) == doctest::Approx(3.50 / 3.6).epsilon(kExactReport));
+  CHECK(metric_value(Metric::kCostReservedUsdPerMtok, p, e) == doctest::Approx(1.60 / 3.6).epsilon(kExactReport));
+  CHECK(std::isnan(metric_value(Metric::kCostSpotUsdPerMtok, p, e)));
+  CHECK(e.cost_output_only_usd_per_mtok == doctest::Approx(3.60 / 3.6).epsilon(kExactReport));  // the sweep's rent
+  CHECK_FALSE(depends_on_price(Metric::kCostReservedUsdPerMtok));
+  // The H200's three catalog rents are what a sweep's configuration carries.
+  const auto& h200 = catalog().accelerator("h200");
+  REQUIRE(h200.price(Contract::kSpot).has_value());
+  CHECK(h200.price(Contract::kSpot)->price_usd_per_gpu_hour == doctest::Approx(1.45));
+}
+
 TEST_CASE("cost per million tokens and margin on a hand-computed point") {
   // One GPU at $3.60/h serving 1000 output tok/s and 4000 input tok/s, a quarter of the input
   // from the prefix cache; prices $0.50 in, $0.05 cached, $2.00 out per Mtok.

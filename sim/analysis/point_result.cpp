@@ -201,7 +201,8 @@ PerfProblem check_point_perf(const PointPerf& p, int expected_gpus) {
 }
 
 PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
-                               double target_gross_margin, double all_in_power_watts) {
+                               double target_gross_margin, double all_in_power_watts,
+                               const ContractRents& contract_rents) {
   PointEconomics e;
   const double rent = gpu_usd_per_hour;
   e.gpu_usd_per_hour = rent;
@@ -225,6 +226,10 @@ PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& p
   const bool powered = all_in_power_watts > 0 && perf.output_tok_per_s_per_gpu > 0;  // false for NaN
   e.output_tok_per_s_per_mw = powered ? perf.output_tok_per_s_per_gpu * 1e6 / all_in_power_watts : kNaN;
   e.energy_kwh_per_output_mtok = powered ? all_in_power_watts / (3.6 * perf.output_tok_per_s_per_gpu) : kNaN;
+  for (std::size_t k = 0; k < contract_rents.size(); ++k) {
+    const double r = contract_rents[k];
+    e.cost_output_only_by_contract_usd_per_mtok[k] = out_per_h > 0 && r > 0 ? r / (out_per_h / 1e6) : kNaN;
+  }
   return e;
 }
 
@@ -244,6 +249,9 @@ bool depends_on_price(Metric m) {
     case Metric::kCostOutputOnlyUsdPerMtok:
     case Metric::kOutputTokPerSPerMw:
     case Metric::kEnergyKwhPerOutputMtok:
+    case Metric::kCostOnDemandUsdPerMtok:
+    case Metric::kCostReservedUsdPerMtok:
+    case Metric::kCostSpotUsdPerMtok:
       return false;
     case Metric::kCostInputUsdPerMtok:
     case Metric::kCostOutputUsdPerMtok:
@@ -299,6 +307,12 @@ double metric_value(Metric m, const PointPerf& p, const PointEconomics& e) {
       return e.output_tok_per_s_per_mw;
     case Metric::kEnergyKwhPerOutputMtok:
       return e.energy_kwh_per_output_mtok;
+    case Metric::kCostOnDemandUsdPerMtok:
+      return e.cost_output_only_by_contract_usd_per_mtok[0];
+    case Metric::kCostReservedUsdPerMtok:
+      return e.cost_output_only_by_contract_usd_per_mtok[1];
+    case Metric::kCostSpotUsdPerMtok:
+      return e.cost_output_only_by_contract_usd_per_mtok[2];
   }
   return kNaN;
 }

@@ -119,11 +119,22 @@ struct PointEconomics {
   double output_price_for_target_margin_usd_per_mtok = 0;  // NaN without a target or without output
   double output_tok_per_s_per_mw = 0;                      // NaN without a power figure or output
   double energy_kwh_per_output_mtok = 0;                   // NaN without a power figure or output
+  // cost_output_only_usd_per_mtok at the chip's catalog price of each contract (on demand,
+  // reserved, spot: data::Contract order), whatever the sweep rents at; NaN where the catalog has
+  // no such price. InferenceX shows cost under three providers' prices the same way.
+  std::array<double, 3> cost_output_only_by_contract_usd_per_mtok{};
 };
+
+// A chip's catalog rent under each contract (data::Contract order), NaN where it has none.
+using ContractRents = std::array<double, 3>;
+inline constexpr ContractRents kNoContractRents = {std::numeric_limits<double>::quiet_NaN(),
+                                                   std::numeric_limits<double>::quiet_NaN(),
+                                                   std::numeric_limits<double>::quiet_NaN()};
 
 PointEconomics point_economics(const PointPerf& perf, const econ::TokenPrices& prices, double gpu_usd_per_hour,
                                double target_gross_margin /* NaN: none */,
-                               double all_in_power_watts = std::numeric_limits<double>::quiet_NaN());
+                               double all_in_power_watts = std::numeric_limits<double>::quiet_NaN(),
+                               const ContractRents& contract_rents = kNoContractRents);
 
 // The figures every row and every Monte Carlo group report, in CSV column order.
 enum class Metric {
@@ -147,8 +158,11 @@ enum class Metric {
   kOutputPriceForTargetMarginUsdPerMtok,
   kOutputTokPerSPerMw,
   kEnergyKwhPerOutputMtok,
+  kCostOnDemandUsdPerMtok,  // cost_output_only at the catalog's on-demand price
+  kCostReservedUsdPerMtok,
+  kCostSpotUsdPerMtok,
 };
-inline constexpr std::size_t kNumMetrics = 20;
+inline constexpr std::size_t kNumMetrics = 23;
 inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
     "output_tok_per_s_per_gpu",
     "input_tok_per_s_per_gpu",
@@ -169,7 +183,10 @@ inline constexpr std::array<std::string_view, kNumMetrics> kMetricNames = {
     "price_scale_for_target_margin",
     "output_price_for_target_margin_usd_per_mtok",
     "output_tok_per_s_per_mw",
-    "energy_kwh_per_output_mtok"};
+    "energy_kwh_per_output_mtok",
+    "cost_on_demand_usd_per_mtok",
+    "cost_reserved_usd_per_mtok",
+    "cost_spot_usd_per_mtok"};
 inline std::string_view to_string(Metric m) { return kMetricNames[static_cast<std::size_t>(m)]; }
 
 double metric_value(Metric m, const PointPerf& perf, const PointEconomics& econ);

@@ -59,7 +59,8 @@ PointEconomics economics_of(const SweepData& d, std::size_t point, std::size_t p
   const auto& pt = d.sweep->points[point];
   const auto& cfg = d.sweep->configs[d.sweep->series[pt.series].config];
   return point_economics(d.perf[point], resolve_prices(d.spec->prices[price], *cfg.deployment().model),
-                         cfg.gpu_usd_per_hour, target_margin(*d.spec), cfg.all_in_power_watts);
+                         cfg.gpu_usd_per_hour, target_margin(*d.spec), cfg.all_in_power_watts,
+                         cfg.contract_usd_per_gpu_hour);
 }
 
 std::string series_outside_validation(const SweepData& d, std::size_t series) {
@@ -400,10 +401,10 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       o["provenance"] = std::string(perf::to_string(op.provenance));
       if (auto why = series_outside_validation(d, op.series); !why.empty()) o["outside_validation_set"] = why;
       o["failed_share"] = op.failed_share;
-      for (Metric m :
-           {Metric::kOutputTokPerSPerGpu, Metric::kP90InteractivityTokPerSPerUser, Metric::kTtftP90Ms,
-            Metric::kTtftP99Ms, Metric::kTpotP90Ms, Metric::kGrossMargin, Metric::kCostBlendedUsdPerMtok,
-            Metric::kCostOutputOnlyUsdPerMtok, Metric::kOutputTokPerSPerMw, Metric::kEnergyKwhPerOutputMtok}) {
+      for (Metric m : {Metric::kOutputTokPerSPerGpu, Metric::kP90InteractivityTokPerSPerUser, Metric::kTtftP90Ms,
+                       Metric::kTtftP99Ms, Metric::kTpotP90Ms, Metric::kGrossMargin, Metric::kCostBlendedUsdPerMtok,
+                       Metric::kCostOutputOnlyUsdPerMtok, Metric::kOutputTokPerSPerMw, Metric::kEnergyKwhPerOutputMtok,
+                       Metric::kCostOnDemandUsdPerMtok, Metric::kCostReservedUsdPerMtok, Metric::kCostSpotUsdPerMtok}) {
         o[std::string(to_string(m))] = estimate_json(op.at(m));
       }
       nlohmann::json per_price = nlohmann::json::array();

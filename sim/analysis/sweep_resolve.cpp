@@ -67,6 +67,15 @@ std::pair<double, std::string> gpu_price(const SweepSpec& spec, const data::Acce
           "hardware_db/accelerators/" + hw.id + ".json: " + contract + ", " + price->provider + ", " + price->date};
 }
 
+// The chip's catalog rent under each contract, NaN where it has none.
+std::array<double, 3> contract_rents(const data::Accelerator& hw) {
+  std::array<double, 3> out{kNoPower, kNoPower, kNoPower};
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (const auto p = hw.price(static_cast<Contract>(k))) out[k] = p->price_usd_per_gpu_hour;
+  }
+  return out;
+}
+
 // Refuses a pool whose weights, activations and KV do not fit its GPUs' memory.
 void check_fits(const perf::Deployment& d, const serving::SchedulerConfig& s, const std::string& pool,
                 const std::function<void(const std::string&)>& fail) {
@@ -134,6 +143,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   check_fits(c.deployment(), c.scheduler(), disaggregated ? "prefill pool: " : "", fail);
   std::tie(c.gpu_usd_per_hour, c.gpu_price_source) = gpu_price(spec, *hw, f, fail);
   c.all_in_power_watts = hw->all_in_power_watts.value_or(kNoPower);
+  c.contract_usd_per_gpu_hour = contract_rents(*hw);
   if (!disaggregated) return c;
 
   const auto& dis = *c.disaggregation();
@@ -145,6 +155,11 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   c.all_in_power_watts =
       (prefill_gpus * c.all_in_power_watts + decode_gpus * decode_hw->all_in_power_watts.value_or(kNoPower)) /
       (prefill_gpus + decode_gpus);
+  const auto decode_rents = contract_rents(*decode_hw);
+  for (std::size_t k = 0; k < decode_rents.size(); ++k) {
+    c.contract_usd_per_gpu_hour[k] =
+        (prefill_gpus * c.contract_usd_per_gpu_hour[k] + decode_gpus * decode_rents[k]) / (prefill_gpus + decode_gpus);
+  }
   if (decode_hw->id != hw->id) {
     c.gpu_price_source = "GPU-weighted mean of prefill " + c.gpu_price_source + " and decode " + decode_source;
   }

@@ -8,6 +8,7 @@
 // the simulation: every point is priced at every price of the spec afterwards.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -127,6 +128,12 @@ struct ResolvedConfig {
   // Provisioned power per GPU all in (data::Accelerator::all_in_power_watts; disaggregated: the
   // mean over both pools' GPUs); NaN when a pool's chip has no published figure.
   double all_in_power_watts = std::numeric_limits<double>::quiet_NaN();
+  // The chips' catalog rents under each contract (on demand, reserved, spot), GPU-weighted over
+  // both pools when disaggregated; NaN where a chip has no such price. For the cost columns under
+  // each contract, whatever `gpu_usd_per_hour` the sweep rents at.
+  std::array<double, 3> contract_usd_per_gpu_hour{std::numeric_limits<double>::quiet_NaN(),
+                                                  std::numeric_limits<double>::quiet_NaN(),
+                                                  std::numeric_limits<double>::quiet_NaN()};
   std::string pointer;
   const perf::Deployment& deployment() const { return plan.config.deployment; }
   const serving::SchedulerConfig& scheduler() const { return plan.config.scheduler; }
