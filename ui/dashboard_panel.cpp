@@ -67,7 +67,8 @@ void draw_dashboard_panel(const GameView& game, ViewState& view, CommandQueue& /
            card_w, "Tokens sold × your prices: input, cached input and output tokens.");
   next_card();
   kpi_card("kpi.gpu", "GPU cost, 24 h", fmt_usd(gpu24), "total " + fmt_usd(totals.gpu_cost_usd), theme::kMuted, card_w,
-           "Rent for every GPU under contract (serving or idle), plus early-release fees.");
+           "Rent for every GPU under contract (serving or idle) over the last 24 game hours. The total "
+           "also holds what was charged at a command: early-release fees and the GPU hours of paid benchmarks.");
   next_card();
   const auto margin24 = day.money.gross_margin();
   std::string margin = margin24 ? fmt_pct(*margin24) : "—";
