@@ -1,17 +1,17 @@
 #!/bin/bash
 # Checks the cluster job files in docs/cluster/ without a cluster: shellcheck and bash -n on the
-# Slurm script, a YAML parse and shape check of the Kubernetes manifest, then runs each file's own
-# command locally as the scheduler would (SLURM_ARRAY_TASK_* / JOB_COMPLETION_INDEX set, 4 shards
-# as parallel processes), merges the parts with `tycoon sweep merge` and compares the result with
+# Slurm script, the Kubernetes manifest against the API's JSON schemas and a shape check of it,
+# then runs each file's own command locally as the scheduler would (SLURM_ARRAY_TASK_* /
+# JOB_COMPLETION_INDEX set, 4 shards as parallel processes), merges the parts with `tycoon sweep merge` and compares the result with
 # one unsharded run, byte for byte. Usage: scripts/check_cluster_jobs.sh [build/tycoon]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # What it needs: PyYAML for the manifest, and the CLI (scripts/setup.sh builds the default build/;
 # nothing when they are there).
 if [ -z "${1:-}" ] && [ ! -x "$root/build/tycoon" ]; then
-  "$root/scripts/setup.sh" --with python3-yaml >&2
+  "$root/scripts/setup.sh" --with python3-yaml --with nodejs >&2
 else
-  "$root/scripts/setup.sh" --no-build --with python3-yaml >&2
+  "$root/scripts/setup.sh" --no-build --with python3-yaml --with nodejs >&2
 fi
 tycoon=$(realpath "${1:-$root/build/tycoon}")
 slurm=$root/docs/cluster/sweep-slurm.sh
@@ -21,6 +21,14 @@ trap 'rm -rf "$t"' EXIT
 
 if command -v shellcheck >/dev/null; then shellcheck "$slurm"; else echo "note: no shellcheck"; fi
 bash -n "$slurm"
+
+# The manifest against the Kubernetes API's own JSON schemas (tests/k8s/validate.mjs: every field's
+# type and allowed values, as the API server checks them; a field it does not know is not caught),
+# with its npm packages at the versions the lock pins.
+if [ ! -d "$root/tests/k8s/node_modules" ] || [ "$root/tests/k8s/package-lock.json" -nt "$root/tests/k8s/node_modules" ]; then
+  (cd "$root/tests/k8s" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+node "$root/tests/k8s/validate.mjs" "$k8s" >/dev/null
 
 # The manifest: an Indexed Job whose SHARDS matches completions, and a merge Job over the same volume.
 python3 - "$k8s" >"$t/k8s-shard-cmd" <<'PY'
