@@ -357,6 +357,18 @@ cp "$sw/parts/part-2-of-4.json" "$sw/dup.json"
 check_one_line_error sweep-merge-duplicate-shard "$tycoon" sweep merge "$sw"/parts/part-*-of-4.json "$sw/dup.json" --out "$sw/m2"
 err=$("$tycoon" sweep merge "$sw"/parts/part-*-of-4.json "$sw/dup.json" --out "$sw/m2" 2>&1 >/dev/null)
 echo "$err" | grep -q "shard 2/4 given twice" || { echo "FAIL sweep merge duplicate message: $err"; fail=1; }
+# A fleet a benchmark refuses is refused in a sweep too (here a 2,000-GPU prefill pool: the GPU bound, not the
+# requests'), before any point runs; and a shard has only this guard.
+cat >"$sw/fleet.json" <<'SPEC'
+{"format_version": 1, "name": "fleet", "base": {"model": "llama-3.1-8b", "hardware": "h200", "engine": "vllm"},
+ "configurations": [{"label": "2000P+1D", "disaggregated": true, "prefill_replicas": 2000, "decode_replicas": 1}],
+ "workloads": [{"name": "short", "kind": "random", "input_tokens": 256, "output_tokens": 32}],
+ "concurrency": [2], "seeds": [1], "prices": [{"name": "market"}], "requests_per_user": 3}
+SPEC
+check_one_line_error sweep-fleet "$tycoon" sweep "$sw/fleet.json" --shard 0/2 --out "$sw/fleet"
+err=$("$tycoon" sweep "$sw/fleet.json" --shard 0/2 --out "$sw/fleet" 2>&1 >/dev/null)
+echo "$err" | grep -q "series 2000P+1D.*: 2000 GPUs, more than 1024 (add --allow-long-run" ||
+  { echo "FAIL sweep GPU bound: $err"; fail=1; }
 check_one_line_error sweep-bad-shard "$tycoon" sweep "$sw/tiny.json" --shard 4/4 --out "$sw/p2"
 check_one_line_error sweep-shard-report "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --report "$sw/r.html"
 check_one_line_error sweep-shard-resume "$tycoon" sweep "$sw/tiny.json" --shard 0/4 --out "$sw/p2" --resume

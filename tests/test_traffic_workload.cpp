@@ -246,7 +246,7 @@ TEST_CASE("agentic coding: a history rewrite keeps a prefix of the old prompt an
   // the rest must be new.
   WorkloadParams p{WorkloadKind::kAgenticCoding, 1024, 1024, 131072};
   WorkloadGenerator g(p, 11);
-  constexpr std::int64_t kPage = 16;
+  constexpr std::int64_t kPageTokens = 16;
   int rewrites = 0, after_rewrite = 0;
   std::int64_t kept_total = 0;
   for (int i = 0; i < 3000 && rewrites < 20; ++i) {
@@ -256,24 +256,24 @@ TEST_CASE("agentic coding: a history rewrite keeps a prefix of the old prompt an
     while (auto t = g.next_turn(s)) {
       if (t->content.stream_id != prev->content.stream_id) {
         ++rewrites;
-        const std::int64_t kept_pages = t->content.shared_prefix_tokens / kPage;
+        const std::int64_t kept_pages = t->content.shared_prefix_tokens / kPageTokens;
         kept_total += kept_pages;
-        REQUIRE(kept_pages * kPage < prev->input_tokens);
+        REQUIRE(kept_pages * kPageTokens < prev->input_tokens);
         for (std::int64_t k = 0; k < kept_pages; ++k) {
-          CHECK(traffic::block_content_key(t->content, k, kPage) ==
-                traffic::block_content_key(prev->content, k, kPage));
+          CHECK(traffic::block_content_key(t->content, k, kPageTokens) ==
+                traffic::block_content_key(prev->content, k, kPageTokens));
         }
         // The first page after the kept prefix is new.
-        const std::int64_t next = (t->content.shared_prefix_tokens + kPage - 1) / kPage;
-        CHECK(traffic::block_content_key(t->content, next, kPage) !=
-              traffic::block_content_key(prev->content, next, kPage));
+        const std::int64_t next = (t->content.shared_prefix_tokens + kPageTokens - 1) / kPageTokens;
+        CHECK(traffic::block_content_key(t->content, next, kPageTokens) !=
+              traffic::block_content_key(prev->content, next, kPageTokens));
       } else {
         // An ordinary turn resends every page of the previous prompt, the pages a rewrite kept
         // from an older stream among them, so a kept prefix keeps its identity turn after turn.
         int differ = 0;
-        for (std::int64_t k = 0; k < prev->input_tokens / kPage; ++k) {
-          differ +=
-              traffic::block_content_key(t->content, k, kPage) != traffic::block_content_key(prev->content, k, kPage);
+        for (std::int64_t k = 0; k < prev->input_tokens / kPageTokens; ++k) {
+          differ += traffic::block_content_key(t->content, k, kPageTokens) !=
+                    traffic::block_content_key(prev->content, k, kPageTokens);
         }
         CHECK(differ == 0);
         after_rewrite += t->content.shared_prefix_tokens > 0;

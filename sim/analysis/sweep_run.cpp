@@ -29,6 +29,19 @@ CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog&
 std::optional<std::string> sweep_long_run(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards,
                                           int jobs) {
   using serving::run_estimate;
+  // A configuration's GPUs, once per series (its first point): the fleet a benchmark refuses.
+  for (std::size_t se = 0; se < sweep.series.size(); ++se) {
+    const auto first =
+        std::find_if(sweep.points.begin(), sweep.points.end(), [&](const SweepPoint& p) { return p.series == se; });
+    if (first == sweep.points.end()) continue;
+    const auto past = serving::find_long_run(serving_config(sweep, spec, *first));
+    if (past &&
+        (past->bound == serving::LongRunBound::kReplicaGpus || past->bound == serving::LongRunBound::kAllGpus)) {
+      return spec.file + ": series " + sweep.series[se].label + ": " +
+             std::to_string(static_cast<long long>(past->amount)) + " GPUs, more than " +
+             std::to_string(serving::kMaxRunGpus);
+    }
+  }
   double start = 0;
   for (const auto& p : sweep.points) {
     const std::string where =
@@ -42,7 +55,8 @@ std::optional<std::string> sweep_long_run(const SweepSpec& spec, const ExpandedS
       return where + ": " + std::to_string(p.concurrency) + " users at once, more than " +
              std::to_string(serving::kMaxRunUsers);
     }
-    start += requests;
+    // The least a point simulates: a growing run starts at no fewer than kSteadyMinStartRequests.
+    start += std::max(requests, static_cast<double>(serving::kSteadyMinStartRequests));
   }
   const auto shards = static_cast<double>(std::max<std::size_t>(1, num_shards));
   start /= shards;
@@ -51,7 +65,7 @@ std::optional<std::string> sweep_long_run(const SweepSpec& spec, const ExpandedS
     for (const auto& p : sweep.points)
       most += static_cast<double>(serving::steady_requests_bound(serving_config(sweep, spec, p), {}));
     most /= shards;
-    return spec.file + ": " + std::to_string(sweep.points.size()) + " points, " + run_estimate(start, jobs) +
+    return spec.file + ": " + std::to_string(sweep.points.size()) + " points, at least " + run_estimate(start, jobs) +
            " at their starting counts (up to " + run_estimate(most, jobs) +
            " if every point grows to its steady-state cap), more than an hour";
   }

@@ -37,11 +37,13 @@ void run_points(const ExpandedSweep& sweep, const SweepSpec& spec, const Calibra
                 const std::function<void(std::size_t, const PointPerf&)>& on_done,
                 const std::atomic<bool>* stop = nullptr);
 
-// Why a sweep is long, if it is (serving/run_budget.h): a point above the request or user bound
-// of a benchmark (its starting count: it may grow, see steady_state.h), or the points this run
-// simulates (a shard's share of them) above kMaxSweepWallS of wall time on `jobs` at their
-// starting counts. The message gives the estimate and the most the points may grow to; the timed
-// estimate (estimate_sweep), which times a point as it grows, asks again before the run.
+// Why a sweep is long, if it is (serving/run_budget.h): a configuration above a benchmark's GPU
+// bound, a point above its request or user bound (its starting count: it may grow, see
+// steady_state.h), or the points this run simulates (a shard's share of them) above
+// kMaxSweepWallS of wall time on `jobs` at their starting counts (no fewer than a growing run's
+// least). The message gives that estimate and the most the points may grow to. A whole sweep's
+// timed estimate (estimate_sweep), which times a point as it grows, asks again before the run; a
+// shard has only this guard.
 std::optional<std::string> sweep_long_run(const SweepSpec& spec, const ExpandedSweep& sweep, std::size_t num_shards,
                                           int jobs);
 

@@ -25,8 +25,9 @@ inline constexpr double kMaxRunSpanWithoutOverrideS = 86'400;
 inline constexpr int kMaxGameDaysWithoutOverride = 365;
 // The advisor's verification: re-runs × seeds per candidate.
 inline constexpr int kMaxVerifyTimesSeeds = 30;
-// A sweep's estimated wall time, from its points' requests (its timed estimate asks again above
-// the user's own bound: cli/sweep_command.cpp).
+// A sweep's estimated wall time, from its points' starting requests (analysis::sweep_long_run; a
+// whole sweep's timed estimate asks again above the user's own bound, cli/sweep_command.cpp; a
+// shard has only this bound).
 inline constexpr double kMaxSweepWallS = 3600;
 
 struct ServingConfig;
