@@ -8,12 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # What it needs: PyYAML for the manifest, and the CLI (scripts/setup.sh builds the default build/;
 # nothing when they are there).
-if [ -z "${1:-}" ] && [ ! -x "$root/build/tycoon" ]; then
-  "$root/scripts/setup.sh" --with python3-yaml --with nodejs >&2
-else
-  "$root/scripts/setup.sh" --no-build --with python3-yaml --with nodejs >&2
-fi
-tycoon=$(realpath "${1:-$root/build/tycoon}")
+source "$root/scripts/lib/need_cli.sh"
+need_cli "${1:-}" python3-yaml nodejs
 slurm=$root/docs/cluster/sweep-slurm.sh
 k8s=$root/docs/cluster/sweep-k8s-job.yaml
 t=$(mktemp -d)

@@ -21,12 +21,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # What it needs: Slurm and MUNGE (Debian 12: Slurm 22.05), and the CLI (scripts/setup.sh builds
 # the default build/; nothing when they are there).
-if [ -z "${1:-}" ] && [ ! -x "$root/build/tycoon" ]; then
-  "$root/scripts/setup.sh" --with slurm-wlm --with munge >&2
-else
-  "$root/scripts/setup.sh" --no-build --with slurm-wlm --with munge >&2
-fi
-tycoon=$(realpath "${1:-$root/build/tycoon}")
+source "$root/scripts/lib/need_cli.sh"
+need_cli "${1:-}" slurm-wlm munge
 slurm_script=$root/docs/cluster/sweep-slurm.sh
 t0=$SECONDS
 
