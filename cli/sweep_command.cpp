@@ -580,6 +580,7 @@ int run_sweep(const SweepOptions& o, const GlobalOptions& global) {
   SweepSpec spec = load_sweep_spec(o.spec);
   spec.conservative = o.conservative;
   const ExpandedSweep sweep = expand_sweep(spec, catalog);
+  for (const auto& note : sweep.notes) std::cerr << "note: " << note << "\n";
   const fs::path out = o.out.empty() ? fs::path("sweeps") / spec.name : fs::path(o.out);
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (!o.allow_long_run) {

@@ -197,6 +197,11 @@ void print_answer(const SweepData& data, const std::vector<Group>& groups) {
                     spec.conservative ? " (interval's far end)" : " (on the mean; --conservative: its interval)",
                     groups[*op.group].concurrency, groups[*op.upper_group].concurrency);
       }
+      // Users are over the whole deployment; per GPU they compare deployments of different sizes.
+      if (const int gpus = data.sweep->configs[data.sweep->series[op.series].config].num_gpus(); gpus > 1) {
+        std::printf("  %-44s   %d GPUs: %s users per GPU\n", "", gpus,
+                    format_fixed(op.concurrency / gpus, op.concurrency / gpus < 10 ? 2 : 1).c_str());
+      }
       for (const auto& m : op.marginal) std::printf("  %-44s   marginal: %s\n", "", m.c_str());
       if (const auto& per_mw = op.at(Metric::kOutputTokPerSPerMw); per_mw.n > 0 && std::isfinite(per_mw.mean)) {
         std::printf("  %-44s   power: %s output tok/s per MW, %s kWh per Mtok output (%.0f W/GPU all in)\n", "",

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Checks the cluster job files in docs/cluster/ without a cluster: shellcheck and bash -n on the
 # Slurm script, the Kubernetes manifest against the API's JSON schemas and a shape check of it,
-# then runs each file's own command locally as the scheduler would (SLURM_ARRAY_TASK_* /
-# JOB_COMPLETION_INDEX set, 4 shards as parallel processes), merges the parts with `tycoon sweep merge` and compares the result with
-# one unsharded run, byte for byte. Usage: scripts/check_cluster_jobs.sh [build/tycoon]
+# the image's Containerfile against this machine's Debian (tests/k8s/check_containerfile.py: no
+# container engine runs here), then runs each file's own command locally as the scheduler would
+# (SLURM_ARRAY_TASK_* / JOB_COMPLETION_INDEX set, 4 shards as parallel processes; the manifest's
+# in a copy of exactly what the Containerfile copies), merges the parts with `tycoon sweep merge`
+# and compares the result with one unsharded run, byte for byte.
+# Usage: scripts/check_cluster_jobs.sh [build/tycoon]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # What it needs: PyYAML for the manifest, and the CLI (scripts/setup.sh builds the default build/;
@@ -12,6 +15,7 @@ source "$root/scripts/lib/need_cli.sh"
 need_cli "${1:-}" python3-yaml nodejs
 slurm=$root/docs/cluster/sweep-slurm.sh
 k8s=$root/docs/cluster/sweep-k8s-job.yaml
+containerfile=$root/docs/cluster/Containerfile
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -43,9 +47,21 @@ assert c["volumeMounts"][0]["mountPath"] == mc["volumeMounts"][0]["mountPath"] =
 assert docs[1]["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] == docs[0]["metadata"]["name"]
 print(c["args"][0])
 print(mc["args"][0])
+print(env["SWEEP_SPEC"])
 PY
 shard_cmd=$(sed -n 1p "$t/k8s-shard-cmd")
 merge_cmd=$(sed -n 2p "$t/k8s-shard-cmd")
+manifest_spec=$(sed -n 3p "$t/k8s-shard-cmd")
+
+# The image: its packages in bookworm, its libraries from them or the base, its COPY sources there,
+# its paths those of the manifest; then exactly what it copies laid out in $t/image as the image's
+# / (failures printed, the layout made all the same). The manifest's commands run there below,
+# with the image's TYCOON_DATA, so that a data folder the COPYs miss fails them.
+image_ok=1
+python3 "$root/tests/k8s/check_containerfile.py" "$containerfile" "$k8s" "$root" "$tycoon" "$t/image" \
+  >"$t/image-paths" || image_ok=0
+image_workdir=$(sed -n 1p "$t/image-paths")
+image_data=$(sed -n 2p "$t/image-paths")
 
 cat >"$t/spec.json" <<'SPEC'
 {"format_version": 1, "name": "cluster-check", "title": "cluster job check",
@@ -70,20 +86,29 @@ SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_MAX=3 SLURM_CPUS_P
 wait
 "$tycoon" sweep merge slurm-parts/part-*-of-4.json --out slurm-merged --no-png >/dev/null
 
-# Kubernetes: the manifest's own shard and merge commands, /parts and build/tycoon mapped here.
-mkdir -p k8s/build
-ln -s "$tycoon" k8s/build/tycoon
-cp spec.json k8s/
+# Kubernetes: the manifest's own shard and merge commands in the image's layout ($t/image, its
+# WORKDIR and TYCOON_DATA mapped there), /parts mapped here. First its own spec, one point of it
+# (SHARDS large enough that shard 0 is one point): the spec and the catalog the image holds.
+if ! (cd "$image_workdir" && TYCOON_DATA=$image_data JOB_COMPLETION_INDEX=0 SHARDS=100000 \
+  SWEEP_SPEC=$manifest_spec sh -c "${shard_cmd//\/parts/$t/k8s-own-parts}" >"$t/k8s-own.log" 2>&1); then
+  echo "FAIL image: the manifest's shard command ($manifest_spec, one point) fails in a copy of what" \
+    "docs/cluster/Containerfile copies ($image_workdir, TYCOON_DATA=$image_data):"
+  tail -5 "$t/k8s-own.log"
+  exit 1
+fi
+cp spec.json "$image_workdir/"
 for i in 0 1 2 3; do
-  (cd k8s && JOB_COMPLETION_INDEX=$i SHARDS=4 SWEEP_SPEC=spec.json sh -c "${shard_cmd//\/parts/$t/k8s-parts}" >/dev/null 2>&1) &
+  (cd "$image_workdir" && TYCOON_DATA=$image_data JOB_COMPLETION_INDEX=$i SHARDS=4 SWEEP_SPEC=spec.json \
+    sh -c "${shard_cmd//\/parts/$t/k8s-parts}" >/dev/null 2>&1) &
 done
 wait
-(cd k8s && SHARDS=4 sh -c "${merge_cmd//\/parts/$t/k8s-parts}" >/dev/null)
+(cd "$image_workdir" && TYCOON_DATA=$image_data SHARDS=4 sh -c "${merge_cmd//\/parts/$t/k8s-parts}" >/dev/null)
 
 status=0
 for f in points.csv operating_points.csv summary.json pareto.svg cost_vs_interactivity.svg ttft_vs_throughput.svg margin_vs_price.svg; do
   cmp -s "single/$f" "slurm-merged/$f" || { echo "FAIL Slurm array: merged $f differs from the single run"; status=1; }
   cmp -s "single/$f" "k8s-parts/merged/$f" || { echo "FAIL Indexed Job: merged $f differs from the single run"; status=1; }
 done
-[ "$status" = 0 ] && echo "cluster jobs OK: Slurm array (4 tasks) and Indexed Job (4 pods) merge byte-identical to one run"
+[ "$image_ok" = 1 ] || { echo "FAIL image: docs/cluster/Containerfile (the failures above)"; status=1; }
+[ "$status" = 0 ] && echo "cluster jobs OK: Slurm array (4 tasks) and Indexed Job (4 pods, in the Containerfile's layout) merge byte-identical to one run"
 exit "$status"

@@ -231,9 +231,9 @@ head -1 "$sw/a/points.csv" | grep -q "output_tok_per_s_per_gpu,.*p90_tok_per_s_p
 # the failures; operating_points.csv gives every figure of each pick with its interval and provenance.
 head -1 "$sw/a/points.csv" | grep -q ",requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,mean_batch_size,provenance," ||
   { echo "FAIL points.csv lacks the failed share, cached share or mean batch: $(head -1 "$sw/a/points.csv")"; fail=1; }
-head -1 "$sw/a/operating_points.csv" | grep -qx "series,configuration,workload,pick,concurrency,bracket_low_users,bracket_high_users,price,metric,value,low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set" &&
-  grep -q "^fp8,fp8,short,grid,4,,,,output_tok_per_s_per_gpu,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,2,interpolated,$" "$sw/a/operating_points.csv" &&
-  grep -q "^fp8,fp8,short,grid,4,,,half,output_price_for_target_margin_usd_per_mtok," "$sw/a/operating_points.csv" ||
+head -1 "$sw/a/operating_points.csv" | grep -qx "series,configuration,workload,pick,concurrency,users_per_gpu,bracket_low_users,bracket_high_users,price,metric,value,low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set" &&
+  grep -q "^fp8,fp8,short,grid,4,4,,,,output_tok_per_s_per_gpu,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,2,interpolated,$" "$sw/a/operating_points.csv" &&
+  grep -q "^fp8,fp8,short,grid,4,4,,,half,output_price_for_target_margin_usd_per_mtok," "$sw/a/operating_points.csv" ||
   { echo "FAIL operating_points.csv: $(head -3 "$sw/a/operating_points.csv")"; fail=1; }
 # The market price as billed (the card's, scaled), not the spec's unset absolute 0.0.
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prices"][0]; sys.exit(0 if p["input_usd_per_mtok"] > 0 and p["by_model"]["llama-3.1-8b"]["output_usd_per_mtok"] > 0 else 1)' "$sw/a/summary.json" ||

@@ -104,3 +104,71 @@ TEST_CASE("a decode pool on another chip resolves its own recipe and the rent is
   CHECK(perf.error.empty());
   CHECK(perf.num_gpus == 3);
 }
+
+TEST_CASE("an aggregated fleet: `replicas` and `router` reach the simulator, and a fleet hashes apart") {
+  auto j = tiny_spec({1});
+  j["axes"].erase("precision");
+  j["configurations"] = {{{"label", "one"}}, {{"label", "fleet"}, {"replicas", 4}, {"router", "least-outstanding"}}};
+  auto spec = parse_sweep_spec(j, "spec.json");
+  auto sweep = expand_sweep(spec, catalog());
+  REQUIRE(sweep.configs.size() == 2);
+  const auto& one = sweep.configs[0];
+  const auto& fleet = sweep.configs[1];
+  CHECK(one.num_gpus() == 1);
+  CHECK(fleet.num_gpus() == 4);  // 4 replicas of TP1
+  // A single replica hashes as before (no "replicas" key); a fleet names its size and router.
+  CHECK(!one.describe().contains("replicas"));
+  CHECK(fleet.describe()["replicas"] == 4);
+  CHECK(fleet.describe()["router"] == "least-outstanding");
+  CHECK(sweep.points[0].hash != sweep.points[spec.concurrency.size()].hash);
+  auto cfg = serving_config(sweep, spec, sweep.points[spec.concurrency.size()]);
+  CHECK(cfg.replicas == 4);
+  CHECK(cfg.router == serving::RouterKind::kLeastOutstanding);
+  // `replicas` counts an aggregated deployment's: a split one names each pool's.
+  j["configurations"][1]["disaggregated"] = true;
+  CHECK(split_spec_error(j).find("prefill_replicas and decode_replicas") != std::string::npos);
+  j["configurations"][1].erase("disaggregated");
+  j["configurations"][1]["router"] = "random";
+  CHECK(split_spec_error(j).find("/configurations/1/router: 'random' is not one of") != std::string::npos);
+}
+
+TEST_CASE("the xpyd_gpus axis enumerates every split of a GPU budget and the aggregated fleet of it") {
+  // Llama-3.1-8B at TP1 in both pools, 4 GPUs: aggregated x4, 1P3D, 2P2D, 3P1D; at decode TP2:
+  // x + 2y = 4 leaves only 2P1D beside the aggregated fleet.
+  auto j = tiny_spec({1});
+  j["axes"] = {{"xpyd_gpus", {4}}};
+  j["base"]["kv_link"] = "nvlink";  // set for the splits, dropped for the aggregated fleet
+  auto spec = parse_sweep_spec(j, "spec.json");
+  auto sweep = expand_sweep(spec, catalog());
+  std::vector<std::string> labels;
+  for (const auto& c : sweep.configs) {
+    labels.push_back(c.label);
+    CHECK(c.num_gpus() == 4);  // every configuration spends the whole budget
+  }
+  CHECK(labels == std::vector<std::string>{"4 GPUs aggregated x4", "4 GPUs 1P3D", "4 GPUs 2P2D", "4 GPUs 3P1D"});
+  CHECK(!sweep.configs[0].disaggregation().has_value());
+  REQUIRE(sweep.configs[1].disaggregation().has_value());
+  CHECK(sweep.configs[1].disaggregation()->link.kind == serving::KvLinkKind::kNvlink);
+  CHECK(sweep.configs[1].disaggregation()->decode.replicas == 3);
+
+  j["base"]["decode_tensor_parallel"] = 2;
+  spec = parse_sweep_spec(j, "spec.json");
+  sweep = expand_sweep(spec, catalog());
+  REQUIRE(sweep.configs.size() == 2);
+  CHECK(sweep.configs[1].label == "4 GPUs 2P1D");
+  CHECK(sweep.configs[1].disaggregation()->decode.deployment.tensor_parallel == 2);
+
+  // The axis sets the split itself; a budget nothing fills, or a repeated one, is refused where written.
+  j["base"].erase("decode_tensor_parallel");
+  j["base"]["decode_replicas"] = 2;
+  CHECK(split_spec_error(j).find("the xpyd_gpus axis sets disaggregated") != std::string::npos);
+  j["base"].erase("decode_replicas");
+  j["axes"]["xpyd_gpus"] = {4, 4};
+  CHECK(split_spec_error(j).find("/axes/xpyd_gpus/1: GPU budgets must be distinct") != std::string::npos);
+  j["axes"]["xpyd_gpus"] = {1};
+  CHECK(split_spec_error(j).find("/axes/xpyd_gpus/0: must be in [2, 512]") != std::string::npos);
+  j["axes"]["xpyd_gpus"] = {3};
+  j["base"]["tensor_parallel"] = 2;
+  j["base"]["decode_tensor_parallel"] = 2;
+  CHECK(split_spec_error(j).find("no aggregated fleet or xPyD split fills 3 GPUs") != std::string::npos);
+}

@@ -159,7 +159,7 @@ std::vector<std::vector<std::size_t>> frontier_groups(const SweepData& d, const 
 void write_points_csv(std::ostream& out, const SweepData& d) {
   out << "point,point_hash,configuration,workload,hardware,model,engine,precision,tensor_parallel,expert_parallel,"
          "spec_tokens,max_num_batched_tokens,max_num_seqs,concurrency,seed,num_requests,price,input_usd_per_mtok,"
-         "cached_input_usd_per_mtok,output_usd_per_mtok,gpu_usd_per_hour,num_gpus,requests_completed,"
+         "cached_input_usd_per_mtok,output_usd_per_mtok,gpu_usd_per_hour,num_gpus,users_per_gpu,requests_completed,"
          "requests_failed,failed_share,input_tokens,cached_input_tokens,cached_input_share,output_tokens,"
          "mean_batch_size,provenance";
   for (auto name : kMetricNames) out << "," << name;
@@ -181,7 +181,8 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
           << "," << cfg.scheduler().max_num_seqs << "," << pt.concurrency << "," << pt.seed << "," << pt.num_requests
           << "," << csv_field(d.spec->prices[price].name) << "," << csv_number(prices.input_usd_per_mtok) << ","
           << csv_number(prices.cached_input_usd_per_mtok) << "," << csv_number(prices.output_usd_per_mtok) << ","
-          << csv_number(cfg.gpu_usd_per_hour) << "," << perf.num_gpus << "," << perf.requests_completed << ","
+          << csv_number(cfg.gpu_usd_per_hour) << "," << perf.num_gpus << ","
+          << csv_number(static_cast<double>(pt.concurrency) / cfg.num_gpus()) << "," << perf.requests_completed << ","
           << perf.requests_failed << "," << csv_number(perf.failed_share()) << "," << perf.input_tokens << ","
           << perf.cached_input_tokens << "," << csv_number(perf.cached_input_share()) << "," << perf.output_tokens
           << "," << csv_number(perf.mean_batch_size) << "," << perf::to_string(perf.provenance);
@@ -193,7 +194,8 @@ void write_points_csv(std::ostream& out, const SweepData& d) {
 }
 
 void write_operating_points_csv(std::ostream& out, const SweepData& d, const std::vector<Group>& groups) {
-  out << "series,configuration,workload,pick,concurrency,bracket_low_users,bracket_high_users,price,metric,value,"
+  out << "series,configuration,workload,pick,concurrency,users_per_gpu,bracket_low_users,bracket_high_users,price,"
+         "metric,value,"
          "low,high,half_width_95_seeds,model_half_width,num_seeds,provenance,outside_validation_set\n";
   for (const auto& op : operating_points(d, groups)) {
     const auto& se = d.sweep->series[op.series];
@@ -202,10 +204,11 @@ void write_operating_points_csv(std::ostream& out, const SweepData& d, const std
                              csv_field(d.spec->workloads[se.workload].name) + ",";
     const std::string outside = csv_field(series_outside_validation(d, op.series));
     if (!op.found()) {
-      out << head << "none: no concurrency meets every target,,,,,,,,,,,,," << outside << "\n";
+      out << head << "none: no concurrency meets every target,,,,,,,,,,,,,," << outside << "\n";
       continue;
     }
     const std::string where = csv_field(op.pick_label()) + "," + csv_number(op.concurrency) + "," +
+                              csv_number(op.concurrency / d.sweep->configs[se.config].num_gpus()) + "," +
                               (op.interpolated ? std::to_string(groups[*op.group].concurrency) + "," +
                                                      std::to_string(groups[*op.upper_group].concurrency)
                                                : ",") +
@@ -336,6 +339,8 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
                        {"configuration", sw.configs[se.config].label},
                        {"workload", spec.workloads[se.workload].name},
                        {"concurrency", g.concurrency},
+                       {"num_gpus", sw.configs[se.config].num_gpus()},
+                       {"users_per_gpu", static_cast<double>(g.concurrency) / sw.configs[se.config].num_gpus()},
                        {"price", spec.prices[g.price].name},
                        {"input_usd_per_mtok", tp.input_usd_per_mtok},
                        {"cached_input_usd_per_mtok", tp.cached_input_usd_per_mtok},
@@ -390,6 +395,8 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
         {"series", sw.series[op.series].label}, {"meets_target", op.found()}, {"rejected_concurrencies", op.rejected}};
     if (op.found()) {
       o["concurrency"] = op.concurrency;
+      o["num_gpus"] = sw.configs[sw.series[op.series].config].num_gpus();
+      o["users_per_gpu"] = op.concurrency / sw.configs[sw.series[op.series].config].num_gpus();
       o["interpolated_at_target"] = op.interpolated;
       o["pick"] = op.pick_label();
       if (op.interpolated) o["binding_targets"] = op.binding;

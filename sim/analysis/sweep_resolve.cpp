@@ -9,6 +9,7 @@
 #include "sim/data/json_reader.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/memory_plan.h"
+#include "sim/serving/benchmark_run.h"
 #include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "sim/serving/resolve_config.h"
@@ -29,6 +30,11 @@ nlohmann::json ResolvedConfig::describe() const {
       {"gpu_price_source", gpu_price_source},
       {"all_in_power_watts",
        std::isfinite(all_in_power_watts) ? nlohmann::json(all_in_power_watts) : nlohmann::json()}});
+  // Only a fleet carries its size and router: a single replica hashes as before.
+  if (!disaggregation() && replicas() > 1) {
+    j["replicas"] = replicas();
+    j["router"] = std::string(serving::kRouterNames[static_cast<std::size_t>(plan.config.router)]);
+  }
   // Only where the engine sizes its own running limit (SGLang without a max_num_seqs): the key
   // differs from a run capped at the setting, and every other configuration hashes as before.
   if (scheduler().running_limit_from_engine) j["max_num_seqs"] = "the engine's, from its KV pool";
@@ -51,6 +57,8 @@ nlohmann::json ResolvedConfig::describe() const {
   }
   return j;
 }
+
+int ResolvedConfig::num_gpus() const { return static_cast<int>(serving::num_gpus(plan.config)); }
 
 namespace {
 
@@ -108,6 +116,11 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
                          f.decode != serving::ServingOverrides{} || f.kv_link)) {
     fail("prefill_/decode_ fields and kv_link describe a disaggregated deployment: set \"disaggregated\": true");
   }
+  if (disaggregated && f.replicas) {
+    fail(
+        "\"replicas\" counts an aggregated deployment's replicas: a disaggregated one sets prefill_replicas and "
+        "decode_replicas");
+  }
   const data::Accelerator* decode_hw = hw;
   if (disaggregated && f.decode_hardware) {
     decode_hw = catalog.find_accelerator(*f.decode_hardware);
@@ -124,6 +137,7 @@ ResolvedConfig resolve_config(const SweepSpec& spec, const data::Catalog& catalo
   request.model = model;
   request.pool.chip = hw->id;
   request.pool.recipe = f.recipe;
+  request.pool.replicas = f.replicas.value_or(1);
   if (disaggregated) {
     request.pool.replicas = f.prefill_replicas.value_or(1);
     serving::PoolRequest decode;

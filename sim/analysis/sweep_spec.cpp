@@ -33,7 +33,7 @@ WorkloadChoice sweep_default_workload() {
 
 using data::LoadError;
 
-constexpr std::array<std::string_view, 21> kConfigFieldNames = {"hardware",
+constexpr std::array<std::string_view, 23> kConfigFieldNames = {"hardware",
                                                                 "model",
                                                                 "engine",
                                                                 "precision",
@@ -47,6 +47,8 @@ constexpr std::array<std::string_view, 21> kConfigFieldNames = {"hardware",
                                                                 "prefix_caching",
                                                                 "cuda_graphs",
                                                                 "disaggregated",
+                                                                "replicas",
+                                                                "router",
                                                                 "prefill_replicas",
                                                                 "decode_replicas",
                                                                 "decode_hardware",
@@ -55,6 +57,10 @@ constexpr std::array<std::string_view, 21> kConfigFieldNames = {"hardware",
                                                                 "decode_max_num_seqs",
                                                                 "kv_link"};
 constexpr std::string_view kGpuPriceField = "gpu_usd_per_hour";
+// The axis of prefill/decode splits of a GPU budget, and the largest budget it enumerates (every
+// split is a configuration, and at most a budget + 1 of them per budget).
+constexpr std::string_view kXpydAxis = "xpyd_gpus";
+constexpr int kMaxXpydGpus = 512;
 
 bool is_config_field(std::string_view key) {
   return key == kGpuPriceField ||
@@ -144,6 +150,14 @@ void set_field(ConfigFields& f, std::string_view key, const nlohmann::json& v, c
     f.gpu_usd_per_hour = read_number(v, file, ptr, data::Bound::kPositive);
   } else if (key == "disaggregated") {
     f.disaggregated = boolean();
+  } else if (key == "replicas") {
+    f.replicas = small_int(1, serving::kMaxBenchmarkReplicas);
+  } else if (key == "router") {
+    auto router = read_string(v, file, ptr);
+    auto kind = parse_enum<serving::RouterKind>(router, serving::kRouterNames);
+    if (!kind)
+      throw LoadError(file, ptr, "'" + router + "' is not one of: round-robin, least-outstanding, prefix-affinity");
+    f.recipe.router = *kind;
   } else if (key == "prefill_replicas") {
     f.prefill_replicas = small_int(1, serving::kMaxBenchmarkReplicas);
   } else if (key == "decode_replicas") {
@@ -242,6 +256,7 @@ void ConfigFields::merge(const ConfigFields& o) {
   serving::overlay(recipe, o.recipe);
   take(gpu_usd_per_hour, o.gpu_usd_per_hour);
   take(disaggregated, o.disaggregated);
+  take(replicas, o.replicas);
   take(prefill_replicas, o.prefill_replicas);
   take(decode_replicas, o.decode_replicas);
   take(decode_hardware, o.decode_hardware);
@@ -308,6 +323,18 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
     if (!axes.is_object()) throw LoadError(file, "/axes", std::string("expected an object, got ") + type_name(axes));
     for (auto it = axes.begin(); it != axes.end(); ++it) {
       const std::string ptr = "/axes/" + data::escape_pointer_token(it.key());
+      if (it.key() == kXpydAxis) {
+        if (!it->is_array()) throw LoadError(file, ptr, std::string("expected an array, got ") + type_name(*it));
+        if (it->empty()) throw LoadError(file, ptr, "must not be empty");
+        std::set<int> seen;
+        for (std::size_t i = 0; i < it->size(); ++i) {
+          const std::string p = ptr + "/" + std::to_string(i);
+          const int gpus = static_cast<int>(read_integer((*it)[i], file, p, 2, kMaxXpydGpus));
+          if (!seen.insert(gpus).second) throw LoadError(file, p, "GPU budgets must be distinct");
+          s.xpyd_gpus.push_back({gpus, p});
+        }
+        continue;
+      }
       if (!is_config_field(it.key())) {
         throw LoadError(file, ptr,
                         "unknown axis (axes take deployment fields; concurrency, workloads, prices and seeds "
@@ -440,6 +467,82 @@ std::int64_t requests_for(const SweepSpec& s, int concurrency) {
   return std::max<std::int64_t>(n, 1);
 }
 
+// A configuration being built: the fields merged so far, its label and its most specific pointer.
+struct Partial {
+  ConfigFields fields;
+  std::string label;
+  std::string pointer;
+};
+
+std::string join_label(const std::string& a, const std::string& b) { return a.empty() ? b : a + " " + b; }
+
+// Every partial crossed with the xpyd_gpus axis (SweepSpec::xpyd_gpus): per budget, the aggregated
+// fleet that fills it and each xPyD split that fills it exactly, each pool's GPUs per replica
+// taken from the configuration as resolved (its fields over the recipe). A split the deployment
+// plan refuses (the decode pool's KV cache does not fit, a link that cannot reach) is left out
+// with a note; a budget no configuration fills is refused.
+std::vector<Partial> xpyd_partials(const SweepSpec& spec, const data::Catalog& catalog,
+                                   const std::vector<Partial>& partials, std::vector<std::string>& notes) {
+  std::vector<Partial> out;
+  for (const auto& p : partials) {
+    const auto& f = p.fields;
+    if (f.disaggregated || f.replicas || f.prefill_replicas || f.decode_replicas) {
+      throw LoadError(spec.file, p.pointer,
+                      (p.label.empty() ? std::string() : p.label + ": ") +
+                          "the xpyd_gpus axis sets disaggregated, replicas, prefill_replicas and decode_replicas "
+                          "itself: drop them here");
+    }
+    ConfigFields one_each = f;
+    one_each.disaggregated = true;
+    one_each.prefill_replicas = 1;
+    one_each.decode_replicas = 1;
+    const ResolvedConfig trial = resolve_config(spec, catalog, one_each, join_label(p.label, "1P1D"), p.pointer);
+    const int prefill_gpus = trial.deployment().gpus_per_replica();
+    const int decode_gpus = trial.disaggregation()->decode.deployment.gpus_per_replica();
+    for (const auto& budget : spec.xpyd_gpus) {
+      const std::string tag = std::to_string(budget.gpus) + " GPUs";
+      std::size_t added = 0;
+      if (budget.gpus % prefill_gpus == 0) {  // the aggregated fleet of the same GPUs
+        Partial q = p;
+        q.fields.decode_hardware.reset();
+        q.fields.decode = serving::ServingOverrides{};
+        q.fields.kv_link.reset();
+        q.fields.replicas = budget.gpus / prefill_gpus;
+        q.label = join_label(p.label, tag + " aggregated x" + std::to_string(*q.fields.replicas));
+        q.pointer = budget.pointer;
+        out.push_back(std::move(q));
+        ++added;
+      }
+      for (int x = 1; x * prefill_gpus + decode_gpus <= budget.gpus; ++x) {
+        const int rest = budget.gpus - x * prefill_gpus;
+        if (rest % decode_gpus != 0) continue;
+        Partial q = p;
+        q.fields = one_each;
+        q.fields.prefill_replicas = x;
+        q.fields.decode_replicas = rest / decode_gpus;
+        q.label = join_label(p.label, tag + " " + std::to_string(x) + "P" + std::to_string(rest / decode_gpus) + "D");
+        q.pointer = budget.pointer;
+        try {
+          (void)resolve_config(spec, catalog, q.fields, q.label, q.pointer);
+        } catch (const LoadError& e) {
+          notes.push_back(q.label + " left out: " + e.what());
+          continue;
+        }
+        out.push_back(std::move(q));
+        ++added;
+      }
+      if (added == 0) {
+        throw LoadError(spec.file, budget.pointer,
+                        (p.label.empty() ? std::string() : p.label + ": ") +
+                            "no aggregated fleet or xPyD split fills " + tag + " (prefill " +
+                            std::to_string(prefill_gpus) + ", decode " + std::to_string(decode_gpus) +
+                            " GPUs per replica)");
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) {
@@ -460,12 +563,7 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     for (const auto& v : axis) check_ids(v.fields, v.pointer);
   }
   // Configurations x every axis; axes in the order of their names (JSON objects are unordered), the
-  // last varying fastest.
-  struct Partial {
-    ConfigFields fields;
-    std::string label;
-    std::string pointer;
-  };
+  // last varying fastest; the xpyd_gpus axis last.
   std::vector<Partial> partials;
   for (std::size_t i = 0; i < spec.configurations.size(); ++i) {
     const auto& c = spec.configurations[i];
@@ -480,6 +578,10 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     double size = static_cast<double>(partials.size()) * static_cast<double>(spec.workloads.size()) *
                   static_cast<double>(spec.concurrency.size()) * static_cast<double>(spec.seeds.size());
     for (const auto& axis : spec.axes) size *= static_cast<double>(axis.size());
+    // Each budget yields at most budget - 1 splits and one aggregated fleet.
+    double splits = 0;
+    for (const auto& b : spec.xpyd_gpus) splits += b.gpus;
+    if (!spec.xpyd_gpus.empty()) size *= splits;
     if (size > static_cast<double>(kMaxPoints)) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.3g", size);
@@ -500,6 +602,7 @@ ExpandedSweep expand_sweep(const SweepSpec& spec, const data::Catalog& catalog) 
     }
     partials = std::move(next);
   }
+  if (!spec.xpyd_gpus.empty()) partials = xpyd_partials(spec, catalog, partials, out.notes);
   const std::size_t num_points = partials.size() * spec.workloads.size() * spec.concurrency.size() * spec.seeds.size();
   if (num_points > kMaxPoints) {
     throw LoadError(

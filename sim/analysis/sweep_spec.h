@@ -42,6 +42,9 @@ struct ConfigFields {
   // decode_tensor_parallel, decode_max_num_seqs) over the plan's rule for the rest
   // (serving::decode_overrides).
   std::optional<bool> disaggregated;
+  // Aggregated: how many identical replicas serve (a fleet behind the recipe's router, or the
+  // spec's `router`); disaggregated deployments count each pool's instead.
+  std::optional<int> replicas;
   std::optional<int> prefill_replicas, decode_replicas;
   std::optional<std::string> decode_hardware, kv_link;
   serving::ServingOverrides decode;
@@ -84,6 +87,14 @@ struct SweepSpec {
     std::string pointer;
   };
   std::vector<std::vector<AxisValue>> axes;  // each crossed with the configurations
+  // The `xpyd_gpus` axis: for each GPU budget, every split of it into x prefill and y decode
+  // replicas (x·prefill TP + y·decode TP = budget, x, y >= 1) and the aggregated fleet of the same
+  // GPUs (budget / TP replicas, where it divides): crossed after every other axis.
+  struct GpuBudget {
+    int gpus = 0;
+    std::string pointer;
+  };
+  std::vector<GpuBudget> xpyd_gpus;
   std::vector<WorkloadChoice> workloads;
   std::vector<int> concurrency;
   std::vector<PriceChoice> prices;
@@ -138,6 +149,7 @@ struct ResolvedConfig {
   const perf::Deployment& deployment() const { return plan.config.deployment; }
   const serving::SchedulerConfig& scheduler() const { return plan.config.scheduler; }
   int replicas() const { return plan.config.replicas; }  // the prefill pool's when disaggregated
+  int num_gpus() const;                                  // every GPU of the deployment (both pools)
   const std::optional<serving::Disaggregation>& disaggregation() const { return plan.config.disaggregated; }
   nlohmann::json describe() const;  // every resolved field, for the summary and the hash
 };
@@ -164,6 +176,8 @@ struct SweepPoint {
 
 struct ExpandedSweep {
   std::vector<ResolvedConfig> configs;
+  // What the expansion left out and why ("8 GPUs: 7P1D does not fit: ..."), for the console.
+  std::vector<std::string> notes;
   std::vector<Series> series;
   std::vector<SweepPoint> points;  // grid order: series, then concurrency, then seed
   std::string spec_hash;
