@@ -35,6 +35,7 @@ CommandRunner add_sweep_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_balance_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_class_command(CLI::App& app, const GlobalOptions& global);
 CommandRunner add_soak_command(CLI::App& app, const GlobalOptions& global);
+CommandRunner add_export_command(CLI::App& app, const GlobalOptions& global);
 
 // The whole command line: parses argv, runs the chosen command, maps errors to exit codes.
 // `may_run`, when given, is asked with the command's name before it runs; false: parse only

@@ -37,6 +37,7 @@ int run_tycoon(int argc, char** argv, const std::function<bool(const std::string
   add(add_balance_command(app, global));
   add(add_class_command(app, global));
   add(add_soak_command(app, global));
+  add(add_export_command(app, global));
 
   try {
     app.parse(argc, argv);

@@ -30,6 +30,22 @@ if [ ! -d "$root/tests/k8s/node_modules" ] || [ "$root/tests/k8s/package-lock.js
 fi
 node "$root/tests/k8s/validate.mjs" "$k8s" >/dev/null
 
+# `tycoon export` of level 1's operating point: its manifest against the same schemas, and every
+# flag of its vLLM command among the arguments vLLM documents at the version the facts name
+# (hardware_db/engines/launch/vllm.json, each list with its source).
+"$tycoon" export --scenario campaign/01-thin-margin --concurrency 64 --out "$t/export" >/dev/null
+node "$root/tests/k8s/validate.mjs" "$t/export/deployment.yaml" >/dev/null
+python3 - "$t/export/export.json" "$root/hardware_db/engines/launch/vllm.json" <<'PY'
+import json, sys
+export, facts = (json.load(open(p)) for p in sys.argv[1:3])
+documented = set(facts["arguments"])
+for c in export["commands"]:
+    argv = c["argv"][len(facts["server_command"]):]
+    flags = [a for a in argv if a.startswith("-")]
+    bad = [f for f in flags if f not in documented]
+    assert flags and not bad, f"undocumented vLLM {facts['checked_version']} flags: {bad}"
+PY
+
 # The manifest: an Indexed Job whose SHARDS matches completions, and a merge Job over the same volume.
 python3 - "$k8s" >"$t/k8s-shard-cmd" <<'PY'
 import sys, yaml

@@ -540,6 +540,21 @@ sed 's/"infiniband"/"pigeon"/' "$root/docs/examples/sandbox-disaggregated.jsonl"
 check_one_line_error disaggregated-bad-link "$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$h/bad-link.jsonl"
 "$tycoon" run sandbox --days 1 --no-counterfactuals --commands "$h/bad-link.jsonl" 2>&1 | grep -q '/decode/link' ||
   { echo "FAIL bad link not named"; fail=1; }
+# 11. `tycoon export`: level 1's deployment as vLLM commands, a manifest and a benchmark plan
+# (tests/test_deployment_export.cpp checks the rules; scripts/check_cluster_jobs.sh the manifest's
+# schema and every flag against the engine's documented list); bad input is one line, exit 2.
+out=$("$tycoon" export --scenario campaign/01-thin-margin --concurrency 64 --out "$h/export") ||
+  { echo "FAIL export level 1"; fail=1; }
+for f in README.md run.sh deployment.yaml benchmark_plan.json export.json; do
+  [ -s "$h/export/$f" ] || { echo "FAIL export wrote no $f"; fail=1; }
+done
+echo "$out" | grep -q 'server x8 (1 GPU each): vllm serve openai/gpt-oss-120b .*--tensor-parallel-size 1' ||
+  { echo "FAIL export level 1 command: $out"; fail=1; }
+check_one_line_error export-no-source "$tycoon" export --out "$h/x"
+check_one_line_error export-both-sources "$tycoon" export --scenario tutorial --sweep "$h" --out "$h/x"
+check_one_line_error export-no-sweep "$tycoon" export --sweep "$h/none" --out "$h/x"
+check_one_line_error export-bad-deployment "$tycoon" export --scenario campaign/01-thin-margin --deployment 9 --out "$h/x"
+check_one_line_error export-out-is-file "$tycoon" export --scenario campaign/01-thin-margin --out "$h/export/run.sh"
 rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

@@ -1,0 +1,219 @@
+// `tycoon export`: a chosen operating point written as what a team deploys to confirm it — the
+// engine's launch command per pool, a run script, a Kubernetes manifest and a benchmark plan
+// (sim/analysis/deployment_export.h). The point is a sweep's operating point (`--sweep DIR`, one
+// series or the best one) or a scenario's deployment (`--scenario`, as the game starts it).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "sim/analysis/deployment_export.h"
+#include "sim/analysis/sweep_spec.h"
+#include "sim/core/atomic_file.h"
+#include "sim/core/input_error.h"
+#include "sim/data/json_reader.h"
+#include "sim/game/game.h"
+#include "sim/game/plan.h"
+#include "sim/game/scenario.h"
+
+namespace tycoon::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ExportCliOptions {
+  std::string sweep;
+  std::string series;
+  std::string scenario;
+  int deployment = 1;
+  double concurrency = 0;
+  std::string model_path;
+  std::string name;
+  int port = 8000;
+  std::string out;
+};
+
+nlohmann::json read_json(const fs::path& path, const std::string& flag) {
+  if (!fs::exists(path)) throw core::InputError(flag + ": no " + path.string());
+  return data::parse_json_file(path);
+}
+
+// A sweep's operating point: its series' deployment, re-resolved from the spec the sweep ran
+// (sweep.json) against this catalog, and its figures from summary.json.
+analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog& catalog,
+                                 analysis::ExpandedSweep& sweep, analysis::SweepSpec& spec) {
+  const fs::path dir(o.sweep);
+  const auto sj = read_json(dir / "sweep.json", "--sweep");
+  const auto summary = read_json(dir / "summary.json", "--sweep");
+  if (!sj.contains("spec") || !sj.contains("spec_file") || !sj["spec_file"].is_string())
+    throw core::InputError("--sweep: " + (dir / "sweep.json").string() + " is not a sweep's (no spec)");
+  spec = analysis::parse_sweep_spec(sj["spec"], sj["spec_file"].get<std::string>());
+  sweep = analysis::expand_sweep(spec, catalog);
+  if (sj.contains("spec_hash") && sj["spec_hash"] != sweep.spec_hash) {
+    throw core::InputError("--sweep: the spec resolves to hash " + sweep.spec_hash + " against this catalog, not " +
+                           sj["spec_hash"].dump() + " (the catalog changed since the sweep ran: run it again)");
+  }
+  const auto& ops = summary.at("operating_points");
+  const nlohmann::json* op = nullptr;
+  std::string labels;
+  for (const auto& candidate : ops) {
+    const auto label = candidate.at("series").get<std::string>();
+    labels += (labels.empty() ? "" : ", ") + ("'" + label + "'");
+    const bool met = candidate.value("meets_target", false);
+    if (o.series.empty() ? (met && !op) : label == o.series) op = &candidate;
+  }
+  if (!op) {
+    throw core::InputError(o.series.empty() ? "--sweep: no series meets every target (summary.json): name one with "
+                                              "--series (" +
+                                                  labels + ")"
+                                            : "--series: no series '" + o.series + "' (" + labels + ")");
+  }
+  if (!op->value("meets_target", false)) {
+    throw core::InputError("--series: '" + o.series +
+                           "' meets no target at any concurrency: it has no operating point to export");
+  }
+  const std::string label = op->at("series").get<std::string>();
+  std::size_t si = sweep.series.size();
+  for (std::size_t i = 0; i < sweep.series.size(); ++i) {
+    if (sweep.series[i].label == label) si = i;
+  }
+  if (si == sweep.series.size())
+    throw core::InputError("--sweep: summary.json's series '" + label + "' is not the spec's");
+  const auto& se = sweep.series[si];
+  const auto& w = spec.workloads[se.workload];
+  analysis::ExportPoint p;
+  p.label = label;
+  p.source = "sweep " + dir.string() + " (" + spec.file + "), its operating point: " + op->value("pick", "grid");
+  p.config = sweep.configs[se.config].plan.config;
+  if (w.kind != serving::WorkloadKind::kAgenticCoding) {
+    p.input_tokens = w.input_tokens;
+    p.output_tokens = w.output_tokens;
+  }
+  p.workload = w.name + " (" + std::string(serving::kWorkloadNames[static_cast<std::size_t>(w.kind)]) + ")";
+  p.concurrency = op->at("concurrency").get<double>();
+  p.provenance = op->value("provenance", "");
+  const std::array<std::pair<const char*, const char*>, 4> figures = {{{"output_tok_per_s_per_gpu", "tok/s/GPU"},
+                                                                       {"p90_tok_per_s_per_user", "tok/s/user"},
+                                                                       {"ttft_p90_ms", "ms"},
+                                                                       {"tpot_p90_ms", "ms"}}};
+  for (const auto& [metric, unit] : figures) {
+    if (!op->contains(metric)) continue;
+    const auto& e = (*op)[metric];
+    if (!e.contains("mean") || !e["mean"].is_number()) continue;
+    const double mean = e["mean"].get<double>();
+    const double h =
+        e.contains("half_width_total") && e["half_width_total"].is_number() ? e["half_width_total"].get<double>() : 0.0;
+    p.expected.push_back({metric, unit, mean, mean - h, mean + h});
+  }
+  return p;
+}
+
+// A scenario's deployment as the game starts it (its recipe, segment acceptance and replicas).
+analysis::ExportPoint from_scenario(const ExportCliOptions& o, const data::Catalog& catalog, const fs::path& root) {
+  auto scenario = game::load_scenario(game::find_scenario(o.scenario, root), catalog);
+  const std::string id = scenario.id;
+  game::Game g(scenario, catalog);
+  const auto& deployments = g.state().company.deployments;
+  if (deployments.empty()) throw core::InputError("--scenario: " + id + " starts with no deployment");
+  if (o.deployment < 1 || o.deployment > static_cast<int>(deployments.size())) {
+    throw core::InputError("--deployment: " + id + " starts with " + std::to_string(deployments.size()) +
+                           " deployment(s): give 1 to " + std::to_string(deployments.size()));
+  }
+  const auto& d = deployments[static_cast<std::size_t>(o.deployment - 1)];
+  const auto plan = game::plan_deployment(catalog, g.scenario(), d, d.replicas, d.decode ? d.decode->replicas : 0, {});
+  analysis::ExportPoint p;
+  p.label = d.model + " on " + std::to_string(d.replicas) + " x " + d.chip + " (" + id + ", deployment " +
+            std::to_string(o.deployment) + ")";
+  p.source = "scenario " + id + " as it starts";
+  p.config = plan.config;
+  p.concurrency = o.concurrency;
+  p.workload = "the scenario's segment " + d.segment;
+  if (const auto* seg = g.scenario().find_segment(d.segment);
+      seg && seg->workload.kind != serving::WorkloadKind::kAgenticCoding) {
+    // The segment's mean lengths as the benchmark's random dataset (a chat's resent history is not replayed).
+    p.input_tokens = seg->workload.input_tokens;
+    p.output_tokens = seg->workload.output_tokens;
+    p.workload += " (" + std::string(serving::kWorkloadNames[static_cast<std::size_t>(seg->workload.kind)]) +
+                  ", its mean lengths as random prompts)";
+  }
+  return p;
+}
+
+}  // namespace
+
+CommandRunner add_export_command(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<ExportCliOptions>();
+  auto* sub = app.add_subcommand("export",
+                                 "Write a chosen operating point as the engine's launch commands (vLLM, SGLang, "
+                                 "TensorRT-LLM), a run script, a Kubernetes manifest and a benchmark plan");
+  auto* sweep = sub->add_option("--sweep", o->sweep, "A sweep's output folder (its sweep.json and summary.json)");
+  sub->add_option("--series", o->series,
+                  "The series whose operating point to export (default: the best that meets "
+                  "every target)")
+      ->needs(sweep);
+  auto* scenario = sub->add_option("--scenario", o->scenario, "A scenario (name or file): its starting deployment");
+  sub->add_option("--deployment", o->deployment, "Which of the scenario's starting deployments (1-based)")
+      ->check(CLI::Range(1, 1000))
+      ->needs(scenario);
+  sub->add_option("--concurrency", o->concurrency, "Users the benchmark plan centres on (a scenario has none)")
+      ->check(finite_range(1, serving::kMaxBenchmarkUsers))
+      ->needs(scenario);
+  sweep->excludes(scenario);
+  scenario->excludes(sweep);
+  sub->add_option("--model-path", o->model_path,
+                  "The checkpoint to serve (default: the model's published repository, "
+                  "hardware_db/engines/launch/models.json)");
+  sub->add_option("--name", o->name, "Name stem of the Kubernetes objects (default: model and chip)");
+  sub->add_option("--port", o->port, "The servers' port")->check(CLI::Range(1024, 65535));
+  sub->add_option("--out", o->out, "Folder to write (created; files in it are replaced)")->required();
+  return [o, &global]() {
+    if (o->sweep.empty() && o->scenario.empty()) throw core::InputError("give --sweep DIR or --scenario NAME");
+    check_output_folder("--out", o->out);
+    const fs::path root = global.data_root.empty() ? data::default_data_root() : fs::path(global.data_root);
+    auto catalog = load_catalog_for(global);
+    analysis::ExpandedSweep expanded;
+    analysis::SweepSpec spec;
+    const analysis::ExportPoint point =
+        o->sweep.empty() ? from_scenario(*o, catalog, root) : from_sweep(*o, catalog, expanded, spec);
+    const auto launch = data::load_engine_launch(root, point.config.deployment.engine->id);
+    const auto repos = data::load_model_repos(root);
+    analysis::ExportOptions eo;
+    eo.model_path = o->model_path;
+    eo.name = o->name;
+    eo.port = o->port;
+    const auto bundle = analysis::export_deployment(point, launch, repos, eo);
+
+    const fs::path out(o->out);
+    fs::create_directories(out);
+    core::write_file_atomically(out / "run.sh", bundle.run_script);
+    fs::permissions(out / "run.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
+    core::write_file_atomically(out / "deployment.yaml", bundle.manifest_yaml);
+    core::write_file_atomically(out / "benchmark_plan.json", bundle.benchmark_plan.dump(2) + "\n");
+    core::write_file_atomically(out / "export.json", bundle.summary.dump(2) + "\n");
+    core::write_file_atomically(out / "README.md", bundle.readme);
+    std::vector<std::string> files = {"README.md", "run.sh", "deployment.yaml", "benchmark_plan.json", "export.json"};
+    for (const auto& c : bundle.commands) {
+      if (c.options_file.empty()) continue;
+      core::write_file_atomically(out / c.options_file, c.options_yaml);
+      files.push_back(c.options_file);
+    }
+    std::cout << point.label << "\n  " << bundle.engine << " " << bundle.engine_version << " (" << launch.image
+              << ")\n";
+    for (const auto& c : bundle.commands) {
+      std::cout << "  " << c.role << " x" << c.replicas << " (" << c.gpus_per_replica << " GPU"
+                << (c.gpus_per_replica > 1 ? "s" : "") << " each):";
+      for (const auto& a : c.argv) std::cout << " " << a;
+      std::cout << "\n";
+    }
+    for (const auto& n : bundle.notes) std::cout << "  note: " << n << "\n";
+    std::cout << "wrote " << out.string() << "/{";
+    for (std::size_t i = 0; i < files.size(); ++i) std::cout << (i ? "," : "") << files[i];
+    std::cout << "}\n";
+    return kExitOk;
+  };
+}
+
+}  // namespace tycoon::cli
