@@ -30,8 +30,9 @@ std::string holder_of(int fd) {
 
 }  // namespace
 
-FolderLock::FolderLock(const std::string& flag, const std::filesystem::path& folder, const std::string& command)
-    : path_(folder / kFolderLockName) {
+FolderLock::FolderLock(const std::string& flag, const std::filesystem::path& folder, const std::string& command,
+                       const std::string& lock_name)
+    : path_(folder / lock_name) {
   // A few rounds: a holder that ends between our open and our flock may have removed the file we
   // opened (we then lock a file no one else sees, and try again on the new one).
   for (int attempt = 0; attempt < 10; ++attempt) {

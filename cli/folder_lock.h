@@ -17,7 +17,10 @@ class FolderLock {
   // Takes the lock of `folder` (which must exist) for `command` (what the lock file says, e.g.
   // "tycoon sweep spec.json"). Throws core::InputError (exit 2) naming `flag`, the folder and the
   // holder when another live process holds it.
-  FolderLock(const std::string& flag, const std::filesystem::path& folder, const std::string& command);
+  // `lock_name`: the lock file's name in the folder (writers of separate files in one folder, such
+  // as a sweep's shards, each lock their own).
+  FolderLock(const std::string& flag, const std::filesystem::path& folder, const std::string& command,
+             const std::string& lock_name = kFolderLockName);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;

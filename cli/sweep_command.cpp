@@ -260,28 +260,48 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
   const auto calibrations = calibrations_for(sweep, catalog);
   fs::create_directories(out);
   const fs::path journal = out / shard_journal_name(si, sn);
+  // One copy of a shard at a time (a replacement pod started while the old one still runs, a task
+  // submitted twice): the second is refused, exit 2, instead of both writing one journal. Shards
+  // of one sweep share the folder, so each locks its own file.
+  const std::string shard_flag = "--shard " + std::to_string(si) + "/" + std::to_string(sn);
+  const FolderLock lock(shard_flag, out, "tycoon sweep " + shard_flag, "." + shard_part_name(si, sn) + ".lock");
   std::vector<std::optional<PointPerf>> res(mine.points.size());
   std::size_t resumed = 0;
   if (fs::exists(journal)) {
     // Every line is checked (a journal is input); a line of a point this shard no longer has (the
     // spec changed) is left out, a torn last line is run again.
-    const auto parsed = parse_sweep_journal(core::read_input_file(journal, core::kSweepJournalInput), journal.string(),
-                                            mine, spec, JournalOf::kEarlierSpec);
+    const std::string text = core::read_input_file(journal, core::kSweepJournalInput);
+    SweepJournal parsed;
+    try {
+      parsed = parse_sweep_journal(text, journal.string(), mine, spec, JournalOf::kEarlierSpec);
+    } catch (const data::LoadError& e) {
+      throw data::LoadError(e.file(), e.pointer(),
+                            e.reason() + " (a damaged journal: remove it to run this shard afresh)");
+    }
     for (std::size_t k = 0; k < mine.points.size(); ++k) {
       if (auto it = parsed.points.find(mine.points[k].hash); it != parsed.points.end()) {
         res[k] = it->second;
         ++resumed;
       }
     }
+    if (parsed.num_other_points > 0) {
+      // Points of another spec (the same i/n of another sweep in this folder): kept, not dropped.
+      const fs::path kept = out / (journal.filename().string() + ".earlier");
+      write_output(kept, text);
+      std::cerr << "sweep: " << shard_flag << ": " << parsed.num_other_points << " journaled points are not of this "
+                << "spec (kept as " << kept.string() << ")\n";
+    }
   }
   {
-    std::ofstream f(journal, std::ios::trunc);
+    // The journal rewritten whole, atomically: a kill mid-write leaves the old one.
+    std::string text;
     for (std::size_t k = 0; k < res.size(); ++k) {
-      if (res[k]) f << journal_line(mine.points[k].hash, *res[k]);
+      if (res[k]) text += journal_line(mine.points[k].hash, *res[k]);
     }
-    if (!f) throw core::FileWriteError("cannot write " + journal.string());
+    write_output(journal, text);
   }
   std::ofstream journal_out(journal, std::ios::app);
+  if (!journal_out) throw core::FileWriteError("cannot append to " + journal.string());
   std::cerr << "sweep " << spec.name << ": shard " << si << "/" << sn << ": " << mine.points.size() << " of "
             << sweep.points.size() << " points, " << jobs << " jobs";
   if (resumed > 0) std::cerr << "; resuming: " << resumed << " points already done (" << journal.string() << ")";

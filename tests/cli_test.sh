@@ -349,6 +349,17 @@ rm "$sw/parts/part-1-of-4.json"
 "$tycoon" sweep merge "$sw"/parts/part-*-of-4.json --out "$sw/m3" --no-png >/dev/null 2>&1 &&
   cmp -s "$sw/a/summary.json" "$sw/m3/summary.json" && cmp -s "$sw/a/points.csv" "$sw/m3/points.csv" ||
   { echo "FAIL a resumed shard's part merged differs from the single run"; fail=1; }
+# A second copy of a shard while the first runs is refused (exit 2, naming the shard), not let
+# write the same journal; a damaged journal is refused with the advice to remove it.
+flock "$sw/parts/.part-2-of-4.json.lock" -c \
+  "\"$tycoon\" sweep \"$sw/tiny.json\" --shard 2/4 --out \"$sw/parts\" --jobs 1 >/dev/null 2>\"$sw/locked.err\"; echo \$? >\"$sw/locked.rc\""
+[ "$(cat "$sw/locked.rc")" = 2 ] && grep -q -- "--shard 2/4: .* is being written by another process" "$sw/locked.err" ||
+  { echo "FAIL a second copy of a shard was not refused: rc $(cat "$sw/locked.rc"): $(cat "$sw/locked.err")"; fail=1; }
+printf 'not json\n{"hash":"x"}\n' >"$sw/parts/part-3-of-4.journal.jsonl"
+err=$("$tycoon" sweep "$sw/tiny.json" --shard 3/4 --out "$sw/parts" --jobs 1 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && echo "$err" | grep -q "remove it to run this shard afresh" ||
+  { echo "FAIL a damaged shard journal: rc $rc: $err"; fail=1; }
+rm -f "$sw/parts/part-3-of-4.journal.jsonl"
 check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \
   "$sw/parts/part-1-of-4.json" "$sw/parts/part-2-of-4.json" --out "$sw/m2"
 err=$("$tycoon" sweep merge "$sw"/parts/part-[012]-of-4.json --out "$sw/m2" 2>&1 >/dev/null)

@@ -14,6 +14,9 @@
 # (PARTS/part-i-of-n.journal.jsonl): `scontrol requeue <jobid>_3` keeps the array's range, or a new
 # submission names the shard count, its task id then being the shard index:
 #   SWEEP_SHARDS=8 sbatch --array=3 docs/cluster/sweep-slurm.sh
+# A cancelled or failed task leaves the merge's `afterok` unmet for good: once every shard has its
+# part, submit the merge again by hand (the command above, without --dependency). Two copies of one
+# shard at once are refused (exit 2; each shard locks PARTS/.part-i-of-n.json.lock).
 # Shards are independent and each part file is written atomically at the end of its task. `merge`
 # refuses a missing or duplicated shard (exit 2), so a partial array never passes for a whole sweep.
 #SBATCH --job-name=tycoon-sweep

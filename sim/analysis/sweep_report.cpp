@@ -276,6 +276,14 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
       {"output_price_for_target_margin_usd_per_mtok",
        "(R / (1 - m) - V_in) / (O / 1e6), V_in = (I (1 - c) p_in + I c p_cached) / 1e6: the output price that yields "
        "margin m with input and cached input at the quoted prices (negative: the input alone earns it)"},
+      {"output_tok_per_s_per_mw",
+       "output tok/s/GPU x 1e6 / P, P = all-in watts per GPU (chip, host, network, facility: all_in_power_watts)"},
+      {"energy_kwh_per_output_mtok", "P / (3.6 x output tok/s/GPU): all energy charged to output tokens"},
+      {"cost_on_demand_usd_per_mtok",
+       "R_on_demand / (O / 1e6): output-only cost at the chip's catalog on-demand rent, whatever the sweep rents at"},
+      {"cost_reserved_usd_per_mtok", "R_reserved / (O / 1e6), at the chip's catalog reserved rent"},
+      {"cost_spot_usd_per_mtok", "R_spot / (O / 1e6), at the chip's catalog spot rent"},
+      {"users_per_gpu", "closed-loop users of the deployment / every GPU of it (both pools when disaggregated)"},
       {"confidence_interval", "mean +- t(0.975, n-1) x s / sqrt(n) over the seeds of a group (Student t)"},
       {"operating_point",
        "highest mean tok/s/GPU meeting every target; with an interactivity, TTFT or TPOT target, every metric is "
