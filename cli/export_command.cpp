@@ -2,6 +2,7 @@
 // engine's launch command per pool, a run script, a Kubernetes manifest and a benchmark plan
 // (sim/analysis/deployment_export.h). The point is a sweep's operating point (`--sweep DIR`, one
 // series or the best one) or a scenario's deployment (`--scenario`, as the game starts it).
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -41,9 +42,24 @@ nlohmann::json read_json(const fs::path& path, const std::string& flag) {
 }
 
 // A sweep's operating point: its series' deployment, re-resolved from the spec the sweep ran
-// (sweep.json) against this catalog, and its figures from summary.json.
+// (sweep.json) against this catalog and checked against the configuration the sweep recorded
+// (summary.json), and its figures from summary.json.
+analysis::ExportPoint read_sweep_point(const ExportCliOptions& o, const data::Catalog& catalog,
+                                       analysis::ExpandedSweep& sweep, analysis::SweepSpec& spec);
+
 analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog& catalog,
                                  analysis::ExpandedSweep& sweep, analysis::SweepSpec& spec) {
+  try {
+    return read_sweep_point(o, catalog, sweep, spec);
+  } catch (const nlohmann::json::exception& e) {
+    // A summary.json whose fields are not what `tycoon sweep` writes: input, not an internal error.
+    throw core::InputError("--sweep: " + (fs::path(o.sweep) / "summary.json").string() +
+                           " is not a sweep summary as tycoon writes it (" + e.what() + ")");
+  }
+}
+
+analysis::ExportPoint read_sweep_point(const ExportCliOptions& o, const data::Catalog& catalog,
+                                       analysis::ExpandedSweep& sweep, analysis::SweepSpec& spec) {
   const fs::path dir(o.sweep);
   const auto sj = read_json(dir / "sweep.json", "--sweep");
   const auto summary = read_json(dir / "summary.json", "--sweep");
@@ -52,8 +68,8 @@ analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog&
   spec = analysis::parse_sweep_spec(sj["spec"], sj["spec_file"].get<std::string>());
   sweep = analysis::expand_sweep(spec, catalog);
   if (sj.contains("spec_hash") && sj["spec_hash"] != sweep.spec_hash) {
-    throw core::InputError("--sweep: the spec resolves to hash " + sweep.spec_hash + " against this catalog, not " +
-                           sj["spec_hash"].dump() + " (the catalog changed since the sweep ran: run it again)");
+    throw core::InputError("--sweep: " + (dir / "sweep.json").string() + "'s spec hashes to " + sweep.spec_hash +
+                           ", not its recorded " + sj["spec_hash"].dump() + " (the file was edited)");
   }
   const auto& ops = summary.at("operating_points");
   const nlohmann::json* op = nullptr;
@@ -83,6 +99,32 @@ analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog&
     throw core::InputError("--sweep: summary.json's series '" + label + "' is not the spec's");
   const auto& se = sweep.series[si];
   const auto& w = spec.workloads[se.workload];
+  // The deployment as the sweep resolved it: a catalog changed since (a recipe, an engine's memory
+  // fraction, a rent) resolves the same spec to another deployment, whose flags would not be the
+  // ones the figures were simulated with.
+  {
+    const auto& config = sweep.configs[se.config];
+    auto now = config.describe();
+    const nlohmann::json* then = nullptr;
+    for (const auto& c : summary.at("configurations")) {
+      if (c.at("label") == config.label) then = &c;
+    }
+    nlohmann::json recorded = then ? *then : nlohmann::json();
+    recorded.erase("spec_pointer");
+    if (recorded != now) {
+      std::string differs;
+      for (auto it = now.begin(); it != now.end(); ++it) {
+        if (!recorded.contains(it.key()) || recorded[it.key()] != it.value()) {
+          differs = it.key() + " was " + (recorded.contains(it.key()) ? recorded[it.key()].dump() : "absent") +
+                    ", now " + it.value().dump();
+          break;
+        }
+      }
+      throw core::InputError(
+          "--sweep: '" + config.label + "' resolves to another deployment against this catalog than the sweep ran (" +
+          (differs.empty() ? std::string("its fields differ") : differs) + "): run the sweep again, then export");
+    }
+  }
   analysis::ExportPoint p;
   p.label = label;
   p.source = "sweep " + dir.string() + " (" + spec.file + "), its operating point: " + op->value("pick", "grid");
@@ -93,6 +135,10 @@ analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog&
   }
   p.workload = w.name + " (" + std::string(serving::kWorkloadNames[static_cast<std::size_t>(w.kind)]) + ")";
   p.concurrency = op->at("concurrency").get<double>();
+  if (!std::isfinite(p.concurrency) || p.concurrency < 1 || p.concurrency > serving::kMaxBenchmarkUsers) {
+    throw core::InputError("--sweep: summary.json: '" + label + "' has " + op->at("concurrency").dump() +
+                           " users, not a concurrency a sweep runs");
+  }
   p.provenance = op->value("provenance", "");
   const std::array<std::pair<const char*, const char*>, 4> figures = {{{"output_tok_per_s_per_gpu", "tok/s/GPU"},
                                                                        {"p90_tok_per_s_per_user", "tok/s/user"},
@@ -101,7 +147,7 @@ analysis::ExportPoint from_sweep(const ExportCliOptions& o, const data::Catalog&
   for (const auto& [metric, unit] : figures) {
     if (!op->contains(metric)) continue;
     const auto& e = (*op)[metric];
-    if (!e.contains("mean") || !e["mean"].is_number()) continue;
+    if (!e.is_object() || !e.contains("mean") || !e["mean"].is_number()) continue;
     const double mean = e["mean"].get<double>();
     const double h =
         e.contains("half_width_total") && e["half_width_total"].is_number() ? e["half_width_total"].get<double>() : 0.0;
@@ -186,15 +232,21 @@ CommandRunner add_export_command(CLI::App& app, const GlobalOptions& global) {
     const auto bundle = analysis::export_deployment(point, launch, repos, eo);
 
     const fs::path out(o->out);
-    fs::create_directories(out);
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec) throw core::FileWriteError("--out: cannot create " + out.string() + ": " + ec.message());
     core::write_file_atomically(out / "run.sh", bundle.run_script);
     fs::permissions(out / "run.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add);
+                    fs::perm_options::add, ec);
     core::write_file_atomically(out / "deployment.yaml", bundle.manifest_yaml);
     core::write_file_atomically(out / "benchmark_plan.json", bundle.benchmark_plan.dump(2) + "\n");
     core::write_file_atomically(out / "export.json", bundle.summary.dump(2) + "\n");
     core::write_file_atomically(out / "README.md", bundle.readme);
     std::vector<std::string> files = {"README.md", "run.sh", "deployment.yaml", "benchmark_plan.json", "export.json"};
+    if (!bundle.dynamo_yaml.empty()) {
+      core::write_file_atomically(out / "dynamo.yaml", bundle.dynamo_yaml);
+      files.push_back("dynamo.yaml");
+    }
     for (const auto& c : bundle.commands) {
       if (c.options_file.empty()) continue;
       core::write_file_atomically(out / c.options_file, c.options_yaml);

@@ -566,6 +566,24 @@ check_one_line_error export-both-sources "$tycoon" export --scenario tutorial --
 check_one_line_error export-no-sweep "$tycoon" export --sweep "$h/none" --out "$h/x"
 check_one_line_error export-bad-deployment "$tycoon" export --scenario campaign/01-thin-margin --deployment 9 --out "$h/x"
 check_one_line_error export-out-is-file "$tycoon" export --scenario campaign/01-thin-margin --out "$h/export/run.sh"
+# From a sweep: its best series' pick; a summary.json that is not tycoon's, or whose recorded
+# deployment differs from what the spec resolves to now (here its rent edited), is refused.
+cat >"$h/tiny.json" <<'SPEC'
+{"format_version":1,"name":"tiny","base":{"model":"llama-3.1-8b","hardware":"h200","engine":"vllm","tensor_parallel":1},
+ "workloads":[{"kind":"random","input_tokens":256,"output_tokens":64}],"concurrency":[2,4],"requests_per_user":4,
+ "target":{"min_p90_tok_per_s_per_user":20}}
+SPEC
+"$tycoon" sweep "$h/tiny.json" --out "$h/sw" --jobs 1 --no-png >/dev/null 2>&1 || { echo "FAIL export's sweep"; fail=1; }
+out=$("$tycoon" export --sweep "$h/sw" --out "$h/ex-sw") && echo "$out" | grep -q "vllm serve meta-llama/Llama-3.1-8B-Instruct" ||
+  { echo "FAIL export --sweep: $out"; fail=1; }
+cp -r "$h/sw" "$h/sw-bad"
+python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["operating_points"][0]["concurrency"]="lots"; json.dump(j,open(p,"w"))' "$h/sw-bad/summary.json"
+check_one_line_error export-bad-summary "$tycoon" export --sweep "$h/sw-bad" --out "$h/x"
+cp "$h/sw/summary.json" "$h/sw-bad/summary.json"
+python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["configurations"][0]["gpu_usd_per_hour"]+=1; json.dump(j,open(p,"w"))' "$h/sw-bad/summary.json"
+err=$("$tycoon" export --sweep "$h/sw-bad" --out "$h/x" 2>&1 >/dev/null)
+echo "$err" | grep -q "resolves to another deployment against this catalog than the sweep ran (gpu_usd_per_hour was" ||
+  { echo "FAIL export over a changed catalog: $err"; fail=1; }
 rm -rf "$h"
 [ "$fail" = 0 ] && echo "cli contract: all checks passed"
 exit $fail

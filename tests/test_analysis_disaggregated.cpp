@@ -124,6 +124,20 @@ TEST_CASE("an aggregated fleet: `replicas` and `router` reach the simulator, and
   auto cfg = serving_config(sweep, spec, sweep.points[spec.concurrency.size()]);
   CHECK(cfg.replicas == 4);
   CHECK(cfg.router == serving::RouterKind::kLeastOutstanding);
+  // A split deployment routes over its prefill replicas too: another router hashes apart, and
+  // round robin hashes as before (no key).
+  {
+    auto d = tiny_spec({1});
+    d["axes"].erase("precision");
+    d["configurations"] = {
+        {{"label", "rr"}, {"disaggregated", true}, {"prefill_replicas", 2}},
+        {{"label", "pa"}, {"disaggregated", true}, {"prefill_replicas", 2}, {"router", "prefix-affinity"}}};
+    auto ds = parse_sweep_spec(d, "spec.json");
+    auto dx = expand_sweep(ds, catalog());
+    CHECK(!dx.configs[0].describe()["disaggregated"].contains("router"));
+    CHECK(dx.configs[1].describe()["disaggregated"]["router"] == "prefix-affinity");
+    CHECK(dx.points[0].hash != dx.points[ds.concurrency.size()].hash);
+  }
   // `replicas` counts an aggregated deployment's: a split one names each pool's.
   j["configurations"][1]["disaggregated"] = true;
   CHECK(split_spec_error(j).find("prefill_replicas and decode_replicas") != std::string::npos);

@@ -79,6 +79,16 @@ TEST_CASE("level 1's H200 deployment as vLLM: every flag documented, the recipe 
   CHECK(b.manifest_yaml.find("kind: Deployment") != std::string::npos);
   CHECK(b.manifest_yaml.find("nvidia.com/gpu: 1") != std::string::npos);
   CHECK(b.benchmark_plan["runs"].size() == 3);  // 16, 32 and 64 users around the point
+  // The plan replays the simulated traffic: lengths uniform on [0.8 X, X] are vLLM's client's
+  // [L (1 - q), L (1 + q)] with L = 0.9 X = 922 for 1,024 and q = 0.2 / 1.8; every output to its
+  // full length; the P90s the expectation names printed.
+  const auto run = b.benchmark_plan["runs"][1]["argv"].get<std::vector<std::string>>();
+  CHECK(has(run, "--random-input-len", "922"));
+  CHECK(has(run, "--random-range-ratio", "0.1111"));
+  CHECK(has(run, "--max-concurrency", "32"));
+  CHECK(has(run, "--num-prompts", "320"));  // InferenceX's 10 requests per user
+  CHECK(has(run, "--ignore-eos"));
+  CHECK(has(run, "--metric-percentiles", "50,90,99"));
 }
 
 TEST_CASE("a flag or a value the engine does not document is caught") {
@@ -154,16 +164,28 @@ TEST_CASE("a disaggregated deployment writes one command per pool, each with the
   for (const auto& c : b.commands) {
     CHECK(has(c.argv, "--kv-transfer-config", R"({"kv_connector":"NixlConnector","kv_role":"kv_both"})"));
   }
-  // The router in front is not written: the notes and the manifest say so.
-  CHECK(std::any_of(b.notes.begin(), b.notes.end(), [](const std::string& n) { return n.find("proxy") != n.npos; }));
+  // The plain manifest has no router (the notes say so); Dynamo's graph puts its frontend in front of
+  // 2 prefill and 3 decode workers, each with vLLM's engine flags and its mode, no API-server port.
+  CHECK(std::any_of(b.notes.begin(), b.notes.end(), [](const std::string& n) { return n.find("router") != n.npos; }));
+  CHECK(b.dynamo_yaml.find("kind: DynamoGraphDeployment") != std::string::npos);
+  CHECK(b.dynamo_yaml.find("subComponentType: prefill\n      replicas: 2") != std::string::npos);
+  CHECK(b.dynamo_yaml.find("subComponentType: decode\n      replicas: 3") != std::string::npos);
+  CHECK(b.dynamo_yaml.find("\"--disaggregation-mode\"\n            - \"decode\"") != std::string::npos);
+  CHECK(b.dynamo_yaml.find("--port") == std::string::npos);
   CHECK(b.manifest_yaml.find("gpt-oss-120b-h200-prefill") != std::string::npos);
   // The run script puts each replica on its own GPUs and port: 5 servers on GPUs 0-4, ports 8000-8004.
   CHECK(b.run_script.find("CUDA_VISIBLE_DEVICES=4 ") != std::string::npos);
   CHECK(b.run_script.find("--port 8004") != std::string::npos);
+  // ... each with its own NIXL side channel (one port per GPU from 5600), and the pods announce
+  // their own address for it.
+  CHECK(b.run_script.find("VLLM_NIXL_SIDE_CHANNEL_PORT=5600 ") != std::string::npos);
+  CHECK(b.run_script.find("VLLM_NIXL_SIDE_CHANNEL_PORT=5604 ") != std::string::npos);
+  CHECK(b.manifest_yaml.find("fieldPath: status.podIP") != std::string::npos);
 }
 
 TEST_CASE("Kubernetes names are DNS-1123 labels") {
   CHECK(analysis::kubernetes_name("Llama-3.1-70B on H200") == "llama-3-1-70b-on-h200");
   CHECK(analysis::kubernetes_name("--") == "tycoon");
   CHECK(analysis::kubernetes_name(std::string(80, 'a')).size() == 40);
+  CHECK(analysis::kubernetes_name("8x-h200") == "t-8x-h200");  // a Service name starts with a letter
 }

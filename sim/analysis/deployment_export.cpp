@@ -103,6 +103,7 @@ class Writer {
   std::string name() const;
   void write_script();
   void write_manifest();
+  void write_dynamo();
   void write_plan();
   void write_summary();
 };
@@ -221,6 +222,11 @@ LaunchCommand Writer::sglang(const Pool& pool) {
     }
   }
   if (pool.role != "server") {
+    if (pool.role == "prefill" && pool.replicas > 1) {
+      note(
+          "each SGLang prefill server on one host needs its own bootstrap port, whose flag was not found "
+          "documented at the version read: run.sh starts them with the same one");
+    }
     add({"--disaggregation-mode", pool.role});
     if (launch_.accepts("--disaggregation-transfer-backend", "nixl"))
       add({"--disaggregation-transfer-backend", "nixl"});
@@ -269,9 +275,9 @@ LaunchCommand Writer::trtllm(const Pool& pool) {
   }
   if (pool.role != "server") {
     note(
-        "TensorRT-LLM splits prefill and decode behind `trtllm-serve disaggregated -c CONFIG` (the front server); "
-        "its config's schema was not read, so the pools' workers are written and the front server's config is "
-        "left to write");
+        "TensorRT-LLM splits prefill and decode behind `trtllm-serve disaggregated -c CONFIG` with each worker's "
+        "cache_transceiver_config; neither schema was read, so the pools' workers are written as aggregated "
+        "servers: the split is not deployable from these files until both are written");
   }
   return c;
 }
@@ -292,6 +298,12 @@ void Writer::write_script() {
   sh += "# Bare metal, one host: each replica of each pool on its own GPUs, ports from " +
         std::to_string(options_.port) + " up.\n# Written by `tycoon export` for " + launch_.engine + " " +
         launch_.checked_version + " (" + facts_ + ").\nset -euo pipefail\ncd \"$(dirname \"$0\")\"\n";
+  int total_gpus = 0;
+  for (const auto& c : out_.commands) total_gpus += c.replicas * c.gpus_per_replica;
+  sh += "gpus=$(nvidia-smi -L | wc -l)\n[ \"$gpus\" -ge " + std::to_string(total_gpus) +
+        " ] || { echo \"this deployment needs " + std::to_string(total_gpus) +
+        " GPUs on one host, this one has $gpus: run its pools on several hosts\" >&2; exit 1; }\n";
+  const bool split_vllm = out_.commands.size() > 1 && launch_.engine == "vllm";
   int gpu = 0, port = options_.port;
   for (const auto& c : out_.commands) {
     for (int r = 0; r < c.replicas; ++r) {
@@ -300,7 +312,11 @@ void Writer::write_script() {
         if (g > 0) devices += ',';
         devices += std::to_string(gpu++);
       }
-      sh += "CUDA_VISIBLE_DEVICES=" + devices + " \\\n ";
+      sh += "CUDA_VISIBLE_DEVICES=" + devices + " ";
+      // Each vLLM instance's NIXL side channel on its own ports (one per TP rank from the base):
+      // vLLM's same-host example gives its prefiller 5600 and its decoder 5601.
+      if (split_vllm) sh += "VLLM_NIXL_SIDE_CHANNEL_PORT=" + std::to_string(5600 + gpu - c.gpus_per_replica) + " ";
+      sh += "\\\n ";
       for (std::size_t i = 0; i < c.argv.size(); ++i) {
         const bool is_port = i > 0 && c.argv[i - 1] == "--port";
         sh += ' ';
@@ -314,6 +330,10 @@ void Writer::write_script() {
     sh +=
         "# The prefill and decode servers above need a router in front that sends each request to a prefill "
         "server, then a decode server (see README.md).\n";
+  } else if (out_.commands.front().replicas > 1) {
+    sh += "# The " + std::to_string(out_.commands.front().replicas) + " servers above (ports " +
+          std::to_string(options_.port) + "-" + std::to_string(port - 1) +
+          ") need a load balancer in front: the benchmark plan sends to one address.\n";
   }
   sh += "wait\n";
   out_.run_script = sh;
@@ -354,6 +374,12 @@ void Writer::write_manifest() {
     y += "          ports:\n            - containerPort: " + std::to_string(options_.port) + "\n";
     y += "          env:\n            - name: HF_TOKEN\n              valueFrom:\n                secretKeyRef:\n"
          "                  name: hf-token\n                  key: token\n                  optional: true\n";
+    if (out_.commands.size() > 1 && launch_.engine == "vllm") {
+      // NIXL's side channel on the pod's own address (its default, localhost, cannot be reached
+      // from the other pool's pods).
+      y += "            - name: VLLM_NIXL_SIDE_CHANNEL_HOST\n              valueFrom:\n                fieldRef:\n"
+           "                  fieldPath: status.podIP\n";
+    }
     y += "          resources:\n            limits:\n              nvidia.com/gpu: " +
          std::to_string(c.gpus_per_replica) + "\n";
     y += "          readinessProbe:\n            httpGet:\n              path: /health\n              port: " +
@@ -370,54 +396,114 @@ void Writer::write_manifest() {
   out_.manifest_yaml = y;
 }
 
+void Writer::write_dynamo() {
+  if (launch_.engine != "vllm" || out_.commands.size() < 2 || !launch_.dynamo) return;
+  const auto& dy = *launch_.dynamo;
+  std::string y = "# " + point_.label + " (" + point_.source + ") as an NVIDIA Dynamo " + dy.kind +
+                  ":\n# a frontend routes each request to a prefill worker, then a decode worker. Set the image's\n"
+                  "# ${DYNAMO_VERSION} to the Dynamo release you run (its vLLM must take these engine flags).\n"
+                  "# Shape from " +
+                  dy.source.substr(0, dy.source.find(" (")) + "; written by `tycoon export`.\n";
+  y += "apiVersion: " + dy.api_version + "\nkind: " + dy.kind + "\nmetadata:\n  name: " + name() +
+       "\nspec:\n  services:\n";
+  y += "    Frontend:\n      componentType: frontend\n      replicas: 1\n      extraPodSpec:\n        mainContainer:\n"
+       "          image: " +
+       yaml_string(dy.image) + "\n";
+  for (const auto& c : out_.commands) {
+    const std::string service = c.role == "prefill" ? "VllmPrefillWorker" : "VllmDecodeWorker";
+    y += "    " + service + ":\n      envFromSecret: hf-token-secret\n      componentType: worker\n" +
+         "      subComponentType: " + c.role + "\n      replicas: " + std::to_string(c.replicas) +
+         "\n      resources:\n        limits:\n          gpu: " + yaml_string(std::to_string(c.gpus_per_replica)) +
+         "\n      extraPodSpec:\n        mainContainer:\n          image: " + yaml_string(dy.image) +
+         "\n          command:\n";
+    for (const auto& a : dy.worker_command) y += "            - " + yaml_string(a) + "\n";
+    y += "          args:\n            - \"--model\"\n            - " + yaml_string(repo_) + "\n";
+    // vLLM's engine flags as the server command has them, without the API server's own.
+    for (std::size_t i = launch_.server_command.size() + 1; i < c.argv.size(); ++i) {
+      if (c.argv[i] == "--host" || c.argv[i] == "--port") {
+        ++i;
+        continue;
+      }
+      y += "            - " + yaml_string(c.argv[i]) + "\n";
+    }
+    y += "            - \"--disaggregation-mode\"\n            - " + yaml_string(c.role) + "\n";
+  }
+  out_.dynamo_yaml = y;
+}
+
 void Writer::write_plan() {
   nlohmann::json plan;
   plan["point"] = point_.label;
   plan["source"] = point_.source;
   plan["client"] = launch_.bench_command;
+  const bool vllm_client = launch_.engine == "vllm";
+  plan["client_arguments_checked"] = !launch_.bench_arguments.empty();
   if (launch_.bench_arguments.empty()) {
-    plan["client_arguments_checked"] = false;
-    note(
-        "the benchmark client's arguments are the common random-dataset ones of InferenceX's runs, not checked "
-        "against a documented list (none read for " +
-        launch_.engine + ")");
+    note("the benchmark client's arguments (" + launch_.engine +
+         ") were not checked against a documented list: warm up with 2 requests per user first, run with outputs "
+         "to their full length, and read P90 TTFT and TPOT from its output");
   }
-  const int c = static_cast<int>(std::lround(point_.concurrency));
+  const int c = static_cast<int>(std::lround(std::clamp(point_.concurrency, 0.0, 1e9)));
   std::vector<int> levels;
   if (c > 0) {
     for (int l : {std::max(1, c / 2), c, 2 * c})
       if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
   }
   nlohmann::json runs = nlohmann::json::array();
-  const std::string target = out_.commands.size() > 1 ? "http://ROUTER:" + std::to_string(options_.port)
-                                                      : "http://" + name() + ":" + std::to_string(options_.port);
+  const std::string port = std::to_string(options_.port);
+  // Where the client sends: the router of a split deployment, else the Service (Kubernetes) or a
+  // load balancer in front of the run script's ports (bare metal).
+  const std::string target = out_.commands.size() > 1 ? "http://ROUTER:" + port : "http://" + name() + ":" + port;
+  plan["base_url"] = {
+      {"kubernetes", target},
+      {"bare_metal", out_.commands.size() > 1 || out_.commands.front().replicas > 1
+                         ? "http://LOAD_BALANCER:" + port + " (in front of every server run.sh starts; none is written)"
+                         : "http://HOST:" + port}};
   for (int l : levels) {
-    // InferenceX's request count: 10 per user, after 2 per user of warm-up (benchmark_lib.sh).
     std::vector<std::string> argv = launch_.bench_command;
     argv.insert(argv.end(), {"--model", repo_, "--base-url", target, "--dataset-name", "random"});
     if (point_.input_tokens && point_.output_tokens) {
-      // The simulation's random lengths: uniform on [0.8 X, X], InferenceX's range ratio.
-      argv.insert(argv.end(), {"--random-input-len", std::to_string(*point_.input_tokens), "--random-output-len",
-                               std::to_string(*point_.output_tokens), "--random-range-ratio",
-                               fixed(point_.config.workload.input_range_ratio, 1)});
+      // The simulation's random lengths are uniform on [r X, X] (InferenceX's range ratio r). vLLM's
+      // client samples [L (1 - q), L (1 + q)] around its length L (vllm/benchmarks/datasets.py,
+      // get_sampling_params): the same range is L = X (1 + r) / 2, q = (1 - r) / (1 + r).
+      const double r = point_.config.workload.input_range_ratio;
+      auto length = [&](std::int64_t x) {
+        return vllm_client ? std::to_string(std::llround(static_cast<double>(x) * (1 + r) / 2)) : std::to_string(x);
+      };
+      argv.insert(argv.end(), {"--random-input-len", length(*point_.input_tokens), "--random-output-len",
+                               length(*point_.output_tokens), "--random-range-ratio",
+                               vllm_client ? fixed((1 - r) / (1 + r), 4) : fixed(r, 2)});
     }
-    argv.insert(argv.end(), {"--max-concurrency", std::to_string(l), "--num-prompts", std::to_string(10 * l),
-                             "--num-warmups", std::to_string(2 * l), "--seed", "1"});
+    // InferenceX's runs: 10 requests per user, after 2 per user of warm-up, every output to its
+    // full length (benchmark_lib.sh).
+    argv.insert(argv.end(), {"--max-concurrency", std::to_string(l), "--num-prompts", std::to_string(10 * l)});
+    if (vllm_client) {
+      argv.insert(argv.end(), {"--num-warmups", std::to_string(2 * l), "--ignore-eos", "--percentile-metrics",
+                               "ttft,tpot,itl,e2el", "--metric-percentiles", "50,90,99"});
+    }
+    argv.insert(argv.end(), {"--seed", "1"});
+    if (!launch_.bench_arguments.empty()) {
+      for (const auto& a : argv) {
+        if (a.size() > 2 && a.rfind("--", 0) == 0 && !launch_.bench_arguments.count(a)) {
+          throw std::logic_error("export wrote the benchmark flag " + a + ", which " + facts_ + " does not document");
+        }
+      }
+    }
     runs.push_back({{"concurrency", l}, {"argv", argv}, {"at_the_point", l == c}});
   }
   plan["runs"] = runs;
   nlohmann::json expected = nlohmann::json::array();
   for (const auto& e : point_.expected) {
-    expected.push_back({{"metric", e.metric}, {"unit", e.unit}, {"value", e.value}, {"low", e.low}, {"high", e.high}});
+    expected.push_back(
+        {{"metric", e.metric}, {"unit", e.unit}, {"value", e.value}, {"low", std::max(0.0, e.low)}, {"high", e.high}});
   }
   plan["expected_at_the_point"] = expected;
   plan["provenance"] = point_.provenance;
   plan["workload"] = point_.workload;
   plan["pass_rule"] =
       "at the point's concurrency, each measured figure inside [low, high] confirms the simulation; outside it, "
-      "the measurement is a calibration point (tycoon calibrate / docs/calibration.md) and the pick should be "
-      "re-run with it";
-  if (levels.empty()) plan["note"] = "no concurrency chosen: pass --concurrency to plan runs around it";
+      "the measurement is a calibration point (docs/calibration.md) and the pick should be re-run with it";
+  if (levels.empty()) plan["note"] = "no concurrency chosen (a scenario's export: pass --concurrency)";
   out_.benchmark_plan = plan;
 }
 
@@ -441,13 +527,20 @@ void Writer::write_summary() {
   s["commands"] = cmds;
   s["notes"] = out_.notes;
   const auto& m = *point_.config.deployment.model;
-  if (auto it = repos_.models.find(m.id); it != repos_.models.end())
+  if (!options_.model_path.empty()) {
+    s["model_repository"] = {{"repo", options_.model_path}, {"source", "--model-path"}};
+  } else if (auto it = repos_.models.find(m.id); it != repos_.models.end()) {
     s["model_repository"] = {{"repo", it->second.repo}, {"source", it->second.source}};
+  }
   out_.summary = s;
 
   std::string r = "# " + point_.label + "\n\nFrom " + point_.source + ". Engine: " + launch_.engine + " " +
                   launch_.checked_version + " (image `" + launch_.image +
-                  "`); every flag below is one its documentation lists at that version (" + facts_ + ").\n\n";
+                  "`): every flag below is in the argument list of " + facts_ +
+                  ", read from the engine's source at that " +
+                  "version (its `sources` say how complete the list is). The simulation models " +
+                  point_.config.deployment.engine->name + " " + point_.config.deployment.engine->version +
+                  " (hardware_db/engines/" + launch_.engine + ".json).\n\n";
   for (const auto& c : out_.commands) {
     r += "## " + c.role + ": " + std::to_string(c.replicas) + " replica" + (c.replicas > 1 ? "s" : "") + " of " +
          std::to_string(c.gpus_per_replica) + " GPU" + (c.gpus_per_replica > 1 ? "s" : "") + "\n\n```sh\n";
@@ -464,7 +557,11 @@ void Writer::write_summary() {
     r += "\n";
   }
   r += "## Files\n\n- `run.sh`: every replica on one host's GPUs\n- `deployment.yaml`: Kubernetes Deployments and "
-       "Services\n- `benchmark_plan.json`: the runs that confirm the point, and the figures the simulation expects "
+       "Services\n" +
+       (out_.dynamo_yaml.empty()
+            ? std::string()
+            : "- `dynamo.yaml`: the pools behind NVIDIA Dynamo's frontend (a DynamoGraphDeployment)\n") +
+       "- `benchmark_plan.json`: the runs that confirm the point, and the figures the simulation expects "
        "(provenance: " +
        (point_.provenance.empty() ? std::string("none") : point_.provenance) +
        ")\n- `export.json`: all of it, with sources\n";
@@ -472,7 +569,7 @@ void Writer::write_summary() {
     r += "\n## Expected at " + fixed(point_.concurrency, point_.concurrency == std::floor(point_.concurrency) ? 0 : 1) +
          " users\n\n| figure | value | interval |\n|---|---|---|\n";
     for (const auto& e : point_.expected) {
-      r += "| " + e.metric + " | " + fixed(e.value, 1) + " " + e.unit + " | " + fixed(e.low, 1) + " – " +
+      r += "| " + e.metric + " | " + fixed(e.value, 1) + " " + e.unit + " | " + fixed(std::max(0.0, e.low), 1) + " – " +
            fixed(e.high, 1) + " |\n";
     }
   }
@@ -511,10 +608,12 @@ ExportBundle Writer::run() {
       !point_.config.disaggregated) {
     note("the simulation routed with " +
          std::string(serving::kRouterNames[static_cast<std::size_t>(point_.config.router)]) +
-         "; a Kubernetes Service spreads connections evenly: put that router in front for the same behaviour");
+         "; a Kubernetes Service picks a backend per connection, at random: put that router in front for the same "
+         "behaviour");
   }
   write_script();
   write_manifest();
+  write_dynamo();
   write_plan();
   write_summary();
   return std::move(out_);
@@ -550,7 +649,11 @@ std::string kubernetes_name(std::string_view s) {
     if (out.size() >= 40) break;
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return out.empty() ? "tycoon" : out;
+  if (out.empty()) return "tycoon";
+  // A Service name (DNS-1035) starts with a letter.
+  if (out[0] >= '0' && out[0] <= '9') out = ("t-" + out).substr(0, 40);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
 }
 
 ExportBundle export_deployment(const ExportPoint& point, const data::EngineLaunch& launch,

@@ -65,6 +65,9 @@ struct ExportBundle {
   std::vector<std::string> notes;  // what the commands leave out or run differently, and why
   std::string run_script;          // bash: every pool's replicas on one host's GPUs, in order
   std::string manifest_yaml;
+  // vLLM split into pools: NVIDIA Dynamo's DynamoGraphDeployment (a frontend that routes each
+  // request to a prefill worker, then a decode worker); empty otherwise.
+  std::string dynamo_yaml;
   nlohmann::json benchmark_plan;
   nlohmann::json summary;  // everything above, machine-readable, with the sources
   std::string readme;      // markdown for a person

@@ -54,6 +54,10 @@ nlohmann::json ResolvedConfig::describe() const {
                           {"kv_link", std::string(serving::kKvLinkNames[static_cast<std::size_t>(dis->link.kind)])},
                           {"kv_link_bandwidth_bytes_per_s", dis->link.bandwidth_bytes_per_s},
                           {"kv_link_latency_s", dis->link.latency_s}};
+    // Only a router other than round robin: every split configuration before it hashes as before.
+    if (plan.config.router != serving::RouterKind::kRoundRobin) {
+      j["disaggregated"]["router"] = std::string(serving::kRouterNames[static_cast<std::size_t>(plan.config.router)]);
+    }
   }
   return j;
 }

@@ -77,6 +77,17 @@ EngineLaunch load_engine_launch(const std::filesystem::path& data_root, const st
     e.disaggregation.source = d.string("source");
     d.finish();
   }
+  if (auto d = r.optional_object("dynamo")) {
+    EngineLaunch::Dynamo dy;
+    dy.api_version = d->string("api_version");
+    dy.kind = d->string("kind");
+    dy.image = d->string("image");
+    dy.worker_command = d->string_array("worker_command");
+    dy.worker_arguments = argument_set(*d, "worker_arguments");
+    dy.source = d->string("source");
+    d->finish();
+    e.dynamo = std::move(dy);
+  }
   e.sources = string_map(r, "sources");
   if (!e.sources.count("arguments")) r.fail("sources", "must name the source of 'arguments'");
   r.finish();

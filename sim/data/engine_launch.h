@@ -33,6 +33,14 @@ struct EngineLaunch {
     std::map<std::string, std::string> connector;  // vLLM: the --kv-transfer-config JSON
     std::string source;
   } disaggregation;
+  // vLLM: NVIDIA Dynamo's DynamoGraphDeployment for a split deployment (its example's shape).
+  struct Dynamo {
+    std::string api_version, kind, image;
+    std::vector<std::string> worker_command;
+    std::set<std::string> worker_arguments;  // the worker's own; the rest are vLLM's engine arguments
+    std::string source;
+  };
+  std::optional<Dynamo> dynamo;
   std::map<std::string, std::string> sources;
 
   bool documents(const std::string& argument) const { return arguments.count(argument) > 0; }
