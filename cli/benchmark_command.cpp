@@ -3,6 +3,7 @@
 // simulator. Prints one JSON object (--json) or a table.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,8 +14,10 @@
 #include "cli/benchmark_report.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/export_files.h"
 #include "cli/long_run.h"
 #include "cli/progress.h"
+#include "sim/analysis/model_error.h"
 #include "sim/core/input_error.h"
 #include "sim/perf/deployment_json.h"
 #include "sim/perf/profile_lookup.h"
@@ -66,6 +69,7 @@ struct BenchmarkOptions {
   std::int64_t kv_capacity_tokens = 0;
   std::string kv_admission;
   bool json = false;
+  ExportFlags export_to;  // --export DIR: the run's deployment and figures as `tycoon export` writes them
   bool allow_long_run = false;
   // Disaggregated prefill/decode: the deployment flags above are then the prefill pool's.
   bool disaggregated = false;
@@ -416,6 +420,45 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
                    " GPUs, a simulated day) that keep a benchmark under a minute");
 }
 
+// `--export DIR`: the run's deployment as `tycoon export` writes it, with what the run found as
+// the benchmark plan's expectation: each figure ± the model error of its provenance
+// (hardware_db/model_error.json), the P90 latencies also ± the run's own batch-means half width.
+void export_run(const BenchmarkOptions& o, const GlobalOptions& global, const std::filesystem::path& root,
+                const serving::DeploymentPlan& plan, const serving::SteadyRun& run, std::ostream& console) {
+  const auto& r = run.summary;
+  const auto& c = run.config;
+  analysis::ExportPoint p;
+  p.config = plan.config;
+  p.label = c.deployment.model->id + " on " + std::to_string(c.replicas) + " x " + c.deployment.hardware->id +
+            (c.disaggregated ? " (prefill) + " + std::to_string(c.disaggregated->decode.replicas) + " x " +
+                                   c.disaggregated->decode.deployment.hardware->id + " (decode)"
+                             : std::string()) +
+            ", " + std::to_string(c.arrival.concurrency) + " users";
+  std::string cmd;
+  for (std::size_t i = 1; i < global.command_line.size(); ++i) cmd += (i > 1 ? " " : "") + global.command_line[i];
+  p.source = "tycoon " + cmd;
+  const auto kind = c.workload.kind;
+  p.workload = std::string(serving::kWorkloadNames[static_cast<std::size_t>(kind)]);
+  if (kind == serving::WorkloadKind::kRandom || kind == serving::WorkloadKind::kInputHeavy ||
+      kind == serving::WorkloadKind::kOutputHeavy) {
+    p.input_tokens = c.workload.input_tokens;
+    p.output_tokens = c.workload.output_tokens;
+  }
+  if (c.arrival.kind == serving::ArrivalKind::kClosedLoop) p.concurrency = c.arrival.concurrency;
+  p.provenance = std::string(perf::to_string(r.provenance));
+  const double e = analysis::load_model_errors(root).of(r.provenance);
+  auto add = [&](const char* metric, const char* unit, double v, double run_half_width) {
+    const double model = e * std::fabs(v);
+    const double h = std::isfinite(run_half_width) ? std::hypot(model, run_half_width) : model;
+    p.expected.push_back({metric, unit, v, v - h, v + h});
+  };
+  add("output_tok_per_s_per_gpu", "tok/s/GPU", r.output_tok_per_s_per_gpu, std::nan(""));
+  add("p90_tok_per_s_per_user", "tok/s/user", r.p90_interactivity_tok_per_s_per_user, std::nan(""));
+  add("ttft_p90_ms", "ms", 1e3 * r.ttft_s.p90, 1e3 * run.steady.ttft_p90_s.half_width);
+  add("tpot_p90_ms", "ms", 1e3 * r.tpot_s.p90, 1e3 * run.steady.tpot_p90_s.half_width);
+  export_point(p, root, o.export_to, console);
+}
+
 int run_benchmark(const BenchmarkOptions& o, const GlobalOptions& global) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto catalog = load_catalog_for(global);
@@ -437,10 +480,16 @@ int run_benchmark(const BenchmarkOptions& o, const GlobalOptions& global) {
     out["config"] = serving::run_config_json(run.config, r);
     out["steady_state"] = serving::steady_state_json(run.steady);
     std::cout << out.dump(2) << "\n";
+    // What the export prints goes to stderr: stdout is the JSON.
+    if (!o.export_to.out.empty()) export_run(o, global, catalog.root, plan, run, std::cerr);
     return kExitOk;
   }
   print_benchmark_report(run.config, r, cal, wall_s);
   std::printf("  steady state           %s\n", serving::describe(run.steady).c_str());
+  if (!o.export_to.out.empty()) {
+    std::fflush(stdout);
+    export_run(o, global, catalog.root, plan, run, std::cout);
+  }
   return kExitOk;
 }
 
@@ -453,7 +502,15 @@ CommandRunner add_benchmark_command(CLI::App& app, const GlobalOptions& global) 
   add_deployment_options(*sub, o->deployment);
   add_traffic_flags(*sub, *o);
   add_serving_flags(*sub, *o);
-  return [o, &global]() { return run_benchmark(*o, global); };
+  sub->add_option("--export", o->export_to.out,
+                  "Also write the run's deployment as `tycoon export` does (launch commands, manifest, benchmark "
+                  "plan with this run's figures) into this folder");
+  sub->add_option("--export-model-path", o->export_to.model_path,
+                  "With --export: the checkpoint to serve (default: the model's published repository)");
+  return [o, &global]() {
+    if (!o->export_to.out.empty()) check_output_folder("--export", o->export_to.out);
+    return run_benchmark(*o, global);
+  };
 }
 
 }  // namespace tycoon::cli

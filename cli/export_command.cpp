@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/export_files.h"
 #include "sim/analysis/deployment_export.h"
 #include "sim/analysis/sweep_spec.h"
 #include "sim/core/atomic_file.h"
@@ -24,16 +25,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct ExportCliOptions {
+struct ExportCliOptions : ExportFlags {
   std::string sweep;
   std::string series;
   std::string scenario;
   int deployment = 1;
   double concurrency = 0;
-  std::string model_path;
-  std::string name;
-  int port = 8000;
-  std::string out;
 };
 
 nlohmann::json read_json(const fs::path& path, const std::string& flag) {
@@ -189,6 +186,50 @@ analysis::ExportPoint from_scenario(const ExportCliOptions& o, const data::Catal
 
 }  // namespace
 
+void export_point(const analysis::ExportPoint& point, const fs::path& root, const ExportFlags& flags,
+                  std::ostream& console) {
+  const auto launch = data::load_engine_launch(root, point.config.deployment.engine->id);
+  const auto repos = data::load_model_repos(root);
+  analysis::ExportOptions eo;
+  eo.model_path = flags.model_path;
+  eo.name = flags.name;
+  eo.port = flags.port;
+  const auto bundle = analysis::export_deployment(point, launch, repos, eo);
+
+  const fs::path out(flags.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw core::FileWriteError("--out: cannot create " + out.string() + ": " + ec.message());
+  core::write_file_atomically(out / "run.sh", bundle.run_script);
+  fs::permissions(out / "run.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add, ec);
+  core::write_file_atomically(out / "deployment.yaml", bundle.manifest_yaml);
+  core::write_file_atomically(out / "benchmark_plan.json", bundle.benchmark_plan.dump(2) + "\n");
+  core::write_file_atomically(out / "export.json", bundle.summary.dump(2) + "\n");
+  core::write_file_atomically(out / "README.md", bundle.readme);
+  std::vector<std::string> files = {"README.md", "run.sh", "deployment.yaml", "benchmark_plan.json", "export.json"};
+  if (!bundle.dynamo_yaml.empty()) {
+    core::write_file_atomically(out / "dynamo.yaml", bundle.dynamo_yaml);
+    files.push_back("dynamo.yaml");
+  }
+  for (const auto& c : bundle.commands) {
+    if (c.options_file.empty()) continue;
+    core::write_file_atomically(out / c.options_file, c.options_yaml);
+    files.push_back(c.options_file);
+  }
+  console << point.label << "\n  " << bundle.engine << " " << bundle.engine_version << " (" << launch.image << ")\n";
+  for (const auto& c : bundle.commands) {
+    console << "  " << c.role << " x" << c.replicas << " (" << c.gpus_per_replica << " GPU"
+            << (c.gpus_per_replica > 1 ? "s" : "") << " each):";
+    for (const auto& a : c.argv) console << " " << a;
+    console << "\n";
+  }
+  for (const auto& n : bundle.notes) console << "  note: " << n << "\n";
+  console << "wrote " << out.string() << "/{";
+  for (std::size_t i = 0; i < files.size(); ++i) console << (i ? "," : "") << files[i];
+  console << "}\n";
+}
+
 CommandRunner add_export_command(CLI::App& app, const GlobalOptions& global) {
   auto o = std::make_shared<ExportCliOptions>();
   auto* sub = app.add_subcommand("export",
@@ -223,47 +264,7 @@ CommandRunner add_export_command(CLI::App& app, const GlobalOptions& global) {
     analysis::SweepSpec spec;
     const analysis::ExportPoint point =
         o->sweep.empty() ? from_scenario(*o, catalog, root) : from_sweep(*o, catalog, expanded, spec);
-    const auto launch = data::load_engine_launch(root, point.config.deployment.engine->id);
-    const auto repos = data::load_model_repos(root);
-    analysis::ExportOptions eo;
-    eo.model_path = o->model_path;
-    eo.name = o->name;
-    eo.port = o->port;
-    const auto bundle = analysis::export_deployment(point, launch, repos, eo);
-
-    const fs::path out(o->out);
-    std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec) throw core::FileWriteError("--out: cannot create " + out.string() + ": " + ec.message());
-    core::write_file_atomically(out / "run.sh", bundle.run_script);
-    fs::permissions(out / "run.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add, ec);
-    core::write_file_atomically(out / "deployment.yaml", bundle.manifest_yaml);
-    core::write_file_atomically(out / "benchmark_plan.json", bundle.benchmark_plan.dump(2) + "\n");
-    core::write_file_atomically(out / "export.json", bundle.summary.dump(2) + "\n");
-    core::write_file_atomically(out / "README.md", bundle.readme);
-    std::vector<std::string> files = {"README.md", "run.sh", "deployment.yaml", "benchmark_plan.json", "export.json"};
-    if (!bundle.dynamo_yaml.empty()) {
-      core::write_file_atomically(out / "dynamo.yaml", bundle.dynamo_yaml);
-      files.push_back("dynamo.yaml");
-    }
-    for (const auto& c : bundle.commands) {
-      if (c.options_file.empty()) continue;
-      core::write_file_atomically(out / c.options_file, c.options_yaml);
-      files.push_back(c.options_file);
-    }
-    std::cout << point.label << "\n  " << bundle.engine << " " << bundle.engine_version << " (" << launch.image
-              << ")\n";
-    for (const auto& c : bundle.commands) {
-      std::cout << "  " << c.role << " x" << c.replicas << " (" << c.gpus_per_replica << " GPU"
-                << (c.gpus_per_replica > 1 ? "s" : "") << " each):";
-      for (const auto& a : c.argv) std::cout << " " << a;
-      std::cout << "\n";
-    }
-    for (const auto& n : bundle.notes) std::cout << "  note: " << n << "\n";
-    std::cout << "wrote " << out.string() << "/{";
-    for (std::size_t i = 0; i < files.size(); ++i) std::cout << (i ? "," : "") << files[i];
-    std::cout << "}\n";
+    export_point(point, root, *o, std::cout);
     return kExitOk;
   };
 }

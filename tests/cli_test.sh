@@ -566,6 +566,13 @@ check_one_line_error export-both-sources "$tycoon" export --scenario tutorial --
 check_one_line_error export-no-sweep "$tycoon" export --sweep "$h/none" --out "$h/x"
 check_one_line_error export-bad-deployment "$tycoon" export --scenario campaign/01-thin-margin --deployment 9 --out "$h/x"
 check_one_line_error export-out-is-file "$tycoon" export --scenario campaign/01-thin-margin --out "$h/export/run.sh"
+# From a benchmark: the run's deployment, its figures as the plan's expectation; with --json the
+# export's lines go to stderr and stdout stays one JSON document.
+"$tycoon" benchmark --hardware h200 --model llama-3.1-8b --isl 256 --osl 64 --concurrency 4 --num-requests 40 \
+  --json --export "$h/ex-bench" 2>"$h/ex-bench.err" | python3 -c 'import json,sys; json.load(sys.stdin)' &&
+  grep -q "vllm serve meta-llama/Llama-3.1-8B-Instruct" "$h/ex-bench.err" &&
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); sys.exit(0 if len(p["expected_at_the_point"]) == 4 and p["runs"] else 1)' "$h/ex-bench/benchmark_plan.json" ||
+  { echo "FAIL benchmark --export: $(cat "$h/ex-bench.err")"; fail=1; }
 # From a sweep: its best series' pick; a summary.json that is not tycoon's, or whose recorded
 # deployment differs from what the spec resolves to now (here its rent edited), is refused.
 cat >"$h/tiny.json" <<'SPEC'
