@@ -68,6 +68,16 @@ analysis::ExportPoint read_sweep_point(const ExportCliOptions& o, const data::Ca
     throw core::InputError("--sweep: " + (dir / "sweep.json").string() + "'s spec hashes to " + sweep.spec_hash +
                            ", not its recorded " + sj["spec_hash"].dump() + " (the file was edited)");
   }
+  if (o.series.empty() && spec.workloads.size() > 1) {
+    // The best of each workload answers another question: which one is the user's?
+    std::string names;
+    for (const auto& op : summary.at("operating_points")) {
+      if (op.value("meets_target", false))
+        names += (names.empty() ? "'" : ", '") + op.at("series").get<std::string>() + "'";
+    }
+    throw core::InputError("--series: the sweep has " + std::to_string(spec.workloads.size()) +
+                           " workloads: name the series to export (" + names + ")");
+  }
   const auto& ops = summary.at("operating_points");
   const nlohmann::json* op = nullptr;
   std::string labels;

@@ -199,7 +199,11 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   if (ck.online_fp8) add({"--quantization", "fp8"});
   if (d.kv_cache_dtype == Precision::kFp8) add({"--kv-cache-dtype", "fp8_e4m3"});
   if (!s.running_limit_from_engine) add({"--max-running-requests", std::to_string(s.max_num_seqs)});
-  add({"--chunked-prefill-size", std::to_string(s.max_num_batched_tokens)});
+  // The simulation schedules decodes and prefill chunks in one batch under one token budget;
+  // SGLang does that with mixed chunks, its chunk size the budget (and its prefill-batch cap,
+  // 16,384 tokens by default, raised to it when the budget is larger).
+  add({"--enable-mixed-chunk", "--chunked-prefill-size", std::to_string(s.max_num_batched_tokens)});
+  if (s.max_num_batched_tokens > 16384) add({"--max-prefill-tokens", std::to_string(s.max_num_batched_tokens)});
   add({"--page-size", std::to_string(d.kv_page_tokens)});
   if (!s.prefix_caching) add({"--disable-radix-cache"});
   if (!d.cuda_graphs) {
@@ -335,7 +339,10 @@ void Writer::write_script() {
           std::to_string(options_.port) + "-" + std::to_string(port - 1) +
           ") need a load balancer in front: the benchmark plan sends to one address.\n";
   }
-  sh += "wait\n";
+  // The servers run until stopped: the first that exits (a crash, a port taken) stops the rest.
+  sh +=
+      "wait -n || true\necho \"a server exited (see its .log): stopping the others\" >&2\n"
+      "kill $(jobs -p) 2>/dev/null || true\nexit 1\n";
   out_.run_script = sh;
 }
 
@@ -492,6 +499,12 @@ void Writer::write_plan() {
     runs.push_back({{"concurrency", l}, {"argv", argv}, {"at_the_point", l == c}});
   }
   plan["runs"] = runs;
+  if (!point_.input_tokens && !levels.empty()) {
+    note(
+        "the benchmark plan's runs use the client's random prompts at its default lengths: the simulated "
+        "workload (" +
+        point_.workload + ") is not a random dataset; replay its trace or sessions instead");
+  }
   nlohmann::json expected = nlohmann::json::array();
   for (const auto& e : point_.expected) {
     expected.push_back(
@@ -501,8 +514,10 @@ void Writer::write_plan() {
   plan["provenance"] = point_.provenance;
   plan["workload"] = point_.workload;
   plan["pass_rule"] =
-      "at the point's concurrency, each measured figure inside [low, high] confirms the simulation; outside it, "
-      "the measurement is a calibration point (docs/calibration.md) and the pick should be re-run with it";
+      "at the point's concurrency, a measured figure inside [low, high] is consistent with the simulation (the "
+      "interval is mostly the model's own error for this provenance, so a wide one says little); outside it, the "
+      "simulation is wrong for this deployment: record the measurement, with the engine release it ran, as a "
+      "calibration point (docs/calibration.md) and re-run the pick with it";
   if (levels.empty()) plan["note"] = "no concurrency chosen (a scenario's export: pass --concurrency)";
   out_.benchmark_plan = plan;
 }

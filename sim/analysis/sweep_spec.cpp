@@ -510,8 +510,14 @@ std::vector<Partial> xpyd_partials(const SweepSpec& spec, const data::Catalog& c
         q.fields.replicas = budget.gpus / prefill_gpus;
         q.label = join_label(p.label, tag + " aggregated x" + std::to_string(*q.fields.replicas));
         q.pointer = budget.pointer;
-        out.push_back(std::move(q));
-        ++added;
+        // Its own resolution must spend the budget too (a recipe whose aggregated TP differs from
+        // its prefill pool's would not).
+        if (resolve_config(spec, catalog, q.fields, q.label, q.pointer).num_gpus() == budget.gpus) {
+          out.push_back(std::move(q));
+          ++added;
+        } else {
+          notes.push_back(q.label + ": its replicas do not spend " + tag + " (left out of " + budget.pointer + ")");
+        }
       }
       for (int x = 1; x * prefill_gpus + decode_gpus <= budget.gpus; ++x) {
         const int rest = budget.gpus - x * prefill_gpus;
@@ -525,7 +531,7 @@ std::vector<Partial> xpyd_partials(const SweepSpec& spec, const data::Catalog& c
         try {
           (void)resolve_config(spec, catalog, q.fields, q.label, q.pointer);
         } catch (const LoadError& e) {
-          notes.push_back(q.label + " left out: " + e.what());
+          notes.push_back(e.reason() + " (left out of " + budget.pointer + ")");
           continue;
         }
         out.push_back(std::move(q));
