@@ -85,8 +85,12 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   return {i, n};
 }
 
-std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep) {
-  return nlohmann::json{{"spec_hash", sweep.spec_hash}, {"spec_file", spec.file}, {"spec", spec.canonical}}.dump(2) +
+std::string resolved_text(const SweepSpec& spec, const ExpandedSweep& sweep, const SweepFingerprint& fingerprint) {
+  return nlohmann::json{{"spec_hash", sweep.spec_hash},
+                        {"spec_file", spec.file},
+                        {"spec", spec.canonical},
+                        {"fingerprint", fingerprint.to_json()}}
+             .dump(2) +
          "\n";
 }
 
@@ -167,6 +171,12 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
                                   " of a split in " + std::to_string(p.count) + ", " + first.file + " is one of " +
                                   std::to_string(first.count));
     }
+    if (recorded_fingerprint(p.j) != recorded_fingerprint(first.j)) {
+      auto words = [](const std::optional<SweepFingerprint>& f) { return f ? f->describe() : std::string("none"); };
+      throw std::invalid_argument(p.file + ": simulated by another build or calibration (" +
+                                  words(recorded_fingerprint(p.j)) + "; " + first.file + ": " +
+                                  words(recorded_fingerprint(first.j)) + "): rerun the shards with one build");
+    }
     if (by_index[p.index]) {
       throw std::invalid_argument("shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +
                                   " given twice: " + by_index[p.index]->file + " and " + p.file);
@@ -227,14 +237,14 @@ int run_merge(const SweepOptions& o, const GlobalOptions& global) {
   // Every part checked: now the folder is written, by one writer at a time.
   fs::create_directories(out);
   const FolderLock lock("--out", out, "tycoon sweep merge");
-  write_output(out / kResolved, resolved_text(spec, sweep));
+  const auto calibrations = calibrations_for(sweep, catalog);
+  write_output(out / kResolved, resolved_text(spec, sweep, sweep_fingerprint(calibrations)));
   {
     std::ofstream f(out / kJournal, std::ios::trunc);  // grid order: --resume reads it like a run's
     for (std::size_t i = 0; i < results.size(); ++i) {
       f << journal_line(sweep.points[i].hash, *results[i]);
     }
   }
-  const auto calibrations = calibrations_for(sweep, catalog);
   const auto errors = load_model_errors(catalog.root);
   SweepData data{&spec, &sweep, &calibrations, {}, &errors};
   for (auto& r : results) data.perf.push_back(*r);
@@ -258,8 +268,11 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
   const std::vector<std::size_t> index = shard_points(sweep.points.size(), si, sn);
   for (std::size_t i : index) mine.points.push_back(sweep.points[i]);
   const auto calibrations = calibrations_for(sweep, catalog);
+  const auto fingerprint = sweep_fingerprint(calibrations);
   fs::create_directories(out);
   const fs::path journal = out / shard_journal_name(si, sn);
+  // The journal's fingerprint beside it: a rerun by another build or calibration would mix models.
+  const fs::path journal_fingerprint = out / (journal.filename().string() + ".fingerprint");
   // One copy of a shard at a time (a replacement pod started while the old one still runs, a task
   // submitted twice): the second is refused, exit 2, instead of both writing one journal. Shards
   // of one sweep share the folder, so each locks its own file.
@@ -267,6 +280,19 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
   const FolderLock lock(shard_flag, out, "tycoon sweep " + shard_flag, "." + shard_part_name(si, sn) + ".lock");
   std::vector<std::optional<PointPerf>> res(mine.points.size());
   std::size_t resumed = 0;
+  if (fs::exists(journal) && fs::exists(journal_fingerprint)) {
+    nlohmann::json recorded;
+    try {
+      recorded = data::parse_json_file(journal_fingerprint);
+    } catch (const std::exception&) {
+    }
+    if (const auto then = recorded_fingerprint(recorded); !then || *then != fingerprint) {
+      throw core::InputError(shard_flag + ": the points journaled in " + journal.string() +
+                             " were simulated by another build or calibration (" +
+                             (then ? then->describe() : std::string("unreadable")) + "; now " + fingerprint.describe() +
+                             "): remove the journal to run this shard afresh");
+    }
+  }
   if (fs::exists(journal)) {
     // Every line is checked (a journal is input); a line of a point this shard no longer has (the
     // spec changed) is left out, a torn last line is run again.
@@ -299,6 +325,7 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
       if (res[k]) text += journal_line(mine.points[k].hash, *res[k]);
     }
     write_output(journal, text);
+    write_output(journal_fingerprint, nlohmann::json{{"fingerprint", fingerprint.to_json()}}.dump() + "\n");
   }
   std::ofstream journal_out(journal, std::ios::app);
   if (!journal_out) throw core::FileWriteError("cannot append to " + journal.string());
@@ -329,11 +356,13 @@ int run_shard(const SweepSpec& spec, const ExpandedSweep& sweep, const data::Cat
                                {"spec", spec.canonical},
                                {"shard", {{"index", si}, {"count", sn}}},
                                {"num_points", sweep.points.size()},
+                               {"fingerprint", fingerprint.to_json()},
                                {"points", pts}};
   const fs::path file = out / shard_part_name(si, sn);
   write_output(file, part.dump() + "\n");
   std::error_code ec;
   fs::remove(journal, ec);  // the part holds every point now
+  fs::remove(journal_fingerprint, ec);
   std::printf("shard %zu/%zu: %zu of %zu points (%zu simulated in %.1f s, %zu resumed); wrote %s\n", si, sn, res.size(),
               sweep.points.size(), res.size() - resumed, run_s, resumed, file.string().c_str());
   return kExitOk;
@@ -429,7 +458,7 @@ void check_no_journal(const std::string& flag, const fs::path& out) {
 // points whose inputs are unchanged; the earlier journal is kept beside it when some of its points
 // are not in this spec, and sweep.json becomes this spec's. Checks every journal line (not trusted).
 std::size_t resume_points(const fs::path& out, const SweepSpec& spec, const ExpandedSweep& sweep,
-                          std::vector<std::optional<PointPerf>>& results) {
+                          const SweepFingerprint& fingerprint, std::vector<std::optional<PointPerf>>& results) {
   if (!fs::exists(out / kResolved)) {
     throw core::InputError("--resume: " + out.string() + " holds no sweep (no " + kResolved + ")");
   }
@@ -444,6 +473,13 @@ std::size_t resume_points(const fs::path& out, const SweepSpec& spec, const Expa
           ? earlier["spec_hash"].get<std::string>()
           : "";
   const bool changed = earlier_hash != sweep.spec_hash;
+  // Points of another build or calibration would mix two models in one answer (a sweep.json from
+  // before fingerprints records none: resumed as before).
+  if (const auto then = recorded_fingerprint(earlier); then && *then != fingerprint) {
+    throw core::InputError("--resume: the points journaled in " + out.string() +
+                           " were simulated by another build or calibration (" + then->describe() + "; now " +
+                           fingerprint.describe() + "): resuming would mix them with new ones: run into a new folder");
+  }
   const fs::path journal = out / kJournal;
   std::string journal_text;
   if (fs::exists(journal)) journal_text = core::read_input_file(journal, core::kSweepJournalInput);
@@ -469,7 +505,7 @@ std::size_t resume_points(const fs::path& out, const SweepSpec& spec, const Expa
               " are not points of this spec (the earlier journal is kept as " + kept.string() + ")";
     }
     std::cerr << note << "\n";
-    write_output(out / kResolved, resolved_text(spec, sweep));
+    write_output(out / kResolved, resolved_text(spec, sweep, fingerprint));
   }
   return resumed;
 }
@@ -481,11 +517,12 @@ int run_whole(const SweepOptions& o, const GlobalOptions& global, const SweepSpe
   std::vector<std::optional<PointPerf>> results(sweep.points.size());
   std::size_t resumed = 0;
   const fs::path journal = out / kJournal;
+  const auto fingerprint = sweep_fingerprint(calibrations_for(sweep, catalog));
   if (o.resume) {
-    resumed = resume_points(out, spec, sweep, results);
+    resumed = resume_points(out, spec, sweep, fingerprint, results);
   } else {
     fs::create_directories(out);
-    write_output(out / kResolved, resolved_text(spec, sweep));
+    write_output(out / kResolved, resolved_text(spec, sweep, fingerprint));
     std::ofstream(journal, std::ios::trunc);
   }
   // Rewrite the journal with what was kept (drops torn lines), then append as points finish.

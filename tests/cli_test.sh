@@ -282,6 +282,13 @@ echo "$out" | grep -q "^4 points simulated.*4 resumed" && grep -q "4 journaled p
 sed 's/"seeds": \[1, 2\]/"seeds": [1, 2, 3]/' "$sw/tiny.json" >"$sw/more.json"
 out=$("$tycoon" sweep "$sw/more.json" --out "$sw/b" --resume --no-png 2>/dev/null)
 echo "$out" | grep -q "^4 points simulated.*8 resumed" || { echo "FAIL sweep --resume after a seed was added: $(echo "$out" | tail -1)"; fail=1; }
+# Points simulated by another build or calibration are not resumed into this one's (sweep.json
+# records both): refused, exit 2, one line, the journal untouched.
+cp -r "$sw/b" "$sw/other-build"
+python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["fingerprint"]["build"]="0.0.0 (commit elsewhere)"; json.dump(j,open(p,"w"))' "$sw/other-build/sweep.json"
+check_one_line_error sweep-resume-other-build "$tycoon" sweep "$sw/more.json" --out "$sw/other-build" --resume --no-png
+"$tycoon" sweep "$sw/more.json" --out "$sw/other-build" --resume --no-png 2>&1 | grep -q "were simulated by another build or calibration (build 0.0.0 (commit elsewhere)" ||
+  { echo "FAIL sweep --resume across builds not refused"; fail=1; }
 # The estimate: one point (the median by work) is timed, the rest estimated from it, printed before they run.
 grep -q "^sweep tiny: estimate: 7 points left, about .* of wall time on 2 jobs (timed: point" "$sw/a.err" ||
   { echo "FAIL sweep printed no estimate: $(cat "$sw/a.err")"; fail=1; }
@@ -360,6 +367,17 @@ err=$("$tycoon" sweep "$sw/tiny.json" --shard 3/4 --out "$sw/parts" --jobs 1 2>&
 [ "$rc" = 2 ] && echo "$err" | grep -q "remove it to run this shard afresh" ||
   { echo "FAIL a damaged shard journal: rc $rc: $err"; fail=1; }
 rm -f "$sw/parts/part-3-of-4.journal.jsonl"
+# Shards of different builds or calibrations do not merge; a shard journal of another build is not resumed.
+python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["fingerprint"]["calibration"]="0000000000000000"; json.dump(j,open(sys.argv[2],"w"))' \
+  "$sw/parts/part-3-of-4.json" "$sw/other-part-3.json"
+err=$("$tycoon" sweep merge "$sw"/parts/part-[012]-of-4.json "$sw/other-part-3.json" --out "$sw/m4" 2>&1 >/dev/null)
+echo "$err" | grep -q "simulated by another build or calibration" || { echo "FAIL merge across calibrations: $err"; fail=1; }
+printf '\n' >"$sw/parts/part-1-of-4.journal.jsonl"
+printf '{"fingerprint":{"build":"0.0.0 (commit elsewhere)","calibration":"0000000000000000"}}\n' >"$sw/parts/part-1-of-4.journal.jsonl.fingerprint"
+err=$("$tycoon" sweep "$sw/tiny.json" --shard 1/4 --out "$sw/parts" --jobs 1 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && echo "$err" | grep -q "another build or calibration .*remove the journal" ||
+  { echo "FAIL a shard journal of another build: rc $rc: $err"; fail=1; }
+rm -f "$sw/parts/part-1-of-4.journal.jsonl" "$sw/parts/part-1-of-4.journal.jsonl.fingerprint"
 check_one_line_error sweep-merge-missing-shard "$tycoon" sweep merge "$sw/parts/part-0-of-4.json" \
   "$sw/parts/part-1-of-4.json" "$sw/parts/part-2-of-4.json" --out "$sw/m2"
 err=$("$tycoon" sweep merge "$sw"/parts/part-[012]-of-4.json --out "$sw/m2" 2>&1 >/dev/null)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/analysis/sweep_journal.h"
+#include "sim/core/version.h"
 #include "sim/data/json_reader.h"
 #include "tests/test_analysis_support.h"
 
@@ -188,4 +189,22 @@ TEST_CASE("journal: the lines that hold a point are counted; a journal no point 
   CHECK(count_journal_lines("") == 0);
   CHECK(count_journal_lines("\n\n") == 0);
   CHECK(count_journal_lines("{\"hash\": 1}\n{\"ha") == 2);  // a torn last line counts: it was a point's
+}
+
+TEST_CASE("a sweep's fingerprint names its build and changes with any calibration curve") {
+  auto spec = parse_sweep_spec(analysis_test::tiny_spec({1}), "spec.json");
+  auto sweep = expand_sweep(spec, analysis_test::catalog());
+  auto calibrations = calibrations_for(sweep, analysis_test::catalog());
+  const auto a = sweep_fingerprint(calibrations);
+  CHECK(a.build == core::version_line());
+  CHECK(a.calibration.size() == 16);
+  CHECK(sweep_fingerprint(calibrations) == a);  // the same curves, the same fingerprint
+  // The sources' wording is not part of it; a curve's value is.
+  calibrations.begin()->second.source += " (reworded)";
+  CHECK(sweep_fingerprint(calibrations) == a);
+  calibrations.begin()->second.kernel_floor_s *= 1.01;
+  CHECK(sweep_fingerprint(calibrations).calibration != a.calibration);
+  // Read back from what sweep.json records; a file without one resumes as before.
+  CHECK(recorded_fingerprint(nlohmann::json{{"fingerprint", a.to_json()}}) == a);
+  CHECK(!recorded_fingerprint(nlohmann::json{{"spec_hash", "x"}}).has_value());
 }

@@ -6,12 +6,33 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/core/version.h"
 #include "sim/perf/profile_lookup.h"
 #include "sim/serving/benchmark_run.h"
 #include "sim/serving/run_budget.h"
 #include "sim/serving/steady_state.h"
 
 namespace tycoon::analysis {
+
+SweepFingerprint sweep_fingerprint(const CalibrationSet& calibrations) {
+  std::string text;
+  for (const auto& [chip, cal] : calibrations) {
+    auto j = perf::to_json(cal);
+    j.erase("source");
+    text += chip + "=" + j.dump() + "\n";
+  }
+  return {core::version_line(), stable_hash(text)};
+}
+
+std::optional<SweepFingerprint> recorded_fingerprint(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("fingerprint")) return std::nullopt;
+  const auto& f = j["fingerprint"];
+  if (!f.is_object() || !f.contains("build") || !f.contains("calibration") || !f["build"].is_string() ||
+      !f["calibration"].is_string()) {
+    return std::nullopt;
+  }
+  return SweepFingerprint{f["build"].get<std::string>(), f["calibration"].get<std::string>()};
+}
 
 CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog& catalog) {
   CalibrationSet out;

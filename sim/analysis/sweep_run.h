@@ -21,6 +21,23 @@ namespace tycoon::analysis {
 using CalibrationSet = std::map<std::string, perf::CalibrationProfile, std::less<>>;
 CalibrationSet calibrations_for(const ExpandedSweep& sweep, const data::Catalog& catalog);
 
+// What a point's figures depend on beyond its resolved inputs (which its hash keys): the build that
+// simulated it (core::version_line) and the calibration curves of every chip the sweep uses (a
+// hash of their values; the sources' wording left out). Journaled points of another fingerprint
+// are not resumed into a sweep, nor shards of different ones merged: they would mix two models.
+struct SweepFingerprint {
+  std::string build;
+  std::string calibration;  // 16 hex digits
+  nlohmann::json to_json() const { return {{"build", build}, {"calibration", calibration}}; }
+  bool operator==(const SweepFingerprint&) const = default;
+  // "build X, calibration Y"
+  std::string describe() const { return "build " + build + ", calibration " + calibration; }
+};
+SweepFingerprint sweep_fingerprint(const CalibrationSet& calibrations);
+// The fingerprint a sweep.json, part or journal recorded; nullopt when it records none (written
+// before fingerprints, resumed as before) or when it is malformed.
+std::optional<SweepFingerprint> recorded_fingerprint(const nlohmann::json& j);
+
 // Simulates one point. A point the simulator refuses (every request fails, say) comes back with
 // `error` set instead of throwing, so one bad corner does not sink a sweep.
 PointPerf run_point(const ExpandedSweep& sweep, const SweepSpec& spec, const SweepPoint& point,
