@@ -96,6 +96,7 @@ class Writer {
   void note(const std::string& s) {
     if (std::find(out_.notes.begin(), out_.notes.end(), s) == out_.notes.end()) out_.notes.push_back(s);
   }
+  Checkpoint begin(const perf::Deployment& d, bool engine_quantizes_fp8, LaunchCommand& c);
   LaunchCommand vllm(const Pool& pool);
   LaunchCommand sglang(const Pool& pool);
   LaunchCommand trtllm(const Pool& pool);
@@ -121,16 +122,24 @@ std::string Writer::name() const {
   return kubernetes_name(point_.config.deployment.model->id + "-" + point_.config.deployment.hardware->id);
 }
 
+// Every engine's command starts alike: the server command, the checkpoint (positional, or after
+// the engine's model flag) and the address it listens on.
+Checkpoint Writer::begin(const perf::Deployment& d, bool engine_quantizes_fp8, LaunchCommand& c) {
+  const auto ck = checkpoint_for(d, repos_, options_, engine_quantizes_fp8);
+  if (repo_.empty()) repo_ = ck.repo;
+  c.argv = launch_.server_command;
+  if (!launch_.model_argument.empty()) c.argv.push_back(launch_.model_argument);
+  c.argv.push_back(ck.repo);
+  c.argv.insert(c.argv.end(), {"--host", "0.0.0.0", "--port", std::to_string(options_.port)});
+  return ck;
+}
+
 LaunchCommand Writer::vllm(const Pool& pool) {
   const auto& d = *pool.deployment;
   const auto& s = *pool.scheduler;
   LaunchCommand c;
-  const auto ck = checkpoint_for(d, repos_, options_, true);
-  if (repo_.empty()) repo_ = ck.repo;
-  c.argv = launch_.server_command;
-  c.argv.push_back(ck.repo);
+  const auto ck = begin(d, true, c);
   auto add = [&](std::initializer_list<std::string> a) { c.argv.insert(c.argv.end(), a); };
-  add({"--host", "0.0.0.0", "--port", std::to_string(options_.port)});
   add({"--tensor-parallel-size", std::to_string(d.tensor_parallel)});
   if (d.expert_parallel > 1) {
     add({"--enable-expert-parallel"});
@@ -184,12 +193,8 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   const auto& d = *pool.deployment;
   const auto& s = *pool.scheduler;
   LaunchCommand c;
-  const auto ck = checkpoint_for(d, repos_, options_, true);
-  if (repo_.empty()) repo_ = ck.repo;
-  c.argv = launch_.server_command;
+  const auto ck = begin(d, true, c);
   auto add = [&](std::initializer_list<std::string> a) { c.argv.insert(c.argv.end(), a); };
-  add({launch_.model_argument, ck.repo});
-  add({"--host", "0.0.0.0", "--port", std::to_string(options_.port)});
   add({"--tp-size", std::to_string(d.tensor_parallel)});
   if (d.expert_parallel > 1) {
     note("SGLang's expert-parallel flag was not found documented at the version read (" + launch_.checked_version +
@@ -242,12 +247,9 @@ LaunchCommand Writer::trtllm(const Pool& pool) {
   const auto& d = *pool.deployment;
   const auto& s = *pool.scheduler;
   LaunchCommand c;
-  const auto ck = checkpoint_for(d, repos_, options_, false);
-  if (repo_.empty()) repo_ = ck.repo;
-  c.argv = launch_.server_command;
-  c.argv.push_back(ck.repo);
+  begin(d, false, c);  // TensorRT-LLM serves pre-quantized checkpoints: no FP8 on load
   auto add = [&](std::initializer_list<std::string> a) { c.argv.insert(c.argv.end(), a); };
-  add({"--host", "0.0.0.0", "--port", std::to_string(options_.port), "--backend", "pytorch"});
+  add({"--backend", "pytorch"});
   add({"--tp_size", std::to_string(d.tensor_parallel)});
   if (d.expert_parallel > 1) add({"--ep_size", std::to_string(d.expert_parallel)});
   add({"--max_batch_size", std::to_string(s.max_num_seqs)});
