@@ -48,6 +48,7 @@ struct BenchmarkOptions {
   double pause_cap_s = serving::WorkloadSpec{}.max_pause_s;
   std::string pause_basis{traffic::kPauseBasisNames[static_cast<std::size_t>(serving::WorkloadSpec{}.pause_basis)]};
   double idle_cap_s = serving::ArrivalSpec{}.idle_cap_s;
+  std::string agentx_timing{serving::kAgentxTimings[serving::kDefaultAgentxTiming].name};
   double random_range_ratio = serving::WorkloadSpec{}.input_range_ratio;
   double output_range_ratio = serving::WorkloadSpec{}.output_range_ratio;
   std::string workload{serving::kWorkloadNames[static_cast<std::size_t>(serving::WorkloadSpec{}.kind)]};
@@ -86,7 +87,7 @@ struct BenchmarkOptions {
                     *rate_flag = nullptr, *warmup_s_flag = nullptr, *warmup_requests_flag = nullptr,
                     *range_ratio_flag = nullptr, *out_ratio_flag = nullptr, *ramp_flag = nullptr,
                     *pause_cap_flag = nullptr, *pause_basis_flag = nullptr, *idle_cap_flag = nullptr,
-                    *queue_timeout_flag = nullptr, *max_queue_flag = nullptr;
+                    *agentx_timing_flag = nullptr, *queue_timeout_flag = nullptr, *max_queue_flag = nullptr;
 };
 
 bool given(const CLI::Option* flag) { return flag && flag->count() > 0; }
@@ -211,6 +212,10 @@ serving::BenchmarkRun benchmark_run(const BenchmarkOptions& o) {
   run.max_pause_s = if_given(o.pause_cap_flag, o.pause_cap_s);
   if (given(o.pause_basis_flag))
     run.pause_basis = *parse_enum<traffic::PauseBasis>(o.pause_basis, traffic::kPauseBasisNames);
+  if (given(o.agentx_timing_flag)) {
+    for (std::size_t i = 0; i < serving::kAgentxTimingNames.size(); ++i)
+      if (serving::kAgentxTimingNames[i] == o.agentx_timing) run.agentx_timing = i;
+  }
   run.num_requests = o.num_requests;
   run.duration_s = o.duration_s;
   run.warmup_s = if_given(o.warmup_s_flag, o.warmup_s);
@@ -324,22 +329,27 @@ void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
                                "as benchmark_serving.py with --request-rate inf)")
                     ->check(finite_range(0.0, 1e6));
   o.pause_cap_flag = sub.add_option("--pause-cap-s", o.pause_cap_s,
-                                    "Agentic coding: the longest pause kept of a recorded one (default " +
-                                        format_default(serving::WorkloadSpec{}.max_pause_s) +
-                                        ", kv-cache-tester's "
-                                        "--max-delay and the early AgentX replay's cap; 0: as recorded)")
+                                    "Agentic coding: the longest pause kept of a recorded one (default: the "
+                                    "--agentx-timing's; 0: as recorded)")
                          ->check(finite_range(0.0, 1e6));
   o.pause_basis_flag =
       sub.add_option("--pause-basis", o.pause_basis,
-                     "Agentic coding: how a recorded pause is taken: think-time (default: the trace's think_time, "
-                     "as kv-cache-tester and AgentX in May 2026 replay it), start-to-start (the gap between request "
+                     "Agentic coding: how a recorded pause is taken: think-time (the trace's think_time, as "
+                     "kv-cache-tester and AgentX in May 2026 replay it), start-to-start (the gap between request "
                      "starts, the recorded answer's time included, waited after each answer: AgentX from June to "
                      "July 2026) or end-to-start (that gap less the answer's recorded time: AgentX from late July "
-                     "2026)")
+                     "2026). Default: the --agentx-timing's")
           ->check(one_of(traffic::kPauseBasisNames));
+  o.agentx_timing_flag =
+      sub.add_option("--agentx-timing", o.agentx_timing,
+                     "Agentic coding: AgentX's replay timing as InferenceX ran it: may-2026 (think-time, pauses "
+                     "capped at 60 s), june-2026 (start-to-start, 60 s), july-2026 (start-to-start, 10 s) or "
+                     "august-2026 (default: end-to-start, pauses capped at 300 s, the system idle at most 10 s; "
+                     "AgentX's current harness). --pause-basis, --pause-cap-s and --idle-cap-s refine it")
+          ->check(one_of(serving::kAgentxTimingNames));
   o.idle_cap_flag = sub.add_option("--idle-cap-s", o.idle_cap_s,
                                    "Closed loop: the longest the whole system may sit idle; then the user due first "
-                                   "sends now (default 0: no limit; the later AgentX replay's is 10)")
+                                   "sends now (0: no limit; default 0, or the --agentx-timing's for agentic coding)")
                         ->check(finite_range(0.0, 1e6));
   sub.add_option("--workload", o.workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
   sub.add_option("--trace", o.trace,

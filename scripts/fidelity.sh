@@ -75,6 +75,11 @@ for c in "${agentx_loads[@]}"; do
       --warmup-s 600 --duration-s 4200
   done
 done
+# Beyond the seed's loads: "beyond [20 users] all three setups saturate" (seed 000).
+for c in 24 32; do
+  bench "agentx-h200-c$c" --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 \
+    --workload agentic-coding --spec-tokens 3 --acceptance 2.31 --concurrency "$c" --warmup-s 600 --duration-s 4200
+done
 # Sensitivity, not the comparison: the 20-user point without prefix caching (docs/fidelity.md,
 # "How much hangs on cause (1)").
 bench agentx-h200-c20-nocache --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 \
@@ -82,27 +87,21 @@ bench agentx-h200-c20-nocache --hardware h200 --model gpt-oss-120b --engine vllm
   --no-prefix-caching
 # The AgentX replay's timing changed with AIPerf's inferencex-agentx-mvp scenario as InferenceX
 # pinned it (benchmarks/benchmark_lib.sh and the utils/aiperf submodule; docs/fidelity.md, "Which
-# AgentX"). The loads above run the first; each dated timing runs the 20-user point on seeds 1-5
-# and the seven loads once, for the published point and the seed's request count (6,514).
+# AgentX"; serving::kAgentxTimings). The loads above run the default, AgentX's current harness
+# (august-2026); each dated timing runs the 20-user point on seeds 1-5 and the seven loads once,
+# for the published point and the seed's request count (6,514).
 #   may:    2026-05-17 (v0.2): the trace's think_time, each capped at 60 s
 #   june:   2026-06-02 (v0.3): the start-to-start gap, waited after each answer, capped at 60 s
 #   july:   2026-07-02 (v1.0): the same gaps capped at 10 s
 #   august: from late July (#2365, 2026-07-27; #2457, 2026-08-02): the start-to-start gap less the
 #           previous answer's recorded time (end to start), a trajectory idle at most 300 s, the
 #           whole replay at most 10 s
-timing_args() {
-  case $1 in
-    may) echo "--pause-basis think-time --pause-cap-s 60" ;;
-    june) echo "--pause-basis start-to-start --pause-cap-s 60" ;;
-    july) echo "--pause-basis start-to-start --pause-cap-s 10" ;;
-    august) echo "--pause-basis end-to-start --pause-cap-s 300 --idle-cap-s 10" ;;
-  esac
-}
+timing_args() { echo "--agentx-timing $1-2026"; }
 agentx_timings=(may june july august)
 for t in "${agentx_timings[@]}"; do
   read -r -a targs <<<"$(timing_args "$t")"
   for c in "${agentx_loads[@]}"; do
-    [[ $t == may ]] && continue  # the loads above
+    [[ $t == august ]] && continue  # the loads above
     bench "agentx-$t-c$c" --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 \
       --workload agentic-coding --spec-tokens 3 --acceptance 2.31 --concurrency "$c" --warmup-s 600 --duration-s 4200 \
       "${targs[@]}"
@@ -118,7 +117,7 @@ done
 timing_point() {  # TIMING LOAD SEED: the JSON of that run
   local t=$1 c=$2 seed=$3
   local base="agentx-$t-c$c"
-  [[ $t == may ]] && base="agentx-h200-c$c"
+  [[ $t == august ]] && base="agentx-h200-c$c"
   [[ $seed == 1 ]] && echo "$base" || echo "agentx-$t-c$c-s$seed"
 }
 best_h200=0 best_c=0
@@ -213,19 +212,28 @@ echo "AgentX replay timings (ours, H200): timing, tok/s/GPU at 20 users (seed 1;
 for t in "${agentx_timings[@]}"; do
   vals=()
   for seed in 1 2 3 4 5; do vals+=("$(field "$(timing_point "$t" 20 "$seed")" .output_tok_per_s_per_gpu)"); done
-  total=0
-  for c in "${agentx_loads[@]}"; do total=$((total + $(field "$(timing_point "$t" "$c" 1)" .requests_arrived))); done
-  printf '%-7s %5.0f  (mean %5.0f, %5.0f-%5.0f; %s vs 286)  %5s  %6s\n' "$t" "${vals[0]}" \
+  total=0 failed=0
+  for c in "${agentx_loads[@]}"; do
+    total=$((total + $(field "$(timing_point "$t" "$c" 1)" .requests_arrived)))
+    failed=$((failed + $(field "$(timing_point "$t" "$c" 1)" .requests_failed)))
+  done
+  printf '%-7s %5.0f  (mean %5.0f, %5.0f-%5.0f; %s vs 286)  %5s  %6s (%s vs 6,514; %s failed vs 17)\n' "$t" "${vals[0]}" \
     "$(printf '%s\n' "${vals[@]}" | awk '{ s += $1 } END { print s / NR }')" \
     "$(printf '%s\n' "${vals[@]}" | sort -g | head -1)" "$(printf '%s\n' "${vals[@]}" | sort -g | tail -1)" \
     "$(err1 "$(printf '%s\n' "${vals[@]}" | awk '{ s += $1 } END { printf "%.1f", s / NR }')" 286)" \
-    "$(field "$(timing_point "$t" 20 1)" .requests_arrived)" "$total"
+    "$(field "$(timing_point "$t" 20 1)" .requests_arrived)" "$total" "$(err1 "$total" 6514)" "$failed"
 done
 echo
 echo "AgentX sweep (ours): users, H200 tok/s/GPU, H200 P90 tok/s/user, MI300X tok/s/GPU, prefix hit rate, requests failed (beyond the window)"
 for c in "${agentx_loads[@]}"; do
   printf '%3s  %7.0f  %6.1f  %7.0f  %5.2f  %s (%s)\n' "$c" "$(field "agentx-h200-c$c" .output_tok_per_s_per_gpu)" \
     "$(field "agentx-h200-c$c" .p90_interactivity_tok_per_s_per_user)" "$(field "agentx-mi300x-c$c" .output_tok_per_s_per_gpu)" \
+    "$(field "agentx-h200-c$c" .prefix_cache_hit_rate)" "$(field "agentx-h200-c$c" .requests_failed)" \
+    "$(field "agentx-h200-c$c" .requests_exceeding_context)"
+done
+for c in 24 32; do
+  printf '%3s  %7.0f  %6.1f  %7s  %5.2f  %s (%s)   (beyond the seed'"'"'s loads)\n' "$c" "$(field "agentx-h200-c$c" .output_tok_per_s_per_gpu)" \
+    "$(field "agentx-h200-c$c" .p90_interactivity_tok_per_s_per_user)" "—" \
     "$(field "agentx-h200-c$c" .prefix_cache_hit_rate)" "$(field "agentx-h200-c$c" .requests_failed)" \
     "$(field "agentx-h200-c$c" .requests_exceeding_context)"
 done

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Published serving measurements against `tycoon benchmark` (docs/fidelity_published.md).
 #
-#   scripts/fidelity_published.sh [BUILD_DIR] [OUT_DIR]
+#   scripts/fidelity_published.sh [BUILD_DIR] [OUT_DIR] [POINTS_FILE]
 #
-# Reads every point of calibration/published/serving_points.json (measured TTFT and TPOT with
-# their source), runs the same configuration through `tycoon benchmark` (JSON per point in
+# Reads every point of POINTS_FILE (default calibration/published/serving_points.json; the MoE
+# and 70B groups of issue 34 are calibration/published/serving_points_moe.json): measured TTFT
+# and TPOT with their source, runs the same configuration through `tycoon benchmark` (JSON per point in
 # OUT_DIR, default BUILD_DIR/fidelity_published/), and prints the markdown table: published and
-# simulated TTFT and TPOT, the error of each, and the median and worst absolute error per metric.
+# simulated TTFT and TPOT, the error of each, the median and worst absolute error per metric, and
+# the median signed error of each group (model, GPU, engine).
 # With FIDELITY_REUSE=1 a point whose JSON is already there is not run again. Needs jq and awk.
 # Every run is seeded (--seed 1), so the table is reproducible to the digit; nothing in the
 # simulator is fitted to these values. A point the simulator refuses is listed with the reason.
@@ -15,7 +17,7 @@ set -euo pipefail
 build=${1:-build}
 out=${2:-$build/fidelity_published}
 root=$(cd "$(dirname "$0")/.." && pwd)
-points="$root/calibration/published/serving_points.json"
+points=${3:-$root/calibration/published/serving_points.json}
 tycoon="$build/tycoon"
 # What it needs: jq, and the CLI (scripts/setup.sh installs jq and builds the default build/;
 # nothing when they are there).
@@ -41,6 +43,8 @@ for ((i = 0; i < n; ++i)); do
     --engine "$(jq -r .engine <<<"$p")" --precision "$(jq -r .precision <<<"$p")" --tp "$(jq -r .tp <<<"$p")"
     --spec-tokens 0 --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
     --concurrency "$(jq -r .concurrency <<<"$p")" --seed 1 --json)
+  # Expert parallel where the point states it (tycoon's --ep divides --tp).
+  [[ $(jq -r '.ep // 1' <<<"$p") == 1 ]] || args+=(--ep "$(jq -r .ep <<<"$p")")
   if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]]; then
     if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
       refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
@@ -75,6 +79,20 @@ summary() {
 echo
 summary 11 "TTFT"
 summary 14 "TPOT"
+# The signs by group point at mechanisms, not noise: the median signed error of each group.
+echo
+echo "| group (model, GPU, engine) | points | median TTFT error | median TPOT error |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}" | awk -F'\t' '{ split($3, e, " "); print $4 ", " $2 ", " e[1] "\t" $11 "\t" $14 }' | sort -t$'\t' -k1,1 |
+  awk -F'\t' '
+    function median(v, n,   i, j, t) {
+      for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    function flush() { if (n) printf "| %s | %d | %+.0f%% | %+.0f%% |\n", g, n, median(ttft, n), median(tpot, n) }
+    $1 != g { flush(); g = $1; n = 0; delete ttft; delete tpot }
+    { ++n; ttft[n] = $2; tpot[n] = $3 }
+    END { flush() }' 
 if ((${#refused[@]})); then
   echo
   echo "Points the simulator refused:"

@@ -120,11 +120,20 @@ check_one_line_error benchmark-two-warmups "$tycoon" "${bench[@]}" --warmup-requ
 # The AgentX replay's timings: each is a flag, refused on other workloads and
 # printed on the client line.
 agentic=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --workload agentic-coding)
-"$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 --pause-basis start-to-start |
-  grep -q "^client: .*recorded pauses capped at 60 s (start-to-start gaps, waited after each answer)" ||
+# The default is AgentX's current harness (august-2026); a flag refines one part of a timing.
+"$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 |
+  grep -q "^client: .*the system idle at most 10.0 s; recorded pauses capped at 300 s (end-to-start: the gap less the answer's recorded time); AgentX's august-2026 timing" ||
+  { echo "FAIL benchmark's agentic default is not AgentX's august-2026 timing"; fail=1; }
+"$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 --agentx-timing june-2026 |
+  grep -q "^client: .*recorded pauses capped at 60 s (start-to-start gaps, waited after each answer); AgentX's june-2026 timing" ||
+  { echo "FAIL benchmark does not run the named AgentX timing"; fail=1; }
+"$tycoon" "${agentic[@]}" --concurrency 2 --duration-s 120 --agentx-timing may-2026 --pause-basis end-to-start |
+  grep -q "^client: .*recorded pauses capped at 60 s (end-to-start: the gap less the answer's recorded time); a custom AgentX timing" ||
   { echo "FAIL benchmark does not print the pause basis it ran"; fail=1; }
 check_one_line_error benchmark-pause-basis-not-agentic "$tycoon" "${bench[@]}" --pause-basis start-to-start
+check_one_line_error benchmark-agentx-timing-not-agentic "$tycoon" "${bench[@]}" --agentx-timing july-2026
 check_one_line_error benchmark-bad-pause-basis "$tycoon" "${agentic[@]}" --pause-basis sideways
+check_one_line_error benchmark-bad-agentx-timing "$tycoon" "${agentic[@]}" --agentx-timing 2026
 # Configurations that do not run are refused with the reason.
 check_one_line_error predict-tp-not-dividing-heads "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 3 --decode-batch 1
 check_one_line_error predict-ep-on-dense-model "$tycoon" predict --hardware h200 --model llama-3.1-8b --tp 2 --ep 2 --decode-batch 1

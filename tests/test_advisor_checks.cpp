@@ -255,19 +255,22 @@ TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired se
                                (result.leader ? 2 * o.repeats : 0));
   // The outcome on this market is pinned, not skipped when absent (a skip passes silently): seed 3 with
   // two 20 s repeats (InferenceX's client: lengths in [0.8, 1], warm-up first; runtime-visible
-  // memory) screens three finalists at x1.19-x1.20 on one seed -- "spec_draft_tokens 1",
-  // "max_num_seqs 512", "precision fp8" -- and none keeps a lower bound above 1 over the two
-  // screening seeds (with two seeds the bound is gain - 6.31 sd / sqrt(2)): no leader, no proposal.
-  // A change to the search or the simulator that flips any of this shows up here.
+  // memory) screens three finalists at x1.26-x1.28 on one seed -- "spec_draft_tokens 1",
+  // "max_num_seqs 512", "precision fp8" -- and over the two screening seeds (the bound is gain -
+  // 6.31 sd / sqrt(2)) only "precision fp8" keeps a lower bound above 1, by a hair (x1.0003, since
+  // fp8 expert GEMMs run on their own measured curve): it leads, and its re-measure on fresh
+  // seeds does not hold, so there is no proposal. A change to the search or the simulator that
+  // flips any of this shows up here.
   std::vector<std::string> finalist_labels;
   for (const auto& c : result.evaluated) {
     if (c.seeds == o.repeats) finalist_labels.push_back(c.move.label);
   }
   CHECK(finalist_labels == std::vector<std::string>{"spec_draft_tokens 1", "max_num_seqs 512", "precision fp8"});
   for (const auto& c : result.evaluated) {
-    if (c.seeds == o.repeats) CHECK(c.gain_low < 1.0);
+    if (c.seeds == o.repeats) CHECK((c.gain_low < 1.0) == (c.move.label != "precision fp8"));
   }
-  CHECK_FALSE(result.leader);
+  REQUIRE(result.leader);
+  CHECK(result.leader->move.label == "precision fp8");
   CHECK_FALSE(result.best);
   CHECK(result.baseline_goodput_per_gpu > 0);
   // The same search again (the next day at the same load) reuses every run and decides the same.

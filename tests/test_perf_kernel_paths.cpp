@@ -132,6 +132,48 @@ TEST_CASE("4-bit experts: W4A16 on Hopper (bf16 tensor cores), native FP4 on Bla
   }
 }
 
+TEST_CASE("grouped expert GEMMs reach a share of their own math's peak: fp8 has its own curve, fp4 shares it") {
+  // DeepSeek-R1's fp8 experts on an H200 and its fp4 experts on a B200, a long prefill. The
+  // profile's bf16 curve says 0.5 and its fp8 curve 0.3 at any size: an fp8 grouped GEMM reached
+  // 0.30 of the fp8 peak at 256 rows per expert where the bf16 one reached 0.47 of its own
+  // (calibration/data/h200/moe_fp8_grouped.jsonl), so scaling the bf16 curve by the fp8 peak
+  // made prefill expert GEMMs 1.6x too fast.
+  auto cal = ideal_profile("h200");
+  cal.moe_compute_eff = {perf::Curve::constant(0.5), perf::Curve::constant(0.3), perf::Curve::constant(0.3)};
+  const double tokens = 16384;
+  auto moe_compute = [&](const char* chip, Precision p) {
+    auto cost = perf::predict_prefill(reference("deepseek-r1", chip, p, 8), cal, static_cast<std::int64_t>(tokens));
+    return cost.op(OpClass::kMoeExperts);
+  };
+  auto fp8 = moe_compute("h200", Precision::kFp8);
+  CHECK(fp8.compute_s == doctest::Approx(fp8.flop / (1979e12 * 0.3)).epsilon(kExactReordered));
+  auto bf16 = moe_compute("h200", Precision::kBf16);
+  CHECK(bf16.compute_s == doctest::Approx(bf16.flop / (989e12 * 0.5)).epsilon(kExactReordered));
+  auto fp4 = moe_compute("b200", Precision::kFp4);
+  CHECK(fp4.compute_s == doctest::Approx(fp4.flop / (9e15 * 0.3)).epsilon(kExactReordered));
+}
+
+TEST_CASE("an engine's W4A16 expert kernel: a share of the bf16 curve on chips without 4-bit math only") {
+  // gpt-oss-120b's MXFP4 experts under an engine whose W4A16 kernel reaches 0.4 of the bf16
+  // grouped GEMM's compute efficiency (Engine::moe_w4a16_compute_efficiency): on an H200 the
+  // compute term of a long prefill is 1 / 0.4 = 2.5x the bf16 one; on a B200 (FP4 tensor cores)
+  // and for fp8 weights nothing changes; the weight streaming (memory term) is never scaled.
+  data::Engine engine = test::catalog().engine("torch-reference");
+  engine.moe_w4a16_compute_efficiency[Vendor::kNvidia] = 0.4;
+  const double tokens = 16384;
+  auto experts = [&](const char* chip, Precision p, const data::Engine* e) {
+    auto d = reference("gpt-oss-120b", chip, p);
+    d.engine = e;
+    return perf::predict_prefill(d, ideal_profile(chip), static_cast<std::int64_t>(tokens)).op(OpClass::kMoeExperts);
+  };
+  const auto* plain = &test::catalog().engine("torch-reference");
+  auto h200 = experts("h200", Precision::kFp4, &engine), h200_plain = experts("h200", Precision::kFp4, plain);
+  CHECK(h200.compute_s == doctest::Approx(h200_plain.compute_s / 0.4).epsilon(kExactReordered));
+  CHECK(h200.memory_s == h200_plain.memory_s);
+  CHECK(experts("b200", Precision::kFp4, &engine).compute_s == experts("b200", Precision::kFp4, plain).compute_s);
+  CHECK(experts("h200", Precision::kFp8, &engine).compute_s == experts("h200", Precision::kFp8, plain).compute_s);
+}
+
 TEST_CASE("a chip fitted to published results: its own profile, lent to no sibling") {
   // The MI300X's levels are fitted to its published serving results (calibration/fit/
   // fit_published.py): every prediction on it is fitted-to-published, at any size, since no

@@ -15,7 +15,8 @@ inline perf::CalibrationProfile ideal_profile(const std::string& chip) {
   p.chip = chip;
   p.provenance = perf::Provenance::kInterpolated;
   p.gemm_compute_eff = {perf::Curve::constant(1), perf::Curve::constant(1), perf::Curve::constant(1)};
-  p.gemm_memory_eff = p.moe_compute_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
+  p.moe_compute_eff = p.gemm_compute_eff;
+  p.gemm_memory_eff = p.moe_memory_eff = p.attn_prefill_compute_eff = p.attn_decode_memory_eff =
       p.elementwise_memory_eff = p.allreduce_bus_eff = perf::Curve::constant(1);
   p.max_measured_tokens = 1e9;
   p.max_measured_context = 1e9;

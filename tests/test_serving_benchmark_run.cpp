@@ -102,6 +102,51 @@ TEST_CASE("a closed-loop point sends 10 x concurrency requests after 2 x concurr
   }
 }
 
+TEST_CASE("agentic coding replays AgentX under its current harness unless another dated timing is named") {
+  BenchmarkRun run;
+  run.workload = WorkloadKind::kAgenticCoding;
+  run.concurrency = 20;
+  SUBCASE("by default: end-to-start pauses capped at 300 s, the system idle at most 10 s (august-2026)") {
+    auto c = run_of(run);
+    CHECK(c.workload.pause_basis == traffic::PauseBasis::kEndToStart);
+    CHECK(c.workload.max_pause_s == 300);
+    CHECK(c.arrival.idle_cap_s == 10);
+    REQUIRE(serving::agentx_timing_of(c) != nullptr);
+    CHECK(serving::agentx_timing_of(c)->name == "august-2026");
+  }
+  SUBCASE("may-2026: the trace's think time capped at 60 s and no idle cap, the game's and sweeps' pacing") {
+    run.agentx_timing = 0;
+    auto c = run_of(run);
+    CHECK(c.workload.pause_basis == serving::WorkloadSpec{}.pause_basis);
+    CHECK(c.workload.max_pause_s == serving::WorkloadSpec{}.max_pause_s);
+    CHECK(c.arrival.idle_cap_s == 0);
+    CHECK(serving::agentx_timing_of(c)->name == "may-2026");
+  }
+  SUBCASE("a flag refines one part: july-2026 with a 20 s cap is no named timing") {
+    run.agentx_timing = 2;
+    run.max_pause_s = 20;
+    auto c = run_of(run);
+    CHECK(c.workload.pause_basis == traffic::PauseBasis::kStartToStart);
+    CHECK(c.workload.max_pause_s == 20);
+    CHECK(serving::agentx_timing_of(c) == nullptr);
+  }
+  SUBCASE("open-loop agentic arrivals take the pauses but not the idle cap (closed-loop users only)") {
+    run.concurrency.reset();
+    run.arrival = ArrivalKind::kPoisson;
+    run.rate_per_s = 1;
+    auto c = run_of(run);
+    CHECK(c.workload.pause_basis == traffic::PauseBasis::kEndToStart);
+    CHECK(c.arrival.idle_cap_s == 0);
+  }
+  SUBCASE("other shapes keep their own: a named timing on random traffic is refused") {
+    BenchmarkRun plain;
+    CHECK(run_of(plain).workload.pause_basis == serving::WorkloadSpec{}.pause_basis);
+    CHECK(run_of(plain).arrival.idle_cap_s == 0);
+    plain.agentx_timing = 3;
+    CHECK_THROWS_AS(run_of(plain), std::invalid_argument);
+  }
+}
+
 TEST_CASE("a benchmark refuses choices that do not apply to each other") {
   BenchmarkRun run;
   SUBCASE("a rate without an open-loop arrival") {

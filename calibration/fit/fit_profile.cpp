@@ -18,6 +18,12 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// A string field of a row, "" when absent or not a string.
+std::string text_of(const Row& r, const char* key) {
+  auto it = r.value.find(key);
+  return it != r.value.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 bool is_fp8(const Row& r) {
   auto it = r.value.find("dtype");
   return it != r.value.end() && it->is_string() && it->get<std::string>().rfind("fp8", 0) == 0;
@@ -313,10 +319,38 @@ void fit_moe_gemm(const FitContext& f, FitReport& rep) {
       (a[0] > 1.15 * mem_t ? comp : lower).emplace_back(a[3], a[1] / (peak_bf16 * a[0]));
     }
     if (comp.empty()) comp = lower;
-    p.moe_compute_eff = monotone_curve(comp);
+    p.moe_compute_eff[0] = monotone_curve(comp);
     rep.curves.push_back(residuals("moe_memory_eff", p.moe_memory_eff, mem));
-    rep.curves.push_back(residuals("moe_compute_eff", p.moe_compute_eff, comp));
+    rep.curves.push_back(residuals("moe_compute_eff_bf16", p.moe_compute_eff[0], comp));
   }
+  // --- fp8 grouped expert GEMMs (CUTLASS's sm90 grouped GEMM with rowwise scales,
+  // torch._scaled_grouped_mm: the kind vLLM's cutlass_moe_fp8 runs; moe_fp8_grouped.jsonl):
+  // their own compute curve as a fraction of the fp8 peak. Scaling the bf16 curve by the fp8
+  // peak made prefill-sized expert GEMMs 1.2-1.6x too fast (prefill_moe_mla_notes.md, §1).
+  // Without fp8 rows the bf16 curve serves, as before. ---
+  {
+    // (model, tokens) -> {t, flop, bytes, rows/touched}
+    std::map<std::pair<std::string, double>, std::array<double, 4>> by_tokens;
+    for (const auto& r : rows) {
+      if (r.op() != "moe_expert_gemm" || text_of(r, "impl") != "torch._scaled_grouped_mm") continue;
+      double rows_n = r.number("rows"), touched = r.number("experts_touched");
+      double n = r.number("N"), k = r.number("K");
+      auto& acc = by_tokens[{text_of(r, "model"), r.number("tokens")}];
+      acc[0] += f.own(r.number("median_s"));
+      acc[1] += 2.0 * rows_n * n * k;
+      acc[2] += touched * n * k * 1.0 + rows_n * (n + k) * 2.0;
+      acc[3] = rows_n / touched;
+    }
+    std::vector<std::pair<double, double>> comp;
+    for (auto& [key, a] : by_tokens) {
+      double mem_t = a[2] / (bw * p.moe_memory_eff(a[2]));
+      if (a[0] > 1.15 * mem_t) comp.emplace_back(a[3], a[1] / (f.peak_fp8 * a[0]));
+    }
+    p.moe_compute_eff[1] = comp.empty() ? p.moe_compute_eff[0] : monotone_curve(comp);
+    if (!comp.empty()) rep.curves.push_back(residuals("moe_compute_eff_fp8", p.moe_compute_eff[1], comp));
+  }
+  // No fp4 tensor cores on the calibrated chip: fp4 shares the fp8 curve, as the dense GEMMs do.
+  p.moe_compute_eff[2] = p.moe_compute_eff[1];
 }
 
 void fit_moe_route(const FitContext& f, FitReport& rep) {

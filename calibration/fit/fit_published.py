@@ -44,7 +44,7 @@ MEMORY_CURVES = ["gemm_memory_eff", "attn_decode_memory_eff", "elementwise_memor
                  "activation_unfused_memory_eff", "qk_norm_memory_eff", "kv_write_memory_eff",
                  "moe_route_memory_eff"]
 COMPUTE_CURVES = ["gemm_compute_eff_bf16", "gemm_compute_eff_fp8", "gemm_compute_eff_fp4", "attn_prefill_compute_eff"]
-MOE_CURVES = ["moe_compute_eff", "moe_memory_eff"]
+MOE_CURVES = ["moe_compute_eff_bf16", "moe_compute_eff_fp8", "moe_compute_eff_fp4", "moe_memory_eff"]
 LATENCIES = ["kernel_floor_s", "graph_kernel_gap_s", "allreduce_latency_s", "allreduce_eager_latency_s"]
 PARAMS = ["mem", "comp", "moe", "lat"]
 # Level grid: factors of the H200's curves. An efficiency is capped at 1 whatever its factor.

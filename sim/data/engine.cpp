@@ -22,6 +22,11 @@ double Engine::efficiency_on(Vendor v) const {
   return it == kernel_efficiency.end() ? 1.0 : it->second;
 }
 
+double Engine::moe_w4a16_compute_efficiency_on(Vendor v) const {
+  auto it = moe_w4a16_compute_efficiency.find(v);
+  return it == moe_w4a16_compute_efficiency.end() ? 1.0 : it->second;
+}
+
 Engine load_engine(const std::filesystem::path& path) {
   auto json = parse_json_file(path);
   ObjectReader r(json, path.string(), "");
@@ -81,10 +86,21 @@ Engine load_engine(const std::filesystem::path& path) {
     }
     k.finish();
   }
+  if (r.has("moe_w4a16_compute_efficiency")) {
+    auto k = r.object("moe_w4a16_compute_efficiency");
+    for (const auto& key : k.keys()) {
+      auto v = parse_enum<Vendor>(key, kVendorNames);
+      if (!v) k.fail(key, "unknown vendor");
+      e.moe_w4a16_compute_efficiency[*v] = k.number(key, Bound::kUnit);
+      if (e.moe_w4a16_compute_efficiency[*v] <= 0) k.fail(key, "must be above 0");
+    }
+    k.finish();
+  }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
-  for (const char* key : {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s",
-                          "tokenize_s_per_input_token", "running_limit", "spec_decode_running_limit"}) {
+  for (const char* key :
+       {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token",
+        "running_limit", "spec_decode_running_limit", "moe_w4a16_compute_efficiency"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

@@ -91,6 +91,13 @@ struct Engine {
   // true: one cache-write kernel at elementwise speed (vLLM's reshape_and_cache_flash).
   bool fused_kv_write = true;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
+  // Grouped expert GEMMs with 4-bit weights on a chip without 4-bit math (Hopper, CDNA3): the
+  // engine's kernel dequantises the weights and multiplies in bf16 (W4A16: Marlin, OpenAI's
+  // triton_kernels). The share of the bf16 grouped GEMM's compute efficiency it reaches, per
+  // vendor, in (0, 1]; 1 where not given. Its weight streaming (the memory term) is not scaled.
+  // Fitted to published serving measurements where given (its source says which rows and the
+  // held-out error): no engine's W4A16 kernel could be run here.
+  std::map<Vendor, double> moe_w4a16_compute_efficiency;
   std::map<std::string, std::string> sources;
   std::string notes;
   std::string file;
@@ -98,6 +105,7 @@ struct Engine {
   bool runs_on(Vendor v) const;
   // 1.0 when the file gives no factor for the vendor.
   double efficiency_on(Vendor v) const;
+  double moe_w4a16_compute_efficiency_on(Vendor v) const;
 };
 
 Engine load_engine(const std::filesystem::path& path);

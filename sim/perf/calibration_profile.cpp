@@ -50,7 +50,8 @@ CalibrationProfile CalibrationProfile::datasheet(std::string chip) {
   Curve compute({{1, 0.02}, {16, 0.2}, {128, 0.5}, {1024, 0.7}});
   p.gemm_compute_eff = {compute, compute, compute};
   p.gemm_memory_eff = Curve::constant(0.8);
-  p.moe_compute_eff = Curve({{1, 0.05}, {64, 0.4}, {512, 0.6}});
+  Curve moe_compute({{1, 0.05}, {64, 0.4}, {512, 0.6}});
+  p.moe_compute_eff = {moe_compute, moe_compute, moe_compute};
   p.moe_memory_eff = Curve::constant(0.7);
   p.attn_prefill_compute_eff = Curve({{128, 0.3}, {4096, 0.6}});
   p.attn_decode_memory_eff = Curve::constant(0.7);
@@ -120,7 +121,9 @@ nlohmann::json to_json(const CalibrationProfile& p) {
           {"gemm_compute_eff_fp8", curve_json(p.gemm_compute_eff[1])},
           {"gemm_compute_eff_fp4", curve_json(p.gemm_compute_eff[2])},
           {"gemm_memory_eff", curve_json(p.gemm_memory_eff)},
-          {"moe_compute_eff", curve_json(p.moe_compute_eff)},
+          {"moe_compute_eff_bf16", curve_json(p.moe_compute_eff[0])},
+          {"moe_compute_eff_fp8", curve_json(p.moe_compute_eff[1])},
+          {"moe_compute_eff_fp4", curve_json(p.moe_compute_eff[2])},
           {"moe_memory_eff", curve_json(p.moe_memory_eff)},
           {"attn_prefill_compute_eff", curve_json(p.attn_prefill_compute_eff)},
           {"attn_decode_memory_eff", curve_json(p.attn_decode_memory_eff)},
@@ -156,7 +159,9 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
   p.gemm_compute_eff[1] = read_curve(r, "gemm_compute_eff_fp8", Bound::kUnit);
   p.gemm_compute_eff[2] = read_curve(r, "gemm_compute_eff_fp4", Bound::kUnit);
   p.gemm_memory_eff = read_curve(r, "gemm_memory_eff", Bound::kUnit);
-  p.moe_compute_eff = read_curve(r, "moe_compute_eff", Bound::kUnit);
+  p.moe_compute_eff[0] = read_curve(r, "moe_compute_eff_bf16", Bound::kUnit);
+  p.moe_compute_eff[1] = read_curve(r, "moe_compute_eff_fp8", Bound::kUnit);
+  p.moe_compute_eff[2] = read_curve(r, "moe_compute_eff_fp4", Bound::kUnit);
   p.moe_memory_eff = read_curve(r, "moe_memory_eff", Bound::kUnit);
   p.attn_prefill_compute_eff = read_curve(r, "attn_prefill_compute_eff", Bound::kUnit);
   p.attn_decode_memory_eff = read_curve(r, "attn_decode_memory_eff", Bound::kUnit);
@@ -190,7 +195,7 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& path) {
 
 bool has_measured_curve(const perf::CalibrationProfile& p) {
   const perf::Curve* curves[] = {&p.gemm_compute_eff[0],      &p.gemm_compute_eff[1],    &p.gemm_compute_eff[2],
-                                 &p.gemm_memory_eff,          &p.moe_compute_eff,        &p.moe_memory_eff,
+                                 &p.gemm_memory_eff,          &p.moe_compute_eff[0],     &p.moe_memory_eff,
                                  &p.attn_prefill_compute_eff, &p.attn_decode_memory_eff, &p.elementwise_memory_eff,
                                  &p.kv_write_memory_eff,      &p.allreduce_bus_eff};
   for (const auto* c : curves) {

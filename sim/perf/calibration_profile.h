@@ -54,8 +54,11 @@ struct CalibrationProfile {
   // efficiency vs bytes moved by the GEMM (weights + activations).
   std::array<Curve, 3> gemm_compute_eff;
   Curve gemm_memory_eff;
-  // MoE grouped GEMM: compute efficiency vs tokens per touched expert; memory efficiency vs bytes.
-  Curve moe_compute_eff;
+  // MoE grouped GEMM: compute efficiency vs tokens per touched expert, per math precision [bf16,
+  // fp8, fp4] as a fraction of that math's peak (an fp8 grouped GEMM reaches a smaller share of
+  // its peak than a bf16 one: calibration/data/h200/diagnostics/prefill_moe_mla_notes.md, §1);
+  // memory efficiency vs bytes.
+  std::array<Curve, 3> moe_compute_eff;
   Curve moe_memory_eff;
   // Attention prefill (flash): compute efficiency vs query tokens in the chunk.
   Curve attn_prefill_compute_eff;

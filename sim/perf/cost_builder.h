@@ -85,6 +85,7 @@ class CostBuilder {
       : d_(d), cal_(cal), out_(out), eager_(eager) {
     bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
     engine_eff_ = engine_eff;
+    w4a16_eff_ = d.engine->moe_w4a16_compute_efficiency_on(d.hardware->vendor);
   }
 
   // Small kernels the engine launches that the op accounting above does not model (reshapes,
@@ -119,7 +120,10 @@ class CostBuilder {
     double weight_bytes = touched * width * inter * mats * bytes_per_value(wp);
     double bytes = weight_bytes + pairs * (width * 2 + inter * (gated ? 3 : 2)) * kAct;
     double per_expert = pairs / touched;
-    double comp = flop / (d_.hardware->peak_flop_per_s(math) * cal_.moe_compute_eff(per_expert));
+    double eff = cal_.moe_compute_eff[precision_index(math)](per_expert);
+    // 4-bit weights multiplied in bf16 (no 4-bit math on the chip): the engine's W4A16 kernel.
+    if (wp == Precision::kFp4 && math == Precision::kBf16) eff *= w4a16_eff_;
+    double comp = flop / (d_.hardware->peak_flop_per_s(math) * eff);
     double mem = bytes / (bw_ * cal_.moe_memory_eff(bytes));
     add(OpClass::kMoeExperts, flop, bytes, comp, mem, layers, 3);
   }
@@ -239,6 +243,7 @@ class CostBuilder {
   bool eager_ = false;
   double bw_ = 1;
   double engine_eff_ = 1;
+  double w4a16_eff_ = 1;  // Engine::moe_w4a16_compute_efficiency on this chip
   double kernels_ = 0;
   double extra_kernels_ = 0;
 };

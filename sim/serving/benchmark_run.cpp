@@ -43,6 +43,16 @@ std::int64_t default_warmup_requests(WorkloadKind kind, int concurrency) {
   return one_request_per_session(kind) ? kWarmupRequestsPerUser * static_cast<std::int64_t>(concurrency) : 0;
 }
 
+const AgentxTiming* agentx_timing_of(const ServingConfig& c) {
+  if (c.workload.kind != WorkloadKind::kAgenticCoding) return nullptr;
+  for (const auto& t : kAgentxTimings) {
+    if (t.pause_basis == c.workload.pause_basis && t.pause_cap_s == c.workload.max_pause_s &&
+        t.idle_cap_s == c.arrival.idle_cap_s)
+      return &t;
+  }
+  return nullptr;
+}
+
 std::int64_t num_gpus(const ServingConfig& c) {
   std::int64_t gpus = static_cast<std::int64_t>(c.replicas) * c.deployment.tensor_parallel;
   if (c.disaggregated) {
@@ -116,15 +126,32 @@ void set_arrivals(ServingConfig& c, const BenchmarkRun& run) {
   }
   c.arrival.ramp_up_s = run.ramp_up_s.value_or(ArrivalSpec{}.ramp_up_s);
   if (open_loop && run.idle_cap_s) throw std::invalid_argument("--idle-cap-s applies to closed-loop users only");
-  c.arrival.idle_cap_s = run.idle_cap_s.value_or(ArrivalSpec{}.idle_cap_s);
-  if (run.max_pause_s && kind != WorkloadKind::kAgenticCoding) {
+  const bool agentic = kind == WorkloadKind::kAgenticCoding;
+  if (run.max_pause_s && !agentic) {
     throw std::invalid_argument("--pause-cap-s applies to --workload agentic-coding only");
   }
-  c.workload.max_pause_s = run.max_pause_s.value_or(WorkloadSpec{}.max_pause_s);
-  if (run.pause_basis && kind != WorkloadKind::kAgenticCoding) {
+  if (run.pause_basis && !agentic) {
     throw std::invalid_argument("--pause-basis applies to --workload agentic-coding only");
   }
-  c.workload.pause_basis = run.pause_basis.value_or(WorkloadSpec{}.pause_basis);
+  if (run.agentx_timing && !agentic) {
+    throw std::invalid_argument("--agentx-timing applies to --workload agentic-coding only");
+  }
+  if (run.agentx_timing && *run.agentx_timing >= kAgentxTimings.size()) {
+    throw std::invalid_argument("--agentx-timing: no such timing");
+  }
+  // Agentic coding replays AgentX: its named timing gives the pauses and, for closed-loop users,
+  // the system's idle cap; each flag refines one of them. Other shapes keep WorkloadSpec's.
+  WorkloadSpec plain;
+  double idle_cap = ArrivalSpec{}.idle_cap_s;
+  if (agentic) {
+    const auto& t = kAgentxTimings[run.agentx_timing.value_or(kDefaultAgentxTiming)];
+    plain.pause_basis = t.pause_basis;
+    plain.max_pause_s = t.pause_cap_s;
+    if (!open_loop) idle_cap = t.idle_cap_s;
+  }
+  c.arrival.idle_cap_s = run.idle_cap_s.value_or(idle_cap);
+  c.workload.max_pause_s = run.max_pause_s.value_or(plain.max_pause_s);
+  c.workload.pause_basis = run.pause_basis.value_or(plain.pause_basis);
   if (c.workload.trace_timestamps && run.concurrency) {
     throw core::InputError(
         "--concurrency does not apply to a trace replayed at its own times "

@@ -4,6 +4,7 @@
 // sweeps and the game's previews alike; the deployment comes from the plan (deployment_plan.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -85,6 +86,9 @@ struct BenchmarkRun {
   std::optional<double> idle_cap_s;                            // --idle-cap-s (closed loop)
   std::optional<double> max_pause_s;                           // --pause-cap-s (agentic coding)
   std::optional<traffic::PauseBasis> pause_basis;              // --pause-basis (agentic coding)
+  // --agentx-timing (agentic coding; default kDefaultAgentxTiming): an index into kAgentxTimings,
+  // whose pause basis and caps the three options above refine one by one.
+  std::optional<std::size_t> agentx_timing;
   std::int64_t num_requests = 0;                // --num-requests (0: default_num_requests, or the whole trace)
   double duration_s = 0;                        // --duration-s (0: stop on the count)
   std::optional<double> warmup_s;               // --warmup-s
@@ -93,6 +97,40 @@ struct BenchmarkRun {
   std::int64_t kv_capacity_tokens = 0;          // --kv-capacity-tokens (0: the memory plan)
   std::uint64_t seed = 1;                       // --seed
 };
+
+// How AgentX's replay paced a user's next request, as InferenceX pinned AIPerf's
+// inferencex-agentx-mvp scenario over 2026 (benchmarks/benchmark_lib.sh and the utils/aiperf
+// submodule of SemiAnalysisAI/InferenceX, read at each commit that moved the pin; docs/fidelity.md,
+// "Which AgentX"): the recorded pause it waits, the cap on one pause, and the cap on the whole
+// system sitting idle (0: none).
+struct AgentxTiming {
+  std::string_view name;
+  std::string_view since;  // the InferenceX change that brought it
+  traffic::PauseBasis pause_basis;
+  double pause_cap_s;
+  double idle_cap_s;
+};
+inline constexpr std::array<AgentxTiming, 4> kAgentxTimings = {{
+    // AIPerf v0.2: the trace's think_time, capped at 60 s (InferenceX #1393).
+    {"may-2026", "2026-05-17, InferenceX #1393", traffic::PauseBasis::kThinkTime, 60, 0},
+    // AIPerf v0.3: the gap between request starts, waited after each answer, over 60 s compressed
+    // to 60 s (#1571).
+    {"june-2026", "2026-06-02, InferenceX #1571", traffic::PauseBasis::kStartToStart, 60, 0},
+    // AgentX v1.0 and its 393-session corpus: the same gaps compressed to 10 s (#1970).
+    {"july-2026", "2026-07-02, InferenceX #1970", traffic::PauseBasis::kStartToStart, 10, 0},
+    // AIPerf's end-to-start delay, max(0, gap - the answer's recorded time): a trajectory idle
+    // at most 300 s, the whole replay idle at most 10 s (#2365, #2457); AgentX's current harness.
+    {"august-2026", "late July 2026, InferenceX #2365 and #2457", traffic::PauseBasis::kEndToStart, 300, 10},
+}};
+// `tycoon benchmark --workload agentic-coding` replays AgentX under its current timing (issue 34:
+// the harness the seed's 393 sessions run under today).
+inline constexpr std::size_t kDefaultAgentxTiming = 3;
+// The names, in the order of kAgentxTimings (for option checks and messages).
+inline constexpr std::array<std::string_view, kAgentxTimings.size()> kAgentxTimingNames = {
+    kAgentxTimings[0].name, kAgentxTimings[1].name, kAgentxTimings[2].name, kAgentxTimings[3].name};
+// The named timing a run's pause basis, pause cap and idle cap are, or nullptr when they are
+// another combination (a flag moved one of them).
+const AgentxTiming* agentx_timing_of(const ServingConfig& c);
 
 // `deployment` (a plan's configuration without the run: DeploymentPlan::config) running `run`.
 // Throws core::InputError or std::invalid_argument for a choice that does not apply to the

@@ -1,6 +1,7 @@
 #include "sim/serving/summary_json.h"
 
 #include "sim/perf/deployment_json.h"
+#include "sim/serving/benchmark_run.h"
 
 #include <cmath>
 #include <string>
@@ -125,6 +126,9 @@ nlohmann::json run_config_json(const ServingConfig& c, const ServingSummary& r) 
       {"pause_basis", kind == WorkloadKind::kAgenticCoding
                           ? nlohmann::json(traffic::kPauseBasisNames[static_cast<std::size_t>(c.workload.pause_basis)])
                           : nlohmann::json(nullptr)},
+      {"agentx_timing", kind != WorkloadKind::kAgenticCoding ? nlohmann::json(nullptr)
+                        : agentx_timing_of(c)                ? nlohmann::json(std::string(agentx_timing_of(c)->name))
+                                                             : nlohmann::json("custom")},
       {"random_range_ratio",
        kind == WorkloadKind::kRandom ? nlohmann::json(c.workload.input_range_ratio) : nlohmann::json(nullptr)},
       {"output_range_ratio",

@@ -41,7 +41,7 @@ def curve(knots):
 
 with open(os.path.join(ROOT, "hardware_db", "calibrated", "h200.json"), encoding="utf-8") as f:
     CAL = json.load(f)
-MOE_CE = curve(CAL["moe_compute_eff"])
+MOE_CE = curve(CAL["moe_compute_eff_bf16"])
 MOE_ME = curve(CAL["moe_memory_eff"])
 GEMM_CE = {"bf16": curve(CAL["gemm_compute_eff_bf16"]), "fp8_e4m3": curve(CAL["gemm_compute_eff_fp8"])}
 ATTN_CE = curve(CAL["attn_prefill_compute_eff"])
