@@ -51,7 +51,8 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
                   ? " (end-to-start: the gap less the answer's recorded time)"
                   : " (the recorded think time)";
     const auto* timing = serving::agentx_timing_of(c);
-    client += timing ? "; AgentX's " + std::string(timing->name) + " timing" : std::string("; a custom AgentX timing");
+    client += timing ? "; AgentX's " + std::string(timing->name) + " timing (" + std::string(timing->since) + ")"
+                     : std::string("; a custom AgentX timing");
   }
   if (kind == serving::WorkloadKind::kRandom) {
     if (!client.empty()) client += "; ";

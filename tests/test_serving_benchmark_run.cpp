@@ -137,6 +137,8 @@ TEST_CASE("agentic coding replays AgentX under its current harness unless anothe
     auto c = run_of(run);
     CHECK(c.workload.pause_basis == traffic::PauseBasis::kEndToStart);
     CHECK(c.arrival.idle_cap_s == 0);
+    REQUIRE(serving::agentx_timing_of(c) != nullptr);
+    CHECK(serving::agentx_timing_of(c)->name == "august-2026");
   }
   SUBCASE("other shapes keep their own: a named timing on random traffic is refused") {
     BenchmarkRun plain;

@@ -48,7 +48,19 @@ GRID = [round(2 ** (k / 16), 4) for k in range(-32, 1)]  # 0.25 .. 1
 def points(engine):
     rows = []
     for f in POINT_FILES:
-        for p in json.loads((ROOT / f).read_text())["points"]:
+        try:
+            doc = json.loads((ROOT / f).read_text())
+            listed = doc["points"]
+            for i, p in enumerate(listed):
+                for field in ("id", "engine", "hardware", "model", "precision", "tp", "isl", "osl", "concurrency",
+                              "published"):
+                    if field not in p:
+                        raise fit_published.InputError(f"{f}: /points/{i}/{field}: missing")
+                if not isinstance(p.get("ep", 1), int):
+                    raise fit_published.InputError(f"{f}: /points/{i}/ep: an integer is required")
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
+            raise fit_published.InputError(f"{f}: cannot read the points: {e}")
+        for p in listed:
             if p["engine"] == engine and p["hardware"] in CHIPS and p["model"] == "gpt-oss-120b" \
                     and p["precision"] == "fp4":
                 rows.append(dict(p, file=f))
@@ -140,7 +152,11 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
-    rows = points(a.engine)
+    try:
+        rows = points(a.engine)
+    except fit_published.InputError as e:
+        print(f"fit_engine_w4a16.py: {e}", file=sys.stderr)
+        return 2
     if not rows:
         print(f"fit_engine_w4a16.py: no GPT-OSS-120B FP4 point of {a.engine} on {', '.join(CHIPS)}", file=sys.stderr)
         return 2

@@ -92,7 +92,6 @@ Engine load_engine(const std::filesystem::path& path) {
       auto v = parse_enum<Vendor>(key, kVendorNames);
       if (!v) k.fail(key, "unknown vendor");
       e.moe_w4a16_compute_efficiency[*v] = k.number(key, Bound::kUnit);
-      if (e.moe_w4a16_compute_efficiency[*v] <= 0) k.fail(key, "must be above 0");
     }
     k.finish();
   }

@@ -45,9 +45,11 @@ std::int64_t default_warmup_requests(WorkloadKind kind, int concurrency) {
 
 const AgentxTiming* agentx_timing_of(const ServingConfig& c) {
   if (c.workload.kind != WorkloadKind::kAgenticCoding) return nullptr;
+  // Open-loop arrivals have no idle cap (closed-loop users only): a timing is its pauses there.
+  const bool closed_loop = c.arrival.kind == ArrivalKind::kClosedLoop;
   for (const auto& t : kAgentxTimings) {
     if (t.pause_basis == c.workload.pause_basis && t.pause_cap_s == c.workload.max_pause_s &&
-        t.idle_cap_s == c.arrival.idle_cap_s)
+        (!closed_loop || t.idle_cap_s == c.arrival.idle_cap_s))
       return &t;
   }
   return nullptr;

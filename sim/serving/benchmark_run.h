@@ -1,13 +1,16 @@
 // A serving benchmark's run the way vLLM's `bench serve` and InferenceX run one: a traffic shape
 // with its token lengths, closed-loop users or an open-loop rate, how many requests, and the
 // warm-up left out of the metrics. The defaults are written here once, for `tycoon benchmark`,
-// sweeps and the game's previews alike; the deployment comes from the plan (deployment_plan.h).
+// sweeps and the game's previews alike (but AgentX's replay timing, which only benchmark_config
+// applies: the game's and sweeps' agentic users keep WorkloadSpec's pauses); the deployment
+// comes from the plan (deployment_plan.h).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "sim/serving/serving_sim.h"
 
@@ -125,6 +128,7 @@ inline constexpr std::array<AgentxTiming, 4> kAgentxTimings = {{
 // `tycoon benchmark --workload agentic-coding` replays AgentX under its current timing (issue 34:
 // the harness the seed's 393 sessions run under today).
 inline constexpr std::size_t kDefaultAgentxTiming = 3;
+static_assert(kAgentxTimings[kDefaultAgentxTiming].name == "august-2026");
 // The names, in the order of kAgentxTimings (for option checks and messages).
 inline constexpr std::array<std::string_view, kAgentxTimings.size()> kAgentxTimingNames = {
     kAgentxTimings[0].name, kAgentxTimings[1].name, kAgentxTimings[2].name, kAgentxTimings[3].name};
