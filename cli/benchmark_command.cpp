@@ -347,12 +347,11 @@ void add_traffic_flags(CLI::App& sub, BenchmarkOptions& o) {
                      "august-2026 (default: end-to-start, pauses capped at 300 s, the system idle at most 10 s; "
                      "AgentX's current harness). --pause-basis, --pause-cap-s and --idle-cap-s refine it")
           ->check(one_of(serving::kAgentxTimingNames));
-  o.idle_cap_flag =
-      sub.add_option("--idle-cap-s", o.idle_cap_s,
-                     "Closed loop: the longest the whole system may sit idle; then the user due first "
-                     "sends now (0: no limit; default 0, or the --agentx-timing's for closed-loop agentic "
-                     "coding)")
-          ->check(finite_range(0.0, 1e6));
+  o.idle_cap_flag = sub.add_option("--idle-cap-s", o.idle_cap_s,
+                                   "Closed loop: the longest the whole system may sit idle; then the user due first "
+                                   "sends now and every waiting user's turn moves earlier by as much (0: no limit; "
+                                   "default 0, or the --agentx-timing's for closed-loop agentic coding)")
+                        ->check(finite_range(0.0, 1e6));
   sub.add_option("--workload", o.workload, "Traffic shape")->check(one_of(serving::kWorkloadNames));
   sub.add_option("--trace", o.trace,
                  "Trace to replay: ours (JSONL), Mooncake JSONL, Azure LLM CSV, AgentX/kv-cache-tester JSON(L) or a "

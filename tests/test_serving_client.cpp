@@ -116,7 +116,8 @@ TEST_CASE("client settings that cannot run are refused with the reason") {
 TEST_CASE("an idle cap shortens the pauses only while the whole system sits idle") {
   // The later AgentX replays keep every recorded pause but let the system sit idle at most 10 s
   // (AIPerf's inferencex-agentx-mvp scenario, system_idle_gap_cap_seconds=10.0): when no request
-  // is in flight for that long, the user due first sends now. With 4 users and the recorded
+  // is in flight for that long, the user due first sends now and every other waiting user's turn
+  // moves earlier by the same amount (the replay skips the idle time). With 4 users and the recorded
   // pauses uncapped (mean 172 s), no idle stretch of the system may pass 10 s, while a single
   // user may still pause longer than that as long as another one works.
   auto cfg = gpt_oss_h200();

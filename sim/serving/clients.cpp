@@ -231,12 +231,21 @@ void Clients::on_turn_arrival(core::Time now, std::uint32_t session, ClientHost&
     if (now != idle_check_at_) return;  // a request was sent since: the system was not idle
     idle_check_at_ = core::kNever;
     if (in_flight_ > 0) return;
-    // Idle for the whole cap: the user whose next request is due first sends it now.
+    // Idle for the whole cap: the replay's clock skips the rest of the idle stretch. The user whose
+    // next request is due first sends it now, and every other waiting user's turn moves earlier by
+    // the same amount (AIPerf's system idle cap pulls all pending timers forward together:
+    // replay_dependencies.py in ai-dynamo/aiperf), so the gaps between their turns are kept.
     std::uint32_t first = kIdleCheck;
     for (std::uint32_t i = 0; i < sessions_.size(); ++i) {
       if (sessions_[i].waiting && (first == kIdleCheck || sessions_[i].turn_at < sessions_[first].turn_at)) first = i;
     }
     if (first == kIdleCheck) return;
+    const auto skip = sessions_[first].turn_at - now;
+    for (std::uint32_t i = 0; i < sessions_.size(); ++i) {
+      if (i == first || !sessions_[i].waiting) continue;
+      sessions_[i].turn_at -= skip;  // its scheduled arrival is now stale; the new one replaces it
+      host.schedule_turn(sessions_[i].turn_at, i);
+    }
     sessions_[first].waiting = false;  // its scheduled arrival is now stale
     issue_turn(now, first, host);
     return;
