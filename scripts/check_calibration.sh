@@ -54,3 +54,23 @@ PY
     echo "check_calibration.sh: $reserved not found: reserved keys of $rows not checked" >&2
   fi
 done
+# The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
+if [ -f "$reserved" ]; then
+  python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"
+  # And the refusal itself: a reserved-keys file listing the first point's configuration.
+  python3 - "$reserved" "$build/reserved_points_probe.json" <<'PY'
+import json, sys
+reserved = json.load(open(sys.argv[1]))
+p = json.load(open("calibration/published/serving_points_moe.json"))["points"][0]
+key = {"gpu": p["hardware"], "engine": p["engine"], "model": p["model"], "precision": p["precision"], "tp": p["tp"],
+       "ep": p.get("ep", 1), "adp": 1, "isl": p["isl"], "osl": p["osl"], "concurrency": p["concurrency"]}
+json.dump({"fields": reserved["fields"], "keys": [[key[f] for f in reserved["fields"]]]}, open(sys.argv[2], "w"))
+PY
+  if python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$build/reserved_points_probe.json" \
+    2>/dev/null; then
+    echo "fit_engine_w4a16.py accepted a reserved configuration ($build/reserved_points_probe.json)"
+    exit 1
+  fi
+else
+  echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked" >&2
+fi

@@ -25,7 +25,9 @@ fi
 mkdir -p "$out"
 
 # bench NAME ARGS...: one benchmark, JSON kept as $out/NAME.json.
-# With FIDELITY_REUSE=1, a point whose JSON is already there is not run again.
+# With FIDELITY_REUSE=1, a point whose JSON is already there is not run again (reuse only a folder
+# this build wrote: an older one may hold other defaults, e.g. agentic points under the May timing
+# before session 24).
 bench() {
   local name=$1
   shift

@@ -54,7 +54,8 @@ for ((i = 0; i < n; ++i)); do
   fi
   rows+=("$(jq -r --slurpfile s "$out/$id.json" '
     def err(o; p): (o - p) / p * 100;
-    [.id, .hardware, .engine + " " + .engine_version, .model, .precision, (.tp | tostring),
+    [.id, .hardware, .engine + " " + .engine_version, .model, .precision,
+     ((.tp | tostring) + (if (.ep // 1) != 1 then " (EP " + (.ep | tostring) + ")" else "" end)),
      ((.isl | tostring) + "/" + (.osl | tostring)), (.concurrency | tostring),
      .published.ttft_ms, $s[0].ttft_ms.mean, err($s[0].ttft_ms.mean; .published.ttft_ms),
      .published.tpot_ms, $s[0].tpot_ms.mean, err($s[0].tpot_ms.mean; .published.tpot_ms)] | @tsv' <<<"$p")")

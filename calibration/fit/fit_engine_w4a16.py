@@ -21,6 +21,9 @@ prints the before (1.0) and after errors of both splits, TTFT and TPOT, as markd
 Never fits on a configuration reserved for validation: every point is checked against
 --reserved (exit 2 naming the point when one matches, or when the file cannot be read).
 
+--reserved-only: checks every point of both files against --reserved and fits nothing (exit 2
+naming the first reserved one).
+
 --check: instead of the whole grid, runs the engine file's value and its two grid neighbours on
 the fit split and fails (exit 1) unless the file's value is the best of the three.
 """
@@ -46,6 +49,7 @@ GRID = [round(2 ** (k / 16), 4) for k in range(-32, 1)]  # 0.25 .. 1
 
 
 def points(engine):
+    """The engine's GPT-OSS-120B FP4 points on H100/H200 (engine None: every point), split."""
     rows = []
     for f in POINT_FILES:
         try:
@@ -61,8 +65,8 @@ def points(engine):
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
             raise fit_published.InputError(f"{f}: cannot read the points: {e}")
         for p in listed:
-            if p["engine"] == engine and p["hardware"] in CHIPS and p["model"] == "gpt-oss-120b" \
-                    and p["precision"] == "fp4":
+            if engine is None or (p["engine"] == engine and p["hardware"] in CHIPS and p["model"] == "gpt-oss-120b"
+                                  and p["precision"] == "fp4"):
                 rows.append(dict(p, file=f))
     rows.sort(key=lambda p: p["id"])
     for i, p in enumerate(rows):
@@ -150,10 +154,16 @@ def main():
     ap.add_argument("--tycoon", default=str(ROOT / "build" / "tycoon"))
     ap.add_argument("--reserved", default=str(ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"))
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--reserved-only", action="store_true",
+                    help="check that no point of the points files is a reserved configuration, fit nothing")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     try:
-        rows = points(a.engine)
+        rows = points(None if a.reserved_only else a.engine)
+        if a.reserved_only:
+            fit_published.refuse_reserved([reserved_view(p) for p in rows], a.reserved)
+            print(f"{', '.join(POINT_FILES)}: {len(rows)} points, none reserved")
+            return 0
     except fit_published.InputError as e:
         print(f"fit_engine_w4a16.py: {e}", file=sys.stderr)
         return 2
