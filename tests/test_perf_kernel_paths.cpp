@@ -4,8 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/profile_lookup.h"
 #include "tests/test_common.h"
@@ -172,6 +175,31 @@ TEST_CASE("an engine's W4A16 expert kernel: a share of the bf16 curve on chips w
   CHECK(h200.memory_s == h200_plain.memory_s);
   CHECK(experts("b200", Precision::kFp4, &engine).compute_s == experts("b200", Precision::kFp4, plain).compute_s);
   CHECK(experts("h200", Precision::kFp8, &engine).compute_s == experts("h200", Precision::kFp8, plain).compute_s);
+}
+
+TEST_CASE("an engine card's W4A16 share is refused with the file, the field and the reason when it is not in (0, 1]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "tycoon-w4a16-card";
+  fs::create_directories(dir);
+  auto card = nlohmann::json::parse(std::ifstream(fs::path(TYCOON_SOURCE_DIR) / "hardware_db/engines/vllm.json"));
+  card["sources"]["moe_w4a16_compute_efficiency"] = "test";
+  for (const auto& bad : {nlohmann::json{{"nvidia", 0.0}}, nlohmann::json{{"nvidia", 1.5}},
+                          nlohmann::json{{"intel", 0.5}}, nlohmann::json(0.5)}) {
+    card["moe_w4a16_compute_efficiency"] = bad;
+    std::ofstream(dir / "vllm.json") << card.dump();
+    INFO(bad.dump());
+    try {
+      (void)data::load_engine(dir / "vllm.json");
+      FAIL("accepted");
+    } catch (const data::LoadError& e) {
+      CHECK(e.file() == (dir / "vllm.json").string());
+      CHECK(e.pointer().rfind("/moe_w4a16_compute_efficiency", 0) == 0);
+    }
+  }
+  card["moe_w4a16_compute_efficiency"] = {{"nvidia", 0.4}};
+  std::ofstream(dir / "vllm.json") << card.dump();
+  CHECK(data::load_engine(dir / "vllm.json").moe_w4a16_compute_efficiency_on(Vendor::kNvidia) == 0.4);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("a chip fitted to published results: its own profile, lent to no sibling") {

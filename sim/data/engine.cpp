@@ -27,6 +27,23 @@ double Engine::moe_w4a16_compute_efficiency_on(Vendor v) const {
   return it == moe_w4a16_compute_efficiency.end() ? 1.0 : it->second;
 }
 
+namespace {
+
+// An object of per-vendor shares in (0, 1]: {"nvidia": 1.0, "amd": 0.7}.
+std::map<Vendor, double> read_vendor_shares(ObjectReader& r, const char* field) {
+  std::map<Vendor, double> out;
+  auto k = r.object(field);
+  for (const auto& key : k.keys()) {
+    auto v = parse_enum<Vendor>(key, kVendorNames);
+    if (!v) k.fail(key, "unknown vendor");
+    out[*v] = k.number(key, Bound::kUnit);
+  }
+  k.finish();
+  return out;
+}
+
+}  // namespace
+
 Engine load_engine(const std::filesystem::path& path) {
   auto json = parse_json_file(path);
   ObjectReader r(json, path.string(), "");
@@ -77,23 +94,9 @@ Engine load_engine(const std::filesystem::path& path) {
   e.python_eager_ops = r.optional_boolean("python_eager_ops").value_or(false);
   e.fused_qk_norm = r.optional_boolean("fused_qk_norm").value_or(true);
   e.fused_kv_write = r.optional_boolean("fused_kv_write").value_or(true);
-  {
-    auto k = r.object("kernel_efficiency");
-    for (const auto& key : k.keys()) {
-      auto v = parse_enum<Vendor>(key, kVendorNames);
-      if (!v) k.fail(key, "unknown vendor");
-      e.kernel_efficiency[*v] = k.number(key, Bound::kUnit);
-    }
-    k.finish();
-  }
+  e.kernel_efficiency = read_vendor_shares(r, "kernel_efficiency");
   if (r.has("moe_w4a16_compute_efficiency")) {
-    auto k = r.object("moe_w4a16_compute_efficiency");
-    for (const auto& key : k.keys()) {
-      auto v = parse_enum<Vendor>(key, kVendorNames);
-      if (!v) k.fail(key, "unknown vendor");
-      e.moe_w4a16_compute_efficiency[*v] = k.number(key, Bound::kUnit);
-    }
-    k.finish();
+    e.moe_w4a16_compute_efficiency = read_vendor_shares(r, "moe_w4a16_compute_efficiency");
   }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
