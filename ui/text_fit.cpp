@@ -342,6 +342,25 @@ std::vector<FitProblem> check_text_fit() {
   return out;
 }
 
+bool layout_settling() {
+  ImGuiContext* ctx = ImGui::GetCurrentContext();
+  if (!ctx) return false;
+  ImGuiContext& g = *ctx;
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    const ImGuiTable* t = g.Tables.TryGetMapData(i);
+    if (!t || t->LastFrameActive != g.FrameCount) continue;
+    if (t->IsInitializing) return true;
+    for (int c = 0; c < t->ColumnsCount; ++c) {
+      if (t->Columns[c].IsEnabled && t->Columns[c].AutoFitQueue != 0) return true;
+    }
+  }
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->Active || w->Hidden || w->LastFrameActive != g.FrameCount) continue;
+    if (w->AutoFitFramesX > 0 || w->AutoFitFramesY > 0) return true;
+  }
+  return false;
+}
+
 std::string describe(const FitProblem& p) {
   char where[96];
   std::snprintf(where, sizeof where, " at (%.0f,%.0f)-(%.0f,%.0f)", p.x0, p.y0, p.x1, p.y1);

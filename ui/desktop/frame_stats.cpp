@@ -39,6 +39,7 @@ nlohmann::json frame_stats_json(const FrameLog& log, const App& app) {
   stats["frames_over_50ms"] = std::count_if(log.work_ms.begin(), log.work_ms.end(), [](double x) { return x > 50; });
   stats["first_frame_ms"] = log.first_frame_ms;
   stats["renders"] = log.renders;
+  stats["screenshot_frames_held"] = log.screenshot_frames_held;
   stats["antialias"] = ImGui::GetStyle().AntiAliasedLines;
   if (log.antialias_dropped_at >= 0) stats["antialias_dropped_at_frame"] = log.antialias_dropped_at;
   stats["triangles_per_frame"] = to_json(percentiles(log.triangles));

@@ -22,6 +22,7 @@ struct FrameLog {
   int frames = 0;
   int renders = 0;
   int antialias_dropped_at = -1;
+  int screenshot_frames_held = 0;  // frames script screenshots waited for a layout to settle
   double first_frame_ms = 0;
   double wall_s = 0;
 };

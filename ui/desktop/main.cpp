@@ -22,6 +22,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <backends/imgui_impl_opengl3.h>
@@ -353,6 +354,7 @@ class FrameLoop {
       if (student_) tycoon::ui::desktop::draw_hand_in(*student_, app_.tags());
       if (app_.quit_requested()) quit_ = true;
       ImGui::Render();
+      shot = hold_while_settling(std::move(shot));
       const auto t_ui = Clock::now();
       const bool shot_frame = shot || (!o_.screenshot.empty() && o_.frames > 0 && frame_ + 1 >= o_.frames);
       if (o_.check_text_fit && shot_frame) {
@@ -393,6 +395,7 @@ class FrameLoop {
       glue_.process(e);
     }
     std::optional<std::string> shot;
+    if (held_shot_) return std::exchange(held_shot_, std::nullopt);
     if (script_) {
       tycoon::ui::ScriptContext ctx{app_.tags(), app_.hour(), app_.busy()};
       auto actions = script_->next(ctx);
@@ -408,6 +411,22 @@ class FrameLoop {
         quit_ = true;
       }
     }
+    return shot;
+  }
+
+  // A script's screenshot waits (and the script with it) while the frame just built is still
+  // laying itself out (a new table sizing its columns), at most kMaxHeldFrames frames: the
+  // picture and its text-fit check are of the layout a player sees, not of its first frame.
+  std::optional<std::string> hold_while_settling(std::optional<std::string> shot) {
+    static constexpr int kMaxHeldFrames = 8;
+    if (!shot || *shot == "failure") return shot;
+    if (held_frames_ < kMaxHeldFrames && tycoon::ui::layout_settling()) {
+      ++held_frames_;
+      ++log_.screenshot_frames_held;
+      held_shot_ = std::move(shot);
+      return std::nullopt;
+    }
+    held_frames_ = 0;
     return shot;
   }
 
@@ -483,6 +502,8 @@ class FrameLoop {
   FrameLog& log_;
   bool antialias_auto_;
   bool last_frame_shot_ = false;
+  std::optional<std::string> held_shot_;  // a script screenshot waiting for the layout to settle
+  int held_frames_ = 0;
   std::uint64_t shown_hash_ = 0;  // the frame on screen
   int frames_since_render_ = 0;
   bool force_render_ = true;
