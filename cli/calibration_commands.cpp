@@ -55,6 +55,7 @@ struct FitOptions {
   std::string hardware = "h200";
   std::vector<std::string> data;
   std::string out;
+  bool in_use = false;
 };
 
 struct ValidateOptions {
@@ -79,10 +80,23 @@ CommandRunner add_fit_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--hardware", o->hardware, "Chip the data was measured on");
   sub->add_option("--data", o->data, "Folders of *.jsonl rows (default: calibration/data/<chip>*)");
   sub->add_option("--out", o->out, "Write the profile here (default: print it)");
+  sub->add_flag("--in-use", o->in_use,
+                "Fit nothing: write the profile the simulator uses for --hardware (its own; else a measured "
+                "sibling's curves, their throughput term scaled by the chip's datasheet; else datasheet defaults)")
+      ->excludes(sub->get_option("--data"));
   return [o, &global]() {
     if (!o->out.empty()) check_output_file("--out", o->out);
     auto catalog = load_catalog_for(global);
     const auto& chip = catalog.accelerator(o->hardware);
+    if (o->in_use) {
+      std::string text = perf::to_json(perf::calibration_for(catalog, chip)).dump(2) + "\n";
+      if (o->out.empty()) {
+        std::cout << text;
+      } else {
+        core::write_file_atomically(o->out, text);
+      }
+      return kExitOk;
+    }
     auto folders = data_folders(catalog, chip.id, o->data);
     auto rows = calibration::load_rows(folders);
     if (rows.empty()) throw std::invalid_argument("--data: no measurement rows in " + folder_list(folders));

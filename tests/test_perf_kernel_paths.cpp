@@ -88,9 +88,11 @@ TEST_CASE("curves borrowed from another chip: the latency term stays, only the t
           doctest::Approx(s / (bw * (latency + (t - latency) * bw_m / bw))).epsilon(kExactReordered));
   }
   // Compute curves scale by the peak ratio whole (their small-size values are memory-bound time,
-  // which the memory term carries): a B200 uses the H200's compute curves as they are.
-  auto on_b200 = perf::calibration_for(catalog(), catalog().accelerator("b200"));
-  CHECK(on_b200.gemm_compute_eff[0].knots() == own.gemm_compute_eff[0].knots());
+  // which the memory term carries): a B300 uses the H200's compute curves as they are (it
+  // borrows the measured H200's, not the B200's levels fitted to published results).
+  auto on_b300 = perf::calibration_for(catalog(), catalog().accelerator("b300"));
+  REQUIRE(on_b300.provenance == perf::Provenance::kExtrapolated);
+  CHECK(on_b300.gemm_compute_eff[0].knots() == own.gemm_compute_eff[0].knots());
 }
 
 TEST_CASE("a launch-bound op predicted on another chip keeps its fixed latency") {
@@ -199,6 +201,64 @@ TEST_CASE("an engine card's W4A16 share is refused with the file, the field and 
   card["moe_w4a16_compute_efficiency"] = {{"nvidia", 0.4}};
   std::ofstream(dir / "vllm.json") << card.dump();
   CHECK(data::load_engine(dir / "vllm.json").moe_w4a16_compute_efficiency_on(Vendor::kNvidia) == 0.4);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an engine that keeps a native 4-bit expert checkpoint's activations in bf16 multiplies in bf16 on a B200") {
+  // vLLM's default MXFP4 MoE backend on Blackwell (Engine::native_fp4_expert_activation: nvidia
+  // bf16) multiplies GPT-OSS's MXFP4 experts with bf16 activations: on the ideal profile the
+  // expert GEMMs of a long prefill take the B200's fp4 / bf16 peak ratio longer, 9e15 / 2.25e15
+  // = 4x, while their weights stream in 4 bits as before. DeepSeek-R1 quantised to NVFP4 after
+  // training keeps the 4-bit math, and an H200 (no 4-bit math) multiplies in bf16 either way.
+  data::Engine bf16_act = test::catalog().engine("torch-reference");
+  bf16_act.native_fp4_expert_activation[Vendor::kNvidia] = Precision::kBf16;
+  const auto* plain = &test::catalog().engine("torch-reference");
+  REQUIRE(plain->native_fp4_expert_activation_on(Vendor::kNvidia) == Precision::kFp4);
+  auto experts = [&](const char* model, const char* chip, const data::Engine* e) {
+    auto d = reference(model, chip, Precision::kFp4);
+    d.engine = e;
+    return perf::predict_prefill(d, ideal_profile(chip), 16384).op(OpClass::kMoeExperts);
+  };
+  const auto& b200 = test::catalog().accelerator("b200");
+  const double fp4_over_bf16 = b200.peak_flop_per_s(Precision::kFp4) / b200.peak_flop_per_s(Precision::kBf16);
+  CHECK(fp4_over_bf16 == doctest::Approx(4.0));
+  auto mx = experts("gpt-oss-120b", "b200", &bf16_act), mx_plain = experts("gpt-oss-120b", "b200", plain);
+  CHECK(mx.compute_s == doctest::Approx(mx_plain.compute_s * fp4_over_bf16).epsilon(kExactReordered));
+  CHECK(mx.memory_s == mx_plain.memory_s);
+  CHECK(experts("deepseek-r1", "b200", &bf16_act).compute_s == experts("deepseek-r1", "b200", plain).compute_s);
+  CHECK(experts("gpt-oss-120b", "h200", &bf16_act).compute_s == experts("gpt-oss-120b", "h200", plain).compute_s);
+  // The shipped vLLM card says so, with its source.
+  const auto& vllm = test::catalog().engine("vllm");
+  CHECK(vllm.native_fp4_expert_activation_on(Vendor::kNvidia) == Precision::kBf16);
+  CHECK(vllm.sources.contains("native_fp4_expert_activation"));
+}
+
+TEST_CASE("an engine card's native 4-bit expert activation is refused with the file, the field and the reason") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "tycoon-fp4-act-card";
+  fs::create_directories(dir);
+  auto card = nlohmann::json::parse(std::ifstream(fs::path(TYCOON_SOURCE_DIR) / "hardware_db/engines/vllm.json"));
+  for (const auto& bad : {nlohmann::json{{"nvidia", "int4"}}, nlohmann::json{{"nvidia", "fp16"}},
+                          nlohmann::json{{"nvidia", 16}}, nlohmann::json{{"intel", "bf16"}}, nlohmann::json("bf16")}) {
+    card["native_fp4_expert_activation"] = bad;
+    std::ofstream(dir / "vllm.json") << card.dump();
+    INFO(bad.dump());
+    try {
+      (void)data::load_engine(dir / "vllm.json");
+      FAIL("accepted");
+    } catch (const data::LoadError& e) {
+      CHECK(e.file() == (dir / "vllm.json").string());
+      CHECK(e.pointer().rfind("/native_fp4_expert_activation", 0) == 0);
+    }
+  }
+  // A value without its source is refused too.
+  card["native_fp4_expert_activation"] = {{"nvidia", "fp8"}};
+  card["sources"].erase("native_fp4_expert_activation");
+  std::ofstream(dir / "vllm.json") << card.dump();
+  CHECK_THROWS_AS((void)data::load_engine(dir / "vllm.json"), data::LoadError);
+  card["sources"]["native_fp4_expert_activation"] = "test";
+  std::ofstream(dir / "vllm.json") << card.dump();
+  CHECK(data::load_engine(dir / "vllm.json").native_fp4_expert_activation_on(Vendor::kNvidia) == Precision::kFp8);
   fs::remove_all(dir);
 }
 

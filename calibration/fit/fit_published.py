@@ -16,6 +16,12 @@ four levels over them:
     moe   the grouped expert GEMM curves (compute and memory)
     lat   the fixed latencies: kernel floor, graph gap, all-reduce latency
 
+A rows file may name its own levels ("levels": a list of the names above, or moe_mem and
+moe_comp in place of moe: the expert GEMMs' memory and compute curves apart, for rows whose
+decode (memory) and prefill (compute) pull the two apart, as the B200's published TPOT and TTFT
+do). A serving row compares TPOT (metric tpot_ms) or TTFT (ttft_ms); both rows of one
+configuration share one simulated run.
+
 Each candidate profile is written into a copy of the data root (symlinks but for
 hardware_db/calibrated/<chip>.json) and every row is simulated with `tycoon benchmark` as the
 source ran it (the rows file's "modes"), so a fitted row is simulated exactly as a reader would
@@ -46,7 +52,9 @@ MEMORY_CURVES = ["gemm_memory_eff", "attn_decode_memory_eff", "elementwise_memor
 COMPUTE_CURVES = ["gemm_compute_eff_bf16", "gemm_compute_eff_fp8", "gemm_compute_eff_fp4", "attn_prefill_compute_eff"]
 MOE_CURVES = ["moe_compute_eff_bf16", "moe_compute_eff_fp8", "moe_compute_eff_fp4", "moe_memory_eff"]
 LATENCIES = ["kernel_floor_s", "graph_kernel_gap_s", "allreduce_latency_s", "allreduce_eager_latency_s"]
-PARAMS = ["mem", "comp", "moe", "lat"]
+PARAMS = ["mem", "comp", "moe", "lat"]  # the default levels
+LEVEL_CURVES = {"mem": MEMORY_CURVES, "comp": COMPUTE_CURVES, "moe": MOE_CURVES,
+                "moe_mem": ["moe_memory_eff"], "moe_comp": MOE_CURVES[:3], "lat": []}
 # Level grid: factors of the H200's curves. An efficiency is capped at 1 whatever its factor.
 GRID = [round(2 ** (k / 8), 4) for k in range(-16, 9)]  # 0.25 .. 2, 1/8 octave apart
 LAT_GRID = [round(2 ** (k / 4), 4) for k in range(-8, 13)]  # 0.25 .. 8
@@ -83,16 +91,30 @@ def load_rows(path):
             raise InputError(f"{where}/split: must be one of {', '.join(SPLITS)}")
         if row["mode"] not in ("latency", "throughput", "serving"):
             raise InputError(f"{where}/mode: must be latency, throughput or serving")
-        expected = {"latency": "e2e_s", "throughput": "output_tok_per_s", "serving": "tpot_ms"}[row["mode"]]
-        if row["metric"] != expected:
-            raise InputError(f"{where}/metric: a {row['mode']} row's metric is {expected}")
+        expected = {"latency": ["e2e_s"], "throughput": ["output_tok_per_s"], "serving": ["tpot_ms", "ttft_ms"]}
+        if row["metric"] not in expected[row["mode"]]:
+            raise InputError(f"{where}/metric: a {row['mode']} row's metric is {' or '.join(expected[row['mode']])}")
+        for field in ("tp", "ep", "isl", "osl", "concurrency"):
+            if not isinstance(row[field], int) or isinstance(row[field], bool) or row[field] < 1:
+                raise InputError(f"{where}/{field}: a positive whole number is required")
+        if row["tp"] % row["ep"] != 0:
+            raise InputError(f"{where}/ep: must divide tp ({row['tp']})")
         if not isinstance(row["published"], (int, float)) or not row["published"] > 0:
             raise InputError(f"{where}/published: a positive number is required")
         if not str(row["source"]).strip():
             raise InputError(f"{where}/source: must say where the number comes from")
     if not any(r["split"] == "fit" for r in doc["rows"]):
         raise InputError(f"{path}: /rows: no row is marked split 'fit'")
-    return chip, doc["rows"]
+    levels = doc.get("levels", PARAMS)
+    if (not isinstance(levels, list) or not levels or any(not isinstance(k, str) or k not in LEVEL_CURVES for k in levels)
+            or len(set(levels)) != len(levels) or ("moe" in levels and ("moe_mem" in levels or "moe_comp" in levels))):
+        raise InputError(f"{path}: /levels: a list of distinct level names from {', '.join(LEVEL_CURVES)} "
+                         "(moe, or moe_mem and moe_comp, not both)")
+    base = doc.get("base", "measured")
+    if base not in ("measured", "in-use"):
+        raise InputError(f"{path}: /base: 'measured' (the --base profile's curves as they are) or 'in-use' (those "
+                         "curves as the simulator lends them to this chip: tycoon fit --hardware CHIP --in-use)")
+    return chip, doc["rows"], levels, base
 
 
 def refuse_reserved(rows, reserved_path):
@@ -123,11 +145,10 @@ def scaled_profile(base, chip, levels, source):
         for name in names:
             p[name] = [[size, min(1.0, round(value * factor, 6))] for size, value in p[name]]
 
-    scale(MEMORY_CURVES, levels["mem"])
-    scale(COMPUTE_CURVES, levels["comp"])
-    scale(MOE_CURVES, levels["moe"])
+    for k, factor in levels.items():
+        scale(LEVEL_CURVES[k], factor)
     for name in LATENCIES:
-        p[name] = p[name] * levels["lat"]
+        p[name] = p[name] * levels.get("lat", 1.0)
     # Levels fitted to end-to-end rows: no kernel of this chip was measured at any size.
     p["max_measured_tokens"] = 0
     p["max_measured_context"] = 0
@@ -163,6 +184,8 @@ def benchmark_args(row):
             "--precision", row["precision"], "--tp", str(row["tp"]), "--spec-tokens", "0", "--workload", "random",
             "--isl", str(row["isl"]), "--osl", str(row["osl"]), "--concurrency", str(row["concurrency"]),
             "--seed", "1", "--json"]
+    if row["ep"] != 1:
+        args += ["--ep", str(row["ep"])]
     if row["mode"] in ("latency", "throughput"):
         # One batch of exactly isl/osl tokens straight to the engine, as vLLM's offline scripts.
         args += ["--offline", "--num-requests", str(row["concurrency"]), "--warmup-requests", "0",
@@ -177,33 +200,40 @@ def simulated(row, out):
         return out["e2e_ms"]["mean"] / 1000
     if row["metric"] == "output_tok_per_s":
         return out["output_tok_per_s_per_gpu"] * row["tp"]
+    if row["metric"] == "ttft_ms":
+        return out["ttft_ms"]["mean"]
     return out["tpot_ms"]["mean"]
 
 
-def run_row(tycoon, data_root, row):
+def run_args(tycoon, data_root, args, row_id):
     env = dict(os.environ, TYCOON_DATA=str(data_root))
-    res = subprocess.run([tycoon] + benchmark_args(row), capture_output=True, text=True, env=env)
+    res = subprocess.run([tycoon] + list(args), capture_output=True, text=True, env=env)
     if res.returncode != 0:
-        raise InputError(f"row '{row['id']}': tycoon {' '.join(benchmark_args(row))} failed: {res.stderr.strip()}")
-    return simulated(row, json.loads(res.stdout))
+        raise InputError(f"row '{row_id}': tycoon {' '.join(args)} failed: {res.stderr.strip()}")
+    return json.loads(res.stdout)
 
 
 def evaluate(tycoon, data_root, rows, jobs):
+    """Each row's simulated value; rows with the same configuration share one run."""
+    runs = {}
+    for r in rows:
+        runs.setdefault(tuple(benchmark_args(r)), r["id"])
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda r: run_row(tycoon, data_root, r), rows))
+        outs = dict(zip(runs, pool.map(lambda a: run_args(tycoon, data_root, a, runs[a]), runs)))
+    return [simulated(r, outs[tuple(benchmark_args(r))]) for r in rows]
 
 
 def loss(rows, sims, levels):
     fit = sum(math.log(s / r["published"]) ** 2 for r, s in zip(rows, sims))
-    return fit + PRIOR_WEIGHT * sum(math.log(levels[k]) ** 2 for k in PARAMS)
+    return fit + PRIOR_WEIGHT * sum(math.log(v) ** 2 for v in levels.values())
 
 
-def fit_levels(tycoon, data, base, chip, fit_rows, jobs, log):
-    levels = {k: 1.0 for k in PARAMS}
+def fit_levels(tycoon, data, base, chip, fit_rows, names, jobs, log):
+    levels = {k: 1.0 for k in names}
     cache = {}
 
     def cost(lv):
-        key = tuple(lv[k] for k in PARAMS)
+        key = tuple(lv[k] for k in names)
         if key not in cache:
             data.write(scaled_profile(base, chip, lv, "candidate"))
             cache[key] = loss(fit_rows, evaluate(tycoon, data.root, fit_rows, jobs), lv)
@@ -212,13 +242,13 @@ def fit_levels(tycoon, data, base, chip, fit_rows, jobs, log):
     best = cost(levels)
     for sweep in range(3):
         moved = False
-        for k in PARAMS:
+        for k in names:
             for v in LAT_GRID if k == "lat" else GRID:
                 trial = dict(levels, **{k: v})
                 c = cost(trial)
                 if c < best - 1e-12:
                     best, levels, moved = c, trial, True
-        log(f"sweep {sweep + 1}: " + ", ".join(f"{k} x{levels[k]:g}" for k in PARAMS) + f", loss {best:.4f}")
+        log(f"sweep {sweep + 1}: " + ", ".join(f"{k} x{levels[k]:g}" for k in names) + f", loss {best:.4f}")
         if not moved:
             break
     return levels
@@ -229,7 +259,7 @@ def error(sim, pub):
 
 
 def report(rows, sims, levels, cmd):
-    lines = [f"Fitted levels over the H200's curve shapes: " + ", ".join(f"{k} ×{levels[k]:g}" for k in PARAMS) +
+    lines = [f"Fitted levels over the H200's curve shapes: " + ", ".join(f"{k} ×{v:g}" for k, v in levels.items()) +
              f" (`{cmd}`).", "",
              "| row | split | engine | model | TP | ISL/OSL | users | metric | published | ours | error |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -238,12 +268,15 @@ def report(rows, sims, levels, cmd):
                      f"{r['concurrency']} | {r['metric']} | {r['published']:g} | {s:.4g} | "
                      f"{100 * error(s, r['published']):+.1f}% |")
     lines.append("")
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
     for split in SPLITS:
-        errs = [error(s, r["published"]) for r, s in zip(rows, sims) if r["split"] == split]
-        if errs:
-            lines.append(f"{split}: {len(errs)} rows, median |error| {100 * statistics.median(map(abs, errs)):.1f}%, "
-                         f"median signed error {100 * statistics.median(errs):+.1f}%, "
-                         f"largest |error| {100 * max(map(abs, errs)):.1f}%")
+        for metric in metrics:
+            errs = [error(s, r["published"]) for r, s in zip(rows, sims) if r["split"] == split and r["metric"] == metric]
+            if errs:
+                what = f"{split}" if len(metrics) == 1 else f"{split}, {metric}"
+                lines.append(f"{what}: {len(errs)} rows, median |error| {100 * statistics.median(map(abs, errs)):.1f}%, "
+                             f"median signed error {100 * statistics.median(errs):+.1f}%, "
+                             f"largest |error| {100 * max(map(abs, errs)):.1f}%")
     return "\n".join(lines)
 
 
@@ -259,7 +292,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     try:
-        chip, rows = load_rows(a.rows)
+        chip, rows, names, base_kind = load_rows(a.rows)
         refuse_reserved(rows, a.reserved)
         if a.check_only:
             print(f"{a.rows}: {len(rows)} rows, none reserved")
@@ -270,8 +303,20 @@ def main():
         if not os.access(a.tycoon, os.X_OK):
             raise InputError(f"{a.tycoon}: not found (build it: cmake --build build --target tycoon)")
         data = DataRoot(chip)
+        base_note = "the H200's measured curve shapes (hardware_db/calibrated/h200.json)"
+        if base_kind == "in-use":
+            # The measured curves as the simulator lends them to this chip (their throughput term
+            # scaled by its datasheet, their latency term kept): the levels fit what the datasheet
+            # scaling leaves out, not the scaling itself.
+            res = subprocess.run([a.tycoon, "fit", "--hardware", chip, "--in-use"], capture_output=True, text=True,
+                                 env=dict(os.environ, TYCOON_DATA=str(data.root)))
+            if res.returncode != 0:
+                raise InputError(f"tycoon fit --hardware {chip} --in-use failed: {res.stderr.strip()}")
+            base = json.loads(res.stdout)
+            base_note = ("the H200's measured curves as the simulator lends them to this chip (tycoon fit --hardware "
+                         f"{chip} --in-use: their throughput term scaled by its datasheet peaks)")
         fit_rows = [r for r in rows if r["split"] == "fit"]
-        levels = fit_levels(a.tycoon, data, base, chip, fit_rows, a.jobs, lambda s: print(s, file=sys.stderr))
+        levels = fit_levels(a.tycoon, data, base, chip, fit_rows, names, a.jobs, lambda s: print(s, file=sys.stderr))
         cmd = "calibration/fit/fit_published.py --rows " + os.path.relpath(a.rows, ROOT)
         held = [r for r in rows if r["split"] == "held-out"]
         probe = scaled_profile(base, chip, levels, "probe")
@@ -280,9 +325,9 @@ def main():
         errs = [error(s, r["published"]) for r, s in zip(rows, sims) if r["split"] == "held-out"]
         held_note = (f"; held-out median |error| {100 * statistics.median(map(abs, errs)):.1f}% over {len(held)} rows"
                      if errs else "")
-        source = (f"{cmd} on {len(fit_rows)} published rows ({len(held)} more held out{held_note}): the H200's "
-                  f"measured curve shapes (hardware_db/calibrated/h200.json) with levels " +
-                  ", ".join(f"{k} x{levels[k]:g}" for k in PARAMS) + "; each row's source in " +
+        source = (f"{cmd} on {len(fit_rows)} published rows ({len(held)} more held out{held_note}): {base_note} "
+                  f"with levels " +
+                  ", ".join(f"{k} x{v:g}" for k, v in levels.items()) + "; each row's source in " +
                   os.path.relpath(a.rows, ROOT))
         profile = scaled_profile(base, chip, levels, source)
         out = Path(a.out) if a.out else ROOT / "hardware_db" / "calibrated" / f"{chip}.json"

@@ -27,6 +27,11 @@ double Engine::moe_w4a16_compute_efficiency_on(Vendor v) const {
   return it == moe_w4a16_compute_efficiency.end() ? 1.0 : it->second;
 }
 
+Precision Engine::native_fp4_expert_activation_on(Vendor v) const {
+  auto it = native_fp4_expert_activation.find(v);
+  return it == native_fp4_expert_activation.end() ? Precision::kFp4 : it->second;
+}
+
 namespace {
 
 // An object of per-vendor shares in (0, 1]: {"nvidia": 1.0, "amd": 0.7}.
@@ -98,11 +103,22 @@ Engine load_engine(const std::filesystem::path& path) {
   if (r.has("moe_w4a16_compute_efficiency")) {
     e.moe_w4a16_compute_efficiency = read_vendor_shares(r, "moe_w4a16_compute_efficiency");
   }
+  if (r.has("native_fp4_expert_activation")) {
+    auto k = r.object("native_fp4_expert_activation");
+    for (const auto& key : k.keys()) {
+      auto v = parse_enum<Vendor>(key, kVendorNames);
+      if (!v) k.fail(key, "unknown vendor");
+      auto p = parse_enum<Precision>(k.string(key), kPrecisionNames);
+      if (!p || *p == Precision::kInt4) k.fail(key, "must be bf16, fp8 or fp4");
+      e.native_fp4_expert_activation[*v] = *p;
+    }
+    k.finish();
+  }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
   for (const char* key :
        {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token",
-        "running_limit", "spec_decode_running_limit", "moe_w4a16_compute_efficiency"}) {
+        "running_limit", "spec_decode_running_limit", "moe_w4a16_compute_efficiency", "native_fp4_expert_activation"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

@@ -98,6 +98,12 @@ struct Engine {
   // Fitted to published serving measurements where given (its source says which rows and the
   // held-out error): no engine's W4A16 kernel could be run here.
   std::map<Vendor, double> moe_w4a16_compute_efficiency;
+  // A checkpoint that ships its routed experts in 4 bits (MXFP4: GPT-OSS, Kimi K3) served in 4
+  // bits on a chip with 4-bit math: the precision the engine's MoE kernel keeps the activations
+  // in, per vendor, which sets the math of the expert GEMMs. vLLM's default MXFP4 backend on
+  // Blackwell multiplies MXFP4 weights with bf16 activations; fp4 (W4A4) where not given.
+  // Checkpoints quantised to 4 bits after training (NVFP4) run the chip's 4-bit math.
+  std::map<Vendor, Precision> native_fp4_expert_activation;
   std::map<std::string, std::string> sources;
   std::string notes;
   std::string file;
@@ -106,6 +112,8 @@ struct Engine {
   // 1.0 when the file gives no factor for the vendor.
   double efficiency_on(Vendor v) const;
   double moe_w4a16_compute_efficiency_on(Vendor v) const;
+  // Precision::kFp4 when the file gives none for the vendor.
+  Precision native_fp4_expert_activation_on(Vendor v) const;
 };
 
 Engine load_engine(const std::filesystem::path& path);

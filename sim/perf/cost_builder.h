@@ -114,15 +114,15 @@ class CostBuilder {
   // Grouped expert GEMMs: `tokens` routed token-expert pairs over `touched` experts of the GPU.
   void experts(double pairs, double touched, double width, double inter, bool gated, Precision wp, double layers) {
     if (pairs <= 0 || touched <= 0) return;
-    Precision math = d_.math_precision(wp);
+    Precision math = d_.expert_math_precision(wp);
     double mats = gated ? 3.0 : 2.0;
     double flop = 2 * pairs * width * inter * mats;
     double weight_bytes = touched * width * inter * mats * bytes_per_value(wp);
     double bytes = weight_bytes + pairs * (width * 2 + inter * (gated ? 3 : 2)) * kAct;
     double per_expert = pairs / touched;
     double eff = cal_.moe_compute_eff[precision_index(math)](per_expert);
-    // 4-bit weights multiplied in bf16 (no 4-bit math on the chip): the engine's W4A16 kernel.
-    if (wp == Precision::kFp4 && math == Precision::kBf16) eff *= w4a16_eff_;
+    // 4-bit weights multiplied in bf16 on a chip without 4-bit math: the engine's W4A16 kernel.
+    if (wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4)) eff *= w4a16_eff_;
     double comp = flop / (d_.hardware->peak_flop_per_s(math) * eff);
     double mem = bytes / (bw_ * cal_.moe_memory_eff(bytes));
     add(OpClass::kMoeExperts, flop, bytes, comp, mem, layers, 3);

@@ -44,6 +44,13 @@ Precision Deployment::math_precision(Precision weights) const {
   return Precision::kBf16;
 }
 
+Precision Deployment::expert_math_precision(Precision weights) const {
+  const Precision math = math_precision(weights);
+  if (weights != Precision::kFp4 || math != Precision::kFp4 || model->expert_precision != Precision::kFp4) return math;
+  const Precision act = engine->native_fp4_expert_activation_on(hardware->vendor);
+  return hardware->supports(act) ? act : math;
+}
+
 std::optional<DraftMethod> parse_draft_method(std::string_view method) {
   if (method == "eagle" || method == "eagle3") return DraftMethod::kEagle;
   if (method == "mtp") return DraftMethod::kMtp;

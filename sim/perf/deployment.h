@@ -56,6 +56,10 @@ struct Deployment {
   Precision expert_weight_precision() const;
   // Precision the tensor cores compute in for weights stored as `weights` on this chip.
   Precision math_precision(Precision weights) const;
+  // The math of the routed-expert GEMMs with weights in `weights`: math_precision, except where
+  // the engine keeps the activations of a native 4-bit expert checkpoint in a wider precision
+  // (Engine::native_fp4_expert_activation).
+  Precision expert_math_precision(Precision weights) const;
 };
 
 // The mechanisms of `d` that the performance model's validation set does not cover, in words
