@@ -74,3 +74,32 @@ PY
 else
   echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked" >&2
 fi
+# A rows file that cannot be fitted as it stands is refused (exit 2, naming the file and the
+# field), checked on copies of the B200's rows broken one way each: a published value that is
+# not a finite positive number, a row given twice, and the two rows of one configuration (one
+# simulated run) split between fit and held-out.
+if [ -f "$reserved" ]; then
+  for broken in bool infinite twice split; do
+    python3 - "$broken" "$build/broken_rows.json" <<'PY'
+import json, sys
+doc = json.load(open("calibration/published/b200_serving.json"))
+rows = doc["rows"]
+if sys.argv[1] == "bool":
+    rows[0]["published"] = True
+elif sys.argv[1] == "infinite":
+    rows[0]["published"] = float("inf")
+elif sys.argv[1] == "twice":
+    rows.append(dict(rows[0]))
+else:
+    rows[1]["split"] = "held-out" if rows[0]["split"] == "fit" else "fit"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    rc=0
+    python3 calibration/fit/fit_published.py --check-only --rows "$build/broken_rows.json" --reserved "$reserved" \
+      2>/dev/null || rc=$?
+    if [ "$rc" != 2 ]; then
+      echo "fit_published.py: rows broken ($broken) gave exit $rc, not 2 ($build/broken_rows.json)"
+      exit 1
+    fi
+  done
+fi

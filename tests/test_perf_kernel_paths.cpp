@@ -6,6 +6,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
@@ -238,17 +241,24 @@ TEST_CASE("an engine card's native 4-bit expert activation is refused with the f
   const fs::path dir = fs::temp_directory_path() / "tycoon-fp4-act-card";
   fs::create_directories(dir);
   auto card = nlohmann::json::parse(std::ifstream(fs::path(TYCOON_SOURCE_DIR) / "hardware_db/engines/vllm.json"));
-  for (const auto& bad : {nlohmann::json{{"nvidia", "int4"}}, nlohmann::json{{"nvidia", "fp16"}},
-                          nlohmann::json{{"nvidia", 16}}, nlohmann::json{{"intel", "bf16"}}, nlohmann::json("bf16")}) {
-    card["native_fp4_expert_activation"] = bad;
+  const std::vector<std::pair<nlohmann::json, std::string>> bad_cards = {
+      {{{"nvidia", "int4"}}, "must be bf16, fp8 or fp4"},
+      {{{"nvidia", "fp16"}}, "must be bf16, fp8 or fp4"},
+      {{{"nvidia", 16}}, "string"},
+      {{{"intel", "bf16"}}, "unknown vendor"},
+      {nlohmann::json("bf16"), "object"}};
+  for (const auto& entry : bad_cards) {
+    card["native_fp4_expert_activation"] = entry.first;
     std::ofstream(dir / "vllm.json") << card.dump();
-    INFO(bad.dump());
+    const std::string expected = entry.second;
+    INFO(entry.first.dump() << " should be refused: " << expected);
     try {
       (void)data::load_engine(dir / "vllm.json");
       FAIL("accepted");
     } catch (const data::LoadError& e) {
       CHECK(e.file() == (dir / "vllm.json").string());
       CHECK(e.pointer().rfind("/native_fp4_expert_activation", 0) == 0);
+      CHECK(std::string(e.what()).find(expected) != std::string::npos);
     }
   }
   // A value without its source is refused too.

@@ -348,15 +348,18 @@ bool layout_settling() {
   ImGuiContext& g = *ctx;
   for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
     const ImGuiTable* t = g.Tables.TryGetMapData(i);
-    if (!t || t->LastFrameActive != g.FrameCount) continue;
+    // A table whose host skips its items (a clipped child) counts its auto-fit frames down only
+    // once it is drawn again: it is not on screen, so it does not hold a picture.
+    if (!t || t->LastFrameActive != g.FrameCount || t->HostSkipItems) continue;
     if (t->IsInitializing) return true;
     for (int c = 0; c < t->ColumnsCount; ++c) {
       if (t->Columns[c].IsEnabled && t->Columns[c].AutoFitQueue != 0) return true;
     }
   }
+  // A window on its first frame. Not a window fitting itself: one sized 0 on an axis every frame
+  // (the class hand-in bar) fits itself on every frame and would hold every picture.
   for (const ImGuiWindow* w : g.Windows) {
-    if (!w->Active || w->Hidden || w->LastFrameActive != g.FrameCount) continue;
-    if (w->AutoFitFramesX > 0 || w->AutoFitFramesY > 0) return true;
+    if (w->Active && !w->Hidden && w->LastFrameActive == g.FrameCount && w->Appearing) return true;
   }
   return false;
 }

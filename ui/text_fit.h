@@ -36,9 +36,8 @@ std::vector<FitProblem> check_text_fit();
 
 // True while the frame last built is still laying itself out: a table drawn in it is sizing its
 // auto-fit columns (ImGui gives a new table's columns their content width over its first three
-// frames; before that a column can be a few pixels wide), or a window is fitting itself to its
-// content. A screenshot or a text-fit check of such a frame shows a layout no player sees for
-// more than a frame or two. Call after ImGui::Render().
+// frames; before that a column can be a few pixels wide), or a window appears in it. A screenshot or a text-fit check
+// of such a frame shows a layout no player sees for more than a frame or two. Call after ImGui::Render().
 bool layout_settling();
 
 // "cut: 'queue full, timeou' in ##main/##content at (412,530), 14 px past its room".

@@ -75,13 +75,18 @@ def load_rows(path):
         doc = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise InputError(f"{path}: cannot read: {e}")
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}: the file must hold one JSON object")
     if not isinstance(doc.get("rows"), list) or not doc["rows"]:
         raise InputError(f"{path}: /rows: a non-empty list of rows is required")
     chip = doc.get("chip")
     if not isinstance(chip, str) or not chip:
         raise InputError(f"{path}: /chip: the chip id is required")
+    seen_ids, split_of = set(), {}
     for i, row in enumerate(doc["rows"]):
         where = f"{path}: /rows/{i}"
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: a row must be an object")
         for field in KEY_FIELDS + ["id", "split", "mode", "metric", "published", "source"]:
             if field not in row:
                 raise InputError(f"{where}/{field}: missing")
@@ -99,8 +104,17 @@ def load_rows(path):
                 raise InputError(f"{where}/{field}: a positive whole number is required")
         if row["tp"] % row["ep"] != 0:
             raise InputError(f"{where}/ep: must divide tp ({row['tp']})")
-        if not isinstance(row["published"], (int, float)) or not row["published"] > 0:
+        if (not isinstance(row["published"], (int, float)) or isinstance(row["published"], bool)
+                or not math.isfinite(row["published"]) or not row["published"] > 0):
             raise InputError(f"{where}/published: a positive number is required")
+        if row["id"] in seen_ids:
+            raise InputError(f"{where}/id: '{row['id']}' is given twice")
+        seen_ids.add(row["id"])
+        # The rows of one configuration share one simulated run, so they share one split: a
+        # fitted run must not also be a held-out one.
+        config = tuple(str(row[f]) for f in KEY_FIELDS + ["mode"])
+        if split_of.setdefault(config, row["split"]) != row["split"]:
+            raise InputError(f"{where}/split: another row of the same configuration is '{split_of[config]}'")
         if not str(row["source"]).strip():
             raise InputError(f"{where}/source: must say where the number comes from")
     if not any(r["split"] == "fit" for r in doc["rows"]):

@@ -34,11 +34,15 @@ curl -sf -H "$auth" -H 'Content-Type: text/plain' --data-binary $'Ada\nBen\n' "$
 code=$(python3 -c 'import json,sys; print(next(s["code"] for s in json.load(open(sys.argv[1]))["students"] if s["student"] == "Ada"))' "$out/roster.json")
 
 timeout 280 xvfb-run -a -s '-screen 0 1280x800x24' "$game" --save-dir "$out/saves" --class-link "$S/?code=$code" \
-  --script "$here/class_server.script" --screenshot-dir "$out" --speed paused --no-auto-pause >"$out/game.log" 2>&1
+  --script "$here/class_server.script" --screenshot-dir "$out" --speed paused --no-auto-pause \
+  --dump-state "$out/game.json" >"$out/game.log" 2>&1
 rc=$?
 sed 's/^/[game] /' "$out/game.log"
 fail=0
 [ "$rc" = 0 ] || { echo "FAIL: tycoon_game exited $rc"; fail=1; }
+# The hand-in bar (sized anew every frame) must not hold the screenshots (ui::layout_settling).
+held=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("frame_stats", {}).get("screenshot_frames_held", 0))' "$out/game.json" 2>/dev/null || echo missing)
+[ "$held" != missing ] && [ "$held" -le 8 ] || { echo "FAIL: screenshots waited $held frames for the layout to settle (at most 8)"; fail=1; }
 grep -q "Handed in (attempt 1, unfinished at hour 6 of " "$out/game.log" || { echo "FAIL: no unfinished hand-in at hour 6"; fail=1; }
 grep -q "Handed in (attempt 2)" "$out/game.log" || { echo "FAIL: the end's hand-in did not go"; fail=1; }
 

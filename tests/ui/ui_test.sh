@@ -64,6 +64,17 @@ layout() {  # WxH
 }
 for size in 1024x640 1280x800 1920x1080; do layout "$size"; done
 
+# A script's screenshot waits while the layout settles (a new table sizing its columns), at most 8
+# frames a shot. A run whose shots wait much longer than that in total holds every picture: the
+# settling test would be stuck on something that never settles.
+for f in "$out"/*.json; do
+  held=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("frame_stats", {}).get("screenshot_frames_held", 0))' "$f")
+  if [ "$held" -gt 8 ]; then
+    echo "FAIL $(basename "$f" .json): screenshots waited $held frames in all for the layout to settle (at most 8)"
+    fail=1
+  fi
+done
+
 # The freeze test (no frame held, whatever the simulation does): campaign level 1 at 16x with the
 # advisor, threaded and as the browser runs it (--no-threads: forks, a tape and simulations sliced
 # within a frame budget); the binary exits 4 when any interval between frames exceeds the limit.

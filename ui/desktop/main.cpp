@@ -420,7 +420,9 @@ class FrameLoop {
   std::optional<std::string> hold_while_settling(std::optional<std::string> shot) {
     static constexpr int kMaxHeldFrames = 8;
     if (!shot || *shot == "failure") return shot;
-    if (held_frames_ < kMaxHeldFrames && tycoon::ui::layout_settling()) {
+    // The last frame (quit asked, window closed, --frames reached) takes the picture as it is.
+    const bool last = quit_ || (o_.frames > 0 && frame_ + 1 >= o_.frames);
+    if (!last && held_frames_ < kMaxHeldFrames && tycoon::ui::layout_settling()) {
       ++held_frames_;
       ++log_.screenshot_frames_held;
       held_shot_ = std::move(shot);
