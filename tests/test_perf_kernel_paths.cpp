@@ -32,6 +32,23 @@ using perf_test::ideal_profile;
 
 using perf_test::reference;
 
+// Writes `card` with `field` set to `bad` as `dir`/vllm.json and checks that loading it is refused
+// naming the file, the field and (when given) the reason.
+void check_card_refused(nlohmann::json card, const std::filesystem::path& dir, const std::string& field,
+                        const nlohmann::json& bad, const std::string& reason = "") {
+  card[field] = bad;
+  std::ofstream(dir / "vllm.json") << card.dump();
+  INFO(bad.dump() << " should be refused" << (reason.empty() ? "" : ": " + reason));
+  try {
+    (void)data::load_engine(dir / "vllm.json");
+    FAIL("accepted");
+  } catch (const data::LoadError& e) {
+    CHECK(e.file() == (dir / "vllm.json").string());
+    CHECK(e.pointer().rfind("/" + field, 0) == 0);
+    CHECK(std::string(e.what()).find(reason) != std::string::npos);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("prefill attention efficiency follows the context already cached, not only the new tokens") {
@@ -190,16 +207,7 @@ TEST_CASE("an engine card's W4A16 share is refused with the file, the field and 
   card["sources"]["moe_w4a16_compute_efficiency"] = "test";
   for (const auto& bad : {nlohmann::json{{"nvidia", 0.0}}, nlohmann::json{{"nvidia", 1.5}},
                           nlohmann::json{{"intel", 0.5}}, nlohmann::json(0.5)}) {
-    card["moe_w4a16_compute_efficiency"] = bad;
-    std::ofstream(dir / "vllm.json") << card.dump();
-    INFO(bad.dump());
-    try {
-      (void)data::load_engine(dir / "vllm.json");
-      FAIL("accepted");
-    } catch (const data::LoadError& e) {
-      CHECK(e.file() == (dir / "vllm.json").string());
-      CHECK(e.pointer().rfind("/moe_w4a16_compute_efficiency", 0) == 0);
-    }
+    check_card_refused(card, dir, "moe_w4a16_compute_efficiency", bad);
   }
   card["moe_w4a16_compute_efficiency"] = {{"nvidia", 0.4}};
   std::ofstream(dir / "vllm.json") << card.dump();
@@ -247,20 +255,8 @@ TEST_CASE("an engine card's native 4-bit expert activation is refused with the f
       {{{"nvidia", 16}}, "string"},
       {{{"intel", "bf16"}}, "unknown vendor"},
       {nlohmann::json("bf16"), "object"}};
-  for (const auto& entry : bad_cards) {
-    card["native_fp4_expert_activation"] = entry.first;
-    std::ofstream(dir / "vllm.json") << card.dump();
-    const std::string expected = entry.second;
-    INFO(entry.first.dump() << " should be refused: " << expected);
-    try {
-      (void)data::load_engine(dir / "vllm.json");
-      FAIL("accepted");
-    } catch (const data::LoadError& e) {
-      CHECK(e.file() == (dir / "vllm.json").string());
-      CHECK(e.pointer().rfind("/native_fp4_expert_activation", 0) == 0);
-      CHECK(std::string(e.what()).find(expected) != std::string::npos);
-    }
-  }
+  for (const auto& entry : bad_cards)
+    check_card_refused(card, dir, "native_fp4_expert_activation", entry.first, entry.second);
   // A value without its source is refused too.
   card["native_fp4_expert_activation"] = {{"nvidia", "fp8"}};
   card["sources"].erase("native_fp4_expert_activation");

@@ -34,17 +34,24 @@ Precision Engine::native_fp4_expert_activation_on(Vendor v) const {
 
 namespace {
 
-// An object of per-vendor shares in (0, 1]: {"nvidia": 1.0, "amd": 0.7}.
-std::map<Vendor, double> read_vendor_shares(ObjectReader& r, const char* field) {
-  std::map<Vendor, double> out;
+// An object keyed by vendor, each value read by `value(object, key)`.
+template <typename T, typename ReadValue>
+std::map<Vendor, T> read_per_vendor(ObjectReader& r, const char* field, ReadValue value) {
+  std::map<Vendor, T> out;
   auto k = r.object(field);
   for (const auto& key : k.keys()) {
     auto v = parse_enum<Vendor>(key, kVendorNames);
     if (!v) k.fail(key, "unknown vendor");
-    out[*v] = k.number(key, Bound::kUnit);
+    out[*v] = value(k, key);
   }
   k.finish();
   return out;
+}
+
+// Per-vendor shares in (0, 1]: {"nvidia": 1.0, "amd": 0.7}.
+std::map<Vendor, double> read_vendor_shares(ObjectReader& r, const char* field) {
+  return read_per_vendor<double>(r, field,
+                                 [](ObjectReader& k, const std::string& key) { return k.number(key, Bound::kUnit); });
 }
 
 }  // namespace
@@ -104,15 +111,12 @@ Engine load_engine(const std::filesystem::path& path) {
     e.moe_w4a16_compute_efficiency = read_vendor_shares(r, "moe_w4a16_compute_efficiency");
   }
   if (r.has("native_fp4_expert_activation")) {
-    auto k = r.object("native_fp4_expert_activation");
-    for (const auto& key : k.keys()) {
-      auto v = parse_enum<Vendor>(key, kVendorNames);
-      if (!v) k.fail(key, "unknown vendor");
-      auto p = parse_enum<Precision>(k.string(key), kPrecisionNames);
-      if (!p || *p == Precision::kInt4) k.fail(key, "must be bf16, fp8 or fp4");
-      e.native_fp4_expert_activation[*v] = *p;
-    }
-    k.finish();
+    e.native_fp4_expert_activation =
+        read_per_vendor<Precision>(r, "native_fp4_expert_activation", [](ObjectReader& k, const std::string& key) {
+          auto p = parse_enum<Precision>(k.string(key), kPrecisionNames);
+          if (!p || *p == Precision::kInt4) k.fail(key, "must be bf16, fp8 or fp4");
+          return *p;
+        });
   }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
