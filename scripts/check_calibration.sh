@@ -79,8 +79,7 @@ fi
 # not a finite positive number, a row given twice, and the two rows of one configuration (one
 # simulated run) split between fit and held-out.
 if [ -f "$reserved" ]; then
-  # The B200's rows, whose fitted profile is held back (calibration/published/b200_fitted_profile.json,
-  # docs/calibration.md): none reserved either.
+  # The B200's rows, which hardware_db/calibrated/b200.json is fitted to: none reserved either.
   python3 calibration/fit/fit_published.py --check-only --rows calibration/published/b200_serving.json \
     --reserved "$reserved"
   for broken in bool infinite twice split; do

@@ -154,10 +154,10 @@ TEST_CASE("an hour of a disaggregated deployment runs the disaggregated simulati
   CHECK(c.arrival.rate_per_s == doctest::Approx(2.0).epsilon(0.06));  // within the load bucket's step
   CHECK(c.deployment.hardware->id == "h200");
   CHECK(c.disaggregated->decode.deployment.hardware->id == "b200");
-  // The decode pool brings the B200's calibration (the H200's curves, their throughput scaled to
-  // the B200, so extrapolated); the prefill pool runs on the H200's measured one.
+  // The decode pool brings the B200's calibration (levels fitted to its published serving
+  // results); the prefill pool runs on the H200's measured one.
   REQUIRE(c.disaggregated->decode.calibration);
-  CHECK(c.disaggregated->decode.calibration->provenance == perf::Provenance::kExtrapolated);
+  CHECK(c.disaggregated->decode.calibration->provenance == perf::Provenance::kFittedToPublished);
   CHECK(c.disaggregated->decode.calibration->source ==
         perf::calibration_for(test::catalog(), test::catalog().accelerator("b200")).source);
   CHECK(rec.calibration_chips->front() == "h200");

@@ -169,6 +169,32 @@ TEST_CASE("tutorial: where the first benchmark cannot tell, the ring is on the l
   CHECK(game::step_target(decide, s) == "advisor.reject.Chien-1");
 }
 
+TEST_CASE("tutorial: after an undecided canary the ring is on the longer canary") {
+  // A canary of six hours at x1.015 (x0.99-x1.04) cannot tell either: the ring goes to the longer
+  // canary (18 hours in all, pooled with these six), not to the benchmark the player did not buy.
+  game::TutorialStep decide;
+  decide.target = std::string(game::kDecideTarget);
+  game::GameState s;
+  s.hour = 10;
+  game::Advice a;
+  a.id = "Chien-1";
+  game::AdviceCheck six;
+  six.kind = game::AdviceCheckKind::kCanary;
+  six.repetitions = 6;
+  six.ready_at_hour = 9;
+  six.measured_speedup = 1.015;
+  six.interval_low = 0.99;
+  six.interval_high = 1.04;
+  six.verdict = game::check_verdict(1.015, 0.99, 1.04, false, false);
+  REQUIRE(game::check_undecided(six));
+  a.checks.push_back(six);
+  s.inbox.push_back(a);
+  CHECK(game::step_target(decide, s) == "advisor.check.canary_more.Chien-1");
+  // A component test that cannot tell rings nothing longer: there is none; its verdict decides.
+  s.inbox[0].checks[0].kind = game::AdviceCheckKind::kComponentTest;
+  CHECK(game::step_target(decide, s) == "advisor.reject.Chien-1");
+}
+
 TEST_CASE("tutorial: renting, deploying and letting the clock run does not pass it") {
   // The old tutorial scored 300/300 and 3 stars for steps 1-2 alone.
   const auto s = tutorial();

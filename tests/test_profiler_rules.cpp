@@ -89,17 +89,25 @@ TEST_CASE("the profiler's steps: the run's mean batch halfway through the answer
   }
 }
 
-TEST_CASE("the advisor offers a component test, the default benchmark, one three times longer, and a canary") {
+TEST_CASE(
+    "the advisor offers a component test, the default benchmark, one three times longer, a canary and one three times "
+    "longer") {
   // 3 x the default 4 paired runs = 12.
   CHECK(advisor::kLongerBenchmarkRepetitions == 3 * game::kDefaultBenchmarkRepetitions);
   CHECK(advisor::kLongerBenchmarkRepetitions == 12);
-  REQUIRE(advisor::kCheckOffers.size() == 4);
+  REQUIRE(advisor::kCheckOffers.size() == 5);
   CHECK(advisor::kCheckOffers[0].kind == game::AdviceCheckKind::kComponentTest);
   CHECK(advisor::kCheckOffers[1].kind == game::AdviceCheckKind::kBenchmark);
   CHECK(advisor::kCheckOffers[1].repetitions == 0);
   CHECK(advisor::kCheckOffers[2].kind == game::AdviceCheckKind::kBenchmark);
   CHECK(advisor::kCheckOffers[2].repetitions == advisor::kLongerBenchmarkRepetitions);
   CHECK(advisor::kCheckOffers[3].kind == game::AdviceCheckKind::kCanary);
+  CHECK(advisor::kCheckOffers[3].repetitions == 0);
+  CHECK(advisor::kCheckOffers[4].kind == game::AdviceCheckKind::kCanary);
+  // The longer canary is three default canaries (AdvisorOptions::canary_hours, 6).
+  CHECK(advisor::kCheckOffers[4].repetitions == advisor::kLongerCanaryHours);
+  CHECK(advisor::kLongerCanaryHours == 3 * static_cast<int>(advisor::AdvisorOptions{}.canary_hours));
+  CHECK(advisor::BotOptions{}.more_canary_hours == advisor::kLongerCanaryHours);
   // The verify-then-decide bot repeats an open benchmark at the same length the player is offered.
   CHECK(advisor::BotOptions{}.more_repetitions == advisor::kLongerBenchmarkRepetitions);
 }

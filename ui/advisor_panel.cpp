@@ -102,11 +102,10 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
     if (disabled) ImGui::BeginDisabled();
     if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind, reps});
     if (disabled) ImGui::EndDisabled();
-    // The default benchmark keeps the tag the tutorial rings; the longer one is "benchmark_more".
-    tag(view.tags,
-        "advisor.check." +
-            std::string(reps > 0 ? "benchmark_more" : game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]) +
-            "." + a.id);
+    // The default checks keep the tags the tutorial rings; the longer ones are "benchmark_more"
+    // and "canary_more".
+    const std::string kind_name(game::kAdviceCheckKindNames[static_cast<std::size_t>(kind)]);
+    tag(view.tags, "advisor.check." + (reps > 0 ? kind_name + "_more" : kind_name) + "." + a.id);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip("%s%s", q.what.c_str(), refusal ? (" (now: " + *refusal + ")").c_str() : "");
     }

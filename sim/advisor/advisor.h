@@ -185,6 +185,11 @@ struct CheckQuote {
 // the default, which narrows the 95% interval by more than √3 (its width goes as 1/√runs, and the
 // Student-t quantile falls with the runs): most claims the default leaves open are settled.
 inline constexpr int kLongerBenchmarkRepetitions = 3 * game::kDefaultBenchmarkRepetitions;
+// The longer canary, paired hours in all: three times the default canary (AdvisorOptions::
+// canary_hours, 6). A canary hour is a short open-loop window of live traffic, so its ratios
+// spread more than a benchmark's; where a replica is a node of dear GPUs the canary is the check
+// a player can afford, and only more hours settle a gain of 1-2% there.
+inline constexpr int kLongerCanaryHours = 18;
 
 // A check the player can pay for on a proposal: its kind and a benchmark's paired runs in all
 // (0: the check's default).
@@ -193,20 +198,23 @@ struct CheckOffer {
   int repetitions = 0;
 };
 // What the advisor offers on each proposal, in the order it offers them: a component test, the
-// default benchmark, the longer benchmark, a canary.
-inline constexpr std::array<CheckOffer, 4> kCheckOffers = {
+// default benchmark, the longer benchmark, a canary, the longer canary.
+inline constexpr std::array<CheckOffer, 5> kCheckOffers = {
     CheckOffer{game::AdviceCheckKind::kComponentTest, 0}, CheckOffer{game::AdviceCheckKind::kBenchmark, 0},
     CheckOffer{game::AdviceCheckKind::kBenchmark, kLongerBenchmarkRepetitions},
-    CheckOffer{game::AdviceCheckKind::kCanary, 0}};
+    CheckOffer{game::AdviceCheckKind::kCanary, 0}, CheckOffer{game::AdviceCheckKind::kCanary, kLongerCanaryHours}};
 
-// `repetitions`: a benchmark's paired runs in all (0: game::kDefaultBenchmarkRepetitions). When the
-// proposal already has a ready benchmark of fewer runs (pooled_benchmark), only the runs it lacks
-// are run and charged, and the result pools them with it.
+// `repetitions`: a benchmark's paired runs in all (0: game::kDefaultBenchmarkRepetitions), a
+// canary's paired hours in all (0: AdvisorOptions::canary_hours). When the proposal already has a
+// ready check of that kind with fewer (pooled_check), only the runs or hours it lacks are run and
+// charged, and the result pools them with it (a canary pays its rollout again: it was rolled back).
 CheckQuote quote_check(const AdvisorOptions& options, const data::Catalog& catalog, const game::GameState& state,
                        const game::Advice& advice, game::AdviceCheckKind kind, int repetitions = 0);
-// The ready benchmark of `advice` a benchmark of `repetitions` runs in all extends: its latest of
-// at least 2 and fewer than `repetitions` runs (none: a fresh benchmark).
-const game::AdviceCheck* pooled_benchmark(const game::Advice& advice, std::int64_t hour, int repetitions);
+// The ready benchmark or canary (`kind`) of `advice` that one of `repetitions` runs or hours in
+// all extends: its latest of that kind, if it has at least 2 and fewer than `repetitions` (none: a
+// fresh check). A component test is never pooled.
+const game::AdviceCheck* pooled_check(const game::Advice& advice, game::AdviceCheckKind kind, std::int64_t hour,
+                                      int repetitions);
 // Paired ratios -> the check's estimate, its 95% interval and the verdict by the game's one rule
 // (game::check_verdict). A speedup is a ratio: runs that measured x2 and x0.5 average to x1, not
 // x1.25. The estimate and its Student-t interval are taken on the log of each run's ratio and

@@ -58,15 +58,17 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
           }
           const game::AdviceCheck& c = a->checks.back();
           if (!c.ready(game.state().hour)) break;  // the benchmark is still running
-          // Undecided between no gain and a material one: more runs, once, if what the change is
-          // most likely worth (the estimate, or the claim when that is lower) pays for them.
-          if (game::check_undecided(c) && a->checks.size() == 1 && c.kind == game::AdviceCheckKind::kBenchmark) {
+          // Undecided between no gain and a material one: the same check again for longer (more
+          // runs, or more hours), once, if what the change is most likely worth (the estimate, or
+          // the claim when that is lower) pays for it.
+          if (game::check_undecided(c) && a->checks.size() == 1 && c.kind != game::AdviceCheckKind::kComponentTest) {
             const auto* d = game.state().company.find_deployment(a->deployment_id);
-            const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a,
-                                       game::AdviceCheckKind::kBenchmark, options.more_repetitions);
+            const int more =
+                c.kind == game::AdviceCheckKind::kBenchmark ? options.more_repetitions : options.more_canary_hours;
+            const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a, c.kind, more);
             const double likely = std::min(a->claimed_speedup, c.measured_speedup);
             if (d && claim_value_usd(game.catalog(), game.state(), *d, likely) > q.cost_usd &&
-                game.apply(game::CheckAdvice{id, game::AdviceCheckKind::kBenchmark, options.more_repetitions}).ok) {
+                game.apply(game::CheckAdvice{id, c.kind, more}).ok) {
               break;
             }
           }

@@ -21,8 +21,10 @@ inline std::string_view to_string(BotPolicy p) { return kBotPolicyNames[static_c
 struct BotOptions {
   // verify-then-decide decides by the game's one rule (game::evidence_call on the check's
   // verdict). A benchmark whose interval holds both "no gain" and a material gain is repeated
-  // once with this many paired runs, when the claim is worth that bigger benchmark.
+  // once with this many paired runs, a canary with this many hours in all, when what the change
+  // is most likely worth pays for the longer check.
   int more_repetitions = kLongerBenchmarkRepetitions;
+  int more_canary_hours = kLongerCanaryHours;
   // A scripted player the bot plays on top of (commands applied at their hours before the bot
   // decides): the level's reference strategy in the balance table. Null: the bot does nothing else.
   const std::vector<game::LoggedCommand>* script = nullptr;

@@ -29,6 +29,12 @@ double standard_normal(boost::random::mt19937_64& rng) {
   return sum - 6.0;
 }
 
+// A canary's paired hours in all: `repetitions`, or the options' default (0), at most the game's cap.
+int canary_hours(const AdvisorOptions& o, int repetitions) {
+  return repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions)
+                         : static_cast<int>(std::ceil(o.canary_hours));
+}
+
 }  // namespace
 
 double gpu_price_usd_per_hour(const data::Catalog& catalog, const game::GameState& state, const std::string& chip) {
@@ -62,7 +68,7 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
     case game::AdviceCheckKind::kBenchmark: {
       const int n =
           repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions) : game::kDefaultBenchmarkRepetitions;
-      const auto* prior = pooled_benchmark(advice, state.hour, n);
+      const auto* prior = pooled_check(advice, kind, state.hour, n);
       const int to_run = prior ? n - prior->repetitions : n;
       // Each paired run (two one-replica runs) takes benchmark_hours / the default count of GPU
       // hours per GPU of a replica, and the runs go one after another.
@@ -79,14 +85,22 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
                "runs narrow it";
       break;
     }
-    case game::AdviceCheckKind::kCanary:
+    case game::AdviceCheckKind::kCanary: {
+      const int n = canary_hours(o, repetitions);
+      const auto* prior = pooled_check(advice, kind, state.hour, n);
+      const int to_run = prior ? n - prior->repetitions : n;
       q.cost_usd = o.canary_setup_usd;
-      q.hours = static_cast<std::int64_t>(std::ceil(o.canary_hours));
-      q.repetitions = static_cast<int>(q.hours);
-      q.what = "on " + pct(o.canary_share) +
+      q.hours = to_run;
+      q.repetitions = n;
+      q.what = (prior ? std::to_string(to_run) + " more hours, pooled with the " + std::to_string(prior->repetitions) +
+                            " already run, "
+                      : std::to_string(n) + " hours ") +
+               "on " + pct(o.canary_share) +
                " of real traffic: the truth, but that slice's customers live with it (lost "
-               "revenue if slower, their share of any incident)";
+               "revenue if slower, their share of any incident). Each hour's traffic differs, so the result comes "
+               "with an interval; more hours narrow it";
       break;
+    }
   }
   if (!d) {
     q.available = false;
@@ -95,11 +109,13 @@ CheckQuote quote_check(const AdvisorOptions& o, const data::Catalog& catalog, co
   return q;
 }
 
-const game::AdviceCheck* pooled_benchmark(const game::Advice& advice, std::int64_t hour, int repetitions) {
+const game::AdviceCheck* pooled_check(const game::Advice& advice, game::AdviceCheckKind kind, std::int64_t hour,
+                                      int repetitions) {
+  if (kind == game::AdviceCheckKind::kComponentTest) return nullptr;
   for (auto it = advice.checks.rbegin(); it != advice.checks.rend(); ++it) {
-    if (it->kind != game::AdviceCheckKind::kBenchmark || !it->ready(hour)) continue;
+    if (it->kind != kind || !it->ready(hour)) continue;
     if (it->repetitions >= 2 && it->repetitions < repetitions) return &*it;
-    return nullptr;  // the latest ready benchmark has as many runs already: a fresh one
+    return nullptr;  // the latest ready check of this kind has as many already: a fresh one
   }
   return nullptr;
 }
@@ -157,33 +173,42 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   const double rate = std::max(last_rate_per_replica(state, *d), kMinOpenLoopRate);
   // One paired run of the player's deployment on its traffic shape: the same requests with and
   // without the change (common random numbers), each run on a machine of its own (the hardware's
-  // run-to-run jitter). The benchmark (`closed_loop`) keeps a fixed number of users busy, each
-  // with a request in the engine (DeploymentSetup::benchmark), and both runs serve the same
-  // conversations (traffic::Session::rng): a run's ratio moves by well under 1% before the jitter
-  // (it moved 5-8% a run on a Kimi K3 node while the sessions shared one stream and the users
-  // paused); a canary hour is open loop at the live load (its spread is larger: a short window's
-  // mix of requests).
-  // The benchmark keeps as many users busy as the live traffic keeps sequences running (the
-  // profile's mean batch): at another concurrency the batches, and so each op class's share of the
-  // step, differ from the live traffic's, and the benchmark would measure another workload.
+  // run-to-run jitter). The benchmark keeps a fixed number of users busy, each with a request in
+  // the engine (DeploymentSetup::benchmark), and both runs serve the same conversations
+  // (traffic::Session::rng): a run's ratio moves by well under 1% before the jitter (it moved 5-8%
+  // a run on a Kimi K3 node while the sessions shared one stream and the users paused).
+  // Both keep as many sequences running as the live traffic does (the profile's mean batch): at
+  // another concurrency the batches, and so each op class's share of the step, differ from the
+  // live traffic's, and the check would measure another workload.
+  //   benchmark  a synthetic run of `requests` requests (at least 5 a user);
+  //   canary     one hour's slice of live traffic: as many requests as one replica serves in the
+  //              game's window at the live load (a short window's mix: a larger spread). The
+  //              canary replica sits behind the deployment's load-aware router, which keeps every
+  //              replica at the same number of requests in flight: a faster one takes more of the
+  //              traffic. At a fixed share of open-loop arrivals a replica that is never idle
+  //              serves what arrives with or without the change, in the same GPU time, and the
+  //              gain would hide in smaller batches (a x1.09 change measured x1.01-x1.03 on a B200
+  //              node).
   const auto live = r.kind == ProposalKind::kCodeChange ? profile(state, *d) : std::nullopt;
   const int users = live && live->mean_running_seqs > 0
                         ? std::max(1, static_cast<int>(std::lround(live->mean_running_seqs)))
                         : options_.benchmark_concurrency;
   const std::int64_t requests =
       std::max(options_.benchmark_requests, options_.benchmark_requests_per_user * static_cast<std::int64_t>(users));
-  auto paired_ratio = [&](bool closed_loop, std::uint64_t seed) {
+  auto paired_ratio = [&](bool canary, std::uint64_t seed) {
     double ratio = 1.0;
     if (r.kind == ProposalKind::kCodeChange) {
       DeploymentSetup setup(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
-      auto config = [&](const OpTimes& times) {
-        return closed_loop ? setup.benchmark(users, requests, seed, times) : setup.window(seed, times);
-      };
-      auto base = serving::simulate(config(unit_op_times()), setup.calibration());
-      auto changed = serving::simulate(config(r.true_op_time_scale), setup.calibration());
-      // The GPU time each output token took: the capacity the change frees (below saturation the
-      // deployment serves what arrives either way, so tokens per second would show nothing; in
-      // the closed loop the replica is always busy, so it equals tokens per second).
+      std::int64_t n = requests;
+      if (canary) {
+        const auto w = setup.window(seed, unit_op_times());
+        n = std::max<std::int64_t>(users,
+                                   std::llround(w.arrival.rate_per_s * std::max(0.0, w.duration_s - w.warmup_s)));
+      }
+      auto base = serving::simulate(setup.benchmark(users, n, seed, unit_op_times()), setup.calibration());
+      auto changed = serving::simulate(setup.benchmark(users, n, seed, r.true_op_time_scale), setup.calibration());
+      // The GPU time each output token took: the capacity the change frees (the replica is always
+      // busy at its concurrency, so it is the inverse of tokens per second).
       auto gpu_s_per_token = [](const serving::ServingSummary& x) {
         double t = 0;
         for (double v : x.time_by_op_s) t += v;
@@ -235,9 +260,10 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       c.cost_usd = q.cost_usd;
       c.ready_at_hour = state.hour + q.hours;
       // More runs for a benchmark already run: only the runs it lacks, pooled with its own.
-      const auto* prior = pooled_benchmark(advice, state.hour, n);
+      const auto* prior = pooled_check(advice, kind, state.hour, n);
       std::vector<double> ratios;
-      for (int i = prior ? prior->repetitions : 0; i < n; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
+      for (int i = prior ? prior->repetitions : 0; i < n; ++i)
+        ratios.push_back(paired_ratio(false, memory.check_rng()));
       c.quality_flag = drifts && game::uniform01(memory.check_rng) < options_.benchmark_catches_drift;
       c.rejection_flag = refuses;
       conclude_check(c, ratios, prior);
@@ -250,20 +276,26 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       break;
     }
     case CheckKind::kCanary: {
-      const int hours = static_cast<int>(std::ceil(options_.canary_hours));
+      const int n = canary_hours(options_, repetitions);
+      // More hours for a canary already run: a rollout again, the hours it lacks, pooled with its own.
+      const auto* prior = pooled_check(advice, kind, state.hour, n);
+      const int hours = prior ? n - prior->repetitions : n;
       c.ready_at_hour = state.hour + hours;
       // One paired hour of the live traffic at a time: the slice against the rest.
       std::vector<double> ratios;
-      for (int i = 0; i < hours; ++i) ratios.push_back(paired_ratio(false, memory.check_rng()));
+      for (int i = 0; i < hours; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
       c.quality_flag = drifts;
       c.rejection_flag = refuses;
-      conclude_check(c, ratios);
+      conclude_check(c, ratios, prior);
       // The slice's customers bear what the change really does for the canary's hours.
-      double slice_usd = options_.canary_share * options_.canary_hours * hourly_revenue_usd(state, d->id);
+      double slice_usd = options_.canary_share * hours * hourly_revenue_usd(state, d->id);
       c.cost_usd = options_.canary_setup_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);
       // The slice's customers saw the drift or the refusals: their share of the incident.
       c.reputation_hit = options_.canary_share * r.reputation_hit;
-      c.note = "canary on " + pct(options_.canary_share) + " of real traffic, one paired hour at a time";
+      c.note = "canary on " + pct(options_.canary_share) + " of real traffic, one paired hour at a time" +
+               (prior ? ": " + std::to_string(n) + " hours (" + std::to_string(hours) + " new, pooled with the " +
+                            std::to_string(prior->repetitions) + " of the last canary)"
+                      : ", " + std::to_string(n) + " hours");
       break;
     }
   }

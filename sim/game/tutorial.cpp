@@ -69,12 +69,14 @@ std::string step_target(const TutorialStep& step, const GameState& s) {
   for (const auto& a : s.inbox) {
     if (a.status != AdviceStatus::kPending || a.checks.empty()) continue;
     const AdviceCheck& newest = a.checks.back();
-    // A longer benchmark bought on the ring below is still running: run the clock until it is in.
+    // A longer check bought on the ring below is still running: run the clock until it is in.
     if (a.checks.size() > 1 && !newest.ready(s.hour)) return std::string(kRunClockTarget);
-    // The first benchmark cannot tell: the longer one, not a coin toss on Accept or Reject.
-    if (a.checks.size() == 1 && newest.ready(s.hour) && newest.kind == AdviceCheckKind::kBenchmark &&
+    // The first benchmark or canary cannot tell: the longer one, not a coin toss on Accept or Reject.
+    if (a.checks.size() == 1 && newest.ready(s.hour) && newest.kind != AdviceCheckKind::kComponentTest &&
         check_undecided(newest)) {
-      return "advisor.check.benchmark_more." + a.id;
+      return std::string(newest.kind == AdviceCheckKind::kBenchmark ? "advisor.check.benchmark_more."
+                                                                    : "advisor.check.canary_more.") +
+             a.id;
     }
     if (auto call = evidence_call(a, s.hour)) {
       return std::string(*call == AdviceStatus::kAccepted ? "advisor.accept." : "advisor.reject.") + a.id;

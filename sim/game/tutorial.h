@@ -64,8 +64,9 @@ const TutorialHint* current_hint(const std::vector<TutorialHint>& hints, const G
 // The widget tag the front end highlights for `step` now. A step's target is fixed, except
 // `kDecideTarget`: on the first pending proposal with a check, the button the evidence points at
 // (game::evidence_call), "advisor.accept.<id>" or "advisor.reject.<id>"; where its first benchmark
-// cannot tell (game::check_undecided), the longer benchmark "advisor.check.benchmark_more.<id>",
-// and `kRunClockTarget` while that one runs (the prefix "advisor.decide." when no check is ready).
+// cannot tell (game::check_undecided), the longer benchmark "advisor.check.benchmark_more.<id>"
+// (after a canary, the longer canary "advisor.check.canary_more.<id>"), and `kRunClockTarget`
+// while that one runs (the prefix "advisor.decide." when no check is ready).
 inline constexpr std::string_view kDecideTarget = "advisor.decide.";
 // What the decide step rings while a longer benchmark it asked for runs: the clock's 4x.
 inline constexpr std::string_view kRunClockTarget = "time.4x";
