@@ -67,7 +67,10 @@ void check_results(const GameView& game, const game::Advice& a) {
     std::string line = std::string(check_label(c.kind)) + ": " + verdict_label(c.verdict) + " · " +
                        fmt_factor(c.measured_speedup) + " end to end, 95% interval " + fmt_factor(c.interval_low) +
                        " to " + fmt_factor(c.interval_high);
-    if (c.repetitions > 1) line += " over " + std::to_string(c.repetitions) + " paired runs";
+    if (c.repetitions > 1) {
+      line += " over " + std::to_string(c.repetitions) +
+              (c.kind == game::AdviceCheckKind::kCanary ? " paired hours" : " paired runs");
+    }
     if (c.measured_component_speedup) line += " (kernel " + fmt_factor(*c.measured_component_speedup) + ")";
     if (c.quality_flag) line += "; outputs differ beyond tolerance";
     if (c.rejection_flag) line += "; requests refused or failed";
@@ -100,7 +103,10 @@ void check_buttons(const GameView& game, ViewState& view, CommandQueue& out, con
     flow(first, ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
     first = false;
     if (disabled) ImGui::BeginDisabled();
+    // Two offers can read the same (a canary pooled to 6 more hours, a fresh one of 6): one id each.
+    ImGui::PushID(&offer);
     if (ImGui::Button(label.c_str())) out.push(game::CheckAdvice{a.id, kind, reps});
+    ImGui::PopID();
     if (disabled) ImGui::EndDisabled();
     // The default checks keep the tags the tutorial rings; the longer ones are "benchmark_more"
     // and "canary_more".

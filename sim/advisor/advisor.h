@@ -186,13 +186,13 @@ struct CheckQuote {
 // Student-t quantile falls with the runs): most claims the default leaves open are settled.
 inline constexpr int kLongerBenchmarkRepetitions = 3 * game::kDefaultBenchmarkRepetitions;
 // The longer canary, paired hours in all: three times the default canary (AdvisorOptions::
-// canary_hours, 6). A canary hour is a short open-loop window of live traffic, so its ratios
-// spread more than a benchmark's; where a replica is a node of dear GPUs the canary is the check
-// a player can afford, and only more hours settle a gain of 1-2% there.
+// canary_hours, 6). Each hour is one window's mix of live requests, so its ratios spread more
+// than a benchmark run's; where a replica is a node of dear GPUs the canary is the check a player
+// can afford, and more hours settle the gains of a few percent the default leaves open.
 inline constexpr int kLongerCanaryHours = 18;
 
-// A check the player can pay for on a proposal: its kind and a benchmark's paired runs in all
-// (0: the check's default).
+// A check the player can pay for on a proposal: its kind and a benchmark's paired runs or a
+// canary's hours in all (0: the check's default).
 struct CheckOffer {
   game::AdviceCheckKind kind;
   int repetitions = 0;

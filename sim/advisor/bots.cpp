@@ -57,17 +57,20 @@ BotResult play_bot(game::Game& game, const std::shared_ptr<Chien>& advisor, BotP
             break;
           }
           const game::AdviceCheck& c = a->checks.back();
-          if (!c.ready(game.state().hour)) break;  // the benchmark is still running
+          if (!c.ready(game.state().hour)) break;  // the check is still running
           // Undecided between no gain and a material one: the same check again for longer (more
           // runs, or more hours), once, if what the change is most likely worth (the estimate, or
-          // the claim when that is lower) pays for it.
+          // the claim when that is lower) over the hours left once its result is in pays for it.
           if (game::check_undecided(c) && a->checks.size() == 1 && c.kind != game::AdviceCheckKind::kComponentTest) {
             const auto* d = game.state().company.find_deployment(a->deployment_id);
             const int more =
                 c.kind == game::AdviceCheckKind::kBenchmark ? options.more_repetitions : options.more_canary_hours;
             const auto q = quote_check(advisor->options(), game.catalog(), game.state(), *a, c.kind, more);
             const double likely = std::min(a->claimed_speedup, c.measured_speedup);
-            if (d && claim_value_usd(game.catalog(), game.state(), *d, likely) > q.cost_usd &&
+            const auto left = static_cast<double>(game.state().end_hour - game.state().hour);
+            const double after = std::max(0.0, left - static_cast<double>(q.hours));
+            if (d && q.repetitions > c.repetitions && left > 0 &&
+                claim_value_usd(game.catalog(), game.state(), *d, likely) * after / left > q.cost_usd &&
                 game.apply(game::CheckAdvice{id, c.kind, more}).ok) {
               break;
             }

@@ -29,10 +29,11 @@ double standard_normal(boost::random::mt19937_64& rng) {
   return sum - 6.0;
 }
 
-// A canary's paired hours in all: `repetitions`, or the options' default (0), at most the game's cap.
+// A canary's paired hours in all: `repetitions`, or the options' default (0), at most the game's
+// cap and at least 2 (one hour has no spread to make an interval of).
 int canary_hours(const AdvisorOptions& o, int repetitions) {
-  return repetitions > 0 ? std::min(repetitions, game::kMaxCheckRepetitions)
-                         : static_cast<int>(std::ceil(o.canary_hours));
+  const int n = repetitions > 0 ? repetitions : static_cast<int>(std::ceil(o.canary_hours));
+  return std::clamp(n, 2, game::kMaxCheckRepetitions);
 }
 
 }  // namespace
@@ -181,14 +182,15 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
   // another concurrency the batches, and so each op class's share of the step, differ from the
   // live traffic's, and the check would measure another workload.
   //   benchmark  a synthetic run of `requests` requests (at least 5 a user);
-  //   canary     one hour's slice of live traffic: as many requests as one replica serves in the
-  //              game's window at the live load (a short window's mix: a larger spread). The
-  //              canary replica sits behind the deployment's load-aware router, which keeps every
-  //              replica at the same number of requests in flight: a faster one takes more of the
-  //              traffic. At a fixed share of open-loop arrivals a replica that is never idle
-  //              serves what arrives with or without the change, in the same GPU time, and the
-  //              gain would hide in smaller batches (a x1.09 change measured x1.01-x1.03 on a B200
-  //              node).
+  //   canary     one hour of the slice's live traffic: as many requests as one replica completes
+  //              in the game's window at the live load (every turn counts; a short window's mix,
+  //              so a larger spread), on a canary replica kept as busy as the live ones (the
+  //              operator matches its requests in flight to theirs, as a load-aware router does):
+  //              what it serves per GPU-second there is the capacity the change frees. Fed a
+  //              fixed share of open-loop arrivals instead, a replica that is never idle serves
+  //              what arrives in the same GPU time with or without the change, and the gain hides
+  //              in smaller batches (a x1.09 change measured x1.01-x1.03 an hour on a B200 node).
+  //              The slice's customers are `canary_share` of the deployment's.
   const auto live = r.kind == ProposalKind::kCodeChange ? profile(state, *d) : std::nullopt;
   const int users = live && live->mean_running_seqs > 0
                         ? std::max(1, static_cast<int>(std::lround(live->mean_running_seqs)))
@@ -199,12 +201,7 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
     double ratio = 1.0;
     if (r.kind == ProposalKind::kCodeChange) {
       DeploymentSetup setup(*catalog_, scenario_, *d, d->recipe, calibration(d->chip), rate);
-      std::int64_t n = requests;
-      if (canary) {
-        const auto w = setup.window(seed, unit_op_times());
-        n = std::max<std::int64_t>(users,
-                                   std::llround(w.arrival.rate_per_s * std::max(0.0, w.duration_s - w.warmup_s)));
-      }
+      const std::int64_t n = canary ? std::max<std::int64_t>(users, live ? live->window_requests : 0) : requests;
       auto base = serving::simulate(setup.benchmark(users, n, seed, unit_op_times()), setup.calibration());
       auto changed = serving::simulate(setup.benchmark(users, n, seed, r.true_op_time_scale), setup.calibration());
       // The GPU time each output token took: the capacity the change frees (the replica is always
@@ -281,7 +278,7 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       const auto* prior = pooled_check(advice, kind, state.hour, n);
       const int hours = prior ? n - prior->repetitions : n;
       c.ready_at_hour = state.hour + hours;
-      // One paired hour of the live traffic at a time: the slice against the rest.
+      // One paired hour at a time: the canary replica against a live one at the same concurrency.
       std::vector<double> ratios;
       for (int i = 0; i < hours; ++i) ratios.push_back(paired_ratio(true, memory.check_rng()));
       c.quality_flag = drifts;

@@ -96,6 +96,7 @@ DeploymentProfile make_profile(const game::DeploymentState& d, const DeploymentS
                           ? static_cast<double>(run.requests_completed) / static_cast<double>(run.requests_arrived)
                           : 0;
   p.mean_running_seqs = run.mean_batch_size;
+  p.window_requests = run.requests_completed;
   p.provenance = run.provenance;
   return p;
 }

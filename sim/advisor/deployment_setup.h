@@ -85,6 +85,9 @@ struct DeploymentProfile {
   // Sequences a replica runs at once at this load (the mean batch): the concurrency a benchmark
   // must keep busy to see the same batches, and so the same time shares, as the live traffic.
   double mean_running_seqs = 0;
+  // Requests one replica completes in the game's window at this load (every turn of a session
+  // counts): a canary hour serves as many.
+  std::int64_t window_requests = 0;
   perf::Provenance provenance = perf::Provenance::kDatasheet;
 };
 

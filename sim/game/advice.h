@@ -66,7 +66,8 @@ CheckVerdict check_verdict(double estimate, double interval_low, double interval
 // One sentence on a verdict for the player ("no measurable change: the interval x0.98-x1.03 holds 1").
 std::string describe_verdict(CheckVerdict v);
 
-// A benchmark is `repetitions` paired runs: more of them narrow its interval (and cost more).
+// A benchmark is `repetitions` paired runs, a canary `repetitions` paired hours: more of them
+// narrow its interval (and cost more, or take longer).
 inline constexpr int kDefaultBenchmarkRepetitions = 4, kMaxCheckRepetitions = 64;
 
 // What a paid check measured: what the player may see once it is ready.
@@ -98,9 +99,10 @@ std::optional<AdviceStatus> evidence_call(const Advice& advice, std::int64_t hou
 // before a check is ready.
 std::optional<std::size_t> deciding_check(const Advice& advice, std::int64_t hour);
 // A check that cannot tell no gain from a material one: no measurable change, with its interval
-// reaching a material gain (kMaterialGain) but not all above it. More runs can settle it (the
-// tutorial then rings the longer benchmark; the verify-then-decide bot buys it where what the
-// change is most likely worth pays for it); deciding now would be a coin toss on a good proposal.
+// reaching a material gain (kMaterialGain) but not all above it. More runs or hours can settle it
+// (the tutorial then rings the longer benchmark or canary; the verify-then-decide bot buys it where
+// what the change is most likely worth, once the result is in, pays for it); deciding now would be
+// a coin toss on a good proposal.
 bool check_undecided(const AdviceCheck& c);
 
 struct Advice {

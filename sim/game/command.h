@@ -90,7 +90,9 @@ struct RevertAdvice {
 struct CheckAdvice {
   std::string advice_id;
   AdviceCheckKind check = AdviceCheckKind::kBenchmark;
-  int repetitions = 0;  // benchmark: paired runs (0: kDefaultBenchmarkRepetitions); ignored by other checks
+  // In all: a benchmark's paired runs (0: kDefaultBenchmarkRepetitions), a canary's hours (0: the
+  // advisor's default, 6); ignored by a component test.
+  int repetitions = 0;
 };
 // Runs the clock forward.
 struct Advance {

@@ -68,7 +68,7 @@ const TutorialHint* current_hint(const std::vector<TutorialHint>& hints, const G
 // (after a canary, the longer canary "advisor.check.canary_more.<id>"), and `kRunClockTarget`
 // while that one runs (the prefix "advisor.decide." when no check is ready).
 inline constexpr std::string_view kDecideTarget = "advisor.decide.";
-// What the decide step rings while a longer benchmark it asked for runs: the clock's 4x.
+// What the decide step rings while a longer benchmark or canary it asked for runs: the clock's 4x.
 inline constexpr std::string_view kRunClockTarget = "time.4x";
 std::string step_target(const TutorialStep& step, const GameState& state);
 
