@@ -339,7 +339,7 @@ std::string render_svg(const Chart& c, bool standalone) {
     ly += 17;
     o << "<circle cx=\"" << num(lx + 11) << "\" cy=\"" << num(ly)
       << "\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.8\"/>";
-    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated curves</text>\n";
+    o << "<text x=\"" << num(lx + 30) << "\" y=\"" << num(ly + 4) << "\">extrapolated or fitted curves</text>\n";
     ly += 17;
     o << "<rect x=\"" << num(lx + 7) << "\" y=\"" << num(ly - 4)
       << "\" width=\"8\" height=\"8\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.8\"/>";
