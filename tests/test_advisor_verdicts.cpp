@@ -202,6 +202,24 @@ TEST_CASE("a canary sees a real gain on a replica that is never idle; more hours
   CHECK(eighteen.verdict == CheckVerdict::kGain);
 }
 
+TEST_CASE("a canary of one hour is two: one hour has no spread to make an interval of") {
+  // A command log may ask for any count of hours from 1 to 64 (check_advice's repetitions); one
+  // paired hour would conclude with a zero-width interval, a gain or a regression on one noisy hour.
+  auto r = verdict_round("moe-fast-mode");
+  const auto& advice = r.game->state().inbox[0];
+  auto quote = [&](int hours) {
+    return advisor::quote_check(test::fast_advisor_options(), test::catalog(), r.game->state(), advice,
+                                game::AdviceCheckKind::kCanary, hours);
+  };
+  CHECK(quote(1).repetitions == 2);
+  CHECK(quote(1).hours == 2);
+  CHECK(quote(0).repetitions == 6);  // the default, AdvisorOptions::canary_hours
+  CHECK(quote(64).repetitions == game::kMaxCheckRepetitions);
+  auto two = paid_canary(r, 1);
+  CHECK(two.repetitions == 2);
+  CHECK(two.interval_low < two.interval_high);
+}
+
 TEST_CASE("fast_mode: the benchmark's verdict is a regression, whatever the component test said") {
   auto r = verdict_round("moe-fast-mode");
   auto component = r.game->apply(game::CheckAdvice{r.id, game::AdviceCheckKind::kComponentTest});
