@@ -128,27 +128,44 @@ TEST_CASE("tutorial: a scripted new player finishes it only by doing each step, 
   CHECK(passed == 2);
 }
 
+// A decide step at hour 10 with one pending proposal, Chien-1, whose one check of `kind` (ready at
+// hour 9) measured x1.015 over x0.99-x1.04: no measurable change, yet a material gain (>= x1.01)
+// is inside the interval.
+namespace {
+struct UndecidedCheck {
+  game::TutorialStep decide;
+  game::GameState state;
+};
+UndecidedCheck undecided_check(game::AdviceCheckKind kind, int repetitions) {
+  UndecidedCheck u;
+  u.decide.target = std::string(game::kDecideTarget);
+  u.state.hour = 10;
+  game::Advice a;
+  a.id = "Chien-1";
+  game::AdviceCheck c;
+  c.kind = kind;
+  c.repetitions = repetitions;
+  c.ready_at_hour = 9;
+  c.measured_speedup = 1.015;
+  c.interval_low = 0.99;
+  c.interval_high = 1.04;
+  c.verdict = game::check_verdict(1.015, 0.99, 1.04, false, false);
+  a.checks.push_back(c);
+  u.state.inbox.push_back(a);
+  return u;
+}
+}  // namespace
+
 TEST_CASE("tutorial: where the first benchmark cannot tell, the ring is on the longer one, not on a coin toss") {
   // A ×1.02 change benchmarked at ×1.015 (×0.99–×1.04): no measurable change, yet a material gain
   // (≥ ×1.01) is inside the interval. Rejecting it would throw away a good proposal half the time;
   // the step rings the longer benchmark, the clock while it runs, then the call its verdict supports.
-  game::TutorialStep decide;
-  decide.target = std::string(game::kDecideTarget);
-  game::GameState s;
-  s.hour = 10;
-  game::Advice a;
-  a.id = "Chien-1";
-  game::AdviceCheck four;
-  four.kind = game::AdviceCheckKind::kBenchmark;
-  four.ready_at_hour = 9;
-  four.measured_speedup = 1.015;
-  four.interval_low = 0.99;
-  four.interval_high = 1.04;
-  four.verdict = game::check_verdict(1.015, 0.99, 1.04, false, false);
+  auto u = undecided_check(game::AdviceCheckKind::kBenchmark, game::kDefaultBenchmarkRepetitions);
+  const game::TutorialStep& decide = u.decide;
+  game::GameState& s = u.state;
+  const game::AdviceCheck four = s.inbox[0].checks[0];
   REQUIRE(four.verdict == game::CheckVerdict::kNoMeasurableChange);
   REQUIRE(game::check_undecided(four));
-  a.checks.push_back(four);
-  s.inbox.push_back(a);
   CHECK(game::step_target(decide, s) == "advisor.check.benchmark_more.Chien-1");
   game::AdviceCheck twelve = four;
   twelve.ready_at_hour = 12;
@@ -172,23 +189,10 @@ TEST_CASE("tutorial: where the first benchmark cannot tell, the ring is on the l
 TEST_CASE("tutorial: after an undecided canary the ring is on the longer canary") {
   // A canary of six hours at x1.015 (x0.99-x1.04) cannot tell either: the ring goes to the longer
   // canary (18 hours in all, pooled with these six), not to the benchmark the player did not buy.
-  game::TutorialStep decide;
-  decide.target = std::string(game::kDecideTarget);
-  game::GameState s;
-  s.hour = 10;
-  game::Advice a;
-  a.id = "Chien-1";
-  game::AdviceCheck six;
-  six.kind = game::AdviceCheckKind::kCanary;
-  six.repetitions = 6;
-  six.ready_at_hour = 9;
-  six.measured_speedup = 1.015;
-  six.interval_low = 0.99;
-  six.interval_high = 1.04;
-  six.verdict = game::check_verdict(1.015, 0.99, 1.04, false, false);
-  REQUIRE(game::check_undecided(six));
-  a.checks.push_back(six);
-  s.inbox.push_back(a);
+  auto u = undecided_check(game::AdviceCheckKind::kCanary, 6);
+  const game::TutorialStep& decide = u.decide;
+  game::GameState& s = u.state;
+  REQUIRE(game::check_undecided(s.inbox[0].checks[0]));
   CHECK(game::step_target(decide, s) == "advisor.check.canary_more.Chien-1");
   // A component test that cannot tell rings nothing longer: there is none; its verdict decides.
   s.inbox[0].checks[0].kind = game::AdviceCheckKind::kComponentTest;
