@@ -273,10 +273,12 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       break;
     }
     case CheckKind::kCanary: {
-      const int n = canary_hours(options_, repetitions);
-      // More hours for a canary already run: a rollout again, the hours it lacks, pooled with its own.
+      // The hours the quote promised: after a canary already run, a rollout again and the hours it
+      // lacks, pooled with its own.
+      const auto q = quote_check(options_, *catalog_, state, advice, kind, repetitions);
+      const int n = q.repetitions;
+      const int hours = static_cast<int>(q.hours);
       const auto* prior = pooled_check(advice, kind, state.hour, n);
-      const int hours = prior ? n - prior->repetitions : n;
       c.ready_at_hour = state.hour + hours;
       // One paired hour at a time: the canary replica against a live one at the same concurrency.
       std::vector<double> ratios;
@@ -286,7 +288,7 @@ CheckResult Chien::check(const game::GameState& state, game::AdvisorState& memor
       conclude_check(c, ratios, prior);
       // The slice's customers bear what the change really does for the canary's hours.
       double slice_usd = options_.canary_share * hours * hourly_revenue_usd(state, d->id);
-      c.cost_usd = options_.canary_setup_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);
+      c.cost_usd = q.cost_usd + slice_usd * std::max(0.0, 1.0 - r.true_speedup);
       // The slice's customers saw the drift or the refusals: their share of the incident.
       c.reputation_hit = options_.canary_share * r.reputation_hit;
       c.note = "canary on " + pct(options_.canary_share) + " of real traffic, one paired hour at a time" +
