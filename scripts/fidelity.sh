@@ -37,28 +37,61 @@ bench() {
 field() { jq -r "$2" "$out/$1.json"; }
 tput() { printf '%.0f' "$(field "$1" .output_tok_per_s_per_gpu)"; }
 
-# at_interactivity PREFIX X out|total CONCURRENCIES...: output (or input + output) tok/s/GPU
-# where P90 interactivity = X, interpolated linearly between the two sweep points that bracket X
-# (InferenceX reads its published points off the same kind of curve). Prints "n/a (range A-B)"
-# outside the sweep.
-at_interactivity() {
-  local prefix=$1 x=$2 what=$3
-  shift 3
+# at_frontier X out|total NAME...: InferenceX's reading of one GPU at X tok/s/user. Every run NAME
+# is a point (its median interactivity, 1000 / median TPOT, and its input + output or output
+# tok/s/GPU); the upper-left Pareto front of the points (a point stays when no point at a higher
+# interactivity has as much throughput) is interpolated at X by a monotone cubic (Steffen 1990),
+# clamped to the front's throughput range. That is how InferenceX reads its compare pages: all of
+# one GPU's runs whatever their engine, TP, EP or concurrency, x = median_intvty, y = tput_per_gpu
+# (SemiAnalysisAI/InferenceX-app, packages/app/src/lib: paretoFrontUpperLeft, interpolateForGPU,
+# buildGpuDataPoints). Prints "n/a (range A-B)" outside the front, where InferenceX would clamp.
+at_frontier() {
+  local x=$1 what=$2
+  shift 2
   local tput='.output_tok_per_s_per_gpu'
   [[ $what == total ]] && tput='.output_tok_per_s_per_gpu * (.input_tokens + .output_tokens) / .output_tokens'
-  for c in "$@"; do
-    printf '%s %s\n' "$(field "$prefix-c$c" .p90_interactivity_tok_per_s_per_user)" "$(field "$prefix-c$c" "$tput")"
-  done | awk -v x="$x" '
-    { i[NR] = $1; t[NR] = $2 }
+  for name in "$@"; do
+    printf '%s %s\n' "$(field "$name" '1000 / .tpot_ms.p50')" "$(field "$name" "$tput")"
+  done | sort -g -k1,1 -k2,2r | awk -v x="$x" '
+    function sgn(v) { return v < 0 ? -1 : 1 }
+    function absv(v) { return v < 0 ? -v : v }
+    # The front, by interactivity ascending, throughput strictly falling.
+    { if (n > 0 && fx[n] == $1) next
+      while (n > 0 && $2 >= fy[n]) --n
+      ++n; fx[n] = $1; fy[n] = $2 }
     END {
-      for (k = 1; k < NR; ++k) {
-        a = i[k]; b = i[k + 1]
-        if ((a - x) * (b - x) <= 0 && a != b) { printf "%.0f", t[k] + (t[k + 1] - t[k]) * (x - a) / (b - a); exit }
+      if (x < fx[1] || x > fx[n]) { printf "n/a (range %.0f-%.0f)", fx[1], fx[n]; exit }
+      if (n == 1) { printf "%.0f", fy[1]; exit }
+      for (i = 1; i < n; ++i) { h[i] = fx[i + 1] - fx[i]; s[i] = (fy[i + 1] - fy[i]) / h[i] }
+      for (i = 2; i < n; ++i) {
+        p = (s[i - 1] * h[i] + s[i] * h[i - 1]) / (h[i - 1] + h[i])
+        lim = absv(s[i - 1]); if (absv(s[i]) < lim) lim = absv(s[i]); if (0.5 * absv(p) < lim) lim = 0.5 * absv(p)
+        m[i] = (sgn(s[i - 1]) + sgn(s[i])) * lim
       }
-      lo = i[1]; hi = i[1]
-      for (k = 2; k <= NR; ++k) { if (i[k] < lo) lo = i[k]; if (i[k] > hi) hi = i[k] }
-      printf "n/a (range %.0f-%.0f)", lo, hi
+      m[1] = (3 * s[1] - m[2]) / 2
+      m[n] = (3 * s[n - 1] - m[n - 1]) / 2
+      for (k = 1; k < n - 1 && fx[k + 1] <= x; ++k) {}
+      t = (x - fx[k]) / h[k]
+      y = (2 * t ^ 3 - 3 * t ^ 2 + 1) * fy[k] + (t ^ 3 - 2 * t ^ 2 + t) * h[k] * m[k] \
+        + (-2 * t ^ 3 + 3 * t ^ 2) * fy[k + 1] + (t ^ 3 - t ^ 2) * h[k] * m[k + 1]
+      lo = fy[n]; hi = fy[1]
+      if (y < lo) y = lo; if (y > hi) y = hi
+      printf "%.0f", y
     }'
+}
+
+# front_points X NAME...: the two runs of the front around X tok/s/user (engine, TP, users).
+front_points() {
+  local x=$1
+  shift
+  for name in "$@"; do
+    printf '%s %s %s\n' "$(field "$name" '1000 / .tpot_ms.p50')" "$(field "$name" '.output_tok_per_s_per_gpu * (.input_tokens + .output_tokens) / .output_tokens')" "$name"
+  done | sort -g -k1,1 -k2,2r | awk -v x="$x" '
+    { if (n > 0 && fx[n] == $1) next
+      while (n > 0 && $2 >= fy[n]) --n
+      ++n; fx[n] = $1; fy[n] = $2; id[n] = $3 }
+    END { for (k = 1; k < n; ++k) if (fx[k] <= x && fx[k + 1] >= x) { printf "%s (%.0f tok/s/user) and %s (%.0f)", id[k], fx[k], id[k + 1], fx[k + 1]; exit }
+          printf "outside the front" }'
 }
 
 err() { awk -v o="$1" -v p="$2" 'BEGIN { if (o ~ /^[0-9.]+$/) printf "%+.0f%%", 100 * (o - p) / p; else printf "—" }'; }
@@ -130,15 +163,27 @@ done
 ratio_c1=$(awk -v a="$(field agentx-h200-c1 .output_tok_per_s_per_gpu)" -v b="$(field agentx-mi300x-c1 .output_tok_per_s_per_gpu)" \
   'BEGIN { printf "%.2f", a / b }')
 
-# 2. InferenceX gpt-oss-120b 1k/1k FP4 (random prompts, no spec decode), read at fixed interactivity.
-#    The benchmark's defaults are InferenceX's client: lengths in [0.8, 1] x ISL/OSL, 10 x
-#    concurrency requests after 2 x concurrency warm-up requests, all users released together.
-ix_loads=(16 32 64 128 256 512)
-for c in "${ix_loads[@]}"; do
-  bench "ix-b200-c$c" --hardware b200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --spec-tokens 0 \
-    --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 512
-  bench "ix-mi325x-c$c" --hardware mi325x --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --spec-tokens 0 \
-    --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 512
+# 2. InferenceX gpt-oss-120b 1k/1k FP4 (random prompts, no spec decode), read off the Pareto front
+#    of all of one GPU's runs (at_frontier above): every engine the chip's vendor runs, TP 1-8,
+#    16-1,024 users. The benchmark's defaults are InferenceX's client: lengths in [0.8, 1] x
+#    ISL/OSL, 10 x concurrency requests after 2 x concurrency warm-up requests, all users released
+#    together.
+ix_loads=(16 32 64 128 256 512 1024)
+ix_tps=(1 2 4 8)
+ix_b200=() ix_b200_vllm=() ix_mi325x=()
+for eng in vllm sglang trtllm; do
+  for tp in "${ix_tps[@]}"; do
+    for c in "${ix_loads[@]}"; do
+      bench "ix-b200-$eng-tp$tp-c$c" --hardware b200 --model gpt-oss-120b --engine "$eng" --precision fp4 --tp "$tp" \
+        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024
+      ix_b200+=("ix-b200-$eng-tp$tp-c$c")
+      [[ $eng == vllm ]] && ix_b200_vllm+=("ix-b200-$eng-tp$tp-c$c")
+      [[ $eng == trtllm ]] && continue  # NVIDIA only
+      bench "ix-mi325x-$eng-tp$tp-c$c" --hardware mi325x --model gpt-oss-120b --engine "$eng" --precision fp4 --tp "$tp" \
+        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024
+      ix_mi325x+=("ix-mi325x-$eng-tp$tp-c$c")
+    done
+  done
 done
 
 # 3. TensorRT-LLM perf overview (trtllm-bench throughput: max load, fixed ISL/OSL): modelled as
@@ -189,14 +234,16 @@ for t in "${agentx_timings[@]}"; do
     286 "$mean" "output tok/s/GPU" "$(err1 "$mean" 286)"
 done
 row "Seed 000: stock H200 / stock MI300X at 1 user (\"up to 40% faster\")" 1.40 "$ratio_c1" "ratio"
-for what in out total; do
+for what in total out; do
   label="output tok/s/GPU"
   [[ $what == total ]] && label="input+output tok/s/GPU"
-  row "InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 72 tok/s/user" 25320 "$(at_interactivity ix-b200 72 $what "${ix_loads[@]}")" "$label"
-  row "InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 100 tok/s/user" 20939 "$(at_interactivity ix-b200 100 $what "${ix_loads[@]}")" "$label"
-  row "InferenceX gpt-oss-120b 1k/1k FP4, MI325X @ 72 tok/s/user" 1999 "$(at_interactivity ix-mi325x 72 $what "${ix_loads[@]}")" "$label"
-  row "InferenceX gpt-oss-120b 1k/1k FP4, MI325X @ 100 tok/s/user" 835 "$(at_interactivity ix-mi325x 100 $what "${ix_loads[@]}")" "$label"
+  row "InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 72 tok/s/user" 25320 "$(at_frontier 72 $what "${ix_b200[@]}")" "$label"
+  row "InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 100 tok/s/user" 20939 "$(at_frontier 100 $what "${ix_b200[@]}")" "$label"
+  row "InferenceX gpt-oss-120b 1k/1k FP4, MI325X @ 72 tok/s/user" 1999 "$(at_frontier 72 $what "${ix_mi325x[@]}")" "$label"
+  row "InferenceX gpt-oss-120b 1k/1k FP4, MI325X @ 100 tok/s/user" 835 "$(at_frontier 100 $what "${ix_mi325x[@]}")" "$label"
 done
+row "(vLLM only) InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 72 tok/s/user" 25320 "$(at_frontier 72 total "${ix_b200_vllm[@]}")" "input+output tok/s/GPU"
+row "(vLLM only) InferenceX gpt-oss-120b 1k/1k FP4, B200 @ 100 tok/s/user" 20939 "$(at_frontier 100 total "${ix_b200_vllm[@]}")" "input+output tok/s/GPU"
 row "TRT-LLM perf: Llama 3.1 8B, H200 TP1 FP8, 1000/1000, max load" 17744 "$(tput trt-h200-llama8b-1k)" "output tok/s"
 row "TRT-LLM perf: Llama 3.1 8B, H200 TP1 FP8, 2048/2048, max load" 12194 "$(tput trt-h200-llama8b-2k)" "output tok/s"
 row "TRT-LLM perf: Llama 3.3 70B, H200 TP1 FP8, 1000/1000, max load" 2909 "$(tput trt-h200-llama70b-1k)" "output tok/s"
@@ -240,9 +287,7 @@ for c in 24 32; do
     "$(field "agentx-h200-c$c" .requests_exceeding_context)"
 done
 echo
-echo "InferenceX sweeps (ours): users, B200 tok/s/GPU @ P90 tok/s/user, MI325X tok/s/GPU @ P90 tok/s/user"
-for c in "${ix_loads[@]}"; do
-  printf '%4s  %8.0f @ %6.1f   %7.0f @ %6.1f\n' "$c" "$(field "ix-b200-c$c" .output_tok_per_s_per_gpu)" \
-    "$(field "ix-b200-c$c" .p90_interactivity_tok_per_s_per_user)" "$(field "ix-mi325x-c$c" .output_tok_per_s_per_gpu)" \
-    "$(field "ix-mi325x-c$c" .p90_interactivity_tok_per_s_per_user)"
+echo "InferenceX fronts (ours): the runs on each side of the read-off point"
+for x in 72 100; do
+  echo "B200 @ $x: $(front_points $x "${ix_b200[@]}"); vLLM only: $(front_points $x "${ix_b200_vllm[@]}"); MI325X: $(front_points $x "${ix_mi325x[@]}")"
 done
