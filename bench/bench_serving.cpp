@@ -195,4 +195,27 @@ BENCHMARK(BM_ServingGptOssH200Spec)
     ->Args({8, 64})
     ->Unit(benchmark::kMillisecond);
 
+// Agentic coding (AgentX's conversations, its current replay timing): 20 users on one GPT-OSS-120B
+// H200 replica for `hours` simulated hours. Every turn resends its conversation so far (about 60k
+// tokens, 96% of it in the prefix cache), so admission walks thousands of cached blocks by their
+// chain hashes: the cost of the prefix-cache lookups (Replica::admit_front), which campaign level
+// 3 spends most of its time in.
+void BM_ServingGptOssH200Agentic(benchmark::State& state) {
+  const auto& c = catalog();
+  serving::ServingConfig cfg;
+  auto resolved = serving::resolve_serving(c, c.model("gpt-oss-120b"), c.accelerator("h200"), {});
+  cfg.deployment = resolved.deployment;
+  cfg.deployment.spec_decode.reset();
+  cfg.scheduler = resolved.scheduler;
+  cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
+  cfg.workload.max_pause_s = 300;
+  cfg.workload.pause_basis = traffic::PauseBasis::kEndToStart;
+  cfg.arrival.idle_cap_s = 10;
+  cfg.arrival.concurrency = 20;
+  cfg.duration_s = 3600.0 * static_cast<double>(state.range(0));
+  cfg.seed = 7;
+  run(state, cfg);
+}
+BENCHMARK(BM_ServingGptOssH200Agentic)->ArgNames({"hours"})->Arg(4)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -1,6 +1,7 @@
 #include "sim/serving/replica.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 
 namespace tycoon::serving {
@@ -34,14 +35,50 @@ void Replica::enqueue(RequestId id, Request& r) {
   }
 }
 
+namespace {
+
+// The chain hashes of a prompt's first `num_blocks` blocks from the root, in order. A chain hash
+// depends on the blocks before it, not on whether the cache holds them, so each is computed
+// kAhead blocks before it is asked for and its table slot prefetched: a long prefix's lookups
+// overlap their cache misses instead of waiting for one after the other. The lookups are the
+// same, in the same order; at most kAhead hashes past the first miss are computed for nothing.
+class PrefetchedChain {
+ public:
+  PrefetchedChain(const KvCache& kv, const traffic::Content& content, std::int64_t page_tokens, std::int64_t num_blocks)
+      : kv_(kv), content_(content), page_tokens_(page_tokens), num_blocks_(num_blocks) {
+    while (computed_ < std::min(num_blocks_, kAhead)) compute_next();
+  }
+  // The hash of the next block (the first call: block 0).
+  std::uint64_t next() {
+    const std::uint64_t h = ahead_[static_cast<std::size_t>(taken_++ % kAhead)];
+    if (computed_ < num_blocks_) compute_next();
+    return h;
+  }
+
+ private:
+  static constexpr std::int64_t kAhead = 16;
+  void compute_next() {
+    last_ = chain_hash(last_, traffic::block_content_key(content_, computed_, page_tokens_));
+    kv_.prefetch(last_);
+    ahead_[static_cast<std::size_t>(computed_++ % kAhead)] = last_;
+  }
+  const KvCache& kv_;
+  const traffic::Content& content_;
+  std::int64_t page_tokens_, num_blocks_;
+  std::array<std::uint64_t, kAhead> ahead_{};
+  std::uint64_t last_ = kRootHash;
+  std::int64_t computed_ = 0, taken_ = 0;
+};
+
+}  // namespace
+
 std::int64_t Replica::cached_prefix_blocks(const Request& r) const {
   if (!kv_.prefix_caching()) return 0;
   const std::int64_t max_blocks = (r.num_tokens() - 1) / p_.page_tokens;
-  std::uint64_t h = kRootHash;
+  PrefetchedChain chain(kv_, r.content, p_.page_tokens, max_blocks);
   std::int64_t i = 0;
   for (; i < max_blocks; ++i) {
-    h = chain_hash(h, traffic::block_content_key(r.content, i, p_.page_tokens));
-    if (!kv_.find(h)) break;
+    if (!kv_.find(chain.next())) break;
   }
   return i;
 }
@@ -111,8 +148,9 @@ bool Replica::admit_front(std::vector<Request>& requests, std::int64_t& budget) 
   std::uint64_t h = kRootHash;
   if (kv_.prefix_caching()) {
     const std::int64_t max_blocks = (r.num_tokens() - 1) / p_.page_tokens;
+    PrefetchedChain chain(kv_, r.content, p_.page_tokens, max_blocks);
     for (std::int64_t i = 0; i < max_blocks; ++i) {
-      std::uint64_t next = chain_hash(h, traffic::block_content_key(r.content, i, p_.page_tokens));
+      const std::uint64_t next = chain.next();
       auto b = kv_.find(next);
       if (!b) break;
       h = next;
