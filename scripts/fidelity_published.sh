@@ -9,7 +9,10 @@
 # OUT_DIR, default BUILD_DIR/fidelity_published/), and prints the markdown table: published and
 # simulated TTFT and TPOT, the error of each, the median and worst absolute error per metric, and
 # the median signed error of each group (model, GPU, engine).
-# With FIDELITY_REUSE=1 a point whose JSON is already there is not run again. Needs jq and awk.
+# With FIDELITY_REUSE=1 a point whose JSON is already there is not run again. With
+# FIDELITY_OUTPUT_RANGE_RATIO=R every point's output lengths are drawn in [R, 1] x OSL instead of
+# the client's default (the input's 0.8): a sensitivity, R = 1 being exact output lengths, under
+# which closed-loop users finish together and send their next prompts in waves. Needs jq and awk.
 # Every run is seeded (--seed 1), so the table is reproducible to the digit; nothing in the
 # simulator is fitted to these values. A point the simulator refuses is listed with the reason.
 set -euo pipefail
@@ -43,6 +46,7 @@ for ((i = 0; i < n; ++i)); do
     --engine "$(jq -r .engine <<<"$p")" --precision "$(jq -r .precision <<<"$p")" --tp "$(jq -r .tp <<<"$p")"
     --spec-tokens 0 --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
     --concurrency "$(jq -r .concurrency <<<"$p")" --seed 1 --json)
+  [[ -z ${FIDELITY_OUTPUT_RANGE_RATIO:-} ]] || args+=(--output-range-ratio "$FIDELITY_OUTPUT_RANGE_RATIO")
   # Expert parallel where the point states it (tycoon's --ep divides --tp).
   [[ $(jq -r '.ep // 1' <<<"$p") == 1 ]] || args+=(--ep "$(jq -r .ep <<<"$p")")
   if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]]; then
