@@ -52,7 +52,7 @@ at_frontier() {
   [[ $what == total ]] && tput='.output_tok_per_s_per_gpu * (.input_tokens + .output_tokens) / .output_tokens'
   for name in "$@"; do
     printf '%s %s\n' "$(field "$name" '1000 / .tpot_ms.p50')" "$(field "$name" "$tput")"
-  done | sort -g -k1,1 -k2,2r | awk -v x="$x" '
+  done | sort -k1,1g -k2,2gr | awk -v x="$x" '
     function sgn(v) { return v < 0 ? -1 : 1 }
     function absv(v) { return v < 0 ? -v : v }
     # The front, by interactivity ascending, throughput strictly falling.
@@ -86,7 +86,7 @@ front_points() {
   shift
   for name in "$@"; do
     printf '%s %s %s\n' "$(field "$name" '1000 / .tpot_ms.p50')" "$(field "$name" '.output_tok_per_s_per_gpu * (.input_tokens + .output_tokens) / .output_tokens')" "$name"
-  done | sort -g -k1,1 -k2,2r | awk -v x="$x" '
+  done | sort -k1,1g -k2,2gr | awk -v x="$x" '
     { if (n > 0 && fx[n] == $1) next
       while (n > 0 && $2 >= fy[n]) --n
       ++n; fx[n] = $1; fy[n] = $2; id[n] = $3 }
