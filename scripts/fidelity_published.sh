@@ -49,7 +49,9 @@ for ((i = 0; i < n; ++i)); do
   [[ -z ${FIDELITY_OUTPUT_RANGE_RATIO:-} ]] || args+=(--output-range-ratio "$FIDELITY_OUTPUT_RANGE_RATIO")
   # Expert parallel where the point states it (tycoon's --ep divides --tp).
   [[ $(jq -r '.ep // 1' <<<"$p") == 1 ]] || args+=(--ep "$(jq -r .ep <<<"$p")")
-  if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]]; then
+  # A kept JSON is reused only if it ran with this output-length ratio (the default's is 0.8).
+  if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]] ||
+    ! jq -e --argjson r "${FIDELITY_OUTPUT_RANGE_RATIO:-0.8}" '.config.output_range_ratio == $r' "$out/$id.json" >/dev/null; then
     if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
       refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
       rm -f "$out/$id.json"
