@@ -201,19 +201,13 @@ BENCHMARK(BM_ServingGptOssH200Spec)
 // chain hashes: the cost of the prefix-cache lookups (Replica::admit_front), which campaign level
 // 3 spends most of its time in.
 void BM_ServingGptOssH200Agentic(benchmark::State& state) {
-  const auto& c = catalog();
-  serving::ServingConfig cfg;
-  auto resolved = serving::resolve_serving(c, c.model("gpt-oss-120b"), c.accelerator("h200"), {});
-  cfg.deployment = resolved.deployment;
-  cfg.deployment.spec_decode.reset();
-  cfg.scheduler = resolved.scheduler;
+  auto cfg = gpt_oss_h200(1, 20, false);
+  cfg.num_requests = 0;  // the run lasts duration_s
   cfg.workload.kind = serving::WorkloadKind::kAgenticCoding;
   cfg.workload.max_pause_s = 300;
   cfg.workload.pause_basis = traffic::PauseBasis::kEndToStart;
   cfg.arrival.idle_cap_s = 10;
-  cfg.arrival.concurrency = 20;
   cfg.duration_s = 3600.0 * static_cast<double>(state.range(0));
-  cfg.seed = 7;
   run(state, cfg);
 }
 BENCHMARK(BM_ServingGptOssH200Agentic)->ArgNames({"hours"})->Arg(4)->Unit(benchmark::kMillisecond);
