@@ -269,3 +269,38 @@ TEST_CASE("compacting the ring keeps the anonymous blocks queued before a cached
   CHECK(u == std::vector<BlockId>{a});
   CHECK(kv.check_invariants());
 }
+
+TEST_CASE("a hash table grown into a released one's memory holds what a fresh one would") {
+  // The table starts at 1,024 slots and doubles to keep its load at or below 1/2. A cache of
+  // 4,096 blocks that hashes all of them ends at 8,192 slots; released, that memory is this
+  // thread's spare of its size. The next cache of 4,096 blocks grows once it holds 512 hashes,
+  // into that spare (8,192 slots, not 2,048): zeroed, so it finds its own 600 prefixes and none
+  // of the first cache's.
+  auto hash_all = [](KvCache& kv, std::int32_t n, std::uint64_t first_hash) {
+    std::vector<BlockId> t;
+    kv.allocate(n, t);
+    for (std::size_t i = 0; i < t.size(); ++i) kv.register_hash(t[i], first_hash + i);
+    return t;
+  };
+  {
+    KvCache first(4096, 16, true);
+    CHECK(first.table_slots() == 1024);
+    hash_all(first, 4096, 1);
+    CHECK(first.table_slots() == 8192);
+  }
+  KvCache next(4096, 16, true);
+  const auto t = hash_all(next, 600, 100001);
+  CHECK(next.table_slots() == 8192);
+  for (std::uint64_t h = 1; h <= 4096; ++h) REQUIRE_FALSE(next.find(h).has_value());
+  for (std::size_t i = 0; i < t.size(); ++i) REQUIRE(next.find(100001 + i) == std::optional<BlockId>(t[i]));
+  CHECK(next.check_invariants());
+
+  SUBCASE("a cache too small for the spare grows by doubling") {
+    // 1,000 blocks never need more than 2,048 slots (twice the blocks, rounded up): it leaves a
+    // spare of 8,192 slots alone.
+    KvCache small(1000, 16, true);
+    hash_all(small, 600, 1);
+    CHECK(small.table_slots() == 2048);
+    CHECK(small.check_invariants());
+  }
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 
@@ -23,34 +24,122 @@ std::uint32_t pos32(std::int64_t pos) { return static_cast<std::uint32_t>(pos); 
 constexpr std::uint32_t kNoPos = 0xFFFFFFFFu;
 }  // namespace
 
-KvCache::ZeroedArray::ZeroedArray(std::size_t bytes) : bytes_(bytes) {
+namespace {
+
+// Zeroed memory from the system (ZeroedArray), and its release.
+void* map_zeroed(std::size_t bytes, bool populate) {
 #if defined(__linux__)
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   madvise(p, bytes, MADV_HUGEPAGE);  // a hint: fewer TLB misses and page faults
-  data_ = p;
+#if defined(MADV_POPULATE_WRITE)
+  // After the huge-page hint, so that it maps huge pages where it can. A hint too: a kernel
+  // before 5.14 refuses it, and the pages then come with use.
+  if (populate) madvise(p, bytes, MADV_POPULATE_WRITE);
+#endif
+  return p;
 #else
-  data_ = std::calloc(bytes, 1);
-  if (!data_) throw std::bad_alloc();
+  (void)populate;
+  void* p = std::calloc(bytes, 1);
+  if (!p) throw std::bad_alloc();
+  return p;
 #endif
 }
 
-KvCache::ZeroedArray::~ZeroedArray() {
-  if (!data_) return;
+void free_zeroed(void* data, std::size_t bytes) {
+  if (!data) return;
 #if defined(__linux__)
-  munmap(data_, bytes_);
+  munmap(data, bytes);
 #else
-  std::free(data_);
+  (void)bytes;
+  std::free(data);
 #endif
 }
+
+// This thread's spare hash tables (KvCache::TableMemory), at most one of each power-of-two size:
+// at most twice the largest in all. Plain values, valid for the thread's whole life; SpareReaper,
+// made with the first spare, frees them when the thread ends, and a table released after that is
+// freed at once.
+struct SpareTable {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  std::size_t slots = 0;
+};
+struct SpareTables {
+  SpareTable by_log2[64];
+  bool thread_ending = false;
+};
+thread_local SpareTables spare_tables;
+
+struct SpareReaper {
+  ~SpareReaper() {
+    for (auto& t : spare_tables.by_log2) free_zeroed(t.data, t.bytes);
+    spare_tables = SpareTables{};
+    spare_tables.thread_ending = true;
+  }
+};
+
+}  // namespace
+
+KvCache::ZeroedArray::ZeroedArray(std::size_t bytes, Touch touch)
+    : data_(map_zeroed(bytes, touch == Touch::kAll)), bytes_(bytes) {}
+
+KvCache::ZeroedArray::~ZeroedArray() { free_zeroed(data_, bytes_); }
 
 KvCache::ZeroedArray& KvCache::ZeroedArray::operator=(ZeroedArray&& o) noexcept {
   if (this != &o) {
-    this->~ZeroedArray();
+    free_zeroed(data_, bytes_);
     data_ = std::exchange(o.data_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
   }
   return *this;
+}
+
+KvCache::TableMemory& KvCache::TableMemory::operator=(TableMemory&& o) noexcept {
+  if (this != &o) {
+    give_to_spare();
+    memory_ = std::move(o.memory_);
+    slots_ = std::exchange(o.slots_, 0);
+  }
+  return *this;
+}
+
+KvCache::TableMemory KvCache::TableMemory::fresh(std::size_t slots, std::size_t slot_bytes, bool grown) {
+  TableMemory t;
+  t.memory_ = ZeroedArray(slots * slot_bytes, grown ? ZeroedArray::Touch::kAll : ZeroedArray::Touch::kWithUse);
+  t.slots_ = slots;
+  return t;
+}
+
+KvCache::TableMemory KvCache::TableMemory::grown(std::size_t min_slots, std::size_t max_slots, std::size_t slot_bytes) {
+  // The largest spare this cache can use: the size a simulation of this deployment reached before.
+  for (auto k = static_cast<std::size_t>(std::bit_width(max_slots)); k-- > 0;) {
+    SpareTable& spare = spare_tables.by_log2[k];
+    if (!spare.data || spare.slots > max_slots) continue;
+    if (spare.slots < min_slots) break;
+    TableMemory t;
+    std::memset(spare.data, 0, spare.bytes);
+    t.memory_ = ZeroedArray::adopt(spare.data, spare.bytes);
+    t.slots_ = spare.slots;
+    spare = SpareTable{};
+    return t;
+  }
+  return fresh(min_slots, slot_bytes, true);
+}
+
+void KvCache::TableMemory::give_to_spare() {
+  if (!memory_.data()) return;
+  if (!spare_tables.thread_ending) {
+    static thread_local SpareReaper reaper;  // frees the spares when the thread ends
+    (void)reaper;
+    SpareTable& spare = spare_tables.by_log2[std::bit_width(slots_) - 1];
+    free_zeroed(spare.data, spare.bytes);
+    spare.bytes = memory_.bytes();
+    spare.data = memory_.release_memory();
+    spare.slots = slots_;
+  }
+  memory_ = ZeroedArray();
+  slots_ = 0;
 }
 
 KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_caching)
@@ -76,7 +165,7 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
     // 1/2 (table_insert), so its size follows the blocks hashed, not the cache's capacity: a short
     // run on a chip with room for millions of tokens neither zeroes nor faults in a table for them.
     const std::size_t cap = std::min(std::bit_ceil(2 * static_cast<std::size_t>(num_blocks)), kInitialTableSlots);
-    table_memory_ = ZeroedArray(cap * sizeof(Slot));
+    table_memory_ = TableMemory::fresh(cap, sizeof(Slot), false);
     table_ = static_cast<Slot*>(table_memory_.data());
     table_mask_ = cap - 1;
   }
@@ -156,8 +245,9 @@ std::optional<BlockId> KvCache::find(std::uint64_t hash) const {
 }
 
 void KvCache::grow_table() {
-  const std::size_t cap = 2 * (table_mask_ + 1), mask = cap - 1;
-  ZeroedArray memory(cap * sizeof(Slot));
+  TableMemory memory =
+      TableMemory::grown(2 * (table_mask_ + 1), std::bit_ceil(2 * static_cast<std::size_t>(num_blocks_)), sizeof(Slot));
+  const std::size_t cap = memory.slots(), mask = cap - 1;
   auto* slots = static_cast<Slot*>(memory.data());
   for (std::size_t i = 0; i <= table_mask_; ++i) {
     if (table_[i].key == 0) continue;

@@ -61,6 +61,8 @@ class KvCache {
   // Blocks referenced by requests plus reserved ones: what the cache is using now.
   std::int32_t num_used() const { return num_blocks_ - num_free_ + num_reserved_; }
   std::int32_t num_cached() const { return num_hashed_; }
+  // Slots of the prefix hash table (tests: which memory it grew into; see TableMemory).
+  std::size_t table_slots() const { return prefix_caching_ ? table_mask_ + 1 : 0; }
 
   // The block holding the prefix whose chain hash is `hash`, if cached.
   std::optional<BlockId> find(std::uint64_t hash) const;
@@ -137,11 +139,15 @@ class KvCache {
   void table_erase(std::uint64_t hash);
 
   // Zero-filled memory from the system, paid for page by page as it is touched (on Linux in
-  // transparent huge pages: the pool spans megabytes and is accessed at random).
+  // transparent huge pages: the pool spans megabytes and is accessed at random). `Touch::kAll`:
+  // memory that will all be written soon (a grown hash table, which the rehash spreads over every
+  // page) is mapped in at once, writable: one system call instead of a read fault and then a
+  // copy-on-write fault (with a TLB flush) for every page.
   class ZeroedArray {
    public:
+    enum class Touch { kWithUse, kAll };
     ZeroedArray() = default;
-    explicit ZeroedArray(std::size_t bytes);
+    explicit ZeroedArray(std::size_t bytes, Touch touch = Touch::kWithUse);
     ~ZeroedArray();
     ZeroedArray(ZeroedArray&& o) noexcept
         : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
@@ -149,10 +155,51 @@ class KvCache {
     ZeroedArray(const ZeroedArray&) = delete;
     ZeroedArray& operator=(const ZeroedArray&) = delete;
     void* data() const { return data_; }
+    std::size_t bytes() const { return bytes_; }
+    void* release_memory() {  // the caller frees it (free_zeroed in kv_cache.cpp)
+      bytes_ = 0;
+      return std::exchange(data_, nullptr);
+    }
+    static ZeroedArray adopt(void* data, std::size_t bytes) {  // takes memory release_memory gave up
+      ZeroedArray a;
+      a.data_ = data;
+      a.bytes_ = bytes;
+      return a;
+    }
 
    private:
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
+  };
+
+  // The hash table's memory. A simulation's table grows by doubling to what its run hashes, and
+  // the next simulation of the same deployment (the next game hour, a check's run) grows the
+  // same way again. So each thread keeps the tables it releases as spares (the last one of each
+  // power-of-two size), and a table that must grow takes the largest spare this cache can use
+  // (at most 2 * num_blocks slots, rounded up), zeroed, when it is at least the next doubling.
+  // Fewer rehashes and fresh pages; the contents, and so every lookup's answer, are the same
+  // whatever the table's size.
+  class TableMemory {
+   public:
+    TableMemory() = default;
+    TableMemory(TableMemory&& o) noexcept : memory_(std::move(o.memory_)), slots_(std::exchange(o.slots_, 0)) {}
+    TableMemory& operator=(TableMemory&& o) noexcept;
+    TableMemory(const TableMemory&) = delete;
+    TableMemory& operator=(const TableMemory&) = delete;
+    ~TableMemory() { give_to_spare(); }
+    void* data() const { return memory_.data(); }
+    std::size_t slots() const { return slots_; }
+    // Zeroed memory of `slots` slots of `slot_bytes`: fresh, all pages mapped in at once
+    // (ZeroedArray::Touch::kAll) when `grown`, else touched with use.
+    static TableMemory fresh(std::size_t slots, std::size_t slot_bytes, bool grown);
+    // The thread's largest spare (zeroed) of at most `max_slots` slots when it has at least
+    // `min_slots`, else fresh memory of `min_slots` (mapped in at once).
+    static TableMemory grown(std::size_t min_slots, std::size_t max_slots, std::size_t slot_bytes);
+
+   private:
+    void give_to_spare();  // the thread's spare of its size from now on
+    ZeroedArray memory_;
+    std::size_t slots_ = 0;
   };
 
   // 8 bytes hold a block's state, and a table slot its key and value. The prefix hash a block
@@ -202,7 +249,7 @@ class KvCache {
   std::int32_t num_free_ = 0;
   std::int32_t num_reserved_ = 0;
   std::int32_t num_hashed_ = 0;
-  ZeroedArray table_memory_;
+  TableMemory table_memory_;
   Slot* table_ = nullptr;  // 2^k slots, at least twice the hashed blocks (grow_table)
   std::size_t table_mask_ = 0;
 };
