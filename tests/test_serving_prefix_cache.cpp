@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <stdexcept>
+#include <thread>
 #include <unordered_map>
 
 #include "sim/serving/kv_cache.h"
@@ -271,36 +272,60 @@ TEST_CASE("compacting the ring keeps the anonymous blocks queued before a cached
 }
 
 TEST_CASE("a hash table grown into a released one's memory holds what a fresh one would") {
-  // The table starts at 1,024 slots and doubles to keep its load at or below 1/2. A cache of
-  // 4,096 blocks that hashes all of them ends at 8,192 slots; released, that memory is this
-  // thread's spare of its size. The next cache of 4,096 blocks grows once it holds 512 hashes,
-  // into that spare (8,192 slots, not 2,048): zeroed, so it finds its own 600 prefixes and none
-  // of the first cache's.
-  auto hash_all = [](KvCache& kv, std::int32_t n, std::uint64_t first_hash) {
-    std::vector<BlockId> t;
-    kv.allocate(n, t);
-    for (std::size_t i = 0; i < t.size(); ++i) kv.register_hash(t[i], first_hash + i);
-    return t;
-  };
-  {
-    KvCache first(4096, 16, true);
-    CHECK(first.table_slots() == 1024);
-    hash_all(first, 4096, 1);
-    CHECK(first.table_slots() == 8192);
-  }
-  KvCache next(4096, 16, true);
-  const auto t = hash_all(next, 600, 100001);
-  CHECK(next.table_slots() == 8192);
-  for (std::uint64_t h = 1; h <= 4096; ++h) REQUIRE_FALSE(next.find(h).has_value());
-  for (std::size_t i = 0; i < t.size(); ++i) REQUIRE(next.find(100001 + i) == std::optional<BlockId>(t[i]));
-  CHECK(next.check_invariants());
-
-  SUBCASE("a cache too small for the spare grows by doubling") {
-    // 1,000 blocks never need more than 2,048 slots (twice the blocks, rounded up): it leaves a
-    // spare of 8,192 slots alone.
+  // The table starts at 1,024 slots and grows to keep its load at or below 1/2. Each thread keeps
+  // the tables its caches release as spares; a growing table takes the largest spare it can use,
+  // at most 16 times the doubling. On a thread of its own (no spares yet, and the spares freed
+  // when it ends):
+  struct Seen {
+    std::size_t first_start = 0, first_end = 0, next_slots = 0, small_slots = 0, bounded_slots = 0;
+    bool stale_found = false, own_found = true, invariants = true;
+  } seen;
+  std::thread([&seen] {
+    auto hash_all = [](KvCache& kv, std::int32_t n, std::uint64_t first_hash) {
+      std::vector<BlockId> t;
+      kv.allocate(n, t);
+      for (std::size_t i = 0; i < t.size(); ++i) kv.register_hash(t[i], first_hash + i);
+      return t;
+    };
+    {
+      // 4,096 blocks, all hashed: doubles from 1,024 to 8,192 slots, each size released on the way.
+      KvCache first(4096, 16, true);
+      seen.first_start = first.table_slots();
+      hash_all(first, 4096, 1);
+      seen.first_end = first.table_slots();
+    }
+    // The next cache of 4,096 blocks grows once it holds 512 hashes: into the 8,192-slot spare
+    // (not 2,048), zeroed, so it finds its own 600 prefixes and none of the first cache's.
+    KvCache next(4096, 16, true);
+    const auto t = hash_all(next, 600, 100001);
+    seen.next_slots = next.table_slots();
+    for (std::uint64_t h = 1; h <= 4096; ++h) seen.stale_found = seen.stale_found || next.find(h).has_value();
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      seen.own_found = seen.own_found && next.find(100001 + i) == std::optional<BlockId>(t[i]);
+    }
+    seen.invariants = next.check_invariants();
+    // 1,000 blocks never need more than 2,048 slots (twice the blocks, rounded up): a larger spare
+    // is left alone.
     KvCache small(1000, 16, true);
     hash_all(small, 600, 1);
-    CHECK(small.table_slots() == 2048);
-    CHECK(small.check_invariants());
-  }
+    seen.small_slots = small.table_slots();
+    seen.invariants = seen.invariants && small.check_invariants();
+    {
+      KvCache big(32768, 16, true);  // doubles to 65,536 slots
+      hash_all(big, 32768, 1);
+    }
+    // A cache that could use 65,536 slots grows at 512 hashes to at most 16 x 2,048 = 32,768.
+    KvCache bounded(32768, 16, true);
+    hash_all(bounded, 600, 1);
+    seen.bounded_slots = bounded.table_slots();
+    seen.invariants = seen.invariants && bounded.check_invariants();
+  }).join();
+  CHECK(seen.first_start == 1024);
+  CHECK(seen.first_end == 8192);
+  CHECK(seen.next_slots == 8192);
+  CHECK_FALSE(seen.stale_found);
+  CHECK(seen.own_found);
+  CHECK(seen.small_slots == 2048);
+  CHECK(seen.bounded_slots == 32768);
+  CHECK(seen.invariants);
 }

@@ -10,6 +10,13 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#endif
+#endif
 
 namespace tycoon::serving {
 
@@ -56,24 +63,55 @@ void free_zeroed(void* data, std::size_t bytes) {
 #endif
 }
 
-// This thread's spare hash tables (KvCache::TableMemory), at most one of each power-of-two size:
-// at most twice the largest in all. Plain values, valid for the thread's whole life; SpareReaper,
-// made with the first spare, frees them when the thread ends, and a table released after that is
-// freed at once.
+// This thread's spare hash tables (KvCache::TableMemory): up to kSparesPerSize of each
+// power-of-two size (a simulation runs its replicas on one thread, each with a table of about the
+// same size), kSpareBytesCap bytes in all (a table that would pass it is freed instead). Plain
+// values, valid for the thread's whole life; SpareReaper, made with the first spare, frees them
+// when the thread ends, and a table released after that is freed at once. Under AddressSanitizer
+// a spare's memory is poisoned while it waits, so a stale pointer into it is reported.
+constexpr int kSparesPerSize = 8;
+constexpr std::size_t kSpareBytesCap = std::size_t{256} << 20;
 struct SpareTable {
   void* data = nullptr;
   std::size_t bytes = 0;
   std::size_t slots = 0;
 };
 struct SpareTables {
-  SpareTable by_log2[64];
+  SpareTable by_log2[64][kSparesPerSize];
+  int count[64] = {};
+  std::size_t bytes = 0;
   bool thread_ending = false;
 };
 thread_local SpareTables spare_tables;
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TYCOON_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TYCOON_ASAN 1
+#endif
+#endif
+void poison_spare(void* data, std::size_t bytes, bool poison) {
+#if defined(TYCOON_ASAN)
+  if (poison) {
+    __asan_poison_memory_region(data, bytes);
+  } else {
+    __asan_unpoison_memory_region(data, bytes);
+  }
+#else
+  (void)data, (void)bytes, (void)poison;
+#endif
+}
+
 struct SpareReaper {
   ~SpareReaper() {
-    for (auto& t : spare_tables.by_log2) free_zeroed(t.data, t.bytes);
+    for (int k = 0; k < 64; ++k) {
+      for (int i = 0; i < spare_tables.count[k]; ++i) {
+        SpareTable& t = spare_tables.by_log2[k][i];
+        poison_spare(t.data, t.bytes, false);
+        free_zeroed(t.data, t.bytes);
+      }
+    }
     spare_tables = SpareTables{};
     spare_tables.thread_ending = true;
   }
@@ -112,16 +150,22 @@ KvCache::TableMemory KvCache::TableMemory::fresh(std::size_t slots, std::size_t 
 }
 
 KvCache::TableMemory KvCache::TableMemory::grown(std::size_t min_slots, std::size_t max_slots, std::size_t slot_bytes) {
-  // The largest spare this cache can use: the size a simulation of this deployment reached before.
-  for (auto k = static_cast<std::size_t>(std::bit_width(max_slots)); k-- > 0;) {
-    SpareTable& spare = spare_tables.by_log2[k];
-    if (!spare.data || spare.slots > max_slots) continue;
-    if (spare.slots < min_slots) break;
-    TableMemory t;
+  assert(std::has_single_bit(min_slots) && min_slots <= max_slots);
+  // The largest spare this cache can use, at most kMaxJump times the doubling: a run that hashes
+  // little does not zero the table of the longest run before it; a long one gets there in a few
+  // jumps (from 1,024 slots to 2,097,152 in three).
+  const std::size_t most = std::min(max_slots, min_slots * kMaxJump);
+  for (auto k = static_cast<std::size_t>(std::bit_width(most)); k-- > 0 && (std::size_t{1} << k) >= min_slots;) {
+    int& n = spare_tables.count[k];
+    if (n == 0) continue;
+    SpareTable spare = spare_tables.by_log2[k][--n];
+    spare_tables.by_log2[k][n] = SpareTable{};
+    spare_tables.bytes -= spare.bytes;
+    poison_spare(spare.data, spare.bytes, false);
     std::memset(spare.data, 0, spare.bytes);
+    TableMemory t;
     t.memory_ = ZeroedArray::adopt(spare.data, spare.bytes);
     t.slots_ = spare.slots;
-    spare = SpareTable{};
     return t;
   }
   return fresh(min_slots, slot_bytes, true);
@@ -129,16 +173,19 @@ KvCache::TableMemory KvCache::TableMemory::grown(std::size_t min_slots, std::siz
 
 void KvCache::TableMemory::give_to_spare() {
   if (!memory_.data()) return;
-  if (!spare_tables.thread_ending) {
+  const auto k = static_cast<std::size_t>(std::bit_width(slots_) - 1);
+  SpareTables& spares = spare_tables;
+  if (!spares.thread_ending && spares.count[k] < kSparesPerSize && spares.bytes + memory_.bytes() <= kSpareBytesCap) {
     static thread_local SpareReaper reaper;  // frees the spares when the thread ends
     (void)reaper;
-    SpareTable& spare = spare_tables.by_log2[std::bit_width(slots_) - 1];
-    free_zeroed(spare.data, spare.bytes);
+    SpareTable& spare = spares.by_log2[k][spares.count[k]++];
     spare.bytes = memory_.bytes();
-    spare.data = memory_.release_memory();
     spare.slots = slots_;
+    spare.data = memory_.release_memory();
+    spares.bytes += spare.bytes;
+    poison_spare(spare.data, spare.bytes, true);
   }
-  memory_ = ZeroedArray();
+  memory_ = ZeroedArray();  // frees it unless it became a spare
   slots_ = 0;
 }
 
@@ -161,9 +208,10 @@ KvCache::KvCache(std::int32_t num_blocks, std::int32_t page_tokens, bool prefix_
     ring_memory_ = ZeroedArray(ring_cap * sizeof(Entry));
     ring_ = static_cast<Entry*>(ring_memory_.data());
     ring_mask_ = ring_cap - 1;
-    // At most one hash per block; the table starts small and doubles to keep its load at or below
-    // 1/2 (table_insert), so its size follows the blocks hashed, not the cache's capacity: a short
-    // run on a chip with room for millions of tokens neither zeroes nor faults in a table for them.
+    // At most one hash per block; the table starts small and grows (by doubling, or into a spare
+    // at most 16 times that: TableMemory) to keep its load at or below 1/2 (table_insert), so its
+    // size follows the blocks hashed, not the cache's capacity: a short run on a chip with room for
+    // millions of tokens neither zeroes nor faults in a table for them.
     const std::size_t cap = std::min(std::bit_ceil(2 * static_cast<std::size_t>(num_blocks)), kInitialTableSlots);
     table_memory_ = TableMemory::fresh(cap, sizeof(Slot), false);
     table_ = static_cast<Slot*>(table_memory_.data());
@@ -396,6 +444,10 @@ std::int64_t KvCache::total_references() const {
 }
 
 bool KvCache::check_invariants() const {
+  if (prefix_caching_ &&
+      (!std::has_single_bit(table_mask_ + 1) || 2 * static_cast<std::size_t>(num_hashed_) > table_mask_ + 1)) {
+    return false;
+  }
   if (num_reserved_ < 0 || num_reserved_ > num_free_) return false;
   const auto never_used = num_blocks_ - num_touched_;
   if (head_ > tail_ || (tail_ > head_ && tail_ - head_ > static_cast<std::int64_t>(ring_mask_) + 1)) return false;

@@ -134,7 +134,8 @@ class KvCache {
   std::size_t slot_of(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & table_mask_; }
   // Inserts unless the key is present; returns false when it was.
   bool table_insert(std::uint64_t hash, BlockId b);
-  void grow_table();  // doubles the table, every entry re-placed (lookups only: no order depends on it)
+  void grow_table();  // at least doubles the table (TableMemory::grown), every entry re-placed (lookups only: no order
+                      // depends on it)
   static constexpr std::size_t kInitialTableSlots = 1024;
   void table_erase(std::uint64_t hash);
 
@@ -174,11 +175,11 @@ class KvCache {
 
   // The hash table's memory. A simulation's table grows by doubling to what its run hashes, and
   // the next simulation of the same deployment (the next game hour, a check's run) grows the
-  // same way again. So each thread keeps the tables it releases as spares (the last one of each
-  // power-of-two size), and a table that must grow takes the largest spare this cache can use
-  // (at most 2 * num_blocks slots, rounded up), zeroed, when it is at least the next doubling.
-  // Fewer rehashes and fresh pages; the contents, and so every lookup's answer, are the same
-  // whatever the table's size.
+  // same way again. So each thread keeps the tables its caches release as spares (a few of each
+  // power-of-two size, 256 MiB at most: kv_cache.cpp), and a table that must grow takes the
+  // largest spare this cache can use (at most 2 * num_blocks slots, rounded up) and at most
+  // kMaxJump times the next doubling, zeroed. Fewer rehashes and fresh pages; the contents, and
+  // so every lookup's answer, are the same whatever the table's size.
   class TableMemory {
    public:
     TableMemory() = default;
@@ -192,12 +193,13 @@ class KvCache {
     // Zeroed memory of `slots` slots of `slot_bytes`: fresh, all pages mapped in at once
     // (ZeroedArray::Touch::kAll) when `grown`, else touched with use.
     static TableMemory fresh(std::size_t slots, std::size_t slot_bytes, bool grown);
-    // The thread's largest spare (zeroed) of at most `max_slots` slots when it has at least
-    // `min_slots`, else fresh memory of `min_slots` (mapped in at once).
+    // The thread's largest spare (zeroed) of min_slots to min(max_slots, kMaxJump * min_slots)
+    // slots, else fresh memory of `min_slots` (mapped in at once). min_slots: a power of two.
     static TableMemory grown(std::size_t min_slots, std::size_t max_slots, std::size_t slot_bytes);
 
    private:
-    void give_to_spare();  // the thread's spare of its size from now on
+    static constexpr std::size_t kMaxJump = 16;
+    void give_to_spare();  // a spare of the thread's from now on, unless it has enough
     ZeroedArray memory_;
     std::size_t slots_ = 0;
   };
