@@ -36,8 +36,8 @@ fi
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 phase "sanitize: unit tests (balance and whole games skipped; $jobs at a time)"
-# One process per test file; the slowest files first.
-doctest_jobs asan "$asan_build/tycoon_tests" "test_game_golden test_game_save_advisor test_history test_advisor_bots test_advisor_checks" \
+# One process per test file; the slowest files first (test_server_http: ~120 s here, the longest).
+doctest_jobs asan "$asan_build/tycoon_tests" "test_server_http test_game_golden test_game_save_advisor test_history test_advisor_bots test_advisor_checks" \
   -tce='*balance*' -tse=whole-games | run_pool "$jobs" "$asan_build/unit-logs" >"$asan_build/unit-tests.log" || {
   cat "$asan_build/unit-tests.log"
   exit 1
