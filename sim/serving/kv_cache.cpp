@@ -10,12 +10,17 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+// AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature): the spare
+// tables below are poisoned while they wait.
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
+#define TYCOON_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#include <sanitizer/asan_interface.h>
+#define TYCOON_ASAN 1
 #endif
+#endif
+#if defined(TYCOON_ASAN)
+#include <sanitizer/asan_interface.h>
 #endif
 
 namespace tycoon::serving {
@@ -84,13 +89,6 @@ struct SpareTables {
 };
 thread_local SpareTables spare_tables;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TYCOON_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TYCOON_ASAN 1
-#endif
-#endif
 void poison_spare(void* data, std::size_t bytes, bool poison) {
 #if defined(TYCOON_ASAN)
   if (poison) {
