@@ -121,6 +121,7 @@ struct DeploymentOptions {
   std::string engine;
   std::string precision;
   std::string kv_dtype;
+  std::string expert_activation;
   int tp = 0;
   int ep = 0;
   int spec_tokens = serving::kBenchmarkDefaultDraftTokens;

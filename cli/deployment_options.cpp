@@ -28,6 +28,10 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--engine", o.engine, "Engine id (default: the recipe's, else vllm)");
   sub.add_option("--precision", o.precision, "Weight precision")->check(one_of(kPrecisionNames));
   sub.add_option("--kv-dtype", o.kv_dtype, "KV-cache precision")->check(kv_dtype_names());
+  sub.add_option("--expert-activation", o.expert_activation,
+                 "Activations of a native 4-bit expert checkpoint's GEMMs (GPT-OSS, Kimi K3) where the chip has "
+                 "4-bit math: bf16, fp8 (vLLM's VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1) or fp4 (default: the engine's)")
+      ->check(CLI::IsMember({"bf16", "fp8", "fp4"}));
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")
       ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")
@@ -57,6 +61,7 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   if (!o.engine.empty()) x.engine = o.engine;
   if (!o.precision.empty()) x.precision = *parse_enum<Precision>(o.precision, kPrecisionNames);
   if (!o.kv_dtype.empty()) x.kv_cache_dtype = *parse_enum<Precision>(o.kv_dtype, kPrecisionNames);
+  if (!o.expert_activation.empty()) x.expert_activation = *parse_enum<Precision>(o.expert_activation, kPrecisionNames);
   if (o.tp > 0) x.tensor_parallel = o.tp;
   if (o.ep > 0) x.expert_parallel = o.ep;
   if (o.no_cuda_graphs) x.cuda_graphs = false;

@@ -171,11 +171,22 @@ ratio_c1=$(awk -v a="$(field agentx-h200-c1 .output_tok_per_s_per_gpu)" -v b="$(
 ix_loads=(16 32 64 128 256 512 1024)
 ix_tps=(1 2 4 8)
 ix_b200=() ix_b200_vllm=() ix_mi325x=()
+# On the B200, InferenceX's launch scripts (SemiAnalysisAI/InferenceX benchmarks/single_node/
+# gptoss_fp4_b200.sh and gptoss_fp4_b200_trt.sh at 8944a358cc, February 2026) store the KV cache
+# in fp8 and run vLLM's MXFP4 experts with MXFP8 activations (VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1);
+# TensorRT-LLM's default already multiplies them in MXFP8 on Blackwell (its engine card).
+ix_b200_config() {
+  case $1 in
+    vllm) echo --kv-dtype fp8 --expert-activation fp8 ;;
+    trtllm) echo --kv-dtype fp8 ;;
+  esac
+}
 for eng in vllm sglang trtllm; do
   for tp in "${ix_tps[@]}"; do
     for c in "${ix_loads[@]}"; do
+      # shellcheck disable=SC2046  # the configuration's options, split on purpose
       bench "ix-b200-$eng-tp$tp-c$c" --hardware b200 --model gpt-oss-120b --engine "$eng" --precision fp4 --tp "$tp" \
-        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024
+        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024 $(ix_b200_config "$eng")
       ix_b200+=("ix-b200-$eng-tp$tp-c$c")
       [[ $eng == vllm ]] && ix_b200_vllm+=("ix-b200-$eng-tp$tp-c$c")
       [[ $eng == trtllm ]] && continue  # NVIDIA only

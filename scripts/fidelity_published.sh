@@ -49,6 +49,10 @@ for ((i = 0; i < n; ++i)); do
   [[ -z ${FIDELITY_OUTPUT_RANGE_RATIO:-} ]] || args+=(--output-range-ratio "$FIDELITY_OUTPUT_RANGE_RATIO")
   # Expert parallel where the point states it (tycoon's --ep divides --tp).
   [[ $(jq -r '.ep // 1' <<<"$p") == 1 ]] || args+=(--ep "$(jq -r .ep <<<"$p")")
+  # How the source ran the engine where it is not the engine's default (run_config_source says
+  # where each comes from: the source's launch script).
+  [[ $(jq -r '.kv_dtype // ""' <<<"$p") == "" ]] || args+=(--kv-dtype "$(jq -r .kv_dtype <<<"$p")")
+  [[ $(jq -r '.expert_activation // ""' <<<"$p") == "" ]] || args+=(--expert-activation "$(jq -r .expert_activation <<<"$p")")
   # A kept JSON is reused only if it ran with this output-length ratio (the default's is 0.8).
   if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]] ||
     ! jq -e --argjson r "${FIDELITY_OUTPUT_RANGE_RATIO:-0.8}" '.config.output_range_ratio == $r' "$out/$id.json" >/dev/null; then

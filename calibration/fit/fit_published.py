@@ -64,6 +64,8 @@ KEY_FIELDS = ["gpu", "engine", "model", "precision", "tp", "ep", "adp", "isl", "
 # row rarely states them, and a near-duplicate of a reserved point must not leak into the fit.
 MATCH_FIELDS = ["gpu", "engine", "model", "precision", "tp", "isl", "osl", "concurrency"]
 SPLITS = ("fit", "held-out")
+# A row's run configuration where its source did not run the engine's defaults -> the option.
+RUN_CONFIG = {"kv_dtype": "--kv-dtype", "expert_activation": "--expert-activation"}
 
 
 class InputError(Exception):
@@ -112,11 +114,17 @@ def load_rows(path):
         seen_ids.add(row["id"])
         # The rows of one configuration share one simulated run, so they share one split: a
         # fitted run must not also be a held-out one.
-        config = tuple(str(row[f]) for f in KEY_FIELDS + ["mode"])
+        config = tuple(str(row.get(f)) for f in KEY_FIELDS + ["mode"] + list(RUN_CONFIG))
         if split_of.setdefault(config, row["split"]) != row["split"]:
             raise InputError(f"{where}/split: another row of the same configuration is '{split_of[config]}'")
         if not str(row["source"]).strip():
             raise InputError(f"{where}/source: must say where the number comes from")
+        # How the source ran the engine where it is not the engine's default (its launch script).
+        for field in RUN_CONFIG:
+            if field in row and row[field] not in ("bf16", "fp8", "fp4"):
+                raise InputError(f"{where}/{field}: one of bf16, fp8, fp4")
+            if field in row and not str(row.get("run_config_source", "")).strip():
+                raise InputError(f"{where}/run_config_source: must say where {field} comes from")
     if not any(r["split"] == "fit" for r in doc["rows"]):
         raise InputError(f"{path}: /rows: no row is marked split 'fit'")
     levels = doc.get("levels", PARAMS)
@@ -200,6 +208,9 @@ def benchmark_args(row):
             "--seed", "1", "--json"]
     if row["ep"] != 1:
         args += ["--ep", str(row["ep"])]
+    for field, option in RUN_CONFIG.items():
+        if field in row:
+            args += [option, row[field]]
     if row["mode"] in ("latency", "throughput"):
         # One batch of exactly isl/osl tokens straight to the engine, as vLLM's offline scripts.
         args += ["--offline", "--num-requests", str(row["concurrency"]), "--warmup-requests", "0",

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/types.h"
+
 namespace tycoon::perf {
 
 // Where a predicted number comes from. Fitted-to-published: a chip nobody here can measure, its
@@ -43,6 +45,21 @@ class Curve {
 
  private:
   std::vector<std::pair<double, double>> knots_;  // (log2 size, value)
+};
+
+// An engine's own routed-expert (MoE) kernel on a chip, from a published measurement of it
+// (hardware_db/engine_kernels/moe.json, sim/perf/engine_kernels.cpp): the expert efficiency
+// curves derived so that the published model's expert op, priced as CostBuilder::experts prices
+// it, takes the published time at each measured token count. The engine uses them instead of the
+// chip's moe curves for experts stored in `weights` and multiplied in `math`; the published time
+// is one fused call, so the activation and the combine are inside it.
+struct EngineMoeKernel {
+  std::string engine;  // engine id
+  Precision weights = Precision::kBf16;
+  Precision math = Precision::kBf16;
+  Curve compute_eff;  // vs tokens per touched expert, a fraction of the math's peak
+  Curve memory_eff;   // vs bytes moved (weights of the touched experts + activations)
+  std::string source;
 };
 
 struct CalibrationProfile {
@@ -107,6 +124,16 @@ struct CalibrationProfile {
   // Measurement ranges, for provenance: a size outside them is extrapolated.
   double max_measured_tokens = 0;
   double max_measured_context = 0;
+
+  // The engines' own MoE kernels on this chip, where published and the chip's curves are not
+  // this project's measurements (attached by calibration_for; not part of the profile's file).
+  std::vector<EngineMoeKernel> engine_moe;
+  const EngineMoeKernel* engine_moe_kernel(std::string_view engine, Precision weights, Precision math) const {
+    for (const auto& k : engine_moe) {
+      if (k.engine == engine && k.weights == weights && k.math == math) return &k;
+    }
+    return nullptr;
+  }
 
   // The placeholder used when a chip has no calibration: constant efficiencies from published
   // simulator settings (see the .cpp for each number's source).

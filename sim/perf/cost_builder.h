@@ -32,6 +32,25 @@ inline int precision_index(Precision p) {
   return 0;
 }
 
+// Expected distinct experts of `num_experts` that `tokens` independent tokens choosing `top_k`
+// each (uniformly) touch.
+inline double experts_touched(double num_experts, double top_k, double tokens) {
+  return num_experts * (1.0 - std::pow(1.0 - top_k / num_experts, tokens));
+}
+
+// The work of one MoE layer's grouped expert GEMMs on a GPU: `pairs` routed token-expert pairs
+// over `touched` experts of `width` x `inter` (gated: up, gate and down matrices), weights in
+// `wp`, activations in bf16. EngineMoeKernel's curves are derived with the same numbers.
+struct ExpertWork {
+  double flop, bytes, per_expert;
+};
+inline ExpertWork expert_work(double pairs, double touched, double width, double inter, bool gated, Precision wp) {
+  const double mats = gated ? 3.0 : 2.0;
+  const double weight_bytes = touched * width * inter * mats * bytes_per_value(wp);
+  return {2 * pairs * width * inter * mats, weight_bytes + pairs * (width * 2 + inter * (gated ? 3 : 2)) * kAct,
+          pairs / touched};
+}
+
 // One kernel group's time before multiplying by layers: the roofline terms through the engine's
 // kernel efficiency, at least the kernel floor (launched eagerly, a step cannot outrun the CPU
 // issuing it).
@@ -111,21 +130,29 @@ class CostBuilder {
     add(c, flop, bytes, comp, mem, layers, kernels);
   }
 
-  // Grouped expert GEMMs: `tokens` routed token-expert pairs over `touched` experts of the GPU.
-  void experts(double pairs, double touched, double width, double inter, bool gated, Precision wp, double layers) {
-    if (pairs <= 0 || touched <= 0) return;
+  // Grouped expert GEMMs: `pairs` routed token-expert pairs over `touched` experts of the GPU.
+  // Where the chip's profile holds the engine's own published MoE kernel for these weights and
+  // this math (EngineMoeKernel), its curves price the op and it is one fused call that includes
+  // the activation and the combine: returns true, and the caller adds neither.
+  bool experts(double pairs, double touched, double width, double inter, bool gated, Precision wp, double layers) {
+    if (pairs <= 0 || touched <= 0) return false;
     Precision math = d_.expert_math_precision(wp);
-    double mats = gated ? 3.0 : 2.0;
-    double flop = 2 * pairs * width * inter * mats;
-    double weight_bytes = touched * width * inter * mats * bytes_per_value(wp);
-    double bytes = weight_bytes + pairs * (width * 2 + inter * (gated ? 3 : 2)) * kAct;
-    double per_expert = pairs / touched;
-    double eff = cal_.moe_compute_eff[precision_index(math)](per_expert);
+    const ExpertWork w = expert_work(pairs, touched, width, inter, gated, wp);
+    const double peak = d_.hardware->peak_flop_per_s(math);
+    if (const EngineMoeKernel* k = cal_.engine_moe_kernel(d_.engine->id, wp, math)) {
+      // The published kernel is the engine's own: its efficiency is not discounted again.
+      double comp = w.flop / (peak * k->compute_eff(w.per_expert)) * engine_eff_;
+      double mem = w.bytes / (bw_ * k->memory_eff(w.bytes)) * engine_eff_;
+      add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 1);
+      return true;
+    }
+    double eff = cal_.moe_compute_eff[precision_index(math)](w.per_expert);
     // 4-bit weights multiplied in bf16 on a chip without 4-bit math: the engine's W4A16 kernel.
     if (wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4)) eff *= w4a16_eff_;
-    double comp = flop / (d_.hardware->peak_flop_per_s(math) * eff);
-    double mem = bytes / (bw_ * cal_.moe_memory_eff(bytes));
-    add(OpClass::kMoeExperts, flop, bytes, comp, mem, layers, 3);
+    double comp = w.flop / (peak * eff);
+    double mem = w.bytes / (bw_ * cal_.moe_memory_eff(w.bytes));
+    add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
+    return false;
   }
 
   // A kernel with both arithmetic (at `compute_eff` of the bf16 peak) and memory traffic.

@@ -47,7 +47,8 @@ Precision Deployment::math_precision(Precision weights) const {
 Precision Deployment::expert_math_precision(Precision weights) const {
   const Precision math = math_precision(weights);
   if (weights != Precision::kFp4 || math != Precision::kFp4 || model->expert_precision != Precision::kFp4) return math;
-  const Precision act = engine->native_fp4_expert_activation_on(hardware->vendor);
+  const Precision act =
+      expert_activation ? *expert_activation : engine->native_fp4_expert_activation_on(hardware->vendor);
   return hardware->supports(act) ? act : math;
 }
 

@@ -36,6 +36,10 @@ struct Deployment {
   bool cuda_graphs = true;
   std::optional<data::SpecDecode> spec_decode;
   int kv_page_tokens = 16;
+  // The activations a native 4-bit expert checkpoint is multiplied with, chosen by the operator
+  // (vLLM's VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1, SGLang's --flashinfer-mxfp4-moe-precision):
+  // unset, the engine card's default (Engine::native_fp4_expert_activation_on).
+  std::optional<Precision> expert_activation;
   // The engine's KV memory fraction overridden (as --gpu-memory-utilization, --mem-fraction-static
   // or free_gpu_memory_fraction would, of what the engine takes it of); 0: the engine's default.
   double gpu_memory_utilization = 0;

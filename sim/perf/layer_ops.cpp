@@ -165,26 +165,28 @@ static void add_moe_experts(const StepShape& s, const data::Ffn& f, double width
     const double n_eff = per_seq < E ? std::log1p(-per_seq / E) / std::log1p(-k / E) : q_per_seq;
     independent_tokens = s.prefill_tokens + s.num_decode * std::min(n_eff, q_per_seq);
   }
-  double touched = E * (1.0 - std::pow(1.0 - k / E, independent_tokens));
+  double touched = experts_touched(E, k, independent_tokens);
   // Each GPU holds E/ep experts, each split over tp/ep ranks.
   double shard = static_cast<double>(s.tp) / s.ep;
   double touched_gpu = touched / s.ep;
   double pairs_gpu = T * k / s.ep;
   double inter_gpu = static_cast<double>(f.expert_intermediate_size) / shard;
-  b.experts(pairs_gpu, touched_gpu, width, inter_gpu, f.gated, s.expert_p, L);
   // Between the two grouped GEMMs the activation runs as its own kernel (vLLM's fused_moe too);
-  // after them each token's k expert outputs are read and summed into one vector.
-  if (f.gated) {
-    b.activation(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 3, L);
-  } else {
-    b.elementwise(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 2, L, 1);
-  }
-  if (s.d.engine->fused_moe_routing) {
-    b.elementwise(OpClass::kMoeExperts, (pairs_gpu + T) * width * kAct, L, 1);
-  } else {
-    // Top-k, sort, gather, weighting and scatter-add as separate kernels (about 20 per layer in
-    // the reference engine's profile, diagnostics/profile_prefill.json), one measured curve.
-    b.memory_op(OpClass::kMoeShared, moe_route_bytes(T, pairs_gpu, width), s.cal.moe_route_memory_eff, L, 20);
+  // after them each token's k expert outputs are read and summed into one vector. An engine's
+  // published MoE kernel (CostBuilder::experts returns true) is one fused call that does both.
+  if (!b.experts(pairs_gpu, touched_gpu, width, inter_gpu, f.gated, s.expert_p, L)) {
+    if (f.gated) {
+      b.activation(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 3, L);
+    } else {
+      b.elementwise(OpClass::kMoeExperts, pairs_gpu * inter_gpu * kAct * 2, L, 1);
+    }
+    if (s.d.engine->fused_moe_routing) {
+      b.elementwise(OpClass::kMoeExperts, (pairs_gpu + T) * width * kAct, L, 1);
+    } else {
+      // Top-k, sort, gather, weighting and scatter-add as separate kernels (about 20 per layer in
+      // the reference engine's profile, diagnostics/profile_prefill.json), one measured curve.
+      b.memory_op(OpClass::kMoeShared, moe_route_bytes(T, pairs_gpu, width), s.cal.moe_route_memory_eff, L, 20);
+    }
   }
   if (s.ep > 1) {
     // dispatch + combine of every routed token's hidden vector

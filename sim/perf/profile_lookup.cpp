@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/perf/engine_kernels.h"
+
 namespace tycoon::perf {
 
 namespace {
@@ -60,9 +62,8 @@ void borrow_curves(CalibrationProfile& p, const data::Accelerator& chip, const d
                                             measured.scale_up.bandwidth_bytes_per_s);
 }
 
-}  // namespace
-
-CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Accelerator& chip) {
+// The chip's curves: its own file, a measured sibling's lent to it, or the datasheet.
+CalibrationProfile chip_curves(const data::Catalog& catalog, const data::Accelerator& chip) {
   const auto dir = catalog.root / "hardware_db" / "calibrated";
   const auto own = dir / (chip.id + ".json");
   if (std::filesystem::exists(own)) return load_calibration_profile(own);
@@ -85,6 +86,28 @@ CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Acc
     }
   }
   return CalibrationProfile::datasheet(chip.id);
+}
+
+}  // namespace
+
+CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Accelerator& chip) {
+  CalibrationProfile p = chip_curves(catalog, chip);
+  // Where the chip's curves are not this project's own measurements, the engines price routed
+  // experts with their own published MoE kernels on the chip. A measured chip keeps its curves:
+  // its calibration and the validation of it were made with them (docs/calibration.md).
+  const auto kernels = catalog.root / "hardware_db" / "engine_kernels" / "moe.json";
+  if (p.provenance != Provenance::kMeasured && std::filesystem::exists(kernels)) {
+    attach_engine_moe_kernels(p, catalog, chip, kernels);
+    if (!p.engine_moe.empty()) {
+      std::string engines;
+      for (const auto& k : p.engine_moe) {
+        if (engines.find(k.engine) == std::string::npos) engines += (engines.empty() ? "" : ", ") + k.engine;
+      }
+      p.source += "; routed experts under " + engines + ": the engine's own MoE kernel on " + chip.id +
+                  ", published by NVIDIA aiconfigurator (hardware_db/engine_kernels/moe.json)";
+    }
+  }
+  return p;
 }
 
 const CalibrationProfile& CalibrationCache::operator()(const std::string& chip) {

@@ -22,6 +22,8 @@ struct ServingOverrides {
   std::optional<std::string> engine;   // unset: the recipe's, else vllm
   std::optional<Precision> precision;  // unset: the recipe's, else the model's native precision
   std::optional<Precision> kv_cache_dtype;
+  // The activations of a native 4-bit expert checkpoint's GEMMs (perf::Deployment::expert_activation).
+  std::optional<Precision> expert_activation;
   std::optional<int> tensor_parallel;  // unset: the recipe's, else 1
   // Unset: the recipe's, reset to 1 when a set tensor_parallel is not a multiple of it.
   std::optional<int> expert_parallel;

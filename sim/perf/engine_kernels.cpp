@@ -1,0 +1,102 @@
+#include "sim/perf/engine_kernels.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/data/json_reader.h"
+#include "sim/perf/cost_builder.h"
+
+namespace tycoon::perf {
+
+void attach_engine_moe_kernels(CalibrationProfile& p, const data::Catalog& catalog, const data::Accelerator& chip,
+                               const std::filesystem::path& file) {
+  using data::Bound;
+  const auto json = data::parse_json_file(file);
+  data::ObjectReader root(json, file.string(), "");
+  root.string("about");
+  auto kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    auto r = kernels.object(i);
+    const std::string hardware = r.string("hardware");
+    if (!catalog.find_accelerator(hardware)) r.fail("hardware", "unknown accelerator '" + hardware + "'");
+    EngineMoeKernel k;
+    k.engine = r.string("engine");
+    if (!catalog.find_engine(k.engine)) r.fail("engine", "unknown engine '" + k.engine + "'");
+    k.weights = static_cast<Precision>(r.choice("weights", kPrecisionNames));
+    k.math = static_cast<Precision>(r.choice("math", kPrecisionNames));
+    const std::string model_id = r.string("model");
+    const data::ModelCard* model = catalog.find_model(model_id);
+    if (!model) r.fail("model", "unknown model '" + model_id + "'");
+    const auto group = std::find_if(model->layer_groups.begin(), model->layer_groups.end(),
+                                    [](const auto& g) { return g.ffn && g.ffn->kind == data::FfnKind::kMoe; });
+    if (group == model->layer_groups.end()) r.fail("model", "'" + model_id + "' has no MoE layer");
+    const data::Ffn& f = *group->ffn;
+    const double tp = static_cast<double>(r.integer("tp", Bound::kPositive));
+    const double ep = static_cast<double>(r.integer("ep", Bound::kPositive));
+    if (static_cast<std::int64_t>(tp) % static_cast<std::int64_t>(ep) != 0) r.fail("ep", "must divide tp");
+    auto series = r.array("tokens_ms");
+    if (series.size() < 2) series.fail_here("a series needs at least two [tokens, milliseconds] points");
+    k.source = r.string("source");
+    r.finish();
+    if (hardware != chip.id) continue;
+
+    // The published model's expert op at each token count, as add_moe_experts shapes it (tokens
+    // routed uniformly; each GPU holds E/ep experts split over tp/ep ranks).
+    const double E = f.num_experts, top_k = f.top_k;
+    const double width =
+        f.latent_size > 0 ? static_cast<double>(f.latent_size) : static_cast<double>(model->hidden_size);
+    const double inter = static_cast<double>(f.expert_intermediate_size) / (tp / ep);
+    const double peak = chip.peak_flop_per_s(k.math), bw = chip.hbm_bandwidth_bytes_per_s;
+    // Each published time is set by one side. Up to the size where the kernel streams its
+    // weights best, by streaming (more tokens touch more experts, and the rate rises as the
+    // transfer grows); beyond it, by arithmetic (the weights are all read and the time grows with
+    // the tokens). The memory curve is derived from the first points (by bytes, held flat at
+    // the best streaming beyond them), the compute curve from the others (by tokens per expert,
+    // held flat below them), so a time that streaming set never reads as an arithmetic
+    // efficiency, nor the reverse: another model's experts pay their bytes at the streaming the
+    // kernel reaches and their flop at the arithmetic it reaches.
+    struct Point {
+      double per_expert, bytes, compute_eff, memory_eff;
+    };
+    std::vector<Point> points;
+    double last_tokens = 0;
+    for (std::size_t j = 0; j < series.size(); ++j) {
+      const auto& raw = root.raw("kernels")[i]["tokens_ms"][j];
+      const std::string ptr = series.pointer() + "/" + std::to_string(j);
+      if (!raw.is_array() || raw.size() != 2 || !raw[0].is_number() || !raw[1].is_number()) {
+        throw data::LoadError(file.string(), ptr, "a point is [tokens, milliseconds]");
+      }
+      const double tokens = raw[0].get<double>(), ms = raw[1].get<double>();
+      if (!(tokens >= 1) || tokens <= last_tokens)
+        throw data::LoadError(file.string(), ptr + "/0", "token counts must increase from 1");
+      if (!(ms > 0)) throw data::LoadError(file.string(), ptr + "/1", "a latency must be positive");
+      last_tokens = tokens;
+      const double touched = step::experts_touched(E, top_k, tokens) / ep;
+      const step::ExpertWork w = step::expert_work(tokens * top_k / ep, touched, width, inter, f.gated, k.weights);
+      const double t = ms * 1e-3;
+      points.push_back({w.per_expert, w.bytes, std::min(1.0, w.flop / (peak * t)), std::min(1.0, w.bytes / (bw * t))});
+    }
+    std::size_t best = 0;  // the point of best streaming (points run by tokens, so by bytes)
+    for (std::size_t j = 1; j < points.size(); ++j) {
+      if (points[j].memory_eff > points[best].memory_eff) best = j;
+    }
+    std::vector<std::pair<double, double>> compute, memory;
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      if (j <= best) {
+        memory.emplace_back(points[j].bytes, points[j].memory_eff);
+      } else {
+        compute.emplace_back(points[j].per_expert, points[j].compute_eff);
+      }
+    }
+    // A series that streams best at its largest size has no compute point: its arithmetic is
+    // at least what that size shows.
+    if (compute.empty()) compute.emplace_back(points.back().per_expert, points.back().compute_eff);
+    k.compute_eff = Curve(std::move(compute));
+    k.memory_eff = Curve(std::move(memory));
+    p.engine_moe.push_back(std::move(k));
+  }
+}
+
+}  // namespace tycoon::perf

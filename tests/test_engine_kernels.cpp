@@ -1,0 +1,164 @@
+// The engines' own MoE kernels (hardware_db/engine_kernels/moe.json, sim/perf/engine_kernels.cpp):
+// on a chip this project has not measured, an engine with a published MoE kernel prices its
+// routed experts with it; the published sizes come out exactly, splits the derivation did not use
+// come out close, and a measured chip keeps its own curves.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/data/catalog.h"
+#include "sim/data/json_reader.h"
+#include "sim/perf/engine_kernels.h"
+#include "sim/perf/iteration_cost.h"
+#include "sim/perf/op_class.h"
+#include "sim/perf/profile_lookup.h"
+#include "tests/test_common.h"
+
+using namespace tycoon;
+using perf::OpClass;
+
+namespace {
+
+constexpr double kExactModel = 1e-9;  // the derivation inverted: the same arithmetic both ways
+// A split of the same kernel the derivation did not use (more GPUs, so smaller expert slices per
+// GPU): the median over its decode sizes within this share of the published times.
+constexpr double kOtherSplitTol = 0.15;
+
+nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+perf::Deployment deployment(const char* model, const char* chip, const char* engine, Precision p, int tp) {
+  perf::Deployment d;
+  d.model = &test::catalog().model(model);
+  d.hardware = &test::catalog().accelerator(chip);
+  d.engine = &test::catalog().engine(engine);
+  d.precision = p;
+  d.tensor_parallel = tp;
+  return d;
+}
+
+// One MoE layer's expert op in milliseconds, for a decode step of `tokens` sequences.
+double expert_ms(const perf::Deployment& d, const perf::CalibrationProfile& cal, int tokens, double moe_layers) {
+  return perf::predict_decode(d, cal, tokens, 1).op(OpClass::kMoeExperts).time_s * 1e3 / moe_layers;
+}
+
+}  // namespace
+
+TEST_CASE("engine MoE kernels: the published sizes come out as published, on chips we have not measured") {
+  const auto& cat = test::catalog();
+  const auto file = read_json(cat.root / "hardware_db" / "engine_kernels" / "moe.json");
+  // vLLM's GPT-OSS-120B experts on one B200: MXFP4 weights multiplied in bf16 (its FlashInfer
+  // MXFP4 x BF16 MoE), 36 MoE layers.
+  const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
+  const auto d = deployment("gpt-oss-120b", "b200", "vllm", Precision::kFp4, 1);
+  REQUIRE(d.expert_math_precision(Precision::kFp4) == Precision::kBf16);
+  REQUIRE(b200.engine_moe_kernel("vllm", Precision::kFp4, Precision::kBf16) != nullptr);
+  int checked = 0;
+  for (const auto& k : file["kernels"]) {
+    if (k["hardware"] != "b200" || k["engine"] != "vllm" || k["weights"] != "fp4" || k["math"] != "bf16") continue;
+    REQUIRE(k["model"] == "gpt-oss-120b");
+    for (const auto& point : k["tokens_ms"]) {
+      const int tokens = point[0].get<int>();
+      CAPTURE(tokens);
+      // One fused call: the activation and the combine are inside the published time.
+      CHECK(expert_ms(d, b200, tokens, 36) == doctest::Approx(point[1].get<double>()).epsilon(kExactModel));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
+  // The chip's own source names where the expert times come from.
+  CHECK(b200.source.find("hardware_db/engine_kernels/moe.json") != std::string::npos);
+}
+
+TEST_CASE("engine MoE kernels: other splits of the same kernel, not used to derive it, come out close") {
+  const auto& cat = test::catalog();
+  const auto published = read_json(cat.root / "calibration" / "published" / "moe_kernels.json");
+  const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
+  for (int tp : {2, 4}) {
+    CAPTURE(tp);
+    const auto d = deployment("gpt-oss-120b", "b200", "vllm", Precision::kFp4, tp);
+    std::vector<double> ratios;
+    for (const auto& s : published["series"]) {
+      if (s["gpu"] != "b200" || s["engine"] != "vllm" || s["model"] != "gpt-oss-120b" || s["moe_tp"] != tp ||
+          s["kernel_source"].get<std::string>().find("flashinfer_trtllm") == std::string::npos) {
+        continue;
+      }
+      for (const auto& point : s["tokens_ms"]) {
+        const int tokens = point[0].get<int>();
+        if (tokens < 8 || tokens > 256) continue;  // decode batches
+        ratios.push_back(expert_ms(d, b200, tokens, 36) / point[1].get<double>());
+      }
+    }
+    REQUIRE(ratios.size() >= 8);
+    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+    CHECK(ratios[ratios.size() / 2] == doctest::Approx(1.0).epsilon(kOtherSplitTol));
+  }
+}
+
+TEST_CASE("engine MoE kernels: a measured chip keeps its own curves; an engine without a published kernel too") {
+  const auto& cat = test::catalog();
+  // The H200's curves are this project's measurements: its calibration and validation were made
+  // with them, so no engine kernel replaces them there.
+  CHECK(perf::calibration_for(cat, cat.accelerator("h200")).engine_moe.empty());
+  // The H100 borrows the H200's curves (extrapolated): the engines' published kernels apply.
+  CHECK_FALSE(perf::calibration_for(cat, cat.accelerator("h100")).engine_moe.empty());
+  // On the B200, an engine with no published kernel (llama.cpp) prices experts with the chip's
+  // curves and adds the activation and the combine as kernels of their own.
+  const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
+  CHECK(b200.engine_moe_kernel("llamacpp", Precision::kFp4, Precision::kFp4) == nullptr);
+  const auto vllm = deployment("gpt-oss-120b", "b200", "vllm", Precision::kFp4, 1);
+  const auto llama = deployment("gpt-oss-120b", "b200", "llamacpp", Precision::kFp4, 1);
+  const auto v = perf::predict_decode(vllm, b200, 64, 1);
+  const auto l = perf::predict_decode(llama, b200, 64, 1);
+  // Same weights read; the unfused engine also moves the activation's and the combine's bytes.
+  CHECK(l.op(OpClass::kMoeExperts).bytes > v.op(OpClass::kMoeExperts).bytes);
+}
+
+TEST_CASE("engine MoE kernels: a bad kernels file names the file, the place and the reason") {
+  const auto& cat = test::catalog();
+  const auto dir = std::filesystem::temp_directory_path() / ("tycoon-engine-kernels-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "moe.json";
+  // The file around one kernel entry (written piecewise: GCC 12 at -O1 warns falsely on a
+  // literal + string concatenation here).
+  auto write = [&](const std::string& kernel) {
+    std::ofstream out(path);
+    out << R"({"about": "x", "kernels": [)" << kernel << "]}";
+  };
+  auto error_of = [&]() -> std::string {
+    perf::CalibrationProfile p;
+    try {
+      perf::attach_engine_moe_kernels(p, cat, cat.accelerator("b200"), path);
+    } catch (const data::LoadError& e) {
+      return e.pointer() + ": " + e.reason();
+    }
+    return "";
+  };
+  const std::string good = R"({"hardware": "b200", "engine": "vllm", "weights": "fp4", "math": "bf16",
+    "model": "gpt-oss-120b", "tp": 1, "ep": 1, "source": "test", "tokens_ms": [[1, 0.03], [2, 0.04]]})";
+  write(good);
+  CHECK(error_of().empty());
+  std::string unknown = good;
+  unknown.replace(unknown.find("\"vllm\""), 6, "\"vlm\"");
+  write(unknown);
+  CHECK(error_of() == "/kernels/0/engine: unknown engine 'vlm'");
+  std::string backwards = good;
+  backwards.replace(backwards.find("[[1, 0.03], [2, 0.04]]"), 22, "[[2, 0.03], [1, 0.04]]");
+  write(backwards);
+  CHECK(error_of() == "/kernels/0/tokens_ms/1/0: token counts must increase from 1");
+  std::string dense = good;
+  dense.replace(dense.find("gpt-oss-120b"), 12, "llama-3.1-8b");
+  write(dense);
+  CHECK(error_of() == "/kernels/0/model: 'llama-3.1-8b' has no MoE layer");
+  std::filesystem::remove_all(dir);
+}
