@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/types.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
 #include "sim/perf/engine_kernels.h"
@@ -54,29 +55,41 @@ double expert_ms(const perf::Deployment& d, const perf::CalibrationProfile& cal,
 
 }  // namespace
 
-TEST_CASE("engine MoE kernels: the published sizes come out as published, on chips we have not measured") {
+TEST_CASE("engine MoE kernels: every published size comes out as published, on chips we have not measured") {
   const auto& cat = test::catalog();
   const auto file = read_json(cat.root / "hardware_db" / "engine_kernels" / "moe.json");
-  // vLLM's GPT-OSS-120B experts on one B200: MXFP4 weights multiplied in bf16 (its FlashInfer
-  // MXFP4 x BF16 MoE), 36 MoE layers.
-  const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
-  const auto d = deployment("gpt-oss-120b", "b200", "vllm", Precision::kFp4, 1);
-  REQUIRE(d.expert_math_precision(Precision::kFp4) == Precision::kBf16);
-  REQUIRE(b200.engine_moe_kernel("vllm", Precision::kFp4, Precision::kBf16) != nullptr);
   int checked = 0;
   for (const auto& k : file["kernels"]) {
-    if (k["hardware"] != "b200" || k["engine"] != "vllm" || k["weights"] != "fp4" || k["math"] != "bf16") continue;
-    REQUIRE(k["model"] == "gpt-oss-120b");
+    const std::string chip = k["hardware"], engine = k["engine"], model = k["model"];
+    const auto cal = perf::calibration_for(cat, cat.accelerator(chip));
+    // A measured chip (the H200) keeps its own curves: its entries are the check's, not the model's.
+    if (cal.provenance == perf::Provenance::kMeasured) continue;
+    const auto weights = *parse_enum<Precision>(k["weights"].get<std::string>(), kPrecisionNames);
+    const auto math = *parse_enum<Precision>(k["math"].get<std::string>(), kPrecisionNames);
+    auto d = deployment(model.c_str(), chip.c_str(), engine.c_str(), weights, k["tp"].get<int>());
+    d.expert_parallel = k["ep"].get<int>();
+    if (weights == Precision::kFp4 && cat.accelerator(chip).supports(Precision::kFp4)) d.expert_activation = math;
+    REQUIRE(d.expert_math_precision(weights) == math);
+    REQUIRE(cal.engine_moe_kernel(engine, weights, math) != nullptr);
+    double moe_layers = 0;
+    for (const auto& g : d.model->layer_groups) {
+      if (g.ffn && g.ffn->kind == data::FfnKind::kMoe) moe_layers += g.count;
+    }
     for (const auto& point : k["tokens_ms"]) {
       const int tokens = point[0].get<int>();
+      CAPTURE(chip);
+      CAPTURE(engine);
+      CAPTURE(k["weights"].get<std::string>());
+      CAPTURE(k["math"].get<std::string>());
       CAPTURE(tokens);
       // One fused call: the activation and the combine are inside the published time.
-      CHECK(expert_ms(d, b200, tokens, 36) == doctest::Approx(point[1].get<double>()).epsilon(kExactModel));
+      CHECK(expert_ms(d, cal, tokens, moe_layers) == doctest::Approx(point[1].get<double>()).epsilon(kExactModel));
       ++checked;
     }
   }
-  CHECK(checked >= 20);
+  CHECK(checked >= 20 * 20);
   // The chip's own source names where the expert times come from.
+  const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
   CHECK(b200.source.find("hardware_db/engine_kernels/moe.json") != std::string::npos);
 }
 
@@ -115,7 +128,6 @@ TEST_CASE("engine MoE kernels: a measured chip keeps its own curves; an engine w
   // On the B200, an engine with no published kernel (llama.cpp) prices experts with the chip's
   // curves and adds the activation and the combine as kernels of their own.
   const auto b200 = perf::calibration_for(cat, cat.accelerator("b200"));
-  CHECK(b200.engine_moe_kernel("llamacpp", Precision::kFp4, Precision::kFp4) == nullptr);
   const auto vllm = deployment("gpt-oss-120b", "b200", "vllm", Precision::kFp4, 1);
   const auto llama = deployment("gpt-oss-120b", "b200", "llamacpp", Precision::kFp4, 1);
   const auto v = perf::predict_decode(vllm, b200, 64, 1);
@@ -140,6 +152,7 @@ TEST_CASE("engine MoE kernels: a bad kernels file names the file, the place and 
     try {
       perf::attach_engine_moe_kernels(p, cat, cat.accelerator("b200"), path);
     } catch (const data::LoadError& e) {
+      CHECK(e.file() == path.string());
       return e.pointer() + ": " + e.reason();
     }
     return "";
@@ -160,5 +173,13 @@ TEST_CASE("engine MoE kernels: a bad kernels file names the file, the place and 
   dense.replace(dense.find("gpt-oss-120b"), 12, "llama-3.1-8b");
   write(dense);
   CHECK(error_of() == "/kernels/0/model: 'llama-3.1-8b' has no MoE layer");
+  write(good + ", " + good);
+  CHECK(error_of() ==
+        "/kernels/1/math: a second kernel for b200 vllm fp4 bf16 (one per chip, engine, weights and math)");
+  {
+    std::ofstream out(path);
+    out << R"({"about": "x", "kernel": []})";
+  }
+  CHECK(error_of().find("kernel") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

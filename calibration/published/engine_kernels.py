@@ -59,10 +59,13 @@ BORROW = {("b200", "vllm", "w4a8_mxfp4_mxfp8"): ("sglang", "flashinfer_trtllm")}
 
 
 def version_key(v):
-    out = []
-    for part in v.replace("rc", ".rc.").replace(".post", ".post.").split("."):
-        out.append((0, int(part)) if part.isdigit() else (-1, part) if part == "rc" else (1, part))
-    return out
+    """Release order: 1.3.0rc10 < 1.3.0rc20 < 1.3.0 < 1.3.0.post1 < 1.3.1."""
+    main, _, rest = v.partition("rc")
+    numbers = [int(p) if p.isdigit() else 0 for p in main.replace(".post", ".").split(".") if p]
+    post = int(main.split(".post")[1]) if ".post" in main else 0
+    # a release candidate sorts before its release: (0, rc) < (1, 0)
+    rc = (0, int("".join(c for c in rest.split(".")[0] if c.isdigit()) or 0)) if _ else (1, 0)
+    return (numbers[:3] + [0] * (3 - len(numbers[:3])), rc, post)
 
 
 def main():
@@ -90,6 +93,9 @@ def main():
         versions = sorted({s["engine_version"] for s in members}, key=version_key)
         version = versions[-1]
         chosen = [s for s in members if s["engine_version"] == version]
+        # One model's experts and one token distribution per entry (the per-size minimum below is
+        # over kernels, not over shapes).
+        chosen = [s for s in chosen if (s["model"], s["distribution"]) == (chosen[0]["model"], chosen[0]["distribution"])]
         best = {}
         for s in chosen:
             for n, ms in s["tokens_ms"]:
@@ -110,8 +116,8 @@ def main():
         })
     out = {
         "about": ("The engines' own routed-expert (MoE) kernels on the chips this project has not measured itself: "
-                  "one MoE layer's latency (grouped GEMMs, activation, routing and combine, one fused call) for a "
-                  "published model's experts at each token count. The simulator turns each series into the "
+                  "one MoE layer's latency (the grouped GEMMs, the activation and the combine in one fused call; "
+                  "the router's GEMM and top-k stay priced apart) for a published model's experts at each token count. The simulator turns each series into the "
                   "engine's expert efficiency curves on that chip (sim/perf/engine_kernels.cpp). Written by "
                   "calibration/published/engine_kernels.py from calibration/published/moe_kernels.json; "
                   "docs/calibration.md, \"The engines' own MoE kernels\"."),

@@ -20,6 +20,12 @@ SweepFingerprint sweep_fingerprint(const CalibrationSet& calibrations) {
     auto j = perf::to_json(cal);
     j.erase("source");
     text += chip + "=" + j.dump() + "\n";
+    // The engines' published MoE kernels attached to the chip (not part of its profile file).
+    for (const auto& k : cal.engine_moe) {
+      text += chip + " " + k.engine + " " + std::string(to_string(k.weights)) + "/" + std::string(to_string(k.math)) +
+              " compute " + nlohmann::json(k.compute_eff.knots()).dump() + " memory " +
+              nlohmann::json(k.memory_eff.knots()).dump() + "\n";
+    }
   }
   return {core::version_line(), stable_hash(text)};
 }

@@ -11,16 +11,19 @@ nlohmann::json describe_deployment(const Deployment& d) {
             {"num_draft_tokens", d.spec_decode->num_draft_tokens},
             {"acceptance_length", d.spec_decode->acceptance_length}};
   }
-  return {{"model", d.model->id},
-          {"hardware", d.hardware->id},
-          {"engine", d.engine->id},
-          {"precision", std::string(to_string(d.precision))},
-          {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
-          {"tensor_parallel", d.tensor_parallel},
-          {"expert_parallel", d.expert_parallel},
-          {"cuda_graphs", d.cuda_graphs},
-          {"kv_page_tokens", d.kv_page_tokens},
-          {"spec_decode", spec}};
+  nlohmann::json j = {{"model", d.model->id},
+                      {"hardware", d.hardware->id},
+                      {"engine", d.engine->id},
+                      {"precision", std::string(to_string(d.precision))},
+                      {"kv_cache_dtype", std::string(to_string(d.kv_cache_dtype))},
+                      {"tensor_parallel", d.tensor_parallel},
+                      {"expert_parallel", d.expert_parallel},
+                      {"cuda_graphs", d.cuda_graphs},
+                      {"kv_page_tokens", d.kv_page_tokens},
+                      {"spec_decode", spec}};
+  // Only when the operator chose it (an engine's default is in its card).
+  if (d.expert_activation) j["expert_activation"] = std::string(to_string(*d.expert_activation));
+  return j;
 }
 
 }  // namespace tycoon::perf

@@ -17,6 +17,8 @@ void attach_engine_moe_kernels(CalibrationProfile& p, const data::Catalog& catal
   data::ObjectReader root(json, file.string(), "");
   root.string("about");
   auto kernels = root.array("kernels");
+  root.finish();
+  std::vector<std::string> seen;  // hardware, engine, weights and math of each entry
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     auto r = kernels.object(i);
     const std::string hardware = r.string("hardware");
@@ -36,6 +38,14 @@ void attach_engine_moe_kernels(CalibrationProfile& p, const data::Catalog& catal
     const double tp = static_cast<double>(r.integer("tp", Bound::kPositive));
     const double ep = static_cast<double>(r.integer("ep", Bound::kPositive));
     if (static_cast<std::int64_t>(tp) % static_cast<std::int64_t>(ep) != 0) r.fail("ep", "must divide tp");
+    if (f.num_experts % static_cast<int>(ep) != 0)
+      r.fail("ep", "must divide the model's " + std::to_string(f.num_experts) + " experts");
+    const std::string key =
+        hardware + " " + k.engine + " " + std::string(to_string(k.weights)) + " " + std::string(to_string(k.math));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      r.fail("math", "a second kernel for " + key + " (one per chip, engine, weights and math)");
+    }
+    seen.push_back(key);
     auto series = r.array("tokens_ms");
     if (series.size() < 2) series.fail_here("a series needs at least two [tokens, milliseconds] points");
     k.source = r.string("source");
@@ -76,23 +86,28 @@ void attach_engine_moe_kernels(CalibrationProfile& p, const data::Catalog& catal
       const double touched = step::experts_touched(E, top_k, tokens) / ep;
       const step::ExpertWork w = step::expert_work(tokens * top_k / ep, touched, width, inter, f.gated, k.weights);
       const double t = ms * 1e-3;
-      points.push_back({w.per_expert, w.bytes, std::min(1.0, w.flop / (peak * t)), std::min(1.0, w.bytes / (bw * t))});
+      // Not capped at 1: an efficiency above it says the kernel moves fewer bytes (or does less
+      // arithmetic) than the cost model counts for it, and the published time still comes out.
+      points.push_back({w.per_expert, w.bytes, w.flop / (peak * t), w.bytes / (bw * t)});
     }
     std::size_t best = 0;  // the point of best streaming (points run by tokens, so by bytes)
     for (std::size_t j = 1; j < points.size(); ++j) {
       if (points[j].memory_eff > points[best].memory_eff) best = j;
     }
+    // On the streaming side the arithmetic is at least what the first point beyond it shows,
+    // and at least what the point's own time allows (so that the slower side is the streaming
+    // one there and the published time comes out); a series that streams best at its largest
+    // size shows its arithmetic at that size.
+    const double beyond = best + 1 < points.size() ? points[best + 1].compute_eff : points.back().compute_eff;
     std::vector<std::pair<double, double>> compute, memory;
     for (std::size_t j = 0; j < points.size(); ++j) {
       if (j <= best) {
         memory.emplace_back(points[j].bytes, points[j].memory_eff);
+        compute.emplace_back(points[j].per_expert, std::max(beyond, points[j].compute_eff));
       } else {
         compute.emplace_back(points[j].per_expert, points[j].compute_eff);
       }
     }
-    // A series that streams best at its largest size has no compute point: its arithmetic is
-    // at least what that size shows.
-    if (compute.empty()) compute.emplace_back(points.back().per_expert, points.back().compute_eff);
     k.compute_eff = Curve(std::move(compute));
     k.memory_eff = Curve(std::move(memory));
     p.engine_moe.push_back(std::move(k));

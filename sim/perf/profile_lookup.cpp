@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -99,10 +100,10 @@ CalibrationProfile calibration_for(const data::Catalog& catalog, const data::Acc
   if (p.provenance != Provenance::kMeasured && std::filesystem::exists(kernels)) {
     attach_engine_moe_kernels(p, catalog, chip, kernels);
     if (!p.engine_moe.empty()) {
+      std::set<std::string> ids;
+      for (const auto& k : p.engine_moe) ids.insert(k.engine);
       std::string engines;
-      for (const auto& k : p.engine_moe) {
-        if (engines.find(k.engine) == std::string::npos) engines += (engines.empty() ? "" : ", ") + k.engine;
-      }
+      for (const auto& id : ids) engines += (engines.empty() ? "" : ", ") + id;
       p.source += "; routed experts under " + engines + ": the engine's own MoE kernel on " + chip.id +
                   ", published by NVIDIA aiconfigurator (hardware_db/engine_kernels/moe.json)";
     }

@@ -191,6 +191,7 @@ void put_deployment(std::string& f, const perf::Deployment& d) {
     put(f, d.spec_decode->acceptance_length);
   }
   for (double x : d.op_time_scale) put(f, x);
+  if (d.expert_activation) put(f, std::string("expert activation ") + std::string(to_string(*d.expert_activation)));
 }
 
 void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
