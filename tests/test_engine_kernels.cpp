@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/core/input_error.h"
 #include "sim/core/types.h"
 #include "sim/data/catalog.h"
 #include "sim/data/json_reader.h"
@@ -21,6 +22,7 @@
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/op_class.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/resolve_config.h"
 #include "tests/test_common.h"
 
 using namespace tycoon;
@@ -182,4 +184,24 @@ TEST_CASE("engine MoE kernels: a bad kernels file names the file, the place and 
   }
   CHECK(error_of().find("kernel") != std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("--expert-activation is refused where it would be ignored, with the reason") {
+  const auto& cat = test::catalog();
+  serving::ServingOverrides o;
+  o.engine = "vllm";
+  o.expert_activation = Precision::kFp8;
+  // GPT-OSS-120B ships its experts in MXFP4: on a B200 the choice is the engine's to make.
+  o.precision = Precision::kFp4;
+  const auto r = serving::resolve_serving(cat, cat.model("gpt-oss-120b"), cat.accelerator("b200"), o);
+  CHECK(r.deployment.expert_math_precision(Precision::kFp4) == Precision::kFp8);
+  // Llama-3.1-70B has no experts: nothing to multiply in fp8.
+  o.precision = Precision::kFp8;
+  CHECK_THROWS_WITH_AS(serving::resolve_serving(cat, cat.model("llama-3.1-70b"), cat.accelerator("b200"), o),
+                       doctest::Contains("applies to a native 4-bit expert checkpoint"), core::InputError);
+  // A chip without fp4 math cannot take fp4 activations.
+  o.precision = Precision::kFp4;
+  o.expert_activation = Precision::kFp4;
+  CHECK_THROWS_WITH_AS(serving::resolve_serving(cat, cat.model("gpt-oss-120b"), cat.accelerator("h200"), o),
+                       doctest::Contains("has no fp4 math"), core::InputError);
 }

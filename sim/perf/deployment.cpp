@@ -91,6 +91,20 @@ void check_deployment(const Deployment& d) {
                              std::to_string(m.num_q_heads) + " attention heads of " + d.model->name);
     }
   }
+  if (d.expert_activation) {
+    // The operator's choice of activations acts only on a native 4-bit expert checkpoint served
+    // at 4 bits (expert_math_precision); anywhere else it would be ignored without a word.
+    const std::string act(to_string(*d.expert_activation));
+    if (d.model->expert_precision != Precision::kFp4 || d.expert_weight_precision() != Precision::kFp4) {
+      throw core::InputError("--expert-activation " + act +
+                             " applies to a native 4-bit expert checkpoint served in fp4 "
+                             "(GPT-OSS, Kimi K3); " +
+                             d.model->name + " at " + std::string(to_string(d.precision)) + " has none");
+    }
+    if (!d.hardware->supports(*d.expert_activation)) {
+      throw core::InputError("--expert-activation " + act + ": the " + d.hardware->name + " has no " + act + " math");
+    }
+  }
   if (d.expert_parallel > 1) {
     const bool moe = std::any_of(d.model->layer_groups.begin(), d.model->layer_groups.end(),
                                  [](const auto& g) { return g.ffn && g.ffn->kind == data::FfnKind::kMoe; });
