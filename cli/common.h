@@ -122,6 +122,7 @@ struct DeploymentOptions {
   std::string precision;
   std::string kv_dtype;
   std::string expert_activation;
+  std::string mxfp4_backend;
   int tp = 0;
   int ep = 0;
   int spec_tokens = serving::kBenchmarkDefaultDraftTokens;

@@ -32,6 +32,10 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
                  "Activations of a native 4-bit expert checkpoint's GEMMs (GPT-OSS, Kimi K3) where the chip has "
                  "4-bit math: bf16, fp8 (vLLM's VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1) or fp4 (default: the engine's)")
       ->check(CLI::IsMember({"bf16", "fp8", "fp4"}));
+  sub.add_option("--mxfp4-backend", o.mxfp4_backend,
+                 "The W4A16 kernel a native 4-bit expert checkpoint (GPT-OSS, Kimi K3) runs through on a chip without "
+                 "4-bit math, one the engine card names: marlin (vLLM's VLLM_MXFP4_USE_MARLIN=1; default: the "
+                 "engine's own, the chip's grouped-GEMM curves)");
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")
       ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")
@@ -62,6 +66,7 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   if (!o.precision.empty()) x.precision = *parse_enum<Precision>(o.precision, kPrecisionNames);
   if (!o.kv_dtype.empty()) x.kv_cache_dtype = *parse_enum<Precision>(o.kv_dtype, kPrecisionNames);
   if (!o.expert_activation.empty()) x.expert_activation = *parse_enum<Precision>(o.expert_activation, kPrecisionNames);
+  if (!o.mxfp4_backend.empty()) x.mxfp4_backend = o.mxfp4_backend;
   if (o.tp > 0) x.tensor_parallel = o.tp;
   if (o.ep > 0) x.expert_parallel = o.ep;
   if (o.no_cuda_graphs) x.cuda_graphs = false;

@@ -57,6 +57,8 @@ done
 # The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
 if [ -f "$reserved" ]; then
   python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"
+  # vLLM's Marlin shares in hardware_db/engines/vllm.json are still the fit's optimum on its rows.
+  python3 calibration/fit/fit_engine_w4a16.py --check --tycoon "$build/tycoon" --reserved "$reserved"
   # And the refusal itself: a reserved-keys file listing the first point's configuration.
   python3 - "$reserved" "$build/reserved_points_probe.json" <<'PY'
 import json, sys

@@ -53,13 +53,14 @@ for ((i = 0; i < n; ++i)); do
   # where each comes from: the source's launch script).
   [[ $(jq -r '.kv_dtype // ""' <<<"$p") == "" ]] || args+=(--kv-dtype "$(jq -r .kv_dtype <<<"$p")")
   [[ $(jq -r '.expert_activation // ""' <<<"$p") == "" ]] || args+=(--expert-activation "$(jq -r .expert_activation <<<"$p")")
+  [[ $(jq -r '.mxfp4_backend // ""' <<<"$p") == "" ]] || args+=(--mxfp4-backend "$(jq -r .mxfp4_backend <<<"$p")")
   # A kept JSON is reused only if it ran with this output-length ratio (the default's is 0.8) and
-  # the point's run configuration (KV precision, expert activations).
+  # the point's run configuration (KV precision, expert activations, MXFP4 kernel).
   if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]] ||
     ! jq -e --argjson r "${FIDELITY_OUTPUT_RANGE_RATIO:-0.8}" --arg kv "$(jq -r '.kv_dtype // ""' <<<"$p")" \
-      --arg act "$(jq -r '.expert_activation // ""' <<<"$p")" \
+      --arg act "$(jq -r '.expert_activation // ""' <<<"$p")" --arg mx "$(jq -r '.mxfp4_backend // ""' <<<"$p")" \
       '.config.output_range_ratio == $r and ($kv == "" or .config.kv_cache_dtype == $kv)
-       and (.config.expert_activation // "") == $act' "$out/$id.json" >/dev/null; then
+       and (.config.expert_activation // "") == $act and (.config.mxfp4_backend // "") == $mx' "$out/$id.json" >/dev/null; then
     if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
       refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
       rm -f "$out/$id.json"

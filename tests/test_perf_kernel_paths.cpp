@@ -14,6 +14,7 @@
 #include "sim/data/json_reader.h"
 #include "sim/perf/iteration_cost.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/resolve_config.h"
 #include "tests/test_common.h"
 #include "tests/test_perf_support.h"
 
@@ -178,40 +179,116 @@ TEST_CASE("grouped expert GEMMs reach a share of their own math's peak: fp8 has 
   CHECK(fp4.compute_s == doctest::Approx(fp4.flop / (9e15 * 0.3)).epsilon(kExactReordered));
 }
 
-TEST_CASE("an engine's W4A16 expert kernel: a share of the bf16 curve on chips without 4-bit math only") {
-  // gpt-oss-120b's MXFP4 experts under an engine whose W4A16 kernel reaches 0.4 of the bf16
-  // grouped GEMM's compute efficiency (Engine::moe_w4a16_compute_efficiency): on an H200 the
-  // compute term of a long prefill is 1 / 0.4 = 2.5x the bf16 one; on a B200 (FP4 tensor cores)
-  // and for fp8 weights nothing changes; the weight streaming (memory term) is never scaled.
+TEST_CASE("a W4A16 kernel the operator chooses (--mxfp4-backend) prices 4-bit experts at its shares of the curves") {
+  // gpt-oss-120b's MXFP4 experts through an engine's alternative W4A16 kernel that reaches 0.4 of
+  // the grouped GEMM's compute efficiency and 1.25 of its weight streaming: on an H200 (no 4-bit
+  // math) the compute term of a long prefill is 1 / 0.4 = 2.5x the default kernel's. With the
+  // memory curve at 0.5 the expert weights stream at 0.5 x 1.25 = 0.625 of the bandwidth, 1 / 1.25
+  // of the default's time, and a share past the bandwidth is capped at it (0.5 x 4 -> 1: half the
+  // default's time); the op's other traffic (activation, combine) is the same in all three, so the
+  // capped kernel saves 0.5 / 0.2 = 2.5x what the 1.25 one saves. On a B200 (FP4 tensor cores)
+  // and for fp8 weights the choice changes nothing, and the deployment is refused (below).
   data::Engine engine = test::catalog().engine("torch-reference");
-  engine.moe_w4a16_compute_efficiency[Vendor::kNvidia] = 0.4;
+  engine.w4a16_moe_kernels["slowfast"] = {{Vendor::kNvidia}, 0.4, 1.25};
+  engine.w4a16_moe_kernels["past-bandwidth"] = {{Vendor::kNvidia}, 1.0, 4.0};
   const double tokens = 16384;
-  auto experts = [&](const char* chip, Precision p, const data::Engine* e) {
+  auto experts = [&](const char* chip, Precision p, std::optional<std::string> backend) {
     auto d = reference("gpt-oss-120b", chip, p);
-    d.engine = e;
-    return perf::predict_prefill(d, ideal_profile(chip), static_cast<std::int64_t>(tokens)).op(OpClass::kMoeExperts);
+    d.engine = &engine;
+    d.mxfp4_backend = backend;
+    auto cal = ideal_profile(chip);
+    cal.moe_memory_eff = perf::Curve::constant(0.5);
+    return perf::predict_prefill(d, cal, static_cast<std::int64_t>(tokens)).op(OpClass::kMoeExperts);
   };
-  const auto* plain = &test::catalog().engine("torch-reference");
-  auto h200 = experts("h200", Precision::kFp4, &engine), h200_plain = experts("h200", Precision::kFp4, plain);
-  CHECK(h200.compute_s == doctest::Approx(h200_plain.compute_s / 0.4).epsilon(kExactReordered));
-  CHECK(h200.memory_s == h200_plain.memory_s);
-  CHECK(experts("b200", Precision::kFp4, &engine).compute_s == experts("b200", Precision::kFp4, plain).compute_s);
-  CHECK(experts("h200", Precision::kFp8, &engine).compute_s == experts("h200", Precision::kFp8, plain).compute_s);
+  auto chosen = experts("h200", Precision::kFp4, "slowfast"), plain = experts("h200", Precision::kFp4, std::nullopt);
+  CHECK(chosen.compute_s == doctest::Approx(plain.compute_s / 0.4).epsilon(kExactReordered));
+  const auto capped = experts("h200", Precision::kFp4, "past-bandwidth");
+  CHECK(chosen.memory_s < plain.memory_s);
+  CHECK(plain.memory_s - capped.memory_s ==
+        doctest::Approx(2.5 * (plain.memory_s - chosen.memory_s)).epsilon(kExactReordered));
+  CHECK(experts("b200", Precision::kFp4, "slowfast").compute_s ==
+        experts("b200", Precision::kFp4, std::nullopt).compute_s);
+  CHECK(experts("h200", Precision::kFp8, "slowfast").compute_s ==
+        experts("h200", Precision::kFp8, std::nullopt).compute_s);
 }
 
-TEST_CASE("an engine card's W4A16 share is refused with the file, the field and the reason when it is not in (0, 1]") {
+TEST_CASE(
+    "an H100 told to run vLLM's Marlin kernel leaves vLLM's published Triton table for the curves at Marlin's shares") {
+  // The H100's profile carries vLLM's own published MoE kernel (aiconfigurator's Triton
+  // matmul_ogs timings, hardware_db/engine_kernels/moe.json); the published InferenceX runs used
+  // Marlin instead (VLLM_MXFP4_USE_MARLIN=1). With --mxfp4-backend marlin the experts are priced
+  // by the H100's grouped-GEMM curves at the shares in vllm.json, not by the Triton table.
+  const auto& cat = test::catalog();
+  const auto cal = perf::calibration_for(cat, cat.accelerator("h100"));
+  REQUIRE(cal.engine_moe_kernel("vllm", Precision::kFp4, Precision::kBf16) != nullptr);
+  const data::W4a16MoeKernel* marlin = cat.engine("vllm").w4a16_moe_kernel("marlin");
+  REQUIRE(marlin != nullptr);
+  auto experts = [&](std::optional<std::string> backend, const data::Engine& e) {
+    auto d = reference("gpt-oss-120b", "h100", Precision::kFp4);
+    d.engine = &e;
+    d.mxfp4_backend = backend;
+    return perf::predict_prefill(d, cal, 8192).op(OpClass::kMoeExperts);
+  };
+  // The same engine without published kernels and without the shares' scaling: the curve path.
+  data::Engine curves_only = cat.engine("vllm");
+  curves_only.id = "vllm-curves";
+  curves_only.w4a16_moe_kernels["unit"] = {{Vendor::kNvidia}, 1.0, 1.0};
+  const auto with_marlin = experts("marlin", cat.engine("vllm"));
+  const auto on_curves = experts("unit", curves_only);
+  CHECK(with_marlin.compute_s == doctest::Approx(on_curves.compute_s / marlin->compute_share).epsilon(kExactReordered));
+  CHECK(with_marlin.time_s != doctest::Approx(experts(std::nullopt, cat.engine("vllm")).time_s));
+}
+
+TEST_CASE("--mxfp4-backend is refused where it would be ignored or names no kernel of the engine") {
+  const auto& cat = test::catalog();
+  auto resolve = [&](const char* chip, const char* model, Precision p, const char* backend, const char* engine) {
+    serving::ServingOverrides o;
+    o.engine = engine;
+    o.precision = p;
+    o.mxfp4_backend = backend;
+    return serving::resolve_serving(cat, cat.model(model), cat.accelerator(chip), o).deployment;
+  };
+  CHECK(resolve("h200", "gpt-oss-120b", Precision::kFp4, "marlin", "vllm").w4a16_moe_kernel() != nullptr);
+  CHECK_THROWS_WITH_AS(resolve("h200", "gpt-oss-120b", Precision::kFp4, "cutlass", "vllm"),
+                       doctest::Contains("has no such MXFP4 MoE kernel (it has: marlin;"), core::InputError);
+  CHECK_THROWS_WITH_AS(resolve("h200", "gpt-oss-120b", Precision::kFp4, "marlin", "sglang"),
+                       doctest::Contains("it has none to choose"), core::InputError);
+  CHECK_THROWS_WITH_AS(resolve("b200", "gpt-oss-120b", Precision::kFp4, "marlin", "vllm"),
+                       doctest::Contains("has 4-bit math"), core::InputError);
+  CHECK_THROWS_WITH_AS(resolve("mi300x", "gpt-oss-120b", Precision::kFp4, "marlin", "vllm"),
+                       doctest::Contains("marlin kernel does not run on the"), core::InputError);
+  CHECK_THROWS_WITH_AS(resolve("h200", "llama-3.1-70b", Precision::kFp8, "marlin", "vllm"),
+                       doctest::Contains("native 4-bit expert checkpoint"), core::InputError);
+}
+
+TEST_CASE("an engine card's W4A16 kernels are refused with the file, the field and the reason when malformed") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "tycoon-w4a16-card";
   fs::create_directories(dir);
   auto card = nlohmann::json::parse(std::ifstream(fs::path(TYCOON_SOURCE_DIR) / "hardware_db/engines/vllm.json"));
-  card["sources"]["moe_w4a16_compute_efficiency"] = "test";
-  for (const auto& bad : {nlohmann::json{{"nvidia", 0.0}}, nlohmann::json{{"nvidia", 1.5}},
-                          nlohmann::json{{"intel", 0.5}}, nlohmann::json(0.5)}) {
-    check_card_refused(card, dir, "moe_w4a16_compute_efficiency", bad);
+  const auto nv = nlohmann::json::array({"nvidia"});
+  for (const auto& bad :
+       {nlohmann::json{{"marlin", {{"vendors", nv}, {"compute_share", 0.0}, {"memory_share", 1.0}}}},
+        nlohmann::json{{"marlin", {{"vendors", nv}, {"compute_share", 0.5}, {"memory_share", -1.0}}}},
+        nlohmann::json{{"marlin", {{"vendors", nv}, {"compute_share", 0.5}}}},
+        nlohmann::json{{"marlin", {{"compute_share", 0.5}, {"memory_share", 1.0}}}},
+        nlohmann::json{
+            {"marlin", {{"vendors", nlohmann::json::array()}, {"compute_share", 0.5}, {"memory_share", 1.0}}}},
+        nlohmann::json{
+            {"marlin", {{"vendors", nlohmann::json::array({"intel"})}, {"compute_share", 0.5}, {"memory_share", 1.0}}}},
+        nlohmann::json{{"marlin", {{"vendors", nv}, {"compute_share", 0.5}, {"memory_share", 1.0}, {"x", 1}}}},
+        nlohmann::json{{"marlin", 0.5}}, nlohmann::json(0.5)}) {
+    check_card_refused(card, dir, "w4a16_moe_kernels", bad);
   }
-  card["moe_w4a16_compute_efficiency"] = {{"nvidia", 0.4}};
+  card["sources"].erase("w4a16_moe_kernels");
+  card["w4a16_moe_kernels"] = {{"marlin", {{"vendors", nv}, {"compute_share", 0.5}, {"memory_share", 1.0}}}};
+  check_card_refused(card, dir, "sources", card["sources"], "no source given for 'w4a16_moe_kernels'");
+  card["sources"]["w4a16_moe_kernels"] = "test";
   std::ofstream(dir / "vllm.json") << card.dump();
-  CHECK(data::load_engine(dir / "vllm.json").moe_w4a16_compute_efficiency_on(Vendor::kNvidia) == 0.4);
+  const auto e = data::load_engine(dir / "vllm.json");
+  REQUIRE(e.w4a16_moe_kernel("marlin") != nullptr);
+  CHECK(e.w4a16_moe_kernel("marlin")->compute_share == 0.5);
+  CHECK(e.w4a16_moe_kernel("triton") == nullptr);
   fs::remove_all(dir);
 }
 

@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""An engine's W4A16 expert GEMMs on Hopper, fitted to published serving measurements.
+"""An engine's alternative W4A16 expert kernel on Hopper, fitted to published serving measurements.
 
-    calibration/fit/fit_engine_w4a16.py [--engine vllm] [--tycoon build/tycoon]
+    calibration/fit/fit_engine_w4a16.py [--engine vllm] [--kernel marlin] [--tycoon build/tycoon]
         [--reserved ../shared/validation/reserved_serving_keys.json] [--check] [--jobs 2]
 
 GPT-OSS-120B ships MXFP4 experts. A chip without 4-bit math (H100, H200) runs them through a
-kernel that dequantises the weights and multiplies in bf16 (W4A16: Marlin or OpenAI's
-triton_kernels in vLLM; calibration/data/h200/diagnostics/prefill_moe_mla_notes.md, "MXFP4").
-None of those kernels could be run here; ours reaches 0.42-0.45 of the bf16 grouped GEMM's
-speed at prefill sizes and is only a bound. What the perf model needs is one number per engine
-and vendor: the share of the bf16 grouped GEMM's compute efficiency the engine's W4A16 kernel
-reaches (Engine::moe_w4a16_compute_efficiency; the weight streaming is not scaled).
+kernel that dequantises the weights and multiplies in bf16 (W4A16). vLLM's default on Hopper is
+OpenAI's Triton matmul_ogs kernel, which the chip's grouped-GEMM curves already price (vLLM's own
+published timings of it agree with the H200's measured curve: docs/calibration.md, "The engines'
+own MoE kernels"). InferenceX's published H100 and H200 runs told vLLM to use Marlin instead
+(VLLM_MXFP4_USE_MARLIN=1 in benchmarks/single_node/gptoss_fp4_h100.sh and _h200.sh, SemiAnalysisAI/
+InferenceX cec542a9; each point's run_config_source). Marlin could not be run here. What the perf
+model needs is two numbers for it (Engine::w4a16_moe_kernels): the share of the curves' compute
+efficiency it reaches (large batches, prefill) and the share of their weight-streaming efficiency
+(small batches, decode).
 
-This fits it to the published TTFTs and TPOTs of the engine's GPT-OSS-120B FP4 runs on H100 and H200
-(calibration/published/serving_points.json and serving_points_moe.json, NVIDIA aiconfigurator's
-silicon sample): every third point by id is held out and never enters the fit; the fit minimises
-the squared log errors of the mean TTFT and TPOT over the rest on a 1/16-octave grid from 0.25 to 1. It
-prints the before (1.0) and after errors of both splits, TTFT and TPOT, as markdown.
+This fits both to the published mean TTFTs and TPOTs of the points run with the kernel
+(calibration/published/serving_points.json and serving_points_moe.json whose mxfp4_backend is
+--kernel: NVIDIA aiconfigurator's silicon sample): every third point by id is held out and never
+enters the fit; the fit minimises the squared log errors of TTFT and TPOT over the rest by
+coordinate descent from (1, 1) over two 1/16-octave grids (compute 0.25-1, memory 0.5-2), each
+coordinate swept whole in turn until neither moves. It prints the errors of both splits with the
+engine's default kernel (no --mxfp4-backend) and with the fitted one, as markdown.
 
 Never fits on a configuration reserved for validation: every point is checked against
 --reserved (exit 2 naming the point when one matches, or when the file cannot be read).
@@ -24,8 +29,8 @@ Never fits on a configuration reserved for validation: every point is checked ag
 --reserved-only: checks every point of both files against --reserved and fits nothing (exit 2
 naming the first reserved one).
 
---check: instead of the whole grid, runs the engine file's value and its two grid neighbours on
-the fit split and fails (exit 1) unless the file's value is the best of the three.
+--check: instead of the descent, runs the engine file's shares and their four grid neighbours on
+the fit split and fails (exit 1) unless the file's shares are the best of the five.
 """
 
 import argparse
@@ -45,11 +50,12 @@ import fit_published  # noqa: E402  (the reserved-key check and the data root co
 ROOT = Path(__file__).resolve().parents[2]
 POINT_FILES = ["calibration/published/serving_points.json", "calibration/published/serving_points_moe.json"]
 CHIPS = ("h100", "h200")  # no 4-bit math: the W4A16 path
-GRID = [round(2 ** (k / 16), 4) for k in range(-32, 1)]  # 0.25 .. 1
+COMPUTE_GRID = [round(2 ** (k / 16), 4) for k in range(-32, 1)]  # 0.25 .. 1
+MEMORY_GRID = [round(2 ** (k / 16), 4) for k in range(-16, 17)]  # 0.5 .. 2
 
 
-def points(engine):
-    """The engine's GPT-OSS-120B FP4 points on H100/H200 (engine None: every point), split."""
+def points(engine, kernel):
+    """The points run with the engine's `kernel` (engine None: every point), split."""
     rows = []
     for f in POINT_FILES:
         try:
@@ -62,11 +68,13 @@ def points(engine):
                         raise fit_published.InputError(f"{f}: /points/{i}/{field}: missing")
                 if not isinstance(p.get("ep", 1), int):
                     raise fit_published.InputError(f"{f}: /points/{i}/ep: an integer is required")
+                if "mxfp4_backend" in p and not isinstance(p["mxfp4_backend"], str):
+                    raise fit_published.InputError(f"{f}: /points/{i}/mxfp4_backend: a kernel name is required")
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
             raise fit_published.InputError(f"{f}: cannot read the points: {e}")
         for p in listed:
-            if engine is None or (p["engine"] == engine and p["hardware"] in CHIPS and p["model"] == "gpt-oss-120b"
-                                  and p["precision"] == "fp4"):
+            if engine is None or (p["engine"] == engine and p["hardware"] in CHIPS
+                                  and p.get("mxfp4_backend") == kernel):
                 rows.append(dict(p, file=f))
     rows.sort(key=lambda p: p["id"])
     for i, p in enumerate(rows):
@@ -82,12 +90,13 @@ def reserved_view(p):
 
 
 class EngineRoot:
-    """A copy of the data root (symlinks) whose engine file carries a candidate factor."""
+    """A copy of the data root (symlinks) whose engine file carries candidate kernel shares."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, kernel):
         self.dir = tempfile.TemporaryDirectory(prefix="tycoon-w4a16-")
         self.path = Path(self.dir.name)
         self.engine = engine
+        self.kernel = kernel
         for d in ("models", "scenarios"):
             (self.path / d).symlink_to(ROOT / d)
         (self.path / "hardware_db").mkdir()
@@ -100,20 +109,27 @@ class EngineRoot:
                 (self.path / "hardware_db" / "engines" / f.name).symlink_to(f)
         self.base = json.loads((ROOT / "hardware_db" / "engines" / f"{engine}.json").read_text())
 
-    def set(self, factor):
+    def file_shares(self):
+        k = self.base.get("w4a16_moe_kernels", {}).get(self.kernel)
+        return None if k is None else (k["compute_share"], k["memory_share"])
+
+    def set(self, shares):
         doc = json.loads(json.dumps(self.base))
-        doc["moe_w4a16_compute_efficiency"] = dict(doc.get("moe_w4a16_compute_efficiency", {}), nvidia=factor)
-        doc.setdefault("sources", {})["moe_w4a16_compute_efficiency"] = "candidate of fit_engine_w4a16.py"
+        kernel = doc.setdefault("w4a16_moe_kernels", {}).setdefault(self.kernel, {"vendors": ["nvidia"]})
+        kernel.update(compute_share=shares[0], memory_share=shares[1])
+        doc.setdefault("sources", {})["w4a16_moe_kernels"] = "candidate of fit_engine_w4a16.py"
         (self.path / "hardware_db" / "engines" / f"{self.engine}.json").write_text(json.dumps(doc))
 
 
-def simulate(tycoon, data_root, p):
+def simulate(tycoon, data_root, p, with_kernel):
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
             "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", "0", "--workload", "random",
             "--isl", str(p["isl"]), "--osl", str(p["osl"]), "--concurrency", str(p["concurrency"]), "--seed", "1",
             "--json"]
     if p.get("ep", 1) != 1:
         args += ["--ep", str(p["ep"])]
+    if with_kernel:
+        args += ["--mxfp4-backend", p["mxfp4_backend"]]
     r = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, TYCOON_DATA=str(data_root)))
     if r.returncode != 0:
         raise RuntimeError(f"{p['id']}: tycoon benchmark failed: {r.stderr.strip()}")
@@ -121,10 +137,12 @@ def simulate(tycoon, data_root, p):
     return s["ttft_ms"]["mean"], s["tpot_ms"]["mean"]
 
 
-def run_all(tycoon, root, factor, rows, jobs):
-    root.set(factor)
+def run_all(tycoon, root, shares, rows, jobs):
+    """Every row with the kernel at `shares`; shares None: the engine's default kernel."""
+    if shares is not None:
+        root.set(shares)
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        return list(ex.map(lambda p: simulate(tycoon, root.path, p), rows))
+        return list(ex.map(lambda p: simulate(tycoon, root.path, p, shares is not None), rows))
 
 
 def loss(rows, sims):
@@ -148,9 +166,30 @@ def summary(rows, sims):
     return "; ".join(out)
 
 
+def descend(tycoon, root, fit, jobs):
+    """Coordinate descent from (1, 1): each share swept over its whole grid in turn."""
+    cache = {}
+
+    def cost(shares):
+        if shares not in cache:
+            cache[shares] = loss(fit, run_all(tycoon, root, shares, fit, jobs))
+            print(f"  compute {shares[0]:.4f}, memory {shares[1]:.4f}: loss {cache[shares]:.4f}", file=sys.stderr)
+        return cache[shares]
+
+    shares = (1.0, 1.0)
+    for _ in range(8):
+        c = min(COMPUTE_GRID, key=lambda x: cost((x, shares[1])))
+        m = min(MEMORY_GRID, key=lambda x: cost((c, x)))
+        if (c, m) == shares:
+            break
+        shares = (c, m)
+    return shares, cost(shares)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default="vllm")
+    ap.add_argument("--kernel", default="marlin")
     ap.add_argument("--tycoon", default=str(ROOT / "build" / "tycoon"))
     ap.add_argument("--reserved", default=str(ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"))
     ap.add_argument("--check", action="store_true")
@@ -159,7 +198,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     try:
-        rows = points(None if a.reserved_only else a.engine)
+        rows = points(None if a.reserved_only else a.engine, a.kernel)
         if a.reserved_only:
             fit_published.refuse_reserved([reserved_view(p) for p in rows], a.reserved)
             print(f"{', '.join(POINT_FILES)}: {len(rows)} points, none reserved")
@@ -168,7 +207,7 @@ def main():
         print(f"fit_engine_w4a16.py: {e}", file=sys.stderr)
         return 2
     if not rows:
-        print(f"fit_engine_w4a16.py: no GPT-OSS-120B FP4 point of {a.engine} on {', '.join(CHIPS)}", file=sys.stderr)
+        print(f"fit_engine_w4a16.py: no point of {a.engine} on {', '.join(CHIPS)} run with {a.kernel}", file=sys.stderr)
         return 2
     try:
         fit_published.refuse_reserved([reserved_view(p) for p in rows], a.reserved)
@@ -177,30 +216,30 @@ def main():
         return 2
     fit = [p for p in rows if p["split"] == "fit"]
     held = [p for p in rows if p["split"] == "held-out"]
-    root = EngineRoot(a.engine)
+    root = EngineRoot(a.engine, a.kernel)
     if a.check:
-        value = root.base.get("moe_w4a16_compute_efficiency", {}).get("nvidia", 1.0)
-        if value not in GRID:
-            print(f"fit_engine_w4a16.py: {a.engine}'s moe_w4a16_compute_efficiency.nvidia {value} is not on the grid")
+        value = root.file_shares()
+        if value is None or value[0] not in COMPUTE_GRID or value[1] not in MEMORY_GRID:
+            print(f"fit_engine_w4a16.py: {a.engine}'s w4a16_moe_kernels.{a.kernel} {value} is not on the grids")
             return 1
-        i = GRID.index(value)
-        candidates = GRID[max(0, i - 1):i + 2]
-        losses = {f: loss(fit, run_all(a.tycoon, root, f, fit, a.jobs)) for f in candidates}
+        i, j = COMPUTE_GRID.index(value[0]), MEMORY_GRID.index(value[1])
+        candidates = {value}
+        for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if 0 <= i + di < len(COMPUTE_GRID) and 0 <= j + dj < len(MEMORY_GRID):
+                candidates.add((COMPUTE_GRID[i + di], MEMORY_GRID[j + dj]))
+        losses = {c: loss(fit, run_all(a.tycoon, root, c, fit, a.jobs)) for c in sorted(candidates)}
         best = min(losses, key=losses.get)
-        print(f"{a.engine}: W4A16 factor {value}, fit-split loss {losses[value]:.4f}; neighbours "
-              + ", ".join(f"{f}: {l:.4f}" for f, l in losses.items() if f != value))
+        print(f"{a.engine} {a.kernel}: shares {value}, fit-split loss {losses[value]:.4f}; neighbours "
+              + ", ".join(f"{c}: {l:.4f}" for c, l in losses.items() if c != value))
         return 0 if best == value else 1
-    losses = {}
-    for f in GRID:
-        losses[f] = loss(fit, run_all(a.tycoon, root, f, fit, a.jobs))
-        print(f"  {f:.4f}: loss {losses[f]:.4f}", file=sys.stderr)
-    best = min(losses, key=losses.get)
-    print(f"## {a.engine}: W4A16 expert GEMMs on H100/H200, fitted to published TTFTs and TPOTs\n")
-    print(f"Fitted factor: **{best}** (grid 0.25-1 in 1/16 octaves; {len(fit)} fit points, {len(held)} held out)\n")
-    print("| split | points | factor 1.0 (before) | fitted |")
+    best, _ = descend(a.tycoon, root, fit, a.jobs)
+    print(f"## {a.engine}: its {a.kernel} W4A16 expert kernel on H100/H200, fitted to published TTFTs and TPOTs\n")
+    print(f"Fitted shares of the chip's grouped-GEMM curves: compute **{best[0]}**, weight streaming **{best[1]}** "
+          f"(1/16-octave grids; {len(fit)} fit points, {len(held)} held out)\n")
+    print(f"| split | points | the engine's default kernel (before) | {a.kernel} at the fitted shares |")
     print("|---|---|---|---|")
     for name, part in (("fit", fit), ("held-out", held)):
-        before = run_all(a.tycoon, root, 1.0, part, a.jobs)
+        before = run_all(a.tycoon, root, None, part, a.jobs)
         after = run_all(a.tycoon, root, best, part, a.jobs)
         print(f"| {name} | {len(part)} | {summary(part, before)} | {summary(part, after)} |")
     print("\nHeld-out points: " + ", ".join(p["id"] for p in held))

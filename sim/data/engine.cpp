@@ -22,9 +22,9 @@ double Engine::efficiency_on(Vendor v) const {
   return it == kernel_efficiency.end() ? 1.0 : it->second;
 }
 
-double Engine::moe_w4a16_compute_efficiency_on(Vendor v) const {
-  auto it = moe_w4a16_compute_efficiency.find(v);
-  return it == moe_w4a16_compute_efficiency.end() ? 1.0 : it->second;
+const W4a16MoeKernel* Engine::w4a16_moe_kernel(std::string_view kernel) const {
+  auto it = w4a16_moe_kernels.find(std::string(kernel));
+  return it == w4a16_moe_kernels.end() ? nullptr : &it->second;
 }
 
 Precision Engine::native_fp4_expert_activation_on(Vendor v) const {
@@ -107,8 +107,24 @@ Engine load_engine(const std::filesystem::path& path) {
   e.fused_qk_norm = r.optional_boolean("fused_qk_norm").value_or(true);
   e.fused_kv_write = r.optional_boolean("fused_kv_write").value_or(true);
   e.kernel_efficiency = read_vendor_shares(r, "kernel_efficiency");
-  if (r.has("moe_w4a16_compute_efficiency")) {
-    e.moe_w4a16_compute_efficiency = read_vendor_shares(r, "moe_w4a16_compute_efficiency");
+  if (r.has("w4a16_moe_kernels")) {
+    auto kernels = r.object("w4a16_moe_kernels");
+    for (const auto& name : kernels.keys()) {
+      auto k = kernels.object(name);
+      W4a16MoeKernel w;
+      auto runs_on = k.array("vendors");
+      if (runs_on.size() == 0) runs_on.fail_here("at least one vendor is required");
+      for (std::size_t i = 0; i < runs_on.size(); ++i) {
+        auto v = parse_enum<Vendor>(runs_on.string(i), kVendorNames);
+        if (!v) throw LoadError(e.file, runs_on.pointer() + "/" + std::to_string(i), "unknown vendor");
+        w.vendors.push_back(*v);
+      }
+      w.compute_share = k.number("compute_share", Bound::kPositive);
+      w.memory_share = k.number("memory_share", Bound::kPositive);
+      k.finish();
+      e.w4a16_moe_kernels[name] = w;
+    }
+    kernels.finish();
   }
   if (r.has("native_fp4_expert_activation")) {
     e.native_fp4_expert_activation =
@@ -122,7 +138,7 @@ Engine load_engine(const std::filesystem::path& path) {
                                "per_sequence_overhead_s", "kernel_efficiency"});
   for (const char* key :
        {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token",
-        "running_limit", "spec_decode_running_limit", "moe_w4a16_compute_efficiency", "native_fp4_expert_activation"}) {
+        "running_limit", "spec_decode_running_limit", "w4a16_moe_kernels", "native_fp4_expert_activation"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

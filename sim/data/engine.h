@@ -31,6 +31,13 @@ inline constexpr std::array<std::string_view, 3> kKvMemoryBasisNames = {"total",
 // Scheduler's max_running_requests = min(max_total_num_tokens // 2, req_to_token_pool.size)).
 int kv_pool_running_limit(std::int64_t kv_pool_tokens, std::int64_t context_tokens);
 
+// An alternative W4A16 expert kernel of an engine (Engine::w4a16_moe_kernels).
+struct W4a16MoeKernel {
+  std::vector<Vendor> vendors;  // the chips' vendors it runs on
+  double compute_share = 1;     // of the chip's grouped-GEMM compute efficiency
+  double memory_share = 1;      // of its expert weight-streaming efficiency (capped at the bandwidth)
+};
+
 struct Engine {
   std::string id;
   std::string name;
@@ -91,13 +98,16 @@ struct Engine {
   // true: one cache-write kernel at elementwise speed (vLLM's reshape_and_cache_flash).
   bool fused_kv_write = true;
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
-  // Grouped expert GEMMs with 4-bit weights on a chip without 4-bit math (Hopper, CDNA3): the
-  // engine's kernel dequantises the weights and multiplies in bf16 (W4A16: Marlin, OpenAI's
-  // triton_kernels). The share of the bf16 grouped GEMM's compute efficiency it reaches, per
-  // vendor, in (0, 1]; 1 where not given. Its weight streaming (the memory term) is not scaled.
-  // Fitted to published serving measurements where given (its source says which rows and the
-  // held-out error): no engine's W4A16 kernel could be run here.
-  std::map<Vendor, double> moe_w4a16_compute_efficiency;
+  // Grouped expert GEMMs with 4-bit weights on a chip without 4-bit math (Hopper, CDNA3) run
+  // through a kernel that dequantises the weights and multiplies in bf16 (W4A16). The engine's
+  // default one is priced by the chip's grouped-GEMM curves (vLLM's Triton kernel on the H200:
+  // docs/calibration.md, "The engines' own MoE kernels"). Other W4A16 kernels the engine can be
+  // told to run (vLLM's Marlin, VLLM_MXFP4_USE_MARLIN=1 / --mxfp4-backend marlin), by name: the
+  // share of the curves' compute efficiency (large batches) and of their weight-streaming
+  // efficiency (small batches) that kernel reaches. Fitted to published serving measurements
+  // made with the kernel (calibration/fit/fit_engine_w4a16.py; the source names the rows and the
+  // held-out error): none of these kernels could be run here.
+  std::map<std::string, W4a16MoeKernel> w4a16_moe_kernels;
   // A checkpoint that ships its routed experts in 4 bits (MXFP4: GPT-OSS, Kimi K3) served in 4
   // bits on a chip with 4-bit math: the precision the engine's MoE kernel keeps the activations
   // in, per vendor, which sets the math of the expert GEMMs. vLLM's default MXFP4 backend on
@@ -111,7 +121,8 @@ struct Engine {
   bool runs_on(Vendor v) const;
   // 1.0 when the file gives no factor for the vendor.
   double efficiency_on(Vendor v) const;
-  double moe_w4a16_compute_efficiency_on(Vendor v) const;
+  // The named W4A16 kernel, or null when the engine has none of that name.
+  const W4a16MoeKernel* w4a16_moe_kernel(std::string_view kernel) const;
   // Precision::kFp4 when the file gives none for the vendor.
   Precision native_fp4_expert_activation_on(Vendor v) const;
 };

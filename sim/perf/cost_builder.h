@@ -104,7 +104,7 @@ class CostBuilder {
       : d_(d), cal_(cal), out_(out), eager_(eager) {
     bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
     engine_eff_ = engine_eff;
-    w4a16_eff_ = d.engine->moe_w4a16_compute_efficiency_on(d.hardware->vendor);
+    w4a16_kernel_ = d.w4a16_moe_kernel();
   }
 
   // Small kernels the engine launches that the op accounting above does not model (reshapes,
@@ -139,6 +139,17 @@ class CostBuilder {
     Precision math = d_.expert_math_precision(wp);
     const ExpertWork w = expert_work(pairs, touched, width, inter, gated, wp);
     const double peak = d_.hardware->peak_flop_per_s(math);
+    const bool w4a16 = wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4);
+    if (w4a16 && w4a16_kernel_) {
+      // A W4A16 kernel the operator chose over the engine's default (Deployment::mxfp4_backend):
+      // the chip's grouped-GEMM curves at that kernel's shares. Not the engine's published table,
+      // which times its default kernel.
+      double comp =
+          w.flop / (peak * cal_.moe_compute_eff[precision_index(math)](w.per_expert) * w4a16_kernel_->compute_share);
+      double mem = w.bytes / (bw_ * std::min(1.0, cal_.moe_memory_eff(w.bytes) * w4a16_kernel_->memory_share));
+      add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
+      return false;
+    }
     if (const EngineMoeKernel* k = cal_.engine_moe_kernel(d_.engine->id, wp, math)) {
       // The published kernel is the engine's own: its efficiency is not discounted again.
       double comp = w.flop / (peak * k->compute_eff(w.per_expert)) * engine_eff_;
@@ -146,10 +157,7 @@ class CostBuilder {
       add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 1);
       return true;
     }
-    double eff = cal_.moe_compute_eff[precision_index(math)](w.per_expert);
-    // 4-bit weights multiplied in bf16 on a chip without 4-bit math: the engine's W4A16 kernel.
-    if (wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4)) eff *= w4a16_eff_;
-    double comp = w.flop / (peak * eff);
+    double comp = w.flop / (peak * cal_.moe_compute_eff[precision_index(math)](w.per_expert));
     double mem = w.bytes / (bw_ * cal_.moe_memory_eff(w.bytes));
     add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
     return false;
@@ -270,7 +278,7 @@ class CostBuilder {
   bool eager_ = false;
   double bw_ = 1;
   double engine_eff_ = 1;
-  double w4a16_eff_ = 1;  // Engine::moe_w4a16_compute_efficiency on this chip
+  const data::W4a16MoeKernel* w4a16_kernel_ = nullptr;  // Deployment::w4a16_moe_kernel
   double kernels_ = 0;
   double extra_kernels_ = 0;
 };

@@ -52,6 +52,10 @@ Precision Deployment::expert_math_precision(Precision weights) const {
   return hardware->supports(act) ? act : math;
 }
 
+const data::W4a16MoeKernel* Deployment::w4a16_moe_kernel() const {
+  return mxfp4_backend ? engine->w4a16_moe_kernel(*mxfp4_backend) : nullptr;
+}
+
 std::optional<DraftMethod> parse_draft_method(std::string_view method) {
   if (method == "eagle" || method == "eagle3") return DraftMethod::kEagle;
   if (method == "mtp") return DraftMethod::kMtp;
@@ -103,6 +107,33 @@ void check_deployment(const Deployment& d) {
     }
     if (!d.hardware->supports(*d.expert_activation)) {
       throw core::InputError("--expert-activation " + act + ": the " + d.hardware->name + " has no " + act + " math");
+    }
+  }
+  if (d.mxfp4_backend) {
+    // A W4A16 kernel prices only the 4-bit experts of a native 4-bit checkpoint multiplied in
+    // bf16 (a chip without 4-bit math); anywhere else the choice would be ignored without a word.
+    const std::string& name = *d.mxfp4_backend;
+    if (!d.w4a16_moe_kernel()) {
+      std::string names;
+      for (const auto& [n, k] : d.engine->w4a16_moe_kernels) names += (names.empty() ? "" : ", ") + n;
+      throw core::InputError("--mxfp4-backend " + name + ": " + d.engine->name + " has no such MXFP4 MoE kernel (" +
+                             (names.empty() ? std::string("it has none to choose") : "it has: " + names) +
+                             "; leave the option out for the engine's default kernel)");
+    }
+    const auto& vendors = d.w4a16_moe_kernel()->vendors;
+    if (std::find(vendors.begin(), vendors.end(), d.hardware->vendor) == vendors.end()) {
+      throw core::InputError("--mxfp4-backend " + name + ": " + d.engine->name + "'s " + name +
+                             " kernel does not run on the " + d.hardware->name);
+    }
+    if (d.model->expert_precision != Precision::kFp4 || d.expert_weight_precision() != Precision::kFp4) {
+      throw core::InputError("--mxfp4-backend " + name +
+                             " applies to a native 4-bit expert checkpoint served in fp4 (GPT-OSS, Kimi K3); " +
+                             d.model->name + " at " + std::string(to_string(d.precision)) + " has none");
+    }
+    if (d.expert_math_precision(Precision::kFp4) != Precision::kBf16 || d.hardware->supports(Precision::kFp4)) {
+      throw core::InputError("--mxfp4-backend " + name + ": the " + d.hardware->name +
+                             " has 4-bit math: its 4-bit experts run the engine's own kernels for it, not a W4A16 "
+                             "kernel (--expert-activation chooses their activations)");
     }
   }
   if (d.expert_parallel > 1) {

@@ -40,6 +40,10 @@ struct Deployment {
   // (vLLM's VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1, SGLang's --flashinfer-mxfp4-moe-precision):
   // unset, the engine card's default (Engine::native_fp4_expert_activation_on).
   std::optional<Precision> expert_activation;
+  // The W4A16 kernel a native 4-bit expert checkpoint runs through on a chip without 4-bit math,
+  // chosen by the operator (vLLM's --mxfp4-backend / VLLM_MXFP4_USE_MARLIN=1): one of the engine
+  // card's w4a16_moe_kernels; unset, the engine's default (the chip's grouped-GEMM curves).
+  std::optional<std::string> mxfp4_backend;
   // The engine's KV memory fraction overridden (as --gpu-memory-utilization, --mem-fraction-static
   // or free_gpu_memory_fraction would, of what the engine takes it of); 0: the engine's default.
   double gpu_memory_utilization = 0;
@@ -64,6 +68,8 @@ struct Deployment {
   // the engine keeps the activations of a native 4-bit expert checkpoint in a wider precision
   // (Engine::native_fp4_expert_activation).
   Precision expert_math_precision(Precision weights) const;
+  // The engine's W4A16 kernel chosen by mxfp4_backend; null for the engine's default.
+  const data::W4a16MoeKernel* w4a16_moe_kernel() const;
 };
 
 // The mechanisms of `d` that the performance model's validation set does not cover, in words

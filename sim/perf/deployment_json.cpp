@@ -23,6 +23,7 @@ nlohmann::json describe_deployment(const Deployment& d) {
                       {"spec_decode", spec}};
   // Only when the operator chose it (an engine's default is in its card).
   if (d.expert_activation) j["expert_activation"] = std::string(to_string(*d.expert_activation));
+  if (d.mxfp4_backend) j["mxfp4_backend"] = *d.mxfp4_backend;
   return j;
 }
 

@@ -192,6 +192,11 @@ void put_deployment(std::string& f, const perf::Deployment& d) {
   }
   for (double x : d.op_time_scale) put(f, x);
   if (d.expert_activation) put(f, std::string("expert activation ") + std::string(to_string(*d.expert_activation)));
+  if (const data::W4a16MoeKernel* k = d.w4a16_moe_kernel()) {
+    put(f, "mxfp4 backend " + *d.mxfp4_backend);
+    put(f, k->compute_share);
+    put(f, k->memory_share);
+  }
 }
 
 void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {

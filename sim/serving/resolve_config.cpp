@@ -30,6 +30,7 @@ void overlay(ServingOverrides& base, const ServingOverrides& over) {
   take(base.precision, over.precision);
   take(base.kv_cache_dtype, over.kv_cache_dtype);
   take(base.expert_activation, over.expert_activation);
+  take(base.mxfp4_backend, over.mxfp4_backend);
   take(base.tensor_parallel, over.tensor_parallel);
   take(base.expert_parallel, over.expert_parallel);
   take(base.spec_draft_tokens, over.spec_draft_tokens);
@@ -88,6 +89,7 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   if (o.precision) d.precision = *o.precision;
   if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
   if (o.expert_activation) d.expert_activation = *o.expert_activation;
+  if (o.mxfp4_backend) d.mxfp4_backend = *o.mxfp4_backend;
   if (o.tensor_parallel) d.tensor_parallel = *o.tensor_parallel;
   if (o.expert_parallel) d.expert_parallel = *o.expert_parallel;
   d.expert_parallel = expert_parallel_under(d.tensor_parallel, d.expert_parallel, o.expert_parallel.has_value());

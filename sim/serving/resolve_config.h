@@ -24,6 +24,8 @@ struct ServingOverrides {
   std::optional<Precision> kv_cache_dtype;
   // The activations of a native 4-bit expert checkpoint's GEMMs (perf::Deployment::expert_activation).
   std::optional<Precision> expert_activation;
+  // The W4A16 kernel of a native 4-bit expert checkpoint (perf::Deployment::mxfp4_backend).
+  std::optional<std::string> mxfp4_backend;
   std::optional<int> tensor_parallel;  // unset: the recipe's, else 1
   // Unset: the recipe's, reset to 1 when a set tensor_parallel is not a multiple of it.
   std::optional<int> expert_parallel;
