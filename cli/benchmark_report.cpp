@@ -71,6 +71,12 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
     std::printf("speculative decoding: %s, %d drafts, acceptance %.2f\n", d.spec_decode->method.c_str(),
                 d.spec_decode->num_draft_tokens, d.spec_decode->acceptance_length);
   }
+  if (const auto* k = d.w4a16_moe_kernel()) {
+    std::printf(
+        "experts: %s's %s W4A16 kernel (--mxfp4-backend), %.4f of the curves' compute and %.4f of their "
+        "weight streaming (engine card; outside the validation set)\n",
+        d.engine->name.c_str(), d.mxfp4_backend->c_str(), k->compute_share, k->memory_share);
+  }
   std::printf("\n  %-8s %10s %10s %10s %10s\n", "ms", "mean", "p50", "p90", "p99");
   auto row = [](const char* label, const serving::LatencyStats& l) {
     std::printf("  %-8s %10.2f %10.2f %10.2f %10.2f\n", label, l.mean * 1e3, l.p50 * 1e3, l.p90 * 1e3, l.p99 * 1e3);

@@ -35,7 +35,7 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
   sub.add_option("--mxfp4-backend", o.mxfp4_backend,
                  "The W4A16 kernel a native 4-bit expert checkpoint (GPT-OSS, Kimi K3) runs through on a chip without "
                  "4-bit math, one the engine card names: marlin (vLLM's VLLM_MXFP4_USE_MARLIN=1; default: the "
-                 "engine's own, the chip's grouped-GEMM curves)");
+                 "engine's own kernel, its published timings where the chip has them, else the chip's curves)");
   sub.add_option("--tp", o.tp, "Tensor-parallel GPUs per replica")
       ->check(CLI::Range(1, serving::kMaxBenchmarkParallel));
   sub.add_option("--ep", o.ep, "Expert-parallel degree (divides --tp)")

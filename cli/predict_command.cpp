@@ -92,11 +92,16 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
                               {"kv_capacity_tokens", mem.kv_capacity_tokens},
                               {"fits", mem.fits}}}};
       if (!mem.fits) out["memory"]["reason"] = mem.reason;
+      if (d.mxfp4_backend) out["mxfp4_backend"] = *d.mxfp4_backend;
+      if (const auto why = perf::outside_validation(d); !why.empty()) out["outside_validation"] = why;
       std::cout << out.dump(2) << "\n";
     } else {
       std::printf("%s on %d x %s, %s, %s weights — %s\n", d.model->name.c_str(), d.tensor_parallel,
                   d.hardware->name.c_str(), d.engine->name.c_str(), std::string(to_string(d.precision)).c_str(),
                   std::string(perf::to_string(cost.provenance)).c_str());
+      if (const auto why = perf::outside_validation(d); !why.empty()) {
+        std::printf("outside the validation set: %s\n", why.c_str());
+      }
       std::printf("iteration: %.3f ms for %lld tokens\n\n", cost.total_s * 1e3,
                   static_cast<long long>(cost.num_tokens));
       std::printf("  %-18s %10s %6s %8s %12s %12s\n", "op class", "ms", "share", "bound", "GFLOP", "MB");

@@ -74,7 +74,8 @@ PY
     exit 1
   fi
 else
-  echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked" >&2
+  echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked, nor vLLM's" \
+    "Marlin shares (fit_engine_w4a16.py --check)" >&2
 fi
 # A rows file that cannot be fitted as it stands is refused (exit 2, naming the file and the
 # field), checked on copies of the B200's rows broken one way each: a published value that is

@@ -13,8 +13,10 @@
 # FIDELITY_OUTPUT_RANGE_RATIO=R every point's output lengths are drawn in [R, 1] x OSL instead of
 # the client's default (the input's 0.8): a sensitivity, R = 1 being exact output lengths, under
 # which closed-loop users finish together and send their next prompts in waves. Needs jq and awk.
-# Every run is seeded (--seed 1), so the table is reproducible to the digit; nothing in the
-# simulator is fitted to these values. A point the simulator refuses is listed with the reason.
+# Every run is seeded (--seed 1), so the table is reproducible to the digit. Fitted to some of
+# these values: the B200's levels (calibration/fit/fit_published.py, its B200 vLLM points) and
+# vLLM's Marlin shares (calibration/fit/fit_engine_w4a16.py, the points run with Marlin); both
+# fits hold every third of their points out and report those. A point the simulator refuses is listed with the reason.
 set -euo pipefail
 
 build=${1:-build}

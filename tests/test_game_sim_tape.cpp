@@ -7,6 +7,7 @@
 
 #include "sim/game/sim_tape.h"
 #include "sim/game/state_json.h"
+#include "sim/serving/deployment_plan.h"
 #include "sim/serving/disaggregated.h"
 #include "tests/advisor_test_util.h"
 #include "tests/test_serving_support.h"
@@ -182,4 +183,29 @@ TEST_CASE("the debrief reveals every proposal's truth, and only once the game is
     CHECK(r.contains("right_call"));
     CHECK(r.contains("verdict"));
   }
+}
+
+TEST_CASE("the W4A16 kernel an operator chooses is part of a simulation's fingerprint, its shares too") {
+  // A run with vLLM's Marlin kernel (--mxfp4-backend marlin) must never be served from the tape of
+  // a run with the default kernel, nor from one made when the card's Marlin shares were other.
+  auto cfg = serving_test::gpt_oss_h200();
+  const auto& cal = serving_test::h200_calibration();
+  data::Engine engine = serving_test::catalog().engine("vllm");
+  REQUIRE(engine.w4a16_moe_kernel("marlin") != nullptr);
+  cfg.deployment.engine = &engine;
+  const auto plain = game::simulation_fingerprint(cfg, cal);
+  cfg.deployment.mxfp4_backend = "marlin";
+  const auto marlin = game::simulation_fingerprint(cfg, cal);
+  CHECK(marlin != plain);
+  engine.w4a16_moe_kernels["marlin"].memory_share *= 1.1;
+  CHECK(game::simulation_fingerprint(cfg, cal) != marlin);
+}
+
+TEST_CASE("a decode pool on another chip runs the engine's default W4A16 kernel, on the same chip the chosen one") {
+  // --mxfp4-backend chooses a kernel for chips without 4-bit math: a B200 decode pool behind an
+  // H200 prefill pool would otherwise be refused for a choice it cannot make.
+  serving::ServingOverrides prefill;
+  prefill.mxfp4_backend = "marlin";
+  CHECK_FALSE(serving::decode_overrides(prefill, {}, false).mxfp4_backend.has_value());
+  CHECK(serving::decode_overrides(prefill, {}, true).mxfp4_backend == std::optional<std::string>("marlin"));
 }

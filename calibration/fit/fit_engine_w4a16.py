@@ -10,7 +10,8 @@ OpenAI's Triton matmul_ogs kernel, which the chip's grouped-GEMM curves already 
 published timings of it agree with the H200's measured curve: docs/calibration.md, "The engines'
 own MoE kernels"). InferenceX's published H100 and H200 runs told vLLM to use Marlin instead
 (VLLM_MXFP4_USE_MARLIN=1 in benchmarks/single_node/gptoss_fp4_h100.sh and _h200.sh, SemiAnalysisAI/
-InferenceX cec542a9; each point's run_config_source). Marlin could not be run here. What the perf
+InferenceX 79a42e20a8, the scripts on the points' measurement date; added by 4e52ed4c, 2026-01-02;
+each point's run_config_source). Marlin could not be run here. What the perf
 model needs is two numbers for it (Engine::w4a16_moe_kernels): the share of the curves' compute
 efficiency it reaches (large batches, prefill) and the share of their weight-streaming efficiency
 (small batches, decode).
@@ -181,9 +182,9 @@ def descend(tycoon, root, fit, jobs):
         c = min(COMPUTE_GRID, key=lambda x: cost((x, shares[1])))
         m = min(MEMORY_GRID, key=lambda x: cost((c, x)))
         if (c, m) == shares:
-            break
+            return shares, cost(shares)
         shares = (c, m)
-    return shares, cost(shares)
+    raise RuntimeError(f"coordinate descent did not settle in 8 sweeps (last: {shares})")
 
 
 def main():

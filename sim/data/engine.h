@@ -100,8 +100,9 @@ struct Engine {
   std::map<Vendor, double> kernel_efficiency;  // in (0, 1], relative to the calibrated reference
   // Grouped expert GEMMs with 4-bit weights on a chip without 4-bit math (Hopper, CDNA3) run
   // through a kernel that dequantises the weights and multiplies in bf16 (W4A16). The engine's
-  // default one is priced by the chip's grouped-GEMM curves (vLLM's Triton kernel on the H200:
-  // docs/calibration.md, "The engines' own MoE kernels"). Other W4A16 kernels the engine can be
+  // default one is priced by its published timings where the chip's profile holds them (the
+  // H100), else by the chip's grouped-GEMM curves (vLLM's Triton kernel on the H200 agrees with
+  // them: docs/calibration.md, "The engines' own MoE kernels"). Other W4A16 kernels the engine can be
   // told to run (vLLM's Marlin, VLLM_MXFP4_USE_MARLIN=1 / --mxfp4-backend marlin), by name: the
   // share of the curves' compute efficiency (large batches) and of their weight-streaming
   // efficiency (small batches) that kernel reaches. Fitted to published serving measurements

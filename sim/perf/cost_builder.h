@@ -143,10 +143,13 @@ class CostBuilder {
     if (w4a16 && w4a16_kernel_) {
       // A W4A16 kernel the operator chose over the engine's default (Deployment::mxfp4_backend):
       // the chip's grouped-GEMM curves at that kernel's shares. Not the engine's published table,
-      // which times its default kernel.
-      double comp =
-          w.flop / (peak * cal_.moe_compute_eff[precision_index(math)](w.per_expert) * w4a16_kernel_->compute_share);
-      double mem = w.bytes / (bw_ * std::min(1.0, cal_.moe_memory_eff(w.bytes) * w4a16_kernel_->memory_share));
+      // which times its default kernel. No kernel multiplies past the peak, nor streams weights
+      // faster than the chip's best measured weight streaming (its dense GEMM curve's best).
+      double comp_eff =
+          std::min(1.0, cal_.moe_compute_eff[precision_index(math)](w.per_expert) * w4a16_kernel_->compute_share);
+      double mem_eff = std::min(best_weight_streaming(), cal_.moe_memory_eff(w.bytes) * w4a16_kernel_->memory_share);
+      double comp = w.flop / (peak * comp_eff);
+      double mem = w.bytes / (bw_ * mem_eff);
       add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
       return false;
     }
@@ -270,6 +273,13 @@ class CostBuilder {
     o.flop += flop * layers;
     o.bytes += bytes * layers;
     kernels_ += kernels * layers;
+  }
+
+  // The best efficiency the chip's dense GEMM curve reaches streaming weights (1 without knots).
+  double best_weight_streaming() const {
+    double best = 0;
+    for (const auto& k : cal_.gemm_memory_eff.knots()) best = std::max(best, k.second);
+    return best > 0 ? best : 1.0;
   }
 
   const Deployment& d_;

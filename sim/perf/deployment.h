@@ -42,7 +42,8 @@ struct Deployment {
   std::optional<Precision> expert_activation;
   // The W4A16 kernel a native 4-bit expert checkpoint runs through on a chip without 4-bit math,
   // chosen by the operator (vLLM's --mxfp4-backend / VLLM_MXFP4_USE_MARLIN=1): one of the engine
-  // card's w4a16_moe_kernels; unset, the engine's default (the chip's grouped-GEMM curves).
+  // card's w4a16_moe_kernels; unset, the engine's default kernel (its published timings where the
+  // chip's profile holds them, else the chip's grouped-GEMM curves).
   std::optional<std::string> mxfp4_backend;
   // The engine's KV memory fraction overridden (as --gpu-memory-utilization, --mem-fraction-static
   // or free_gpu_memory_fraction would, of what the engine takes it of); 0: the engine's default.

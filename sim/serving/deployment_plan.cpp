@@ -37,6 +37,8 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
     o.tensor_parallel.reset();
     o.expert_parallel.reset();
     o.precision.reset();
+    // A W4A16 kernel is a choice for chips without 4-bit math: another chip runs its default.
+    o.mxfp4_backend.reset();
     o.max_num_seqs.reset();
     o.max_num_batched_tokens.reset();
   }
