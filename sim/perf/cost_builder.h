@@ -105,6 +105,13 @@ class CostBuilder {
     bw_ = d.hardware->hbm_bandwidth_bytes_per_s;
     engine_eff_ = engine_eff;
     w4a16_kernel_ = d.w4a16_moe_kernel();
+    if (w4a16_kernel_) {
+      // The best efficiency the chip's dense GEMM curve reaches streaming weights (1 without knots).
+      best_weight_streaming_ = 0;
+      for (const auto& knot : cal.gemm_memory_eff.knots())
+        best_weight_streaming_ = std::max(best_weight_streaming_, knot.second);
+      if (best_weight_streaming_ <= 0) best_weight_streaming_ = 1;
+    }
   }
 
   // Small kernels the engine launches that the op accounting above does not model (reshapes,
@@ -139,29 +146,30 @@ class CostBuilder {
     Precision math = d_.expert_math_precision(wp);
     const ExpertWork w = expert_work(pairs, touched, width, inter, gated, wp);
     const double peak = d_.hardware->peak_flop_per_s(math);
-    const bool w4a16 = wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4);
-    if (w4a16 && w4a16_kernel_) {
-      // A W4A16 kernel the operator chose over the engine's default (Deployment::mxfp4_backend):
-      // the chip's grouped-GEMM curves at that kernel's shares. Not the engine's published table,
-      // which times its default kernel. No kernel multiplies past the peak, nor streams weights
-      // faster than the chip's best measured weight streaming (its dense GEMM curve's best).
-      double comp_eff =
-          std::min(1.0, cal_.moe_compute_eff[precision_index(math)](w.per_expert) * w4a16_kernel_->compute_share);
-      double mem_eff = std::min(best_weight_streaming(), cal_.moe_memory_eff(w.bytes) * w4a16_kernel_->memory_share);
-      double comp = w.flop / (peak * comp_eff);
-      double mem = w.bytes / (bw_ * mem_eff);
-      add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
-      return false;
-    }
-    if (const EngineMoeKernel* k = cal_.engine_moe_kernel(d_.engine->id, wp, math)) {
+    // A W4A16 kernel the operator chose over the engine's default (Deployment::mxfp4_backend)
+    // prices 4-bit weights multiplied in bf16 on a chip without 4-bit math, in place of the
+    // engine's published table (which times its default kernel).
+    const data::W4a16MoeKernel* chosen =
+        wp == Precision::kFp4 && math == Precision::kBf16 && !d_.hardware->supports(Precision::kFp4) ? w4a16_kernel_
+                                                                                                     : nullptr;
+    const EngineMoeKernel* k = chosen ? nullptr : cal_.engine_moe_kernel(d_.engine->id, wp, math);
+    if (k) {
       // The published kernel is the engine's own: its efficiency is not discounted again.
       double comp = w.flop / (peak * k->compute_eff(w.per_expert)) * engine_eff_;
       double mem = w.bytes / (bw_ * k->memory_eff(w.bytes)) * engine_eff_;
       add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 1);
       return true;
     }
-    double comp = w.flop / (peak * cal_.moe_compute_eff[precision_index(math)](w.per_expert));
-    double mem = w.bytes / (bw_ * cal_.moe_memory_eff(w.bytes));
+    double comp_eff = cal_.moe_compute_eff[precision_index(math)](w.per_expert);
+    double mem_eff = cal_.moe_memory_eff(w.bytes);
+    if (chosen) {
+      // The chip's curves at the chosen kernel's shares: never past the peak, nor faster than the
+      // chip's best measured weight streaming (its dense GEMM curve's best).
+      comp_eff = std::min(1.0, comp_eff * chosen->compute_share);
+      mem_eff = std::min(best_weight_streaming_, mem_eff * chosen->memory_share);
+    }
+    double comp = w.flop / (peak * comp_eff);
+    double mem = w.bytes / (bw_ * mem_eff);
     add(OpClass::kMoeExperts, w.flop, w.bytes, comp, mem, layers, 3);
     return false;
   }
@@ -275,13 +283,6 @@ class CostBuilder {
     kernels_ += kernels * layers;
   }
 
-  // The best efficiency the chip's dense GEMM curve reaches streaming weights (1 without knots).
-  double best_weight_streaming() const {
-    double best = 0;
-    for (const auto& k : cal_.gemm_memory_eff.knots()) best = std::max(best, k.second);
-    return best > 0 ? best : 1.0;
-  }
-
   const Deployment& d_;
   const CalibrationProfile& cal_;
   IterationCost& out_;
@@ -289,6 +290,7 @@ class CostBuilder {
   double bw_ = 1;
   double engine_eff_ = 1;
   const data::W4a16MoeKernel* w4a16_kernel_ = nullptr;  // Deployment::w4a16_moe_kernel
+  double best_weight_streaming_ = 1;                    // the cap of its weight streaming
   double kernels_ = 0;
   double extra_kernels_ = 0;
 };

@@ -74,6 +74,10 @@ std::string outside_validation(const Deployment& d) {
   return out;
 }
 
+bool is_outside_validation(const Deployment& d) {
+  return (d.spec_decode && d.spec_decode->num_draft_tokens > 0) || d.w4a16_moe_kernel();
+}
+
 void check_deployment(const Deployment& d) {
   if (!d.model || !d.hardware || !d.engine) throw core::InputError("deployment is missing model, chip or engine");
   if (!d.engine->runs_on(d.hardware->vendor)) {

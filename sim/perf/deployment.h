@@ -77,6 +77,8 @@ struct Deployment {
 // ("speculative decoding"); empty when none. A prediction of such a deployment is extrapolated
 // whatever its chip's curves, and carries the extrapolated class's error.
 std::string outside_validation(const Deployment& d);
+// Whether outside_validation(d) is non-empty, without building the words (a step's hot path).
+bool is_outside_validation(const Deployment& d);
 
 // A deployment from a recipe and overrides: serving::resolve_serving (sim/serving/resolve_config.h).
 

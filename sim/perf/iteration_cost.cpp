@@ -241,7 +241,7 @@ bool build_step(const BatchShape& batch, const Deployment& d, const CalibrationP
   frame.seqs = num_decode + static_cast<double>(batch.prefills.size());
   frame.kernels = b.kernels();
   frame.graphed = graphed;
-  frame.outside_validation = !outside_validation(d).empty();
+  frame.outside_validation = is_outside_validation(d);
   return true;
 }
 
