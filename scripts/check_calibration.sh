@@ -73,6 +73,15 @@ PY
     echo "fit_engine_w4a16.py accepted a reserved configuration ($build/reserved_points_probe.json)"
     exit 1
   fi
+  # The per-request cost sweep (docs/fidelity.md, "Session 31") runs on SGLang's points at one value,
+  # and refuses the same probe (its first point is an SGLang one).
+  python3 calibration/fit/sweep_engine_frontend.py --engine sglang --values 0 --tycoon "$build/tycoon" \
+    --reserved "$reserved" | tail -1
+  if python3 calibration/fit/sweep_engine_frontend.py --engine sglang --values 0 --tycoon "$build/tycoon" \
+    --reserved "$build/reserved_points_probe.json" >/dev/null 2>&1; then
+    echo "sweep_engine_frontend.py accepted a reserved configuration ($build/reserved_points_probe.json)"
+    exit 1
+  fi
 else
   echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked, nor vLLM's" \
     "Marlin shares (fit_engine_w4a16.py --check)" >&2

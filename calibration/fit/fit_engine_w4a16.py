@@ -91,10 +91,10 @@ def reserved_view(p):
 
 
 class EngineRoot:
-    """A copy of the data root (symlinks) whose engine file carries candidate kernel shares."""
+    """A copy of the data root (symlinks) whose engine file carries candidate values (kernel shares, a latency)."""
 
-    def __init__(self, engine, kernel):
-        self.dir = tempfile.TemporaryDirectory(prefix="tycoon-w4a16-")
+    def __init__(self, engine, kernel, prefix="tycoon-w4a16-"):
+        self.dir = tempfile.TemporaryDirectory(prefix=prefix)
         self.path = Path(self.dir.name)
         self.engine = engine
         self.kernel = kernel
@@ -119,19 +119,37 @@ class EngineRoot:
         kernel = doc.setdefault("w4a16_moe_kernels", {}).setdefault(self.kernel, {"vendors": ["nvidia"]})
         kernel.update(compute_share=shares[0], memory_share=shares[1])
         doc.setdefault("sources", {})["w4a16_moe_kernels"] = "candidate of fit_engine_w4a16.py"
+        self.write(doc)
+
+    def write(self, doc):
+        """Makes `doc` the copy's card of the engine (a file of its own: the project's card is a link
+        no write goes through)."""
         (self.path / "hardware_db" / "engines" / f"{self.engine}.json").write_text(json.dumps(doc))
 
 
-def simulate(tycoon, data_root, p, with_kernel):
+def benchmark_args(tycoon, p, with_kernel=True):
+    """`tycoon benchmark` for one published point, run as scripts/fidelity_published.sh runs it: the
+    client's defaults, no speculative decoding, seed 1, and the engine settings the point's source
+    states (expert parallelism, KV precision, expert activations, MXFP4 kernel: run_config_source).
+    with_kernel False: the engine's default MXFP4 kernel whatever the point says."""
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
             "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", "0", "--workload", "random",
             "--isl", str(p["isl"]), "--osl", str(p["osl"]), "--concurrency", str(p["concurrency"]), "--seed", "1",
             "--json"]
     if p.get("ep", 1) != 1:
         args += ["--ep", str(p["ep"])]
-    if with_kernel:
+    for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation")):
+        if p.get(field):
+            args += [flag, p[field]]
+    if with_kernel and p.get("mxfp4_backend"):
         args += ["--mxfp4-backend", p["mxfp4_backend"]]
-    r = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, TYCOON_DATA=str(data_root)))
+    return args
+
+
+def simulate(tycoon, data_root, p, with_kernel):
+    """The point's mean TTFT and TPOT (ms) on the data root `data_root`."""
+    r = subprocess.run(benchmark_args(tycoon, p, with_kernel), capture_output=True, text=True,
+                       env=dict(os.environ, TYCOON_DATA=str(data_root)))
     if r.returncode != 0:
         raise RuntimeError(f"{p['id']}: tycoon benchmark failed: {r.stderr.strip()}")
     s = json.loads(r.stdout)

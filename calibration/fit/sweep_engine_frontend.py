@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""How much of an engine's published TTFT gap a fixed per-request latency would close: a sweep, not a fit.
+"""How much of an engine's published TTFT gap a per-request latency would close: a sweep, not a fit.
 
-    calibration/fit/sweep_engine_frontend.py --engine trtllm [--form request|layer] [--tycoon build/tycoon]
-        [--reserved ../shared/validation/reserved_serving_keys.json] [--jobs 2]
+    calibration/fit/sweep_engine_frontend.py --engine trtllm [--form request|layer] [--values MS,...]
+        [--tycoon build/tycoon] [--reserved ../shared/validation/reserved_serving_keys.json] [--jobs 2]
 
 On the published points (calibration/published/serving_points.json and serving_points_moe.json:
 NVIDIA aiconfigurator's silicon sample, InferenceX's runs), our TTFT under TensorRT-LLM and SGLang
@@ -14,18 +14,23 @@ serve every model:
 
   --form request   the engine's `frontend_request_s` set to each value of a grid (0-300 ms);
   --form layer     the same latency as a cost per transformer layer of the point's model
-                   (0-5 ms a layer), i.e. a model-dependent per-request cost.
+                   (0-5 ms a layer), i.e. a model-dependent per-request cost;
+  --values         these values (ms a request or a layer) instead of the form's grid.
 
 Each of the engine's points is run with `tycoon benchmark` as scripts/fidelity_published.sh runs
-it (the same options), on a copy of the data root whose engine card carries the value. The points
-are split as the project's other fits are: every third by id is held out. For each value it
-prints, as markdown, the median |TTFT error| and the median signed TTFT error of both splits, the
-median signed TPOT error, and the median signed TTFT error of each group (model, GPU, engine
-version). It changes no file of the project; the engines' cards are not fitted from it
-(docs/fidelity.md says why).
+it (the same options: fit_engine_w4a16.benchmark_args), on a copy of the data root whose engine
+card carries the value. The points are split as the project's other fits are: every third by id is
+held out. For each value it prints, as markdown, the median |TTFT error| and the median signed TTFT
+error of both splits, how many points are within 15%, the median signed TPOT error, and the median
+signed TTFT error of each group (model, GPU, engine version): a group's median can be near zero
+over points far apart. It changes no file of the project; the engines' cards are not fitted from
+it (docs/fidelity.md, "Session 31", says why).
 
 Never runs a configuration reserved for validation: every point is checked against --reserved
-(exit 2 naming the point when one matches, or when the file cannot be read).
+(exit 2 naming the point when one matches, or when the file cannot be read). Bad input (an
+unknown engine, its card unreadable, a point without a positive published TTFT or TPOT, a point
+the simulator refuses, no executable --tycoon, bad --values or --jobs) exits 2 with the file,
+field and reason.
 """
 
 import argparse
@@ -33,7 +38,6 @@ import concurrent.futures
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -65,25 +69,7 @@ def engine_points(engine):
     return rows
 
 
-def simulate(tycoon, data_root, p):
-    args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
-            "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", "0", "--workload", "random",
-            "--isl", str(p["isl"]), "--osl", str(p["osl"]), "--concurrency", str(p["concurrency"]), "--seed", "1",
-            "--json"]
-    if p.get("ep", 1) != 1:
-        args += ["--ep", str(p["ep"])]
-    for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation"),
-                        ("mxfp4_backend", "--mxfp4-backend")):
-        if p.get(field):
-            args += [flag, p[field]]
-    r = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, TYCOON_DATA=str(data_root)))
-    if r.returncode != 0:
-        raise RuntimeError(f"{p['id']}: tycoon benchmark failed: {r.stderr.strip()}")
-    s = json.loads(r.stdout)
-    return s["ttft_ms"]["mean"], s["tpot_ms"]["mean"]
-
-
-def run(tycoon, root, engine, rows, latency_of, jobs):
+def run(tycoon, root, rows, latency_of, jobs):
     """Every row with the engine's frontend_request_s = latency_of(row), one card per distinct value."""
     out = [None] * len(rows)
     by_value = {}
@@ -93,9 +79,9 @@ def run(tycoon, root, engine, rows, latency_of, jobs):
         doc = json.loads(json.dumps(root.base))
         doc["frontend_request_s"] = value
         doc.setdefault("sources", {})["frontend_request_s"] = "candidate of sweep_engine_frontend.py"
-        (root.path / "hardware_db" / "engines" / f"{engine}.json").write_text(json.dumps(doc))
+        root.write(doc)
         with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-            for i, s in zip(idx, ex.map(lambda k: simulate(tycoon, root.path, rows[k]), idx)):
+            for i, s in zip(idx, ex.map(lambda k: w4.simulate(tycoon, root.path, rows[k], True), idx)):
                 out[i] = s
     return out
 
@@ -104,45 +90,90 @@ def pct(ours, published):
     return 100.0 * (ours - published) / published
 
 
+def group_of(p):
+    return (p["model"], p["hardware"], p.get("engine_version", "?"))
+
+
+def check_published(rows):
+    """Each point's published TTFT and TPOT: positive numbers (else InputError naming file and field)."""
+    for p in rows:
+        for key in ("ttft_ms", "tpot_ms"):
+            v = p["published"].get(key) if isinstance(p["published"], dict) else None
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+                raise fit_published.InputError(f"{p['file']}: point {p['id']}: /published/{key}: a positive number "
+                                               f"is required (got {v!r})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", required=True)
     ap.add_argument("--form", choices=sorted(GRIDS), default="request")
+    ap.add_argument("--values", help="comma-separated values in ms (a request or a layer) instead of the form's grid")
     ap.add_argument("--tycoon", default=str(ROOT / "build" / "tycoon"))
     ap.add_argument("--reserved", default=str(ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"))
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     try:
+        if a.jobs < 1:
+            raise fit_published.InputError(f"--jobs: at least 1 is required (got {a.jobs})")
+        grid = GRIDS[a.form]
+        if a.values is not None:
+            try:
+                grid = [float(v) / 1000 for v in a.values.split(",")]
+            except ValueError:
+                raise fit_published.InputError(
+                    f"--values: comma-separated numbers of ms are required (got {a.values!r})")
+            if any(not 0 <= v <= 10 for v in grid):
+                raise fit_published.InputError(f"--values: each value must be 0 to 10,000 ms (got {a.values!r})")
+        if not (os.path.isfile(a.tycoon) and os.access(a.tycoon, os.X_OK)):
+            raise fit_published.InputError(f"--tycoon: {a.tycoon} is not an executable (build it: "
+                                           "cmake --build build --target tycoon)")
         rows = engine_points(a.engine)
         if not rows:
             raise fit_published.InputError(f"no published point of engine '{a.engine}' in {', '.join(w4.POINT_FILES)}")
+        check_published(rows)
         fit_published.refuse_reserved([w4.reserved_view(p) for p in rows], a.reserved)
         layers = {m: model_layers(m) for m in {p["model"] for p in rows}}
+        root = w4.EngineRoot(a.engine, None, prefix="tycoon-frontend-")
     except fit_published.InputError as e:
         print(f"sweep_engine_frontend.py: {e}", file=sys.stderr)
         return 2
-    root = w4.EngineRoot(a.engine, "none")
-    groups = sorted({(p["model"], p["hardware"], p.get("engine_version", "?")) for p in rows})
+    except (OSError, json.JSONDecodeError) as e:
+        print(f"sweep_engine_frontend.py: hardware_db/engines/{a.engine}.json: cannot read the engine's card: {e}",
+              file=sys.stderr)
+        return 2
+    groups = sorted({group_of(p) for p in rows})
     unit = "ms a request" if a.form == "request" else "ms a layer"
+    n_fit = sum(p["split"] == "fit" for p in rows)
     print(f"## {a.engine}: a per-request latency ({a.form} form), {len(rows)} published points "
-          f"({sum(p['split'] == 'fit' for p in rows)} fit, {sum(p['split'] == 'held-out' for p in rows)} held out)\n")
-    print("Groups: " + "; ".join(f"({i + 1}) {m}, {h}, {v}, {sum((p['model'], p['hardware'], p.get('engine_version', '?')) == (m, h, v) for p in rows)} points"
+          f"({n_fit} fit, {len(rows) - n_fit} held out)\n")
+    print("Groups: " + "; ".join(f"({i + 1}) {m}, {h}, {v}, {sum(group_of(p) == (m, h, v) for p in rows)} points"
                                  for i, (m, h, v) in enumerate(groups)) + "\n")
     print(f"| {unit} | fit: median \\|TTFT error\\| | fit: median TTFT error | held-out: median \\|TTFT error\\| | "
-          "held-out: median TTFT error | median TPOT error | " + " | ".join(f"({i + 1})" for i in range(len(groups))) + " |")
-    print("|" + "---|" * (6 + len(groups)))
-    for value in GRIDS[a.form]:
-        latency_of = (lambda p, v=value: v) if a.form == "request" else (lambda p, v=value: round(v * layers[p["model"]], 6))
-        sims = run(a.tycoon, root, a.engine, rows, latency_of, a.jobs)
+          "held-out: median TTFT error | points within ±15% | median TPOT error | "
+          + " | ".join(f"({i + 1})" for i in range(len(groups))) + " |")
+    print("|" + "---|" * (7 + len(groups)))
+    for value in grid:
+        if a.form == "request":
+            def latency_of(p, v=value):
+                return v
+        else:
+            def latency_of(p, v=value):
+                return round(v * layers[p["model"]], 6)
+        try:
+            sims = run(a.tycoon, root, rows, latency_of, a.jobs)
+        except RuntimeError as e:  # a point the simulator refuses: its reason, from the simulator
+            print(f"sweep_engine_frontend.py: {e}", file=sys.stderr)
+            return 2
+        ttft = [pct(s[0], p["published"]["ttft_ms"]) for p, s in zip(rows, sims)]
         cells = [f"{1000 * value:g}"]
         for split in ("fit", "held-out"):
-            e = [pct(s[0], p["published"]["ttft_ms"]) for p, s in zip(rows, sims) if p["split"] == split]
+            e = [x for p, x in zip(rows, ttft) if p["split"] == split]
             cells += [f"{statistics.median(abs(x) for x in e):.1f}%", f"{statistics.median(e):+.1f}%"]
+        cells.append(f"{sum(abs(x) <= 15 for x in ttft)} of {len(ttft)}")
         cells.append(f"{statistics.median(pct(s[1], p['published']['tpot_ms']) for p, s in zip(rows, sims)):+.1f}%")
         for g in groups:
-            e = [pct(s[0], p["published"]["ttft_ms"]) for p, s in zip(rows, sims)
-                 if (p["model"], p["hardware"], p.get("engine_version", "?")) == g]
-            cells.append(f"{statistics.median(e):+.0f}%")
+            cells.append(f"{statistics.median(x for p, x in zip(rows, ttft) if group_of(p) == g):+.0f}%")
         print("| " + " | ".join(cells) + " |", flush=True)
     return 0
 
