@@ -62,6 +62,8 @@ struct BenchmarkOptions {
   std::uint64_t seed = serving::ServingConfig{}.seed;
   int max_num_seqs = 0;
   int max_num_batched_tokens = 0;
+  int batch_wait_iters = 0;
+  double batch_wait_tokens_ratio = 0;
   bool no_prefix_caching = false;
   bool offline = false;
   bool no_chunked_prefill = false;
@@ -159,6 +161,8 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const data::Catalog
   if (o.max_num_batched_tokens > 0) sched.max_num_batched_tokens = o.max_num_batched_tokens;
   if (o.no_prefix_caching) sched.prefix_caching = false;
   if (o.no_chunked_prefill) sched.chunked_prefill = false;
+  if (o.batch_wait_iters > 0) sched.batch_wait_iters = o.batch_wait_iters;
+  if (o.batch_wait_tokens_ratio > 0) sched.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio;
   if (!o.kv_admission.empty()) {
     sched.kv_admission = *parse_enum<serving::KvAdmission>(o.kv_admission, serving::kKvAdmissionNames);
   }
@@ -377,6 +381,14 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
       ->check(CLI::Range(1, serving::kMaxBenchmarkSeqs));
   sub.add_option("--max-num-batched-tokens", o.max_num_batched_tokens, "Token budget per step (default: the recipe's)")
       ->check(CLI::Range(1, serving::kMaxBenchmarkBatchedTokens));
+  sub.add_option("--batch-wait-iters", o.batch_wait_iters,
+                 "Batch waiting (TensorRT-LLM's batch_wait_timeout_iters): a step with decodes holds prompts back "
+                 "for up to this many steps in a row (default 0: off)")
+      ->check(CLI::Range(0, 1000000));
+  sub.add_option("--batch-wait-tokens-ratio", o.batch_wait_tokens_ratio,
+                 "Batch waiting (TensorRT-LLM's batch_wait_max_tokens_ratio): held prompts run once they and the "
+                 "decodes reach this share of the token budget (default 0)")
+      ->check(CLI::Range(0.0, 1.0));
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,
                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "

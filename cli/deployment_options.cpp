@@ -79,6 +79,8 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   x.prefix_caching = scheduler.prefix_caching;
   x.chunked_prefill = scheduler.chunked_prefill;
   x.kv_admission = scheduler.kv_admission;
+  x.batch_wait_iters = scheduler.batch_wait_iters;
+  x.batch_wait_tokens_ratio = scheduler.batch_wait_tokens_ratio;
   return x;
 }
 

@@ -56,13 +56,23 @@ for ((i = 0; i < n; ++i)); do
   [[ $(jq -r '.kv_dtype // ""' <<<"$p") == "" ]] || args+=(--kv-dtype "$(jq -r .kv_dtype <<<"$p")")
   [[ $(jq -r '.expert_activation // ""' <<<"$p") == "" ]] || args+=(--expert-activation "$(jq -r .expert_activation <<<"$p")")
   [[ $(jq -r '.mxfp4_backend // ""' <<<"$p") == "" ]] || args+=(--mxfp4-backend "$(jq -r .mxfp4_backend <<<"$p")")
+  [[ $(jq -r '.max_num_batched_tokens // ""' <<<"$p") == "" ]] ||
+    args+=(--max-num-batched-tokens "$(jq -r .max_num_batched_tokens <<<"$p")")
+  [[ $(jq -r '.batch_wait_iters // ""' <<<"$p") == "" ]] || args+=(--batch-wait-iters "$(jq -r .batch_wait_iters <<<"$p")")
+  [[ $(jq -r '.batch_wait_tokens_ratio // ""' <<<"$p") == "" ]] ||
+    args+=(--batch-wait-tokens-ratio "$(jq -r .batch_wait_tokens_ratio <<<"$p")")
   # A kept JSON is reused only if it ran with this output-length ratio (the default's is 0.8) and
-  # the point's run configuration (KV precision, expert activations, MXFP4 kernel).
+  # the point's run configuration (KV precision, expert activations, MXFP4 kernel, token budget,
+  # batch waiting).
   if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]] ||
     ! jq -e --argjson r "${FIDELITY_OUTPUT_RANGE_RATIO:-0.8}" --arg kv "$(jq -r '.kv_dtype // ""' <<<"$p")" \
       --arg act "$(jq -r '.expert_activation // ""' <<<"$p")" --arg mx "$(jq -r '.mxfp4_backend // ""' <<<"$p")" \
+      --argjson pt "$(jq '{budget: .max_num_batched_tokens, iters: (.batch_wait_iters // 0), ratio: (.batch_wait_tokens_ratio // 0)}' <<<"$p")" \
       '.config.output_range_ratio == $r and ($kv == "" or .config.kv_cache_dtype == $kv)
-       and (.config.expert_activation // "") == $act and (.config.mxfp4_backend // "") == $mx' "$out/$id.json" >/dev/null; then
+       and (.config.expert_activation // "") == $act and (.config.mxfp4_backend // "") == $mx
+       and ($pt.budget == null or .config.max_num_batched_tokens == $pt.budget)
+       and (.config.batch_wait_iters // 0) == $pt.iters and (.config.batch_wait_tokens_ratio // 0) == $pt.ratio' \
+      "$out/$id.json" >/dev/null; then
     if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
       refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
       rm -f "$out/$id.json"

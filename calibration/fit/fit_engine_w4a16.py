@@ -130,7 +130,8 @@ class EngineRoot:
 def benchmark_args(tycoon, p, with_kernel=True):
     """`tycoon benchmark` for one published point, run as scripts/fidelity_published.sh runs it: the
     client's defaults, no speculative decoding, seed 1, and the engine settings the point's source
-    states (expert parallelism, KV precision, expert activations, MXFP4 kernel: run_config_source).
+    states (expert parallelism, KV precision, expert activations, token budget, batch waiting, MXFP4
+    kernel: run_config_source).
     with_kernel False: the engine's default MXFP4 kernel whatever the point says."""
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
             "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", "0", "--workload", "random",
@@ -138,9 +139,11 @@ def benchmark_args(tycoon, p, with_kernel=True):
             "--json"]
     if p.get("ep", 1) != 1:
         args += ["--ep", str(p["ep"])]
-    for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation")):
+    for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation"),
+                        ("max_num_batched_tokens", "--max-num-batched-tokens"), ("batch_wait_iters", "--batch-wait-iters"),
+                        ("batch_wait_tokens_ratio", "--batch-wait-tokens-ratio")):
         if p.get(field):
-            args += [flag, p[field]]
+            args += [flag, str(p[field])]
     if with_kernel and p.get("mxfp4_backend"):
         args += ["--mxfp4-backend", p["mxfp4_backend"]]
     return args

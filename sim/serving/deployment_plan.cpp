@@ -211,6 +211,11 @@ void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
   put(f, s.kv_capacity_tokens);
   put(f, std::int64_t{static_cast<int>(s.kv_admission)});
   if (s.running_limit_from_engine) put(f, std::string("running limit from the engine"));
+  if (s.batch_wait_iters > 0 || s.batch_wait_tokens_ratio > 0) {
+    put(f, std::string("batch waiting"));
+    put(f, std::int64_t{s.batch_wait_iters});
+    put(f, s.batch_wait_tokens_ratio);
+  }
 }
 
 }  // namespace

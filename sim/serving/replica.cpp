@@ -201,6 +201,44 @@ bool Replica::admit_front(std::vector<Request>& requests, std::int64_t& budget) 
   return true;
 }
 
+bool Replica::hold_prompts(const std::vector<Request>& requests, std::int64_t budget) {
+  // TensorRT-LLM's PyExecutor (_schedule and _waiting_requests; batch_wait_timeout_iters,
+  // batch_wait_max_tokens_ratio): only a step that has both decodes and prompts to run waits.
+  if (p_.batch_wait_iters <= 0 && p_.batch_wait_tokens_ratio <= 0) return false;
+  if (scheduled_.empty()) return false;  // no decodes: holding would leave the GPU idle
+  // The prompts the step would run, oldest first, while the token budget and the seats last:
+  // those part way through a prefill, then the waiting ones. Each counts with all its tokens, as
+  // TensorRT-LLM counts a context request (not the chunk it runs); the decodes count theirs.
+  std::int64_t tokens = p_.max_num_batched_tokens - budget;
+  std::int64_t room = budget;
+  bool any = false;
+  for (RequestId id : running_) {
+    const Request& r = requests[id];
+    if (room <= 0) break;
+    if (r.scheduled_step == step_ || r.decoding()) continue;
+    any = true;
+    tokens += r.num_tokens();
+    room -= r.num_tokens() - r.num_computed;
+  }
+  std::int64_t seats = p_.max_num_seqs - static_cast<std::int64_t>(running_.size());
+  for (auto it = waiting_.begin(); it != waiting_.end() && room > 0 && seats > 0; ++it) {
+    const Request& r = requests[*it];
+    if (r.state != RequestState::kWaiting) continue;  // left the queue (lazy removal)
+    any = true;
+    tokens += r.num_tokens();
+    room -= r.num_tokens();
+    --seats;
+  }
+  if (!any) return false;
+  if (batch_wait_count_ >= p_.batch_wait_iters ||
+      static_cast<double>(tokens) >= p_.batch_wait_tokens_ratio * static_cast<double>(p_.max_num_batched_tokens)) {
+    batch_wait_count_ = 0;
+    return false;
+  }
+  ++batch_wait_count_;
+  return true;
+}
+
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
   assert(!busy_);
   ++step_;
@@ -222,8 +260,9 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
     r.scheduled_step = step_;
     budget -= decode_tokens;
   }
-  // (2) Prompts part way through a chunked prefill.
-  for (std::size_t i = 0; i < running_.size() && budget > 0; ++i) {
+  // (2) Prompts part way through a chunked prefill, unless batch waiting holds the prompts back.
+  const bool hold = hold_prompts(requests, budget);
+  for (std::size_t i = 0; i < running_.size() && budget > 0 && !hold; ++i) {
     const RequestId id = running_[i];
     Request& r = requests[id];
     if (r.scheduled_step == step_ || r.decoding()) continue;
@@ -237,7 +276,7 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
     budget -= n;
   }
   // (3) Admissions.
-  while (budget > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs && num_waiting_ > 0) {
+  while (!hold && budget > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs && num_waiting_ > 0) {
     if (!admit_front(requests, budget)) break;
   }
   // Admissions only happen here, so the most sequences ever running at once is seen here.

@@ -41,6 +41,9 @@ struct ReplicaParams {
   int num_draft_tokens = 0;          // speculative decoding: drafts verified per decode step
   bool guaranteed_no_evict = false;  // reserve each request's whole lifetime at admission
   bool fast_forward_decode = true;   // allow fast_forward() (SchedulerConfig::fast_forward_decode)
+  // Batch waiting (SchedulerConfig::batch_wait_iters / batch_wait_tokens_ratio): 0 and 0 = off.
+  int batch_wait_iters = 0;
+  double batch_wait_tokens_ratio = 0;
 };
 
 class Replica {
@@ -151,6 +154,9 @@ class Replica {
   void register_unique_blocks(Request& r);
   // Tries to admit the waiting queue's front; false stops admission for this step.
   bool admit_front(std::vector<Request>& requests, std::int64_t& budget);
+  // Batch waiting (ReplicaParams::batch_wait_iters): whether this step, whose decodes are already
+  // scheduled and leave `budget` tokens, holds every prompt back (and counts the hold).
+  bool hold_prompts(const std::vector<Request>& requests, std::int64_t budget);
 
   ReplicaParams p_;
   const perf::Deployment* deployment_;
@@ -162,6 +168,7 @@ class Replica {
   std::int64_t num_waiting_ = 0;
   bool busy_ = false;
   std::uint64_t step_ = 0;
+  int batch_wait_count_ = 0;  // steps in a row that held the prompts back (batch waiting)
 
   // Reused every step (no allocation once warm).
   std::vector<perf::PrefillChunk> prefills_;

@@ -43,6 +43,8 @@ void overlay(ServingOverrides& base, const ServingOverrides& over) {
   take(base.prefix_caching, over.prefix_caching);
   take(base.chunked_prefill, over.chunked_prefill);
   take(base.kv_admission, over.kv_admission);
+  take(base.batch_wait_iters, over.batch_wait_iters);
+  take(base.batch_wait_tokens_ratio, over.batch_wait_tokens_ratio);
   take(base.router, over.router);
 }
 
@@ -59,6 +61,10 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   check_at_least("kv_page_tokens", o.kv_page_tokens, 1);
   check_at_least("max_num_batched_tokens", o.max_num_batched_tokens, 1);
   check_at_least("max_num_seqs", o.max_num_seqs, 1);
+  check_at_least("batch_wait_iters", o.batch_wait_iters, 0);
+  if (o.batch_wait_tokens_ratio && !(*o.batch_wait_tokens_ratio >= 0 && *o.batch_wait_tokens_ratio <= 1)) {
+    throw core::InputError("batch_wait_tokens_ratio must lie in [0, 1] (a share of max_num_batched_tokens)");
+  }
 
   ResolvedServing out;
   const data::Recipe* recipe = catalog.find_recipe(model.id, chip.id);
@@ -141,6 +147,15 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   s.prefix_caching = s.prefix_caching && engine.supports_prefix_caching;
   s.chunked_prefill = o.chunked_prefill.value_or(true) && engine.supports_chunked_prefill;
   s.kv_admission = o.kv_admission.value_or(engine.kv_admission);
+  if ((o.batch_wait_iters.value_or(0) > 0 || o.batch_wait_tokens_ratio.value_or(0) > 0) &&
+      !engine.supports_batch_waiting) {
+    throw core::InputError("batch waiting: engine '" + engine.id +
+                           "' does not hold prompts back to batch them (TensorRT-LLM's batch_wait_timeout_iters; "
+                           "hardware_db/engines/" +
+                           engine.id + ".json: supports_batch_waiting)");
+  }
+  s.batch_wait_iters = o.batch_wait_iters.value_or(0);
+  s.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio.value_or(0);
 
   perf::check_deployment(d);
   return out;

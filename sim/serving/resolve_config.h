@@ -40,6 +40,10 @@ struct ServingOverrides {
   std::optional<bool> prefix_caching;       // on only where the engine has a prefix cache
   std::optional<bool> chunked_prefill;      // unset: on; on only where the engine chunks prefills
   std::optional<KvAdmission> kv_admission;  // unset: the engine card's policy
+  // Batch waiting (SchedulerConfig::batch_wait_iters / batch_wait_tokens_ratio); only where the
+  // engine has it (data::Engine::supports_batch_waiting). Unset: off.
+  std::optional<int> batch_wait_iters;
+  std::optional<double> batch_wait_tokens_ratio;
   // How requests are spread over the deployment's replicas: the deployment plan reads the
   // (prefill) pool's; resolve_serving, which resolves one replica, does not. Unset: round robin.
   std::optional<RouterKind> router;

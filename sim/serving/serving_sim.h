@@ -106,6 +106,14 @@ struct SchedulerConfig {
   int max_queue = 100000;               // admission limit: arrivals beyond it are rejected
   std::int64_t kv_capacity_tokens = 0;  // KV cache per replica in tokens (0: from the memory plan)
   KvAdmission kv_admission = KvAdmission::kOptimistic;
+  // Batch waiting, as TensorRT-LLM runs it (its batch_wait_timeout_iters and
+  // batch_wait_max_tokens_ratio; data::Engine::supports_batch_waiting): a step that would run
+  // decodes together with prompts holds the prompts back, and runs the decodes alone, until the
+  // prompts it would run and the decodes come to batch_wait_tokens_ratio x max_num_batched_tokens
+  // tokens or it has held them batch_wait_iters steps in a row. A step without decodes never holds
+  // them. 0 and 0: off (every engine's default).
+  int batch_wait_iters = 0;
+  double batch_wait_tokens_ratio = 0;
   // Simulator speed only, never results: runs of decode-only steps in which nothing else can
   // happen are applied in one go instead of step by step (sim/serving/replica.h,
   // Replica::fast_forward). The summary is the same bytes either way; false keeps the plain

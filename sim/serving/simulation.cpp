@@ -84,6 +84,8 @@ void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, 
   p.num_draft_tokens = k;
   p.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
   p.fast_forward_decode = sc.fast_forward_decode;
+  p.batch_wait_iters = sc.batch_wait_iters;
+  p.batch_wait_tokens_ratio = sc.batch_wait_tokens_ratio;
 
   pool.replicas.reserve(static_cast<std::size_t>(replicas));
   for (int i = 0; i < replicas; ++i) pool.replicas.emplace_back(p, d, pool.calibration);

@@ -141,6 +141,8 @@ nlohmann::json run_config_json(const ServingConfig& c, const ServingSummary& r) 
       {"prefix_caching", s.prefix_caching},
       {"kv_capacity_tokens_per_replica", r.kv_capacity_tokens_per_replica},
       {"kv_admission", name(kKvAdmissionNames[static_cast<std::size_t>(s.kv_admission)])},
+      {"batch_wait_iters", s.batch_wait_iters},
+      {"batch_wait_tokens_ratio", s.batch_wait_tokens_ratio},
       {"queue_timeout_s", s.queue_timeout_s},
       {"max_queue", s.max_queue}});
   if (c.disaggregated) {
