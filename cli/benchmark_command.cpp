@@ -383,11 +383,12 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
       ->check(CLI::Range(1, serving::kMaxBenchmarkBatchedTokens));
   sub.add_option("--batch-wait-iters", o.batch_wait_iters,
                  "Batch waiting (TensorRT-LLM's batch_wait_timeout_iters): a step with decodes holds prompts back "
-                 "for up to this many steps in a row (default 0: off)")
+                 "for up to this many steps in a row, until they fill --batch-wait-tokens-ratio of the token budget "
+                 "(both needed, as in TensorRT-LLM; default 0: off)")
       ->check(CLI::Range(0, 1000000));
   sub.add_option("--batch-wait-tokens-ratio", o.batch_wait_tokens_ratio,
                  "Batch waiting (TensorRT-LLM's batch_wait_max_tokens_ratio): held prompts run once they and the "
-                 "decodes reach this share of the token budget (default 0)")
+                 "decodes reach this share of the token budget (with --batch-wait-iters; default 0)")
       ->check(CLI::Range(0.0, 1.0));
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,

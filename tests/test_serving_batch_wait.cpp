@@ -3,6 +3,7 @@
 // holds the prompts back until they and the decodes fill the given share of the token budget, or
 // until it has held them the given number of steps in a row; a step without decodes never holds.
 #include "sim/core/input_error.h"
+#include "sim/serving/deployment_plan.h"
 #include "tests/test_serving_support.h"
 
 using namespace tycoon;
@@ -50,7 +51,7 @@ TEST_CASE("batch waiting holds a prompt that arrives during decodes back for the
   // (within one step: where in a step it arrived differs by less than a step).
   const double step = decode_step_s(base);
   const double delay = ttft_s(held, 1) - ttft_s(base, 1);
-  CHECK(delay == doctest::Approx(20 * step).epsilon(1.0 / 20));
+  CHECK(std::lround(delay / step) == 20);
   // The request decoding meanwhile is not held: its first token is the same.
   CHECK(ttft_s(held, 0) == doctest::Approx(ttft_s(base, 0)));
 
@@ -83,6 +84,43 @@ TEST_CASE("batch waiting holds a prompt that arrives during decodes back for the
     serving::Simulation z(zero, h200_calibration());
     z.run();
     CHECK(ttft_s(z, 1) == doctest::Approx(ttft_s(base, 1)));
+  }
+}
+
+TEST_CASE("batch waiting counts the decodes' tokens and holds while any prompt is held, across arrivals") {
+  // Three decodes and a prompt of 7,370 tokens: 7,370 + 3 = 7,373 >= 0.9 x 8,192 = 7,372.8, so it
+  // runs at once; a prompt one token shorter comes to 7,372 and waits. The decodes' tokens tip it.
+  auto path = [](std::int64_t prompt) {
+    return write_trace(
+        "batch_wait_tip_" + std::to_string(prompt),
+        {R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 400})",
+         R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 400})",
+         R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 400})",
+         R"({"arrival_s": 0.05, "input_tokens": )" + std::to_string(prompt) + R"(, "output_tokens": 5})"});
+  };
+  auto run = [&](std::int64_t prompt, bool wait) {
+    auto cfg = with_trace(gpt_oss_h200(), path(prompt));
+    cfg.scheduler.prefix_caching = false;
+    if (wait) {
+      cfg.scheduler.batch_wait_iters = 20;
+      cfg.scheduler.batch_wait_tokens_ratio = 0.9;
+    }
+    serving::Simulation sim(cfg, h200_calibration());
+    sim.run();
+    return ttft_s(sim, 3);
+  };
+  CHECK(run(7370, true) == doctest::Approx(run(7370, false)));
+  CHECK(run(7369, true) > run(7369, false) + 0.1);  // held: 20 steps of ~10 ms or more
+}
+
+TEST_CASE("a disaggregated decode pool does not batch-wait: its requests arrive prefilled") {
+  serving::ServingOverrides prefill;
+  prefill.batch_wait_iters = 20;
+  prefill.batch_wait_tokens_ratio = 0.9;
+  for (bool same_chip : {true, false}) {
+    auto decode = serving::decode_overrides(prefill, {}, same_chip);
+    CHECK_FALSE(decode.batch_wait_iters.has_value());
+    CHECK_FALSE(decode.batch_wait_tokens_ratio.has_value());
   }
 }
 

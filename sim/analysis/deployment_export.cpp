@@ -270,7 +270,10 @@ LaunchCommand Writer::trtllm(const Pool& pool) {
       std::string("enable_chunked_prefill: ") + (s.chunked_prefill ? "true" : "false") + "\n");
   if (s.batch_wait_iters > 0 || s.batch_wait_tokens_ratio > 0) {
     key("batch_wait_timeout_iters", "batch_wait_timeout_iters: " + std::to_string(s.batch_wait_iters) + "\n");
-    key("batch_wait_max_tokens_ratio", "batch_wait_max_tokens_ratio: " + fixed(s.batch_wait_tokens_ratio, 2) + "\n");
+    std::string ratio = fixed(s.batch_wait_tokens_ratio, 6);  // as given, without trailing zeros
+    ratio.erase(ratio.find_last_not_of('0') + 1);
+    if (ratio.back() == '.') ratio.pop_back();
+    key("batch_wait_max_tokens_ratio", "batch_wait_max_tokens_ratio: " + ratio + "\n");
   }
   if (d.cuda_graphs) {
     y += "cuda_graph_config:\n";

@@ -42,6 +42,10 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
     o.max_num_seqs.reset();
     o.max_num_batched_tokens.reset();
   }
+  // A decode pool runs no prompt beside its decodes (each request arrives prefilled), as a
+  // TensorRT-LLM decode-only worker, which never waits: batch waiting is the prefill side's.
+  o.batch_wait_iters.reset();
+  o.batch_wait_tokens_ratio.reset();
   overlay(o, decode);
   // A set tensor-parallel size the inherited expert-parallel degree does not divide: the
   // resolver's own rule (reset to 1) applies, as for a pool's own recipe.

@@ -220,7 +220,11 @@ bool Replica::hold_prompts(const std::vector<Request>& requests, std::int64_t bu
     tokens += r.num_tokens();
     room -= r.num_tokens() - r.num_computed;
   }
+  // A waiting prompt counts only if the step could admit it (a seat, and a block for it beyond the
+  // fixed state): TensorRT-LLM's scheduler never picks one that does not fit. The same condition
+  // lets a fast-forwarded decode run go by without a step that would hold (replica_fast_path.cpp).
   std::int64_t seats = p_.max_num_seqs - static_cast<std::int64_t>(running_.size());
+  if (kv_.num_available() < p_.fixed_blocks_per_seq + 1) seats = 0;
   for (auto it = waiting_.begin(); it != waiting_.end() && room > 0 && seats > 0; ++it) {
     const Request& r = requests[*it];
     if (r.state != RequestState::kWaiting) continue;  // left the queue (lazy removal)
