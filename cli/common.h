@@ -127,6 +127,7 @@ struct DeploymentOptions {
   int ep = 0;
   int spec_tokens = serving::kBenchmarkDefaultDraftTokens;
   double acceptance = 0;
+  std::string spec_method;  // empty: the recipe's, else eagle3
   bool no_cuda_graphs = false;
 };
 

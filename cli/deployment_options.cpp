@@ -46,6 +46,11 @@ void add_deployment_options(CLI::App& sub, DeploymentOptions& o) {
       ->check(CLI::Range(0, serving::kMaxBenchmarkDraftTokens));
   sub.add_option("--acceptance", o.acceptance, "Mean accepted tokens per step, bonus included")
       ->check(finite_range(1.0, serving::kMaxBenchmarkDraftTokens + 1.0));
+  sub.add_option("--spec-method", o.spec_method,
+                 "How the drafts are made: eagle3 (EAGLE-3 heads), eagle, or mtp (the model's own multi-token "
+                 "prediction block, DeepSeek-style: one full layer of the target's architecture; default: the "
+                 "recipe's, else eagle3)")
+      ->check(CLI::IsMember({"eagle3", "eagle", "mtp"}));
   sub.add_flag("--no-cuda-graphs", o.no_cuda_graphs, "Run decode steps eagerly");
 }
 
@@ -74,6 +79,7 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   // acceptance is then the default, when the recipe is this engine's).
   x.spec_draft_tokens = o.spec_tokens;
   if (o.spec_tokens > 0 && o.acceptance > 0) x.spec_acceptance_length = o.acceptance;
+  if (!o.spec_method.empty()) x.spec_method = o.spec_method;
   x.max_num_batched_tokens = scheduler.max_num_batched_tokens;
   x.max_num_seqs = scheduler.max_num_seqs;
   x.prefix_caching = scheduler.prefix_caching;

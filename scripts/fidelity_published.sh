@@ -9,7 +9,9 @@
 # OUT_DIR, default BUILD_DIR/fidelity_published/), and prints the markdown table: published and
 # simulated TTFT and TPOT, the error of each, the median and worst absolute error per metric, and
 # the median signed error of each group (model, GPU, engine).
-# With FIDELITY_REUSE=1 a point whose JSON is already there is not run again. With
+# A point marked not_steady_state (a published mean that is not a steady-state figure, and why) is
+# shown, marked, and left out of the medians, which are then also given with it.
+# With FIDELITY_REUSE=1 a point whose JSON is already there, run with the same arguments, is not run again. With
 # FIDELITY_OUTPUT_RANGE_RATIO=R every point's output lengths are drawn in [R, 1] x OSL instead of
 # the client's default (the input's 0.8): a sensitivity, R = 1 being exact output lengths, under
 # which closed-loop users finish together and send their next prompts in waves. Needs jq and awk.
@@ -46,7 +48,7 @@ for ((i = 0; i < n; ++i)); do
   # (input and output lengths uniform in [0.8, 1] x ISL/OSL, 2 x concurrency warm-up requests), fixed concurrency, no speculative decoding, the engine's defaults otherwise.
   args=(benchmark --hardware "$(jq -r .hardware <<<"$p")" --model "$(jq -r .model <<<"$p")"
     --engine "$(jq -r .engine <<<"$p")" --precision "$(jq -r .precision <<<"$p")" --tp "$(jq -r .tp <<<"$p")"
-    --spec-tokens 0 --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
+    --spec-tokens "$(jq -r '.spec_tokens // 0' <<<"$p")" --workload random --isl "$(jq -r .isl <<<"$p")" --osl "$(jq -r .osl <<<"$p")"
     --concurrency "$(jq -r .concurrency <<<"$p")" --seed 1 --json)
   [[ -z ${FIDELITY_OUTPUT_RANGE_RATIO:-} ]] || args+=(--output-range-ratio "$FIDELITY_OUTPUT_RANGE_RATIO")
   # Expert parallel where the point states it (tycoon's --ep divides --tp).
@@ -61,23 +63,25 @@ for ((i = 0; i < n; ++i)); do
   [[ $(jq -r '.batch_wait_iters // ""' <<<"$p") == "" ]] || args+=(--batch-wait-iters "$(jq -r .batch_wait_iters <<<"$p")")
   [[ $(jq -r '.batch_wait_tokens_ratio // ""' <<<"$p") == "" ]] ||
     args+=(--batch-wait-tokens-ratio "$(jq -r .batch_wait_tokens_ratio <<<"$p")")
-  # A kept JSON is reused only if it ran with this output-length ratio (the default's is 0.8) and
-  # the point's run configuration (KV precision, expert activations, MXFP4 kernel, token budget,
-  # batch waiting).
-  if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json ]] ||
-    ! jq -e --argjson r "${FIDELITY_OUTPUT_RANGE_RATIO:-0.8}" --arg kv "$(jq -r '.kv_dtype // ""' <<<"$p")" \
-      --arg act "$(jq -r '.expert_activation // ""' <<<"$p")" --arg mx "$(jq -r '.mxfp4_backend // ""' <<<"$p")" \
-      --argjson pt "$(jq '{budget: .max_num_batched_tokens, iters: (.batch_wait_iters // 0), ratio: (.batch_wait_tokens_ratio // 0)}' <<<"$p")" \
-      '.config.output_range_ratio == $r and ($kv == "" or .config.kv_cache_dtype == $kv)
-       and (.config.expert_activation // "") == $act and (.config.mxfp4_backend // "") == $mx
-       and ($pt.budget == null or .config.max_num_batched_tokens == $pt.budget)
-       and (.config.batch_wait_iters // 0) == $pt.iters and (.config.batch_wait_tokens_ratio // 0) == $pt.ratio' \
-      "$out/$id.json" >/dev/null; then
+  [[ $(jq -r '.max_num_seqs // ""' <<<"$p") == "" ]] || args+=(--max-num-seqs "$(jq -r .max_num_seqs <<<"$p")")
+  # Speculative decoding where the source's run had it (the source's columns do not say so; the
+  # run_config_source does), with the acceptance its acceptance_source gives.
+  [[ $(jq -r '.spec_method // ""' <<<"$p") == "" ]] || args+=(--spec-method "$(jq -r .spec_method <<<"$p")")
+  [[ $(jq -r '.acceptance // ""' <<<"$p") == "" ]] || args+=(--acceptance "$(jq -r .acceptance <<<"$p")")
+  # The client as that run's was, where it differs from the default (2 x concurrency warm-ups,
+  # 10 x concurrency prompts).
+  [[ $(jq -r '.warmup_requests // ""' <<<"$p") == "" ]] || args+=(--warmup-requests "$(jq -r .warmup_requests <<<"$p")")
+  [[ $(jq -r '.num_requests // ""' <<<"$p") == "" ]] || args+=(--num-requests "$(jq -r .num_requests <<<"$p")")
+  # A kept JSON is reused only if it ran with this point's exact arguments (its run configuration
+  # and the output-length ratio), recorded beside it.
+  if [[ ${FIDELITY_REUSE:-0} != 1 || ! -s $out/$id.json || ! -s $out/$id.args ]] ||
+    [[ $(cat "$out/$id.args") != "${args[*]}" ]]; then
     if ! "$tycoon" "${args[@]}" >"$out/$id.json" 2>"$out/$id.err"; then
       refused+=("| $id | $(tr '\n' ' ' <"$out/$id.err" | sed 's/|/\\|/g') |")
       rm -f "$out/$id.json"
       continue
     fi
+    printf '%s' "${args[*]}" >"$out/$id.args"
   fi
   rows+=("$(jq -r --slurpfile s "$out/$id.json" '
     def err(o; p): (o - p) / p * 100;
@@ -85,18 +89,27 @@ for ((i = 0; i < n; ++i)); do
      ((.tp | tostring) + (if (.ep // 1) != 1 then " (EP " + (.ep | tostring) + ")" else "" end)),
      ((.isl | tostring) + "/" + (.osl | tostring)), (.concurrency | tostring),
      .published.ttft_ms, $s[0].ttft_ms.mean, err($s[0].ttft_ms.mean; .published.ttft_ms),
-     .published.tpot_ms, $s[0].tpot_ms.mean, err($s[0].tpot_ms.mean; .published.tpot_ms)] | @tsv' <<<"$p")")
+     .published.tpot_ms, $s[0].tpot_ms.mean, err($s[0].tpot_ms.mean; .published.tpot_ms),
+     (if .not_steady_state then "x" else "" end)] | @tsv' <<<"$p")")
+done
+# Points whose published figure is not a steady-state one (not_steady_state says why: a run with no
+# warm-up whose first requests waited on something the simulator does not model) are shown, marked,
+# and left out of the medians; the medians with them follow.
+steady=() flagged=()
+for r in "${rows[@]}"; do
+  if [[ $(cut -f15 <<<"$r") == x ]]; then flagged+=("$r"); else steady+=("$r"); fi
 done
 
 echo
 echo "| point | GPU | engine | model | precision | TP | ISL/OSL | users | TTFT published (ms) | TTFT ours (ms) | TTFT error | TPOT published (ms) | TPOT ours (ms) | TPOT error |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-printf '%s\n' "${rows[@]}" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %+.0f%% | %.2f | %.2f | %+.0f%% |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
+printf '%s\n' "${rows[@]}" | awk -F'\t' '{ printf "| %s%s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %+.0f%% | %.2f | %.2f | %+.0f%% |\n", $1, ($15 == "x" ? " (not steady state)" : ""), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
 
 # Median and worst absolute error of each metric, over the points that ran.
 summary() {
   local col=$1 name=$2
-  printf '%s\n' "${rows[@]}" | awk -F'\t' -v c="$col" '{ e = $c < 0 ? -$c : $c; print e, $c, $1 }' | sort -g | awk -v name="$name" '
+  shift 2
+  printf '%s\n' "$@" | awk -F'\t' -v c="$col" '{ e = $c < 0 ? -$c : $c; print e, $c, $1 }' | sort -g | awk -v name="$name" '
     { a[NR] = $1; s[NR] = $2; id[NR] = $3 }
     END {
       if (NR == 0) exit
@@ -105,13 +118,18 @@ summary() {
     }'
 }
 echo
-summary 11 "TTFT"
-summary 14 "TPOT"
+summary 11 "TTFT" "${steady[@]}"
+summary 14 "TPOT" "${steady[@]}"
+if ((${#flagged[@]})); then
+  echo "- ${#flagged[@]} points marked not steady state (the points file's not_steady_state says why) are left out of these medians and of the groups' below; with them:"
+  summary 11 "  TTFT, all points" "${rows[@]}"
+  summary 14 "  TPOT, all points" "${rows[@]}"
+fi
 # The signs by group point at mechanisms, not noise: the median signed error of each group.
 echo
 echo "| group (model, GPU, engine) | points | median TTFT error | median TPOT error |"
 echo "|---|---|---|---|"
-printf '%s\n' "${rows[@]}" | awk -F'\t' '{ split($3, e, " "); print $4 ", " $2 ", " e[1] "\t" $11 "\t" $14 }' | sort -t$'\t' -k1,1 |
+printf '%s\n' "${steady[@]}" | awk -F'\t' '{ split($3, e, " "); print $4 ", " $2 ", " e[1] "\t" $11 "\t" $14 }' | sort -t$'\t' -k1,1 |
   awk -F'\t' '
     function median(v, n,   i, j, t) {
       for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }

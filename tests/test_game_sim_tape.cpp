@@ -201,6 +201,20 @@ TEST_CASE("the W4A16 kernel an operator chooses is part of a simulation's finger
   CHECK(game::simulation_fingerprint(cfg, cal) != marlin);
 }
 
+TEST_CASE(
+    "the draft method is part of a simulation's fingerprint: an MTP drafter is never served an EAGLE run's tape") {
+  // An MTP draft pass is a full block of the target (its experts included), an EAGLE pass a small
+  // head: the same drafts and acceptance cost different steps. EAGLE's two names are one model.
+  auto cfg = serving_test::gpt_oss_h200();
+  const auto& cal = serving_test::h200_calibration();
+  cfg.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.18};
+  const auto eagle3 = game::simulation_fingerprint(cfg, cal);
+  cfg.deployment.spec_decode->method = "eagle";
+  CHECK(game::simulation_fingerprint(cfg, cal) == eagle3);
+  cfg.deployment.spec_decode->method = "mtp";
+  CHECK(game::simulation_fingerprint(cfg, cal) != eagle3);
+}
+
 TEST_CASE("a decode pool on another chip runs the engine's default W4A16 kernel, on the same chip the chosen one") {
   // --mxfp4-backend chooses a kernel for chips without 4-bit math: a B200 decode pool behind an
   // H200 prefill pool would otherwise be refused for a choice it cannot make.

@@ -128,20 +128,24 @@ class EngineRoot:
 
 
 def benchmark_args(tycoon, p, with_kernel=True):
-    """`tycoon benchmark` for one published point, run as scripts/fidelity_published.sh runs it: the
-    client's defaults, no speculative decoding, seed 1, and the engine settings the point's source
-    states (expert parallelism, KV precision, expert activations, token budget, batch waiting, MXFP4
-    kernel: run_config_source).
+    """`tycoon benchmark` for one published point, run as scripts/fidelity_published.sh runs it: seed 1,
+    the client's defaults unless the point says how its client differed, no speculative decoding
+    unless its run had it, and the engine settings the point's source states (expert parallelism,
+    KV precision, expert activations, token budget, sequences, batch waiting, MXFP4 kernel, MTP:
+    run_config_source).
     with_kernel False: the engine's default MXFP4 kernel whatever the point says."""
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
-            "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", "0", "--workload", "random",
+            "--precision", p["precision"], "--tp", str(p["tp"]), "--spec-tokens", str(p.get("spec_tokens", 0)),
+            "--workload", "random",
             "--isl", str(p["isl"]), "--osl", str(p["osl"]), "--concurrency", str(p["concurrency"]), "--seed", "1",
             "--json"]
     if p.get("ep", 1) != 1:
         args += ["--ep", str(p["ep"])]
     for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation"),
                         ("max_num_batched_tokens", "--max-num-batched-tokens"), ("batch_wait_iters", "--batch-wait-iters"),
-                        ("batch_wait_tokens_ratio", "--batch-wait-tokens-ratio")):
+                        ("batch_wait_tokens_ratio", "--batch-wait-tokens-ratio"), ("max_num_seqs", "--max-num-seqs"),
+                        ("spec_method", "--spec-method"), ("acceptance", "--acceptance"),
+                        ("warmup_requests", "--warmup-requests"), ("num_requests", "--num-requests")):
         if p.get(field):
             args += [flag, str(p[field])]
     if with_kernel and p.get("mxfp4_backend"):

@@ -62,8 +62,12 @@ def model_layers(model):
 
 
 def engine_points(engine):
+    """The engine's points, every one (the reserved-key check reads them all), split as the fits
+    split. A point marked not_steady_state is no target for a steady-state cost: main() runs the
+    others (scripts/fidelity_published.sh leaves it out of its medians too)."""
     rows = [p for p in w4.points(None, None) if p["engine"] == engine]
     rows.sort(key=lambda p: p["id"])
+    rows = [p for p in rows if not p.get("not_steady_state")] + [p for p in rows if p.get("not_steady_state")]
     for i, p in enumerate(rows):
         p["split"] = "held-out" if i % 3 == 2 else "fit"
     return rows
@@ -133,6 +137,7 @@ def main():
             raise fit_published.InputError(f"no published point of engine '{a.engine}' in {', '.join(w4.POINT_FILES)}")
         check_published(rows)
         fit_published.refuse_reserved([w4.reserved_view(p) for p in rows], a.reserved)
+        rows = [p for p in rows if not p.get("not_steady_state")]
         layers = {m: model_layers(m) for m in {p["model"] for p in rows}}
         root = w4.EngineRoot(a.engine, None, prefix="tycoon-frontend-")
     except fit_published.InputError as e:

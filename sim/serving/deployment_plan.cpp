@@ -195,6 +195,10 @@ void put_deployment(std::string& f, const perf::Deployment& d) {
   if (d.spec_decode) {
     put(f, std::int64_t{d.spec_decode->num_draft_tokens});
     put(f, d.spec_decode->acceptance_length);
+    // The drafter's cost differs by method (EAGLE heads or a full MTP block); EAGLE's two names are
+    // one cost model, and stay out of the fingerprint as they always were.
+    if (perf::parse_draft_method(d.spec_decode->method) == perf::DraftMethod::kMtp)
+      put(f, std::string("draft method mtp"));
   }
   for (double x : d.op_time_scale) put(f, x);
   if (d.expert_activation) put(f, std::string("expert activation ") + std::string(to_string(*d.expert_activation)));
