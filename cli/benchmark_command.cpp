@@ -64,6 +64,7 @@ struct BenchmarkOptions {
   int max_num_batched_tokens = 0;
   int batch_wait_iters = 0;
   double batch_wait_tokens_ratio = 0;
+  int recv_interval = 0;
   bool no_prefix_caching = false;
   bool offline = false;
   bool no_chunked_prefill = false;
@@ -163,6 +164,7 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const data::Catalog
   if (o.no_chunked_prefill) sched.chunked_prefill = false;
   if (o.batch_wait_iters > 0) sched.batch_wait_iters = o.batch_wait_iters;
   if (o.batch_wait_tokens_ratio > 0) sched.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio;
+  if (o.recv_interval > 0) sched.recv_interval = o.recv_interval;
   if (!o.kv_admission.empty()) {
     sched.kv_admission = *parse_enum<serving::KvAdmission>(o.kv_admission, serving::kKvAdmissionNames);
   }
@@ -390,6 +392,10 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
                  "Batch waiting (TensorRT-LLM's batch_wait_max_tokens_ratio): held prompts run once they and the "
                  "decodes reach this share of the token budget (with --batch-wait-iters; default 0)")
       ->check(CLI::Range(0.0, 1.0));
+  sub.add_option("--scheduler-recv-interval", o.recv_interval,
+                 "SGLang's --scheduler-recv-interval: the scheduler takes new requests in only every N decode steps "
+                 "(at once after a step with a prefill, or when idle; default 0 or 1: every step)")
+      ->check(CLI::Range(0, 1000000));
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,
                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "

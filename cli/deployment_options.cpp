@@ -87,6 +87,7 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   x.kv_admission = scheduler.kv_admission;
   x.batch_wait_iters = scheduler.batch_wait_iters;
   x.batch_wait_tokens_ratio = scheduler.batch_wait_tokens_ratio;
+  x.recv_interval = scheduler.recv_interval;
   return x;
 }
 

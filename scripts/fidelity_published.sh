@@ -64,6 +64,8 @@ for ((i = 0; i < n; ++i)); do
   [[ $(jq -r '.batch_wait_tokens_ratio // ""' <<<"$p") == "" ]] ||
     args+=(--batch-wait-tokens-ratio "$(jq -r .batch_wait_tokens_ratio <<<"$p")")
   [[ $(jq -r '.max_num_seqs // ""' <<<"$p") == "" ]] || args+=(--max-num-seqs "$(jq -r .max_num_seqs <<<"$p")")
+  [[ $(jq -r '.recv_interval // ""' <<<"$p") == "" ]] ||
+    args+=(--scheduler-recv-interval "$(jq -r .recv_interval <<<"$p")")
   # Speculative decoding where the source's run had it (the source's columns do not say so; the
   # run_config_source does), with the acceptance its acceptance_source gives.
   [[ $(jq -r '.spec_method // ""' <<<"$p") == "" ]] || args+=(--spec-method "$(jq -r .spec_method <<<"$p")")

@@ -40,6 +40,12 @@ check_one_line_error spec-method-unknown "$tycoon" benchmark --hardware h200 --m
 mtp_json=$("$tycoon" benchmark --hardware h200 --model deepseek-r1 --engine sglang --tp 8 --spec-tokens 3 --acceptance 2.18 \
   --spec-method mtp --isl 256 --osl 16 --concurrency 2 --num-requests 4 --json 2>/dev/null)
 grep -q '"method": *"mtp"' <<<"$mtp_json" || { echo "FAIL benchmark --spec-method mtp: the config does not say mtp"; fail=1; }
+# SGLang's receive interval is SGLang's: another engine refuses it, naming the engine card's field.
+recv_err=$("$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine vllm --scheduler-recv-interval 10 \
+  --isl 64 --osl 8 --concurrency 1 2>&1 >/dev/null)
+recv_rc=$?
+[ "$recv_rc" = 2 ] && grep -q "supports_recv_interval" <<<"$recv_err" ||
+  { echo "FAIL --scheduler-recv-interval on vLLM: exit $recv_rc: $recv_err"; fail=1; }
 # An engine card's behaviour is listed as the simulator reads it: KV memory and running limit.
 engines_json=$("$tycoon" list engines --json)
 for key in '"kv_memory"' '"running_limit": "kv-pool"' '"kv_admission": "guaranteed-no-evict"'; do

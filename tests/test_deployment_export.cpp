@@ -136,6 +136,12 @@ TEST_CASE("SGLang and TensorRT-LLM commands use only their documented flags") {
   CHECK(has(argv, "--speculative-num-steps", "3"));
   CHECK(has(argv, "--speculative-eagle-topk", "1"));
   CHECK(has(argv, "--speculative-num-draft-tokens", "4"));
+  // SGLang's receive interval, where the simulation ran one (off by default: no flag).
+  CHECK_FALSE(has(argv, "--scheduler-recv-interval"));
+  sg.recv_interval = 10;
+  const auto recv = analysis::export_deployment(point("gpt-oss-120b", "h200", sg), launch("sglang"), repos(), {});
+  CHECK(has(recv.commands[0].argv, "--scheduler-recv-interval", "10"));
+  CHECK(analysis::undocumented_arguments(recv.commands[0].argv, launch("sglang")).empty());
 
   serving::ServingOverrides trt;
   trt.engine = "trtllm";

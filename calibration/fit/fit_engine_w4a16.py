@@ -131,7 +131,8 @@ def benchmark_args(tycoon, p, with_kernel=True):
     """`tycoon benchmark` for one published point, run as scripts/fidelity_published.sh runs it: seed 1,
     the client's defaults unless the point says how its client differed, no speculative decoding
     unless its run had it, and the engine settings the point's source states (expert parallelism,
-    KV precision, expert activations, token budget, sequences, batch waiting, MXFP4 kernel, MTP:
+    KV precision, expert activations, token budget, sequences, batch waiting, SGLang's receive
+    interval, MXFP4 kernel, MTP:
     run_config_source).
     with_kernel False: the engine's default MXFP4 kernel whatever the point says."""
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
@@ -144,6 +145,7 @@ def benchmark_args(tycoon, p, with_kernel=True):
     for field, flag in (("kv_dtype", "--kv-dtype"), ("expert_activation", "--expert-activation"),
                         ("max_num_batched_tokens", "--max-num-batched-tokens"), ("batch_wait_iters", "--batch-wait-iters"),
                         ("batch_wait_tokens_ratio", "--batch-wait-tokens-ratio"), ("max_num_seqs", "--max-num-seqs"),
+                        ("recv_interval", "--scheduler-recv-interval"),
                         ("spec_method", "--spec-method"), ("acceptance", "--acceptance"),
                         ("warmup_requests", "--warmup-requests"), ("num_requests", "--num-requests")):
         if p.get(field):

@@ -211,6 +211,7 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   if (s.max_num_batched_tokens > 16384) add({"--max-prefill-tokens", std::to_string(s.max_num_batched_tokens)});
   add({"--page-size", std::to_string(d.kv_page_tokens)});
   if (!s.prefix_caching) add({"--disable-radix-cache"});
+  if (s.recv_interval > 1) add({"--scheduler-recv-interval", std::to_string(s.recv_interval)});
   if (!d.cuda_graphs) {
     note(
         "SGLang's flag that turns CUDA graphs off was not found documented at the version read: the command "

@@ -50,6 +50,9 @@ struct Engine {
   // The scheduler can hold prompts back to batch them (serving::SchedulerConfig::batch_wait_iters;
   // TensorRT-LLM's batch_wait_timeout_iters and batch_wait_max_tokens_ratio). Off unless set.
   bool supports_batch_waiting = false;
+  // The scheduler can take new requests in only every N decode steps (serving::SchedulerConfig::
+  // recv_interval; SGLang's --scheduler-recv-interval). Off unless set.
+  bool supports_recv_interval = false;
   KvAdmission kv_admission = KvAdmission::kOptimistic;  // the engine's default admission policy
   // A serving engine a business deploys (vLLM, SGLang, ...); false for the calibration runner's
   // reference engine, which the game, the advisor and the deploy form do not offer.

@@ -46,6 +46,8 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
   // TensorRT-LLM decode-only worker, which never waits: batch waiting is the prefill side's.
   o.batch_wait_iters.reset();
   o.batch_wait_tokens_ratio.reset();
+  // The receive interval is modelled where prompts arrive from clients, the prefill side.
+  o.recv_interval.reset();
   overlay(o, decode);
   // A set tensor-parallel size the inherited expert-parallel degree does not divide: the
   // resolver's own rule (reset to 1) applies, as for a pool's own recipe.
@@ -223,6 +225,10 @@ void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
     put(f, std::string("batch waiting"));
     put(f, std::int64_t{s.batch_wait_iters});
     put(f, s.batch_wait_tokens_ratio);
+  }
+  if (s.recv_interval > 1) {
+    put(f, std::string("receive interval"));
+    put(f, std::int64_t{s.recv_interval});
   }
 }
 

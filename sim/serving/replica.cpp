@@ -26,8 +26,12 @@ std::int64_t Replica::blocks_for_lifetime(const Request& r) const {
 
 void Replica::enqueue(RequestId id, Request& r) {
   r.state = RequestState::kWaiting;
-  waiting_.push_back(id);
   ++num_waiting_;
+  if (p_.recv_interval > 1) {  // the scheduler takes it in at its next receiving pass (receive())
+    inbox_.push_back(id);
+    return;
+  }
+  waiting_.push_back(id);
   // Its admission looks up the first prompt block's hash, usually within microseconds: start
   // loading that table slot now (no effect on the contents).
   if (kv_.prefix_caching() && r.num_tokens() - 1 >= p_.page_tokens) {
@@ -243,8 +247,26 @@ bool Replica::hold_prompts(const std::vector<Request>& requests, std::int64_t bu
   return true;
 }
 
+void Replica::receive(const std::vector<Request>& requests) {
+  // SGLang's SchedulerRecvSkipper (--scheduler-recv-interval N): each pass of the scheduler's loop
+  // adds the weight of the batch it ran last to a counter, 1 for a decode (or verify) step and
+  // 1000 for any step with a prefill, and reads the requests sent to it only when the counter
+  // reaches N (then it restarts at 0). An idle loop adds 1 per pass, microseconds apart: an idle
+  // scheduler takes a request in at once, as does one whose last step had a prefill.
+  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+  const bool idle_now = running_.empty() && waiting_.empty();
+  recv_counter_ += (idle_ || last_step_prefill_ || idle_now) ? p_.recv_interval : 1;
+  if (recv_counter_ < p_.recv_interval) return;
+  recv_counter_ = 0;
+  for (RequestId id : inbox_) {
+    if (requests[id].state == RequestState::kWaiting) waiting_.push_back(id);  // not timed out since
+  }
+  inbox_.clear();
+}
+
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
   assert(!busy_);
+  if (p_.recv_interval > 1) receive(requests);
   ++step_;
   prefills_.clear();
   decode_contexts_.clear();
@@ -285,7 +307,12 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
   }
   // Admissions only happen here, so the most sequences ever running at once is seen here.
   metrics.peak_running_seqs = std::max(metrics.peak_running_seqs, static_cast<std::int64_t>(running_.size()));
-  if (scheduled_.empty()) return std::nullopt;
+  if (scheduled_.empty()) {
+    idle_ = true;
+    return std::nullopt;
+  }
+  idle_ = false;
+  last_step_prefill_ = !prefills_.empty();
 
   if (p_.fast_forward_decode && prefills_.empty()) {
     // Decode only: the per-batch-size model, fed the same sums predict_iteration would make

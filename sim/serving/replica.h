@@ -44,6 +44,8 @@ struct ReplicaParams {
   // Batch waiting (SchedulerConfig::batch_wait_iters / batch_wait_tokens_ratio): 0 and 0 = off.
   int batch_wait_iters = 0;
   double batch_wait_tokens_ratio = 0;
+  // Receive interval (SchedulerConfig::recv_interval): 0 or 1 = every step takes new requests.
+  int recv_interval = 0;
 };
 
 class Replica {
@@ -169,6 +171,15 @@ class Replica {
   bool busy_ = false;
   std::uint64_t step_ = 0;
   int batch_wait_count_ = 0;  // steps in a row that held the prompts back (batch waiting)
+  // Receive interval (ReplicaParams::recv_interval): arrivals the scheduler has not taken in yet,
+  // oldest first (counted in num_waiting_; lazy removal as waiting_), the skip counter, what the
+  // last step ran, and whether the scheduler was idle since.
+  std::vector<RequestId> inbox_;
+  int recv_counter_ = 0;
+  bool last_step_prefill_ = false;
+  bool idle_ = true;
+  // Moves the inbox into the waiting queue when this scheduling pass takes new requests in.
+  void receive(const std::vector<Request>& requests);
 
   // Reused every step (no allocation once warm).
   std::vector<perf::PrefillChunk> prefills_;

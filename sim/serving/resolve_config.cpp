@@ -45,6 +45,7 @@ void overlay(ServingOverrides& base, const ServingOverrides& over) {
   take(base.kv_admission, over.kv_admission);
   take(base.batch_wait_iters, over.batch_wait_iters);
   take(base.batch_wait_tokens_ratio, over.batch_wait_tokens_ratio);
+  take(base.recv_interval, over.recv_interval);
   take(base.router, over.router);
 }
 
@@ -62,6 +63,7 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   check_at_least("max_num_batched_tokens", o.max_num_batched_tokens, 1);
   check_at_least("max_num_seqs", o.max_num_seqs, 1);
   check_at_least("batch_wait_iters", o.batch_wait_iters, 0);
+  check_at_least("recv_interval", o.recv_interval, 0);
   if (o.batch_wait_tokens_ratio && !(*o.batch_wait_tokens_ratio >= 0 && *o.batch_wait_tokens_ratio <= 1)) {
     throw core::InputError("batch_wait_tokens_ratio must lie in [0, 1] (a share of max_num_batched_tokens)");
   }
@@ -156,6 +158,13 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   }
   s.batch_wait_iters = o.batch_wait_iters.value_or(0);
   s.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio.value_or(0);
+  if (o.recv_interval.value_or(0) > 1 && !engine.supports_recv_interval) {
+    throw core::InputError("receive interval: engine '" + engine.id +
+                           "' takes new requests in at every step (SGLang's --scheduler-recv-interval; "
+                           "hardware_db/engines/" +
+                           engine.id + ".json: supports_recv_interval)");
+  }
+  s.recv_interval = o.recv_interval.value_or(0);
 
   perf::check_deployment(d);
   return out;

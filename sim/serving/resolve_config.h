@@ -44,6 +44,9 @@ struct ServingOverrides {
   // engine has it (data::Engine::supports_batch_waiting). Unset: off.
   std::optional<int> batch_wait_iters;
   std::optional<double> batch_wait_tokens_ratio;
+  // Receive interval (SchedulerConfig::recv_interval); only where the engine has it
+  // (data::Engine::supports_recv_interval). Unset: every step takes new requests in.
+  std::optional<int> recv_interval;
   // How requests are spread over the deployment's replicas: the deployment plan reads the
   // (prefill) pool's; resolve_serving, which resolves one replica, does not. Unset: round robin.
   std::optional<RouterKind> router;

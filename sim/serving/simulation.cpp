@@ -83,9 +83,12 @@ void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, 
   p.prefix_caching = sc.prefix_caching && d.engine->supports_prefix_caching;
   p.num_draft_tokens = k;
   p.guaranteed_no_evict = sc.kv_admission == KvAdmission::kGuaranteedNoEvict;
-  p.fast_forward_decode = sc.fast_forward_decode;
+  // The decode fast path assumes a run of decode steps takes no request in; under a receive
+  // interval every step counts toward the next receiving pass, so steps run one by one.
+  p.fast_forward_decode = sc.fast_forward_decode && sc.recv_interval <= 1;
   p.batch_wait_iters = sc.batch_wait_iters;
   p.batch_wait_tokens_ratio = sc.batch_wait_tokens_ratio;
+  p.recv_interval = sc.recv_interval;
 
   pool.replicas.reserve(static_cast<std::size_t>(replicas));
   for (int i = 0; i < replicas; ++i) pool.replicas.emplace_back(p, d, pool.calibration);

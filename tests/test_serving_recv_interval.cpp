@@ -1,0 +1,126 @@
+// The receive interval, as SGLang runs it (--scheduler-recv-interval; its SchedulerRecvSkipper;
+// serving::SchedulerConfig::recv_interval): the scheduler takes newly arrived requests in only when
+// a counter reaches the interval; a decode step adds 1, a step with a prefill (or an idle
+// scheduler) enough to reach it at once, and each receiving pass restarts the counter at 0.
+#include "sim/core/input_error.h"
+#include "sim/serving/deployment_plan.h"
+#include "tests/test_serving_support.h"
+
+using namespace tycoon;
+using namespace tycoon::serving_test;
+
+namespace {
+
+// Request 0: a 100-token prompt and a long answer, from t = 0, alone. Request 1 (optional): a
+// 100-token prompt arriving at `second_at_s`.
+serving::ServingConfig recv_trace(const std::string& name, double second_at_s, int interval) {
+  std::vector<std::string> rows = {R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 400})"};
+  if (second_at_s >= 0) {
+    rows.push_back(R"({"arrival_s": )" + std::to_string(second_at_s) + R"(, "input_tokens": 100, "output_tokens": 5})");
+  }
+  auto cfg = with_trace(gpt_oss_h200(), write_trace("recv_interval_" + name, rows));
+  cfg.scheduler.prefix_caching = false;
+  cfg.scheduler.recv_interval = interval;
+  return cfg;
+}
+
+double recv_ttft_s(const serving::Simulation& sim, std::size_t i) {
+  const auto& r = sim.requests().at(i);
+  return core::to_seconds(r.first_token_at - r.arrived_at);
+}
+
+// Request 0's prefill (its first token) and one batch-1 decode step, run alone.
+struct Alone {
+  double prefill_s, step_s;
+};
+Alone alone() {
+  serving::Simulation sim(recv_trace("alone", -1, 0), h200_calibration());
+  sim.run();
+  const auto& r = sim.requests().at(0);
+  return {core::to_seconds(r.first_token_at - r.arrived_at),
+          core::to_seconds(r.last_token_at - r.first_token_at) / static_cast<double>(r.num_output - 1)};
+}
+
+}  // namespace
+
+TEST_CASE("with a receive interval of 10, a prompt arriving during the third step waits for the pass before step 12") {
+  // Step 1 is request 0's prefill: the pass after it takes requests in and restarts the counter at
+  // 0. Steps 2, 3, ... decode, each adding 1: the passes before steps 3 ... 11 count 1 ... 9, the
+  // one before step 12 reaches 10 and takes request 1 in. Without the interval, request 1 (arriving
+  // half-way through step 3) runs in step 4: it now runs 8 steps later, 8 batch-1 decode steps.
+  const Alone a = alone();
+  const double arrival = a.prefill_s + 1.5 * a.step_s;
+  serving::Simulation off(recv_trace("mid_off", arrival, 0), h200_calibration());
+  serving::Simulation on(recv_trace("mid_on", arrival, 10), h200_calibration());
+  off.run();
+  on.run();
+  REQUIRE(on.requests().at(1).num_output == 5);
+  const double delay_steps = (recv_ttft_s(on, 1) - recv_ttft_s(off, 1)) / a.step_s;
+  CHECK(std::lround(delay_steps) == 8);
+  // Request 0 arrived at an idle scheduler, which takes it in at once.
+  CHECK(recv_ttft_s(on, 0) == doctest::Approx(recv_ttft_s(off, 0)));
+
+  SUBCASE("an interval of 30 holds the same prompt until the pass before step 32: 28 steps") {
+    serving::Simulation on30(recv_trace("mid_on30", arrival, 30), h200_calibration());
+    on30.run();
+    CHECK(std::lround((recv_ttft_s(on30, 1) - recv_ttft_s(off, 1)) / a.step_s) == 28);
+  }
+  SUBCASE("an interval of 1 (SGLang's default) takes every request in at once") {
+    serving::Simulation one(recv_trace("mid_on1", arrival, 1), h200_calibration());
+    one.run();
+    CHECK(recv_ttft_s(one, 1) == doctest::Approx(recv_ttft_s(off, 1)));
+  }
+}
+
+TEST_CASE("a prompt arriving during a prefill step is taken in by the next pass") {
+  // The pass after a step with a prefill adds 1,000 (SGLang's default weight), past any interval.
+  const Alone a = alone();
+  const double arrival = 0.5 * a.prefill_s;  // while request 0's prefill runs
+  serving::Simulation off(recv_trace("prefill_off", arrival, 0), h200_calibration());
+  serving::Simulation on(recv_trace("prefill_on", arrival, 10), h200_calibration());
+  off.run();
+  on.run();
+  CHECK(recv_ttft_s(on, 1) == doctest::Approx(recv_ttft_s(off, 1)));
+}
+
+TEST_CASE("a prompt waiting for the pass still times out, and the queue's count stays right") {
+  // Request 1 arrives half-way through step 3 with a 1 ms queue timeout: it times out in the
+  // inbox (8 steps of several ms), never runs, and request 0 finishes as it does alone.
+  const Alone a = alone();
+  auto cfg = recv_trace("timeout", a.prefill_s + 1.5 * a.step_s, 10);
+  cfg.scheduler.queue_timeout_s = 0.001;
+  serving::Simulation sim(cfg, h200_calibration());
+  const auto summary = sim.run();
+  CHECK(sim.requests().at(1).state == serving::RequestState::kTimedOut);
+  CHECK(sim.requests().at(1).num_output == 0);
+  CHECK(sim.requests().at(0).num_output == 400);
+  CHECK(summary.requests_timed_out == 1);
+}
+
+TEST_CASE("the receive interval is SGLang's: other engines refuse it, a decode pool drops it, the fingerprint has it") {
+  const auto& c = catalog();
+  serving::ServingOverrides o;
+  o.recv_interval = 10;
+  o.engine = "vllm";
+  CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),
+                       doctest::Contains("receive interval: engine 'vllm' takes new requests in at every step"),
+                       core::InputError);
+  o.engine = "sglang";
+  auto r = serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o);
+  CHECK(r.scheduler.recv_interval == 10);
+  SUBCASE("a negative interval is refused") {
+    o.recv_interval = -1;
+    CHECK_THROWS_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o), core::InputError);
+  }
+  SUBCASE("a disaggregated decode pool takes its prefilled requests in as they land") {
+    for (bool same_chip : {true, false}) CHECK_FALSE(serving::decode_overrides(o, {}, same_chip).recv_interval);
+  }
+  SUBCASE("a run with the interval is never served from the tape of one without it") {
+    auto cfg = gpt_oss_h200();
+    const auto plain = serving::simulation_fingerprint(cfg, h200_calibration());
+    cfg.scheduler.recv_interval = 1;  // the default: the same simulation
+    CHECK(serving::simulation_fingerprint(cfg, h200_calibration()) == plain);
+    cfg.scheduler.recv_interval = 10;
+    CHECK(serving::simulation_fingerprint(cfg, h200_calibration()) != plain);
+  }
+}
