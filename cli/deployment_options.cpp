@@ -79,7 +79,11 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   // acceptance is then the default, when the recipe is this engine's).
   x.spec_draft_tokens = o.spec_tokens;
   if (o.spec_tokens > 0 && o.acceptance > 0) x.spec_acceptance_length = o.acceptance;
-  if (!o.spec_method.empty()) x.spec_method = o.spec_method;
+  if (!o.spec_method.empty()) {
+    if (o.spec_tokens <= 0)
+      throw core::InputError("--spec-method " + o.spec_method + ": needs --spec-tokens N (N > 0)");
+    x.spec_method = o.spec_method;
+  }
   x.max_num_batched_tokens = scheduler.max_num_batched_tokens;
   x.max_num_seqs = scheduler.max_num_seqs;
   x.prefix_caching = scheduler.prefix_caching;

@@ -37,6 +37,8 @@ check_one_line_error unknown-flag "$tycoon" list hardware --bogus
 # one (its draft pass is a full block of the target), so the config says which ran.
 check_one_line_error spec-method-unknown "$tycoon" benchmark --hardware h200 --model deepseek-r1 --spec-tokens 3 \
   --acceptance 2 --spec-method medusa --isl 64 --osl 8 --concurrency 1
+check_one_line_error spec-method-without-drafts "$tycoon" benchmark --hardware h200 --model deepseek-r1 --spec-method mtp \
+  --isl 64 --osl 8 --concurrency 1
 mtp_json=$("$tycoon" benchmark --hardware h200 --model deepseek-r1 --engine sglang --tp 8 --spec-tokens 3 --acceptance 2.18 \
   --spec-method mtp --isl 256 --osl 16 --concurrency 2 --num-requests 4 --json 2>/dev/null)
 grep -q '"method": *"mtp"' <<<"$mtp_json" || { echo "FAIL benchmark --spec-method mtp: the config does not say mtp"; fail=1; }

@@ -65,6 +65,23 @@ TEST_CASE("with a receive interval of 10, a prompt arriving during the third ste
     on30.run();
     CHECK(std::lround((recv_ttft_s(on30, 1) - recv_ttft_s(off, 1)) / a.step_s) == 28);
   }
+  SUBCASE("above 1,000 a prefill step no longer reaches the interval: at 1,005 the pass before step 7") {
+    // The pass after the prefill adds 1,000 (SGLang's weight for a step with a prefill): 1,000,
+    // then 1,001 ... 1,005 before steps 3 ... 7. Request 1 runs in step 7 instead of 4.
+    serving::Simulation big(recv_trace("mid_on1005", arrival, 1005), h200_calibration());
+    big.run();
+    CHECK(std::lround((recv_ttft_s(big, 1) - recv_ttft_s(off, 1)) / a.step_s) == 3);
+  }
+  SUBCASE("the same steps with the decode fast path asked for: it stays off, the result is the same") {
+    auto slow = recv_trace("mid_on_slow", arrival, 10);
+    slow.scheduler.fast_forward_decode = false;
+    serving::Simulation s(slow, h200_calibration());
+    s.run();
+    for (std::size_t i = 0; i < 2; ++i) {
+      CHECK(s.requests().at(i).first_token_at == on.requests().at(i).first_token_at);
+      CHECK(s.requests().at(i).last_token_at == on.requests().at(i).last_token_at);
+    }
+  }
   SUBCASE("an interval of 1 (SGLang's default) takes every request in at once") {
     serving::Simulation one(recv_trace("mid_on1", arrival, 1), h200_calibration());
     one.run();
@@ -97,7 +114,7 @@ TEST_CASE("a prompt waiting for the pass still times out, and the queue's count 
   CHECK(summary.requests_timed_out == 1);
 }
 
-TEST_CASE("the receive interval is SGLang's: other engines refuse it, a decode pool drops it, the fingerprint has it") {
+TEST_CASE("the receive interval is SGLang's: other engines refuse it, a split deployment too, the fingerprint has it") {
   const auto& c = catalog();
   serving::ServingOverrides o;
   o.recv_interval = 10;
@@ -112,7 +129,18 @@ TEST_CASE("the receive interval is SGLang's: other engines refuse it, a decode p
     o.recv_interval = -1;
     CHECK_THROWS_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o), core::InputError);
   }
-  SUBCASE("a disaggregated decode pool takes its prefilled requests in as they land") {
+  SUBCASE("a disaggregated deployment refuses it (its decode worker's intake is not modelled with it)") {
+    serving::PlanRequest plan;
+    plan.model = &c.model("llama-3.1-70b");
+    plan.pool.chip = "h200";
+    plan.pool.recipe = o;
+    serving::PoolRequest decode;
+    decode.chip = "h200";
+    decode.recipe.engine = o.engine;
+    plan.decode = decode;
+    CHECK_THROWS_WITH_AS(serving::resolve_plan(c, plan, {}),
+                         doctest::Contains("receive interval: not modelled for a disaggregated deployment"),
+                         core::InputError);
     for (bool same_chip : {true, false}) CHECK_FALSE(serving::decode_overrides(o, {}, same_chip).recv_interval);
   }
   SUBCASE("a run with the interval is never served from the tape of one without it") {

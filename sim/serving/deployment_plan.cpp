@@ -46,7 +46,8 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
   // TensorRT-LLM decode-only worker, which never waits: batch waiting is the prefill side's.
   o.batch_wait_iters.reset();
   o.batch_wait_tokens_ratio.reset();
-  // The receive interval is modelled where prompts arrive from clients, the prefill side.
+  // The receive interval is refused for split deployments (resolve_plan); a decode pool never
+  // inherits it.
   o.recv_interval.reset();
   overlay(o, decode);
   // A set tensor-parallel size the inherited expert-parallel degree does not divide: the
@@ -114,6 +115,14 @@ DeploymentPlan resolve_plan(const data::Catalog& catalog, const PlanRequest& req
   c.router = request.pool.recipe.router.value_or(RouterKind::kRoundRobin);
   if (!request.decode) return plan;
 
+  // SGLang's receive interval acts where a scheduler decodes while requests arrive: in a split
+  // deployment that is the decode worker, whose intake of prefilled requests the simulation does
+  // not model with it (a prefill-only pool takes every request in at once). Refused, not ignored.
+  if (c.scheduler.recv_interval > 1) {
+    throw core::InputError(
+        "receive interval: not modelled for a disaggregated deployment (SGLang's decode worker "
+        "takes its prefilled requests in at the interval; the simulation's decode pool does not)");
+  }
   const PoolRequest& dq = *request.decode;
   PoolRequest decode = dq;
   decode.recipe = decode_overrides(request.pool.recipe, dq.recipe, dq.chip == request.pool.chip);

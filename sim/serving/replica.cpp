@@ -252,10 +252,11 @@ void Replica::receive(const std::vector<Request>& requests) {
   // adds the weight of the batch it ran last to a counter, 1 for a decode (or verify) step and
   // 1000 for any step with a prefill, and reads the requests sent to it only when the counter
   // reaches N (then it restarts at 0). An idle loop adds 1 per pass, microseconds apart: an idle
-  // scheduler takes a request in at once, as does one whose last step had a prefill.
+  // scheduler takes a request in at once; one whose last step had a prefill does when N <= 1000.
   while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
   const bool idle_now = running_.empty() && waiting_.empty();
-  recv_counter_ += (idle_ || last_step_prefill_ || idle_now) ? p_.recv_interval : 1;
+  constexpr int kPrefillWeight = 1000;  // SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT: any step but a decode or verify
+  recv_counter_ += (idle_ || idle_now) ? p_.recv_interval : last_step_prefill_ ? kPrefillWeight : 1;
   if (recv_counter_ < p_.recv_interval) return;
   recv_counter_ = 0;
   for (RequestId id : inbox_) {

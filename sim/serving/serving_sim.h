@@ -116,10 +116,11 @@ struct SchedulerConfig {
   double batch_wait_tokens_ratio = 0;
   // Receive interval, as SGLang runs it (--scheduler-recv-interval;
   // data::Engine::supports_recv_interval): the scheduler takes newly arrived requests in only when
-  // a counter reaches recv_interval, each decode step adding 1 and a step with a prefill (or an
-  // idle scheduler) enough to reach it at once; a prompt arriving while it decodes waits up to
-  // recv_interval steps. Steps are then simulated one by one (no decode fast path). 0 or 1: every
-  // step takes them in (every engine's default).
+  // a counter reaches recv_interval, each decode step adding 1, a step with a prefill 1,000 (SGLang's
+  // weights) and an idle scheduler enough to reach it at once; a prompt arriving while it decodes
+  // waits up to recv_interval steps. Steps are then simulated one by one (no decode fast path).
+  // Not for disaggregated deployments (refused). 0 or 1: every step takes them in (every engine's
+  // default).
   int recv_interval = 0;
   // Simulator speed only, never results: runs of decode-only steps in which nothing else can
   // happen are applied in one go instead of step by step (sim/serving/replica.h,
