@@ -86,6 +86,26 @@ else
   echo "check_calibration.sh: $reserved not found: reserved keys of the serving points not checked, nor vLLM's" \
     "Marlin shares (fit_engine_w4a16.py --check)" >&2
 fi
+# A published point whose run settings are malformed is refused with the file, the field and the
+# reason (fit_engine_w4a16.points, which every fit and sweep of the points reads), not passed on.
+python3 - "$build/broken_points.json" <<'PY'
+import json, sys
+sys.path.insert(0, "calibration/fit")
+import fit_engine_w4a16 as w4
+import fit_published
+doc = json.load(open("calibration/published/serving_points_moe.json"))
+for field, bad in (("recv_interval", "10"), ("acceptance", 0.5), ("spec_method", "medusa"), ("num_requests", -1)):
+    broken = json.loads(json.dumps(doc))
+    broken["points"][3][field] = bad
+    json.dump(broken, open(sys.argv[1], "w"))
+    w4.POINT_FILES = [sys.argv[1]]
+    try:
+        w4.points(None, None)
+    except fit_published.InputError as e:
+        assert f"/points/3/{field}" in str(e), e
+        continue
+    sys.exit(f"fit_engine_w4a16.points accepted {field} = {bad!r}")
+PY
 # A rows file that cannot be fitted as it stands is refused (exit 2, naming the file and the
 # field), checked on copies of the B200's rows broken one way each: a published value that is
 # not a finite positive number, a row given twice, and the two rows of one configuration (one

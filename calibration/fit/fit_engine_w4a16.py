@@ -71,6 +71,17 @@ def points(engine, kernel):
                     raise fit_published.InputError(f"{f}: /points/{i}/ep: an integer is required")
                 if "mxfp4_backend" in p and not isinstance(p["mxfp4_backend"], str):
                     raise fit_published.InputError(f"{f}: /points/{i}/mxfp4_backend: a kernel name is required")
+                # A run's own settings (benchmark_args passes them on): whole numbers, a number, a name.
+                for field in ("spec_tokens", "max_num_seqs", "recv_interval", "warmup_requests", "num_requests",
+                              "max_num_batched_tokens", "batch_wait_iters"):
+                    v = p.get(field, 0)
+                    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                        raise fit_published.InputError(f"{f}: /points/{i}/{field}: a whole number >= 0 is required")
+                a = p.get("acceptance", 1.0)
+                if not isinstance(a, (int, float)) or isinstance(a, bool) or not 1.0 <= a <= 65.0:
+                    raise fit_published.InputError(f"{f}: /points/{i}/acceptance: a number in [1, 65] is required")
+                if "spec_method" in p and p["spec_method"] not in ("eagle3", "eagle", "mtp"):
+                    raise fit_published.InputError(f"{f}: /points/{i}/spec_method: one of eagle3, eagle, mtp")
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as e:
             raise fit_published.InputError(f"{f}: cannot read the points: {e}")
         for p in listed:
