@@ -54,6 +54,24 @@ PY
     echo "check_calibration.sh: $reserved not found: reserved keys of $rows not checked" >&2
   fi
 done
+# A row whose card stands in for the measured model (published_model: the B300's MiniMax-M2.5 and
+# Kimi-K2.5 rows run on the M2.7 and K2.6 cards) is refused when the measured model's configuration
+# is reserved, whatever the card's id.
+if [ -f "$reserved" ]; then
+  python3 - calibration/published/b300_serving.json "$reserved" "$build/reserved_probe.json" <<'PY'
+import json, sys
+rows, reserved = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = dict(zip(reserved["fields"], reserved["keys"][0]))
+rows["chip"] = key["gpu"]
+rows["rows"] = [dict(rows["rows"][0], **dict(key, model="a-card-of-the-same-shape", published_model=key["model"]))]
+json.dump(rows, open(sys.argv[3], "w"))
+PY
+  if python3 calibration/fit/fit_published.py --check-only --rows "$build/reserved_probe.json" \
+    --reserved "$reserved" 2>/dev/null; then
+    echo "fit_published.py accepted a reserved configuration under another card's name ($build/reserved_probe.json)"
+    exit 1
+  fi
+fi
 # The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
 if [ -f "$reserved" ]; then
   python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"

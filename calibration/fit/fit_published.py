@@ -64,8 +64,11 @@ KEY_FIELDS = ["gpu", "engine", "model", "precision", "tp", "ep", "adp", "isl", "
 # row rarely states them, and a near-duplicate of a reserved point must not leak into the fit.
 MATCH_FIELDS = ["gpu", "engine", "model", "precision", "tp", "isl", "osl", "concurrency"]
 SPLITS = ("fit", "held-out")
-# A row's run configuration where its source did not run the engine's defaults -> the option.
-RUN_CONFIG = {"kv_dtype": "--kv-dtype", "expert_activation": "--expert-activation"}
+# A row's run configuration where its source did not run the engine's defaults -> the option, and
+# what the field holds: a precision, or a positive whole number.
+RUN_CONFIG = {"kv_dtype": "--kv-dtype", "expert_activation": "--expert-activation",
+              "max_num_batched_tokens": "--max-num-batched-tokens", "max_num_seqs": "--max-num-seqs"}
+PRECISION_FIELDS = ("kv_dtype", "expert_activation")
 
 
 class InputError(Exception):
@@ -119,10 +122,17 @@ def load_rows(path):
             raise InputError(f"{where}/split: another row of the same configuration is '{split_of[config]}'")
         if not str(row["source"]).strip():
             raise InputError(f"{where}/source: must say where the number comes from")
+        # The model measured, where a card of the same architecture stands in for it (the card's id
+        # is `model`): the reserved keys are checked against both names.
+        if "published_model" in row and (not isinstance(row["published_model"], str) or not row["published_model"]):
+            raise InputError(f"{where}/published_model: the measured model's name, as the source gives it")
         # How the source ran the engine where it is not the engine's default (its launch script).
         for field in RUN_CONFIG:
-            if field in row and row[field] not in ("bf16", "fp8", "fp4"):
+            if field in PRECISION_FIELDS and field in row and row[field] not in ("bf16", "fp8", "fp4"):
                 raise InputError(f"{where}/{field}: one of bf16, fp8, fp4")
+            if field not in PRECISION_FIELDS and field in row and (
+                    not isinstance(row[field], int) or isinstance(row[field], bool) or row[field] < 1):
+                raise InputError(f"{where}/{field}: a positive whole number is required")
             if field in row and not str(row.get("run_config_source", "")).strip():
                 raise InputError(f"{where}/run_config_source: must say where {field} comes from")
     if not any(r["split"] == "fit" for r in doc["rows"]):
@@ -150,9 +160,12 @@ def refuse_reserved(rows, reserved_path):
     index = [fields.index(f) for f in MATCH_FIELDS]
     reserved = {tuple(str(k[i]).lower() for i in index) for k in keys}
     for row in rows:
-        key = tuple(str(row[f]).lower() for f in MATCH_FIELDS)
-        if key in reserved:
-            raise InputError(f"row '{row['id']}': its configuration ({', '.join(f'{f}={row[f]}' for f in MATCH_FIELDS)}) "
+        names = [row["model"]] + ([row["published_model"]] if "published_model" in row else [])
+        keys = [tuple(str(name if f == "model" else row[f]).lower() for f in MATCH_FIELDS) for name in names]
+        if any(key in reserved for key in keys):
+            measured = f", measured as {row['published_model']}" if "published_model" in row else ""
+            raise InputError(f"row '{row['id']}': its configuration ({', '.join(f'{f}={row[f]}' for f in MATCH_FIELDS)}"
+                             f"{measured}) "
                              f"is reserved for validation in {reserved_path}; it must not be fitted on")
 
 
@@ -210,7 +223,7 @@ def benchmark_args(row):
         args += ["--ep", str(row["ep"])]
     for field, option in RUN_CONFIG.items():
         if field in row:
-            args += [option, row[field]]
+            args += [option, str(row[field])]
     if row["mode"] in ("latency", "throughput"):
         # One batch of exactly isl/osl tokens straight to the engine, as vLLM's offline scripts.
         args += ["--offline", "--num-requests", str(row["concurrency"]), "--warmup-requests", "0",
@@ -283,6 +296,21 @@ def error(sim, pub):
     return (sim - pub) / pub
 
 
+def summary(rows, sims, label=""):
+    """Median |error|, median signed error and largest |error| per split and metric."""
+    lines = []
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    for split in SPLITS:
+        for metric in metrics:
+            errs = [error(s, r["published"]) for r, s in zip(rows, sims) if r["split"] == split and r["metric"] == metric]
+            if errs:
+                what = f"{label}{split}" if len(metrics) == 1 else f"{label}{split}, {metric}"
+                lines.append(f"{what}: {len(errs)} rows, median |error| {100 * statistics.median(map(abs, errs)):.1f}%, "
+                             f"median signed error {100 * statistics.median(errs):+.1f}%, "
+                             f"largest |error| {100 * max(map(abs, errs)):.1f}%")
+    return lines
+
+
 def report(rows, sims, levels, cmd):
     lines = [f"Fitted levels over the H200's curve shapes: " + ", ".join(f"{k} ×{v:g}" for k, v in levels.items()) +
              f" (`{cmd}`).", "",
@@ -293,15 +321,7 @@ def report(rows, sims, levels, cmd):
                      f"{r['concurrency']} | {r['metric']} | {r['published']:g} | {s:.4g} | "
                      f"{100 * error(s, r['published']):+.1f}% |")
     lines.append("")
-    metrics = list(dict.fromkeys(r["metric"] for r in rows))
-    for split in SPLITS:
-        for metric in metrics:
-            errs = [error(s, r["published"]) for r, s in zip(rows, sims) if r["split"] == split and r["metric"] == metric]
-            if errs:
-                what = f"{split}" if len(metrics) == 1 else f"{split}, {metric}"
-                lines.append(f"{what}: {len(errs)} rows, median |error| {100 * statistics.median(map(abs, errs)):.1f}%, "
-                             f"median signed error {100 * statistics.median(errs):+.1f}%, "
-                             f"largest |error| {100 * max(map(abs, errs)):.1f}%")
+    lines += summary(rows, sims)
     return "\n".join(lines)
 
 
@@ -358,6 +378,10 @@ def main():
         out = Path(a.out) if a.out else ROOT / "hardware_db" / "calibrated" / f"{chip}.json"
         out.write_text(json.dumps(profile, indent=2) + "\n")
         print(report(rows, sims, levels, cmd))
+        # The same rows before the fit: the base curves at level 1 (for a lent base, what the
+        # simulator gave this chip without the fit).
+        data.write(scaled_profile(base, chip, {k: 1.0 for k in names}, "probe"))
+        print("\n".join(["", "Before the fit (every level x1):"] + summary(rows, evaluate(a.tycoon, data.root, rows, a.jobs))))
         print(f"wrote {out}", file=sys.stderr)
         return 0
     except InputError as e:
