@@ -72,6 +72,11 @@ PY
     exit 1
   fi
 fi
+# Levels given to --at-levels that are not a level name = a positive number: exit 2, nothing run.
+rc=0
+python3 calibration/fit/fit_published.py --tycoon "$build/tycoon" --rows calibration/published/b300_serving.json \
+  --at-levels mem=1.5,comp=-1 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || { echo "fit_published.py --at-levels comp=-1 gave exit $rc, not 2"; exit 1; }
 # The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
 if [ -f "$reserved" ]; then
   python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"

@@ -335,6 +335,9 @@ def main():
     ap.add_argument("--out", help="profile to write (default: hardware_db/calibrated/<chip>.json)")
     ap.add_argument("--check-only", action="store_true", help="check the rows and the reserved keys, fit nothing")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--at-levels", metavar="NAME=X,...",
+                    help="fit nothing: print the rows' errors at these levels over the base (e.g. another chip's "
+                         "fitted levels, mem=1.5422,comp=0.4585,lat=1.1892); writes no profile")
     a = ap.parse_args()
     try:
         chip, rows, names, base_kind = load_rows(a.rows)
@@ -360,6 +363,22 @@ def main():
             base = json.loads(res.stdout)
             base_note = ("the H200's measured curves as the simulator lends them to this chip (tycoon fit --hardware "
                          f"{chip} --in-use: their throughput term scaled by its datasheet peaks)")
+        if a.at_levels is not None:
+            given = {}
+            for part in a.at_levels.split(","):
+                name, _, value = part.partition("=")
+                try:
+                    factor = float(value)
+                except ValueError:
+                    factor = float("nan")
+                if name not in LEVEL_CURVES or not math.isfinite(factor) or factor <= 0:
+                    raise InputError(f"--at-levels: '{part}': a level name ({', '.join(LEVEL_CURVES)}) = a positive "
+                                     "number")
+                given[name] = factor
+            data.write(scaled_profile(base, chip, given, "probe"))
+            print("\n".join([f"At levels {a.at_levels} over the base:"] +
+                            summary(rows, evaluate(a.tycoon, data.root, rows, a.jobs))))
+            return 0
         fit_rows = [r for r in rows if r["split"] == "fit"]
         levels = fit_levels(a.tycoon, data, base, chip, fit_rows, names, a.jobs, lambda s: print(s, file=sys.stderr))
         cmd = "calibration/fit/fit_published.py --rows " + os.path.relpath(a.rows, ROOT)
