@@ -152,7 +152,7 @@ def main():
                   "--in-use), so the levels fit what that scaling leaves out."),
         "chip": "b300",
         "base": "in-use",
-        "levels": ["mem", "comp", "moe_mem", "moe_comp", "lat"],
+        "levels": ["mem", "comp", "lat"],
         "modes": {"serving": ("aiconfigurator silicon sample, InferenceX-style runs: random prompts (tycoon --workload "
                               "random: input uniform in [0.8, 1] x ISL, output uniform in [0.8, 1] x OSL), closed loop at "
                               "`concurrency` users, 2 x concurrency warm-up requests; the published silicon_tpot_ms "

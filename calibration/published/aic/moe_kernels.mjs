@@ -22,7 +22,7 @@ if (!gitDir) {
   process.exit(2)
 }
 const dataDir = 'aic-core/src/aiconfigurator_core/systems/data'
-const chips = { h100_sxm: 'h100', h200_sxm: 'h200', b200_sxm: 'b200' }
+const chips = { h100_sxm: 'h100', h200_sxm: 'h200', b200_sxm: 'b200', b300_sxm: 'b300' }
 // model id -> expert shape and the (moe_tp, moe_ep) splits its published serving points run
 const shapes = {
 // and the weight formats its checkpoints ship (GPT-OSS: MXFP4 experts, multiplied with bf16 or MXFP8
@@ -30,6 +30,11 @@ const shapes = {
   'gpt-oss-120b': { hidden: 2880, inter: 2880, topk: 4, experts: 128, splits: [[1, 1], [2, 1], [4, 1], [8, 1]],
     dtypes: ['w4a16_mxfp4', 'w4a8_mxfp4_mxfp8'] },
   'deepseek-r1': { hidden: 7168, inter: 2048, topk: 8, experts: 256, splits: [[8, 1], [1, 8]], dtypes: ['fp8_block', 'nvfp4'] },
+// MiniMax-M2.5's experts (models/minimax-m2.7.json, the same shape), at the splits of the B300's published vLLM points
+// (calibration/published/b300_serving.json): a check of the curves derived from DeepSeek-R1's series on another
+// shape (scripts/moe_kernels_check.py), not a series the simulator prices with (calibration/published/engine_kernels.py)
+  'minimax-m2.7': { hidden: 3072, inter: 1536, topk: 8, experts: 256, splits: [[1, 1], [2, 1], [4, 1], [8, 1]],
+    dtypes: ['fp8_block', 'nvfp4'] },
 }
 const distributions = ['balanced', 'power_law_1.01']
 
