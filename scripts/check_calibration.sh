@@ -66,17 +66,26 @@ rows["chip"] = key["gpu"]
 rows["rows"] = [dict(rows["rows"][0], **dict(key, model="a-card-of-the-same-shape", published_model=key["model"]))]
 json.dump(rows, open(sys.argv[3], "w"))
 PY
-  if python3 calibration/fit/fit_published.py --check-only --rows "$build/reserved_probe.json" \
-    --reserved "$reserved" 2>/dev/null; then
-    echo "fit_published.py accepted a reserved configuration under another card's name ($build/reserved_probe.json)"
+  rc=0
+  python3 calibration/fit/fit_published.py --check-only --rows "$build/reserved_probe.json" --reserved "$reserved" \
+    2>"$build/reserved_probe.err" || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q "measured as .* is reserved for validation" "$build/reserved_probe.err"; then
+    echo "fit_published.py: a reserved configuration under another card's name gave exit $rc, not the refusal" \
+      "($build/reserved_probe.json)"
     exit 1
   fi
 fi
-# Levels given to --at-levels that are not a level name = a positive number: exit 2, nothing run.
-rc=0
-python3 calibration/fit/fit_published.py --tycoon "$build/tycoon" --rows calibration/published/b300_serving.json \
-  --at-levels mem=1.5,comp=-1 2>/dev/null || rc=$?
-[ "$rc" = 2 ] || { echo "fit_published.py --at-levels comp=-1 gave exit $rc, not 2"; exit 1; }
+# Levels given to --at-levels that are not each a level name once = a positive number: exit 2 with
+# the reason, before anything runs.
+for bad in mem=1.5,comp=-1 mem=1,mem=2 moe=1,moe_mem=2; do
+  rc=0
+  python3 calibration/fit/fit_published.py --tycoon "$build/tycoon" --rows calibration/published/b300_serving.json \
+    --at-levels "$bad" 2>"$build/at_levels.err" || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q -- "--at-levels: " "$build/at_levels.err"; then
+    echo "fit_published.py --at-levels $bad gave exit $rc, not the refusal"
+    exit 1
+  fi
+done
 # The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
 if [ -f "$reserved" ]; then
   python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"

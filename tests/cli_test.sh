@@ -505,14 +505,11 @@ check_one_line_error commands-is-a-folder "$tycoon" run tutorial --days 1 --no-c
 # unwritable outputs failed (exit 1) after the work instead of being refused (exit 2) before it.
 mkdir -p "$h/empty"
 check_one_line_error fit-empty-folder "$tycoon" fit --hardware h200 --data "$h/empty" --out "$h/p.json"
-# fit --in-use writes the profile the simulator uses for a chip and fits nothing: the GB200 borrows
-# the H200's measured curves (extrapolated), the B200 and B300 have their own fitted to published
-# results (hardware_db/calibrated/b200.json, b300.json). It takes no --data, and an unknown chip is
-# refused.
-"$tycoon" fit --hardware gb200 --in-use | grep -q '"provenance": "extrapolated"' ||
-  { echo "FAIL fit --in-use: the GB200's profile is not the extrapolated one"; fail=1; }
-"$tycoon" fit --hardware b300 --in-use | grep -q '"provenance": "fitted-to-published"' ||
-  { echo "FAIL fit --in-use: the B300's profile is not its fitted one"; fail=1; }
+# fit --in-use writes the profile the simulator uses for a chip and fits nothing: the B300 borrows
+# the H200's measured curves (extrapolated), the B200 has its own fitted to published results
+# (hardware_db/calibrated/b200.json). It takes no --data, and an unknown chip is refused.
+"$tycoon" fit --hardware b300 --in-use | grep -q '"provenance": "extrapolated"' ||
+  { echo "FAIL fit --in-use: the B300's profile is not the extrapolated one"; fail=1; }
 "$tycoon" fit --hardware b200 --in-use | grep -q '"provenance": "fitted-to-published"' ||
   { echo "FAIL fit --in-use: the B200's profile is not its fitted one"; fail=1; }
 check_one_line_error fit-in-use-data "$tycoon" fit --hardware b200 --in-use --data "$h/empty"

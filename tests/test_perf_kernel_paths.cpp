@@ -111,8 +111,7 @@ TEST_CASE("curves borrowed from another chip: the latency term stays, only the t
   }
   // Compute curves scale by the peak ratio whole (their small-size values are memory-bound time,
   // which the memory term carries): a GB200 uses the H200's compute curves as they are (it
-  // borrows the measured H200's, not the levels the B200 and B300 have fitted to their published
-  // results).
+  // borrows the measured H200's, not the B200's levels fitted to published results).
   auto on_gb200 = perf::calibration_for(catalog(), catalog().accelerator("gb200"));
   REQUIRE(on_gb200.provenance == perf::Provenance::kExtrapolated);
   CHECK(on_gb200.gemm_compute_eff[0].knots() == own.gemm_compute_eff[0].knots());

@@ -124,7 +124,7 @@ def load_rows(path):
             raise InputError(f"{where}/source: must say where the number comes from")
         # The model measured, where a card of the same architecture stands in for it (the card's id
         # is `model`): the reserved keys are checked against both names.
-        if "published_model" in row and (not isinstance(row["published_model"], str) or not row["published_model"]):
+        if "published_model" in row and (not isinstance(row["published_model"], str) or not row["published_model"].strip()):
             raise InputError(f"{where}/published_model: the measured model's name, as the source gives it")
         # How the source ran the engine where it is not the engine's default (its launch script).
         for field in RUN_CONFIG:
@@ -325,6 +325,25 @@ def report(rows, sims, levels, cmd):
     return "\n".join(lines)
 
 
+def parse_levels(text):
+    """--at-levels NAME=X,...: each a level name once, a positive finite factor; moe or its parts."""
+    given = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        try:
+            factor = float(value)
+        except ValueError:
+            factor = float("nan")
+        if name not in LEVEL_CURVES or not math.isfinite(factor) or factor <= 0:
+            raise InputError(f"--at-levels: '{part}': a level name ({', '.join(LEVEL_CURVES)}) = a positive number")
+        if name in given:
+            raise InputError(f"--at-levels: '{name}' is given twice")
+        given[name] = factor
+    if "moe" in given and ("moe_mem" in given or "moe_comp" in given):
+        raise InputError("--at-levels: moe, or moe_mem and moe_comp, not both (they scale the same curves)")
+    return given
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tycoon", default=str(ROOT / "build" / "tycoon"))
@@ -340,6 +359,7 @@ def main():
                          "fitted levels, mem=1.5422,comp=0.4585,lat=1.1892); writes no profile")
     a = ap.parse_args()
     try:
+        given = None if a.at_levels is None else parse_levels(a.at_levels)
         chip, rows, names, base_kind = load_rows(a.rows)
         refuse_reserved(rows, a.reserved)
         if a.check_only:
@@ -363,18 +383,7 @@ def main():
             base = json.loads(res.stdout)
             base_note = ("the H200's measured curves as the simulator lends them to this chip (tycoon fit --hardware "
                          f"{chip} --in-use: their throughput term scaled by its datasheet peaks)")
-        if a.at_levels is not None:
-            given = {}
-            for part in a.at_levels.split(","):
-                name, _, value = part.partition("=")
-                try:
-                    factor = float(value)
-                except ValueError:
-                    factor = float("nan")
-                if name not in LEVEL_CURVES or not math.isfinite(factor) or factor <= 0:
-                    raise InputError(f"--at-levels: '{part}': a level name ({', '.join(LEVEL_CURVES)}) = a positive "
-                                     "number")
-                given[name] = factor
+        if given is not None:
             data.write(scaled_profile(base, chip, given, "probe"))
             print("\n".join([f"At levels {a.at_levels} over the base:"] +
                             summary(rows, evaluate(a.tycoon, data.root, rows, a.jobs))))

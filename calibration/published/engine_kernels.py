@@ -56,9 +56,10 @@ PREFER = {("b200", "vllm", "w4a16_mxfp4"): "flashinfer_trtllm"}
 # than 36 layers of that kernel at 64 tokens (80 ms): the served kernel is not the one timed.
 # The B300's TensorRT-LLM FP8 block-scale MoE is likewise timed only as DeepGEMM (1.3.0rc20), which
 # the B200's reasoning above says is not the backend TensorRT-LLM serves DeepSeek-R1 FP8 with on
-# Blackwell (the B300's own launch script was not read).
+# Blackwell (InferenceX has no B300 TensorRT-LLM DeepSeek-R1 FP8 script to say otherwise).
 EXCLUDE = {("b200", "trtllm", "fp8_block"), ("b300", "trtllm", "fp8_block"), ("h100", "sglang", "w4a16_mxfp4")}
-BORROW = {("b200", "vllm", "w4a8_mxfp4_mxfp8"): ("sglang", "flashinfer_trtllm")}
+BORROW = {("b200", "vllm", "w4a8_mxfp4_mxfp8"): ("sglang", "flashinfer_trtllm"),
+          ("b300", "vllm", "w4a8_mxfp4_mxfp8"): ("sglang", "flashinfer_trtllm")}  # the same path on SM100
 
 
 def version_key(v):
