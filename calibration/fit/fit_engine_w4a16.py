@@ -49,7 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_published  # noqa: E402  (the reserved-key check and the data root copy)
 
 ROOT = Path(__file__).resolve().parents[2]
-POINT_FILES = ["calibration/published/serving_points.json", "calibration/published/serving_points_moe.json"]
+POINT_FILES = ["calibration/published/serving_points.json", "calibration/published/serving_points_moe.json",
+               "calibration/published/serving_points_minimax.json"]
 CHIPS = ("h100", "h200")  # no 4-bit math: the W4A16 path
 COMPUTE_GRID = [round(2 ** (k / 16), 4) for k in range(-32, 1)]  # 0.25 .. 1
 MEMORY_GRID = [round(2 ** (k / 16), 4) for k in range(-16, 17)]  # 0.5 .. 2
@@ -98,7 +99,8 @@ def reserved_view(p):
     """The point in the reserved keys' field names (fit_published.refuse_reserved)."""
     return {"id": p["id"], "gpu": p["hardware"], "engine": p["engine"], "model": p["model"],
             "precision": p["precision"], "tp": p["tp"], "ep": p.get("ep", 1), "adp": 1, "isl": p["isl"],
-            "osl": p["osl"], "concurrency": p["concurrency"]}
+            "osl": p["osl"], "concurrency": p["concurrency"],
+            **({"published_model": p["published_model"]} if "published_model" in p else {})}
 
 
 class EngineRoot:
