@@ -105,6 +105,23 @@ PY
     echo "fit_engine_w4a16.py accepted a reserved configuration ($build/reserved_points_probe.json)"
     exit 1
   fi
+  # A point on a card that stands in for the measured model (MiniMax-M2.5 on the M2.7 card) is
+  # refused when the measured model's configuration is reserved.
+  python3 - "$reserved" "$build/reserved_card_probe.json" <<'PY'
+import json, sys
+reserved = json.load(open(sys.argv[1]))
+p = json.load(open("calibration/published/serving_points_minimax.json"))["points"][0]
+key = {"gpu": p["hardware"], "engine": p["engine"], "model": p["published_model"], "precision": p["precision"],
+       "tp": p["tp"], "ep": p.get("ep", 1), "adp": 1, "isl": p["isl"], "osl": p["osl"], "concurrency": p["concurrency"]}
+json.dump({"fields": reserved["fields"], "keys": [[key[f] for f in reserved["fields"]]]}, open(sys.argv[2], "w"))
+PY
+  rc=0
+  python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$build/reserved_card_probe.json" \
+    2>"$build/reserved_card_probe.err" || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q "measured as minimax-m2.5" "$build/reserved_card_probe.err"; then
+    echo "fit_engine_w4a16.py: a reserved MiniMax-M2.5 configuration on the M2.7 card gave exit $rc, not the refusal"
+    exit 1
+  fi
   # The per-request cost sweep (docs/fidelity.md, "Session 31") runs on SGLang's points at one value,
   # and refuses the same probe (its first point is an SGLang one).
   python3 calibration/fit/sweep_engine_frontend.py --engine sglang --values 0 --tycoon "$build/tycoon" \

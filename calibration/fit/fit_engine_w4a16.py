@@ -27,7 +27,7 @@ engine's default kernel (no --mxfp4-backend) and with the fitted one, as markdow
 Never fits on a configuration reserved for validation: every point is checked against
 --reserved (exit 2 naming the point when one matches, or when the file cannot be read).
 
---reserved-only: checks every point of both files against --reserved and fits nothing (exit 2
+--reserved-only: checks every point of the points files (POINT_FILES) against --reserved and fits nothing (exit 2
 naming the first reserved one).
 
 --check: instead of the descent, runs the engine file's shares and their four grid neighbours on

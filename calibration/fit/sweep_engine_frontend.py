@@ -4,7 +4,8 @@
     calibration/fit/sweep_engine_frontend.py --engine trtllm [--form request|layer] [--values MS,...]
         [--tycoon build/tycoon] [--reserved ../shared/validation/reserved_serving_keys.json] [--jobs 2]
 
-On the published points (calibration/published/serving_points.json and serving_points_moe.json:
+On the published points (calibration/published/serving_points.json, serving_points_moe.json and
+serving_points_minimax.json:
 NVIDIA aiconfigurator's silicon sample, InferenceX's runs), our TTFT under TensorRT-LLM and SGLang
 is short by a gap that is roughly additive (docs/fidelity.md, "The signed errors by group").
 vLLM's card charges a per-request front-end latency with a published source

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes calibration/published/b300_serving.json: the NVIDIA B300's published vLLM serving points,
-the rows calibration/fit/fit_published.py fits the B300's levels to.
+"""Writes calibration/published/b300_serving.json: the NVIDIA B300's published vLLM serving points, as
+rows calibration/fit/fit_published.py can fit the B300's levels to and compare with (the fit was tried
+and not adopted: docs/calibration.md, "The B300 on its published vLLM results").
 
     calibration/published/b300_rows.py [--csv silicon_sample.csv] > calibration/published/b300_serving.json
 
@@ -141,9 +142,10 @@ def main():
                         "run_config_source": cfg["source"]})
             rows.append(row)
     doc = {
-        "about": ("Published serving measurements of the NVIDIA B300 under vLLM that calibration/fit/fit_published.py "
-                  "fits the chip's calibration levels to (hardware_db/calibrated/b300.json, provenance "
-                  "fitted-to-published). Written by calibration/published/b300_rows.py (its docstring says which rows "
+        "about": ("Published serving measurements of the NVIDIA B300 under vLLM, as rows calibration/fit/fit_published.py "
+                  "can fit the chip's calibration levels to and compare with (--at-levels); the fit was tried and not "
+                  "adopted, the B300 keeps the lent curves (docs/calibration.md, \"The B300 on its published vLLM "
+                  "results\"). Written by calibration/published/b300_rows.py (its docstring says which rows "
                   "and why); no B300 is at hand here. Each point as two rows, its mean TPOT and its mean TTFT, both "
                   "compared with one simulated run (the InferenceX-style client of scripts/fidelity_published.sh). "
                   "Split: points sorted by id, every third fitted (the first of each three), the others held out. "

@@ -36,9 +36,9 @@ RESERVED = ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"
 SOURCE_URL = f"https://github.com/ai-dynamo/aiconfigurator/blob/{AIC_COMMIT}/{CSV_PATH}"
 IX = "SemiAnalysisAI/InferenceX"
 CHIPS = {"h100_sxm": "h100", "h200_sxm": "h200", "b200_sxm": "b200"}
-DEFAULTS = ("no --kv-cache-dtype, --max-num-batched-tokens or --max-num-seqs (vLLM's defaults: the model's "
-            "precision for the KV cache, 8,192 tokens, and 1,024 running on a GPU of 70 GiB or more: "
-            "vllm/engine/arg_utils.py, get_batch_defaults)")
+DEFAULTS = ("no --kv-cache-dtype, --max-num-batched-tokens or --max-num-seqs (vLLM's defaults: a bf16 KV "
+            "cache, 8,192 tokens, and 1,024 running on a GPU of 70 GiB or more, vllm/engine/arg_utils.py "
+            "get_batch_defaults, as read in recent vLLM, not checked at this release)")
 SEQS = {"max_num_seqs": 1024}  # vLLM's default running limit on these GPUs, where the script sets none
 
 # (GPU, engine version, measured date) -> the settings the simulator takes for a point of ISL `isl`
@@ -63,10 +63,12 @@ LAUNCHES = {
     ("b200", "0.17.0", "2026-03-11"): (lambda isl, tp: {"ep": tp, **SEQS}, (
         f"{IX} benchmarks/single_node/minimaxm2.5_fp8_b200.sh at f342df18e (#757, merged at the measured time): "
         "--enable-expert-parallel on every run (EP_SIZE -ge 1), although the row says EP 1; --block-size 32 "
-        f"(the simulator's pages are 16 tokens); {DEFAULTS}")),
+        "(the simulator's pages are 16 tokens); VLLM_USE_FLASHINFER_MOE_FP8=0 and VLLM_MOE_USE_DEEP_GEMM=0 (vLLM's "
+        f"Triton FP8 MoE, not the FlashInfer kernel the simulator prices the B200's experts with); {DEFAULTS}")),
     ("b200", "0.17.0", "2026-03-28"): (lambda isl, tp: {"ep": tp, **SEQS}, (
         f"{IX} benchmarks/single_node/minimaxm2.5_fp8_b200.sh at 0f78cf4eb (the post-merge sweep of #966): "
         "--enable-expert-parallel on every run (EP_SIZE -ge 1), although the row says EP 1; --block-size 32; "
+        "VLLM_USE_FLASHINFER_MOE_FP8=0 and VLLM_MOE_USE_DEEP_GEMM=0 (vLLM's Triton FP8 MoE); "
         f"{DEFAULTS}")),
 }
 for date, commit, pr in (("2026-04-03", "bddbf4031", "#947"), ("2026-04-08", "5d037dd4a", "#1010"),
@@ -135,7 +137,9 @@ def main():
     for (gpu, precision, tp, ep, isl, osl, users), (_, r, settings, source) in sorted(kept.items()):
         pid = f"{gpu}-vllm-minimax-m2.7-{precision}-tp{tp}" + (f"-ep{ep}" if ep > 1 else "") + f"-{isl}x{osl}-c{users}"
         p = {"id": pid, "hardware": gpu, "engine": "vllm", "engine_version": r["backend_version"],
-             "model": "minimax-m2.7", "published_model": "minimax-m2.5", "checkpoint": r["model_path"],
+             "model": "minimax-m2.7", "published_model": "minimax-m2.5",
+             # the checkpoint served: the fp4 scripts serve NVIDIA's NVFP4 one, whatever the row's model_path
+             "checkpoint": "nvidia/MiniMax-M2.5-NVFP4" if r["precision"] == "fp4" else r["model_path"],
              "precision": precision, "tp": tp, "isl": isl, "osl": osl, "concurrency": users,
              "published": {"ttft_ms": round(float(r["silicon_ttft_ms"]), 4), "tpot_ms": round(float(r["silicon_tpot_ms"]), 4)},
              "source_row": r["id"], "source_note": r["silicon_data_source"]}
