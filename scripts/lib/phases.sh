@@ -40,8 +40,10 @@ phase_exit() {
   return "$rc"
 }
 
-# The file name of a job's log: its name up to the first space or colon.
-bg_file() { local f=${1%%[ :]*}; echo "$TYCOON_JOB_LOGS/${f//\//_}"; }
+# The file name of a job's log: its name up to the first space or colon, after a leading
+# "background: " (the sanitizer and web builds each log to a file of their own; both were
+# "background", the web build's log overwriting the sanitizer build's).
+bg_file() { local f=${1#background: }; f=${f%%[ :]*}; echo "$TYCOON_JOB_LOGS/${f//\//_}"; }
 
 bg() {
   local name=$1 file
