@@ -86,6 +86,17 @@ for bad in mem=1.5,comp=-1 mem=1,mem=2 moe=1,moe_mem=2; do
     exit 1
   fi
 done
+# The builders of the published points refuse a file that is not aiconfigurator's silicon sample
+# (exit 2, naming the file and the missing columns) rather than writing points from it.
+printf 'id,isl\n1,2\n' >"$build/not_silicon.csv"
+for builder in b300_rows minimax_points; do
+  rc=0
+  python3 "calibration/published/$builder.py" --csv "$build/not_silicon.csv" >/dev/null 2>"$build/builder.err" || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q "not_silicon.csv: not the silicon sample: no column" "$build/builder.err"; then
+    echo "calibration/published/$builder.py: a CSV without the sample's columns gave exit $rc, not the refusal"
+    exit 1
+  fi
+done
 # The published serving points the fidelity tables and fit_engine_w4a16.py read: none reserved.
 if [ -f "$reserved" ]; then
   python3 calibration/fit/fit_engine_w4a16.py --reserved-only --reserved "$reserved"

@@ -25,19 +25,13 @@ stronger test. How each point was run (InferenceX's launch script at the measure
 RUN_CONFIGS below, each with its source.
 """
 import argparse
-import csv
-import io
 import json
-import subprocess
 import sys
-from pathlib import Path
 
-AIC_COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce"
-CSV_PATH = "aic-core/src/aiconfigurator_core/systems/silicon_sample.csv"
-MIRROR = Path(__file__).resolve().parents[3] / ".mirror" / "ai-dynamo+aiconfigurator" / "repo"
+from silicon_sample import URL, note_field, read_rows
+
 SOURCE = ("NVIDIA aiconfigurator silicon sample (InferenceX-style runs: random prompts, fixed ISL/OSL, fixed "
-          f"concurrency; silicon_ttft_ms / silicon_tpot_ms), https://github.com/ai-dynamo/aiconfigurator/blob/{AIC_COMMIT}/"
-          f"{CSV_PATH}")
+          f"concurrency; silicon_ttft_ms / silicon_tpot_ms), {URL}")
 MODELS = {  # published checkpoint -> (card here, name for the reserved-key check)
     "MiniMaxAI/MiniMax-M2.5": ("minimax-m2.7", "minimax-m2.5"),
     "moonshotai/Kimi-K2.5": ("kimi-k2.6", "kimi-k2.5"),
@@ -78,22 +72,6 @@ RUN_CONFIGS = {
 }
 
 
-def read_csv(path):
-    if path:
-        return list(csv.DictReader(open(path, newline="")))
-    text = subprocess.run(["git", "--git-dir", str(MIRROR), "show", f"{AIC_COMMIT}:{CSV_PATH}"], check=True,
-                          capture_output=True, text=True).stdout
-    return list(csv.DictReader(io.StringIO(text)))
-
-
-def note_field(note, name):
-    for part in note.split(";"):
-        k, _, v = part.strip().partition("=")
-        if k == name:
-            return v
-    return ""
-
-
 def points(rows):
     kept = {}
     for r in rows:
@@ -126,7 +104,7 @@ def main():
     ap.add_argument("--csv", help="silicon_sample.csv (default: the local mirror of ai-dynamo/aiconfigurator)")
     a = ap.parse_args()
     rows = []
-    for i, (pid, r, card, published_model, precision, tp, ep, isl, osl, users) in enumerate(points(read_csv(a.csv))):
+    for i, (pid, r, card, published_model, precision, tp, ep, isl, osl, users) in enumerate(points(read_rows(a.csv))):
         version = r["backend_version"]
         cfg = RUN_CONFIGS.get((card, precision, version))
         if cfg is None:

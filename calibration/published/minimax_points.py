@@ -21,19 +21,14 @@ below holds what the simulator takes from each (expert parallelism where the scr
 KV precision, the token budget, the running limit), with its source.
 """
 import argparse
-import csv
-import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+from silicon_sample import AIC_COMMIT, URL, note_field, read_rows
+
 ROOT = Path(__file__).resolve().parents[2]
-AIC_COMMIT = "095f58a51c4ca8e61b66ec108d86f223f8d559ce"
-CSV_PATH = "aic-core/src/aiconfigurator_core/systems/silicon_sample.csv"
-MIRROR = ROOT.parent / ".mirror" / "ai-dynamo+aiconfigurator" / "repo"
 RESERVED = ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"
-SOURCE_URL = f"https://github.com/ai-dynamo/aiconfigurator/blob/{AIC_COMMIT}/{CSV_PATH}"
 IX = "SemiAnalysisAI/InferenceX"
 CHIPS = {"h100_sxm": "h100", "h200_sxm": "h200", "b200_sxm": "b200"}
 DEFAULTS = ("no --kv-cache-dtype, --max-num-batched-tokens or --max-num-seqs (vLLM's defaults: a bf16 KV "
@@ -84,22 +79,6 @@ for date, commit, pr in (("2026-04-08", "79bd988e9", "#996"), ("2026-04-22", "13
         "--stream-interval 20; no --max-num-seqs (vLLM's default, 1,024)"))
 
 
-def read_csv(path):
-    if path:
-        return list(csv.DictReader(open(path, newline="")))
-    text = subprocess.run(["git", "--git-dir", str(MIRROR), "show", f"{AIC_COMMIT}:{CSV_PATH}"], check=True,
-                          capture_output=True, text=True).stdout
-    return list(csv.DictReader(io.StringIO(text)))
-
-
-def note_field(note, name):
-    for part in note.split(";"):
-        k, _, v = part.strip().partition("=")
-        if k == name:
-            return v
-    return ""
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--csv", help="silicon_sample.csv (default: the local mirror of ai-dynamo/aiconfigurator)")
@@ -110,7 +89,7 @@ def main():
     match = ["gpu", "engine", "model", "precision", "tp", "isl", "osl", "concurrency"]
     reserved = {tuple(str(k[fields.index(f)]).lower() for f in match) for k in reserved_doc["keys"]}
     kept = {}
-    for r in read_csv(a.csv):
+    for r in read_rows(a.csv):
         if r["model_path"] != "MiniMaxAI/MiniMax-M2.5" or r["backend"] != "vllm" or r["mode"] != "agg":
             continue
         if r["system"] not in CHIPS or note_field(r["silicon_data_source"], "wip") == "True":
@@ -155,7 +134,7 @@ def main():
                   "\"The signed errors by group\"); no fit reads them."),
         "source": {"name": "NVIDIA aiconfigurator silicon sample (InferenceX-style runs: random prompts, fixed ISL/OSL, "
                            "fixed concurrency; silicon_ttft_ms / silicon_tpot_ms)",
-                   "url": SOURCE_URL, "license": "Apache-2.0", "commit": AIC_COMMIT},
+                   "url": URL, "license": "Apache-2.0", "commit": AIC_COMMIT},
         "assumptions": [
             "Prompts are InferenceX random prompts: input and output uniform in [0.8, 1] x ISL and OSL "
             "(utils/bench_serving/benchmark_serving.py --random-range-ratio 0.8; tycoon --workload random's default), "
