@@ -25,7 +25,7 @@ import json
 import sys
 from pathlib import Path
 
-from silicon_sample import AIC_COMMIT, URL, note_field, read_rows
+from silicon_sample import AIC_COMMIT, URL, fail, note_field, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 RESERVED = ROOT.parent / "shared" / "validation" / "reserved_serving_keys.json"
@@ -84,12 +84,16 @@ def main():
     ap.add_argument("--csv", help="silicon_sample.csv (default: the local mirror of ai-dynamo/aiconfigurator)")
     ap.add_argument("--reserved", default=str(RESERVED))
     a = ap.parse_args()
-    reserved_doc = json.loads(Path(a.reserved).read_text())
-    fields = reserved_doc["fields"]
+    rows = read_rows(a.csv)
     match = ["gpu", "engine", "model", "precision", "tp", "isl", "osl", "concurrency"]
-    reserved = {tuple(str(k[fields.index(f)]).lower() for f in match) for k in reserved_doc["keys"]}
+    try:
+        reserved_doc = json.loads(Path(a.reserved).read_text())
+        fields = reserved_doc["fields"]
+        reserved = {tuple(str(k[fields.index(f)]).lower() for f in match) for k in reserved_doc["keys"]}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as e:
+        fail(f"{a.reserved}: cannot read the reserved keys ({e}); refusing to write points without them")
     kept = {}
-    for r in read_rows(a.csv):
+    for r in rows:
         if r["model_path"] != "MiniMaxAI/MiniMax-M2.5" or r["backend"] != "vllm" or r["mode"] != "agg":
             continue
         if r["system"] not in CHIPS or note_field(r["silicon_data_source"], "wip") == "True":
