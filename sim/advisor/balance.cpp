@@ -8,6 +8,7 @@
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/bots.h"
 #include "sim/game/summary.h"
+#include "sim/serving/simulation_memo.h"
 
 namespace tycoon::advisor {
 
@@ -52,6 +53,9 @@ BalanceRow row_of(std::string_view strategy, const game::Game& g, const game::Co
 
 BalanceTable balance_table(const game::Scenario& scenario, const data::Catalog& catalog,
                            const CodeChangeCatalog& changes, const std::filesystem::path& strategies_dir) {
+  // The six strategies ask many of the same questions (the advisor's profiles, its claims' truths,
+  // the checks' benchmarks): each is simulated once per table.
+  serving::SimulationMemo memo;
   BalanceTable t;
   t.scenario_id = scenario.id;
   t.scenario_name = scenario.name;

@@ -304,6 +304,8 @@ class ScopedSimulateInterceptor {
   ~ScopedSimulateInterceptor();
   ScopedSimulateInterceptor(const ScopedSimulateInterceptor&) = delete;
   ScopedSimulateInterceptor& operator=(const ScopedSimulateInterceptor&) = delete;
+  // The interceptor this one hides (nullptr: none, the kernel itself).
+  SimulateInterceptor* previous() const { return previous_; }
 
  private:
   SimulateInterceptor* previous_;
