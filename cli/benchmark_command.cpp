@@ -65,6 +65,7 @@ struct BenchmarkOptions {
   int batch_wait_iters = 0;
   double batch_wait_tokens_ratio = 0;
   int recv_interval = 0;
+  bool async_scheduling = false;
   bool no_prefix_caching = false;
   bool offline = false;
   bool no_chunked_prefill = false;
@@ -165,6 +166,7 @@ serving::PlanRequest plan_request(const BenchmarkOptions& o, const data::Catalog
   if (o.batch_wait_iters > 0) sched.batch_wait_iters = o.batch_wait_iters;
   if (o.batch_wait_tokens_ratio > 0) sched.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio;
   if (o.recv_interval > 0) sched.recv_interval = o.recv_interval;
+  if (o.async_scheduling) sched.async_scheduling = true;
   if (!o.kv_admission.empty()) {
     sched.kv_admission = *parse_enum<serving::KvAdmission>(o.kv_admission, serving::kKvAdmissionNames);
   }
@@ -396,6 +398,9 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
                  "SGLang's --scheduler-recv-interval: the scheduler takes new requests in only every N decode steps "
                  "(at once after a step with a prefill, or when idle; default 0 or 1: every step)")
       ->check(CLI::Range(0, 1000000));
+  sub.add_flag("--async-scheduling", o.async_scheduling,
+               "vLLM's --async-scheduling (its default since v0.14): steps are formed one ahead, so a request "
+               "arriving while a step runs starts a step later (default: off)");
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,
                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "

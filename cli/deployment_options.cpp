@@ -92,6 +92,7 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   x.batch_wait_iters = scheduler.batch_wait_iters;
   x.batch_wait_tokens_ratio = scheduler.batch_wait_tokens_ratio;
   x.recv_interval = scheduler.recv_interval;
+  x.async_scheduling = scheduler.async_scheduling;
   return x;
 }
 

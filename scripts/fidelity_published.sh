@@ -66,6 +66,8 @@ for ((i = 0; i < n; ++i)); do
   [[ $(jq -r '.max_num_seqs // ""' <<<"$p") == "" ]] || args+=(--max-num-seqs "$(jq -r .max_num_seqs <<<"$p")")
   [[ $(jq -r '.recv_interval // ""' <<<"$p") == "" ]] ||
     args+=(--scheduler-recv-interval "$(jq -r .recv_interval <<<"$p")")
+  # vLLM's asynchronous scheduling where the run had it (async_scheduling_source says why).
+  [[ $(jq -r '.async_scheduling // false' <<<"$p") != true ]] || args+=(--async-scheduling)
   # Speculative decoding where the source's run had it (the source's columns do not say so; the
   # run_config_source does), with the acceptance its acceptance_source gives.
   [[ $(jq -r '.spec_method // ""' <<<"$p") == "" ]] || args+=(--spec-method "$(jq -r .spec_method <<<"$p")")

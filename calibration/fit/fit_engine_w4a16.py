@@ -78,6 +78,8 @@ def points(engine, kernel):
                     v = p.get(field, 0)
                     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                         raise fit_published.InputError(f"{f}: /points/{i}/{field}: a whole number >= 0 is required")
+                if not isinstance(p.get("async_scheduling", False), bool):
+                    raise fit_published.InputError(f"{f}: /points/{i}/async_scheduling: true or false is required")
                 a = p.get("acceptance", 1.0)
                 if not isinstance(a, (int, float)) or isinstance(a, bool) or not 1.0 <= a <= 65.0:
                     raise fit_published.InputError(f"{f}: /points/{i}/acceptance: a number in [1, 65] is required")
@@ -145,7 +147,7 @@ def benchmark_args(tycoon, p, with_kernel=True):
     the client's defaults unless the point says how its client differed, no speculative decoding
     unless its run had it, and the engine settings the point's source states (expert parallelism,
     KV precision, expert activations, token budget, sequences, batch waiting, SGLang's receive
-    interval, MXFP4 kernel, MTP:
+    interval, vLLM's asynchronous scheduling, MXFP4 kernel, MTP:
     run_config_source).
     with_kernel False: the engine's default MXFP4 kernel whatever the point says."""
     args = [tycoon, "benchmark", "--hardware", p["hardware"], "--model", p["model"], "--engine", p["engine"],
@@ -163,6 +165,8 @@ def benchmark_args(tycoon, p, with_kernel=True):
                         ("warmup_requests", "--warmup-requests"), ("num_requests", "--num-requests")):
         if p.get(field):
             args += [flag, str(p[field])]
+    if p.get("async_scheduling"):
+        args += ["--async-scheduling"]
     if with_kernel and p.get("mxfp4_backend"):
         args += ["--mxfp4-backend", p["mxfp4_backend"]]
     return args

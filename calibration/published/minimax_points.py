@@ -34,6 +34,9 @@ CHIPS = {"h100_sxm": "h100", "h200_sxm": "h200", "b200_sxm": "b200"}
 DEFAULTS = ("no --kv-cache-dtype, --max-num-batched-tokens or --max-num-seqs (vLLM's defaults: a bf16 KV "
             "cache, 8,192 tokens, and 1,024 running on a GPU of 70 GiB or more, vllm/engine/arg_utils.py "
             "get_batch_defaults, as read in recent vLLM, not checked at this release)")
+ASYNC_DEFAULT_SOURCE = ("vLLM's default since v0.14 ('[Core] Enable async scheduling by default', vllm-project/vllm "
+                        "PR #27614, in the weekly summary of 2026-01-02); the launch script does not pass --no-async-scheduling "
+                        "(no InferenceX script did before August 2026)")
 SEQS = {"max_num_seqs": 1024}  # vLLM's default running limit on these GPUs, where the script sets none
 
 # (GPU, engine version, measured date) -> the settings the simulator takes for a point of ISL `isl`
@@ -128,6 +131,9 @@ def main():
              "source_row": r["id"], "source_note": r["silicon_data_source"]}
         p.update(settings)
         p["run_config_source"] = source
+        # vLLM's default at these releases (0.16-0.19), which no MiniMax script turns off.
+        p["async_scheduling"] = True
+        p["async_scheduling_source"] = ASYNC_DEFAULT_SOURCE
         points.append(p)
     doc = {
         "about": ("MiniMax-M2.5's published vLLM serving points on the H100, H200 and B200, none a configuration reserved "

@@ -157,6 +157,7 @@ LaunchCommand Writer::vllm(const Pool& pool) {
   add({"--max-num-batched-tokens", std::to_string(s.max_num_batched_tokens)});
   add({s.prefix_caching ? "--enable-prefix-caching" : "--no-enable-prefix-caching"});
   if (!d.cuda_graphs) add({"--enforce-eager"});
+  if (s.async_scheduling) add({"--async-scheduling"});
   if (launch_.accepts("--block-size", std::to_string(d.kv_page_tokens))) {
     add({"--block-size", std::to_string(d.kv_page_tokens)});
   } else {

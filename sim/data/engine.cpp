@@ -79,6 +79,7 @@ Engine load_engine(const std::filesystem::path& path) {
   e.supports_spec_decode = r.boolean("supports_spec_decode");
   e.supports_batch_waiting = r.optional_boolean("supports_batch_waiting").value_or(false);
   e.supports_recv_interval = r.optional_boolean("supports_recv_interval").value_or(false);
+  e.supports_async_scheduling = r.optional_boolean("supports_async_scheduling").value_or(false);
   e.kv_admission = static_cast<KvAdmission>(r.choice("kv_admission", kKvAdmissionNames));
   e.serves_production = r.boolean("serves_production");
   {
@@ -141,7 +142,7 @@ Engine load_engine(const std::filesystem::path& path) {
   for (const char* key :
        {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token",
         "running_limit", "spec_decode_running_limit", "w4a16_moe_kernels", "native_fp4_expert_activation",
-        "supports_batch_waiting", "supports_recv_interval"}) {
+        "supports_batch_waiting", "supports_recv_interval", "supports_async_scheduling"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

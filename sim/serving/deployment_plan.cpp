@@ -49,6 +49,8 @@ ServingOverrides decode_overrides(const ServingOverrides& prefill, const Serving
   // The receive interval is refused for split deployments (resolve_plan); a decode pool never
   // inherits it.
   o.recv_interval.reset();
+  // Asynchronous scheduling is refused for split deployments too (resolve_plan).
+  o.async_scheduling.reset();
   overlay(o, decode);
   // A set tensor-parallel size the inherited expert-parallel degree does not divide: the
   // resolver's own rule (reset to 1) applies, as for a pool's own recipe.
@@ -122,6 +124,13 @@ DeploymentPlan resolve_plan(const data::Catalog& catalog, const PlanRequest& req
     throw core::InputError(
         "receive interval: not modelled for a disaggregated deployment (SGLang's decode worker "
         "takes its prefilled requests in at the interval; the simulation's decode pool does not)");
+  }
+  // Asynchronous scheduling moves arrivals by a step; in a split deployment the decode worker's
+  // arrivals are transfers, which the simulation admits at their landing. Refused, not ignored.
+  if (c.scheduler.async_scheduling) {
+    throw core::InputError(
+        "asynchronous scheduling: not modelled for a disaggregated deployment (the decode pool admits a "
+        "transfer when it lands, not a step later)");
   }
   const PoolRequest& dq = *request.decode;
   PoolRequest decode = dq;
@@ -239,6 +248,7 @@ void put_scheduler(std::string& f, const serving::SchedulerConfig& s) {
     put(f, std::string("receive interval"));
     put(f, std::int64_t{s.recv_interval});
   }
+  if (s.async_scheduling) put(f, std::string("async scheduling"));
 }
 
 }  // namespace

@@ -31,6 +31,10 @@ void Replica::enqueue(RequestId id, Request& r) {
     inbox_.push_back(id);
     return;
   }
+  if (p_.async_scheduling && busy_) {  // the next step is already formed (promote_held())
+    held_now_.push_back(id);
+    return;
+  }
   waiting_.push_back(id);
   // Its admission looks up the first prompt block's hash, usually within microseconds: start
   // loading that table slot now (no effect on the contents).
@@ -265,9 +269,30 @@ void Replica::receive(const std::vector<Request>& requests) {
   inbox_.clear();
 }
 
+void Replica::promote_held(const std::vector<Request>& requests) {
+  // vLLM's engine core with asynchronous scheduling (EngineCore.step_with_batch_queue, two batches
+  // in flight): it forms step N+1 as soon as step N is launched, then waits for step N's output,
+  // and only then reads the requests that arrived meanwhile, into step N+2. So the step starting
+  // now was formed when the last one started: it takes the requests that arrived before that
+  // (held_prev_), not those that arrived while the last one ran (held_now_, next time). When
+  // nothing was left to form it from (no request running or waiting), the engine had no step in
+  // flight and schedules the newcomers at once.
+  auto promote = [&](std::vector<RequestId>& held) {
+    for (RequestId id : held) {
+      if (requests[id].state == RequestState::kWaiting) waiting_.push_back(id);  // not timed out since
+    }
+    held.clear();
+  };
+  promote(held_prev_);
+  held_prev_.swap(held_now_);
+  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+  if (running_.empty() && waiting_.empty()) promote(held_prev_);
+}
+
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
   assert(!busy_);
   if (p_.recv_interval > 1) receive(requests);
+  if (p_.async_scheduling) promote_held(requests);
   ++step_;
   prefills_.clear();
   decode_contexts_.clear();

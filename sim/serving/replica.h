@@ -46,6 +46,9 @@ struct ReplicaParams {
   double batch_wait_tokens_ratio = 0;
   // Receive interval (SchedulerConfig::recv_interval): 0 or 1 = every step takes new requests.
   int recv_interval = 0;
+  // Asynchronous scheduling (SchedulerConfig::async_scheduling): arrivals during a step start a
+  // step later (promote_held()).
+  bool async_scheduling = false;
 };
 
 class Replica {
@@ -175,11 +178,16 @@ class Replica {
   // oldest first (counted in num_waiting_; lazy removal as waiting_), the skip counter, what the
   // last step ran, and whether the scheduler was idle since.
   std::vector<RequestId> inbox_;
+  // Asynchronous scheduling: requests that arrived while the step in flight ran (held_now_) and
+  // while the one before it ran (held_prev_), not yet schedulable; they count in num_waiting_.
+  std::vector<RequestId> held_now_, held_prev_;
   int recv_counter_ = 0;
   bool last_step_prefill_ = false;
   bool idle_ = true;
   // Moves the inbox into the waiting queue when this scheduling pass takes new requests in.
   void receive(const std::vector<Request>& requests);
+  // Asynchronous scheduling: makes the requests the step about to start was formed with schedulable.
+  void promote_held(const std::vector<Request>& requests);
 
   // Reused every step (no allocation once warm).
   std::vector<perf::PrefillChunk> prefills_;

@@ -46,6 +46,7 @@ void overlay(ServingOverrides& base, const ServingOverrides& over) {
   take(base.batch_wait_iters, over.batch_wait_iters);
   take(base.batch_wait_tokens_ratio, over.batch_wait_tokens_ratio);
   take(base.recv_interval, over.recv_interval);
+  take(base.async_scheduling, over.async_scheduling);
   take(base.router, over.router);
 }
 
@@ -165,6 +166,13 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
                            engine.id + ".json: supports_recv_interval)");
   }
   s.recv_interval = o.recv_interval.value_or(0);
+  if (o.async_scheduling.value_or(false) && !engine.supports_async_scheduling) {
+    throw core::InputError("asynchronous scheduling: engine '" + engine.id +
+                           "' schedules each step after the last one ends (vLLM's --async-scheduling; "
+                           "hardware_db/engines/" +
+                           engine.id + ".json: supports_async_scheduling)");
+  }
+  s.async_scheduling = o.async_scheduling.value_or(false);
 
   perf::check_deployment(d);
   return out;

@@ -47,6 +47,9 @@ struct ServingOverrides {
   // Receive interval (SchedulerConfig::recv_interval); only where the engine has it
   // (data::Engine::supports_recv_interval). Unset: every step takes new requests in.
   std::optional<int> recv_interval;
+  // Asynchronous scheduling (SchedulerConfig::async_scheduling); only where the engine has it
+  // (data::Engine::supports_async_scheduling). Unset: synchronous.
+  std::optional<bool> async_scheduling;
   // How requests are spread over the deployment's replicas: the deployment plan reads the
   // (prefill) pool's; resolve_serving, which resolves one replica, does not. Unset: round robin.
   std::optional<RouterKind> router;

@@ -122,6 +122,14 @@ struct SchedulerConfig {
   // Not for disaggregated deployments (refused). 0 or 1: every step takes them in (every engine's
   // default).
   int recv_interval = 0;
+  // Asynchronous scheduling, as vLLM runs it (--async-scheduling, its default since v0.14;
+  // data::Engine::supports_async_scheduling): the scheduler forms step N+1 while step N runs, so a
+  // request that arrives while a step runs is first scheduled in the step after the next one
+  // (synchronously: the next one); an engine with nothing in flight schedules it at once. Only
+  // arrivals are moved: decodes and prefill chunks continue step after step as before, and the
+  // engine's per-step overhead (data::Engine::iteration_overhead_s) stays in the step. Not for
+  // disaggregated deployments (refused). false: every engine's default.
+  bool async_scheduling = false;
   // Simulator speed only, never results: runs of decode-only steps in which nothing else can
   // happen are applied in one go instead of step by step (sim/serving/replica.h,
   // Replica::fast_forward). The summary is the same bytes either way; false keeps the plain

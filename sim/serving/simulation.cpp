@@ -89,6 +89,7 @@ void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, 
   p.batch_wait_iters = sc.batch_wait_iters;
   p.batch_wait_tokens_ratio = sc.batch_wait_tokens_ratio;
   p.recv_interval = sc.recv_interval;
+  p.async_scheduling = sc.async_scheduling;
 
   pool.replicas.reserve(static_cast<std::size_t>(replicas));
   for (int i = 0; i < replicas; ++i) pool.replicas.emplace_back(p, d, pool.calibration);

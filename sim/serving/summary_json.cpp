@@ -144,6 +144,7 @@ nlohmann::json run_config_json(const ServingConfig& c, const ServingSummary& r) 
       {"batch_wait_iters", s.batch_wait_iters},
       {"batch_wait_tokens_ratio", s.batch_wait_tokens_ratio},
       {"recv_interval", s.recv_interval},
+      {"async_scheduling", s.async_scheduling},
       {"queue_timeout_s", s.queue_timeout_s},
       {"max_queue", s.max_queue}});
   if (c.disaggregated) {
