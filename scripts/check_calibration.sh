@@ -154,7 +154,8 @@ sys.path.insert(0, "calibration/fit")
 import fit_engine_w4a16 as w4
 import fit_published
 doc = json.load(open("calibration/published/serving_points_moe.json"))
-for field, bad in (("recv_interval", "10"), ("acceptance", 0.5), ("spec_method", "medusa"), ("num_requests", -1)):
+for field, bad in (("recv_interval", "10"), ("acceptance", 0.5), ("spec_method", "medusa"), ("num_requests", -1),
+                   ("async_scheduling", "true")):
     broken = json.loads(json.dumps(doc))
     broken["points"][3][field] = bad
     json.dump(broken, open(sys.argv[1], "w"))

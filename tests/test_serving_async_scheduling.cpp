@@ -144,6 +144,20 @@ TEST_CASE("asynchronous scheduling is vLLM's: other engines refuse it, a split d
                          doctest::Contains("asynchronous scheduling: not modelled for a disaggregated deployment"),
                          core::InputError);
     for (bool same_chip : {true, false}) CHECK_FALSE(serving::decode_overrides(o, {}, same_chip).async_scheduling);
+    // Asked for on the decode pool alone, it is refused too, not dropped.
+    plan.pool.recipe.async_scheduling.reset();
+    plan.decode->recipe.async_scheduling = true;
+    CHECK_THROWS_WITH_AS(serving::resolve_plan(c, plan, {}),
+                         doctest::Contains("asynchronous scheduling: not modelled for a disaggregated deployment"),
+                         core::InputError);
+  }
+  SUBCASE("a configuration built in code with SGLang's receive interval as well is refused, not run as one") {
+    auto cfg = gpt_oss_h200();
+    cfg.scheduler.async_scheduling = true;
+    cfg.scheduler.recv_interval = 10;
+    cfg.num_requests = 4;
+    CHECK_THROWS_WITH_AS(serving::simulate(cfg, h200_calibration()), doctest::Contains("two engines' schedulers"),
+                         std::exception);
   }
   SUBCASE("an asynchronous run is never served from the tape or memo of a synchronous one") {
     auto cfg = gpt_oss_h200();

@@ -453,6 +453,25 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       llama.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
       check_fast_equals_steps(llama);
     }
+    SUBCASE("scheduled asynchronously, two and three replicas with a few more users than seats: arrivals held for a step") {
+      // Saturated replicas keep requests waiting while runs go on; a request that arrived during
+      // a replica's step becomes schedulable only at that replica's next step start, which a
+      // replica joining an interleaved run must not skip.
+      for (int users : {17, 18, 20, 25}) {
+        for (int replicas : {2, 3}) {
+          CAPTURE(users);
+          CAPTURE(replicas);
+          auto cfg = random_1k1k(llama8b_h200(), users, 300);
+          cfg.workload.input_tokens = 256;
+          cfg.workload.output_tokens = 96;
+          cfg.replicas = replicas;
+          cfg.scheduler.max_num_seqs = 8;
+          cfg.scheduler.async_scheduling = true;
+          auto [fast_async, steps_async] = check_fast_equals_steps(cfg);
+          CHECK(fast_async.num_events < steps_async.num_events);  // the fast path still ran
+        }
+      }
+    }
   }
 }
 
@@ -493,6 +512,7 @@ TEST_CASE("the decode fast path matches the steps over 100 random configurations
     if (pick(4) == 0) sc.max_queue = static_cast<int>(r.uniform_int(0, 20));
     const int k = c.deployment.spec_decode ? c.deployment.spec_decode->num_draft_tokens : 0;
     sc.max_num_batched_tokens = std::max(sc.max_num_batched_tokens, 1 + k);
+    sc.async_scheduling = pick(2) == 0;  // drawn last, so the draws before it stay as they were
     INFO("seed " << seed << ": " << c.deployment.model->id << ", "
                  << serving::kWorkloadNames[static_cast<std::size_t>(c.workload.kind)] << " " << c.workload.input_tokens
                  << "/" << c.workload.output_tokens << ", "

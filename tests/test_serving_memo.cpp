@@ -73,6 +73,20 @@ TEST_CASE("a simulation memo answers a repeated call with the summary it compute
   CHECK(counter.calls == 5);
 }
 
+TEST_CASE("a simulation memo never answers a call with an unknown draft method from an EAGLE run's result") {
+  // The run refuses a method it does not know; the memo must not hand it the summary of the same
+  // deployment drafting with EAGLE-3 (the fingerprint names an unknown method).
+  const auto& cal = serving_test::h200_calibration();
+  auto cfg = short_run();
+  cfg.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
+  serving::SimulationMemo memo;
+  serving::simulate(cfg, cal);
+  auto unknown = cfg;
+  unknown.deployment.spec_decode->method = "medusa";
+  CHECK_THROWS(serving::simulate(unknown, cal));
+  CHECK(memo.hits() == 0);
+}
+
 TEST_CASE("a simulation memo never answers a trace given in memory, which its fingerprint cannot name") {
   const auto& cal = serving_test::h200_calibration();
   auto cfg = short_run();

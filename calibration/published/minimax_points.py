@@ -131,7 +131,9 @@ def main():
              "source_row": r["id"], "source_note": r["silicon_data_source"]}
         p.update(settings)
         p["run_config_source"] = source
-        # vLLM's default at these releases (0.16-0.19), which no MiniMax script turns off.
+        # vLLM's default from 0.14 (these rows: 0.16-0.19), which no MiniMax script turns off.
+        if tuple(int(x) for x in r["backend_version"].split(".")[:2]) < (0, 14):
+            sys.exit(f"{r['id']}: vLLM {r['backend_version']} predates asynchronous scheduling by default: say how it ran")
         p["async_scheduling"] = True
         p["async_scheduling_source"] = ASYNC_DEFAULT_SOURCE
         points.append(p)

@@ -126,13 +126,14 @@ DeploymentPlan resolve_plan(const data::Catalog& catalog, const PlanRequest& req
         "takes its prefilled requests in at the interval; the simulation's decode pool does not)");
   }
   // Asynchronous scheduling moves arrivals by a step; in a split deployment the decode worker's
-  // arrivals are transfers, which the simulation admits at their landing. Refused, not ignored.
-  if (c.scheduler.async_scheduling) {
+  // arrivals are transfers, which the simulation admits at their landing. Refused, not ignored,
+  // on either pool (a decode pool's own recipe is checked below).
+  const PoolRequest& dq = *request.decode;
+  if (c.scheduler.async_scheduling || dq.recipe.async_scheduling.value_or(false)) {
     throw core::InputError(
         "asynchronous scheduling: not modelled for a disaggregated deployment (the decode pool admits a "
         "transfer when it lands, not a step later)");
   }
-  const PoolRequest& dq = *request.decode;
   PoolRequest decode = dq;
   decode.recipe = decode_overrides(request.pool.recipe, dq.recipe, dq.chip == request.pool.chip);
   Pool dp = resolve_pool(catalog, model, decode, request, calibrations, "decode pool");
@@ -217,8 +218,11 @@ void put_deployment(std::string& f, const perf::Deployment& d) {
     put(f, d.spec_decode->acceptance_length);
     // The drafter's cost differs by method (EAGLE heads or a full MTP block); EAGLE's two names are
     // one cost model, and stay out of the fingerprint as they always were.
-    if (perf::parse_draft_method(d.spec_decode->method) == perf::DraftMethod::kMtp)
-      put(f, std::string("draft method mtp"));
+    const auto method = perf::parse_draft_method(d.spec_decode->method);
+    if (method == perf::DraftMethod::kMtp) put(f, std::string("draft method mtp"));
+    // A method the simulator does not know is refused by the run; its name keeps the call apart,
+    // so a memo or tape never answers it with an EAGLE run's result.
+    if (!method) put(f, "draft method " + d.spec_decode->method);
   }
   for (double x : d.op_time_scale) put(f, x);
   if (d.expert_activation) put(f, std::string("expert activation ") + std::string(to_string(*d.expert_activation)));

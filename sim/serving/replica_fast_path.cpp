@@ -45,6 +45,10 @@ core::Time Replica::fast_forward(core::Time step_end_at, core::Time horizon_at, 
 bool Replica::run_begin(core::Time step_end_at, core::Time step_start_at, const std::vector<Request>& requests) {
   assert(busy_ && !sampler_);
   if (!p_.fast_forward_decode) return false;
+  // Asynchronous scheduling: a request that arrived during the step in flight becomes schedulable
+  // at a step start (promote_held()), which a run would skip (a replica joining an interleaved run
+  // does so from its step end).
+  if (p_.async_scheduling && !held_now_.empty()) return false;
   // The step in flight decodes every running request and nothing else.
   if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return false;
   // No waiting request can start while the run lasts: none waits, no seat is free, or no block
@@ -203,8 +207,9 @@ void Replica::run_finish(std::vector<Request>& requests) {
 
 core::Time Replica::fast_forward_spec(core::Time step_end_at, core::Time horizon_at, std::vector<Request>& requests,
                                       core::RngStream& acceptance, ServingMetrics& metrics, std::int64_t max_steps) {
-  // The same entry conditions as the plain run (see fast_forward).
+  // The same entry conditions as the plain run (see fast_forward and run_begin).
   if (!prefills_.empty() || scheduled_.empty() || scheduled_.size() != running_.size()) return step_end_at;
+  if (p_.async_scheduling && !held_now_.empty()) return step_end_at;
   if (num_waiting_ > 0 && static_cast<std::int32_t>(running_.size()) < p_.max_num_seqs &&
       kv_.num_available() >= p_.fixed_blocks_per_seq + 1) {
     return step_end_at;

@@ -2,7 +2,8 @@
 // simulate() call made while it is installed is keyed by its fingerprint
 // (simulation_fingerprint, sim/serving/deployment_plan.h); a key seen before is answered with the
 // summary computed then, any other is computed (through whatever interceptor was installed
-// before it) and kept. The simulation is a deterministic function of what the fingerprint names,
+// before it) and kept. The simulation is a deterministic function of what the fingerprint names
+// (the decode fast path, left out of it, changes no result: tests/test_serving_fast_forward.cpp),
 // so the answers are the bytes the calls would compute.
 //
 // The fingerprint names the model, chip, engine and calibration by their ids (and the fields a
