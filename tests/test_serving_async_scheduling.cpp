@@ -46,7 +46,8 @@ AsyncAlone async_alone() {
 
 }  // namespace
 
-TEST_CASE("asynchronously scheduled, a prompt arriving during the third step runs in the fifth, one decode step later") {
+TEST_CASE(
+    "asynchronously scheduled, a prompt arriving during the third step runs in the fifth, one decode step later") {
   // Step 1 is request 0's prefill, steps 2, 3, ... its decodes. Request 1 arrives half-way
   // through step 3: a synchronous scheduler reads it when step 3 ends and runs it in step 4; an
   // asynchronous one formed step 4 when step 3 began, and runs it in step 5, one batch-1 decode
@@ -59,7 +60,8 @@ TEST_CASE("asynchronously scheduled, a prompt arriving during the third step run
   async.run();
   REQUIRE(async.requests().at(1).num_output == 5);
   CHECK(std::lround((async_ttft_s(async, 1) - async_ttft_s(sync, 1)) / a.step_s) == 1);
-  CHECK(async_ttft_s(async, 1) - async_ttft_s(sync, 1) == doctest::Approx(a.step_s).epsilon(0.02));  // one step, within 2%
+  CHECK(async_ttft_s(async, 1) - async_ttft_s(sync, 1) ==
+        doctest::Approx(a.step_s).epsilon(0.02));  // one step, within 2%
   // Request 0 arrived at an idle engine, which schedules it at once.
   CHECK(async_ttft_s(async, 0) == async_ttft_s(sync, 0));
 
@@ -116,7 +118,8 @@ TEST_CASE("a prompt held for the step after next still times out, and the queue'
   CHECK(summary.requests_timed_out == 1);
 }
 
-TEST_CASE("asynchronous scheduling is vLLM's: other engines refuse it, a split deployment too, the fingerprint has it") {
+TEST_CASE(
+    "asynchronous scheduling is vLLM's: other engines refuse it, a split deployment too, the fingerprint has it") {
   const auto& c = catalog();
   serving::ServingOverrides o;
   o.async_scheduling = true;
@@ -128,7 +131,8 @@ TEST_CASE("asynchronous scheduling is vLLM's: other engines refuse it, a split d
   auto r = serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o);
   CHECK(r.scheduler.async_scheduling);
   o.async_scheduling.reset();
-  CHECK_FALSE(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o).scheduler.async_scheduling);
+  CHECK_FALSE(
+      serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o).scheduler.async_scheduling);
   o.async_scheduling = true;
 
   SUBCASE("a disaggregated deployment refuses it") {

@@ -453,7 +453,8 @@ TEST_CASE("the decode fast path gives the step-by-step summary, bit for bit") {
       llama.deployment.spec_decode = data::SpecDecode{"eagle3", 3, 2.31};
       check_fast_equals_steps(llama);
     }
-    SUBCASE("scheduled asynchronously, two and three replicas with a few more users than seats: arrivals held for a step") {
+    SUBCASE(
+        "scheduled asynchronously, two and three replicas with a few more users than seats: arrivals held for a step") {
       // Saturated replicas keep requests waiting while runs go on; a request that arrived during
       // a replica's step becomes schedulable only at that replica's next step start, which a
       // replica joining an interleaved run must not skip.
