@@ -15,12 +15,7 @@
 using namespace tycoon;
 
 TEST_CASE("a simulation run in slices of events returns the bytes of simulate()") {
-  auto cfg = serving_test::gpt_oss_h200();
-  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
-  cfg.arrival.rate_per_s = 8;
-  cfg.duration_s = 30;
-  cfg.workload.input_tokens = 1000;
-  cfg.workload.output_tokens = 300;
+  auto cfg = serving_test::poisson_run(serving_test::gpt_oss_h200(), 8, 30, 1000, 300);
   const auto& cal = serving_test::h200_calibration();
   const auto whole = serving::simulate(cfg, cal);
   for (std::int64_t slice : {1, 97, 100000}) {
@@ -43,12 +38,7 @@ TEST_CASE("a disaggregated deployment runs in slices to the bytes of simulate(),
   // GPT-OSS-120B, one H200 prefill replica feeding two H200 decode replicas over InfiniBand: the
   // game's sliced runner must take the disaggregated simulation (not refuse it), and its tape must
   // never hand an aggregated result to a disaggregated call of otherwise equal settings.
-  auto cfg = serving_test::gpt_oss_h200();
-  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
-  cfg.arrival.rate_per_s = 6;
-  cfg.duration_s = 20;
-  cfg.workload.input_tokens = 2000;
-  cfg.workload.output_tokens = 300;
+  auto cfg = serving_test::poisson_run(serving_test::gpt_oss_h200(), 6, 20, 2000, 300);
   const auto aggregated_fingerprint = game::simulation_fingerprint(cfg, serving_test::h200_calibration());
   serving::Disaggregation d;
   d.decode.deployment = cfg.deployment;

@@ -13,35 +13,11 @@ using namespace tycoon::serving_test;
 
 namespace {
 
-// Request 0: a 100-token prompt and an answer of `first_output` tokens, from t = 0, alone.
-// Request 1 (optional): a 100-token prompt arriving at `second_at_s`, 5 tokens of answer.
+// The two-prompt trace (test_serving_support.h), scheduled asynchronously or not.
 serving::ServingConfig async_trace(const std::string& name, double second_at_s, bool async, int first_output = 400) {
-  std::vector<std::string> rows = {R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": )" +
-                                   std::to_string(first_output) + "}"};
-  if (second_at_s >= 0) {
-    rows.push_back(R"({"arrival_s": )" + std::to_string(second_at_s) + R"(, "input_tokens": 100, "output_tokens": 5})");
-  }
-  auto cfg = with_trace(gpt_oss_h200(), write_trace("async_" + name, rows));
-  cfg.scheduler.prefix_caching = false;
+  auto cfg = two_prompt_trace("async_" + name, second_at_s, first_output);
   cfg.scheduler.async_scheduling = async;
   return cfg;
-}
-
-double async_ttft_s(const serving::Simulation& sim, std::size_t i) {
-  const auto& r = sim.requests().at(i);
-  return core::to_seconds(r.first_token_at - r.arrived_at);
-}
-
-// Request 0's prefill (its first token) and one batch-1 decode step, run alone.
-struct AsyncAlone {
-  double prefill_s, step_s;
-};
-AsyncAlone async_alone() {
-  serving::Simulation sim(async_trace("alone", -1, false), h200_calibration());
-  sim.run();
-  const auto& r = sim.requests().at(0);
-  return {core::to_seconds(r.first_token_at - r.arrived_at),
-          core::to_seconds(r.last_token_at - r.first_token_at) / static_cast<double>(r.num_output - 1)};
 }
 
 }  // namespace
@@ -52,18 +28,17 @@ TEST_CASE(
   // through step 3: a synchronous scheduler reads it when step 3 ends and runs it in step 4; an
   // asynchronous one formed step 4 when step 3 began, and runs it in step 5, one batch-1 decode
   // step (step 4, request 0's alone) later.
-  const AsyncAlone a = async_alone();
+  const PromptAlone a = prompt_alone();
   const double arrival = a.prefill_s + 1.5 * a.step_s;
   serving::Simulation sync(async_trace("mid_sync", arrival, false), h200_calibration());
   serving::Simulation async(async_trace("mid_async", arrival, true), h200_calibration());
   sync.run();
   async.run();
   REQUIRE(async.requests().at(1).num_output == 5);
-  CHECK(std::lround((async_ttft_s(async, 1) - async_ttft_s(sync, 1)) / a.step_s) == 1);
-  CHECK(async_ttft_s(async, 1) - async_ttft_s(sync, 1) ==
-        doctest::Approx(a.step_s).epsilon(0.02));  // one step, within 2%
+  CHECK(std::lround((ttft_of(async, 1) - ttft_of(sync, 1)) / a.step_s) == 1);
+  CHECK(ttft_of(async, 1) - ttft_of(sync, 1) == doctest::Approx(a.step_s).epsilon(0.02));  // one step, within 2%
   // Request 0 arrived at an idle engine, which schedules it at once.
-  CHECK(async_ttft_s(async, 0) == async_ttft_s(sync, 0));
+  CHECK(ttft_of(async, 0) == ttft_of(sync, 0));
 
   SUBCASE("the same run with the decode fast path off: step by step, the same instants") {
     auto slow = async_trace("mid_async_slow", arrival, true);
@@ -80,20 +55,20 @@ TEST_CASE(
 TEST_CASE("asynchronously scheduled, a prompt arriving during a prefill step waits for the decode step after it") {
   // Request 1 arrives while request 0's prefill (step 1) runs: synchronously it runs in step 2,
   // asynchronously in step 3, after request 0's first decode step.
-  const AsyncAlone a = async_alone();
+  const PromptAlone a = prompt_alone();
   const double arrival = 0.5 * a.prefill_s;
   serving::Simulation sync(async_trace("prefill_sync", arrival, false), h200_calibration());
   serving::Simulation async(async_trace("prefill_async", arrival, true), h200_calibration());
   sync.run();
   async.run();
-  CHECK(std::lround((async_ttft_s(async, 1) - async_ttft_s(sync, 1)) / a.step_s) == 1);
+  CHECK(std::lround((ttft_of(async, 1) - ttft_of(sync, 1)) / a.step_s) == 1);
 }
 
 TEST_CASE("asynchronously scheduled, a prompt arriving during the last step of the work in hand starts at once") {
   // Request 0 answers 5 tokens: its prefill, then 4 decode steps, the last ending the work. An
   // engine running that last step has no next step formed (nothing is left to form it from), so
   // it reads request 1 when the step ends and runs it at once, as a synchronous one does.
-  const AsyncAlone a = async_alone();
+  const PromptAlone a = prompt_alone();
   const double arrival = a.prefill_s + 3.5 * a.step_s;  // half-way through step 5, request 0's last
   serving::Simulation sync(async_trace("last_sync", arrival, false, 5), h200_calibration());
   serving::Simulation async(async_trace("last_async", arrival, true, 5), h200_calibration());
@@ -101,13 +76,13 @@ TEST_CASE("asynchronously scheduled, a prompt arriving during the last step of t
   async.run();
   REQUIRE(async.requests().at(0).num_output == 5);
   CHECK(async.requests().at(0).last_token_at < async.requests().at(1).arrived_at + core::from_seconds(a.step_s));
-  CHECK(async_ttft_s(async, 1) == async_ttft_s(sync, 1));
+  CHECK(ttft_of(async, 1) == ttft_of(sync, 1));
 }
 
 TEST_CASE("a prompt held for the step after next still times out, and the queue's count stays right") {
   // Request 1 arrives half-way through step 3 with a 1 ms queue timeout, shorter than step 4:
   // it times out while held, never runs, and request 0 finishes as it does alone.
-  const AsyncAlone a = async_alone();
+  const PromptAlone a = prompt_alone();
   auto cfg = async_trace("timeout", a.prefill_s + 1.5 * a.step_s, true);
   cfg.scheduler.queue_timeout_s = 0.001;
   REQUIRE(a.step_s > 0.0015);  // step 4 outlasts the timeout from inside step 3

@@ -15,15 +15,7 @@ using namespace tycoon;
 
 namespace {
 
-serving::ServingConfig short_run() {
-  auto cfg = serving_test::gpt_oss_h200();
-  cfg.arrival.kind = serving::ArrivalKind::kPoisson;
-  cfg.arrival.rate_per_s = 4;
-  cfg.duration_s = 10;
-  cfg.workload.input_tokens = 800;
-  cfg.workload.output_tokens = 200;
-  return cfg;
-}
+serving::ServingConfig short_run() { return serving_test::poisson_run(serving_test::gpt_oss_h200(), 4, 10, 800, 200); }
 
 // Counts the calls that reach it and computes them.
 struct Counter final : serving::SimulateInterceptor {

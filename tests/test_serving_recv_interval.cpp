@@ -11,34 +11,11 @@ using namespace tycoon::serving_test;
 
 namespace {
 
-// Request 0: a 100-token prompt and a long answer, from t = 0, alone. Request 1 (optional): a
-// 100-token prompt arriving at `second_at_s`.
+// The two-prompt trace (test_serving_support.h) under a receive interval.
 serving::ServingConfig recv_trace(const std::string& name, double second_at_s, int interval) {
-  std::vector<std::string> rows = {R"({"arrival_s": 0, "input_tokens": 100, "output_tokens": 400})"};
-  if (second_at_s >= 0) {
-    rows.push_back(R"({"arrival_s": )" + std::to_string(second_at_s) + R"(, "input_tokens": 100, "output_tokens": 5})");
-  }
-  auto cfg = with_trace(gpt_oss_h200(), write_trace("recv_interval_" + name, rows));
-  cfg.scheduler.prefix_caching = false;
+  auto cfg = two_prompt_trace("recv_interval_" + name, second_at_s);
   cfg.scheduler.recv_interval = interval;
   return cfg;
-}
-
-double recv_ttft_s(const serving::Simulation& sim, std::size_t i) {
-  const auto& r = sim.requests().at(i);
-  return core::to_seconds(r.first_token_at - r.arrived_at);
-}
-
-// Request 0's prefill (its first token) and one batch-1 decode step, run alone.
-struct Alone {
-  double prefill_s, step_s;
-};
-Alone alone() {
-  serving::Simulation sim(recv_trace("alone", -1, 0), h200_calibration());
-  sim.run();
-  const auto& r = sim.requests().at(0);
-  return {core::to_seconds(r.first_token_at - r.arrived_at),
-          core::to_seconds(r.last_token_at - r.first_token_at) / static_cast<double>(r.num_output - 1)};
 }
 
 }  // namespace
@@ -48,29 +25,29 @@ TEST_CASE("with a receive interval of 10, a prompt arriving during the third ste
   // 0. Steps 2, 3, ... decode, each adding 1: the passes before steps 3 ... 11 count 1 ... 9, the
   // one before step 12 reaches 10 and takes request 1 in. Without the interval, request 1 (arriving
   // half-way through step 3) runs in step 4: it now runs 8 steps later, 8 batch-1 decode steps.
-  const Alone a = alone();
+  const PromptAlone a = prompt_alone();
   const double arrival = a.prefill_s + 1.5 * a.step_s;
   serving::Simulation off(recv_trace("mid_off", arrival, 0), h200_calibration());
   serving::Simulation on(recv_trace("mid_on", arrival, 10), h200_calibration());
   off.run();
   on.run();
   REQUIRE(on.requests().at(1).num_output == 5);
-  const double delay_steps = (recv_ttft_s(on, 1) - recv_ttft_s(off, 1)) / a.step_s;
+  const double delay_steps = (ttft_of(on, 1) - ttft_of(off, 1)) / a.step_s;
   CHECK(std::lround(delay_steps) == 8);
   // Request 0 arrived at an idle scheduler, which takes it in at once.
-  CHECK(recv_ttft_s(on, 0) == doctest::Approx(recv_ttft_s(off, 0)));
+  CHECK(ttft_of(on, 0) == doctest::Approx(ttft_of(off, 0)));
 
   SUBCASE("an interval of 30 holds the same prompt until the pass before step 32: 28 steps") {
     serving::Simulation on30(recv_trace("mid_on30", arrival, 30), h200_calibration());
     on30.run();
-    CHECK(std::lround((recv_ttft_s(on30, 1) - recv_ttft_s(off, 1)) / a.step_s) == 28);
+    CHECK(std::lround((ttft_of(on30, 1) - ttft_of(off, 1)) / a.step_s) == 28);
   }
   SUBCASE("above 1,000 a prefill step no longer reaches the interval: at 1,005 the pass before step 7") {
     // The pass after the prefill adds 1,000 (SGLang's weight for a step with a prefill): 1,000,
     // then 1,001 ... 1,005 before steps 3 ... 7. Request 1 runs in step 7 instead of 4.
     serving::Simulation big(recv_trace("mid_on1005", arrival, 1005), h200_calibration());
     big.run();
-    CHECK(std::lround((recv_ttft_s(big, 1) - recv_ttft_s(off, 1)) / a.step_s) == 3);
+    CHECK(std::lround((ttft_of(big, 1) - ttft_of(off, 1)) / a.step_s) == 3);
   }
   SUBCASE("the same steps with the decode fast path asked for: it stays off, the result is the same") {
     auto slow = recv_trace("mid_on_slow", arrival, 10);
@@ -85,25 +62,25 @@ TEST_CASE("with a receive interval of 10, a prompt arriving during the third ste
   SUBCASE("an interval of 1 (SGLang's default) takes every request in at once") {
     serving::Simulation one(recv_trace("mid_on1", arrival, 1), h200_calibration());
     one.run();
-    CHECK(recv_ttft_s(one, 1) == doctest::Approx(recv_ttft_s(off, 1)));
+    CHECK(ttft_of(one, 1) == doctest::Approx(ttft_of(off, 1)));
   }
 }
 
 TEST_CASE("a prompt arriving during a prefill step is taken in by the next pass") {
   // The pass after a step with a prefill adds 1,000 (SGLang's default weight), past any interval.
-  const Alone a = alone();
+  const PromptAlone a = prompt_alone();
   const double arrival = 0.5 * a.prefill_s;  // while request 0's prefill runs
   serving::Simulation off(recv_trace("prefill_off", arrival, 0), h200_calibration());
   serving::Simulation on(recv_trace("prefill_on", arrival, 10), h200_calibration());
   off.run();
   on.run();
-  CHECK(recv_ttft_s(on, 1) == doctest::Approx(recv_ttft_s(off, 1)));
+  CHECK(ttft_of(on, 1) == doctest::Approx(ttft_of(off, 1)));
 }
 
 TEST_CASE("a prompt waiting for the pass still times out, and the queue's count stays right") {
   // Request 1 arrives half-way through step 3 with a 1 ms queue timeout: it times out in the
   // inbox (8 steps of several ms), never runs, and request 0 finishes as it does alone.
-  const Alone a = alone();
+  const PromptAlone a = prompt_alone();
   auto cfg = recv_trace("timeout", a.prefill_s + 1.5 * a.step_s, 10);
   cfg.scheduler.queue_timeout_s = 0.001;
   serving::Simulation sim(cfg, h200_calibration());
