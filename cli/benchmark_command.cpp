@@ -399,8 +399,9 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
                  "(at once after a step with a prefill, or when idle; default 0 or 1: every step)")
       ->check(CLI::Range(0, 1000000));
   sub.add_flag("--async-scheduling", o.async_scheduling,
-               "vLLM's --async-scheduling (its default since v0.14): steps are formed one ahead, so a request "
-               "arriving while a step runs starts a step later (default: off)");
+               "Form each step while the one before it runs, so a request arriving mid-step starts a step later: "
+               "vLLM's --async-scheduling (its default since v0.14), SGLang's and TensorRT-LLM's overlap schedulers "
+               "(their defaults) (default: off)");
   sub.add_flag("--no-prefix-caching", o.no_prefix_caching, "Disable the prefix cache");
   sub.add_flag("--offline", o.offline,
                "Token ids straight to the engine (trtllm-bench, vLLM benchmark_throughput): no API server, so no "

@@ -48,16 +48,18 @@ recv_err=$("$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine vll
 recv_rc=$?
 [ "$recv_rc" = 2 ] && grep -q "supports_recv_interval" <<<"$recv_err" ||
   { echo "FAIL --scheduler-recv-interval on vLLM: exit $recv_rc: $recv_err"; fail=1; }
-# vLLM's asynchronous scheduling is vLLM's: SGLang refuses it, naming the engine card's field; on
-# vLLM the run's configuration says it ran so.
-async_err=$("$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine sglang --async-scheduling \
+# Scheduling one step ahead is vLLM's, SGLang's and TensorRT-LLM's: llama.cpp refuses it, naming
+# the engine card's field; on the three the run's configuration says it ran so.
+async_err=$("$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine llamacpp --async-scheduling \
   --isl 64 --osl 8 --concurrency 1 2>&1 >/dev/null)
 async_rc=$?
 [ "$async_rc" = 2 ] && grep -q "supports_async_scheduling" <<<"$async_err" ||
-  { echo "FAIL --async-scheduling on SGLang: exit $async_rc: $async_err"; fail=1; }
-"$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine vllm --async-scheduling --isl 64 --osl 8 \
-  --concurrency 2 --num-requests 4 --json 2>/dev/null | grep -q '"async_scheduling": *true' ||
-  { echo "FAIL benchmark --async-scheduling: the config does not say async_scheduling"; fail=1; }
+  { echo "FAIL --async-scheduling on llama.cpp: exit $async_rc: $async_err"; fail=1; }
+for engine in vllm sglang trtllm; do
+  "$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine "$engine" --async-scheduling --isl 64 --osl 8 \
+    --concurrency 2 --num-requests 4 --json 2>/dev/null | grep -q '"async_scheduling": *true' ||
+    { echo "FAIL benchmark --engine $engine --async-scheduling: the config does not say async_scheduling"; fail=1; }
+done
 # An engine card's behaviour is listed as the simulator reads it: KV memory and running limit.
 engines_json=$("$tycoon" list engines --json)
 for key in '"kv_memory"' '"running_limit": "kv-pool"' '"kv_admission": "guaranteed-no-evict"'; do

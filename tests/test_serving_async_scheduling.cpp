@@ -1,5 +1,6 @@
-// Asynchronous scheduling, as vLLM runs it (--async-scheduling, its default since v0.14;
-// serving::SchedulerConfig::async_scheduling): the engine forms step N+1 as soon as step N is
+// Asynchronous scheduling, as vLLM runs it (--async-scheduling, its default since v0.14) and SGLang's
+// and TensorRT-LLM's overlap schedulers (their defaults; serving::SchedulerConfig::async_scheduling):
+// the engine forms step N+1 as soon as step N is
 // launched and reads the requests that arrived while step N ran only when N's output is back, into
 // step N+2. A request that arrives while a step runs therefore starts one step later than under a
 // synchronous scheduler; one that arrives at an idle engine, or while the last step of the work in
@@ -94,14 +95,19 @@ TEST_CASE("a prompt held for the step after next still times out, and the queue'
 }
 
 TEST_CASE(
-    "asynchronous scheduling is vLLM's: other engines refuse it, a split deployment too, the fingerprint has it") {
+    "asynchronous scheduling is vLLM's, SGLang's and TensorRT-LLM's: other engines refuse it, a split deployment "
+    "too, the fingerprint has it") {
   const auto& c = catalog();
   serving::ServingOverrides o;
   o.async_scheduling = true;
-  o.engine = "sglang";
+  o.engine = "llamacpp";
   CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),
-                       doctest::Contains("asynchronous scheduling: engine 'sglang' schedules each step after"),
+                       doctest::Contains("asynchronous scheduling: engine 'llamacpp' schedules each step after"),
                        core::InputError);
+  for (const char* engine : {"sglang", "trtllm"}) {
+    o.engine = engine;
+    CHECK(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o).scheduler.async_scheduling);
+  }
   o.engine = "vllm";
   auto r = serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o);
   CHECK(r.scheduler.async_scheduling);
@@ -129,14 +135,6 @@ TEST_CASE(
     CHECK_THROWS_WITH_AS(serving::resolve_plan(c, plan, {}),
                          doctest::Contains("asynchronous scheduling: not modelled for a disaggregated deployment"),
                          core::InputError);
-  }
-  SUBCASE("a configuration built in code with SGLang's receive interval as well is refused, not run as one") {
-    auto cfg = gpt_oss_h200();
-    cfg.scheduler.async_scheduling = true;
-    cfg.scheduler.recv_interval = 10;
-    cfg.num_requests = 4;
-    CHECK_THROWS_WITH_AS(serving::simulate(cfg, h200_calibration()), doctest::Contains("two engines' schedulers"),
-                         std::exception);
   }
   SUBCASE("an asynchronous run is never served from the tape or memo of a synchronous one") {
     auto cfg = gpt_oss_h200();

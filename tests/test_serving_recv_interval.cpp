@@ -59,6 +59,17 @@ TEST_CASE("with a receive interval of 10, a prompt arriving during the third ste
       CHECK(s.requests().at(i).last_token_at == on.requests().at(i).last_token_at);
     }
   }
+  SUBCASE("with SGLang's overlap scheduler as well (its default), what the pass before step 12 reads runs in 13") {
+    // The step starting after that pass was formed at the pass before it: request 1 runs one step
+    // later again, 9 batch-1 decode steps after the plain scheduler; request 0, at an idle
+    // scheduler, still at once.
+    auto both = recv_trace("mid_on_overlap", arrival, 10);
+    both.scheduler.async_scheduling = true;
+    serving::Simulation b(both, h200_calibration());
+    b.run();
+    CHECK(std::lround((ttft_of(b, 1) - ttft_of(off, 1)) / a.step_s) == 9);
+    CHECK(ttft_of(b, 0) == doctest::Approx(ttft_of(off, 0)));
+  }
   SUBCASE("an interval of 1 (SGLang's default) takes every request in at once") {
     serving::Simulation one(recv_trace("mid_on1", arrival, 1), h200_calibration());
     one.run();
@@ -75,6 +86,19 @@ TEST_CASE("a prompt arriving during a prefill step is taken in by the next pass"
   off.run();
   on.run();
   CHECK(ttft_of(on, 1) == doctest::Approx(ttft_of(off, 1)));
+
+  SUBCASE("with the overlap scheduler as well, it runs one step after that pass, as without an interval") {
+    auto both = recv_trace("prefill_on_overlap", arrival, 10);
+    both.scheduler.async_scheduling = true;
+    auto overlap_only = recv_trace("prefill_overlap", arrival, 0);
+    overlap_only.scheduler.async_scheduling = true;
+    serving::Simulation b(both, h200_calibration());
+    serving::Simulation o(overlap_only, h200_calibration());
+    b.run();
+    o.run();
+    CHECK(ttft_of(b, 1) == doctest::Approx(ttft_of(o, 1)));
+    CHECK(std::lround((ttft_of(b, 1) - ttft_of(off, 1)) / a.step_s) == 1);
+  }
 }
 
 TEST_CASE("a prompt waiting for the pass still times out, and the queue's count stays right") {

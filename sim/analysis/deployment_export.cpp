@@ -213,6 +213,14 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   add({"--page-size", std::to_string(d.kv_page_tokens)});
   if (!s.prefix_caching) add({"--disable-radix-cache"});
   if (s.recv_interval > 1) add({"--scheduler-recv-interval", std::to_string(s.recv_interval)});
+  // Its overlap scheduler is its default (simulated with async_scheduling): nothing to write when
+  // the simulation had it; when it did not, the server will still run it.
+  if (!s.async_scheduling) {
+    note(
+        "SGLang forms each batch while the last one runs (its overlap scheduler, on by default), so a request "
+        "arriving mid-step starts a step later than in this synchronous simulation (tycoon benchmark "
+        "--async-scheduling simulates it)");
+  }
   if (!d.cuda_graphs) {
     note(
         "SGLang's flag that turns CUDA graphs off was not found documented at the version read: the command "
@@ -284,6 +292,12 @@ LaunchCommand Writer::trtllm(const Pool& pool) {
   }
   c.options_yaml = y;
   add({"--extra_llm_api_options", c.options_file});
+  if (!s.async_scheduling) {
+    note(
+        "TensorRT-LLM forms each batch while the last one runs (its overlap scheduler, on by default), so a "
+        "request arriving mid-step starts a step later than in this synchronous simulation (tycoon benchmark "
+        "--async-scheduling simulates it)");
+  }
   if (d.spec_decode) {
     note("speculative decoding (" + spec_words(d) + ") is not in the TensorRT-LLM options: their " +
          "speculative_config keys were not found documented at the version read");

@@ -54,7 +54,7 @@ struct Engine {
   // recv_interval; SGLang's --scheduler-recv-interval). Off unless set.
   bool supports_recv_interval = false;
   // The scheduler can run one step ahead of the GPU (serving::SchedulerConfig::async_scheduling;
-  // vLLM's --async-scheduling). Off unless set.
+  // vLLM's --async-scheduling, SGLang's and TensorRT-LLM's overlap schedulers). Off unless set.
   bool supports_async_scheduling = false;
   KvAdmission kv_admission = KvAdmission::kOptimistic;  // the engine's default admission policy
   // A serving engine a business deploys (vLLM, SGLang, ...); false for the calibration runner's

@@ -263,8 +263,17 @@ void Replica::receive(const std::vector<Request>& requests) {
   recv_counter_ += (idle_ || idle_now) ? p_.recv_interval : last_step_prefill_ ? kPrefillWeight : 1;
   if (recv_counter_ < p_.recv_interval) return;
   recv_counter_ = 0;
+  // Scheduling one step ahead as well (SGLang's overlap scheduler, on by default): the step starting
+  // now was formed at the last pass, so what this pass reads runs in the step after it, unless
+  // nothing was left to form this one from (idle).
+  const bool next_step = p_.async_scheduling && !(idle_ || idle_now);
   for (RequestId id : inbox_) {
-    if (requests[id].state == RequestState::kWaiting) waiting_.push_back(id);  // not timed out since
+    if (requests[id].state != RequestState::kWaiting) continue;  // timed out since
+    if (next_step) {
+      held_prev_.push_back(id);
+    } else {
+      waiting_.push_back(id);
+    }
   }
   inbox_.clear();
 }
@@ -291,8 +300,8 @@ void Replica::promote_held(const std::vector<Request>& requests) {
 
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
   assert(!busy_);
-  if (p_.recv_interval > 1) receive(requests);
   if (p_.async_scheduling) promote_held(requests);
+  if (p_.recv_interval > 1) receive(requests);
   ++step_;
   prefills_.clear();
   decode_contexts_.clear();

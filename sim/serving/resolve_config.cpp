@@ -168,7 +168,8 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
   s.recv_interval = o.recv_interval.value_or(0);
   if (o.async_scheduling.value_or(false) && !engine.supports_async_scheduling) {
     throw core::InputError("asynchronous scheduling: engine '" + engine.id +
-                           "' schedules each step after the last one ends (vLLM's --async-scheduling; "
+                           "' schedules each step after the last one ends (vLLM's --async-scheduling, SGLang's and "
+                           "TensorRT-LLM's overlap schedulers; "
                            "hardware_db/engines/" +
                            engine.id + ".json: supports_async_scheduling)");
   }

@@ -89,10 +89,8 @@ void Simulation::add_pool(const perf::Deployment& d, const SchedulerConfig& sc, 
   p.batch_wait_iters = sc.batch_wait_iters;
   p.batch_wait_tokens_ratio = sc.batch_wait_tokens_ratio;
   p.recv_interval = sc.recv_interval;
-  // Engine cards keep the two apart (SGLang's interval, vLLM's asynchronous scheduling); a
-  // configuration built in code that asks for both is refused rather than run as one of them.
-  require(!(sc.async_scheduling && sc.recv_interval > 1),
-          "asynchronous scheduling and a receive interval are two engines' schedulers: choose one");
+  // Both at once is SGLang's overlap scheduler reading requests at its receive interval: what a
+  // receiving pass reads runs a step later (Replica::receive).
   p.async_scheduling = sc.async_scheduling;
 
   pool.replicas.reserve(static_cast<std::size_t>(replicas));
