@@ -117,6 +117,10 @@ void list_engines(const data::Catalog& c, bool json) {
                      {"supports_prefix_caching", e.supports_prefix_caching},
                      {"supports_chunked_prefill", e.supports_chunked_prefill},
                      {"supports_spec_decode", e.supports_spec_decode},
+                     // The scheduler mechanisms tycoon benchmark offers only where the engine has them.
+                     {"supports_batch_waiting", e.supports_batch_waiting},
+                     {"supports_recv_interval", e.supports_recv_interval},
+                     {"supports_async_scheduling", e.supports_async_scheduling},
                      {"kv_admission", data::kKvAdmissionNames[static_cast<std::size_t>(e.kv_admission)]},
                      {"kv_memory",
                       {{"fraction", e.kv_memory_fraction},

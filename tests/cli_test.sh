@@ -60,9 +60,11 @@ for engine in vllm sglang trtllm; do
     --concurrency 2 --num-requests 4 --json 2>/dev/null | grep -q '"async_scheduling": *true' ||
     { echo "FAIL benchmark --engine $engine --async-scheduling: the config does not say async_scheduling"; fail=1; }
 done
-# An engine card's behaviour is listed as the simulator reads it: KV memory and running limit.
+# An engine card's behaviour is listed as the simulator reads it: KV memory, running limit, and the
+# scheduler mechanisms benchmark offers only where the engine has them.
 engines_json=$("$tycoon" list engines --json)
-for key in '"kv_memory"' '"running_limit": "kv-pool"' '"kv_admission": "guaranteed-no-evict"'; do
+for key in '"kv_memory"' '"running_limit": "kv-pool"' '"kv_admission": "guaranteed-no-evict"' \
+  '"supports_async_scheduling": true' '"supports_recv_interval": true' '"supports_batch_waiting": true'; do
   echo "$engines_json" | grep -q "$key" || { echo "FAIL list engines --json lacks $key"; fail=1; }
 done
 check_one_line_error unknown-command "$tycoon" frobnicate
