@@ -10,9 +10,12 @@
 
 #include "sim/advisor/advisor.h"
 #include "sim/advisor/bots.h"
+#include "sim/advisor/code_change_catalog.h"
+#include "sim/advisor/deployment_setup.h"
 #include "sim/game/advice_json.h"
 #include "sim/game/state_json.h"
 #include "sim/perf/profile_lookup.h"
+#include "sim/serving/simulation.h"
 #include "tests/advisor_test_util.h"
 
 using namespace tycoon;
@@ -213,6 +216,51 @@ TEST_CASE("a change tuned for chat keeps part of its gain on random traffic") {
   CHECK(rec.true_speedup == doctest::Approx(1 / (1 - s + s / 1.072)).epsilon(1e-9));
   CHECK(rec.true_speedup < rec.claimed_speedup);
   CHECK(rec.true_speedup > 1.0);
+}
+
+TEST_CASE("a benchmark check's paired ratio is as steady when the engine schedules one step ahead") {
+  // The check compares the GPU time per output token of the same requests with and without the
+  // change. Scheduling one step ahead (vLLM's --async-scheduling) starts a request arriving
+  // mid-step a step later in both runs of a pair, so the ratio must not spread more than the
+  // synchronous one: measured in session 35, six seeds give x1.1930-1.1933 (8 users) and
+  // x1.1960-1.1970 (32) synchronously, x1.1929-1.1935 and x1.1962-1.1972 asynchronously.
+  auto all = advisor::load_code_change_catalog_from_root(TYCOON_SOURCE_DIR);
+  const auto* change = all.find("moe-sort-small-decode");
+  REQUIRE(change != nullptr);
+  game::GameOptions o;
+  o.seed = 7;
+  game::Game g(test::advisor_market(1), test::catalog(), o);
+  g.advance(30);
+  const auto& d = g.state().company.deployments[0];
+  const auto& cal = perf::calibration_for(test::catalog(), test::catalog().accelerator(d.chip));
+  advisor::DeploymentSetup setup(test::catalog(), g.scenario(), d, d.recipe, cal, 2.0);
+  auto scale = advisor::unit_op_times();
+  scale[static_cast<std::size_t>(change->op_class)] = change->true_op_time_scale(traffic::WorkloadKind::kChat);
+  auto gpu_s_per_token = [](const serving::ServingSummary& x) {
+    double t = 0;
+    for (double v : x.time_by_op_s) t += v;
+    return t / static_cast<double>(x.output_tokens);
+  };
+  constexpr double kSteadySpread = 0.002;  // max - min of six seeds' ratios: 0.1% measured, 0.2% allowed
+  for (int users : {8, 32}) {
+    for (bool async : {false, true}) {
+      double lo = 1e9, hi = 0;
+      for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        auto base = setup.benchmark(users, std::max(60, 5 * users), seed, advisor::unit_op_times());
+        auto changed = setup.benchmark(users, std::max(60, 5 * users), seed, scale);
+        base.scheduler.async_scheduling = async;
+        changed.scheduler.async_scheduling = async;
+        const double r = gpu_s_per_token(serving::simulate(base, setup.calibration())) /
+                         gpu_s_per_token(serving::simulate(changed, setup.calibration()));
+        lo = std::min(lo, r);
+        hi = std::max(hi, r);
+      }
+      CAPTURE(users);
+      CAPTURE(async);
+      CHECK(hi - lo <= kSteadySpread);
+      CHECK(lo > 1.19);  // the change's gain shows in every pair
+    }
+  }
 }
 
 TEST_CASE("recipe search: every neighbour on the deployment's traffic, paired seeds, spread reported") {

@@ -108,6 +108,19 @@ TEST_CASE(
     o.engine = engine;
     CHECK(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o).scheduler.async_scheduling);
   }
+  // SGLang turns its overlap scheduler off with speculative decoding: asked for together, refused;
+  // TensorRT-LLM keeps it with MTP drafting.
+  o.spec_draft_tokens = 3;
+  o.spec_acceptance_length = 2.5;
+  o.engine = "sglang";
+  CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),
+                       doctest::Contains("async_scheduling_with_spec_decode"), core::InputError);
+  o.engine = "trtllm";
+  o.spec_method = "mtp";
+  CHECK(serving::resolve_serving(c, c.model("deepseek-r1"), c.accelerator("h200"), o).scheduler.async_scheduling);
+  o.spec_draft_tokens.reset();
+  o.spec_acceptance_length.reset();
+  o.spec_method.reset();
   o.engine = "vllm";
   auto r = serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o);
   CHECK(r.scheduler.async_scheduling);

@@ -213,14 +213,12 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   add({"--page-size", std::to_string(d.kv_page_tokens)});
   if (!s.prefix_caching) add({"--disable-radix-cache"});
   if (s.recv_interval > 1) add({"--scheduler-recv-interval", std::to_string(s.recv_interval)});
-  // Its overlap scheduler is its default (simulated with async_scheduling): nothing to write when
-  // the simulation had it; when it did not, the server will still run it.
-  if (!s.async_scheduling) {
-    note(
-        "SGLang forms each batch while the last one runs (its overlap scheduler, on by default), so a request "
-        "arriving mid-step starts a step later than in this synchronous simulation (tycoon benchmark "
-        "--async-scheduling simulates it)");
-  }
+  // Its overlap scheduler (simulated with async_scheduling) is its default where it supports the
+  // configuration; whether it does with mixed chunks, which this command sets, was not read.
+  note(std::string("SGLang's overlap scheduler (on by default: it forms each batch while the last one runs, so a "
+                   "request arriving mid-step starts a step later) was not checked to run with this command's "
+                   "--enable-mixed-chunk at the version read; the simulation ran ") +
+       (s.async_scheduling ? "with it" : "without it (tycoon benchmark --async-scheduling runs with it)"));
   if (!d.cuda_graphs) {
     note(
         "SGLang's flag that turns CUDA graphs off was not found documented at the version read: the command "

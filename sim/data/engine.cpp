@@ -80,6 +80,7 @@ Engine load_engine(const std::filesystem::path& path) {
   e.supports_batch_waiting = r.optional_boolean("supports_batch_waiting").value_or(false);
   e.supports_recv_interval = r.optional_boolean("supports_recv_interval").value_or(false);
   e.supports_async_scheduling = r.optional_boolean("supports_async_scheduling").value_or(false);
+  e.async_scheduling_with_spec_decode = r.optional_boolean("async_scheduling_with_spec_decode").value_or(true);
   e.kv_admission = static_cast<KvAdmission>(r.choice("kv_admission", kKvAdmissionNames));
   e.serves_production = r.boolean("serves_production");
   {
@@ -139,10 +140,10 @@ Engine load_engine(const std::filesystem::path& path) {
   }
   e.sources = read_sources(r, {"kv_admission", "kv_memory", "serves_production", "iteration_overhead_s",
                                "per_sequence_overhead_s", "kernel_efficiency"});
-  for (const char* key :
-       {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s", "tokenize_s_per_input_token",
-        "running_limit", "spec_decode_running_limit", "w4a16_moe_kernels", "native_fp4_expert_activation",
-        "supports_batch_waiting", "supports_recv_interval", "supports_async_scheduling"}) {
+  for (const char* key : {"kernels_per_dense_layer", "kernels_per_moe_layer", "frontend_request_s",
+                          "tokenize_s_per_input_token", "running_limit", "spec_decode_running_limit",
+                          "w4a16_moe_kernels", "native_fp4_expert_activation", "supports_batch_waiting",
+                          "supports_recv_interval", "supports_async_scheduling", "async_scheduling_with_spec_decode"}) {
     if (r.has(key) && !e.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   if (auto n = r.optional_string("notes")) e.notes = *n;

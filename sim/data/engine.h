@@ -56,6 +56,9 @@ struct Engine {
   // The scheduler can run one step ahead of the GPU (serving::SchedulerConfig::async_scheduling;
   // vLLM's --async-scheduling, SGLang's and TensorRT-LLM's overlap schedulers). Off unless set.
   bool supports_async_scheduling = false;
+  // ... and keeps doing so with speculative decoding (SGLang turns its overlap scheduler off for
+  // EAGLE-style drafting). True unless set.
+  bool async_scheduling_with_spec_decode = true;
   KvAdmission kv_admission = KvAdmission::kOptimistic;  // the engine's default admission policy
   // A serving engine a business deploys (vLLM, SGLang, ...); false for the calibration runner's
   // reference engine, which the game, the advisor and the deploy form do not offer.

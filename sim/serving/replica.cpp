@@ -253,7 +253,8 @@ bool Replica::hold_prompts(const std::vector<Request>& requests, std::int64_t bu
 
 void Replica::receive(const std::vector<Request>& requests) {
   // SGLang's SchedulerRecvSkipper (--scheduler-recv-interval N): each pass of the scheduler's loop
-  // adds the weight of the batch it ran last to a counter, 1 for a decode (or verify) step and
+  // adds the weight of the batch it ran last (its overlap loop: the one it has just launched,
+  // start_iteration) to a counter, 1 for a decode (or verify) step and
   // 1000 for any step with a prefill, and reads the requests sent to it only when the counter
   // reaches N (then it restarts at 0). An idle loop adds 1 per pass, microseconds apart: an idle
   // scheduler takes a request in at once; one whose last step had a prefill does when N <= 1000.
@@ -263,9 +264,9 @@ void Replica::receive(const std::vector<Request>& requests) {
   recv_counter_ += (idle_ || idle_now) ? p_.recv_interval : last_step_prefill_ ? kPrefillWeight : 1;
   if (recv_counter_ < p_.recv_interval) return;
   recv_counter_ = 0;
-  // Scheduling one step ahead as well (SGLang's overlap scheduler, on by default): the step starting
-  // now was formed at the last pass, so what this pass reads runs in the step after it, unless
-  // nothing was left to form this one from (idle).
+  // Scheduling one step ahead as well (SGLang's overlap loop, on by default): this pass comes after
+  // the step starting now was formed (start_iteration), so what it reads runs in the step after it,
+  // unless nothing was left to form this one from (idle).
   const bool next_step = p_.async_scheduling && !(idle_ || idle_now);
   for (RequestId id : inbox_) {
     if (requests[id].state != RequestState::kWaiting) continue;  // timed out since
@@ -301,7 +302,16 @@ void Replica::promote_held(const std::vector<Request>& requests) {
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
   assert(!busy_);
   if (p_.async_scheduling) promote_held(requests);
-  if (p_.recv_interval > 1) receive(requests);
+  // SGLang's receive interval. Its overlap loop (async_scheduling) receives after it has formed and
+  // launched a step, so that pass weighs the step now starting and what it reads runs in the next
+  // one (receive() below); its plain loop receives before it forms the step, weighing the step
+  // that just ended. An idle scheduler receives at once either way.
+  bool receive_after = false;
+  if (p_.recv_interval > 1) {
+    while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+    receive_after = p_.async_scheduling && !idle_ && !(running_.empty() && waiting_.empty());
+    if (!receive_after) receive(requests);
+  }
   ++step_;
   prefills_.clear();
   decode_contexts_.clear();
@@ -343,11 +353,13 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
   // Admissions only happen here, so the most sequences ever running at once is seen here.
   metrics.peak_running_seqs = std::max(metrics.peak_running_seqs, static_cast<std::int64_t>(running_.size()));
   if (scheduled_.empty()) {
+    if (receive_after) receive(requests);
     idle_ = true;
     return std::nullopt;
   }
   idle_ = false;
   last_step_prefill_ = !prefills_.empty();
+  if (receive_after) receive(requests);  // weighs this step: a prefill's 1,000, a decode's 1
 
   if (p_.fast_forward_decode && prefills_.empty()) {
     // Decode only: the per-batch-size model, fed the same sums predict_iteration would make

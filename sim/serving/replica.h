@@ -176,15 +176,18 @@ class Replica {
   int batch_wait_count_ = 0;  // steps in a row that held the prompts back (batch waiting)
   // Receive interval (ReplicaParams::recv_interval): arrivals the scheduler has not taken in yet,
   // oldest first (counted in num_waiting_; lazy removal as waiting_), the skip counter, what the
-  // last step ran, and whether the scheduler was idle since.
+  // step a pass weighs ran (the last one; with async scheduling the one starting), and whether the
+  // scheduler was idle since.
   std::vector<RequestId> inbox_;
   // Asynchronous scheduling: requests that arrived while the step in flight ran (held_now_) and
-  // while the one before it ran (held_prev_), not yet schedulable; they count in num_waiting_.
+  // while the one before it ran, or that its receiving pass read (held_prev_), not yet
+  // schedulable; they count in num_waiting_.
   std::vector<RequestId> held_now_, held_prev_;
   int recv_counter_ = 0;
   bool last_step_prefill_ = false;
   bool idle_ = true;
-  // Moves the inbox into the waiting queue when this scheduling pass takes new requests in.
+  // Moves the inbox into the waiting queue (scheduling one step ahead: into held_prev_, for the
+  // next step) when this scheduling pass takes new requests in.
   void receive(const std::vector<Request>& requests);
   // Asynchronous scheduling: makes the requests the step about to start was formed with schedulable.
   void promote_held(const std::vector<Request>& requests);

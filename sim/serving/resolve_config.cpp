@@ -174,6 +174,11 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
                            engine.id + ".json: supports_async_scheduling)");
   }
   s.async_scheduling = o.async_scheduling.value_or(false);
+  if (s.async_scheduling && d.spec_decode && !engine.async_scheduling_with_spec_decode) {
+    throw core::InputError("asynchronous scheduling: engine '" + engine.id +
+                           "' turns its overlap scheduler off with speculative decoding (hardware_db/engines/" +
+                           engine.id + ".json: async_scheduling_with_spec_decode)");
+  }
 
   perf::check_deployment(d);
   return out;
