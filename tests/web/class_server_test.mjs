@@ -103,10 +103,13 @@ try {
         'the live leaderboard ranks ' + rows.map((x) => x[1]).join(', '));
   check(rows.filter((x) => x[10].includes('near-identical')).length === 2, 'the page flags the two copies');
   check(rows[2][6] === 'unfinished, hour 6 of 24', "the page shows Cy's game unfinished: " + rows[2][6]);
+  // The board and the charts come from two requests: wait for the charts of all three hand-ins (the
+  // copied pair labelled together), not just any charts (an earlier draw may still be on the page).
   const charts = await waitFor(async () => {
     const n = await inst.$$eval('#charts svg', (svgs) => svgs.length);
-    return n >= 3 ? n : null;
-  }, 'the charts on the instructor page', 40000, 500);
+    const text = await inst.textContent('#charts');
+    return n >= 3 && text.includes('Ada = Ben') && text.includes('Cy') ? n : null;
+  }, 'the charts of the three hand-ins on the instructor page', 40000, 500);
   const chartText = await inst.textContent('#charts');
   check(charts >= 3 && chartText.includes('Profit so far') && chartText.includes('Market price'),
         'the instructor page draws the class report\'s charts (' + charts + ', with the market price)');
