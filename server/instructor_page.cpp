@@ -110,13 +110,16 @@ async function refresh() {
   $('updated').textContent = '(updated ' + new Date().toLocaleTimeString() + ', every 10 s)';
   // The charts are drawn by the server (the class report's own); fetched again when a hand-in counts.
   const key = current() + '|' + b.standings.map((s) => s.student + '#' + s.counted.attempt).join(',');
+  // Two refreshes can overlap (the 10 s timer and a click): a later one's charts are not overwritten
+  // by an earlier one whose request answered last.
   if (key !== chartsKey) {
-    $('charts').innerHTML = b.standings.length ? await api('GET', '/api/classes/' + current() + '/charts.html')
-                                               : '<p class="muted">No hand-ins yet.</p>';
-    chartsKey = key;
+    const seq = ++chartsSeq;
+    const html = b.standings.length ? await api('GET', '/api/classes/' + current() + '/charts.html')
+                                    : '<p class="muted">No hand-ins yet.</p>';
+    if (seq === chartsSeq) { $('charts').innerHTML = html; chartsKey = key; }
   }
 }
-let chartsKey = '';
+let chartsKey = '', chartsSeq = 0;
 function guard(fn) { return (e) => { if (e) e.preventDefault(); fn().catch((err) => say(err.message, false)); }; }
 $('token-form').onsubmit = guard(async () => { token = $('token').value.trim(); sessionStorage.setItem('tycoon-token', token);
   await loadClasses(); say('Signed in.', true); });
