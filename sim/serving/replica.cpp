@@ -143,7 +143,7 @@ bool Replica::grow(RequestId id, std::vector<Request>& requests, std::int64_t to
 }
 
 bool Replica::admit_front(std::vector<Request>& requests, std::int64_t& budget) {
-  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+  drop_timed_out_front(requests);
   if (waiting_.empty()) return false;
   const RequestId id = waiting_.front();
   Request& r = requests[id];
@@ -258,8 +258,7 @@ void Replica::receive(const std::vector<Request>& requests) {
   // 1000 for any step with a prefill, and reads the requests sent to it only when the counter
   // reaches N (then it restarts at 0). An idle loop adds 1 per pass, microseconds apart: an idle
   // scheduler takes a request in at once; one whose last step had a prefill does when N <= 1000.
-  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
-  const bool idle_now = running_.empty() && waiting_.empty();
+  const bool idle_now = drop_timed_out_front(requests);
   constexpr int kPrefillWeight = 1000;  // SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT: any step but a decode or verify
   recv_counter_ += (idle_ || idle_now) ? p_.recv_interval : last_step_prefill_ ? kPrefillWeight : 1;
   if (recv_counter_ < p_.recv_interval) return;
@@ -279,6 +278,11 @@ void Replica::receive(const std::vector<Request>& requests) {
   inbox_.clear();
 }
 
+bool Replica::drop_timed_out_front(const std::vector<Request>& requests) {
+  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
+  return running_.empty() && waiting_.empty();
+}
+
 void Replica::promote_held(const std::vector<Request>& requests) {
   // vLLM's engine core with asynchronous scheduling (EngineCore.step_with_batch_queue, two batches
   // in flight): it forms step N+1 as soon as step N is launched, then waits for step N's output,
@@ -295,8 +299,7 @@ void Replica::promote_held(const std::vector<Request>& requests) {
   };
   promote(held_prev_);
   held_prev_.swap(held_now_);
-  while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
-  if (running_.empty() && waiting_.empty()) promote(held_prev_);
+  if (drop_timed_out_front(requests)) promote(held_prev_);
 }
 
 std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& requests, ServingMetrics& metrics) {
@@ -308,8 +311,7 @@ std::optional<core::Duration> Replica::start_iteration(std::vector<Request>& req
   // that just ended. An idle scheduler receives at once either way.
   bool receive_after = false;
   if (p_.recv_interval > 1) {
-    while (!waiting_.empty() && requests[waiting_.front()].state != RequestState::kWaiting) waiting_.pop_front();
-    receive_after = p_.async_scheduling && !idle_ && !(running_.empty() && waiting_.empty());
+    receive_after = p_.async_scheduling && !idle_ && !drop_timed_out_front(requests);
     if (!receive_after) receive(requests);
   }
   ++step_;

@@ -191,6 +191,9 @@ class Replica {
   void receive(const std::vector<Request>& requests);
   // Asynchronous scheduling: makes the requests the step about to start was formed with schedulable.
   void promote_held(const std::vector<Request>& requests);
+  // Drops the requests that timed out while waiting from the front of the waiting queue, and says
+  // whether the replica then has nothing running or waiting (nothing to form a step from).
+  bool drop_timed_out_front(const std::vector<Request>& requests);
 
   // Reused every step (no allocation once warm).
   std::vector<perf::PrefillChunk> prefills_;
