@@ -175,10 +175,22 @@ ix_b200=() ix_b200_vllm=() ix_mi325x=()
 # gptoss_fp4_b200.sh and gptoss_fp4_b200_trt.sh at 8944a358cc, February 2026) store the KV cache
 # in fp8 and run vLLM's MXFP4 experts with MXFP8 activations (VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1);
 # TensorRT-LLM's default already multiplies them in MXFP8 on Blackwell (its engine card).
+# All three engines schedule one step ahead there, as their releases do by default (the engine
+# cards' supports_async_scheduling): vLLM v0.15.1 and TensorRT-LLM 1.2.0rc2.post2 are the images of
+# .github/configs/nvidia-master.yaml at 8944a358cc; SGLang has overlapped since 0.4 (2024-11).
 ix_b200_config() {
   case $1 in
-    vllm) echo --kv-dtype fp8 --expert-activation fp8 ;;
-    trtllm) echo --kv-dtype fp8 ;;
+    vllm) echo --kv-dtype fp8 --expert-activation fp8 --async-scheduling ;;
+    trtllm) echo --kv-dtype fp8 --async-scheduling ;;
+    sglang) echo --async-scheduling ;;
+  esac
+}
+# The MI325X's vLLM runs used vllm/vllm-openai-rocm:v0.15.1 (amd-master.yaml at 8944a358cc), which
+# schedules one step ahead; its SGLang rows stay synchronous: whether SGLang's overlap runs with the
+# ROCm attention backends of its releases was not checked.
+ix_mi325x_config() {
+  case $1 in
+    vllm) echo --async-scheduling ;;
   esac
 }
 for eng in vllm sglang trtllm; do
@@ -191,7 +203,7 @@ for eng in vllm sglang trtllm; do
       [[ $eng == vllm ]] && ix_b200_vllm+=("ix-b200-$eng-tp$tp-c$c")
       [[ $eng == trtllm ]] && continue  # NVIDIA only
       bench "ix-mi325x-$eng-tp$tp-c$c" --hardware mi325x --model gpt-oss-120b --engine "$eng" --precision fp4 --tp "$tp" \
-        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024
+        --spec-tokens 0 --isl 1024 --osl 1024 --concurrency "$c" --max-num-seqs 1024 $(ix_mi325x_config "$eng")
       ix_mi325x+=("ix-mi325x-$eng-tp$tp-c$c")
     done
   done
@@ -202,12 +214,13 @@ done
 #    (trtllm-bench's default max_num_tokens), guaranteed-no-evict admission (TRT-LLM's default).
 #    Its synthetic dataset has exact lengths (--random-range-ratio 1); measured from the first
 #    request (no warm-up stated). trtllm-bench feeds token ids to the executor (no API server):
-#    --offline.
+#    --offline. The overview is of the v1.0 era, whose PyTorch executor overlaps by default (on
+#    since PR #4174, May 2025: the engine card's supports_async_scheduling): --async-scheduling.
 trt() {
   local name=$1
   shift
   bench "$name" --engine trtllm --concurrency 1024 --num-requests 5120 --max-num-seqs 1024 \
-    --max-num-batched-tokens 8192 --random-range-ratio 1 --warmup-requests 0 --offline "$@"
+    --max-num-batched-tokens 8192 --random-range-ratio 1 --warmup-requests 0 --offline --async-scheduling "$@"
 }
 trt trt-h200-llama8b-1k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 1000 --osl 1000
 trt trt-h200-llama8b-2k --hardware h200 --model llama-3.1-8b --precision fp8 --tp 1 --isl 2048 --osl 2048
@@ -225,9 +238,12 @@ trt trt-h200-llama70b-1k-kvfp8 --hardware h200 --model llama-3.1-70b --precision
 #    topk 1 are the 4 positions verified per step, the root and 3 drafted ones (a chain needs
 #    num_draft_tokens = num_steps + 1: sgl-project/sglang-jax PR #1534, "topk=1,
 #    num_draft_tokens == num_steps + 1"), so --spec-tokens 3 (our k counts drafted tokens).
+#    Without drafts SGLang overlaps its scheduling (its default since 0.4: --async-scheduling); with
+#    EAGLE drafting it turns the overlap off (server_args.py; the card's
+#    async_scheduling_with_spec_decode).
 for bs in 1 64; do
   bench "sgl-h100-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 --spec-tokens 0 \
-    --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
+    --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs" --async-scheduling
   bench "sgl-h100-eagle-bs$bs" --hardware h100 --model gpt-oss-120b --engine sglang --precision fp4 --tp 1 \
     --spec-tokens 3 --acceptance 2.42 --isl 128 --osl 1024 --random-range-ratio 1 --concurrency "$bs"
 done
