@@ -63,6 +63,26 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
     auto cost = perf::predict_iteration(perf::BatchShape{chunks, decodes}, d, cal);
     // The memory plan at the recipe's batch limits, as a benchmark of this deployment plans it.
     auto mem = perf::plan_memory(d, rd.scheduler.max_num_batched_tokens, rd.scheduler.max_num_seqs);
+    // And whether this step's own sequences fit the KV cache that plan leaves: each decoding
+    // sequence holds its context and the tokens it verifies, each prompt its context and new
+    // tokens (plus any fixed per-sequence state). A step that cannot be held is still timed, but
+    // says so: it is not a step the engine can run.
+    const double verify = d.spec_decode ? 1.0 + d.spec_decode->num_draft_tokens : 1.0;
+    const double batch_kv_bytes =
+        static_cast<double>(o->decode_batch) *
+            (mem.kv_bytes_per_token * (static_cast<double>(o->context) + verify) + mem.fixed_bytes_per_sequence) +
+        (o->prefill_tokens > 0 ? static_cast<double>(o->num_prompts) *
+                                     (mem.kv_bytes_per_token * static_cast<double>(o->context + o->prefill_tokens) +
+                                      mem.fixed_bytes_per_sequence)
+                               : 0.0);
+    const bool batch_fits = mem.fits && batch_kv_bytes <= mem.kv_capacity_bytes;
+    if (mem.fits && !batch_fits) {
+      char why[256];
+      std::snprintf(why, sizeof why,
+                    "the step's sequences need %.3g GB of KV cache per GPU; the cache holds %.1f GB (%lld tokens)",
+                    batch_kv_bytes / 1e9, mem.kv_capacity_bytes / 1e9, static_cast<long long>(mem.kv_capacity_tokens));
+      mem.reason = why;
+    }
 
     if (o->json) {
       nlohmann::json breakdown = nlohmann::json::object(), bound = nlohmann::json::object();
@@ -90,8 +110,10 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
                               {"fixed_bytes_per_sequence_per_gpu", mem.fixed_bytes_per_sequence},
                               {"kv_capacity_bytes_per_gpu", mem.kv_capacity_bytes},
                               {"kv_capacity_tokens", mem.kv_capacity_tokens},
-                              {"fits", mem.fits}}}};
-      if (!mem.fits) out["memory"]["reason"] = mem.reason;
+                              {"batch_kv_bytes_per_gpu", batch_kv_bytes},
+                              {"weights_fit", mem.fits},
+                              {"fits", batch_fits}}}};
+      if (!batch_fits) out["memory"]["reason"] = mem.reason;
       if (d.mxfp4_backend) out["mxfp4_backend"] = *d.mxfp4_backend;
       if (const auto why = perf::outside_validation(d); !why.empty()) out["outside_validation"] = why;
       std::cout << out.dump(2) << "\n";
@@ -116,8 +138,8 @@ CommandRunner add_predict_command(CLI::App& app, const GlobalOptions& global) {
       }
       std::printf("\nmemory per GPU: weights %.1f GB, KV %.1f KB/token, KV capacity %.1f GB = %lld tokens%s\n",
                   mem.weight_bytes / 1e9, mem.kv_bytes_per_token / 1e3, mem.kv_capacity_bytes / 1e9,
-                  static_cast<long long>(mem.kv_capacity_tokens), mem.fits ? "" : "  (DOES NOT FIT)");
-      if (!mem.fits) std::printf("%s\n", mem.reason.c_str());
+                  static_cast<long long>(mem.kv_capacity_tokens), batch_fits ? "" : "  (DOES NOT FIT)");
+      if (!batch_fits) std::printf("%s\n", mem.reason.c_str());
       std::printf("calibration: %s\n", cal.source.c_str());
     }
     return kExitOk;

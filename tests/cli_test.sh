@@ -42,6 +42,16 @@ check_one_line_error spec-method-without-drafts "$tycoon" benchmark --hardware h
 mtp_json=$("$tycoon" benchmark --hardware h200 --model deepseek-r1 --engine sglang --tp 8 --spec-tokens 3 --acceptance 2.18 \
   --spec-method mtp --isl 256 --osl 16 --concurrency 2 --num-requests 4 --json 2>/dev/null)
 grep -q '"method": *"mtp"' <<<"$mtp_json" || { echo "FAIL benchmark --spec-method mtp: the config does not say mtp"; fail=1; }
+# MTP drafts with the model's own multi-token-prediction module: a model that ships none (GPT-OSS,
+# Llama; its card's mtp_modules is 0) is refused, naming the field, where it used to time a drafter
+# that does not exist.
+mtp_err=$("$tycoon" predict --hardware h200 --model gpt-oss-120b --spec-tokens 3 --acceptance 2 --spec-method mtp \
+  --decode-batch 16 --context 1024 2>&1 >/dev/null)
+mtp_rc=$?
+[ "$mtp_rc" = 2 ] && grep -q "mtp_modules" <<<"$mtp_err" ||
+  { echo "FAIL --spec-method mtp on GPT-OSS-120B: exit $mtp_rc: $mtp_err"; fail=1; }
+check_one_line_error spec-method-mtp-no-module "$tycoon" benchmark --hardware h200 --model llama-3.1-8b --spec-tokens 3 \
+  --acceptance 2 --spec-method mtp --isl 64 --osl 8 --concurrency 1
 # SGLang's receive interval is SGLang's: another engine refuses it, naming the engine card's field.
 recv_err=$("$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine vllm --scheduler-recv-interval 10 \
   --isl 64 --osl 8 --concurrency 1 2>&1 >/dev/null)
@@ -79,6 +89,11 @@ check_one_line_error bad-data-root "$tycoon" --data /nonexistent list models
 out=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --engine torch-reference --precision bf16 --tp 1 \
   --decode-batch 16 --context 1024 --json) || { echo "FAIL predict"; fail=1; }
 echo "$out" | grep -q '"iteration_s"' || { echo "FAIL predict --json lacks iteration_s"; fail=1; }
+# A step whose sequences the KV cache cannot hold is timed but not said to fit: a million 100k-token
+# contexts of Llama-3.1-8B want ~1e16 bytes of KV per H200 against ~1.15e11.
+big=$("$tycoon" predict --hardware h200 --model llama-3.1-8b --decode-batch 1000000 --context 100000 --json)
+python3 -c 'import json, sys; m = json.loads(sys.argv[1])["memory"]; sys.exit(0 if m["weights_fit"] and not m["fits"] and "KV cache" in m["reason"] else 1)' "$big" ||
+  { echo "FAIL predict: a batch beyond the KV cache says it fits: $big"; fail=1; }
 # benchmark: the serving simulator
 bench=(benchmark --hardware h200 --model gpt-oss-120b --engine vllm --precision fp4 --tp 1 --isl 1024 --osl 256)
 check benchmark-help 0 "$tycoon" benchmark --help

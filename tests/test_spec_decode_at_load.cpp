@@ -130,6 +130,24 @@ TEST_CASE("an MTP drafter runs one full block of the target and its LM head per 
   CHECK_THROWS_AS(perf::check_deployment(d), core::InputError);
 }
 
+TEST_CASE("MTP drafts only with a model that ships a multi-token-prediction module") {
+  // Llama 3.1 8B ships none (its card has no mtp_modules): drafting by mtp would time a block that
+  // does not exist, so the deployment is refused. DeepSeek-R1 ships one (num_nextn_predict_layers
+  // 1 in its config), and the same request passes.
+  auto llama = reference("llama-3.1-8b", "h200");
+  llama.engine = &test::catalog().engine("vllm");  // the reference engine drafts nothing
+  REQUIRE(llama.model->mtp_modules == 0);
+  llama.spec_decode = data::SpecDecode{"mtp", 2, 1.8};
+  CHECK_THROWS_WITH_AS(perf::check_deployment(llama), doctest::Contains("mtp_modules"), core::InputError);
+  llama.spec_decode->method = "eagle3";
+  CHECK_NOTHROW(perf::check_deployment(llama));
+  auto deepseek = reference("deepseek-r1", "h200", Precision::kFp8, 8);
+  deepseek.engine = &test::catalog().engine("sglang");
+  CHECK(deepseek.model->mtp_modules == 1);
+  deepseek.spec_decode = data::SpecDecode{"mtp", 3, 2.18};
+  CHECK_NOTHROW(perf::check_deployment(deepseek));
+}
+
 TEST_CASE("SGLang runs at most 48 requests at once with speculative decoding unless told otherwise") {
   // sgl-project/sglang server_args.py: EAGLE/EAGLE3 reset --max-running-requests to 48 when it
   // is unset (hardware_db/engines/sglang.json, spec_decode_running_limit). Without speculative

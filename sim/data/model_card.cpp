@@ -152,6 +152,10 @@ ModelCard load_model_card(const std::filesystem::path& path, bool expect_id_from
     if (!m.is_moe()) r.fail("sequence_new_expert_fraction", "only a mixture-of-experts model routes to experts");
     m.sequence_new_expert_fraction = *f;
   }
+  if (auto n = r.optional_integer("mtp_modules", Bound::kNonNegative)) {
+    if (*n > 16) r.fail("mtp_modules", "implausibly many multi-token-prediction modules (at most 16)");
+    m.mtp_modules = static_cast<int>(*n);
+  }
   {
     auto p = r.object("market_price");
     m.market_price.input_usd_per_mtok = p.number("input_usd_per_mtok", Bound::kNonNegative);
@@ -164,8 +168,8 @@ ModelCard load_model_card(const std::filesystem::path& path, bool expect_id_from
   m.unverified = r.string_array("unverified");
   m.sources = read_sources(
       r, {"total_params", "active_params", "layer_groups", "hidden_size", "vocab_size", "max_context_tokens"});
-  if (r.has("sequence_new_expert_fraction") && !m.sources.contains("sequence_new_expert_fraction")) {
-    r.fail("sources", "no source given for 'sequence_new_expert_fraction'");
+  for (const char* key : {"sequence_new_expert_fraction", "mtp_modules"}) {
+    if (r.has(key) && !m.sources.contains(key)) r.fail("sources", std::string("no source given for '") + key + "'");
   }
   check_unverified_keys(r, m.unverified);
   if (auto n = r.optional_string("notes")) m.notes = *n;

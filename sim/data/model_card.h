@@ -98,6 +98,9 @@ struct ModelCard {
   // 1 + k positions of one sequence together; they touch top_k x (1 + k x this) distinct experts
   // rather than independent draws. 1: independent draws (no published figure for the model).
   double sequence_new_expert_fraction = 1.0;
+  // The multi-token-prediction modules the checkpoint ships (DeepSeek-V3's MTP layer): what
+  // speculative decoding's `mtp` method drafts with. 0: none, so only a separate drafter (EAGLE).
+  int mtp_modules = 0;
   MarketPrice market_price;
   std::vector<std::string> unverified;
   std::map<std::string, std::string> sources;
