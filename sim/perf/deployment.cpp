@@ -107,8 +107,9 @@ void check_deployment(const Deployment& d) {
   }
   if (d.spec_decode && d.spec_decode->num_draft_tokens > 0 &&
       parse_draft_method(d.spec_decode->method) == DraftMethod::kMtp && d.model->mtp_modules == 0) {
-    throw core::InputError("speculative decoding by mtp drafts with the model's own multi-token-prediction module, and " +
-                           d.model->name + " ships none (its card's mtp_modules is 0): draft with eagle3");
+    throw core::InputError(
+        "speculative decoding by mtp drafts with the model's own multi-token-prediction module, and " + d.model->name +
+        " ships none (its card's mtp_modules is 0): draft with eagle3");
   }
   if (d.expert_activation) {
     // The operator's choice of activations acts only on a native 4-bit expert checkpoint served
