@@ -396,7 +396,9 @@ void add_serving_flags(CLI::App& sub, BenchmarkOptions& o) {
       ->check(CLI::Range(0.0, 1.0));
   sub.add_option("--scheduler-recv-interval", o.recv_interval,
                  "SGLang's --scheduler-recv-interval: the scheduler takes new requests in only every N decode steps "
-                 "(at once after a step with a prefill, or when idle; default 0 or 1: every step)")
+                 "(at once when idle; also a pass that weighs a step with a prefill: the step just ended, or with "
+                 "--async-scheduling the step starting, so a prompt arriving during a prefill waits N steps; "
+                 "default 0 or 1: every step)")
       ->check(CLI::Range(0, 1000000));
   sub.add_flag("--async-scheduling", o.async_scheduling,
                "Form each step while the one before it runs, so a request arriving mid-step starts a step later: "

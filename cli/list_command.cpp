@@ -109,28 +109,32 @@ void list_engines(const data::Catalog& c, bool json) {
     if (json) {
       nlohmann::json vendors = nlohmann::json::array();
       for (auto v : e.vendors) vendors.push_back(to_string(v));
-      out.push_back({{"id", e.id},
-                     {"name", e.name},
-                     {"version", e.version},
-                     {"vendors", vendors},
-                     {"supports_cuda_graphs", e.supports_cuda_graphs},
-                     {"supports_prefix_caching", e.supports_prefix_caching},
-                     {"supports_chunked_prefill", e.supports_chunked_prefill},
-                     {"supports_spec_decode", e.supports_spec_decode},
-                     // The scheduler mechanisms tycoon benchmark offers only where the engine has them.
-                     {"supports_batch_waiting", e.supports_batch_waiting},
-                     {"supports_recv_interval", e.supports_recv_interval},
-                     {"supports_async_scheduling", e.supports_async_scheduling},
-                     {"kv_admission", data::kKvAdmissionNames[static_cast<std::size_t>(e.kv_admission)]},
-                     {"kv_memory",
-                      {{"fraction", e.kv_memory_fraction},
-                       {"of", data::kKvMemoryBasisNames[static_cast<std::size_t>(e.kv_memory_basis)]}}},
-                     {"running_limit", e.running_limit_from_kv_pool ? "kv-pool" : "setting"},
-                     {"frontend_request_s", e.frontend_request_s},
-                     {"tokenize_s_per_input_token", e.tokenize_s_per_input_token},
-                     {"iteration_overhead_s", e.iteration_overhead_s},
-                     {"per_sequence_overhead_s", e.per_sequence_overhead_s},
-                     {"sources", e.sources}});
+      out.push_back(
+          {{"id", e.id},
+           {"name", e.name},
+           {"version", e.version},
+           {"vendors", vendors},
+           {"supports_cuda_graphs", e.supports_cuda_graphs},
+           {"supports_prefix_caching", e.supports_prefix_caching},
+           {"supports_chunked_prefill", e.supports_chunked_prefill},
+           {"supports_spec_decode", e.supports_spec_decode},
+           // The scheduler mechanisms tycoon benchmark offers only where the engine has them.
+           {"supports_batch_waiting", e.supports_batch_waiting},
+           {"supports_recv_interval", e.supports_recv_interval},
+           {"supports_async_scheduling", e.supports_async_scheduling},
+           // Whether it keeps scheduling ahead with speculative decoding (null: it never does).
+           {"async_scheduling_with_spec_decode",
+            e.supports_async_scheduling ? nlohmann::json(e.async_scheduling_with_spec_decode) : nlohmann::json()},
+           {"kv_admission", data::kKvAdmissionNames[static_cast<std::size_t>(e.kv_admission)]},
+           {"kv_memory",
+            {{"fraction", e.kv_memory_fraction},
+             {"of", data::kKvMemoryBasisNames[static_cast<std::size_t>(e.kv_memory_basis)]}}},
+           {"running_limit", e.running_limit_from_kv_pool ? "kv-pool" : "setting"},
+           {"frontend_request_s", e.frontend_request_s},
+           {"tokenize_s_per_input_token", e.tokenize_s_per_input_token},
+           {"iteration_overhead_s", e.iteration_overhead_s},
+           {"per_sequence_overhead_s", e.per_sequence_overhead_s},
+           {"sources", e.sources}});
     } else {
       std::printf("%-16s %-26s %-10s %6s %12.3f  %s\n", e.id.c_str(), e.name.c_str(), e.version.c_str(),
                   e.supports_cuda_graphs ? "yes" : "no", e.iteration_overhead_s * 1e3,

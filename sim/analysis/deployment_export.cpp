@@ -214,11 +214,19 @@ LaunchCommand Writer::sglang(const Pool& pool) {
   if (!s.prefix_caching) add({"--disable-radix-cache"});
   if (s.recv_interval > 1) add({"--scheduler-recv-interval", std::to_string(s.recv_interval)});
   // Its overlap scheduler (simulated with async_scheduling) is its default where it supports the
-  // configuration; whether it does with mixed chunks, which this command sets, was not read.
-  note(std::string("SGLang's overlap scheduler (on by default: it forms each batch while the last one runs, so a "
-                   "request arriving mid-step starts a step later) was not checked to run with this command's "
-                   "--enable-mixed-chunk at the version read; the simulation ran ") +
-       (s.async_scheduling ? "with it" : "without it (tycoon benchmark --async-scheduling runs with it)"));
+  // configuration: not with speculative decoding (it turns the overlap off, and the engine card's
+  // async_scheduling_with_spec_decode refuses the pair); whether it does with mixed chunks, which
+  // this command sets, was not read.
+  if (d.spec_decode && d.spec_decode->num_draft_tokens > 0) {
+    note(
+        "SGLang turns its overlap scheduler off with speculative decoding, so this command runs synchronously, "
+        "as the simulation did");
+  } else {
+    note(std::string("SGLang's overlap scheduler (on by default: it forms each batch while the last one runs, so a "
+                     "request arriving mid-step starts a step later) was not checked to run with this command's "
+                     "--enable-mixed-chunk at the version read; the simulation ran ") +
+         (s.async_scheduling ? "with it" : "without it (tycoon benchmark --async-scheduling runs with it)"));
+  }
   if (!d.cuda_graphs) {
     note(
         "SGLang's flag that turns CUDA graphs off was not found documented at the version read: the command "
