@@ -484,6 +484,7 @@ void export_run(const BenchmarkOptions& o, const GlobalOptions& global, const st
   }
   if (c.arrival.kind == serving::ArrivalKind::kClosedLoop) p.concurrency = c.arrival.concurrency;
   p.provenance = std::string(perf::to_string(r.provenance));
+  p.steady_state_figures = o.steady_state;
   const double e = analysis::load_model_errors(root).of(r.provenance);
   auto add = [&](const char* metric, const char* unit, double v, double run_half_width) {
     const double model = e * std::fabs(v);

@@ -147,6 +147,7 @@ analysis::ExportPoint read_sweep_point(const ExportCliOptions& o, const data::Ca
                            " users, not a concurrency a sweep runs");
   }
   p.provenance = op->value("provenance", "");
+  p.steady_state_figures = true;  // a sweep's points run under the steady-state rule
   const std::array<std::pair<const char*, const char*>, 4> figures = {{{"output_tok_per_s_per_gpu", "tok/s/GPU"},
                                                                        {"p90_tok_per_s_per_user", "tok/s/user"},
                                                                        {"ttft_p90_ms", "ms"},

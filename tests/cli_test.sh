@@ -653,6 +653,27 @@ check_one_line_error export-out-is-file "$tycoon" export --scenario campaign/01-
   grep -q "vllm serve meta-llama/Llama-3.1-8B-Instruct" "$h/ex-bench.err" &&
   python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); sys.exit(0 if len(p["expected_at_the_point"]) == 4 and p["runs"] else 1)' "$h/ex-bench/benchmark_plan.json" ||
   { echo "FAIL benchmark --export: $(cat "$h/ex-bench.err")"; fail=1; }
+# The plan's own run lands inside the interval it expects: replayed in the simulator as the plan's
+# client command makes it (its --num-prompts at the point, after 2 per user of warm-up), P90 TTFT
+# falls in [low, high], for a plain benchmark's figures (10 requests per user, the users' common
+# start included) and for steady-state ones (50 per user). GPT-OSS-120B on one H200 at 34 users:
+# the two expectations do not overlap (about 102 against 63 ms), so each plan must send its own.
+for steady in "" --steady-state; do
+  d="$h/ex-plan$steady"
+  "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --isl 1024 --osl 1024 --concurrency 34 --seed 1 $steady \
+    --export "$d" >/dev/null 2>&1 || { echo "FAIL benchmark $steady --export at 34 users"; fail=1; continue; }
+  n=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); r=[r for r in p["runs"] if r["at_the_point"]][0]["argv"]; print(r[r.index("--num-prompts")+1])' "$d/benchmark_plan.json")
+  "$tycoon" benchmark --hardware h200 --model gpt-oss-120b --isl 1024 --osl 1024 --concurrency 34 --seed 2 \
+    --num-requests "$n" --json 2>/dev/null >"$d/replay.json"
+  python3 -c '
+import json, sys
+plan = json.load(open(sys.argv[1])); run = json.load(open(sys.argv[2]))
+e = [x for x in plan["expected_at_the_point"] if x["metric"] == "ttft_p90_ms"][0]
+got = run["ttft_ms"]["p90"]
+ok = e["low"] <= got <= e["high"]
+print(("" if ok else "FAIL ") + "plan %s: %s prompts, P90 TTFT %.1f ms in [%.1f, %.1f]" % (sys.argv[3] or "plain", sys.argv[4], got, e["low"], e["high"]))
+sys.exit(0 if ok else 1)' "$d/benchmark_plan.json" "$d/replay.json" "$steady" "$n" || fail=1
+done
 # From a sweep: its best series' pick; a summary.json that is not tycoon's, or whose recorded
 # deployment differs from what the spec resolves to now (here its rent edited), is refused.
 cat >"$h/tiny.json" <<'SPEC'

@@ -91,6 +91,23 @@ TEST_CASE("level 1's H200 deployment as vLLM: every flag documented, the recipe 
   CHECK(has(run, "--metric-percentiles", "50,90,99"));
 }
 
+TEST_CASE("a plan that confirms steady-state figures sends enough requests that the common start is 2% of them") {
+  // InferenceX's 10 requests per user measure a first round of every user starting at once, a
+  // tenth of the requests, which sets the P90 TTFT (GPT-OSS-120B, one H200, 34 users: 102 ms,
+  // against a steady 63). A sweep's operating point is a steady-state figure: its plan sends 50
+  // per user (a run the simulator puts at 63.0-63.1 ms), and says which figures it expects.
+  auto p = point("gpt-oss-120b", "h200");
+  p.steady_state_figures = true;
+  p.expected.push_back({"ttft_p90_ms", "ms", 63.4, 53.5, 73.4});
+  const auto b = analysis::export_deployment(p, launch("vllm"), repos(), {});
+  const auto run = b.benchmark_plan["runs"][1]["argv"].get<std::vector<std::string>>();
+  CHECK(has(run, "--max-concurrency", "32"));
+  CHECK(has(run, "--num-prompts", "1600"));
+  CHECK(has(run, "--num-warmups", "64"));
+  CHECK(b.benchmark_plan["expected_figures"].get<std::string>().find("steady-state") != std::string::npos);
+  CHECK(b.readme.find("50 requests per user") != std::string::npos);
+}
+
 TEST_CASE("a flag or a value the engine does not document is caught") {
   const auto& v = launch("vllm");
   CHECK(analysis::undocumented_arguments({"vllm", "serve", "m", "--tp", "2"}, v) == std::vector<std::string>{"--tp"});

@@ -513,8 +513,9 @@ void Writer::write_plan() {
                                vllm_client ? fixed((1 - r) / (1 + r), 4) : fixed(r, 2)});
     }
     // InferenceX's runs: 10 requests per user, after 2 per user of warm-up, every output to its
-    // full length (benchmark_lib.sh).
-    argv.insert(argv.end(), {"--max-concurrency", std::to_string(l), "--num-prompts", std::to_string(10 * l)});
+    // full length (benchmark_lib.sh); 50 per user where the expected figures are steady-state ones.
+    const int per_user = point_.steady_state_figures ? kSteadyPlanRequestsPerUser : kPlanRequestsPerUser;
+    argv.insert(argv.end(), {"--max-concurrency", std::to_string(l), "--num-prompts", std::to_string(per_user * l)});
     if (vllm_client) {
       argv.insert(argv.end(), {"--num-warmups", std::to_string(2 * l), "--ignore-eos", "--percentile-metrics",
                                "ttft,tpot,itl,e2el", "--metric-percentiles", "50,90,99"});
@@ -542,6 +543,15 @@ void Writer::write_plan() {
         {{"metric", e.metric}, {"unit", e.unit}, {"value", e.value}, {"low", std::max(0.0, e.low)}, {"high", e.high}});
   }
   plan["expected_at_the_point"] = expected;
+  plan["expected_figures"] =
+      point_.steady_state_figures
+          ? "steady-state figures (the simulation's warm-up and the users' common start cut): each run sends " +
+                std::to_string(kSteadyPlanRequestsPerUser) +
+                " requests per user, so that the first round, every user starting at once, is 2% of what it "
+                "measures and leaves the P90s to the steady state"
+          : "the figures of InferenceX's run as the client command makes it (" + std::to_string(kPlanRequestsPerUser) +
+                " requests per user after 2 of warm-up, every user starting at once: that first round is a tenth "
+                "of the requests and sets the P90 TTFT)";
   plan["provenance"] = point_.provenance;
   plan["workload"] = point_.workload;
   plan["pass_rule"] =
@@ -618,6 +628,13 @@ void Writer::write_summary() {
       r += "| " + e.metric + " | " + fixed(e.value, 1) + " " + e.unit + " | " + fixed(std::max(0.0, e.low), 1) + " – " +
            fixed(e.high, 1) + " |\n";
     }
+    r += std::string("\n") +
+         (point_.steady_state_figures
+              ? "Steady-state figures: the plan's runs send " + std::to_string(kSteadyPlanRequestsPerUser) +
+                    " requests per user, so that the first round, every user starting at once, is 2% of what they "
+                    "measure.\n"
+              : "The figures of the plan's run as InferenceX makes it (" + std::to_string(kPlanRequestsPerUser) +
+                    " requests per user, every user starting at once after the warm-up).\n");
   }
   out_.readme = r;
 }

@@ -40,7 +40,21 @@ struct ExportPoint {
   double concurrency = 0;  // closed-loop users of the whole deployment (0: none chosen)
   std::vector<ExpectedFigure> expected;
   std::string provenance;  // the calibration behind the expected figures ("measured", "extrapolated")
+  // Whether the expected figures are steady-state ones (a sweep's operating point, `benchmark
+  // --steady-state`: the warm-up and the users' common start cut), or those of InferenceX's run
+  // as the plan's client command makes it (a plain `tycoon benchmark`). The plan sends as many
+  // requests per user as make its own run measure what the figures describe.
+  bool steady_state_figures = false;
 };
+
+// Requests per user of the plan's runs: InferenceX's 10 (benchmark_lib.sh: --num-prompts 10 x
+// concurrency, after 2 x concurrency of warm-up), whose first round, every user starting at once,
+// is a tenth of what it measures and sets its P90 TTFT; for steady-state figures 50, where that
+// round is 2% of the requests, under the P90's 10% (the simulator's own run of the plan, GPT-OSS-
+// 120B on one H200 at 34 users: P90 TTFT 102-105 ms at 10 per user, 63.0-63.1 at 50, the
+// steady-state figure 63.4; tests/cli_test.sh).
+inline constexpr int kPlanRequestsPerUser = 10;
+inline constexpr int kSteadyPlanRequestsPerUser = 50;
 
 struct ExportOptions {
   std::string model_path;  // a checkpoint to serve instead of the model's published repository
