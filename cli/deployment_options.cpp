@@ -78,6 +78,10 @@ serving::ServingOverrides deployment_overrides(const DeploymentOptions& o, const
   // serving::kBenchmarkDefaultDraftTokens unless --spec-tokens says otherwise (the recipe's
   // acceptance is then the default, when the recipe is this engine's).
   x.spec_draft_tokens = o.spec_tokens;
+  if (o.acceptance > 0 && o.spec_tokens <= 0) {
+    // Without drafts there is nothing to accept: the value would be dropped without a word.
+    throw core::InputError("--acceptance " + format_fixed(o.acceptance, 2) + ": needs --spec-tokens N (N > 0)");
+  }
   if (o.spec_tokens > 0 && o.acceptance > 0) x.spec_acceptance_length = o.acceptance;
   if (!o.spec_method.empty()) {
     if (o.spec_tokens <= 0)

@@ -50,6 +50,10 @@ mtp_err=$("$tycoon" predict --hardware h200 --model gpt-oss-120b --spec-tokens 3
 mtp_rc=$?
 [ "$mtp_rc" = 2 ] && grep -q "mtp_modules" <<<"$mtp_err" ||
   { echo "FAIL --spec-method mtp on GPT-OSS-120B: exit $mtp_rc: $mtp_err"; fail=1; }
+check_one_line_error acceptance-without-drafts "$tycoon" predict --hardware h200 --model llama-3.1-8b --acceptance 3 \
+  --decode-batch 16 --context 1024
+check_one_line_error batch-wait-iters-alone "$tycoon" benchmark --hardware h200 --model llama-3.1-8b --engine trtllm \
+  --batch-wait-iters 20 --isl 64 --osl 8 --concurrency 2
 check_one_line_error spec-method-mtp-no-module "$tycoon" benchmark --hardware h200 --model llama-3.1-8b --spec-tokens 3 \
   --acceptance 2 --spec-method mtp --isl 64 --osl 8 --concurrency 1
 # SGLang's receive interval is SGLang's: another engine refuses it, naming the engine card's field.

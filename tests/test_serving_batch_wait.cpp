@@ -136,6 +136,17 @@ TEST_CASE("batch waiting is refused on an engine that does not hold prompts back
   auto r = serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o);
   CHECK(r.scheduler.batch_wait_iters == 20);
   CHECK(r.scheduler.batch_wait_tokens_ratio == 0.9);
+  SUBCASE("one limit without the other is refused: TensorRT-LLM stops holding when either is reached") {
+    // With the steps alone (the share at 0) every step's tokens reach the share at once, and with
+    // the share alone (0 steps) every step has waited long enough: nothing would be held.
+    o.batch_wait_tokens_ratio.reset();
+    CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),
+                         doctest::Contains("with only one, nothing is held"), core::InputError);
+    o.batch_wait_tokens_ratio = 0.9;
+    o.batch_wait_iters.reset();
+    CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),
+                         doctest::Contains("with only one, nothing is held"), core::InputError);
+  }
   SUBCASE("a share outside [0, 1] is refused") {
     o.batch_wait_tokens_ratio = 1.5;
     CHECK_THROWS_WITH_AS(serving::resolve_serving(c, c.model("llama-3.1-70b"), c.accelerator("h200"), o),

@@ -157,6 +157,14 @@ ResolvedServing resolve_serving(const data::Catalog& catalog, const data::ModelC
                            "hardware_db/engines/" +
                            engine.id + ".json: supports_batch_waiting)");
   }
+  // TensorRT-LLM stops holding prompts when either limit is reached: with one of the two at 0 the
+  // step never waits (Replica::hold_prompts), so a configuration giving only one holds nothing.
+  if ((o.batch_wait_iters.value_or(0) > 0) != (o.batch_wait_tokens_ratio.value_or(0) > 0)) {
+    throw core::InputError(
+        "batch waiting needs both limits, the steps a prompt may wait (--batch-wait-iters, "
+        "batch_wait_timeout_iters) and the share of the token budget that releases it (--batch-wait-tokens-ratio, "
+        "batch_wait_max_tokens_ratio): with only one, nothing is held");
+  }
   s.batch_wait_iters = o.batch_wait_iters.value_or(0);
   s.batch_wait_tokens_ratio = o.batch_wait_tokens_ratio.value_or(0);
   if (o.recv_interval.value_or(0) > 1 && !engine.supports_recv_interval) {
