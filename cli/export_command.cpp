@@ -83,9 +83,11 @@ analysis::ExportPoint read_sweep_point(const ExportCliOptions& o, const data::Ca
   std::string labels;
   for (const auto& candidate : ops) {
     const auto label = candidate.at("series").get<std::string>();
-    labels += (labels.empty() ? "" : ", ") + ("'" + label + "'");
+    // The name the console and the CSVs print (summary.json's "legend") names the series too.
+    const auto legend = candidate.value("legend", label);
+    labels += (labels.empty() ? "" : ", ") + ("'" + label + "'") + (legend != label ? " or '" + legend + "'" : "");
     const bool met = candidate.value("meets_target", false);
-    if (o.series.empty() ? (met && !op) : label == o.series) op = &candidate;
+    if (o.series.empty() ? (met && !op) : (label == o.series || legend == o.series)) op = &candidate;
   }
   if (!op) {
     throw core::InputError(o.series.empty() ? "--sweep: no series meets every target (summary.json): name one with "

@@ -688,6 +688,10 @@ SPEC
 "$tycoon" sweep "$h/tiny.json" --out "$h/sw" --jobs 1 --no-png >/dev/null 2>&1 || { echo "FAIL export's sweep"; fail=1; }
 out=$("$tycoon" export --sweep "$h/sw" --out "$h/ex-sw") && echo "$out" | grep -q "vllm serve meta-llama/Llama-3.1-8B-Instruct" ||
   { echo "FAIL export --sweep: $out"; fail=1; }
+# --series takes the series' label or the name the console and operating_points.csv print.
+legend=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["operating_points"][0]["legend"])' "$h/sw/summary.json")
+grep -qF "$legend," "$h/sw/operating_points.csv" && "$tycoon" export --sweep "$h/sw" --series "$legend" --out "$h/ex-sw-legend" >/dev/null ||
+  { echo "FAIL export --series '$legend' (the CSV's name)"; fail=1; }
 cp -r "$h/sw" "$h/sw-bad"
 python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["operating_points"][0]["concurrency"]="lots"; json.dump(j,open(p,"w"))' "$h/sw-bad/summary.json"
 check_one_line_error export-bad-summary "$tycoon" export --sweep "$h/sw-bad" --out "$h/x"

@@ -101,6 +101,19 @@ TEST_CASE("a malformed spec is refused with file, JSON pointer and reason") {
     j["target"]["gross_margin"] = 40;
     CHECK(spec_error(j) == "spec.json: /target/gross_margin: must be below 1 (a fraction: 0.4 is 40%)");
   }
+  SUBCASE("two workloads or two prices of one name: their series and rows could not be told apart") {
+    auto j = tiny_spec();
+    j["workloads"] = nlohmann::json::array({{{"name", "w"}, {"kind", "random"}}, {{"name", "w"}, {"kind", "chat"}}});
+    CHECK(spec_error(j) ==
+          "spec.json: /workloads/1/name: workload names must be distinct: 'w' is also /workloads/0's (a name left "
+          "out is derived from the entry)");
+    j = tiny_spec();
+    j["prices"] = nlohmann::json::array({{{"name", "a"}}, {{"name", "a"}, {"market_scale", 2}}});
+    CHECK(spec_error(j).find("/prices/1/name: price names must be distinct: 'a'") != std::string::npos);
+    j = tiny_spec();  // two identical entries without names derive one name
+    j["prices"] = nlohmann::json::array({{{"market_scale", 2}}, {{"market_scale", 2}}});
+    CHECK(spec_error(j).find("/prices/1/name: price names must be distinct") != std::string::npos);
+  }
   SUBCASE("latency targets in seconds typed as milliseconds") {
     // 2 (meant: 2 s) is below the 10 ms TTFT floor: every point would miss it, so the spec is
     // refused with the reading that was probably meant; 10 ms itself is a target.

@@ -399,8 +399,12 @@ nlohmann::json summary_json(const SweepData& d, const std::vector<Group>& groups
   nlohmann::json oj = nlohmann::json::array();
   for (std::size_t k = 0; k < ops.size(); ++k) {
     const auto& op = ops[k];
-    nlohmann::json o = {
-        {"series", sw.series[op.series].label}, {"meets_target", op.found()}, {"rejected_concurrencies", op.rejected}};
+    // "legend": the name the console, the CSVs and the charts print (the label and what tells the
+    // series apart); `tycoon export --series` takes either.
+    nlohmann::json o = {{"series", sw.series[op.series].label},
+                        {"legend", series_legend(d, op.series)},
+                        {"meets_target", op.found()},
+                        {"rejected_concurrencies", op.rejected}};
     if (op.found()) {
       o["concurrency"] = op.concurrency;
       o["num_gpus"] = sw.configs[sw.series[op.series].config].num_gpus();

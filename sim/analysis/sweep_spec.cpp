@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "sim/data/json_reader.h"
@@ -424,6 +425,22 @@ SweepSpec parse_sweep_spec(const nlohmann::json& j, const std::string& file) {
     std::set<int> c(s.concurrency.begin(), s.concurrency.end());
     if (c.size() != s.concurrency.size()) r.fail("concurrency", "values must be distinct");
   }
+  // Names label series, CSV rows and charts, and `tycoon export --series` picks by them: two alike
+  // would be told apart by nothing (a name left out is derived from the entry, so two identical
+  // entries collide too).
+  auto distinct_names = [&](const auto& list, const char* what) {
+    std::map<std::string, std::string> first;
+    for (const auto& x : list) {
+      auto [it, fresh] = first.emplace(x.name, x.pointer);
+      if (!fresh) {
+        throw LoadError(file, x.pointer + "/name",
+                        std::string(what) + " names must be distinct: '" + x.name + "' is also " + it->second +
+                            "'s (a name left out is derived from the entry)");
+      }
+    }
+  };
+  distinct_names(s.workloads, "workload");
+  distinct_names(s.prices, "price");
 
   if (auto v = r.optional_integer("requests_per_user", data::Bound::kPositive)) {
     if (*v > 100000) r.fail("requests_per_user", "must be at most 100000");
