@@ -212,7 +212,8 @@ void export_point(const analysis::ExportPoint& point, const fs::path& root, cons
   const fs::path out(flags.out);
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec) throw core::FileWriteError("--out: cannot create " + out.string() + ": " + ec.message());
+  // A folder that cannot be made is the user's --out (exit 2), as the other commands say.
+  if (ec) throw core::InputError("--out: cannot create " + out.string() + ": " + ec.message());
   core::write_file_atomically(out / "run.sh", bundle.run_script);
   fs::permissions(out / "run.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                   fs::perm_options::add, ec);

@@ -315,7 +315,7 @@ std::string describe(const SteadyState& s) {
   text += s.stationary ? ": " : " — ";
   text += s.warmup_requests > 0 ? "warm-up of " + std::to_string(s.warmup_requests) + " requests cut (to " +
                                       steady_fixed(s.warmup_s, 1) + " s)"
-                                : std::string("no warm-up to cut");
+                                : std::string("no warm-up cut");
   text += ", P90 TTFT" + pm(s.ttft_p90_s) + ", P90 TPOT" + pm(s.tpot_p90_s) + " over " +
           std::to_string(s.measured_requests) + " requests";
   return text;
