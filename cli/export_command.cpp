@@ -235,7 +235,7 @@ void export_point(const analysis::ExportPoint& point, const fs::path& root, cons
   for (const auto& c : bundle.commands) {
     console << "  " << c.role << " x" << c.replicas << " (" << c.gpus_per_replica << " GPU"
             << (c.gpus_per_replica > 1 ? "s" : "") << " each):";
-    for (const auto& a : c.argv) console << " " << a;
+    for (const auto& a : c.argv) console << " " << analysis::shell_quote(a);  // pastes into a shell
     console << "\n";
   }
   for (const auto& n : bundle.notes) console << "  note: " << n << "\n";

@@ -108,6 +108,15 @@ TEST_CASE("a plan that confirms steady-state figures sends enough requests that 
   CHECK(b.readme.find("50 requests per user") != std::string::npos);
 }
 
+TEST_CASE("a printed command pastes into a shell: JSON arguments are single-quoted") {
+  CHECK(analysis::shell_quote("--max-num-seqs") == "--max-num-seqs");
+  CHECK(analysis::shell_quote("openai/gpt-oss-120b") == "openai/gpt-oss-120b");
+  CHECK(analysis::shell_quote(R"({"method":"eagle3","num_speculative_tokens":7})") ==
+        R"('{"method":"eagle3","num_speculative_tokens":7}')");
+  CHECK(analysis::shell_quote("it's") == R"('it'\''s')");
+  CHECK(analysis::shell_quote("") == "''");
+}
+
 TEST_CASE("a flag or a value the engine does not document is caught") {
   const auto& v = launch("vllm");
   CHECK(analysis::undocumented_arguments({"vllm", "serve", "m", "--tp", "2"}, v) == std::vector<std::string>{"--tp"});

@@ -317,6 +317,8 @@ LaunchCommand Writer::trtllm(const Pool& pool) {
   return c;
 }
 
+}  // namespace
+
 std::string shell_quote(const std::string& a) {
   if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@+,") ==
                         std::string::npos)
@@ -325,6 +327,8 @@ std::string shell_quote(const std::string& a) {
   for (char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return q + "'";
 }
+
+namespace {
 
 std::string yaml_string(const std::string& s) { return nlohmann::json(s).dump(); }
 

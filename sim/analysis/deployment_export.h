@@ -100,4 +100,8 @@ std::vector<std::string> undocumented_arguments(const std::vector<std::string>& 
 // `s` as a DNS-1123 label stem: lower case, digits and '-', at most 40 characters.
 std::string kubernetes_name(std::string_view s);
 
+// A shell word: as it is when it has no character a shell would read, else in single quotes (a
+// JSON argument, a path with spaces), so that a printed command pastes into a shell as run.sh runs it.
+std::string shell_quote(const std::string& a);
+
 }  // namespace tycoon::analysis
