@@ -23,11 +23,15 @@ void print_benchmark_report(const serving::ServingConfig& c, const serving::Serv
   const auto& s = c.scheduler;
   const auto kind = c.workload.kind;
   const bool open_loop = c.arrival.kind != serving::ArrivalKind::kClosedLoop;
-  std::printf("%s on %d x %d %s (%s, %s weights), %s traffic, %s — %s\n", d.model->name.c_str(), c.replicas,
-              d.tensor_parallel, d.hardware->name.c_str(), d.engine->name.c_str(), name(to_string(d.precision)).c_str(),
+  // "8 x H200" (one replica of TP 8), "2 replicas of 2 x H200": the GPUs a replica spans, then how many.
+  const std::string gpus = (c.replicas > 1 ? std::to_string(c.replicas) + " replicas of " : std::string()) +
+                           std::to_string(d.tensor_parallel) + " x";
+  std::printf("%s on %s %s (%s, %s weights), %s traffic, %s — %s\n", d.model->name.c_str(), gpus.c_str(),
+              d.hardware->name.c_str(), d.engine->name.c_str(), name(to_string(d.precision)).c_str(),
               name(serving::kWorkloadNames[static_cast<std::size_t>(kind)]).c_str(),
-              open_loop ? ("open loop " + format_fixed(c.arrival.rate_per_s, 2) + "/s").c_str()
-                        : (std::to_string(c.arrival.concurrency) + " users").c_str(),
+              open_loop
+                  ? ("open loop " + format_fixed(c.arrival.rate_per_s, 2) + "/s").c_str()
+                  : (std::to_string(c.arrival.concurrency) + (c.arrival.concurrency == 1 ? " user" : " users")).c_str(),
               name(perf::to_string(r.provenance)).c_str());
   // What the client did, so that a reader can match it with a published harness.
   std::string client;
