@@ -332,6 +332,19 @@ namespace {
 
 std::string yaml_string(const std::string& s) { return nlohmann::json(s).dump(); }
 
+// What the plan's expected figures are, for the plan and its README (one text for both).
+std::string expected_figures_text(bool steady_state) {
+  return steady_state
+             ? "Steady-state figures (the simulation's warm-up and the users' common start cut): each run sends " +
+                   std::to_string(kSteadyPlanRequestsPerUser) +
+                   " requests per user, so that the first round, every user starting at once, is 2% of what it "
+                   "measures and leaves the P90s to the steady state"
+             : "The figures of InferenceX's run as the client command makes it (" +
+                   std::to_string(kPlanRequestsPerUser) +
+                   " requests per user after 2 of warm-up, every user starting at once: that first round is a tenth "
+                   "of the requests and sets the P90 TTFT)";
+}
+
 void Writer::write_script() {
   std::string sh = "#!/bin/bash\n# " + point_.label + " (" + point_.source + ")\n";
   sh += "# Bare metal, one host: each replica of each pool on its own GPUs, ports from " +
@@ -547,15 +560,7 @@ void Writer::write_plan() {
         {{"metric", e.metric}, {"unit", e.unit}, {"value", e.value}, {"low", std::max(0.0, e.low)}, {"high", e.high}});
   }
   plan["expected_at_the_point"] = expected;
-  plan["expected_figures"] =
-      point_.steady_state_figures
-          ? "steady-state figures (the simulation's warm-up and the users' common start cut): each run sends " +
-                std::to_string(kSteadyPlanRequestsPerUser) +
-                " requests per user, so that the first round, every user starting at once, is 2% of what it "
-                "measures and leaves the P90s to the steady state"
-          : "the figures of InferenceX's run as the client command makes it (" + std::to_string(kPlanRequestsPerUser) +
-                " requests per user after 2 of warm-up, every user starting at once: that first round is a tenth "
-                "of the requests and sets the P90 TTFT)";
+  plan["expected_figures"] = expected_figures_text(point_.steady_state_figures);
   plan["provenance"] = point_.provenance;
   plan["workload"] = point_.workload;
   plan["pass_rule"] =
@@ -632,13 +637,7 @@ void Writer::write_summary() {
       r += "| " + e.metric + " | " + fixed(e.value, 1) + " " + e.unit + " | " + fixed(std::max(0.0, e.low), 1) + " – " +
            fixed(e.high, 1) + " |\n";
     }
-    r += std::string("\n") +
-         (point_.steady_state_figures
-              ? "Steady-state figures: the plan's runs send " + std::to_string(kSteadyPlanRequestsPerUser) +
-                    " requests per user, so that the first round, every user starting at once, is 2% of what they "
-                    "measure.\n"
-              : "The figures of the plan's run as InferenceX makes it (" + std::to_string(kPlanRequestsPerUser) +
-                    " requests per user, every user starting at once after the warm-up).\n");
+    r += "\n" + expected_figures_text(point_.steady_state_figures) + ".\n";
   }
   out_.readme = r;
 }
